@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { UrlFriendlyName } from './common.ts';
+import { CreateTag, Tag } from './tags.ts';
+import { FeatureStrategy } from './strategies.ts';
+import { Variant } from './variants.ts';
+
+export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
+export const FeatureType = z.enum(FEATURE_TYPES);
+
+export const FeatureName = UrlFriendlyName;
+
+export const CreateFeature = z.object({
+  name: FeatureName,
+  type: FeatureType.optional(),
+  description: z.string().max(2000).nullable().optional(),
+  impressionData: z.boolean().optional(),
+  tags: z.array(CreateTag).max(100).optional(),
+});
+export type CreateFeature = z.infer<typeof CreateFeature>;
+
+export const UpdateFeature = z.object({
+  name: z.string().optional(),
+  description: z.string().max(2000).nullable().optional(),
+  type: FeatureType.optional(),
+  stale: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  impressionData: z.boolean().optional(),
+  project: z.string().optional(),
+});
+export type UpdateFeature = z.infer<typeof UpdateFeature>;
+
+/** RFC 6902 operations, as Unleash accepts them on feature and variant PATCH routes. */
+export const PatchOperation = z.object({
+  op: z.enum(['add', 'remove', 'replace', 'copy', 'move', 'test']),
+  path: z.string().max(1000),
+  from: z.string().max(1000).optional(),
+  value: z.unknown().optional(),
+});
+export const PatchOperations = z.array(PatchOperation).max(1000);
+export type PatchOperation = z.infer<typeof PatchOperation>;
+
+export const ValidateFeatureName = z.object({ name: FeatureName, projectId: z.string().optional() });
+
+export const FeatureStale = z.object({ features: z.array(z.string()).min(1).max(1000), stale: z.boolean() });
+export const FeatureNames = z.object({ features: z.array(z.string()).min(1).max(1000) });
+
+export const Dependency = z.object({
+  feature: z.string(),
+  enabled: z.boolean(),
+  variants: z.array(z.string()).optional(),
+});
+export type Dependency = z.infer<typeof Dependency>;
+export const CreateDependency = z.object({
+  feature: FeatureName,
+  enabled: z.boolean().optional(),
+  variants: z.array(z.string().min(1).max(255)).max(100).optional(),
+});
+
+export const FeatureEnvironment = z.object({
+  name: z.string(),
+  featureName: z.string(),
+  environment: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  sortOrder: z.number(),
+  variantCount: z.number(),
+  strategies: z.array(FeatureStrategy),
+  variants: z.array(Variant),
+  lastSeenAt: z.string().nullable(),
+  hasStrategies: z.boolean(),
+  hasEnabledStrategies: z.boolean(),
+});
+export type FeatureEnvironment = z.infer<typeof FeatureEnvironment>;
+
+export const CreatedBy = z.object({ id: z.number(), name: z.string(), imageUrl: z.string() });
+
+export const Lifecycle = z.object({ stage: z.string(), enteredStageAt: z.string() });
+
+export const Feature = z.object({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().nullable(),
+  archived: z.boolean(),
+  project: z.string(),
+  enabled: z.boolean(),
+  stale: z.boolean(),
+  favorite: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: z.string().nullable(),
+  createdBy: CreatedBy.optional(),
+  archivedAt: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
+  environments: z.array(FeatureEnvironment),
+  variants: z.array(Variant),
+  strategies: z.array(z.unknown()),
+  tags: z.array(Tag).nullable(),
+  children: z.array(z.string()),
+  dependencies: z.array(Dependency),
+  lifecycle: Lifecycle.optional(),
+  collaborators: z.object({ users: z.array(CreatedBy) }).optional(),
+});
+export type Feature = z.infer<typeof Feature>;
+
+/** The 201 body of feature creation, exactly the fields the reference returns. */
+export const CreatedFeature = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  project: z.string(),
+  stale: z.boolean(),
+  createdAt: z.string(),
+  impressionData: z.boolean(),
+  archived: z.boolean(),
+});
+export type CreatedFeature = z.infer<typeof CreatedFeature>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * Who is calling, as admin-api tells other services after checking a credential.
+ * Root and project permissions are resolved by admin-api; other services only read them.
+ */
+export const Principal = z.object({
+  kind: z.enum(['api-token', 'user', 'pat', 'service-account']),
+  /** Stable key for caches and favorites: "token:3", "user:1". */
+  key: z.string(),
+  /** The name events record as createdBy. */
+  name: z.string(),
+  userId: z.number().nullable(),
+  /** API tokens only. */
+  tokenType: z.enum(['admin', 'client', 'frontend']).nullable(),
+  /** API tokens only: the environment the token is bound to ("*" for admin tokens). */
+  environment: z.string().nullable(),
+  /** API tokens only: the projects it can see; ["*"] for all. */
+  projects: z.array(z.string()),
+  /** Root permissions (e.g. ADMIN) the principal holds instance-wide. */
+  permissions: z.array(z.string()),
+  /** Project-scoped permissions: project id to permission names. */
+  projectPermissions: z.record(z.string(), z.array(z.string())),
+  /** Environment-scoped permissions: "project:environment" to permission names. */
+  environmentPermissions: z.record(z.string(), z.array(z.string())),
+  rootRole: z.number().nullable(),
+});
+export type Principal = z.infer<typeof Principal>;
+
+export const VerifyCredentialRequest = z.object({
+  /** The Authorization header value, or a session id taken from the session cookie. */
+  authorization: z.string().nullable(),
+  session: z.string().nullable(),
+});
+export type VerifyCredentialRequest = z.infer<typeof VerifyCredentialRequest>;
+
+export const VerifyCredentialReply = z.object({ principal: Principal.nullable() });
+export type VerifyCredentialReply = z.infer<typeof VerifyCredentialReply>;

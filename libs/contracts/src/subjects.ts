@@ -1,0 +1,22 @@
+/**
+ * NATS names, derived from one namespace so that test files and deployments never share a stream.
+ * Streams hold upper-case names; subjects hold the namespace as their first token.
+ */
+export function natsNames(namespace: string) {
+  const streamPrefix = namespace.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
+  return {
+    eventsStream: `${streamPrefix}_EVENTS`,
+    eventsSubjects: `${namespace}.events.>`,
+    eventSubject: (type: string) => `${namespace}.events.${type}`,
+    metricsStream: `${streamPrefix}_METRICS`,
+    metricsSubjects: `${namespace}.metrics.>`,
+    metricsSubject: (kind: 'client' | 'register' | 'frontend') => `${namespace}.metrics.${kind}`,
+    signalsStream: `${streamPrefix}_SIGNALS`,
+    signalsSubjects: `${namespace}.signals.>`,
+    signalSubject: (endpoint: string) => `${namespace}.signals.${endpoint}`,
+    verifyCredential: `${namespace}.rpc.auth.verify`,
+    snapshot: `${namespace}.rpc.admin.snapshot`,
+    consumer: (name: string) => `${streamPrefix}_${name.toUpperCase().replace(/[^A-Z0-9_-]/g, '_')}`,
+  };
+}
+export type NatsNames = ReturnType<typeof natsNames>;

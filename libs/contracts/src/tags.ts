@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const TagPart = z.string().trim().min(2).max(50);
+
+export const Tag = z.object({ value: TagPart, type: TagPart });
+export type Tag = z.infer<typeof Tag>;
+
+export const CreateTag = z.object({
+  value: TagPart,
+  type: TagPart,
+  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
+});
+
+/** A feature's tag as part of a feature payload: type is required there. */
+export const FeatureTag = Tag;
+
+export const TagsList = z.object({ version: z.number().int(), tags: z.array(Tag) });
+export const TagWithVersion = z.object({ version: z.number().int(), tag: Tag });
+
+export const UpdateFeatureTags = z.object({
+  addedTags: z.array(CreateTag),
+  removedTags: z.array(CreateTag),
+});
+
+export const ProjectTagsBulk = z.object({
+  features: z.array(z.string().min(1)).min(1),
+  tags: UpdateFeatureTags,
+});
+
+export const TagTypeName = z
+  .string()
+  .min(2)
+  .max(50)
+  .regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL-friendly');
+
+export const TagType = z.object({
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  icon: z.string().nullable().optional(),
+  color: z.string().nullable().optional(),
+});
+export type TagType = z.infer<typeof TagType>;
+
+export const CreateTagType = z.object({
+  name: TagTypeName,
+  description: z.string().max(1000).optional(),
+  icon: z.string().max(100).nullable().optional(),
+  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
+});
+export const UpdateTagType = CreateTagType.omit({ name: true });
+export const ValidateTagType = z.object({ name: TagTypeName });

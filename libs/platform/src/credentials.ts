@@ -1,0 +1,100 @@
+import { VerifyCredentialReply, type Principal, type VerifyCredentialRequest } from '@bunting/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AuthenticationRequired, DomainError } from './errors.ts';
+import type { Messaging } from './messaging.ts';
+
+/** Turns a request's credential (Authorization header or session cookie) into who is calling. */
+export type CredentialVerifier = {
+  verify: (request: VerifyCredentialRequest) => Promise<Principal | null>;
+  stop: () => void;
+};
+
+/** Event types after which a cached answer may be wrong. */
+const INVALIDATING_EVENTS = [
+  'api-token-deleted', 'api-token-updated', 'pat-deleted', 'user-deleted', 'user-updated',
+  'service-account-deleted', 'service-account-updated', 'role-updated', 'role-deleted',
+  'project-access-user-roles-updated', 'project-access-group-roles-updated', 'project-access-user-roles-deleted',
+  'project-access-group-roles-deleted', 'project-access-updated', 'project-access-added',
+  'project-user-removed', 'project-user-role-changed', 'project-group-role-changed', 'project-group-removed',
+  'group-user-removed', 'group-user-added', 'group-updated', 'group-deleted', 'project-deleted', 'project-created',
+];
+
+export const SESSION_COOKIE = 'unleash-session';
+
+/**
+ * Asks admin-api over NATS request-reply and keeps each answer for at most `ttlMs`, dropping everything
+ * as soon as a credential or access event is seen, so a revoked credential stops working within a second.
+ */
+export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: number } = {}): CredentialVerifier {
+  const ttlMs = options.ttlMs ?? 1000;
+  const cache = new Map<string, { expires: number; answer: Promise<Principal | null> }>();
+  const subscriptions = INVALIDATING_EVENTS.map((type) =>
+    messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => cache.clear() }),
+  );
+
+  async function ask(request: VerifyCredentialRequest): Promise<Principal | null> {
+    try {
+      const reply = await messaging.nc.request(messaging.names.verifyCredential, JSON.stringify(request), { timeout: 3000 });
+      return VerifyCredentialReply.parse(reply.json()).principal;
+    } catch (error) {
+      throw new DomainError(503, 'ServiceUnavailableError', 'Credentials cannot be checked right now; try again shortly.');
+    }
+  }
+
+  return {
+    verify(request) {
+      const key = `${request.authorization ?? ''}\u0000${request.session ?? ''}`;
+      const now = Date.now();
+      const cached = cache.get(key);
+      if (cached && cached.expires > now) return cached.answer;
+      const answer = ask(request);
+      cache.set(key, { expires: now + ttlMs, answer });
+      answer.catch(() => cache.delete(key));
+      if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
+      return answer;
+    },
+    stop() {
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      cache.clear();
+    },
+  };
+}
+
+/** The credential parts of a request: the Authorization header (with or without Bearer) and the session cookie. */
+export function credentialOf(request: FastifyRequest): VerifyCredentialRequest {
+  const header = request.headers.authorization;
+  const authorization = typeof header === 'string' && header.trim() !== ''
+    ? header.trim().replace(/^bearer\s+/i, '')
+    : null;
+  return { authorization, session: sessionCookie(request.headers.cookie) };
+}
+
+function sessionCookie(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** Resolves the caller or answers 401; the principal is then on `request.principal`. */
+export async function authenticate(verifier: CredentialVerifier, request: FastifyRequest): Promise<Principal> {
+  const credential = credentialOf(request);
+  if (!credential.authorization && !credential.session) throw new AuthenticationRequired();
+  const principal = await verifier.verify(credential);
+  if (!principal) throw new AuthenticationRequired();
+  request.principal = principal;
+  return principal;
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AuthenticationRequired();
+  return request.principal;
+}

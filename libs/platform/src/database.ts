@@ -1,0 +1,60 @@
+import pg from 'pg';
+import { createPool, sql, type DatabasePool, type DatabaseTransactionConnection, type CommonQueryMethods } from 'slonik';
+
+export { sql };
+export type { DatabasePool, DatabaseTransactionConnection };
+/** Anything a store can run a query on: the pool or an open transaction. */
+export type Queryable = CommonQueryMethods;
+
+/** Timestamps become ISO strings and bigints numbers, the shapes the API sends. */
+const typeParsers = [
+  { name: 'int8', parse: (value: string) => Number(value) },
+  { name: 'numeric', parse: (value: string) => Number(value) },
+  { name: 'timestamptz', parse: (value: string) => new Date(value).toISOString() },
+  { name: 'timestamp', parse: (value: string) => new Date(`${value}Z`).toISOString() },
+];
+
+export type DatabaseOptions = { maximumPoolSize?: number; statementTimeout?: number };
+
+export async function connectDatabase(url: string, options: DatabaseOptions = {}): Promise<DatabasePool> {
+  await ensureDatabaseExists(url);
+  return createPool(url, {
+    typeParsers,
+    maximumPoolSize: options.maximumPoolSize ?? 10,
+    statementTimeout: options.statementTimeout ?? 30_000,
+    captureStackTrace: false,
+  });
+}
+
+/** A fresh machine has no "bunting" database yet; create it from the maintenance database. */
+export async function ensureDatabaseExists(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) return;
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '3D000') throw error;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  for (const maintenance of ['postgres', 'template1']) {
+    const adminUrl = new URL(url);
+    adminUrl.pathname = `/${maintenance}`;
+    const client = new pg.Client({ connectionString: adminUrl.toString() });
+    try {
+      await client.connect();
+      await client.query(`create database ${pg.escapeIdentifier(name)}`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === '42P04') return;
+      if (code === '3D000') continue;
+      throw error;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { ErrorDetail, ErrorName } from '@bunting/contracts';
+
+/** An error whose name, status and message may be shown to the caller as the spec's error body. */
+export class DomainError extends Error {
+  readonly status: number;
+  readonly errorName: ErrorName;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: number,
+    errorName: ErrorName,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.errorName = errorName;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'ValidationError', message, { details: details ?? [{ message }] });
+  }
+  /** A single bad field: the message names it and details point at it. */
+  static field(path: string, message: string): ValidationError {
+    return new ValidationError(`${path}: ${message}`, [{ path, message }]);
+  }
+}
+
+export class AuthenticationRequired extends DomainError {
+  constructor(message = 'You must log in or provide a valid API token to use this resource.') {
+    super(401, 'AuthenticationRequired', message);
+  }
+}
+
+export class NoAccessError extends DomainError {
+  readonly permission: string;
+  constructor(permission: string, environment?: string | null) {
+    const where = environment ? ` in the environment "${environment}"` : '';
+    super(403, 'NoAccessError', `You don't have the required permission ${permission}${where} to perform this action.`);
+    this.permission = permission;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super(404, 'NotFoundError', message);
+  }
+}
+
+export class NameExistsError extends DomainError {
+  constructor(message: string) {
+    super(409, 'NameExistsError', message);
+  }
+}
+
+export class RateLimitError extends DomainError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'RateLimitError', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super(413, 'PayloadTooLargeError', `The request body is larger than the limit of ${limitBytes} bytes.`);
+  }
+}

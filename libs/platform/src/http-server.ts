@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { NotFoundError } from './errors.ts';
+import { sendError } from './http-errors.ts';
+import type { Logger } from './logger.ts';
+import {
+  SpanKind,
+  contextFromCarrier,
+  contextWithSpan,
+  markSpanFailed,
+  runInContext,
+  startSpan,
+  type Span,
+} from './telemetry.ts';
+
+export type HttpServer = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  Logger,
+  ZodTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    span?: Span;
+  }
+}
+
+/** Fastify with zod schemas, the spec's error bodies, JSON parsing that never crashes and a span per request. */
+export function createHttpServer(options: { log: Logger; bodyLimit: number }): HttpServer {
+  const app = Fastify({
+    loggerInstance: options.log,
+    bodyLimit: options.bodyLimit,
+    trustProxy: true,
+    // One log line per request would dominate the SDK edge's cost; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Unleash SDKs and scripts send bodiless writes with a JSON content type; treat an empty body as none.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
+    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = new SyntaxError('invalid JSON') as SyntaxError & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new NotFoundError(`Could not find ${request.method} ${request.url.split('?')[0]}`), request, reply),
+  );
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const parent = contextFromCarrier(request.headers as Record<string, string>);
+    const span = startSpan(`HTTP ${request.method}`, SpanKind.SERVER, parent, {
+      'http.request.method': request.method,
+      'url.path': request.url.split('?')[0],
+    });
+    request.span = span;
+    // Later hooks and the handler run inside this context, so spans they start become children.
+    runInContext(contextWithSpan(parent, span), done);
+  });
+  app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
+    const span = request.span;
+    if (span) {
+      if (request.routeOptions.url) span.updateName(`${request.method} ${request.routeOptions.url}`);
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) markSpanFailed(span);
+      span.end();
+    }
+    done();
+  });
+  return app;
+}

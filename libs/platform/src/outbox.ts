@@ -1,0 +1,228 @@
+import pg from 'pg';
+import { z } from 'zod';
+import { DomainEvent } from '@bunting/contracts';
+import { sql, type DatabasePool, type Queryable } from './database.ts';
+import type { Logger } from './logger.ts';
+import { toNatsHeaders, type Messaging } from './messaging.ts';
+import { SpanKind, contextFromCarrier, contextWithSpan, startSpan, traceCarrier } from './telemetry.ts';
+
+/**
+ * The transactional outbox of one service schema. `add` writes messages in the caller's transaction;
+ * the relay publishes them to JetStream with the message uuid as the de-duplication id and marks them sent.
+ * The schema must hold the table created by `outboxTableSql`.
+ */
+export type Outbox = {
+  add: (tx: Queryable, messages: OutboxMessage[]) => Promise<void>;
+};
+
+export type OutboxMessage = { uuid: string; subject: string; payload: unknown };
+
+/** The SQL a service's first migration runs to own an outbox. */
+export const outboxTableSql = `
+create table outbox (
+  id bigserial primary key,
+  uuid uuid not null unique,
+  subject text not null,
+  payload jsonb not null,
+  headers jsonb not null default '{}',
+  created_at timestamptz not null default now(),
+  published_at timestamptz
+);
+create index outbox_pending on outbox (id) where published_at is null;
+`;
+
+function channelFor(schema: string) {
+  return `${schema}_outbox`;
+}
+
+export function createOutbox(schema: string): Outbox {
+  const table = sql.identifier([schema, 'outbox']);
+  const channel = channelFor(schema);
+  return {
+    async add(tx, messages) {
+      if (messages.length === 0) return;
+      // The trace context of the request travels with the row, so the relay can continue the trace.
+      const headers = JSON.stringify(traceCarrier());
+      await tx.query(sql.unsafe`
+        insert into ${table} (uuid, subject, payload, headers)
+        select * from ${sql.unnest(
+          messages.map((message) => [message.uuid, message.subject, JSON.stringify(message.payload), headers]),
+          ['uuid', 'text', 'jsonb', 'jsonb'],
+        )}`);
+      await tx.query(sql.unsafe`select pg_notify(${channel}, '')`);
+    },
+  };
+}
+
+/** Domain events go out under events.<type>. */
+export function eventMessages(messaging: Pick<Messaging, 'names'>, events: DomainEvent[]): OutboxMessage[] {
+  return events.map((event) => ({ uuid: event.uuid, subject: messaging.names.eventSubject(event.type), payload: event }));
+}
+
+const PendingRow = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  subject: z.string(),
+  payload: z.unknown(),
+  headers: z.record(z.string(), z.string()),
+});
+
+export type RelayOptions = {
+  schema: string;
+  db: DatabasePool;
+  databaseUrl: string;
+  messaging: Messaging;
+  log: Logger;
+  sweepIntervalMs?: number;
+  batchSize?: number;
+};
+
+export type Relay = { stop: () => Promise<void>; drain: () => Promise<void> };
+
+/**
+ * Publishes pending outbox rows. Woken at once by NOTIFY, after a NATS reconnect, and by a periodic sweep
+ * that catches anything missed. One replica relays at a time (an advisory lock), which keeps stream order
+ * equal to commit order.
+ */
+export function startRelay(options: RelayOptions): Relay {
+  const { db, messaging, schema } = options;
+  const log = options.log.child({ relay: schema });
+  const table = sql.identifier([schema, 'outbox']);
+  const lockKey = hashKey(`outbox:${schema}`);
+  const batchSize = options.batchSize ?? 200;
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function drainOnce(): Promise<number> {
+    return db.transaction(async (tx) => {
+      const locked = await tx.oneFirst(sql.type(z.object({ locked: z.boolean() }))`
+        select pg_try_advisory_xact_lock(${lockKey}) as locked`);
+      if (!locked) return 0;
+      const rows = await tx.any(sql.type(PendingRow)`
+        select id, uuid, subject, payload, headers from ${table}
+        where published_at is null order by id limit ${batchSize}`);
+      if (rows.length === 0) return 0;
+      const published: number[] = [];
+      const results = await Promise.allSettled(rows.map((row) => publish(row)));
+      for (const [index, result] of results.entries()) {
+        if (result.status === 'rejected') {
+          log.warn({ err: result.reason }, 'publish failed; the row stays pending');
+          break;
+        }
+        published.push(rows[index]!.id);
+      }
+      if (published.length > 0) {
+        await tx.query(sql.unsafe`update ${table} set published_at = now() where id = any(${sql.array(published, 'int8')})`);
+      }
+      return published.length === rows.length ? rows.length : 0;
+    });
+  }
+
+  async function publish(row: z.infer<typeof PendingRow>) {
+    const parent = contextFromCarrier(row.headers);
+    const span = startSpan(`publish ${row.subject}`, SpanKind.PRODUCER, parent, {
+      'messaging.system': 'nats',
+      'messaging.destination.name': row.subject,
+      'messaging.message.id': row.uuid,
+    });
+    try {
+      const headers = toNatsHeaders(traceCarrier(contextWithSpan(parent, span)));
+      await messaging.js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.uuid, headers, timeout: 3000 });
+    } finally {
+      span.end();
+    }
+  }
+
+  function drain(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while (!stopped && (await drainOnce()) === batchSize) { /* more rows waiting */ }
+        } while (again && !stopped);
+      } catch (error) {
+        if (!stopped) log.warn({ err: error }, 'outbox relay pass failed');
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  const listener = listenForNotifications(options.databaseUrl, channelFor(schema), () => void drain(), log);
+  const sweep = setInterval(() => void drain(), options.sweepIntervalMs ?? 1000);
+  const cleanup = setInterval(() => {
+    void db.query(sql.unsafe`delete from ${table} where published_at < now() - interval '1 hour'`).catch(() => undefined);
+  }, 60_000);
+  void (async () => {
+    for await (const status of messaging.nc.status()) {
+      if (stopped) break;
+      if (status.type === 'reconnect') void drain();
+    }
+  })();
+  void drain();
+
+  return {
+    drain,
+    stop: async () => {
+      stopped = true;
+      clearInterval(sweep);
+      clearInterval(cleanup);
+      await listener.stop();
+      await running;
+    },
+  };
+}
+
+/** LISTEN on a dedicated connection, reconnecting after errors; slonik pools don't keep listeners. */
+function listenForNotifications(databaseUrl: string, channel: string, onNotify: () => void, log: Logger) {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  async function open() {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('error', (error) => {
+      log.warn({ err: error }, 'outbox listener lost its connection');
+      scheduleReopen();
+    });
+    next.on('notification', () => onNotify());
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      client = next;
+      onNotify();
+    } catch (error) {
+      log.warn({ err: error }, 'outbox listener could not connect');
+      await next.end().catch(() => undefined);
+      scheduleReopen();
+    }
+  }
+  function scheduleReopen() {
+    if (stopped || retry) return;
+    const broken = client;
+    client = undefined;
+    void broken?.end().catch(() => undefined);
+    retry = setTimeout(() => { retry = undefined; void open(); }, 1000);
+  }
+  void open();
+  return {
+    stop: async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
+
+export function hashKey(text: string): number {
+  let hash = 17;
+  for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) | 0;
+  return hash;
+}

@@ -1,0 +1,22 @@
+import { readList, type Env } from '@bunting/platform';
+
+export type AdminConfig = {
+  initAdminTokens: string[];
+  initClientTokens: string[];
+  initFrontendTokens: string[];
+  /** Environments that cannot be deleted. */
+  protectedEnvironments: string[];
+  /** Public address of this installation, used in links (invites, token locations). */
+  baseUrl: string;
+};
+
+export function readAdminConfig(env: Env = process.env): AdminConfig {
+  return {
+    initAdminTokens: readList(env.INIT_ADMIN_API_TOKENS),
+    // Unleash renamed client tokens to backend tokens and still reads the old name when the new one is unset.
+    initClientTokens: readList(env.INIT_BACKEND_API_TOKENS ?? env.INIT_CLIENT_API_TOKENS),
+    initFrontendTokens: readList(env.INIT_FRONTEND_API_TOKENS),
+    protectedEnvironments: readList(env.PROTECTED_ENVIRONMENTS),
+    baseUrl: env.UNLEASH_URL ?? env.BUNTING_URL ?? `http://localhost:${env.PORT ?? 4242}`,
+  };
+}

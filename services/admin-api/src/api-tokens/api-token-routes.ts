@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ApiToken, CreateApiToken, PathName, UpdateApiToken } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allow } from '../access/guard.ts';
+import { apiTokenService } from './api-token-service.ts';
+
+const createPermission = {
+  admin: Permission.ADMIN,
+  client: Permission.CREATE_CLIENT_API_TOKEN,
+  backend: Permission.CREATE_CLIENT_API_TOKEN,
+  frontend: Permission.CREATE_FRONTEND_API_TOKEN,
+} as const;
+
+const TokenParams = z.object({ token: z.string().min(1).max(1000) });
+
+export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/api-tokens', async (request) => {
+    allow(request, Permission.READ_API_TOKEN);
+    return apiTokenService.list(db);
+  });
+
+  app.get('/api/admin/api-tokens/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
+    allow(request, Permission.READ_API_TOKEN);
+    return apiTokenService.listByName(db, request.params.name);
+  });
+
+  app.post('/api/admin/api-tokens', { schema: { body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
+    const actor = actorFor(request, createPermission[request.body.type]);
+    const created = await changes.run(actor, (change) => apiTokenService.create(change, request.body));
+    return reply.code(201).send(created);
+  });
+
+  app.put('/api/admin/api-tokens/:token', { schema: { params: TokenParams, body: UpdateApiToken } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.UPDATE_CLIENT_API_TOKEN);
+    await changes.run(actor, (change) => apiTokenService.updateExpiry(change, request.params.token, request.body.expiresAt));
+    return reply.code(200).send();
+  });
+
+  app.delete('/api/admin/api-tokens/:token', { schema: { params: TokenParams } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.DELETE_CLIENT_API_TOKEN);
+    await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token));
+    return reply.code(200).send();
+  });
+
+  const ProjectParams = z.object({ projectId: PathName });
+
+  app.get('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams } }, async (request) => {
+    allow(request, Permission.READ_PROJECT_API_TOKEN, { project: request.params.projectId });
+    return apiTokenService.listForProject(db, request.params.projectId);
+  });
+
+  app.post('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams, body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.CREATE_PROJECT_API_TOKEN, { project: request.params.projectId });
+    const body = { ...request.body, projects: [request.params.projectId], project: undefined };
+    if (body.type === 'admin') body.type = 'client';
+    const created = await changes.run(actor, (change) => apiTokenService.create(change, body));
+    return reply.code(201).send(created);
+  });
+
+  app.delete('/api/admin/projects/:projectId/api-tokens/:token', { schema: { params: ProjectParams.extend(TokenParams.shape) } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.DELETE_PROJECT_API_TOKEN, { project: request.params.projectId });
+    await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token, request.params.projectId));
+    return reply.code(200).send();
+  });
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { SYSTEM_ACTOR, type ApiToken, type CreateApiToken } from '@bunting/contracts';
+import { NotFoundError, ValidationError, sql, type Logger, type Queryable } from '@bunting/platform';
+import type { Change, Changes } from '../events/changes.ts';
+import { apiTokenStore, type ApiTokenRow } from './api-token-store.ts';
+import { hashSecret, newTokenSecret, parseTokenSecret } from './token-secret.ts';
+
+type TokenType = 'admin' | 'client' | 'frontend';
+
+export function tokenView(row: ApiTokenRow, secret: string | null = null): ApiToken {
+  return {
+    secret,
+    tokenName: row.tokenName,
+    type: row.type,
+    environment: row.environment,
+    project: row.projects.length === 1 ? row.projects[0]! : '[]',
+    projects: row.projects,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    seenAt: row.seenAt,
+    alias: row.alias,
+  };
+}
+
+function eventState(row: ApiTokenRow) {
+  const { secret: _secret, ...state } = tokenView(row);
+  return state;
+}
+
+async function checkScope(db: Queryable, type: TokenType, environment: string, projects: string[]) {
+  if (type === 'admin') return;
+  const environmentExists = await db.exists(sql.unsafe`select 1 from admin.environments where name = ${environment}`);
+  if (!environmentExists) throw ValidationError.field('environment', `environment ${environment} does not exist`);
+  if (projects.includes('*')) return;
+  const found = await db.anyFirst(sql.type(z.object({ id: z.string() }))`
+    select id from admin.projects where id = any(${sql.array(projects, 'text')})`);
+  const missing = projects.filter((project) => !found.includes(project));
+  if (missing.length > 0) throw ValidationError.field('projects', `project ${missing.join(', ')} does not exist`);
+}
+
+export const apiTokenService = {
+  async list(db: Queryable) {
+    return { tokens: (await apiTokenStore.list(db)).map((row) => tokenView(row)) };
+  },
+
+  async listByName(db: Queryable, name: string) {
+    return { tokens: (await apiTokenStore.listByName(db, name)).map((row) => tokenView(row)) };
+  },
+
+  async listForProject(db: Queryable, project: string) {
+    return { tokens: (await apiTokenStore.listForProject(db, project)).map((row) => tokenView(row)) };
+  },
+
+  /** Creates a token; its secret is in this answer only, the database keeps a hash. */
+  async create({ tx, emit }: Change, input: CreateApiToken): Promise<ApiToken> {
+    const type: TokenType = input.type === 'backend' ? 'client' : input.type;
+    const environment = type === 'admin' ? '*' : input.environment ?? 'development';
+    const projects = type === 'admin' ? ['*'] : input.projects ?? (input.project ? [input.project] : ['*']);
+    await checkScope(tx, type, environment, projects);
+    if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
+    const secret = newTokenSecret(projects, environment);
+    const row = await apiTokenStore.insert(tx, {
+      secretHash: hashSecret(secret),
+      tokenName: input.tokenName ?? input.username!,
+      type,
+      environment,
+      projects,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    });
+    emit({
+      type: 'api-token-created',
+      project: projects.length === 1 && projects[0] !== '*' ? projects[0] : null,
+      environment: environment === '*' ? null : environment,
+      data: eventState(row),
+    });
+    return tokenView(row, secret);
+  },
+
+  async updateExpiry({ tx, emit }: Change, secret: string, expiresAt: string) {
+    const before = await apiTokenStore.findByHash(tx, hashSecret(secret));
+    if (!before) throw new NotFoundError('Could not find that API token');
+    const after = await apiTokenStore.updateExpiry(tx, before.id, new Date(expiresAt).toISOString());
+    emit({ type: 'api-token-updated', environment: after.environment === '*' ? null : after.environment, data: eventState(after), preData: eventState(before) });
+    return tokenView(after);
+  },
+
+  /** Deleting an unknown token is a no-op that answers 200, as in Unleash. */
+  async delete({ tx, emit }: Change, secret: string, project?: string) {
+    const before = await apiTokenStore.findByHash(tx, hashSecret(secret));
+    if (!before) return;
+    if (project !== undefined && !before.projects.includes(project)) throw new NotFoundError('Could not find that API token in this project');
+    await apiTokenStore.delete(tx, before.id);
+    emit({ type: 'api-token-deleted', environment: before.environment === '*' ? null : before.environment, preData: eventState(before) });
+  },
+
+  /** INIT_*_API_TOKENS: tokens given at start-up exist afterwards, with exactly those secrets. */
+  async ensureInitTokens(changes: Changes, log: Logger, tokens: { admin: string[]; client: string[]; frontend: string[] }) {
+    const entries: [TokenType, string][] = [
+      ...tokens.admin.map((secret) => ['admin', secret] as [TokenType, string]),
+      ...tokens.client.map((secret) => ['client', secret] as [TokenType, string]),
+      ...tokens.frontend.map((secret) => ['frontend', secret] as [TokenType, string]),
+    ];
+    for (const [type, secret] of entries) {
+      const scope = parseTokenSecret(secret);
+      if (!scope) {
+        log.warn({ type }, 'ignoring an init token that is not of the form <project>:<environment>.<secret>');
+        continue;
+      }
+      await changes.run(SYSTEM_ACTOR, async ({ tx, emit }) => {
+        if (await apiTokenStore.findByHash(tx, hashSecret(secret))) return;
+        const projects = type === 'admin' || scope.project === '*' || scope.project === '[]' ? ['*'] : [scope.project];
+        const row = await apiTokenStore.insert(tx, {
+          secretHash: hashSecret(secret),
+          tokenName: type === 'admin' ? 'admin' : `init-${type}`,
+          type,
+          environment: type === 'admin' ? '*' : scope.environment,
+          projects,
+          expiresAt: null,
+        });
+        emit({ type: 'api-token-created', data: eventState(row) });
+      });
+    }
+  },
+};

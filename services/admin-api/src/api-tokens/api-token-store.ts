@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const ApiTokenRow = z.object({
+  id: z.number(),
+  tokenName: z.string(),
+  type: z.enum(['admin', 'client', 'frontend']),
+  environment: z.string(),
+  projects: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+  seenAt: z.string().nullable(),
+  alias: z.string().nullable(),
+});
+export type ApiTokenRow = z.infer<typeof ApiTokenRow>;
+
+const columns = sql.fragment`id, token_name as "tokenName", type, environment, projects,
+  expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt", alias`;
+
+export const apiTokenStore = {
+  insert(db: Queryable, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null }) {
+    return db.one(sql.type(ApiTokenRow)`
+      insert into admin.api_tokens (secret_hash, token_name, type, environment, projects, expires_at)
+      values (${token.secretHash}, ${token.tokenName}, ${token.type}, ${token.environment},
+              ${sql.array(token.projects, 'text')}, ${token.expiresAt})
+      returning ${columns}`);
+  },
+  findByHash(db: Queryable, secretHash: string) {
+    return db.maybeOne(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where secret_hash = ${secretHash}`);
+  },
+  list(db: Queryable) {
+    return db.any(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens order by created_at, id`);
+  },
+  listByName(db: Queryable, name: string) {
+    return db.any(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where token_name = ${name} order by id`);
+  },
+  listForProject(db: Queryable, project: string) {
+    return db.any(sql.type(ApiTokenRow)`
+      select ${columns} from admin.api_tokens where ${project} = any(projects) order by created_at, id`);
+  },
+  updateExpiry(db: Queryable, id: number, expiresAt: string) {
+    return db.one(sql.type(ApiTokenRow)`
+      update admin.api_tokens set expires_at = ${expiresAt} where id = ${id} returning ${columns}`);
+  },
+  delete(db: Queryable, id: number) {
+    return db.query(sql.unsafe`delete from admin.api_tokens where id = ${id}`);
+  },
+  touchSeen(db: Queryable, ids: number[]) {
+    return db.query(sql.unsafe`update admin.api_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
+  },
+  exists(db: Queryable) {
+    return db.exists(sql.unsafe`select 1 from admin.api_tokens`);
+  },
+};

@@ -1,0 +1,14 @@
+import type { CredentialVerifier, DatabasePool, Logger, Messaging, Redis } from '@bunting/platform';
+import type { Changes } from './events/changes.ts';
+import type { AdminConfig } from './admin-config.ts';
+
+/** What every admin-api route module is built from. */
+export type AdminDeps = {
+  db: DatabasePool;
+  changes: Changes;
+  messaging: Messaging;
+  redis: Redis;
+  log: Logger;
+  config: AdminConfig;
+  verifier: CredentialVerifier;
+};

@@ -1,0 +1,78 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  authenticate,
+  createOutbox,
+  migrate,
+  startRelay,
+  type CredentialVerifier,
+  type HttpServer,
+  type Infrastructure,
+} from '@bunting/platform';
+import { readAdminConfig, type AdminConfig } from './admin-config.ts';
+import type { AdminDeps } from './app-deps.ts';
+import { answerCredentialRequests } from './access/credential-responder.ts';
+import { createCredentialService } from './access/credential-service.ts';
+import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
+import { apiTokenService } from './api-tokens/api-token-service.ts';
+import { contextFieldRoutes } from './context-fields/context-field-routes.ts';
+import { dependencyRoutes } from './dependencies/dependency-routes.ts';
+import { environmentRoutes } from './environments/environment-routes.ts';
+import { environmentStore } from './environments/environment-store.ts';
+import { createChanges } from './events/changes.ts';
+import { featureRoutes } from './features/feature-routes.ts';
+import { projectRoutes } from './projects/project-routes.ts';
+import { segmentRoutes } from './segments/segment-routes.ts';
+import { strategyDefinitionRoutes } from './strategy-definitions/strategy-definition-routes.ts';
+import { strategyRoutes } from './strategies/strategy-routes.ts';
+import { tagRoutes } from './tags/tag-routes.ts';
+import { variantRoutes } from './variants/variant-routes.ts';
+
+export const ADMIN_SCHEMA = 'admin';
+const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/**
+ * admin-api: the system of record for configuration and identity. Builds from the process's shared
+ * connections; every change it makes is written with its events through the outbox of schema "admin".
+ */
+export function adminApi(infrastructure: Infrastructure, config: AdminConfig = readAdminConfig()): FastifyPluginAsync {
+  return async (app) => {
+    const { db, messaging, log } = infrastructure;
+    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log });
+    await environmentStore.setProtected(db, config.protectedEnvironments);
+
+    const outbox = createOutbox(ADMIN_SCHEMA);
+    const changes = createChanges({ db, outbox, messaging });
+    const credentials = createCredentialService({ db, log });
+    const responder = answerCredentialRequests(messaging, credentials);
+    const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
+    await apiTokenService.ensureInitTokens(changes, log, {
+      admin: config.initAdminTokens,
+      client: config.initClientTokens,
+      frontend: config.initFrontendTokens,
+    });
+
+    // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
+    const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
+    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier };
+
+    await app.register(async (admin) => {
+      const scope = admin as unknown as HttpServer;
+      scope.addHook('onRequest', async (request) => {
+        if (request.url.startsWith('/api/admin/')) await authenticate(verifier, request);
+      });
+      for (const routes of [
+        environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
+        tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes,
+      ]) {
+        routes(scope, deps);
+      }
+    });
+
+    app.addHook('onClose', async () => {
+      responder.stop();
+      credentials.stop();
+      await relay.stop();
+    });
+  };
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { environmentService, requireEnvironment } from './environment-service.ts';
+import { environmentStore } from './environment-store.ts';
+
+const NameParams = z.object({ name: PathName });
+
+export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/environments', { schema: { response: { 200: Environments } } }, async (request) => {
+    allowRead(request);
+    return environmentService.list(db);
+  });
+
+  app.post('/api/admin/environments', { schema: { body: CreateEnvironment, response: { 201: Environment } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.CREATE_ENVIRONMENT);
+    const created = await changes.run(actor, (change) => environmentService.create(change, request.body));
+    return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
+  });
+
+  app.post('/api/admin/environments/validate', { schema: { body: z.object({ name: CreateEnvironment.shape.name }) } }, async (request, reply) => {
+    allowRead(request);
+    await environmentService.validateName(db, request.body.name);
+    return reply.code(200).send();
+  });
+
+  app.put('/api/admin/environments/sort-order', { schema: { body: EnvironmentSortOrder } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
+    await changes.run(actor, async (change) => {
+      for (const [name, sortOrder] of Object.entries(request.body)) {
+        await environmentService.update(change, name, { sortOrder });
+      }
+    });
+    return reply.code(200).send();
+  });
+
+  app.get('/api/admin/environments/project/:projectId', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+    allowRead(request, { project: request.params.projectId });
+    return { version: 1, environments: await environmentStore.listForProject(db, request.params.projectId) };
+  });
+
+  app.get('/api/admin/environments/:name', { schema: { params: NameParams, response: { 200: Environment } } }, async (request) => {
+    allowRead(request);
+    return requireEnvironment(db, request.params.name);
+  });
+
+  app.put('/api/admin/environments/update/:name', { schema: { params: NameParams, body: UpdateEnvironment, response: { 200: Environment } } }, async (request) => {
+    const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
+    return changes.run(actor, (change) => environmentService.update(change, request.params.name, request.body));
+  });
+
+  for (const [action, enabled] of [['on', true], ['off', false]] as const) {
+    app.post(`/api/admin/environments/:name/${action}`, { schema: { params: NameParams } }, async (request, reply) => {
+      const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
+      await changes.run(actor, (change) => environmentService.update(change, request.params.name, { enabled }));
+      return reply.code(204).send();
+    });
+  }
+
+  app.delete('/api/admin/environments/:name', { schema: { params: NameParams } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.DELETE_ENVIRONMENT);
+    await changes.run(actor, (change) => environmentService.delete(change, request.params.name));
+    return reply.code(200).send();
+  });
+
+  app.post('/api/admin/environments/:name/clone', { schema: { params: NameParams, body: CloneEnvironment, response: { 201: Environment } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.CREATE_ENVIRONMENT);
+    const created = await changes.run(actor, (change) => environmentService.clone(change, request.params.name, request.body));
+    return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
+  });
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateFeature, CreatedFeature, PatchOperation, UpdateFeature } from '@bunting/contracts';
+import { UpdateFeature as UpdateFeatureSchema } from '@bunting/contracts';
+import { DomainError, NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import type { Change } from '../events/changes.ts';
+import { requireProject } from '../projects/project-service.ts';
+import { projectStore } from '../projects/project-store.ts';
+import { tagService } from '../tags/tag-service.ts';
+import { featureEnvironmentStore, featureStore, featureEventState, type FeatureRow } from './feature-store.ts';
+import { applyJsonPatch } from './json-patch.ts';
+import { loadFeatureViews } from './feature-read-model.ts';
+import { refreshLifecycle } from './lifecycle.ts';
+import { requireFeature, requireFeatureByName } from './feature-lookup.ts';
+import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
+
+function created(row: FeatureRow): CreatedFeature {
+  return {
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    project: row.project,
+    stale: row.stale,
+    createdAt: row.createdAt,
+    impressionData: row.impressionData,
+    archived: row.archivedAt !== null,
+  };
+}
+
+async function checkNameFree(db: Queryable, name: string) {
+  if (await featureStore.exists(db, name)) {
+    throw new NameExistsError(`A flag with the name ${name} already exists (names are unique across projects, archived flags included)`);
+  }
+}
+
+async function checkProjectRules(db: Queryable, projectId: string, name: string) {
+  const project = await requireProject(db, projectId);
+  if (project.archivedAt !== null) throw new NotFoundError(`Project ${projectId} is archived`);
+  if (project.featureNamingPattern) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(`^(?:${project.featureNamingPattern})$`);
+    } catch {
+      pattern = /^.*$/;
+    }
+    if (!pattern.test(name)) {
+      const example = project.featureNamingExample ? ` (for example ${project.featureNamingExample})` : '';
+      throw ValidationError.field('name', `"${name}" does not match the project's naming pattern ${project.featureNamingPattern}${example}`);
+    }
+  }
+  if (project.featureLimit !== null && (await featureStore.countActiveInProject(db, projectId)) >= project.featureLimit) {
+    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${project.featureLimit} feature flags`);
+  }
+  return project;
+}
+
+async function applyUpdate(change: Change, before: FeatureRow, next: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
+  const metadataChanged = next.description !== before.description || next.type !== before.type || next.impressionData !== before.impressionData;
+  const staleChanged = next.stale !== before.stale;
+  if (!metadataChanged && !staleChanged) return before;
+  const after = await featureStore.update(change.tx, before.name, next);
+  const scope = { project: after.project, featureName: after.name };
+  if (metadataChanged) {
+    change.emit({ type: 'feature-metadata-updated', ...scope, data: featureEventState(after), preData: featureEventState(before) });
+  }
+  if (staleChanged) change.emit({ type: after.stale ? 'feature-stale-on' : 'feature-stale-off', ...scope });
+  return after;
+}
+
+export const featureService = {
+  async validateName(db: Queryable, name: string, projectId?: string) {
+    await checkNameFree(db, name);
+    if (projectId) await checkProjectRules(db, projectId, name);
+  },
+
+  async create(change: Change, projectId: string, input: CreateFeature): Promise<CreatedFeature> {
+    const { tx, actor, emit } = change;
+    await checkProjectRules(tx, projectId, input.name);
+    await checkNameFree(tx, input.name);
+    const row = await featureStore.insert(tx, {
+      name: input.name,
+      project: projectId,
+      description: input.description ?? null,
+      type: input.type ?? 'release',
+      impressionData: input.impressionData ?? false,
+      createdByUserId: actor.createdByUserId,
+      createdByName: actor.createdBy,
+    });
+    for (const tag of input.tags ?? []) await tagService.attach(change, row, tag, { emitTagged: false });
+    emit({ type: 'feature-created', project: projectId, featureName: row.name, data: featureEventState(row) });
+    return created(row);
+  },
+
+  async get(db: Queryable, projectId: string, name: string, principalKey: string) {
+    const row = await requireFeature(db, projectId, name, { allowArchived: true });
+    const [view] = await loadFeatureViews(db, [row], principalKey);
+    return view!;
+  },
+
+  async getByName(db: Queryable, name: string, principalKey: string) {
+    const row = await requireFeatureByName(db, name);
+    const [view] = await loadFeatureViews(db, [row], principalKey);
+    return view!;
+  },
+
+  async listInProject(db: Queryable, projectId: string, principalKey: string) {
+    await requireProject(db, projectId);
+    const rows = await featureStore.listByProject(db, projectId, false);
+    return { version: 2, features: await loadFeatureViews(db, rows, principalKey) };
+  },
+
+  async listAll(db: Queryable, principalKey: string) {
+    return { version: 1, features: await loadFeatureViews(db, await featureStore.listActive(db), principalKey) };
+  },
+
+  async listArchived(db: Queryable, principalKey: string, projectId?: string) {
+    const rows = projectId ? await featureStore.listByProject(db, projectId, true) : await featureStore.listArchived(db);
+    return { version: 2, features: await loadFeatureViews(db, rows, principalKey) };
+  },
+
+  async update(change: Change, projectId: string, name: string, input: UpdateFeature) {
+    const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
+    if (input.name !== undefined && input.name !== name) throw ValidationError.field('name', 'the name in the body must match the path');
+    if (input.project !== undefined && input.project !== projectId) {
+      throw ValidationError.field('project', 'moving a flag to another project is not done through this route');
+    }
+    const after = await applyUpdate(change, before, {
+      description: input.description === undefined ? before.description : input.description,
+      type: input.type ?? before.type,
+      impressionData: input.impressionData ?? before.impressionData,
+      stale: input.stale ?? before.stale,
+    });
+    if (input.archived === true) await featureService.archive(change, projectId, name);
+    return featureService.get(change.tx, projectId, after.name, '');
+  },
+
+  async patch(change: Change, projectId: string, name: string, operations: readonly PatchOperation[]) {
+    const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
+    const document = {
+      name: before.name,
+      description: before.description,
+      type: before.type,
+      stale: before.stale,
+      impressionData: before.impressionData,
+      archived: false,
+      project: before.project,
+    };
+    const patched = UpdateFeatureSchema.safeParse(applyJsonPatch(document, operations));
+    if (!patched.success) {
+      const issue = patched.error.issues[0]!;
+      throw ValidationError.field(issue.path.join('.') || 'patch', issue.message);
+    }
+    return featureService.update(change, projectId, name, patched.data);
+  },
+
+  async setStale(change: Change, projectId: string, names: readonly string[], stale: boolean) {
+    for (const name of names) {
+      const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
+      await applyUpdate(change, before, { ...before, stale });
+    }
+  },
+
+  async archive(change: Change, projectId: string, name: string) {
+    const before = await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true });
+    if (before.archivedAt !== null) return;
+    const after = await featureStore.setArchived(change.tx, name, true);
+    await refreshLifecycle(change.tx, after);
+    change.emit({ type: 'feature-archived', project: projectId, featureName: name });
+  },
+
+  async revive(change: Change, name: string, projectId?: string) {
+    const before = projectId
+      ? await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true })
+      : await requireFeatureByName(change.tx, name, { forWrite: true });
+    if (before.archivedAt === null) return;
+    if (!(await projectStore.exists(change.tx, before.project))) throw new NotFoundError(`Project ${before.project} no longer exists`);
+    const after = await featureStore.setArchived(change.tx, name, false);
+    // A revived flag comes back switched off everywhere, as in Unleash.
+    await featureEnvironmentStore.disableAll(change.tx, name);
+    await refreshLifecycle(change.tx, after);
+    change.emit({ type: 'feature-revived', project: after.project, featureName: name });
+  },
+
+  async deleteArchived(change: Change, name: string, projectId?: string) {
+    const before = await featureStore.lock(change.tx, name);
+    if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
+    // Unleash only deletes archived flags; deleting an active one is a no-op.
+    if (before.archivedAt === null) return;
+    const tags = (await loadFeatureViews(change.tx, [before], null))[0]?.tags ?? [];
+    await featureStore.delete(change.tx, name);
+    change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureEventState(before), tags });
+  },
+
+  async clone(change: Change, projectId: string, sourceName: string, target: { name: string; replaceGroupId?: boolean | undefined }) {
+    const source = await requireFeature(change.tx, projectId, sourceName);
+    const createdFeature = await featureService.create(change, projectId, {
+      name: target.name,
+      type: source.type as CreateFeature['type'],
+      description: source.description,
+      impressionData: source.impressionData,
+    });
+    const strategies = await strategyStore.listForFeatures(change.tx, [sourceName]);
+    for (const strategy of strategies) {
+      const parameters = { ...strategy.parameters };
+      if ((target.replaceGroupId ?? true) && parameters.groupId === sourceName) parameters.groupId = target.name;
+      const id = randomUUID();
+      await strategyStore.insert(change.tx, id, target.name, strategy.environment, { ...strategy, parameters });
+      const copy = await strategyStore.get(change.tx, id);
+      change.emit({
+        type: 'feature-strategy-add',
+        project: projectId,
+        featureName: target.name,
+        environment: strategy.environment,
+        data: copy ? strategyView(copy) : null,
+      });
+    }
+    return createdFeature;
+  },
+};

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const FeatureRow = z.object({
+  name: z.string(),
+  project: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  stale: z.boolean(),
+  impressionData: z.boolean(),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
+  createdByName: z.string().nullable(),
+  archivedAt: z.string().nullable(),
+  lifecycleStage: z.string(),
+  lifecycleEnteredAt: z.string(),
+});
+export type FeatureRow = z.infer<typeof FeatureRow>;
+
+const columns = sql.fragment`name, project_id as project, description, type, stale, impression_data as "impressionData",
+  created_at as "createdAt", created_by_user_id as "createdByUserId", created_by_name as "createdByName",
+  archived_at as "archivedAt", lifecycle_stage as "lifecycleStage", lifecycle_entered_at as "lifecycleEnteredAt"`;
+
+/** The feature fields events carry as data/preData, as the reference records them. */
+export function featureEventState(row: FeatureRow) {
+  return {
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    project: row.project,
+    stale: row.stale,
+    createdAt: row.createdAt,
+    impressionData: row.impressionData,
+    archived: row.archivedAt !== null,
+    ...(row.archivedAt ? { archivedAt: row.archivedAt } : {}),
+  };
+}
+
+export const featureStore = {
+  get(db: Queryable, name: string) {
+    return db.maybeOne(sql.type(FeatureRow)`select ${columns} from admin.features where name = ${name}`);
+  },
+  listByProject(db: Queryable, project: string, archived: boolean) {
+    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where project_id = ${project}
+      and ${archived ? sql.fragment`archived_at is not null` : sql.fragment`archived_at is null`} order by created_at, name`);
+  },
+  listActive(db: Queryable) {
+    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where archived_at is null order by created_at, name`);
+  },
+  listArchived(db: Queryable) {
+    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where archived_at is not null order by archived_at desc`);
+  },
+  listByNames(db: Queryable, names: readonly string[]) {
+    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where name = any(${sql.array(names, 'text')}) order by created_at, name`);
+  },
+  exists(db: Queryable, name: string) {
+    return db.exists(sql.unsafe`select 1 from admin.features where name = ${name}`);
+  },
+  insert(db: Queryable, feature: { name: string; project: string; description: string | null; type: string; impressionData: boolean; createdByUserId: number | null; createdByName: string }) {
+    return db.one(sql.type(FeatureRow)`
+      insert into admin.features (name, project_id, description, type, impression_data, created_by_user_id, created_by_name)
+      values (${feature.name}, ${feature.project}, ${feature.description}, ${feature.type}, ${feature.impressionData},
+        ${feature.createdByUserId}, ${feature.createdByName})
+      returning ${columns}`);
+  },
+  update(db: Queryable, name: string, changes: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
+    return db.one(sql.type(FeatureRow)`
+      update admin.features set description = ${changes.description}, type = ${changes.type},
+        impression_data = ${changes.impressionData}, stale = ${changes.stale}
+      where name = ${name} returning ${columns}`);
+  },
+  setArchived(db: Queryable, name: string, archived: boolean) {
+    return db.one(sql.type(FeatureRow)`
+      update admin.features set archived_at = ${archived ? sql.fragment`now()` : null} where name = ${name} returning ${columns}`);
+  },
+  setLifecycle(db: Queryable, name: string, stage: string) {
+    return db.query(sql.unsafe`
+      update admin.features set lifecycle_stage = ${stage}, lifecycle_entered_at = now()
+      where name = ${name} and lifecycle_stage <> ${stage}`);
+  },
+  delete(db: Queryable, name: string) {
+    return db.query(sql.unsafe`delete from admin.features where name = ${name}`);
+  },
+  countActiveInProject(db: Queryable, project: string) {
+    return db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int as count from admin.features where project_id = ${project} and archived_at is null`);
+  },
+  /** Locks the feature row so concurrent changes to one feature apply one after another. */
+  lock(db: Queryable, name: string) {
+    return db.maybeOne(sql.type(FeatureRow)`select ${columns} from admin.features where name = ${name} for update`);
+  },
+};
+
+export const EnvironmentStateRow = z.object({
+  featureName: z.string(),
+  environment: z.string(),
+  enabled: z.boolean(),
+  variants: z.array(z.record(z.string(), z.unknown())),
+  lastSeenAt: z.string().nullable(),
+});
+
+export const featureEnvironmentStore = {
+  get(db: Queryable, featureName: string, environment: string) {
+    return db.maybeOne(sql.type(EnvironmentStateRow)`
+      select feature_name as "featureName", environment, enabled, variants, last_seen_at as "lastSeenAt"
+      from admin.feature_environments where feature_name = ${featureName} and environment = ${environment}`);
+  },
+  listFor(db: Queryable, featureNames: readonly string[]) {
+    return db.any(sql.type(EnvironmentStateRow)`
+      select feature_name as "featureName", environment, enabled, variants, last_seen_at as "lastSeenAt"
+      from admin.feature_environments where feature_name = any(${sql.array(featureNames, 'text')})`);
+  },
+  setEnabled(db: Queryable, featureName: string, environment: string, enabled: boolean) {
+    return db.query(sql.unsafe`
+      insert into admin.feature_environments (feature_name, environment, enabled) values (${featureName}, ${environment}, ${enabled})
+      on conflict (feature_name, environment) do update set enabled = excluded.enabled`);
+  },
+  setVariants(db: Queryable, featureName: string, environment: string, variants: unknown[]) {
+    return db.query(sql.unsafe`
+      insert into admin.feature_environments (feature_name, environment, variants)
+      values (${featureName}, ${environment}, ${sql.jsonb(variants as object[])})
+      on conflict (feature_name, environment) do update set variants = excluded.variants`);
+  },
+  disableAll(db: Queryable, featureName: string) {
+    return db.query(sql.unsafe`update admin.feature_environments set enabled = false where feature_name = ${featureName}`);
+  },
+};

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const ProjectRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  mode: z.enum(['open', 'protected', 'private']),
+  defaultStickiness: z.string(),
+  featureLimit: z.number().nullable(),
+  featureNamingPattern: z.string().nullable(),
+  featureNamingExample: z.string().nullable(),
+  featureNamingDescription: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+  archivedAt: z.string().nullable(),
+  featureCount: z.number(),
+  staleFeatureCount: z.number(),
+  environments: z.array(z.string()),
+});
+export type ProjectRow = z.infer<typeof ProjectRow>;
+
+const select = sql.fragment`
+  select p.id, p.name, p.description, p.mode, p.default_stickiness as "defaultStickiness",
+    p.feature_limit as "featureLimit", p.feature_naming_pattern as "featureNamingPattern",
+    p.feature_naming_example as "featureNamingExample", p.feature_naming_description as "featureNamingDescription",
+    p.created_at as "createdAt", p.updated_at as "updatedAt", p.archived_at as "archivedAt",
+    (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null)::int as "featureCount",
+    (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null and f.stale)::int as "staleFeatureCount",
+    coalesce((select array_agg(pe.environment order by e.sort_order, e.name) from admin.project_environments pe
+      join admin.environments e on e.name = pe.environment where pe.project_id = p.id), '{}') as environments
+  from admin.projects p`;
+
+export type ProjectWrite = {
+  id: string;
+  name: string;
+  description: string | null;
+  mode: string;
+  defaultStickiness: string;
+  featureLimit: number | null;
+  featureNamingPattern: string | null;
+  featureNamingExample: string | null;
+  featureNamingDescription: string | null;
+};
+
+export const projectStore = {
+  list(db: Queryable, includeArchived = false) {
+    return db.any(sql.type(ProjectRow)`${select}
+      ${includeArchived ? sql.fragment`` : sql.fragment`where p.archived_at is null`} order by p.name, p.id`);
+  },
+  get(db: Queryable, id: string) {
+    return db.maybeOne(sql.type(ProjectRow)`${select} where p.id = ${id}`);
+  },
+  exists(db: Queryable, id: string) {
+    return db.exists(sql.unsafe`select 1 from admin.projects where id = ${id}`);
+  },
+  insert(db: Queryable, project: ProjectWrite) {
+    return db.query(sql.unsafe`
+      insert into admin.projects (id, name, description, mode, default_stickiness, feature_limit,
+        feature_naming_pattern, feature_naming_example, feature_naming_description)
+      values (${project.id}, ${project.name}, ${project.description}, ${project.mode}, ${project.defaultStickiness},
+        ${project.featureLimit}, ${project.featureNamingPattern}, ${project.featureNamingExample}, ${project.featureNamingDescription})`);
+  },
+  update(db: Queryable, project: ProjectWrite) {
+    return db.query(sql.unsafe`
+      update admin.projects set name = ${project.name}, description = ${project.description}, mode = ${project.mode},
+        default_stickiness = ${project.defaultStickiness}, feature_limit = ${project.featureLimit},
+        feature_naming_pattern = ${project.featureNamingPattern}, feature_naming_example = ${project.featureNamingExample},
+        feature_naming_description = ${project.featureNamingDescription}, updated_at = now()
+      where id = ${project.id}`);
+  },
+  setArchived(db: Queryable, id: string, archived: boolean) {
+    return db.query(sql.unsafe`
+      update admin.projects set archived_at = ${archived ? sql.fragment`now()` : null}, updated_at = now() where id = ${id}`);
+  },
+  delete(db: Queryable, id: string) {
+    return db.query(sql.unsafe`delete from admin.projects where id = ${id}`);
+  },
+  countFeatures(db: Queryable, id: string, includeArchived: boolean) {
+    return db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int as count from admin.features where project_id = ${id}
+      ${includeArchived ? sql.fragment`` : sql.fragment`and archived_at is null`}`);
+  },
+  addEnvironment(db: Queryable, id: string, environment: string) {
+    return db.query(sql.unsafe`
+      insert into admin.project_environments (project_id, environment) values (${id}, ${environment}) on conflict do nothing`);
+  },
+  removeEnvironment(db: Queryable, id: string, environment: string) {
+    return db.query(sql.unsafe`delete from admin.project_environments where project_id = ${id} and environment = ${environment}`);
+  },
+  hasEnvironment(db: Queryable, id: string, environment: string) {
+    return db.exists(sql.unsafe`
+      select 1 from admin.project_environments where project_id = ${id} and environment = ${environment}`);
+  },
+  defaultStrategy(db: Queryable, id: string, environment: string) {
+    return db.maybeOneFirst(sql.type(z.object({ strategy: z.record(z.string(), z.unknown()).nullable() }))`
+      select default_strategy as strategy from admin.project_environments
+      where project_id = ${id} and environment = ${environment}`);
+  },
+  setDefaultStrategy(db: Queryable, id: string, environment: string, strategy: unknown) {
+    return db.query(sql.unsafe`
+      update admin.project_environments set default_strategy = ${sql.jsonb(strategy as object)}
+      where project_id = ${id} and environment = ${environment}`);
+  },
+  isFavorite(db: Queryable, principal: string, id: string) {
+    return db.exists(sql.unsafe`select 1 from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);
+  },
+  favoriteIds(db: Queryable, principal: string) {
+    return db.anyFirst(sql.type(z.object({ id: z.string() }))`
+      select project_id as id from admin.favorite_projects where principal = ${principal}`);
+  },
+  setFavorite(db: Queryable, principal: string, id: string, favorite: boolean) {
+    return favorite
+      ? db.query(sql.unsafe`insert into admin.favorite_projects (principal, project_id) values (${principal}, ${id}) on conflict do nothing`)
+      : db.query(sql.unsafe`delete from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);
+  },
+};

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { CreateFeatureStrategy, FeatureStrategy, PatchOperations, PathName, StrategySortOrder } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { strategyService, type StrategyPath } from './strategy-service.ts';
+
+const Params = z.object({ projectId: PathName, featureName: PathName, environment: PathName });
+const StrategyParams = Params.extend({ strategyId: PathName });
+
+function pathOf(params: z.infer<typeof Params>): StrategyPath {
+  return { project: params.projectId, feature: params.featureName, environment: params.environment };
+}
+
+export function strategyRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  const base = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies';
+
+  app.get(base, { schema: { params: Params, response: { 200: z.array(FeatureStrategy) } } }, async (request) => {
+    allowRead(request, { project: request.params.projectId, environment: request.params.environment });
+    return strategyService.list(db, pathOf(request.params));
+  });
+
+  app.post(base, { schema: { params: Params, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
+    const path = pathOf(request.params);
+    const actor = actorFor(request, Permission.CREATE_FEATURE_STRATEGY, path);
+    return changes.run(actor, (change) => strategyService.add(change, path, request.body));
+  });
+
+  app.post(`${base}/set-sort-order`, { schema: { params: Params, body: StrategySortOrder } }, async (request, reply) => {
+    const path = pathOf(request.params);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    await changes.run(actor, (change) => strategyService.setSortOrder(change, path, request.body));
+    return reply.code(200).send();
+  });
+
+  app.get(`${base}/:strategyId`, { schema: { params: StrategyParams, response: { 200: FeatureStrategy } } }, async (request) => {
+    allowRead(request, { project: request.params.projectId, environment: request.params.environment });
+    return strategyService.get(db, pathOf(request.params), request.params.strategyId);
+  });
+
+  app.put(`${base}/:strategyId`, { schema: { params: StrategyParams, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
+    const path = pathOf(request.params);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    return changes.run(actor, (change) => strategyService.update(change, path, request.params.strategyId, request.body));
+  });
+
+  app.patch(`${base}/:strategyId`, { schema: { params: StrategyParams, body: PatchOperations, response: { 200: FeatureStrategy } } }, async (request) => {
+    const path = pathOf(request.params);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    return changes.run(actor, (change) => strategyService.patch(change, path, request.params.strategyId, request.body));
+  });
+
+  app.delete(`${base}/:strategyId`, { schema: { params: StrategyParams } }, async (request, reply) => {
+    const path = pathOf(request.params);
+    const actor = actorFor(request, Permission.DELETE_FEATURE_STRATEGY, path);
+    await changes.run(actor, (change) => strategyService.remove(change, path, request.params.strategyId));
+    return reply.code(200).send();
+  });
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Constraint, StrategyVariant } from '@bunting/contracts';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const StrategyRow = z.object({
+  id: z.string(),
+  featureName: z.string(),
+  environment: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  disabled: z.boolean(),
+  sortOrder: z.number(),
+  constraints: z.array(z.any()),
+  parameters: z.record(z.string(), z.string()),
+  variants: z.array(z.any()),
+  segments: z.array(z.number()),
+});
+export type StrategyRow = Omit<z.infer<typeof StrategyRow>, 'constraints' | 'variants'> & {
+  constraints: Constraint[];
+  variants: StrategyVariant[];
+};
+
+export type StrategyWrite = {
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number;
+  constraints: Constraint[];
+  parameters: Record<string, string>;
+  variants: StrategyVariant[];
+  segments: number[];
+};
+
+const select = sql.fragment`
+  select s.id, s.feature_name as "featureName", s.environment, s.strategy_name as name, s.title, s.disabled,
+    s.sort_order as "sortOrder", s.constraints, s.parameters, s.variants,
+    coalesce((select array_agg(ss.segment_id order by ss.segment_id) from admin.feature_strategy_segments ss
+      where ss.strategy_id = s.id), '{}') as segments
+  from admin.feature_strategies s`;
+
+const order = sql.fragment`order by s.sort_order, s.created_at, s.id`;
+
+export const strategyStore = {
+  get(db: Queryable, id: string) {
+    return db.maybeOne(sql.type(StrategyRow)`${select} where s.id = ${id}`) as Promise<StrategyRow | null>;
+  },
+  listFor(db: Queryable, featureName: string, environment: string) {
+    return db.any(sql.type(StrategyRow)`${select}
+      where s.feature_name = ${featureName} and s.environment = ${environment} ${order}`) as Promise<readonly StrategyRow[]>;
+  },
+  listForFeatures(db: Queryable, featureNames: readonly string[]) {
+    return db.any(sql.type(StrategyRow)`${select}
+      where s.feature_name = any(${sql.array(featureNames, 'text')}) ${order}`) as Promise<readonly StrategyRow[]>;
+  },
+  nextSortOrder(db: Queryable, featureName: string, environment: string) {
+    return db.oneFirst(sql.type(z.object({ next: z.number() }))`
+      select coalesce(max(sort_order) + 1, 0)::int as next from admin.feature_strategies
+      where feature_name = ${featureName} and environment = ${environment}`);
+  },
+  async insert(db: Queryable, id: string, featureName: string, environment: string, strategy: StrategyWrite) {
+    await db.query(sql.unsafe`
+      insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order,
+        constraints, parameters, variants)
+      values (${id}, ${featureName}, ${environment}, ${strategy.name}, ${strategy.title}, ${strategy.disabled},
+        ${strategy.sortOrder}, ${sql.jsonb(strategy.constraints)}, ${sql.jsonb(strategy.parameters)}, ${sql.jsonb(strategy.variants)})`);
+    await strategyStore.setSegments(db, id, strategy.segments);
+  },
+  async update(db: Queryable, id: string, strategy: StrategyWrite) {
+    await db.query(sql.unsafe`
+      update admin.feature_strategies set strategy_name = ${strategy.name}, title = ${strategy.title},
+        disabled = ${strategy.disabled}, sort_order = ${strategy.sortOrder}, constraints = ${sql.jsonb(strategy.constraints)},
+        parameters = ${sql.jsonb(strategy.parameters)}, variants = ${sql.jsonb(strategy.variants)}
+      where id = ${id}`);
+    await strategyStore.setSegments(db, id, strategy.segments);
+  },
+  async setSegments(db: Queryable, id: string, segments: number[]) {
+    await db.query(sql.unsafe`delete from admin.feature_strategy_segments where strategy_id = ${id}`);
+    if (segments.length === 0) return;
+    await db.query(sql.unsafe`
+      insert into admin.feature_strategy_segments (strategy_id, segment_id)
+      select ${id}, unnest(${sql.array(segments, 'int4')}) on conflict do nothing`);
+  },
+  setSortOrder(db: Queryable, id: string, sortOrder: number) {
+    return db.query(sql.unsafe`update admin.feature_strategies set sort_order = ${sortOrder} where id = ${id}`);
+  },
+  delete(db: Queryable, id: string) {
+    return db.query(sql.unsafe`delete from admin.feature_strategies where id = ${id}`);
+  },
+};
+
+/** A strategy as the API and events show it. */
+export function strategyView(row: StrategyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    disabled: row.disabled,
+    featureName: row.featureName,
+    sortOrder: row.sortOrder,
+    segments: row.segments,
+    constraints: row.constraints,
+    variants: row.variants,
+    parameters: row.parameters,
+  };
+}

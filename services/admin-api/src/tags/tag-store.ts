@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const TagTypeRow = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  icon: z.string().nullable(),
+  color: z.string().nullable(),
+});
+export type TagTypeRow = z.infer<typeof TagTypeRow>;
+export const TagRow = z.object({ value: z.string(), type: z.string() });
+export type TagRow = z.infer<typeof TagRow>;
+
+export const tagTypeStore = {
+  list(db: Queryable) {
+    return db.any(sql.type(TagTypeRow)`select name, description, icon, color from admin.tag_types order by name`);
+  },
+  get(db: Queryable, name: string) {
+    return db.maybeOne(sql.type(TagTypeRow)`select name, description, icon, color from admin.tag_types where name = ${name}`);
+  },
+  insert(db: Queryable, tagType: TagTypeRow) {
+    return db.query(sql.unsafe`insert into admin.tag_types (name, description, icon, color)
+      values (${tagType.name}, ${tagType.description}, ${tagType.icon}, ${tagType.color})`);
+  },
+  update(db: Queryable, tagType: TagTypeRow) {
+    return db.query(sql.unsafe`update admin.tag_types set description = ${tagType.description}, icon = ${tagType.icon},
+      color = ${tagType.color} where name = ${tagType.name}`);
+  },
+  delete(db: Queryable, name: string) {
+    return db.query(sql.unsafe`delete from admin.tag_types where name = ${name}`);
+  },
+};
+
+export const tagStore = {
+  async list(db: Queryable, type?: string) {
+    return [...await db.any(sql.type(TagRow)`select value, type from admin.tags
+      ${type ? sql.fragment`where type = ${type}` : sql.fragment``} order by type, value`)];
+  },
+  exists(db: Queryable, tag: TagRow) {
+    return db.exists(sql.unsafe`select 1 from admin.tags where type = ${tag.type} and value = ${tag.value}`);
+  },
+  insert(db: Queryable, tag: TagRow) {
+    return db.query(sql.unsafe`insert into admin.tags (type, value) values (${tag.type}, ${tag.value}) on conflict do nothing`);
+  },
+  delete(db: Queryable, tag: TagRow) {
+    return db.query(sql.unsafe`delete from admin.tags where type = ${tag.type} and value = ${tag.value}`);
+  },
+  async forFeature(db: Queryable, featureName: string) {
+    return [...await db.any(sql.type(TagRow)`select tag_value as value, tag_type as type from admin.feature_tags
+      where feature_name = ${featureName} order by created_at, tag_type, tag_value`)];
+  },
+  isAttached(db: Queryable, featureName: string, tag: TagRow) {
+    return db.exists(sql.unsafe`select 1 from admin.feature_tags
+      where feature_name = ${featureName} and tag_type = ${tag.type} and tag_value = ${tag.value}`);
+  },
+  attach(db: Queryable, featureName: string, tag: TagRow, userId: number | null) {
+    return db.query(sql.unsafe`insert into admin.feature_tags (feature_name, tag_type, tag_value, created_by_user_id)
+      values (${featureName}, ${tag.type}, ${tag.value}, ${userId}) on conflict do nothing`);
+  },
+  detach(db: Queryable, featureName: string, tag: TagRow) {
+    return db.query(sql.unsafe`delete from admin.feature_tags
+      where feature_name = ${featureName} and tag_type = ${tag.type} and tag_value = ${tag.value}`);
+  },
+};

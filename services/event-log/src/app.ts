@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainEvent } from '@bunting/contracts';
+import { authenticate, migrate, runDurableConsumer, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { eventRoutes } from './event-routes.ts';
+import { eventStore } from './event-store.ts';
+
+export const EVENT_LOG_SCHEMA = 'event_log';
+const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/**
+ * event-log: stores every domain event once, in arrival order, and serves the event log API.
+ * Replicas share one durable consumer, so each event is stored by exactly one of them.
+ */
+export function eventLog(infrastructure: Infrastructure): FastifyPluginAsync {
+  return async (app) => {
+    const { db, messaging, log, verifier } = infrastructure;
+    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: EVENT_LOG_SCHEMA, dir: migrationsDir, log });
+
+    const consumer = runDurableConsumer({
+      messaging,
+      stream: messaging.names.eventsStream,
+      durable: messaging.names.consumer('event_log'),
+      filterSubject: messaging.names.eventsSubjects,
+      schema: DomainEvent,
+      handle: async (event) => {
+        await eventStore.insert(db, event);
+      },
+    });
+
+    await app.register(async (scope) => {
+      const server = scope as unknown as HttpServer;
+      server.addHook('onRequest', async (request) => {
+        await authenticate(verifier, request);
+      });
+      eventRoutes(server, db);
+    });
+
+    app.addHook('onClose', async () => {
+      await consumer.stop();
+    });
+  };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { DomainEvent, Event, EventSearch } from '@bunting/contracts';
+import { sql, type Queryable } from '@bunting/platform';
+
+const EventRow = z.object({
+  id: z.number(),
+  type: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  createdByUserId: z.number().nullable(),
+  environment: z.string().nullable(),
+  project: z.string().nullable(),
+  featureName: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  preData: z.record(z.string(), z.unknown()).nullable(),
+  tags: z.array(z.object({ type: z.string(), value: z.string() })).nullable(),
+});
+
+const columns = sql.fragment`id, type, created_at as "createdAt", created_by as "createdBy",
+  created_by_user_id as "createdByUserId", environment, project, feature_name as "featureName",
+  data, pre_data as "preData", tags`;
+
+export type EventFilter = {
+  project?: string | undefined;
+  feature?: string | undefined;
+  type?: string | undefined;
+  createdBy?: string | undefined;
+  query?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+};
+
+function where(filter: EventFilter) {
+  const conditions = [];
+  if (filter.project !== undefined) conditions.push(sql.fragment`project = ${filter.project}`);
+  if (filter.feature !== undefined) conditions.push(sql.fragment`feature_name = ${filter.feature}`);
+  if (filter.type !== undefined) conditions.push(sql.fragment`type = ${filter.type}`);
+  if (filter.createdBy !== undefined) conditions.push(sql.fragment`created_by = ${filter.createdBy}`);
+  if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
+  if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
+  if (filter.query) {
+    const pattern = `%${filter.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    conditions.push(sql.fragment`(type ilike ${pattern} or created_by ilike ${pattern} or coalesce(data::text, '') ilike ${pattern})`);
+  }
+  return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : sql.fragment``;
+}
+
+export const eventStore = {
+  /** Stores an event once: a redelivered message finds its uuid taken and changes nothing. */
+  async insert(db: Queryable, event: DomainEvent): Promise<boolean> {
+    const result = await db.query(sql.unsafe`
+      insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
+        feature_name, data, pre_data, tags, group_id)
+      values (${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
+        ${event.environment}, ${event.project}, ${event.featureName},
+        ${event.data === null ? null : sql.jsonb(event.data as object)},
+        ${event.preData === null ? null : sql.jsonb(event.preData as object)},
+        ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})
+      on conflict (uuid) do nothing`);
+    return result.rowCount > 0;
+  },
+
+  async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
+    const condition = where(filter);
+    const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
+    const [rows, total] = await Promise.all([
+      db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by id desc ${limit} offset ${page.offset}`),
+      db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from event_log.events ${condition}`),
+    ]);
+    return { events: rows.map((row) => ({ ...row, type: row.type as Event['type'] })), total };
+  },
+
+  creators(db: Queryable) {
+    return db.any(sql.type(z.object({ id: z.number().nullable(), name: z.string() }))`
+      select distinct on (created_by) created_by_user_id as id, created_by as name from event_log.events order by created_by, id desc`);
+  },
+};
+
+export type { EventSearch };
