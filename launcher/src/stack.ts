@@ -29,7 +29,7 @@ export async function startStack(options: { target?: string; env?: Env; listen?:
   const config = readPlatformConfig(env);
   const targets = parseTargets(options.target ?? env.BUNTING_TARGET ?? 'all');
   const log = createLogger(config.logLevel, targets.length > 1 ? 'bunting' : targets[0]!);
-  const infrastructure = await connectInfrastructure(config, log);
+  const infrastructure = await connectInfrastructure(config, log, env);
   const app = createHttpServer({ log, bodyLimit: config.bodyLimit });
   registerHealthRoutes(app, readinessChecks(infrastructure));
   for (const target of targets) await app.register(SERVICES[target](infrastructure));

@@ -58,7 +58,7 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
   async function handleOne(message: JsMsg) {
     const parsed = spec.schema.safeParse(safeJson(message));
     if (!parsed.success) {
-      log.error({ subject: message.subject, issues: parsed.error.issues }, 'dropping a message that does not match its contract');
+      log.error({ subject: message.subject, fields: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) }, 'dropping a message that does not match its contract');
       message.term('invalid message');
       return;
     }

@@ -1,4 +1,4 @@
-import type { PlatformConfig } from './config.ts';
+import type { Env, PlatformConfig } from './config.ts';
 import { connectDatabase, sql, type DatabasePool } from './database.ts';
 import { createRemoteVerifier, type CredentialVerifier } from './credentials.ts';
 import type { Logger } from './logger.ts';
@@ -9,6 +9,8 @@ import { closeRedis, connectRedis, type Redis } from './redis.ts';
 /** The connections a process opens once and hands to every service it mounts. */
 export type Infrastructure = {
   config: PlatformConfig;
+  /** The environment the process was configured from; services read their own settings from it. */
+  env: Env;
   log: Logger;
   db: DatabasePool;
   messaging: Messaging;
@@ -16,13 +18,13 @@ export type Infrastructure = {
   verifier: CredentialVerifier;
 };
 
-export async function connectInfrastructure(config: PlatformConfig, log: Logger): Promise<Infrastructure> {
+export async function connectInfrastructure(config: PlatformConfig, log: Logger, env: Env = process.env): Promise<Infrastructure> {
   const db = await connectDatabase(config.databaseUrl);
   const messaging = await connectMessaging(config.natsUrl, config.namespace, log);
   await ensureStandardStreams(messaging);
   const redis = await connectRedis(config.redisUrl);
   const verifier = createRemoteVerifier(messaging);
-  return { config, log, db, messaging, redis, verifier };
+  return { config, env, log, db, messaging, redis, verifier };
 }
 
 export async function closeInfrastructure(infrastructure: Infrastructure): Promise<void> {

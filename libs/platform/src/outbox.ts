@@ -107,7 +107,7 @@ export function startRelay(options: RelayOptions): Relay {
       const results = await Promise.allSettled(rows.map((row) => publish(row)));
       for (const [index, result] of results.entries()) {
         if (result.status === 'rejected') {
-          log.warn({ err: result.reason }, 'publish failed; the row stays pending');
+          log.warn({ reason: (result.reason as Error)?.message }, 'publish failed; the row stays pending until NATS answers');
           break;
         }
         published.push(rows[index]!.id);

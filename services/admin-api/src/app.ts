@@ -35,7 +35,7 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * admin-api: the system of record for configuration and identity. Builds from the process's shared
  * connections; every change it makes is written with its events through the outbox of schema "admin".
  */
-export function adminApi(infrastructure: Infrastructure, config: AdminConfig = readAdminConfig()): FastifyPluginAsync {
+export function adminApi(infrastructure: Infrastructure, config: AdminConfig = readAdminConfig(infrastructure.env)): FastifyPluginAsync {
   return async (app) => {
     const { db, messaging, log } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log });

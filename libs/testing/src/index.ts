@@ -1,0 +1,5 @@
+export * from './isolation.ts';
+export * from './http-client.ts';
+export * from './nats-server.ts';
+export * from './stack.ts';
+export * from './processes.ts';

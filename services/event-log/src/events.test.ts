@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+  await stack.admin.post('/api/admin/projects', { id: 'alpha', name: 'Alpha' });
+  for (let index = 0; index < 110; index += 1) {
+    await stack.admin.post('/api/admin/projects/alpha/features', { name: `alpha-${index}`, description: index === 7 ? 'needle in data' : null });
+  }
+  await stack.admin.post('/api/admin/projects/default/features', { name: 'in-default' });
+  await eventually(async () => (await stack.admin.get('/api/admin/events')).body.totalEvents >= 113, { timeoutMs: 20_000 });
+});
+afterAll(() => stack?.dispose());
+
+describe('GET /api/admin/events (seed endpoint 1)', () => {
+  it('returns the last 100 events, newest first, with version 1 and the full total', async () => {
+    const reply = await stack.admin.get('/api/admin/events');
+    expect(reply.status).toBe(200);
+    expect(reply.body.version).toBe(1);
+    expect(reply.body.events).toHaveLength(100);
+    expect(reply.body.totalEvents).toBeGreaterThanOrEqual(113);
+    const ids = reply.body.events.map((e: { id: number }) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(reply.body.events[0]).toMatchObject({ type: 'feature-created', featureName: 'in-default', project: 'default', createdBy: 'admin', createdByUserId: -42 });
+    for (const field of ['id', 'createdAt', 'type', 'createdBy', 'createdByUserId', 'environment', 'project', 'featureName', 'data', 'preData', 'tags']) {
+      expect(reply.body.events[0]).toHaveProperty(field);
+    }
+  });
+
+  it('returns every event of a project, none for an unknown project', async () => {
+    const alpha = await stack.admin.get('/api/admin/events?project=alpha');
+    expect(alpha.body.events.length).toBe(111);
+    expect(alpha.body.totalEvents).toBe(111);
+    expect(alpha.body.events.every((e: { project: string }) => e.project === 'alpha')).toBe(true);
+    const unknown = await stack.admin.get('/api/admin/events?project=nope');
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual({ version: 1, events: [], totalEvents: 0 });
+  });
+
+  it('answers 401 without credentials', async () => {
+    const reply = await stack.anonymous.get('/api/admin/events');
+    expect(reply.status).toBe(401);
+    expect(reply.body.name).toBe('AuthenticationRequired');
+  });
+});
+
+describe('POST /api/admin/events/search (seed endpoint 2)', () => {
+  it('filters by type, project and feature, case-sensitively', async () => {
+    const byType = await stack.admin.post('/api/admin/events/search', { type: 'project-created' });
+    expect(byType.body.events.map((e: { project: string }) => e.project)).toEqual(['alpha']);
+    const byFeature = await stack.admin.post('/api/admin/events/search', { feature: 'alpha-3' });
+    expect(byFeature.body.events).toHaveLength(1);
+    expect((await stack.admin.post('/api/admin/events/search', { feature: 'ALPHA-3' })).body.events).toHaveLength(0);
+    const byProject = await stack.admin.post('/api/admin/events/search', { project: 'default', type: 'feature-created' });
+    expect(byProject.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['in-default']);
+  });
+
+  it('matches free text against type, creator and data', async () => {
+    const inData = await stack.admin.post('/api/admin/events/search', { query: 'needle' });
+    expect(inData.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['alpha-7']);
+    const byCreator = await stack.admin.post('/api/admin/events/search', { query: 'unleash_system', limit: 5 });
+    expect(byCreator.body.events.length).toBeGreaterThan(0);
+    const byTypeText = await stack.admin.post('/api/admin/events/search', { query: 'project-cre' });
+    expect(byTypeText.body.events.map((e: { type: string }) => e.type)).toEqual(['project-created']);
+  });
+
+  it('pages with limit (1..100, default 100) and offset', async () => {
+    const all = await stack.admin.post('/api/admin/events/search', {});
+    expect(all.body.events).toHaveLength(100);
+    const page = await stack.admin.post('/api/admin/events/search', { project: 'alpha', limit: 10, offset: 10 });
+    expect(page.body.events).toHaveLength(10);
+    expect(page.body.events[0].id).toBe(all.body.events.filter((e: { project: string }) => e.project === 'alpha')[10].id);
+    for (const body of [{ limit: 0 }, { limit: 101 }, { limit: 'ten' }, { type: 42 }]) {
+      const reply = await stack.admin.post('/api/admin/events/search', body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body.name).toBe('ValidationError');
+    }
+  });
+});
+
+describe('the consumer is idempotent on the event uuid', () => {
+  it('stores an event published twice under different message ids once', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const { js, names } = stack.infrastructure.messaging;
+    const event = {
+      uuid: randomUUID(), type: 'tag-created', createdAt: new Date().toISOString(), createdBy: 'test', createdByUserId: null,
+      environment: null, project: null, featureName: null, data: { type: 'simple', value: 'dup-check' }, preData: null, tags: [],
+    };
+    await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
+    await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
+    await js.publish(names.eventSubject('tag-created'), JSON.stringify({ nonsense: true }), { msgID: randomUUID() });
+    const marker = randomUUID();
+    await js.publish(names.eventSubject('tag-created'), JSON.stringify({ ...event, uuid: marker, data: { value: 'marker' } }), { msgID: randomUUID() });
+    const found = await eventually(async () => {
+      const reply = await stack.admin.post('/api/admin/events/search', { query: 'dup-check' });
+      const marked = await stack.admin.post('/api/admin/events/search', { query: 'marker' });
+      return marked.body.events.length === 1 && reply.body.events;
+    });
+    expect(found).toHaveLength(1);
+  });
+});
