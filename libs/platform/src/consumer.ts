@@ -29,6 +29,7 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
+  let inFlight: Promise<void> | undefined;
 
   const loop = (async () => {
     while (!stopped) {
@@ -44,8 +45,13 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
         const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
         current = await consumer.consume({ max_messages: spec.maxMessages ?? 100 });
         for await (const message of current) {
-          await handleOne(message);
-          if (stopped) break;
+          if (stopped) {
+            message.nak();
+            break;
+          }
+          inFlight = handleOne(message);
+          await inFlight;
+          inFlight = undefined;
         }
       } catch (error) {
         if (stopped) break;
@@ -77,11 +83,13 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
   }
 
   return {
+    // Stop pulling and wait for the message in hand; the iterator itself may only notice at its next pull expiry.
     stop: async () => {
       stopped = true;
       wake?.();
       await current?.close().catch(() => undefined);
-      await loop;
+      await inFlight;
+      void loop;
     },
   };
 }

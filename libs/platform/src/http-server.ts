@@ -73,6 +73,17 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
     // Later hooks and the handler run inside this context, so spans they start become children.
     runInContext(contextWithSpan(parent, span), done);
   });
+  // While closing, answers to requests already in flight close their connection, so keep-alive sockets
+  // do not hold the shutdown open until their idle timeout.
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
     const span = request.span;
     if (span) {
