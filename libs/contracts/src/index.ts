@@ -13,3 +13,4 @@ export * from './api-tokens.ts';
 export * from './events.ts';
 export * from './principals.ts';
 export * from './subjects.ts';
+export * from './client-api.ts';

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { Constraint } from './constraints.ts';
+import { Dependency } from './features.ts';
+import { StrategyVariant, Variant, VariantPayload } from './variants.ts';
+
+/** A strategy as SDKs receive it from /api/client/features. */
+export const ClientStrategy = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  title: z.string().nullable().optional(),
+  disabled: z.boolean().nullable().optional(),
+  sortOrder: z.number().optional(),
+  constraints: z.array(Constraint).optional(),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  segments: z.array(z.number()).optional(),
+  variants: z.array(StrategyVariant.partial({ weightType: true, stickiness: true })).optional(),
+});
+export type ClientStrategy = z.infer<typeof ClientStrategy>;
+
+export const ClientFeature = z.object({
+  name: z.string(),
+  type: z.string().optional(),
+  description: z.string().nullable().optional(),
+  project: z.string().optional(),
+  enabled: z.boolean(),
+  stale: z.boolean().optional(),
+  impressionData: z.boolean().nullable().optional(),
+  strategies: z.array(ClientStrategy).optional(),
+  variants: z.array(Variant.partial({ weightType: true, stickiness: true })).nullable().optional(),
+  dependencies: z.array(Dependency.partial({ enabled: true })).optional(),
+});
+export type ClientFeature = z.infer<typeof ClientFeature>;
+
+export const ClientSegment = z.object({ id: z.number(), name: z.string().optional(), constraints: z.array(Constraint) });
+export type ClientSegment = z.infer<typeof ClientSegment>;
+
+export const ClientFeatures = z.object({
+  version: z.number(),
+  features: z.array(ClientFeature),
+  segments: z.array(ClientSegment).optional(),
+  query: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type ClientFeatures = z.infer<typeof ClientFeatures>;
+
+/** One environment's configuration, as admin-api answers the snapshot request and Redis keeps it. */
+export const EnvironmentSnapshot = z.object({
+  environment: z.string(),
+  features: z.array(ClientFeature.extend({ project: z.string() })),
+  segments: z.array(ClientSegment),
+});
+export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshot>;
+
+export const SnapshotRequest = z.object({ environment: z.string() });
+
+/** The evaluation context SDKs and the frontend API use. */
+export type EvaluationContext = {
+  appName?: string;
+  environment?: string;
+  userId?: string;
+  sessionId?: string;
+  remoteAddress?: string;
+  currentTime?: string | Date;
+  properties?: Record<string, string | undefined | null>;
+  [field: string]: unknown;
+};
+
+export const FrontendVariant = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  payload: VariantPayload.optional(),
+  feature_enabled: z.boolean(),
+  featureEnabled: z.boolean(),
+});
+
+export const FrontendToggle = z.object({
+  name: z.string(),
+  enabled: z.literal(true),
+  variant: FrontendVariant,
+  impressionData: z.boolean(),
+});
+export const FrontendToggles = z.object({ toggles: z.array(FrontendToggle) });
+
+const MetricsToggle = z.object({
+  yes: z.number().min(0).optional(),
+  no: z.number().int().min(0).optional(),
+  variants: z.record(z.string(), z.number().int().min(0)).nullable().optional(),
+});
+const DateLike = z.union([z.string(), z.number()]);
+
+export const ClientMetrics = z.object({
+  appName: z.string().min(1).max(255),
+  instanceId: z.string().max(255).optional(),
+  environment: z.string().max(255).optional(),
+  sdkVersion: z.string().max(255).optional(),
+  platformName: z.string().max(255).optional(),
+  platformVersion: z.string().max(255).optional(),
+  yggdrasilVersion: z.string().max(255).nullable().optional(),
+  specVersion: z.string().max(255).optional(),
+  bucket: z.object({ start: DateLike, stop: DateLike, toggles: z.record(z.string(), MetricsToggle) }),
+}).loose();
+export type ClientMetrics = z.infer<typeof ClientMetrics>;
+
+export const ClientRegistration = z.object({
+  appName: z.string().min(1).max(255),
+  instanceId: z.string().max(255).optional(),
+  sdkVersion: z.string().max(255).optional(),
+  environment: z.string().max(255).optional(),
+  interval: z.number().min(0).optional(),
+  started: DateLike.optional(),
+  strategies: z.array(z.string()).optional(),
+}).loose();
+export type ClientRegistration = z.infer<typeof ClientRegistration>;
+
+/** What frontend-api publishes on the metrics stream for insights and admin-api. */
+export const MetricsMessage = z.object({
+  kind: z.enum(['client-metrics', 'client-register', 'frontend-metrics', 'frontend-register']),
+  receivedAt: z.string(),
+  environment: z.string(),
+  tokenName: z.string(),
+  body: z.record(z.string(), z.unknown()),
+});
+export type MetricsMessage = z.infer<typeof MetricsMessage>;

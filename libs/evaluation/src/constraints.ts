@@ -1,0 +1,208 @@
+import { Address4, Address6 } from 'ip-address';
+import { RE2JS } from 're2js';
+import semver from 'semver';
+import type { Constraint } from '@bunting/contracts';
+import { contextValue, type Context } from './context.ts';
+
+export type Check = (context: Context) => boolean;
+
+const never: Check = () => false;
+
+function cleanValues(values: readonly string[] | undefined): string[] {
+  return (values ?? []).map((value) => value.trim()).filter((value) => value.length > 0);
+}
+
+function asText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** A strict semantic version, as the SDK accepts it: no leading "v", no loose forms. */
+function parseSemver(value: string): semver.SemVer | null {
+  if (value.startsWith('v')) return null;
+  return semver.valid(value) ? new semver.SemVer(value) : null;
+}
+
+function compileIn(constraint: Constraint): Check {
+  const values = new Set(cleanValues(constraint.values));
+  const field = constraint.contextName;
+  const isIn = (context: Context) => {
+    const value = contextValue(context, field);
+    return typeof value === 'string' && values.has(value);
+  };
+  return constraint.operator === 'IN' ? isIn : (context) => !isIn(context);
+}
+
+function compileString(constraint: Constraint): Check {
+  const insensitive = constraint.caseInsensitive === true;
+  const values = cleanValues(constraint.values).map((value) => (insensitive ? value.toLocaleLowerCase() : value));
+  const field = constraint.contextName;
+  const test: (text: string, value: string) => boolean =
+    constraint.operator === 'STR_STARTS_WITH' ? (text, value) => text.startsWith(value)
+      : constraint.operator === 'STR_ENDS_WITH' ? (text, value) => text.endsWith(value)
+        : (text, value) => text.includes(value);
+  return (context) => {
+    const raw = asText(contextValue(context, field));
+    if (raw === undefined) return false;
+    const text = insensitive ? raw.toLocaleLowerCase() : raw;
+    return values.some((value) => test(text, value));
+  };
+}
+
+function compileNumber(constraint: Constraint): Check {
+  const target = Number(constraint.value);
+  if (Number.isNaN(target)) return never;
+  const compare: (value: number) => boolean = {
+    NUM_EQ: (value: number) => value === target,
+    NUM_GT: (value: number) => value > target,
+    NUM_GTE: (value: number) => value >= target,
+    NUM_LT: (value: number) => value < target,
+    NUM_LTE: (value: number) => value <= target,
+  }[constraint.operator as 'NUM_EQ'] ?? (() => false);
+  const field = constraint.contextName;
+  return (context) => {
+    const raw = contextValue(context, field);
+    if (raw === undefined) return false;
+    const value = Number(raw);
+    return !Number.isNaN(value) && compare(value);
+  };
+}
+
+function compileDate(constraint: Constraint): Check {
+  const target = new Date(constraint.value ?? '').getTime();
+  if (Number.isNaN(target)) return never;
+  const after = constraint.operator === 'DATE_AFTER';
+  // The SDK compares against currentTime whatever the constraint's field name.
+  return (context) => {
+    const current = context.currentTime === undefined || context.currentTime === null || context.currentTime === ''
+      ? Date.now()
+      : new Date(context.currentTime as string | Date).getTime();
+    if (Number.isNaN(current)) return false;
+    return after ? current > target : current < target;
+  };
+}
+
+function compileSemver(constraint: Constraint): Check {
+  const target = parseSemver((constraint.value ?? '').trim());
+  if (!target) return never;
+  const field = constraint.contextName;
+  const compare: (value: semver.SemVer) => boolean = {
+    SEMVER_EQ: (value: semver.SemVer) => semver.eq(value, target),
+    SEMVER_GT: (value: semver.SemVer) => semver.gt(value, target),
+    SEMVER_LT: (value: semver.SemVer) => semver.lt(value, target),
+    SEMVER_GTE: (value: semver.SemVer) => semver.gte(value, target),
+    SEMVER_LTE: (value: semver.SemVer) => semver.lte(value, target),
+  }[constraint.operator as 'SEMVER_EQ'] ?? (() => false);
+  return (context) => {
+    const raw = asText(contextValue(context, field));
+    if (raw === undefined) return false;
+    const value = parseSemver(raw);
+    return value !== null && compare(value);
+  };
+}
+
+function compileRegex(constraint: Constraint): Check {
+  const source = constraint.value ?? constraint.values?.[0];
+  if (!source) return never;
+  let pattern: RE2JS;
+  try {
+    pattern = RE2JS.compile(source, constraint.caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch {
+    return never;
+  }
+  const field = constraint.contextName;
+  return (context) => {
+    const raw = asText(contextValue(context, field));
+    return raw !== undefined && pattern.matcher(raw).find();
+  };
+}
+
+type Range = { contains: (address: string) => boolean };
+
+/** An exact address or a v4/v6 CIDR range; anything unparsable matches nothing. */
+export function parseRange(text: string): Range | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  try {
+    if (Address4.isValid(trimmed)) {
+      const range = new Address4(trimmed);
+      return { contains: (address) => Address4.isValid(address) && new Address4(address).isInSubnet(range) };
+    }
+    if (Address6.isValid(trimmed)) {
+      const range = new Address6(trimmed);
+      return {
+        contains: (address) => {
+          if (Address6.isValid(address)) return new Address6(address).isInSubnet(range);
+          if (Address4.isValid(address)) return Address6.fromAddress4(address).isInSubnet(range);
+          return false;
+        },
+      };
+    }
+  } catch {
+    return null;
+  }
+  return { contains: (address) => address === trimmed };
+}
+
+function compileCidr(constraint: Constraint): Check {
+  const ranges = cleanValues(constraint.values).map(parseRange).filter((range): range is Range => range !== null);
+  const field = constraint.contextName;
+  return (context) => {
+    const raw = asText(contextValue(context, field));
+    if (raw === undefined) return false;
+    return ranges.some((range) => {
+      try {
+        return range.contains(raw);
+      } catch {
+        return false;
+      }
+    });
+  };
+}
+
+const COMPILERS: Record<string, (constraint: Constraint) => Check> = {
+  IN: compileIn,
+  NOT_IN: compileIn,
+  STR_STARTS_WITH: compileString,
+  STR_ENDS_WITH: compileString,
+  STR_CONTAINS: compileString,
+  NUM_EQ: compileNumber,
+  NUM_GT: compileNumber,
+  NUM_GTE: compileNumber,
+  NUM_LT: compileNumber,
+  NUM_LTE: compileNumber,
+  DATE_AFTER: compileDate,
+  DATE_BEFORE: compileDate,
+  SEMVER_EQ: compileSemver,
+  SEMVER_GT: compileSemver,
+  SEMVER_LT: compileSemver,
+  SEMVER_GTE: compileSemver,
+  SEMVER_LTE: compileSemver,
+  REGEX: compileRegex,
+  IN_CIDR: compileCidr,
+};
+
+/** Compiles a constraint once; evaluating never throws, and `inverted` negates the operator's result. */
+export function compileConstraint(constraint: Constraint | undefined): Check {
+  if (!constraint) return never;
+  const compiler = COMPILERS[constraint.operator];
+  if (!compiler) return never;
+  const check = compiler(constraint);
+  const safe: Check = (context) => {
+    try {
+      return check(context);
+    } catch {
+      return false;
+    }
+  };
+  return constraint.inverted ? (context) => !safe(context) : safe;
+}
+
+export function compileConstraints(constraints: readonly (Constraint | undefined)[]): Check {
+  const checks = constraints.map(compileConstraint);
+  if (checks.length === 0) return () => true;
+  return (context) => {
+    for (const check of checks) if (!check(context)) return false;
+    return true;
+  };
+}

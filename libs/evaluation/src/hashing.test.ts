@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { normalizedValue } from './hashing.ts';
+import { compileEngine } from './engine.ts';
+
+describe('normalizedValue', () => {
+  it('matches the reference vectors, non-ASCII ids included', () => {
+    expect(normalizedValue('25', 'Feature.flexibleRollout.userId.55')).toBe(55);
+    expect(normalizedValue('123', 'Feature.flexibleRollout.userId.55')).toBe(84);
+    expect(normalizedValue('ø-user', 'my-flag')).toBe(24);
+    expect(normalizedValue('用户', 'my-flag')).toBe(68);
+  });
+});
+
+describe('engine corners the specification does not cover', () => {
+  const engine = compileEngine({
+    features: [
+      { name: 'v6', enabled: true, strategies: [{ name: 'remoteAddress', parameters: { IPs: '2001:db8::/32, 10.0.0.0/8' } }] },
+      { name: 'off-strategy', enabled: true, strategies: [{ name: 'default', disabled: true }, { name: 'userWithId', parameters: { userIds: 'a, b' } }] },
+      { name: 'custom', enabled: true, strategies: [{ name: 'myCustomStrategy', parameters: {} }] },
+      { name: 'parent', enabled: false, strategies: [{ name: 'default' }] },
+      { name: 'child-of-off', enabled: true, strategies: [{ name: 'default' }], dependencies: [{ feature: 'parent', enabled: false }] },
+      { name: 'bad-values', enabled: true, strategies: [{ name: 'default', constraints: [
+        { contextName: 'n', operator: 'NUM_GT', value: 'x' },
+      ] }] },
+    ],
+  });
+
+  it('matches IPv6 and IPv4 CIDR ranges in remoteAddress', () => {
+    expect(engine.isEnabled('v6', { remoteAddress: '2001:db8::1' })).toBe(true);
+    expect(engine.isEnabled('v6', { remoteAddress: '10.1.2.3' })).toBe(true);
+    expect(engine.isEnabled('v6', { remoteAddress: '192.168.0.1' })).toBe(false);
+    expect(engine.isEnabled('v6', { remoteAddress: 'not-an-ip' })).toBe(false);
+  });
+
+  it('skips disabled strategies, answers false for unknown ones and never throws on junk', () => {
+    expect(engine.isEnabled('off-strategy', {})).toBe(false);
+    expect(engine.isEnabled('off-strategy', { userId: 'b' })).toBe(true);
+    expect(engine.isEnabled('custom', { userId: 'b' })).toBe(false);
+    expect(engine.isEnabled('bad-values', { properties: { n: '5' } })).toBe(false);
+    expect(engine.isEnabled('child-of-off', {})).toBe(true);
+  });
+});
