@@ -2,11 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Infrastructure } from '@bunting/platform';
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
+import { frontendApi } from '@bunting/frontend-api/app';
 
 /** Every service the launcher can mount, in the order they start when several share a process. */
 export const SERVICES = {
   'admin-api': (infrastructure: Infrastructure) => adminApi(infrastructure),
   'event-log': (infrastructure: Infrastructure) => eventLog(infrastructure),
+  'frontend-api': (infrastructure: Infrastructure) => frontendApi(infrastructure),
 } satisfies Record<string, (infrastructure: Infrastructure) => FastifyPluginAsync>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -39,6 +39,18 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // Requests Node refuses before routing (a header or URL too large, a broken request line) still get the error shape.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? 431 : 400;
+      const body = JSON.stringify({
+        id: randomUUID(),
+        name: 'ValidationError',
+        message: tooLarge ? 'The request headers or URL are too large.' : 'The request could not be parsed.',
+      });
+      socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

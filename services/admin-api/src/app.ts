@@ -12,6 +12,7 @@ import {
 import { readAdminConfig, type AdminConfig } from './admin-config.ts';
 import type { AdminDeps } from './app-deps.ts';
 import { answerCredentialRequests } from './access/credential-responder.ts';
+import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
 import { createCredentialService } from './access/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { apiTokenService } from './api-tokens/api-token-service.ts';
@@ -45,6 +46,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     const changes = createChanges({ db, outbox, messaging });
     const credentials = createCredentialService({ db, log });
     const responder = answerCredentialRequests(messaging, credentials);
+    const snapshots = answerSnapshotRequests(messaging, db);
     const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
     await apiTokenService.ensureInitTokens(changes, log, {
       admin: config.initAdminTokens,
@@ -71,6 +73,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
 
     app.addHook('onClose', async () => {
       responder.stop();
+      snapshots.stop();
       credentials.stop();
       await relay.stop();
     });

@@ -1,0 +1,80 @@
+import type { FastifyRequest } from 'fastify';
+import semver from 'semver';
+import { z } from 'zod';
+import { ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
+import { NotFoundError, type HttpServer } from '@bunting/platform';
+import type { FrontendDeps } from '../frontend-deps.ts';
+import { edgeAccess } from '../access.ts';
+import { publishMetrics } from '../metrics/metrics-publisher.ts';
+import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
+
+/** SDKs that declare client spec 4.3.0 or later take segments once; older ones get them inlined. */
+function inlinesSegments(request: FastifyRequest): boolean {
+  const spec = request.headers['unleash-client-spec'];
+  const version = typeof spec === 'string' ? semver.coerce(spec) : null;
+  return !(version && semver.gte(version, '4.3.0'));
+}
+
+const FeaturesQuery = z.object({
+  project: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
+  namePrefix: z.string().max(255).optional(),
+  environment: z.string().max(255).optional(),
+}).loose();
+
+function narrowProjects(tokenProjects: readonly string[], requested: string | string[] | undefined): string[] {
+  const wanted = requested === undefined ? [] : Array.isArray(requested) ? requested : [requested];
+  if (wanted.length === 0) return [...tokenProjects];
+  if (tokenProjects.includes('*')) return wanted;
+  return wanted.filter((project) => tokenProjects.includes(project));
+}
+
+const BulkMetrics = z.object({
+  applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
+  metrics: z.array(z.object({ featureName: z.string(), appName: z.string(), environment: z.string().optional(), timestamp: z.union([z.string(), z.number()]), yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()).optional() }).loose()).max(10_000).optional(),
+});
+
+export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
+  const { snapshots, verifier } = deps;
+
+  app.get('/api/client/features', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
+    const access = await edgeAccess(verifier, request, 'client', request.query.environment);
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    const query: ClientQuery = {
+      projects: narrowProjects(access.projects, request.query.project),
+      inlineSegments: inlinesSegments(request),
+      namePrefix: request.query.namePrefix,
+    };
+    const etag = clientEtag(environment, query);
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(clientBody(environment, query, etag));
+  });
+
+  app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
+    const access = await edgeAccess(verifier, request, 'client');
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    const query: ClientQuery = { projects: access.projects, inlineSegments: inlinesSegments(request) };
+    const feature = selectFeatures(environment, query).find((candidate) => candidate.name === request.params.featureName);
+    if (!feature) throw new NotFoundError(`Could not find feature flag ${request.params.featureName}`);
+    const segments = new Map(environment.snapshot.segments.map((segment) => [segment.id, segment]));
+    return clientFeature(feature, segments, query.inlineSegments);
+  });
+
+  app.post('/api/client/register', { schema: { body: ClientRegistration } }, async (request, reply) => {
+    const access = await edgeAccess(verifier, request, 'client');
+    await publishMetrics(deps.messaging, 'register', { kind: 'client-register', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    return reply.code(202).send();
+  });
+
+  app.post('/api/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
+    const access = await edgeAccess(verifier, request, 'client');
+    await publishMetrics(deps.messaging, 'client', { kind: 'client-metrics', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    return reply.code(202).send();
+  });
+
+  app.post('/api/client/metrics/bulk', { schema: { body: BulkMetrics } }, async (request, reply) => {
+    const access = await edgeAccess(verifier, request, 'client');
+    await publishMetrics(deps.messaging, 'client', { kind: 'client-metrics', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    return reply.code(202).send();
+  });
+}

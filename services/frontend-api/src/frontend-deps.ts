@@ -1,0 +1,10 @@
+import type { CredentialVerifier, Messaging } from '@bunting/platform';
+import type { FrontendConfig } from './frontend-config.ts';
+import type { SnapshotStore } from './snapshots/snapshot-store.ts';
+
+export type FrontendDeps = {
+  config: FrontendConfig;
+  snapshots: SnapshotStore;
+  verifier: CredentialVerifier;
+  messaging: Messaging;
+};

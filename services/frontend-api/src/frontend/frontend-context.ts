@@ -1,0 +1,58 @@
+import type { EvaluationContext } from '@bunting/contracts';
+import { ValidationError } from '@bunting/platform';
+
+const ROOT_FIELDS = new Set(['appName', 'environment', 'userId', 'sessionId', 'remoteAddress', 'currentTime']);
+const MAX_VALUE_LENGTH = 2000;
+
+function single(value: unknown): string | undefined {
+  if (Array.isArray(value)) return single(value[0]);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') return undefined;
+  return String(value);
+}
+
+function checked(field: string, value: string): string {
+  if (value.length > MAX_VALUE_LENGTH) throw ValidationError.field(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
+  return value;
+}
+
+/**
+ * The evaluation context of a frontend request, as the Unleash frontend API reads it: the known root fields,
+ * properties[name]=value, and any other parameter as a property (an explicit properties[name] wins).
+ * remoteAddress defaults to the caller's address; a currentTime that is not a date is refused.
+ */
+export function frontendContext(input: Record<string, unknown>, callerAddress: string): EvaluationContext {
+  const context: EvaluationContext = {};
+  const properties: Record<string, string> = {};
+  const explicit = new Set<string>();
+  const nested = input.properties;
+  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+    for (const [name, value] of Object.entries(nested)) {
+      const text = single(value);
+      if (text !== undefined) {
+        properties[name] = checked(`properties.${name}`, text);
+        explicit.add(name);
+      }
+    }
+  }
+  for (const [key, raw] of Object.entries(input)) {
+    if (key === 'properties') continue;
+    const bracket = /^properties\[(.+)\]$/.exec(key);
+    const value = single(raw);
+    if (value === undefined) continue;
+    if (bracket) {
+      properties[bracket[1]!] = checked(`properties.${bracket[1]}`, value);
+      explicit.add(bracket[1]!);
+    } else if (ROOT_FIELDS.has(key)) {
+      context[key] = checked(key, value);
+    } else if (!explicit.has(key)) {
+      properties[key] = checked(key, value);
+    }
+  }
+  if (context.currentTime !== undefined && Number.isNaN(Date.parse(context.currentTime as string))) {
+    throw ValidationError.field('currentTime', 'must be a date-time, e.g. 2025-01-31T12:00:00Z');
+  }
+  if (context.remoteAddress === undefined) context.remoteAddress = callerAddress;
+  context.properties = properties;
+  return context;
+}

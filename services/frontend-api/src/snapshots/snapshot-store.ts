@@ -1,0 +1,226 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import { z } from 'zod';
+import { EnvironmentSnapshot } from '@bunting/contracts';
+import type { Logger, Messaging, Redis } from '@bunting/platform';
+import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
+import { scopeOf } from './configuration-events.ts';
+
+const Stored = z.object({ revision: z.number(), coveredSeq: z.number(), snapshot: EnvironmentSnapshot });
+type Stored = z.infer<typeof Stored>;
+const SnapshotReply = z.object({ snapshot: EnvironmentSnapshot.optional(), error: z.string().optional() });
+const Notice = z.object({ environment: z.string(), revision: z.number() });
+
+export type SnapshotStore = {
+  /** The compiled environment if this replica has it: the request path's only lookup. */
+  current: (environment: string) => CompiledEnvironment | undefined;
+  /** Loads an environment not held yet, from Redis or, failing that, by rebuilding it. */
+  ensure: (environment: string) => Promise<CompiledEnvironment>;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+type Deps = { messaging: Messaging; redis: Redis; log: Logger; namespace: string; hostname: string; revisionCheckMs: number };
+
+/**
+ * Keeps each environment's snapshot in memory, mirrored in Redis with a revision. Every replica follows the
+ * event stream; on a configuration change one replica (holding a Redis lock) asks admin-api for the new
+ * snapshot, stores it with a higher revision and announces it on NATS; every replica then reloads it.
+ * A snapshot records the stream sequence it covers, so a replica knows whether what Redis holds is recent
+ * enough for the changes it has seen.
+ */
+export function createSnapshotStore(deps: Deps): SnapshotStore {
+  const { messaging, redis, log } = deps;
+  const key = {
+    data: (environment: string) => `${deps.namespace}:snapshot:${environment}`,
+    revision: (environment: string) => `${deps.namespace}:snapshot-revision:${environment}`,
+    lock: (environment: string) => `${deps.namespace}:snapshot-lock:${environment}`,
+  };
+  const noticeSubject = `${deps.namespace}.snapshots.updated`;
+  const states = new Map<string, CompiledEnvironment & { coveredSeq: number }>();
+  const loading = new Map<string, Promise<CompiledEnvironment>>();
+  const running = new Map<string, Promise<void>>();
+  const dirty = new Set<string>();
+  const seenForEnvironment = new Map<string, number>();
+  let seenForAll = 0;
+  let stopped = false;
+  let follower: ConsumerMessages | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const subscriptions: { unsubscribe: () => void }[] = [];
+
+  const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
+
+  function install(stored: Stored): CompiledEnvironment {
+    const existing = states.get(stored.snapshot.environment);
+    if (existing && existing.revision >= stored.revision) return existing;
+    const compiled = Object.assign(compileEnvironment(stored.snapshot, stored.revision, deps.hostname), { coveredSeq: stored.coveredSeq });
+    states.set(stored.snapshot.environment, compiled);
+    return compiled;
+  }
+
+  async function readStored(environment: string): Promise<Stored | undefined> {
+    const raw = await redis.getBuffer(key.data(environment));
+    if (!raw) return undefined;
+    const parsed = Stored.safeParse(JSON.parse(gunzipSync(raw).toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async function fetchSnapshot(environment: string) {
+    const reply = await messaging.nc.request(messaging.names.snapshot, JSON.stringify({ environment }), { timeout: 10_000 });
+    const parsed = SnapshotReply.parse(JSON.parse(gunzipSync(reply.data).toString('utf8')));
+    if (!parsed.snapshot) throw new Error(parsed.error ?? 'no snapshot in reply');
+    return parsed.snapshot;
+  }
+
+  /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
+  async function rebuild(environment: string): Promise<void> {
+    for (let attempt = 0; !stopped; attempt += 1) {
+      const needed = requiredSeq(environment);
+      const token = `${process.pid}:${Math.random()}`;
+      const locked = await redis.set(key.lock(environment), token, 'PX', 10_000, 'NX');
+      if (locked === 'OK') {
+        let stored: Stored;
+        try {
+          const coveredSeq = requiredSeq(environment);
+          const snapshot = await fetchSnapshot(environment);
+          const revision = await redis.incr(key.revision(environment));
+          stored = { revision, coveredSeq, snapshot };
+          await redis.set(key.data(environment), gzipSync(JSON.stringify(stored)));
+        } finally {
+          await redis.eval(
+            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+            1, key.lock(environment), token,
+          );
+        }
+        install(stored);
+        messaging.nc.publish(noticeSubject, JSON.stringify({ environment, revision: stored.revision }));
+        return;
+      }
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline && !stopped) {
+        const stored = await readStored(environment);
+        if (stored && stored.coveredSeq >= needed) {
+          install(stored);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      log.warn({ environment, attempt }, 'no fresh snapshot from the lock holder yet; trying to build it here');
+    }
+  }
+
+  /** Coalesces changes: one rebuild at a time per environment, run again if more changes came meanwhile. */
+  function scheduleRebuild(environment: string) {
+    if (running.has(environment)) {
+      dirty.add(environment);
+      return;
+    }
+    const run = (async () => {
+      do {
+        dirty.delete(environment);
+        try {
+          await rebuild(environment);
+        } catch (error) {
+          log.error({ err: error, environment }, 'snapshot rebuild failed; retrying');
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          dirty.add(environment);
+        }
+      } while (dirty.has(environment) && !stopped);
+    })().finally(() => running.delete(environment));
+    running.set(environment, run);
+  }
+
+  async function load(environment: string): Promise<CompiledEnvironment> {
+    const stored = await readStored(environment);
+    if (stored && stored.coveredSeq >= requiredSeq(environment)) return install(stored);
+    await rebuild(environment);
+    const state = states.get(environment);
+    if (!state) throw new Error(`snapshot of ${environment} unavailable`);
+    return state;
+  }
+
+  function onEvent(event: { type: string; environment?: string | null }, seq: number) {
+    const scope = scopeOf(event);
+    if (scope.kind === 'none') return;
+    if (scope.kind === 'all') {
+      seenForAll = Math.max(seenForAll, seq);
+      for (const environment of states.keys()) scheduleRebuild(environment);
+    } else {
+      seenForEnvironment.set(scope.environment, Math.max(seenForEnvironment.get(scope.environment) ?? 0, seq));
+      if (states.has(scope.environment)) scheduleRebuild(scope.environment);
+    }
+  }
+
+  async function follow(fromSeq: number) {
+    while (!stopped) {
+      try {
+        const consumer = await messaging.js.consumers.get(messaging.names.eventsStream, {
+          filter_subjects: messaging.names.eventsSubjects,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: fromSeq,
+        });
+        follower = await consumer.consume();
+        for await (const message of follower) {
+          fromSeq = message.seq + 1;
+          try {
+            onEvent(message.json<{ type: string; environment?: string | null }>(), message.seq);
+          } catch {
+            // not an event we can read; nothing to refresh
+          }
+        }
+      } catch (error) {
+        if (!stopped) log.warn({ err: error }, 'event follower interrupted; resuming');
+      }
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  /** Catches a missed notice: any environment whose Redis revision is ahead is reloaded. */
+  async function checkRevisions() {
+    for (const [environment, state] of states) {
+      const revision = Number(await redis.get(key.revision(environment)));
+      if (revision > state.revision) {
+        const stored = await readStored(environment);
+        if (stored) install(stored);
+      }
+    }
+  }
+
+  return {
+    current: (environment) => states.get(environment),
+    ensure(environment) {
+      const state = states.get(environment);
+      if (state) return Promise.resolve(state);
+      let pending = loading.get(environment);
+      if (!pending) {
+        pending = load(environment).finally(() => loading.delete(environment));
+        loading.set(environment, pending);
+      }
+      return pending;
+    },
+    async start() {
+      const info = await messaging.jsm.streams.info(messaging.names.eventsStream);
+      // Anything already in the stream must be covered by a snapshot this replica uses.
+      seenForAll = info.state.last_seq;
+      void follow(info.state.last_seq + 1);
+      subscriptions.push(messaging.nc.subscribe(noticeSubject, {
+        callback: (error, message) => {
+          if (error) return;
+          const notice = Notice.safeParse(message.json());
+          if (!notice.success) return;
+          const state = states.get(notice.data.environment);
+          if (!state || state.revision >= notice.data.revision) return;
+          void readStored(notice.data.environment).then((stored) => stored && install(stored)).catch(() => undefined);
+        },
+      }));
+      timer = setInterval(() => void checkRevisions().catch(() => undefined), deps.revisionCheckMs);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      await follower?.close().catch(() => undefined);
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
