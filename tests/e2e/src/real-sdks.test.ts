@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { initialize, type Unleash } from 'unleash-client';
+import { UnleashClient } from 'unleash-proxy-client';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+
+/**
+ * The unmodified Unleash SDKs against Bunting: the Node server SDK fed by /api/client/features, and the
+ * browser SDK (run in Node) against /api/frontend. Their answers are compared case by case with each other.
+ */
+let stack: TestStack;
+let sdk: Unleash;
+let frontend: HttpClient;
+const clientToken = 'default:development.sdk-client';
+const frontendToken = 'default:development.sdk-frontend';
+const base = '/api/admin/projects/default/features';
+const sdkErrors: unknown[] = [];
+
+async function configure(admin: HttpClient) {
+  const segment = await admin.post('/api/admin/segments', { name: 'nordics', constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK'] }] });
+  const flags: [string, object[], object?][] = [
+    ['plain-on', [{ name: 'default' }]],
+    ['half-of-users', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'half' } }]],
+    ['listed-users', [{ name: 'userWithId', parameters: { userIds: 'u1, u7,u13' } }]],
+    ['constrained', [{ name: 'flexibleRollout', parameters: { rollout: '100' }, constraints: [
+      { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
+      { contextName: 'age', operator: 'NUM_GT', value: '17' },
+      { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
+    ] }]],
+    ['segmented', [{ name: 'default', segments: [segment.body.id] }]],
+    ['date-window', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2090-01-01T00:00:00Z' }] }]],
+    ['office-network', [{ name: 'remoteAddress', parameters: { IPs: '10.0.0.0/8, 192.168.1.7' } }]],
+    ['strategy-variants', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default' }, variants: [
+      { name: 'left', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'L' } },
+      { name: 'right', weight: 500, weightType: 'variable', stickiness: 'default' },
+    ] }]],
+    ['env-variants', [{ name: 'default' }]],
+    ['parent', [{ name: 'flexibleRollout', parameters: { rollout: '60', stickiness: 'userId' } }]],
+    ['child', [{ name: 'default' }]],
+    ['not-in-list', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['u2', 'u3'], inverted: true }] }]],
+  ];
+  for (const [name, strategies] of flags) {
+    await admin.post(base, { name });
+    for (const strategy of strategies) await admin.post(`${base}/${name}/environments/development/strategies`, strategy);
+    await admin.post(`${base}/${name}/environments/development/on`);
+  }
+  await admin.put(`${base}/env-variants/environments/development/variants`, [
+    { name: 'a', weight: 0, stickiness: 'userId' }, { name: 'b', weight: 0, stickiness: 'userId' },
+    { name: 'c', weight: 200, weightType: 'fix', stickiness: 'userId', payload: { type: 'json', value: '{"x":1}' } },
+  ]);
+  await admin.post(`${base}/child/dependencies`, { feature: 'parent' });
+  await admin.post(base, { name: 'switched-later' });
+}
+
+const contexts = Array.from({ length: 40 }, (_, index) => ({
+  userId: `u${index}`,
+  remoteAddress: index % 3 === 0 ? `10.1.2.${index}` : `172.16.0.${index}`,
+  properties: {
+    country: ['NO', 'SE', 'US', 'DE'][index % 4]!,
+    email: index % 2 === 0 ? `user${index}@example.com` : `user${index}@other.org`,
+    age: String(10 + index),
+    appVersion: index % 5 === 0 ? '1.3.9' : `1.${4 + (index % 3)}.${index % 2}`,
+  },
+}));
+
+function frontendQuery(context: (typeof contexts)[number]) {
+  const params = new URLSearchParams({ userId: context.userId, remoteAddress: context.remoteAddress });
+  for (const [name, value] of Object.entries(context.properties)) params.set(`properties[${name}]`, value);
+  return `/api/frontend?${params}`;
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken } });
+  frontend = httpClient(stack.url, { authorization: frontendToken });
+  await configure(stack.admin);
+  await eventually(async () => (await frontend.get('/api/frontend?userId=u1')).body.toggles.length > 5);
+  sdk = initialize({
+    url: `${stack.url}/api/`,
+    appName: 'e2e-node-sdk',
+    instanceId: 'e2e-1',
+    customHeaders: { Authorization: clientToken },
+    refreshInterval: 200,
+    metricsInterval: 500,
+  });
+  sdk.on('error', (error) => sdkErrors.push(error));
+  await new Promise<void>((resolve) => sdk.once('synchronized', () => resolve()));
+}, 60_000);
+
+afterAll(async () => {
+  sdk?.destroy();
+  await stack?.dispose();
+});
+
+describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
+  it('answers every flag and context as /api/frontend does', async () => {
+    const flagNames = ['plain-on', 'half-of-users', 'listed-users', 'constrained', 'segmented', 'date-window', 'office-network',
+      'strategy-variants', 'env-variants', 'parent', 'child', 'not-in-list', 'switched-later', 'unknown-flag'];
+    let enabledCount = 0;
+    for (const context of contexts) {
+      const answer = await frontend.get(frontendQuery(context));
+      const toggles = new Map<string, { variant: { name: string; enabled: boolean; payload?: unknown } }>(
+        answer.body.toggles.map((toggle: { name: string }) => [toggle.name, toggle]),
+      );
+      for (const name of flagNames) {
+        const enabled = sdk.isEnabled(name, context);
+        expect(enabled, `${name} for ${context.userId}`).toBe(toggles.has(name));
+        if (enabled) enabledCount += 1;
+        const variant = sdk.getVariant(name, context);
+        const fromFrontend = toggles.get(name)?.variant;
+        if (fromFrontend) {
+          expect({ name: variant.name, enabled: variant.enabled, payload: variant.payload }, `${name} variant for ${context.userId}`)
+            .toEqual({ name: fromFrontend.name, enabled: fromFrontend.enabled, payload: fromFrontend.payload });
+        }
+      }
+    }
+    // Rollouts split the users: some but not all are in.
+    expect(enabledCount).toBeGreaterThan(contexts.length * 4);
+    expect(enabledCount).toBeLessThan(contexts.length * 12);
+  });
+
+  it('refreshes after a change and posts its registration and metrics', async () => {
+    expect(sdk.isEnabled('switched-later', { userId: 'u1' })).toBe(false);
+    await stack.admin.post(`${base}/switched-later/environments/development/on`);
+    await eventually(async () => sdk.isEnabled('switched-later', { userId: 'u1' }), { timeoutMs: 5000 });
+    const jsm = await jetstreamManager(stack.infrastructure.messaging.nc);
+    await eventually(async () => {
+      const info = await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream);
+      return (info.state.subjects_filter ?? true) && info.state.messages >= 2;
+    }, { timeoutMs: 5000 });
+    expect(sdkErrors).toEqual([]);
+  });
+});
+
+describe('unleash-proxy-client (browser SDK) against /api/frontend', () => {
+  it('evaluates, follows context changes, refreshes after a change and sends metrics', async () => {
+    const errors: unknown[] = [];
+    const client = new UnleashClient({
+      url: `${stack.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: 'e2e-browser',
+      refreshInterval: 1,
+      metricsInterval: 1,
+      context: { userId: 'u7', properties: { country: 'NO' } },
+    });
+    client.on('error', (error: unknown) => errors.push(error));
+    await client.start();
+    expect(client.isEnabled('listed-users')).toBe(true);
+    expect(client.isEnabled('segmented')).toBe(true);
+    expect(client.isEnabled('unknown-flag')).toBe(false);
+    const variant = client.getVariant('strategy-variants');
+    expect(['left', 'right']).toContain(variant.name);
+    expect(variant.name).toBe(sdk.getVariant('strategy-variants', { userId: 'u7', properties: { country: 'NO' } }).name);
+
+    await client.updateContext({ userId: 'u8', properties: { country: 'US' } });
+    expect(client.isEnabled('listed-users')).toBe(false);
+    expect(client.isEnabled('segmented')).toBe(false);
+
+    await stack.admin.post(`${base}/plain-on/environments/development/off`);
+    await eventually(async () => !client.isEnabled('plain-on'), { timeoutMs: 5000 });
+
+    const jsm = await jetstreamManager(stack.infrastructure.messaging.nc);
+    const before = (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages;
+    await eventually(async () => (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages > before, { timeoutMs: 5000 });
+    client.stop();
+    expect(errors).toEqual([]);
+  }, 30_000);
+});
