@@ -1,10 +1,50 @@
+import { httpClient, isolate, startServiceProcess } from '@bunting/testing';
 import { startTestStack } from '@bunting/testing';
 import { measureEventLogLag } from './event-log-lag.ts';
+import { configureFlags, measurePropagation, measureSdkEdge } from './sdk-edge.ts';
 
-/** `npm run bench`: every benchmark against the real stack on this machine, bounded in time. */
+/**
+ * `npm run bench`: the SDK edge under load (autocannon, 50 connections, against a separate all-in-one
+ * process), its ceiling, propagation delay and event-log lag. Bounded in time: about two minutes.
+ */
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const isolation = await isolate();
+const adminToken = '*:*.bench-admin';
+const frontendToken = 'default:development.bench-frontend';
+const clientToken = 'default:development.bench-client';
+const server = await startServiceProcess('all', {
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+  INIT_FRONTEND_API_TOKENS: frontendToken,
+  INIT_CLIENT_API_TOKENS: clientToken,
+});
+try {
+  const admin = httpClient(server.url, { authorization: adminToken });
+  await configureFlags(admin);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const edge = await measureSdkEdge({ url: server.url, pid: server.pid, frontendToken, clientToken, seconds, admin });
+  console.log('\nSDK edge (200 flags, 50 connections, %d s each):', seconds);
+  console.table({
+    'ceiling (string body)': edge.ceiling,
+    'ceiling (Buffer body)': edge.ceilingBuffer,
+    'GET /api/frontend': edge.frontend,
+    'GET /api/client/features': edge.clientFeatures,
+    'GET /api/client/features (304)': edge.clientFeatures304,
+  });
+  console.log(`/api/frontend body ${edge.frontendBodyBytes} B (${edge.enabledFlagsInSample} flags on), /api/client/features body ${edge.clientBodyBytes} B`);
+  console.log(`/api/frontend at ${Math.round(edge.frontendShareOfCeiling * 100)} % of the string ceiling, ${Math.round(edge.frontendShareOfBufferCeiling * 100)} % of the Buffer ceiling; /api/client/features 304 at ${Math.round((edge.clientFeatures304.requestsPerSecond / edge.ceiling.requestsPerSecond) * 100)} %`);
+  console.log(`all-in-one RSS: ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after`);
+  console.log('\nPropagation (admin change -> visible on /api/frontend):');
+  console.table(await measurePropagation({ admin, url: server.url, frontendToken, changes: 100 }));
+} finally {
+  await server.stop();
+  await isolation.cleanup();
+}
+
 const stack = await startTestStack();
 try {
-  console.log('event-log lag (admin change -> listed in the event log):');
+  console.log('\nEvent-log lag (admin change -> listed in the event log):');
   console.table(await measureEventLogLag(stack));
 } finally {
   await stack.dispose();

@@ -2,9 +2,9 @@ import { Address4, Address6 } from 'ip-address';
 import { RE2JS } from 're2js';
 import semver from 'semver';
 import type { Constraint } from '@bunting/contracts';
-import { contextValue, type Context } from './context.ts';
+import type { PreparedContext } from './context.ts';
 
-export type Check = (context: Context) => boolean;
+export type Check = (context: PreparedContext) => boolean;
 
 const never: Check = () => false;
 
@@ -26,8 +26,8 @@ function parseSemver(value: string): semver.SemVer | null {
 function compileIn(constraint: Constraint): Check {
   const values = new Set(cleanValues(constraint.values));
   const field = constraint.contextName;
-  const isIn = (context: Context) => {
-    const value = contextValue(context, field);
+  const isIn = (context: PreparedContext) => {
+    const value = context.value(field);
     return typeof value === 'string' && values.has(value);
   };
   return constraint.operator === 'IN' ? isIn : (context) => !isIn(context);
@@ -42,7 +42,7 @@ function compileString(constraint: Constraint): Check {
       : constraint.operator === 'STR_ENDS_WITH' ? (text, value) => text.endsWith(value)
         : (text, value) => text.includes(value);
   return (context) => {
-    const raw = asText(contextValue(context, field));
+    const raw = asText(context.value(field));
     if (raw === undefined) return false;
     const text = insensitive ? raw.toLocaleLowerCase() : raw;
     return values.some((value) => test(text, value));
@@ -61,7 +61,7 @@ function compileNumber(constraint: Constraint): Check {
   }[constraint.operator as 'NUM_EQ'] ?? (() => false);
   const field = constraint.contextName;
   return (context) => {
-    const raw = contextValue(context, field);
+    const raw = context.value(field);
     if (raw === undefined) return false;
     const value = Number(raw);
     return !Number.isNaN(value) && compare(value);
@@ -74,9 +74,8 @@ function compileDate(constraint: Constraint): Check {
   const after = constraint.operator === 'DATE_AFTER';
   // The SDK compares against currentTime whatever the constraint's field name.
   return (context) => {
-    const current = context.currentTime === undefined || context.currentTime === null || context.currentTime === ''
-      ? Date.now()
-      : new Date(context.currentTime as string | Date).getTime();
+    const currentTime = context.raw.currentTime;
+    const current = currentTime ? new Date(currentTime as string | Date).getTime() : Date.now();
     if (Number.isNaN(current)) return false;
     return after ? current > target : current < target;
   };
@@ -94,7 +93,7 @@ function compileSemver(constraint: Constraint): Check {
     SEMVER_LTE: (value: semver.SemVer) => semver.lte(value, target),
   }[constraint.operator as 'SEMVER_EQ'] ?? (() => false);
   return (context) => {
-    const raw = asText(contextValue(context, field));
+    const raw = asText(context.value(field));
     if (raw === undefined) return false;
     const value = parseSemver(raw);
     return value !== null && compare(value);
@@ -112,7 +111,7 @@ function compileRegex(constraint: Constraint): Check {
   }
   const field = constraint.contextName;
   return (context) => {
-    const raw = asText(contextValue(context, field));
+    const raw = asText(context.value(field));
     return raw !== undefined && pattern.matcher(raw).find();
   };
 }
@@ -148,7 +147,7 @@ function compileCidr(constraint: Constraint): Check {
   const ranges = cleanValues(constraint.values).map(parseRange).filter((range): range is Range => range !== null);
   const field = constraint.contextName;
   return (context) => {
-    const raw = asText(contextValue(context, field));
+    const raw = asText(context.value(field));
     if (raw === undefined) return false;
     return ranges.some((range) => {
       try {
@@ -188,19 +187,25 @@ export function compileConstraint(constraint: Constraint | undefined): Check {
   const compiler = COMPILERS[constraint.operator];
   if (!compiler) return never;
   const check = compiler(constraint);
-  const safe: Check = (context) => {
-    try {
-      return check(context);
-    } catch {
-      return false;
-    }
-  };
+  // Set and Map lookups cannot throw; the parsing operators are guarded so no context value can crash a request.
+  const safe: Check = CANNOT_THROW.has(constraint.operator)
+    ? check
+    : (context) => {
+        try {
+          return check(context);
+        } catch {
+          return false;
+        }
+      };
   return constraint.inverted ? (context) => !safe(context) : safe;
 }
+
+const CANNOT_THROW = new Set(['IN', 'NOT_IN']);
 
 export function compileConstraints(constraints: readonly (Constraint | undefined)[]): Check {
   const checks = constraints.map(compileConstraint);
   if (checks.length === 0) return () => true;
+  if (checks.length === 1) return checks[0]!;
   return (context) => {
     for (const check of checks) if (!check(context)) return false;
     return true;

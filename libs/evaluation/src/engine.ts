@@ -1,7 +1,7 @@
 import type { ClientFeature, ClientSegment } from '@bunting/contracts';
-import type { Context } from './context.ts';
+import { prepareContext, type Context, type PreparedContext } from './context.ts';
 import { compileStrategy, type CompiledStrategy } from './strategies.ts';
-import { selectVariant, type Random, type VariantDefinition } from './variants.ts';
+import { compileVariantSelection, type Random, type VariantDefinition } from './variants.ts';
 
 /** The variant answer SDKs give; `feature_enabled` tells whether the flag itself was on. */
 export type VariantResult = {
@@ -22,7 +22,8 @@ export type CompiledFeature = {
   project: string | undefined;
   impressionData: boolean;
   source: ClientFeature;
-  evaluate: (context: Context) => Evaluation;
+  /** Evaluates for a context prepared once per request (see prepareContext). */
+  evaluate: (context: PreparedContext) => Evaluation;
 };
 
 export type EngineOptions = { hostname?: string; random?: Random };
@@ -30,11 +31,17 @@ export type EngineOptions = { hostname?: string; random?: Random };
 export type Engine = {
   features: readonly CompiledFeature[];
   get: (name: string) => CompiledFeature | undefined;
-  isEnabled: (name: string, context: Context) => boolean;
-  getVariant: (name: string, context: Context) => VariantResult;
+  isEnabled: (name: string, context: Context | PreparedContext) => boolean;
+  getVariant: (name: string, context: Context | PreparedContext) => VariantResult;
 };
 
 const OFF: Evaluation = { enabled: false, variant: undefined };
+const ON_WITHOUT_VARIANT: Evaluation = { enabled: true, variant: undefined };
+
+/** The answer for a variant, made when compiling, so evaluating allocates nothing per request. */
+function onWith(variant: VariantDefinition): Evaluation {
+  return { enabled: true, variant };
+}
 
 /**
  * Compiles a configuration (features and segments) once into evaluators, so a request only walks closures.
@@ -47,14 +54,17 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
   const compiled: CompiledFeature[] = [];
 
   for (const feature of state.features) {
-    const strategies: CompiledStrategy[] = (feature.strategies ?? [])
+    const strategies: CompiledStrategy<Evaluation>[] = (feature.strategies ?? [])
       .filter((strategy) => strategy.disabled !== true)
-      .map((strategy) => compileStrategy(strategy, feature.name, segments, strategyOptions));
+      .map((strategy) => compileStrategy(strategy, feature.name, segments, strategyOptions, onWith));
     const variants = (feature.variants ?? []) as VariantDefinition[];
+    const selectFeatureVariant = variants.length > 0
+      ? compileVariantSelection(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
+      : undefined;
     const dependencies = feature.dependencies ?? [];
     const hasStrategies = Array.isArray(feature.strategies) && feature.strategies.length > 0;
 
-    const parentsSatisfied = (context: Context): boolean => {
+    const parentsSatisfied = (context: PreparedContext): boolean => {
       for (const dependency of dependencies) {
         const parent = byName.get(dependency.feature);
         if (!parent || (parent.source.dependencies?.length ?? 0) > 0) return false;
@@ -72,21 +82,23 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
       return true;
     };
 
-    const evaluate = (context: Context): Evaluation => {
+    const evaluate = (context: PreparedContext): Evaluation => {
       if (!feature.enabled) return OFF;
       if (dependencies.length > 0 && !parentsSatisfied(context)) return OFF;
-      let strategyVariants: CompiledStrategy | undefined;
       if (hasStrategies) {
-        const winner = strategies.find((strategy) => strategy.isOn(context));
+        let winner: CompiledStrategy<Evaluation> | undefined;
+        for (const strategy of strategies) {
+          if (strategy.isOn(context)) {
+            winner = strategy;
+            break;
+          }
+        }
         if (!winner) return OFF;
-        if (winner.variants.length > 0) strategyVariants = winner;
+        const chosen = winner.selectVariant?.(context);
+        if (chosen) return chosen;
       }
-      if (strategyVariants) {
-        const chosen = selectVariant(strategyVariants.variants, strategyVariants.groupId, strategyVariants.stickiness, context, strategyOptions.random);
-        if (chosen) return { enabled: true, variant: chosen };
-      }
-      if (variants.length === 0) return { enabled: true, variant: undefined };
-      return { enabled: true, variant: selectVariant(variants, feature.name, variants[0]?.stickiness, context, strategyOptions.random) };
+      if (!selectFeatureVariant) return ON_WITHOUT_VARIANT;
+      return selectFeatureVariant(context) ?? ON_WITHOUT_VARIANT;
     };
 
     const entry: CompiledFeature = {
@@ -103,12 +115,11 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
   return {
     features: compiled,
     get: (name) => byName.get(name),
-    isEnabled: (name, context) => byName.get(name)?.evaluate(context).enabled ?? false,
+    isEnabled: (name, context) => byName.get(name)?.evaluate(prepareContext(context)).enabled ?? false,
     getVariant: (name, context) => {
       const feature = byName.get(name);
       if (!feature) return { name: 'disabled', enabled: false, feature_enabled: false };
-      const result = feature.evaluate(context);
-      return variantResult(result);
+      return variantResult(feature.evaluate(prepareContext(context)));
     },
   };
 }

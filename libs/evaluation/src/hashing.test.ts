@@ -40,3 +40,33 @@ describe('engine corners the specification does not cover', () => {
     expect(engine.isEnabled('child-of-off', {})).toBe(true);
   });
 });
+
+describe('murmur3 agrees with the SDK hash library', () => {
+  it('on random ASCII and non-ASCII keys and seeds', async () => {
+    const { default: reference } = await import('murmurhash3js');
+    const { murmur3 } = await import('./hashing.ts');
+    const alphabet = 'abcXYZ019:-_.@ øæå用户ü€😀';
+    for (let round = 0; round < 5000; round += 1) {
+      let key = '';
+      const length = Math.floor(Math.random() * 40);
+      for (let index = 0; index < length; index += 1) key += alphabet[Math.floor(Math.random() * alphabet.length)];
+      const seed = round % 3 === 0 ? 0 : round % 3 === 1 ? 86028157 : Math.floor(Math.random() * 2 ** 31);
+      expect(murmur3(key, seed), JSON.stringify([key, seed])).toBe(reference.x86.hash32(key, seed));
+    }
+  });
+});
+
+describe('prefixedMurmur3', () => {
+  it('equals hashing prefix and suffix together, for every prefix and suffix length', async () => {
+    const { murmur3, prefixedMurmur3 } = await import('./hashing.ts');
+    const alphabet = 'abcXYZ019:-_.øæ用';
+    const text = (length: number) => Array.from({ length }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
+    for (let prefixLength = 0; prefixLength < 12; prefixLength += 1) {
+      for (let suffixLength = 0; suffixLength < 12; suffixLength += 1) {
+        const prefix = text(prefixLength);
+        const suffix = text(suffixLength);
+        for (const seed of [0, 86028157]) expect(prefixedMurmur3(prefix, seed)(suffix)).toBe(murmur3(prefix + suffix, seed));
+      }
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import type { ClientStrategy } from '@bunting/contracts';
 import { compileConstraints, parseRange, type Check } from './constraints.ts';
-import { contextValue, type Context } from './context.ts';
-import { normalizedValue } from './hashing.ts';
-import type { Random, VariantDefinition } from './variants.ts';
+import type { PreparedContext } from './context.ts';
+import { prefixedMurmur3 } from './hashing.ts';
+import { compileVariantSelection, type Random, type VariantDefinition } from './variants.ts';
 
 export type StrategyOptions = { hostname: string; random: Random };
 
@@ -21,9 +21,11 @@ function randomBucket(random: Random): string {
   return String(Math.round(random() * 10_000) + 1);
 }
 
-function rolloutCheck(percent: number, id: string | undefined, groupId: string): boolean {
-  if (id === undefined) return false;
-  return percent > 0 && normalizedValue(id, groupId) <= percent;
+/** Whether an id falls within a percentage of a group: (murmur3("<groupId>:<id>") % 100) + 1 <= percent. */
+function rollout(percent: number, groupId: string): (id: string | undefined) => boolean {
+  if (!(percent > 0)) return () => false;
+  const hash = prefixedMurmur3(`${groupId}:`, 0);
+  return (id) => id !== undefined && (hash(id) % 100) + 1 <= percent;
 }
 
 /** The built-in strategies; an unknown name evaluates to false. */
@@ -34,33 +36,34 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
       return () => true;
     case 'userWithId': {
       const ids = new Set(text(parameters, 'userIds').split(/\s*,\s*/));
-      return (context) => typeof context.userId === 'string' && ids.has(context.userId);
+      return (context) => typeof context.raw.userId === 'string' && ids.has(context.raw.userId);
     }
     case 'flexibleRollout': {
-      const rollout = percentage(parameters, 'rollout');
-      const groupId = text(parameters, 'groupId') || featureName;
+      const inRollout = rollout(percentage(parameters, 'rollout'), text(parameters, 'groupId') || featureName);
       const stickiness = text(parameters, 'stickiness') || 'default';
       return (context) => {
+        const raw = context.raw;
         let id: string | undefined;
         if (stickiness === 'default') {
-          id = (context.userId as string) || (context.sessionId as string) || randomBucket(options.random);
+          id = (raw.userId as string) || (raw.sessionId as string) || randomBucket(options.random);
         } else if (stickiness === 'random') {
           id = randomBucket(options.random);
-        } else if (stickiness === 'userId' || stickiness === 'sessionId') {
-          id = (context[stickiness] as string) || undefined;
+        } else if (stickiness === 'userId') {
+          id = (raw.userId as string) || undefined;
+        } else if (stickiness === 'sessionId') {
+          id = (raw.sessionId as string) || undefined;
         } else {
-          const value = contextValue(context, stickiness);
+          const value = context.value(stickiness);
           id = value === undefined ? undefined : String(value);
         }
-        return rolloutCheck(rollout, id, groupId);
+        return inRollout(id === undefined || typeof id === 'string' ? id : String(id));
       };
     }
     case 'gradualRolloutUserId':
     case 'gradualRolloutSessionId': {
-      const percent = percentage(parameters, 'percentage');
-      const groupId = text(parameters, 'groupId');
+      const inRollout = rollout(percentage(parameters, 'percentage'), text(parameters, 'groupId'));
       const field = strategy.name === 'gradualRolloutUserId' ? 'userId' : 'sessionId';
-      return (context) => rolloutCheck(percent, (context[field] as string) || undefined, groupId);
+      return (context) => inRollout((context.raw[field] as string) || undefined);
     }
     case 'gradualRolloutRandom': {
       const percent = percentage(parameters, 'percentage');
@@ -69,7 +72,7 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
     case 'remoteAddress': {
       const ranges = text(parameters, 'IPs').split(/\s*,\s*/).map(parseRange).filter((range) => range !== null);
       return (context) => {
-        const address = context.remoteAddress;
+        const address = context.raw.remoteAddress;
         if (typeof address !== 'string' || address === '') return false;
         return ranges.some((range) => {
           try {
@@ -92,30 +95,36 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
   }
 }
 
-export type CompiledStrategy = {
+export type CompiledStrategy<T> = {
   isOn: Check;
-  variants: VariantDefinition[];
-  groupId: string;
-  stickiness: string | undefined;
+  /** Picks the strategy variant's answer; undefined when the strategy has no variants. */
+  selectVariant: ((context: PreparedContext) => T | undefined) | undefined;
 };
 
 /** A strategy with its own and its segments' constraints; a missing segment makes it false. */
-export function compileStrategy(
+export function compileStrategy<T>(
   strategy: ClientStrategy,
   featureName: string,
   segments: ReadonlyMap<number, ClientStrategy['constraints']>,
   options: StrategyOptions,
-): CompiledStrategy {
+  answerFor: (variant: VariantDefinition) => T,
+): CompiledStrategy<T> {
   const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
   const missingSegment = segmentConstraints.some((constraints) => constraints === undefined);
-  const constraints = compileConstraints([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])]);
+  const allConstraints = [...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])];
+  const constraints = compileConstraints(allConstraints);
   const activation = compileActivation(strategy, featureName, options);
+  const isOn: Check = missingSegment ? () => false
+    : allConstraints.length === 0 ? activation
+      : (context) => constraints(context) && activation(context);
   const parameters: Parameters = strategy.parameters ?? {};
   const variants = (strategy.variants ?? []) as VariantDefinition[];
+  const groupId = text(parameters, 'groupId') || featureName;
+  const stickiness = variants[0]?.stickiness || text(parameters, 'stickiness') || undefined;
   return {
-    isOn: missingSegment ? () => false : (context) => constraints(context) && activation(context),
-    variants,
-    groupId: text(parameters, 'groupId') || featureName,
-    stickiness: variants[0]?.stickiness || text(parameters, 'stickiness') || undefined,
+    isOn,
+    selectVariant: variants.length > 0
+      ? compileVariantSelection(variants, groupId, stickiness, options.random, variants.map(answerFor))
+      : undefined,
   };
 }

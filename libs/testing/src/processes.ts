@@ -5,7 +5,7 @@ import { freePort } from './nats-server.ts';
 
 const launcher = fileURLToPath(new URL('../../../launcher/src/main.ts', import.meta.url));
 
-export type ServiceProcess = { target: string; url: string; stop: () => Promise<void> };
+export type ServiceProcess = { target: string; url: string; pid: number; stop: () => Promise<void> };
 
 /** Starts one service as its own process, the way deploy/ runs it, and waits until it is ready. */
 export async function startServiceProcess(target: string, env: Record<string, string>): Promise<ServiceProcess> {
@@ -28,6 +28,7 @@ export async function startServiceProcess(target: string, env: Record<string, st
   return {
     target,
     url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -25,7 +25,7 @@ function clientStrategy(strategy: ClientStrategy, segments: ReadonlyMap<number, 
 }
 
 /** The /api/client/features body for a query, built once per revision and query and then reused. */
-export function clientBody(environment: CompiledEnvironment, query: ClientQuery, etag: string): string {
+export function clientBody(environment: CompiledEnvironment, query: ClientQuery, etag: string): Buffer {
   const key = queryKey(query);
   const cached = environment.clientBodies.get(key);
   if (cached !== undefined) return cached;
@@ -46,7 +46,7 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
     ...(query.namePrefix ? { namePrefix: query.namePrefix } : {}),
   };
   payload.meta = { revisionId: environment.revision, etag, queryHash: shortHash(key) };
-  const body = JSON.stringify(payload);
+  const body = Buffer.from(JSON.stringify(payload));
   environment.clientBodies.set(key, body);
   return body;
 }

@@ -5,7 +5,44 @@ import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platfo
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
+import { PreparedContext } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
+
+const TOGGLES_OPEN = Buffer.from('{"toggles":[');
+const TOGGLES_CLOSE = Buffer.from(']}');
+const COMMA = 0x2c;
+const SLAB_SIZE = 1 << 20;
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+let slabOffset = 0;
+
+/**
+ * `{"toggles":[a,b,...]}` in one buffer carved from a 1 MiB slab: a fresh ArrayBuffer per response costs more
+ * than the evaluation. A slab is never reused; it is freed once every response cut from it has been sent.
+ */
+function joinToggles(toggles: readonly Buffer[], maximumLength: number): Buffer {
+  let out: Buffer;
+  if (maximumLength > SLAB_SIZE / 8) {
+    out = Buffer.allocUnsafe(maximumLength);
+  } else {
+    if (slabOffset + maximumLength > SLAB_SIZE) {
+      slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+      slabOffset = 0;
+    }
+    out = slab.subarray(slabOffset, slabOffset + maximumLength);
+  }
+  out.set(TOGGLES_OPEN, 0);
+  let position = TOGGLES_OPEN.length;
+  for (let index = 0; index < toggles.length; index += 1) {
+    if (index > 0) out[position++] = COMMA;
+    const toggle = toggles[index]!;
+    out.set(toggle, position);
+    position += toggle.length;
+  }
+  out.set(TOGGLES_CLOSE, position);
+  position += TOGGLES_CLOSE.length;
+  if (out.buffer === slab.buffer) slabOffset += (position + 7) & ~7;
+  return out.subarray(0, position);
+}
 
 const ALLOWED_HEADERS = 'authorization, content-type, if-none-match, unleash-appname, unleash-connection-id, unleash-instanceid, unleash-sdk, x-unleash-sdk';
 
@@ -21,10 +58,11 @@ function corsHeaders(origins: readonly string[], request: FastifyRequest, reply:
 export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
   const { config, snapshots, verifier } = deps;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/frontend')) return;
-    if (!config.frontendApiEnabled) throw new NotFoundError('The frontend API is disabled on this installation.');
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.startsWith('/api/frontend')) return done();
+    if (!config.frontendApiEnabled) return done(new NotFoundError('The frontend API is disabled on this installation.'));
     corsHeaders(config.allowedOrigins, request, reply);
+    done();
   });
 
   app.options('/api/frontend', preflight);
@@ -40,23 +78,28 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
 
   async function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, only?: string) {
     const access = await edgeAccess(verifier, request, 'frontend', typeof input.environment === 'string' ? input.environment : undefined);
-    const context = frontendContext(input, request.ip);
-    if (context.environment === undefined) context.environment = access.environment;
+    const raw = frontendContext(input, request.ip);
+    if (raw.environment === undefined) raw.environment = access.environment;
+    const context = new PreparedContext(raw);
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const features = environment.visibleFeatures(access.projects);
-    const parts: string[] = [];
-    for (const feature of features) {
-      if (only !== undefined && feature.compiled.name !== only) continue;
-      const result = feature.compiled.evaluate(context);
-      if (!result.enabled) continue;
-      parts.push(feature.prefix + (result.variant ? feature.variantJson(result.variant) : feature.disabledVariant) + feature.suffix);
-    }
     reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8');
     if (only !== undefined) {
-      if (parts.length === 0) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
-      return reply.send(parts[0]);
+      const feature = features.find((candidate) => candidate.compiled.name === only);
+      const result = feature?.compiled.evaluate(context);
+      if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
+      return reply.send(result.variant ? feature.onWithVariant(result.variant) : feature.onWithoutVariant);
     }
-    return reply.send(`{"toggles":[${parts.join(',')}]}`);
+    const chunks: Buffer[] = [];
+    let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
+    for (const feature of features) {
+      const result = feature.compiled.evaluate(context);
+      if (!result.enabled) continue;
+      const toggle = result.variant ? feature.onWithVariant(result.variant) : feature.onWithoutVariant;
+      chunks.push(toggle);
+      length += toggle.length + 1;
+    }
+    return reply.send(joinToggles(chunks, length));
   }
 
   app.get('/api/frontend', (request, reply) => answer(request, reply, request.query as Record<string, unknown>));

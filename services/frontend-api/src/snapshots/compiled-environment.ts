@@ -14,42 +14,39 @@ export type CompiledEnvironment = {
   /** Features a token may see, by its projects, in snapshot order. */
   visibleFeatures: (projects: readonly string[]) => readonly FrontendFeature[];
   /** Cached client payload bodies, keyed by the query they answer. */
-  clientBodies: Map<string, string>;
+  clientBodies: Map<string, Buffer>;
 };
 
+/**
+ * A feature as /api/frontend sends it. Each answer it can give (on without a variant, or on with one of its
+ * variants) is encoded once, so a request only gathers buffers and copies them into one response.
+ */
 export type FrontendFeature = {
   compiled: CompiledFeature;
-  /** `{"name":...,"enabled":true,"variant":` */
-  prefix: string;
-  /** `,"impressionData":...}` */
-  suffix: string;
-  /** The variant JSON when the flag is on without a variant. */
-  disabledVariant: string;
-  variantJson: (variant: VariantDefinition) => string;
+  /** The toggle when the flag is on without a variant. */
+  onWithoutVariant: Buffer;
+  onWithVariant: (variant: VariantDefinition) => Buffer;
 };
 
-const DISABLED_VARIANT = '{"name":"disabled","enabled":false,"feature_enabled":true,"featureEnabled":true}';
+function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
+  const variantShape = variant
+    ? { name: variant.name, enabled: true, ...(variant.payload ? { payload: variant.payload } : {}), feature_enabled: true, featureEnabled: true }
+    : { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true };
+  return Buffer.from(JSON.stringify({ name, enabled: true, variant: variantShape, impressionData }));
+}
 
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
-  const cache = new Map<VariantDefinition, string>();
+  const withVariant = new Map<VariantDefinition, Buffer>();
   return {
     compiled,
-    prefix: `{"name":${JSON.stringify(compiled.name)},"enabled":true,"variant":`,
-    suffix: `,"impressionData":${compiled.impressionData}}`,
-    disabledVariant: DISABLED_VARIANT,
-    variantJson: (variant) => {
-      let json = cache.get(variant);
-      if (json === undefined) {
-        json = JSON.stringify({
-          name: variant.name,
-          enabled: true,
-          ...(variant.payload ? { payload: variant.payload } : {}),
-          feature_enabled: true,
-          featureEnabled: true,
-        });
-        cache.set(variant, json);
+    onWithoutVariant: toggleJson(compiled.name, compiled.impressionData, undefined),
+    onWithVariant: (variant) => {
+      let encoded = withVariant.get(variant);
+      if (encoded === undefined) {
+        encoded = toggleJson(compiled.name, compiled.impressionData, variant);
+        withVariant.set(variant, encoded);
       }
-      return json;
+      return encoded;
     },
   };
 }

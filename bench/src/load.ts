@@ -1,0 +1,28 @@
+import autocannon from 'autocannon';
+
+export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
+
+/** A fixed-time autocannon run; `paths` are spread over the requests so users differ. */
+export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number }): Promise<LoadResult> {
+  let next = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+    requests: [{
+      setupRequest: (request) => {
+        request.path = options.paths[next++ % options.paths.length]!;
+        return request;
+      },
+    }],
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
+  };
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { httpClient, type HttpClient } from '@bunting/testing';
+import { load } from './load.ts';
+import { round, summarize } from './stats.ts';
+
+const FLAGS = 200;
+
+/** 200 flags, each a flexibleRollout with one IN constraint of 10 values and 2 strategy variants. */
+export async function configureFlags(admin: HttpClient) {
+  for (let index = 0; index < FLAGS; index += 1) {
+    const name = `bench-flag-${index}`;
+    await admin.post('/api/admin/projects/default/features', { name });
+    await admin.post(`/api/admin/projects/default/features/${name}/environments/development/strategies`, {
+      name: 'flexibleRollout',
+      parameters: { rollout: String(30 + (index % 70)), stickiness: 'default' },
+      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI', 'IS', 'DE', 'NL', 'BE', 'FR', 'ES'] }],
+      variants: [
+        { name: 'control', weight: 500, weightType: 'variable', stickiness: 'default' },
+        { name: 'treatment', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: `{"flag":${index}}` } },
+      ],
+    });
+    await admin.post(`/api/admin/projects/default/features/${name}/environments/development/on`);
+  }
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function startCeiling(body: string) {
+  const file = join(tmpdir(), `bunting-ceiling-${process.pid}.json`);
+  writeFileSync(file, body);
+  const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+  const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+export async function measureSdkEdge(options: { url: string; pid: number; frontendToken: string; clientToken: string; seconds: number; admin: HttpClient }) {
+  const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${index % 3 === 0 ? 'US' : 'NO'}&appName=bench`);
+  const frontend = httpClient(options.url, { authorization: options.frontendToken });
+  const sample = await frontend.get(users[1]!);
+  const ceiling = await startCeiling(sample.text);
+  const rssBefore = rssOf(options.pid);
+  try {
+    const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
+    const ceilingBufferResult = await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 });
+    const frontendResult = await load({ url: options.url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+    const client = httpClient(options.url, { authorization: options.clientToken });
+    const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
+    const etag = full.headers.get('etag')!;
+    const clientResult = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0' }, seconds: options.seconds, connections: 50 });
+    const notModified = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0', 'if-none-match': etag }, seconds: options.seconds, connections: 50 });
+    const rssAfter = rssOf(options.pid);
+    return {
+      frontendBodyBytes: Buffer.byteLength(sample.text),
+      enabledFlagsInSample: sample.body.toggles.length,
+      clientBodyBytes: Buffer.byteLength(full.text),
+      ceiling: ceilingResult,
+      ceilingBuffer: ceilingBufferResult,
+      frontend: frontendResult,
+      clientFeatures: clientResult,
+      clientFeatures304: notModified,
+      frontendShareOfCeiling: round(frontendResult.requestsPerSecond / ceilingResult.requestsPerSecond, 2),
+      frontendShareOfBufferCeiling: round(frontendResult.requestsPerSecond / ceilingBufferResult.requestsPerSecond, 2),
+      rssBeforeMiB: round(rssBefore / 1048576),
+      rssAfterMiB: round(rssAfter / 1048576),
+    };
+  } finally {
+    ceiling.stop();
+  }
+}
+
+/** Admin change to visible on /api/frontend, over `changes` toggles of one flag, polled every 2 ms. */
+export async function measurePropagation(options: { admin: HttpClient; url: string; frontendToken: string; changes: number }) {
+  const frontend = httpClient(options.url, { authorization: options.frontendToken });
+  await options.admin.post('/api/admin/projects/default/features', { name: 'propagation-probe' });
+  const samples: number[] = [];
+  for (let index = 0; index < options.changes; index += 1) {
+    const enabled = index % 2 === 0;
+    await options.admin.post(`/api/admin/projects/default/features/propagation-probe/environments/development/${enabled ? 'on' : 'off'}`);
+    const start = performance.now();
+    for (;;) {
+      const reply = await frontend.get('/api/frontend/features/propagation-probe');
+      if ((reply.status === 200) === enabled) break;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    samples.push(performance.now() - start);
+  }
+  const summary = summarize(samples);
+  return { changes: options.changes, p50Ms: round(summary.p50), p99Ms: round(summary.p99), maxMs: round(summary.max) };
+}
