@@ -14,3 +14,4 @@ export * from './events.ts';
 export * from './principals.ts';
 export * from './subjects.ts';
 export * from './client-api.ts';
+export * from './identity.ts';

@@ -45,21 +45,27 @@ export const Permission = {
   CREATE_PROJECT_API_TOKEN: 'CREATE_PROJECT_API_TOKEN',
   READ_PROJECT_API_TOKEN: 'READ_PROJECT_API_TOKEN',
   DELETE_PROJECT_API_TOKEN: 'DELETE_PROJECT_API_TOKEN',
+  PROJECT_USER_ACCESS_READ: 'PROJECT_USER_ACCESS_READ',
+  PROJECT_USER_ACCESS_WRITE: 'PROJECT_USER_ACCESS_WRITE',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 
 export type Scope = { project?: string | null; environment?: string | null };
 
+/**
+ * Whether the principal holds a permission in a scope: instance-wide, in the project (or every project, "*"),
+ * or in the project's environment (an environment of "*" meaning all of them).
+ */
 export function hasPermission(principal: Principal, permission: string, scope: Scope = {}): boolean {
   if (principal.permissions.includes(Permission.ADMIN)) return true;
   if (principal.permissions.includes(permission)) return true;
   const project = scope.project;
-  if (project) {
-    const inProject = principal.projectPermissions[project] ?? [];
-    if (inProject.includes(permission)) return true;
-    if (scope.environment) {
-      const inEnvironment = principal.environmentPermissions[`${project}:${scope.environment}`] ?? [];
-      if (inEnvironment.includes(permission)) return true;
+  if (!project) return false;
+  for (const key of [project, '*']) {
+    if (principal.projectPermissions[key]?.includes(permission)) return true;
+    const environments = [`${key}:*`, ...(scope.environment ? [`${key}:${scope.environment}`] : [])];
+    for (const environment of environments) {
+      if (principal.environmentPermissions[environment]?.includes(permission)) return true;
     }
   }
   return false;

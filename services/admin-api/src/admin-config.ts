@@ -1,4 +1,4 @@
-import { readList, type Env } from '@bunting/platform';
+import { readBoolean, readList, type Env } from '@bunting/platform';
 
 export type AdminConfig = {
   initAdminTokens: string[];
@@ -6,8 +6,12 @@ export type AdminConfig = {
   initFrontendTokens: string[];
   /** Environments that cannot be deleted. */
   protectedEnvironments: string[];
-  /** Public address of this installation, used in links (invites, token locations). */
+  /** Public address of this installation, used in links (invites, OIDC callback). */
   baseUrl: string;
+  /** Whether the address was configured; if not, OIDC callbacks use the address the browser came in on. */
+  baseUrlConfigured: boolean;
+  /** The first admin user, created on a fresh install unless disabled. */
+  defaultAdmin: { username: string; password: string } | null;
 };
 
 export function readAdminConfig(env: Env = process.env): AdminConfig {
@@ -18,5 +22,9 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     initFrontendTokens: readList(env.INIT_FRONTEND_API_TOKENS),
     protectedEnvironments: readList(env.PROTECTED_ENVIRONMENTS),
     baseUrl: env.UNLEASH_URL ?? env.BUNTING_URL ?? `http://localhost:${env.PORT ?? 4242}`,
+    baseUrlConfigured: (env.UNLEASH_URL ?? env.BUNTING_URL) !== undefined,
+    defaultAdmin: readBoolean(env.DISABLE_DEFAULT_ADMIN_USER, false)
+      ? null
+      : { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all' },
   };
 }

@@ -11,4 +11,6 @@ export type AdminDeps = {
   log: Logger;
   config: AdminConfig;
   verifier: CredentialVerifier;
+  /** Prefix of this installation's Redis keys and NATS subjects. */
+  namespace: string;
 };

@@ -12,6 +12,17 @@ import {
 import { readAdminConfig, type AdminConfig } from './admin-config.ts';
 import type { AdminDeps } from './app-deps.ts';
 import { answerCredentialRequests } from './access/credential-responder.ts';
+import { createSessionStore } from './access/sessions.ts';
+import { createLoginGuard } from './auth/login-guard.ts';
+import { loginRoutes } from './auth/login-routes.ts';
+import { oidcRoutes } from './auth/oidc-routes.ts';
+import { groupRoutes } from './groups/group-routes.ts';
+import { inviteRoutes, publicInviteRoutes } from './invites/invite-routes.ts';
+import { patRoutes } from './personal-access-tokens/pat-routes.ts';
+import { projectAccessRoutes } from './project-access/project-access-routes.ts';
+import { roleRoutes } from './roles/role-routes.ts';
+import { ensureDefaultAdmin } from './users/default-admin.ts';
+import { userRoutes } from './users/user-routes.ts';
 import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
 import { createCredentialService } from './access/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
@@ -44,7 +55,9 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
 
     const outbox = createOutbox(ADMIN_SCHEMA);
     const changes = createChanges({ db, outbox, messaging });
-    const credentials = createCredentialService({ db, log });
+    const namespace = infrastructure.config.namespace;
+    const sessions = createSessionStore(infrastructure.redis, namespace);
+    const credentials = createCredentialService({ db, log, sessions });
     const responder = answerCredentialRequests(messaging, credentials);
     const snapshots = answerSnapshotRequests(messaging, db);
     const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
@@ -53,10 +66,12 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       client: config.initClientTokens,
       frontend: config.initFrontendTokens,
     });
+    await ensureDefaultAdmin(changes, config.defaultAdmin);
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
-    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier };
+    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace };
+    const loginDeps = { ...deps, sessions, loginGuard: createLoginGuard(infrastructure.redis, namespace) };
 
     await app.register(async (admin) => {
       const scope = admin as unknown as HttpServer;
@@ -65,10 +80,13 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       });
       for (const routes of [
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
-        tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes,
+        tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
+        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes,
       ]) {
         routes(scope, deps);
       }
+      loginRoutes(scope, loginDeps);
+      oidcRoutes(scope, loginDeps);
     });
 
     app.addHook('onClose', async () => {

@@ -2,6 +2,9 @@ import type { Principal, VerifyCredentialRequest } from '@bunting/contracts';
 import type { DatabasePool, Logger } from '@bunting/platform';
 import { apiTokenStore, type ApiTokenRow } from '../api-tokens/api-token-store.ts';
 import { hashSecret } from '../api-tokens/token-secret.ts';
+import { patStore } from '../personal-access-tokens/pat-store.ts';
+import { resolveUserPrincipal } from './principal-resolver.ts';
+import type { SessionStore } from './sessions.ts';
 
 function tokenPrincipal(row: ApiTokenRow): Principal {
   return {
@@ -19,41 +22,55 @@ function tokenPrincipal(row: ApiTokenRow): Principal {
   };
 }
 
-/** Extra credential kinds (sessions, personal access tokens) plug in here. */
-export type CredentialResolver = (request: VerifyCredentialRequest) => Promise<Principal | null | undefined>;
-
-/**
- * admin-api is the authority for credentials. API tokens are looked up by their hash; seenAt is written
- * in batches off the request path.
- */
-export function createCredentialService(deps: { db: DatabasePool; log: Logger }) {
-  const resolvers: CredentialResolver[] = [];
+/** Batches "last used" writes off the request path. */
+function seenRecorder(flush: (ids: number[]) => Promise<unknown>, log: Logger) {
   const seen = new Set<number>();
-  const flush = setInterval(() => {
+  const timer = setInterval(() => {
     if (seen.size === 0) return;
     const ids = [...seen];
     seen.clear();
-    apiTokenStore.touchSeen(deps.db, ids).catch((error) => deps.log.warn({ err: error }, 'could not record token use'));
+    flush(ids).catch((error) => log.warn({ err: error }, 'could not record credential use'));
   }, 5000);
+  return { add: (id: number) => seen.add(id), stop: () => clearInterval(timer) };
+}
+
+/**
+ * admin-api is the authority for credentials: API tokens and personal access tokens by their hash, sessions
+ * by their id in Redis. A user's permissions are resolved afresh on every check, so a change of role or a
+ * deleted user takes effect at once.
+ */
+export function createCredentialService(deps: { db: DatabasePool; log: Logger; sessions: SessionStore }) {
+  const tokensSeen = seenRecorder((ids) => apiTokenStore.touchSeen(deps.db, ids), deps.log);
+  const patsSeen = seenRecorder((ids) => patStore.touchSeen(deps.db, ids), deps.log);
+
+  async function byAuthorization(secret: string): Promise<Principal | null> {
+    if (secret.startsWith('user:')) {
+      const pat = await patStore.findBySecret(deps.db, secret);
+      if (!pat || Date.parse(pat.expiresAt) <= Date.now()) return null;
+      patsSeen.add(pat.id);
+      return resolveUserPrincipal(deps.db, pat.userId, 'pat');
+    }
+    const row = await apiTokenStore.findByHash(deps.db, hashSecret(secret));
+    if (!row) return null;
+    if (row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now()) return null;
+    tokensSeen.add(row.id);
+    return tokenPrincipal(row);
+  }
 
   return {
-    addResolver(resolver: CredentialResolver) {
-      resolvers.push(resolver);
-    },
     async verify(request: VerifyCredentialRequest): Promise<Principal | null> {
-      for (const resolver of resolvers) {
-        const principal = await resolver(request);
-        if (principal !== undefined) return principal;
+      if (request.authorization) return byAuthorization(request.authorization);
+      if (request.session) {
+        const userId = await deps.sessions.userOf(request.session);
+        if (userId === null) return null;
+        const principal = await resolveUserPrincipal(deps.db, userId, 'user');
+        return principal && principal.kind === 'user' ? principal : null;
       }
-      if (!request.authorization) return null;
-      const row = await apiTokenStore.findByHash(deps.db, hashSecret(request.authorization));
-      if (!row) return null;
-      if (row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now()) return null;
-      seen.add(row.id);
-      return tokenPrincipal(row);
+      return null;
     },
     stop() {
-      clearInterval(flush);
+      tokensSeen.stop();
+      patsSeen.stop();
     },
   };
 }

@@ -14,6 +14,7 @@ import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { featureService } from './feature-service.ts';
+import { featureStore } from './feature-store.ts';
 import { featureEnvironmentService } from './feature-environment-service.ts';
 import { featureTypeService } from './feature-type-service.ts';
 import { featureFavoriteService } from '../favorites/feature-favorite-service.ts';
@@ -123,14 +124,16 @@ export function featureRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return featureService.listArchived(db, principal.key, request.params.projectId);
   });
 
+  const projectOf = async (name: string) => (await featureStore.get(db, name))?.project;
+
   app.post('/api/admin/archive/revive/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: await projectOf(request.params.featureName) });
     await changes.run(actor, (change) => featureService.revive(change, request.params.featureName));
     return reply.code(200).send();
   });
 
   app.delete('/api/admin/archive/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_FEATURE);
+    const actor = actorFor(request, Permission.DELETE_FEATURE, { project: await projectOf(request.params.featureName) });
     await changes.run(actor, (change) => featureService.deleteArchived(change, request.params.featureName));
     return reply.code(200).send();
   });

@@ -1,5 +1,6 @@
 import type { CreateProject, Project, UpdateProject } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } from '@bunting/platform';
+import { PROJECT_ROLE } from '../access/permission-catalogue.ts';
 import type { Change } from '../events/changes.ts';
 import { environmentStore } from '../environments/environment-store.ts';
 import { projectStore, type ProjectRow, type ProjectWrite } from './project-store.ts';
@@ -82,7 +83,8 @@ export const projectService = {
     if (await projectStore.exists(db, id)) throw new NameExistsError(`A project with the id ${id} already exists`);
   },
 
-  async create({ tx, emit }: Change, input: CreateProject): Promise<Project> {
+  async create(change: Change, input: CreateProject): Promise<Project> {
+    const { tx, emit } = change;
     if (await projectStore.exists(tx, input.id)) throw new NameExistsError(`A project with the id ${input.id} already exists`);
     checkNaming(input.featureNaming);
     const write: ProjectWrite = {
@@ -105,6 +107,11 @@ export const projectService = {
       await projectStore.addEnvironment(tx, input.id, environment);
     }
     emit({ type: 'project-created', project: input.id, data: { ...eventState(write), environments } });
+    // A person who creates a project owns it.
+    const creator = change.actor.createdByUserId;
+    if (creator !== null && creator > 0 && (await tx.exists(sql.unsafe`select 1 from admin.users where id = ${creator}`))) {
+      await tx.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${input.id}, ${creator}, ${PROJECT_ROLE.OWNER})`);
+    }
     return toProject(await requireProject(tx, input.id), false);
   },
 

@@ -15,6 +15,7 @@ export const ProjectRow = z.object({
   updatedAt: z.string().nullable(),
   archivedAt: z.string().nullable(),
   featureCount: z.number(),
+  memberCount: z.number(),
   staleFeatureCount: z.number(),
   environments: z.array(z.string()),
 });
@@ -27,6 +28,7 @@ const select = sql.fragment`
     p.created_at as "createdAt", p.updated_at as "updatedAt", p.archived_at as "archivedAt",
     (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null)::int as "featureCount",
     (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null and f.stale)::int as "staleFeatureCount",
+    (select count(distinct user_id) from admin.project_user_roles r where r.project_id = p.id)::int as "memberCount",
     coalesce((select array_agg(pe.environment order by e.sort_order, e.name) from admin.project_environments pe
       join admin.environments e on e.name = pe.environment where pe.project_id = p.id), '{}') as environments
   from admin.projects p`;

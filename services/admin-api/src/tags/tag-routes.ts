@@ -64,13 +64,13 @@ export function tagRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.post('/api/admin/tags', { schema: { body: CreateTag, response: { 201: TagWithVersion } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: '*' });
     const tag = await changes.run(actor, (change) => tagService.createTag(change, request.body));
     return reply.code(201).send({ version: 1, tag });
   });
 
   app.delete('/api/admin/tags/:type/:value', { schema: { params: TagParams } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE);
+    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: '*' });
     await changes.run(actor, (change) => tagService.deleteTag(change, request.params));
     return reply.code(200).send();
   });

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+export const RoleType = z.enum(['root', 'root-custom', 'project', 'custom']);
+
+export const Role = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  project: z.string().nullable().optional(),
+});
+export type Role = z.infer<typeof Role>;
+
+export const User = z.object({
+  id: z.number().int(),
+  isAPI: z.boolean().optional(),
+  name: z.string().nullable().optional(),
+  email: z.string().optional(),
+  username: z.string().nullable().optional(),
+  imageUrl: z.string().optional(),
+  inviteLink: z.string().optional(),
+  loginAttempts: z.number().int().optional(),
+  emailSent: z.boolean().optional(),
+  rootRole: z.number().int().optional(),
+  seenAt: z.string().nullable().optional(),
+  createdAt: z.string().optional(),
+  accountType: z.string().optional(),
+  permissions: z.array(z.string()).optional(),
+  scimId: z.string().nullable().optional(),
+});
+export type User = z.infer<typeof User>;
+
+export const Users = z.object({ users: z.array(User), rootRoles: z.array(Role).optional() });
+
+const RootRoleInput = z.union([z.number().int().min(1), z.enum(['Admin', 'Editor', 'Viewer'])]);
+const Email = z.email().max(255);
+const Password = z.string().min(8, 'must be at least 8 characters').max(128);
+
+export const CreateUser = z.object({
+  username: z.string().min(1).max(255).optional(),
+  email: Email.optional(),
+  name: z.string().max(255).optional(),
+  password: Password.optional(),
+  rootRole: RootRoleInput,
+  sendEmail: z.boolean().optional(),
+}).refine((user) => user.username !== undefined || user.email !== undefined, { message: 'email or username is required', path: ['email'] });
+export type CreateUser = z.infer<typeof CreateUser>;
+
+export const UpdateUser = z.object({
+  email: Email.optional(),
+  name: z.string().max(255).optional(),
+  rootRole: RootRoleInput.optional(),
+});
+
+export const ChangePassword = z.object({ password: Password });
+export const ChangeOwnPassword = z.object({ password: Password, confirmPassword: Password.optional(), oldPassword: z.string().max(128).optional() });
+
+export const Login = z.object({ username: z.string().min(1).max(255), password: z.string().min(1).max(1000) });
+
+export const Profile = z.object({ rootRole: Role, projects: z.array(z.string()), features: z.array(z.unknown()) });
+
+export const PermissionGrant = z.object({ name: z.string().min(1).max(100), environment: z.string().max(100).optional() });
+export const CreateRole = z.object({
+  name: z.string().min(1).max(100),
+  description: z.string().max(1000).optional(),
+  type: z.enum(['root-custom', 'custom']).optional(),
+  permissions: z.array(z.union([PermissionGrant, z.object({ id: z.number(), name: z.string(), environment: z.string().optional() })])).max(200).optional(),
+});
+export type CreateRole = z.infer<typeof CreateRole>;
+
+export const GroupUserInput = z.object({ user: z.object({ id: z.number().int() }) });
+export const CreateGroup = z.object({
+  name: z.string().min(1).max(100),
+  description: z.string().max(1000).nullable().optional(),
+  mappingsSSO: z.array(z.string().max(255)).max(100).optional(),
+  rootRole: z.number().int().nullable().optional(),
+  users: z.array(GroupUserInput).max(10_000).optional(),
+});
+export type CreateGroup = z.infer<typeof CreateGroup>;
+
+export const Pat = z.object({
+  id: z.number().int().min(1),
+  secret: z.string().optional(),
+  createdAt: z.string(),
+  seenAt: z.string().nullable(),
+  userId: z.number().int(),
+  description: z.string(),
+  expiresAt: z.string(),
+});
+export type Pat = z.infer<typeof Pat>;
+export const Pats = z.object({ pats: z.array(Pat) });
+export const CreatePat = z.object({ description: z.string().min(1).max(255), expiresAt: z.iso.datetime({ offset: true }) });
+
+export const CreateServiceAccount = z.object({
+  username: z.string().min(1).max(255),
+  name: z.string().max(255).optional(),
+  rootRole: RootRoleInput,
+});
+export const UpdateServiceAccount = z.object({ name: z.string().max(255).optional(), rootRole: RootRoleInput.optional() });
+
+export const CreateSignupToken = z.object({ name: z.string().min(1).max(255), expiresAt: z.iso.datetime({ offset: true }) });
+export const UpdateSignupToken = z.object({ expiresAt: z.iso.datetime({ offset: true }).optional(), enabled: z.boolean().optional() });
+
+export const CreateInvitedUser = z.object({
+  username: z.string().min(1).max(255).optional(),
+  email: Email,
+  name: z.string().min(1).max(255),
+  password: Password,
+});
+export type CreateInvitedUser = z.infer<typeof CreateInvitedUser>;
+
+export const ProjectAccessInput = z.object({
+  roles: z.array(z.number().int()).min(1).max(50),
+  users: z.array(z.union([z.number().int(), z.object({ id: z.number().int() })])).max(10_000).optional(),
+  groups: z.array(z.union([z.number().int(), z.object({ id: z.number().int() })])).max(1000).optional(),
+});
+export const RoleIds = z.object({ roles: z.array(z.number().int()).max(50) });
+
+export const OidcSettingsInput = z.object({
+  enabled: z.boolean().optional(),
+  discoverUrl: z.url().max(1000).optional(),
+  clientId: z.string().max(1000).optional(),
+  secret: z.string().max(1000).optional(),
+  autoCreate: z.boolean().optional(),
+  enableSingleSignOut: z.boolean().optional(),
+  defaultRootRole: z.enum(['Viewer', 'Editor', 'Admin']).optional(),
+  defaultRootRoleId: z.number().int().optional(),
+  emailDomains: z.string().max(2000).optional(),
+  acrValues: z.string().max(1000).optional(),
+  idTokenSigningAlgorithm: z.enum(['RS256', 'RS384', 'RS512']).optional(),
+  enableGroupSyncing: z.boolean().optional(),
+  groupJsonPath: z.string().max(255).optional(),
+  addGroupsScope: z.boolean().optional(),
+});
+export type OidcSettingsInput = z.infer<typeof OidcSettingsInput>;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { CreateGroup, NumericId } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { groupService } from './group-service.ts';
+
+const IdParams = z.object({ groupId: NumericId });
+
+export function groupRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/groups', async (request) => {
+    allowRead(request);
+    return groupService.list(db);
+  });
+  app.post('/api/admin/groups', { schema: { body: CreateGroup } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(actor, (change) => groupService.create(change, request.body)));
+  });
+  app.get('/api/admin/groups/:groupId', { schema: { params: IdParams } }, async (request) => {
+    allowRead(request);
+    return groupService.get(db, request.params.groupId);
+  });
+  app.put('/api/admin/groups/:groupId', { schema: { params: IdParams, body: CreateGroup } }, async (request) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return changes.run(actor, (change) => groupService.update(change, request.params.groupId, request.body));
+  });
+  app.delete('/api/admin/groups/:groupId', { schema: { params: IdParams } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, (change) => groupService.delete(change, request.params.groupId));
+    return reply.code(200).send();
+  });
+}

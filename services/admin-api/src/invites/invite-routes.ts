@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { CreateInvitedUser, CreateSignupToken, UpdateSignupToken, User } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allow } from '../access/guard.ts';
+import { createInviteService } from './invite-service.ts';
+
+const TokenParams = z.object({ token: z.string().min(1).max(200) });
+
+/** Invite links (admin side) and the public signup they allow. */
+export function inviteRoutes(app: HttpServer, { db, changes, config }: AdminDeps) {
+  const invites = createInviteService(config.baseUrl);
+
+  app.get('/api/admin/invite-link/tokens', async (request) => {
+    allow(request, Permission.ADMIN);
+    return invites.list(db);
+  });
+  app.post('/api/admin/invite-link/tokens', { schema: { body: CreateSignupToken } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(actor, (change) => invites.create(change, request.body)));
+  });
+  app.get('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams } }, async (request) => {
+    allow(request, Permission.ADMIN);
+    return invites.get(db, request.params.token);
+  });
+  app.put('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, body: UpdateSignupToken } }, async (request) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return changes.run(actor, (change) => invites.update(change, request.params.token, request.body));
+  });
+}
+
+/** Routes a person without an account uses: no credential needed. */
+export function publicInviteRoutes(app: HttpServer, { db, changes, config }: AdminDeps) {
+  const invites = createInviteService(config.baseUrl);
+  app.get('/invite/:token/validate', { schema: { params: TokenParams } }, async (request, reply) => {
+    await invites.validate(db, request.params.token);
+    return reply.code(200).send();
+  });
+  app.post('/invite/:token/signup', { schema: { params: TokenParams, body: CreateInvitedUser, response: { 200: User } } }, async (request) =>
+    invites.signup(changes, request.params.token, request.body));
+}

@@ -1,0 +1,26 @@
+import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import type { Change } from '../events/changes.ts';
+import { newPatSecret, patEventState, patStore, patView } from './pat-store.ts';
+
+export const patService = {
+  async list(db: Queryable, userId: number) {
+    return { pats: (await patStore.listFor(db, userId)).map((row) => patView(row)) };
+  },
+
+  /** The secret is in this answer only; the database keeps its hash. */
+  async create(change: Change, userId: number, input: { description: string; expiresAt: string }) {
+    const expiresAt = new Date(input.expiresAt);
+    if (expiresAt.getTime() <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
+    const secret = newPatSecret();
+    const row = await patStore.insert(change.tx, { userId, secret, description: input.description, expiresAt: expiresAt.toISOString() });
+    change.emit({ type: 'pat-created', data: patEventState(row) });
+    return patView(row, secret);
+  },
+
+  async delete(change: Change, userId: number, id: number) {
+    const row = await patStore.get(change.tx, id);
+    if (!row || row.userId !== userId) throw new NotFoundError(`Could not find personal access token ${id}`);
+    await patStore.delete(change.tx, id);
+    change.emit({ type: 'pat-deleted', data: patEventState(row) });
+  },
+};

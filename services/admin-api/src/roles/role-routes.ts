@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { CreateRole, NumericId } from '@bunting/contracts';
+import { NameExistsError, Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { roleStore } from './role-store.ts';
+import { roleService } from './role-service.ts';
+
+const IdParams = z.object({ roleId: NumericId });
+
+export function roleRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/roles', async (request) => {
+    allowRead(request);
+    return roleService.list(db);
+  });
+  app.get('/api/admin/permissions', async (request) => {
+    allowRead(request);
+    return roleService.permissionCatalogue();
+  });
+  app.post('/api/admin/roles', { schema: { body: CreateRole } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(actor, (change) => roleService.create(change, request.body)));
+  });
+  app.post('/api/admin/roles/validate', { schema: { body: z.object({ name: z.string().min(1).max(100), roleId: z.number().optional() }) } }, async (request, reply) => {
+    allowRead(request);
+    const existing = await roleStore.getByName(db, request.body.name);
+    if (existing && existing.id !== request.body.roleId) throw new NameExistsError(`A role with the name ${request.body.name} already exists`);
+    return reply.code(200).send();
+  });
+  app.get('/api/admin/roles/:roleId', { schema: { params: IdParams } }, async (request) => {
+    allowRead(request);
+    return roleService.get(db, request.params.roleId);
+  });
+  app.put('/api/admin/roles/:roleId', { schema: { params: IdParams, body: CreateRole } }, async (request) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return changes.run(actor, (change) => roleService.update(change, request.params.roleId, request.body));
+  });
+  app.delete('/api/admin/roles/:roleId', { schema: { params: IdParams } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, (change) => roleService.delete(change, request.params.roleId));
+    return reply.code(200).send();
+  });
+}

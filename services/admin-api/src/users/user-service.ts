@@ -1,0 +1,73 @@
+import type { CreateUser, User } from '@bunting/contracts';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import type { Change } from '../events/changes.ts';
+import { requireRootRole, roleStore, roleView, ROOT_ROLE_TYPES } from '../roles/role-store.ts';
+import { hashPassword } from './passwords.ts';
+import { userEventState, userStore, userView, type UserRow } from './user-store.ts';
+
+export async function requireUser(db: Queryable, id: number, options: { serviceAccount?: boolean } = {}): Promise<UserRow> {
+  const user = await userStore.get(db, id);
+  const wanted = options.serviceAccount ?? false;
+  if (!user || user.isService !== wanted) throw new NotFoundError(`Could not find ${wanted ? 'service account' : 'user'} ${id}`);
+  return user;
+}
+
+async function checkUnique(db: Queryable, input: { email?: string | null | undefined; username?: string | null | undefined }, exceptId = 0) {
+  if (input.email && (await userStore.emailTaken(db, input.email, exceptId))) {
+    throw new NameExistsError(`A user with the email ${input.email} already exists`);
+  }
+  if (input.username && (await userStore.usernameTaken(db, input.username, exceptId))) {
+    throw new NameExistsError(`A user with the username ${input.username} already exists`);
+  }
+}
+
+export const userService = {
+  async list(db: Queryable) {
+    const [users, rootRoles] = await Promise.all([userStore.list(db, false), roleStore.list(db, ROOT_ROLE_TYPES)]);
+    return { users: users.map(userView), rootRoles: rootRoles.map(roleView) };
+  },
+
+  async create(change: Change, input: CreateUser & { isService?: boolean }, options: { emit?: boolean } = {}): Promise<UserRow> {
+    const { tx, emit } = change;
+    const role = await requireRootRole(tx, input.rootRole);
+    await checkUnique(tx, input);
+    const row = await userStore.insert(tx, {
+      name: input.name ?? null,
+      username: input.username ?? null,
+      email: input.email ?? null,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+      rootRole: role.id,
+      isService: input.isService ?? false,
+    });
+    if (options.emit ?? true) emit({ type: input.isService ? 'service-account-created' : 'user-created', data: userEventState(row) });
+    return row;
+  },
+
+  async update(change: Change, id: number, input: { name?: string | undefined; email?: string | undefined; rootRole?: number | string | undefined }, options: { serviceAccount?: boolean } = {}): Promise<User> {
+    const { tx, emit } = change;
+    const before = await requireUser(tx, id, options);
+    const rootRole = input.rootRole === undefined ? before.rootRole : (await requireRootRole(tx, input.rootRole)).id;
+    await checkUnique(tx, { email: input.email }, id);
+    const after = await userStore.update(tx, id, { name: input.name ?? before.name, email: input.email ?? before.email, rootRole });
+    if (JSON.stringify(userEventState(after)) !== JSON.stringify(userEventState(before))) {
+      emit({ type: before.isService ? 'service-account-updated' : 'user-updated', data: userEventState(after), preData: userEventState(before) });
+    }
+    return userView(after);
+  },
+
+  async delete(change: Change, id: number, options: { serviceAccount?: boolean } = {}) {
+    const before = await requireUser(change.tx, id, options);
+    await userStore.delete(change.tx, id);
+    change.emit({ type: before.isService ? 'service-account-deleted' : 'user-deleted', preData: userEventState(before) });
+  },
+
+  async setPassword(change: Change, id: number, password: string) {
+    const user = await requireUser(change.tx, id);
+    await userStore.setPassword(change.tx, id, await hashPassword(password));
+    change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
+  },
+
+  validateRootRoleInput(input: unknown) {
+    if (input === undefined) throw ValidationError.field('rootRole', 'is required');
+  },
+};
