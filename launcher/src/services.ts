@@ -3,12 +3,14 @@ import type { Infrastructure } from '@bunting/platform';
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
 import { frontendApi } from '@bunting/frontend-api/app';
+import { signalsService } from '@bunting/signals/app';
 
 /** Every service the launcher can mount, in the order they start when several share a process. */
 export const SERVICES = {
   'admin-api': (infrastructure: Infrastructure) => adminApi(infrastructure),
   'event-log': (infrastructure: Infrastructure) => eventLog(infrastructure),
   'frontend-api': (infrastructure: Infrastructure) => frontendApi(infrastructure),
+  signals: (infrastructure: Infrastructure) => signalsService(infrastructure),
 } satisfies Record<string, (infrastructure: Infrastructure) => FastifyPluginAsync>;
 
 export type ServiceName = keyof typeof SERVICES;

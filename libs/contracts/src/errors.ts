@@ -9,6 +9,7 @@ export const ErrorName = z.enum([
   'ContentTypeError',
   'PayloadTooLargeError',
   'RateLimitError',
+  'ExceedsLimitError',
   'InternalError',
   'ServiceUnavailableError',
 ]);

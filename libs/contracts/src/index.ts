@@ -15,3 +15,4 @@ export * from './principals.ts';
 export * from './subjects.ts';
 export * from './client-api.ts';
 export * from './identity.ts';
+export * from './signals.ts';

@@ -14,3 +14,4 @@ export * from './redis.ts';
 export * from './credentials.ts';
 export * from './permissions.ts';
 export * from './infrastructure.ts';
+export * from './actors.ts';

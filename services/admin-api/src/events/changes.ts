@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ADMIN_TOKEN_USER_ID, Tag, type Actor, type DomainEvent, type EventType, type Principal } from '@bunting/contracts';
+import { Tag, type Actor, type DomainEvent, type EventType } from '@bunting/contracts';
 import {
   eventMessages,
   sql,
@@ -81,10 +81,4 @@ async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts:
   }));
 }
 
-/** How events name the caller: the user, or the token's name with Unleash's admin-token user id. */
-export function actorOf(principal: Principal): Actor {
-  return {
-    createdBy: principal.name,
-    createdByUserId: principal.userId ?? (principal.tokenType === 'admin' ? ADMIN_TOKEN_USER_ID : null),
-  };
-}
+export { actorOf } from '@bunting/platform';

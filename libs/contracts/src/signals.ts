@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { CONSTRAINT_OPERATORS } from './constraints.ts';
+
+export const SignalEndpointName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-zA-Z0-9_-]+$/, 'must be URL-safe: letters, digits, _ and -');
+
+export const CreateSignalEndpoint = z.object({
+  name: SignalEndpointName,
+  description: z.string().max(1000).nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+export const UpdateSignalEndpoint = CreateSignalEndpoint.partial();
+
+export const SignalEndpointToken = z.object({ id: z.number(), name: z.string(), signalEndpointId: z.number(), createdAt: z.string(), createdByUserId: z.number().nullable() });
+export const SignalEndpoint = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
+  tokens: z.array(SignalEndpointToken),
+});
+export type SignalEndpoint = z.infer<typeof SignalEndpoint>;
+
+export const CreateSignalEndpointToken = z.object({ name: z.string().min(1).max(255) });
+
+/** A received signal as it travels on the signals stream to the action runner. */
+export const ReceivedSignal = z.object({
+  id: z.number(),
+  endpointId: z.number(),
+  endpointName: z.string(),
+  tokenName: z.string().nullable(),
+  payload: z.unknown(),
+  createdAt: z.string(),
+});
+export type ReceivedSignal = z.infer<typeof ReceivedSignal>;
+
+/** A filter on a path into the payload ("data.severity"), with the operators constraints use. */
+export const PayloadFilter = z.object({
+  operator: z.enum(CONSTRAINT_OPERATORS),
+  value: z.string().max(1000).optional(),
+  values: z.array(z.string().max(1000)).max(100).optional(),
+  inverted: z.boolean().optional(),
+  caseInsensitive: z.boolean().optional(),
+});
+export type PayloadFilter = z.infer<typeof PayloadFilter>;
+
+export const ACTION_TYPES = ['ENABLE_FEATURE', 'DISABLE_FEATURE'] as const;
+export const ActionInput = z.object({
+  action: z.enum(ACTION_TYPES),
+  sortOrder: z.number().int().optional(),
+  executionParams: z.object({
+    project: z.string().min(1).max(100),
+    environment: z.string().min(1).max(100),
+    featureName: z.string().min(1).max(255),
+  }),
+});
+
+export const CreateActionSet = z.object({
+  name: z.string().min(1).max(255),
+  description: z.string().max(1000).nullable().optional(),
+  enabled: z.boolean().optional(),
+  /** The service account the actions run as. */
+  actorId: z.number().int().min(1),
+  match: z.object({
+    source: z.literal('signal-endpoint'),
+    sourceId: z.number().int().min(1),
+    payload: z.record(z.string().min(1).max(255), PayloadFilter).optional(),
+  }),
+  actions: z.array(ActionInput).min(1).max(20),
+});
+export type CreateActionSet = z.infer<typeof CreateActionSet>;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { CreateActionSet, NumericId, PathName } from '@bunting/contracts';
+import { Permission, actorOf, principalOf, requirePermission, type HttpServer } from '@bunting/platform';
+import type { FastifyRequest } from 'fastify';
+import type { SignalsDeps } from '../signals-deps.ts';
+import { listRuns } from './action-runner.ts';
+import { actionService, requireActionSet, type ActionDeps } from './action-service.ts';
+
+const ProjectParams = z.object({ projectId: PathName });
+const SetParams = ProjectParams.extend({ id: NumericId });
+
+function asAdmin(request: FastifyRequest) {
+  const principal = principalOf(request);
+  requirePermission(principal, Permission.ADMIN);
+  return actorOf(principal);
+}
+
+export function actionRoutes(app: HttpServer, deps: SignalsDeps & { actionDeps: ActionDeps }) {
+  const { db, changes, actionDeps } = deps;
+  const base = '/api/admin/projects/:projectId/actions';
+
+  app.get(base, { schema: { params: ProjectParams } }, async (request) => {
+    asAdmin(request);
+    return actionService.list(db, request.params.projectId);
+  });
+  app.post(base, { schema: { params: ProjectParams, body: CreateActionSet } }, async (request, reply) => {
+    const created = await changes.run(asAdmin(request), (change) => actionService.create(change, actionDeps, request, request.params.projectId, request.body));
+    return reply.code(201).send(created);
+  });
+  app.put(`${base}/:id`, { schema: { params: SetParams, body: CreateActionSet } }, async (request) =>
+    changes.run(asAdmin(request), (change) => actionService.update(change, actionDeps, request, request.params.projectId, request.params.id, request.body)));
+  for (const [action, enabled] of [['on', true], ['off', false]] as const) {
+    app.post(`${base}/:id/${action}`, { schema: { params: SetParams } }, async (request, reply) => {
+      await changes.run(asAdmin(request), (change) => actionService.setEnabled(change, request.params.projectId, request.params.id, enabled));
+      return reply.code(200).send();
+    });
+  }
+  app.delete(`${base}/:id`, { schema: { params: SetParams } }, async (request, reply) => {
+    await changes.run(asAdmin(request), (change) => actionService.delete(change, request.params.projectId, request.params.id));
+    return reply.code(200).send();
+  });
+  app.get(`${base}/:id/events`, { schema: { params: SetParams, querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }) } }, async (request) => {
+    asAdmin(request);
+    await requireActionSet(db, request.params.projectId, request.params.id);
+    return { actionSetEvents: await listRuns(db, request.params.id, request.query.limit) };
+  });
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ActionInput, PayloadFilter } from '@bunting/contracts';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const ActionSetRow = z.object({
+  id: z.number(),
+  project: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  actorId: z.number(),
+  actorToken: z.string(),
+  match: z.object({ source: z.string(), sourceId: z.number(), payload: z.record(z.string(), PayloadFilter).optional() }),
+  actions: z.array(ActionInput),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
+});
+export type ActionSetRow = z.infer<typeof ActionSetRow>;
+
+const columns = sql.fragment`id, project, name, description, enabled, actor_id as "actorId", actor_token as "actorToken", match, actions,
+  created_at as "createdAt", created_by_user_id as "createdByUserId"`;
+
+/** An action set as the API and events show it: the actor's token stays inside the service. */
+export function actionSetView(row: ActionSetRow) {
+  const { actorToken: _token, ...view } = row;
+  return view;
+}
+
+export const actionStore = {
+  list(db: Queryable, project: string) {
+    return db.any(sql.type(ActionSetRow)`select ${columns} from signals.action_sets where project = ${project} order by id`);
+  },
+  get(db: Queryable, id: number) {
+    return db.maybeOne(sql.type(ActionSetRow)`select ${columns} from signals.action_sets where id = ${id}`);
+  },
+  forSource(db: Queryable, endpointId: number) {
+    return db.any(sql.type(ActionSetRow)`select ${columns} from signals.action_sets
+      where enabled and match ->> 'sourceId' = ${String(endpointId)} order by id`);
+  },
+  insert(db: Queryable, set: Omit<ActionSetRow, 'id' | 'createdAt'>) {
+    return db.one(sql.type(ActionSetRow)`insert into signals.action_sets
+      (project, name, description, enabled, actor_id, actor_token, match, actions, created_by_user_id)
+      values (${set.project}, ${set.name}, ${set.description}, ${set.enabled}, ${set.actorId}, ${set.actorToken},
+        ${sql.jsonb(set.match)}, ${sql.jsonb(set.actions)}, ${set.createdByUserId}) returning ${columns}`);
+  },
+  update(db: Queryable, id: number, set: Omit<ActionSetRow, 'id' | 'createdAt' | 'createdByUserId' | 'project'>) {
+    return db.one(sql.type(ActionSetRow)`update signals.action_sets set name = ${set.name}, description = ${set.description},
+      enabled = ${set.enabled}, actor_id = ${set.actorId}, actor_token = ${set.actorToken}, match = ${sql.jsonb(set.match)},
+      actions = ${sql.jsonb(set.actions)} where id = ${id} returning ${columns}`);
+  },
+  delete(db: Queryable, id: number) {
+    return db.query(sql.unsafe`delete from signals.action_sets where id = ${id}`);
+  },
+};

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { SYSTEM_ACTOR, type ReceivedSignal } from '@bunting/contracts';
+import { AuthenticationRequired, NotFoundError, RateLimitError, ValidationError, sql, type HttpServer } from '@bunting/platform';
+import type { SignalsDeps } from '../signals-deps.ts';
+import { endpointStore } from '../endpoints/endpoint-store.ts';
+import { hashToken } from '../endpoints/endpoint-service.ts';
+import { createRateLimiter } from './rate-limiter.ts';
+
+/**
+ * Seed endpoint 4: POST /api/signal-endpoint/:endpointName. The bearer token must be one of the endpoint's;
+ * the body is optional and, when present, any JSON. An accepted signal is stored with its source token and
+ * put on the signals stream through the outbox before the answer, so a NATS outage loses none.
+ */
+export function ingestionRoutes(app: HttpServer, deps: SignalsDeps) {
+  const { db, changes, config, messaging } = deps;
+  const limiter = createRateLimiter(deps.redis, deps.namespace, config.requestsPerSecond);
+
+  // Senders label bodies in many ways; whatever the content type, the body must be JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) => {
+    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(ValidationError.field('body', 'the signal body must be JSON'), undefined);
+    }
+  });
+
+  app.post('/api/signal-endpoint/:endpointName', {
+    bodyLimit: config.maxPayloadBytes,
+    schema: { params: z.object({ endpointName: z.string().min(1).max(255) }) },
+  }, async (request, reply) => {
+    const endpoint = await endpointStore.byName(db, request.params.endpointName);
+    if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find signal endpoint ${request.params.endpointName}`);
+    const header = request.headers.authorization;
+    const secret = typeof header === 'string' ? header.replace(/^bearer\s+/i, '').trim() : '';
+    const token = secret ? await endpointStore.tokenByHash(db, endpoint.id, hashToken(secret)) : null;
+    if (!token) throw new AuthenticationRequired('A valid token of this signal endpoint is required (Authorization: Bearer <token>).');
+    const wait = await limiter.take(String(endpoint.id));
+    if (wait !== null) {
+      throw new RateLimitError(`Signal endpoint ${endpoint.name} accepts ${config.requestsPerSecond} request(s) per second.`, Math.ceil(wait / 1000));
+    }
+    const payload = request.body ?? null;
+    const signal = await changes.run(SYSTEM_ACTOR, async (change) => {
+      const row = await change.tx.one(sql.type(z.object({ id: z.number(), createdAt: z.string() }))`
+        insert into signals.signals (endpoint_id, token_id, token_name, payload)
+        values (${endpoint.id}, ${token.id}, ${token.name}, ${payload === null ? null : sql.jsonb(payload as object)})
+        returning id, created_at as "createdAt"`);
+      const received: ReceivedSignal = { id: row.id, endpointId: endpoint.id, endpointName: endpoint.name, tokenName: token.name, payload, createdAt: row.createdAt };
+      change.publish({ uuid: randomUUID(), subject: messaging.names.signalSubject(String(endpoint.id)), payload: received });
+      return received;
+    });
+    return reply.code(202).send({ id: signal.id });
+  });
+}

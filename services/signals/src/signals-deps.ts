@@ -1,0 +1,16 @@
+import type { CredentialVerifier, DatabasePool, Logger, Messaging, Redis } from '@bunting/platform';
+import type { SignalChanges } from './signal-changes.ts';
+import type { SignalsConfig } from './signals-config.ts';
+import type { SecretBox } from './actions/secret-box.ts';
+
+export type SignalsDeps = {
+  db: DatabasePool;
+  changes: SignalChanges;
+  messaging: Messaging;
+  redis: Redis;
+  log: Logger;
+  config: SignalsConfig;
+  verifier: CredentialVerifier;
+  namespace: string;
+  secrets: SecretBox;
+};
