@@ -2,6 +2,7 @@ import { httpClient, isolate, startServiceProcess } from '@bunting/testing';
 import { startTestStack } from '@bunting/testing';
 import { measureEventLogLag } from './event-log-lag.ts';
 import { configureFlags, measurePropagation, measureSdkEdge } from './sdk-edge.ts';
+import { measureSignalIngestion } from './signals-ingestion.ts';
 
 /**
  * `npm run bench`: the SDK edge under load (autocannon, 50 connections, against a separate all-in-one
@@ -18,6 +19,8 @@ const server = await startServiceProcess('all', {
   INIT_ADMIN_API_TOKENS: adminToken,
   INIT_FRONTEND_API_TOKENS: frontendToken,
   INIT_CLIENT_API_TOKENS: clientToken,
+  SIGNAL_ENDPOINTS_LIMIT: '1000',
+  SIGNAL_ENDPOINT_RATE_LIMIT: '100000',
 });
 try {
   const admin = httpClient(server.url, { authorization: adminToken });
@@ -37,6 +40,8 @@ try {
   console.log(`all-in-one RSS: ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after`);
   console.log('\nPropagation (admin change -> visible on /api/frontend):');
   console.table(await measurePropagation({ admin, url: server.url, frontendToken, changes: 100 }));
+  console.log('\nSignal ingestion (100 endpoints, 50 connections, each endpoint within its limit):');
+  console.table(await measureSignalIngestion({ url: server.url, adminToken, endpoints: 100, seconds }));
 } finally {
   await server.stop();
   await isolation.cleanup();

@@ -25,7 +25,7 @@ const stack = await startStack({ target });
 const port = process.env.PORT ?? '4242';
 console.log(`
 Bunting is running (${stack.targets.join(', ')}) on http://localhost:${port}
-${printedToken ? `Admin API token: ${printedToken}\n  e.g. curl -H "Authorization: ${printedToken}" http://localhost:${port}/api/admin/projects\n` : ''}Health: http://localhost:${port}/health   Ready: http://localhost:${port}/ready
+${printedToken ? `Admin API token: ${printedToken}\n  e.g. curl -H "Authorization: ${printedToken}" http://localhost:${port}/api/admin/projects\n` : ''}${stack.targets.includes('admin-api') ? `Log in: POST /auth/simple/login as ${process.env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin'} / ${process.env.UNLEASH_DEFAULT_ADMIN_PASSWORD ? '(your password)' : 'unleash4all'} (on a fresh install)\n` : ''}Health: http://localhost:${port}/health   Ready: http://localhost:${port}/ready
 `);
 
 let stopping = false;
