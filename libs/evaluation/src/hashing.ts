@@ -5,41 +5,19 @@
  */
 export function murmur3(key: string, seed: number): number {
   const length = key.length;
-  const tail = length & 3;
-  const body = length - tail;
+  const body = length - (length & 3);
   let h1 = seed | 0;
-  let k1 = 0;
   let index = 0;
   while (index < body) {
-    k1 = (key.charCodeAt(index) & 0xff)
+    h1 = mixBlock(h1, (key.charCodeAt(index) & 0xff)
       | ((key.charCodeAt(index + 1) & 0xff) << 8)
       | ((key.charCodeAt(index + 2) & 0xff) << 16)
-      | ((key.charCodeAt(index + 3) & 0xff) << 24);
+      | ((key.charCodeAt(index + 3) & 0xff) << 24));
     index += 4;
-    k1 = Math.imul(k1, 0xcc9e2d51);
-    k1 = (k1 << 15) | (k1 >>> 17);
-    k1 = Math.imul(k1, 0x1b873593);
-    h1 ^= k1;
-    h1 = (h1 << 13) | (h1 >>> 19);
-    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
   }
-  k1 = 0;
-  if (tail === 3) k1 ^= (key.charCodeAt(index + 2) & 0xff) << 16;
-  if (tail >= 2) k1 ^= (key.charCodeAt(index + 1) & 0xff) << 8;
-  if (tail >= 1) {
-    k1 ^= key.charCodeAt(index) & 0xff;
-    k1 = Math.imul(k1, 0xcc9e2d51);
-    k1 = (k1 << 15) | (k1 >>> 17);
-    k1 = Math.imul(k1, 0x1b873593);
-    h1 ^= k1;
-  }
-  h1 ^= length;
-  h1 ^= h1 >>> 16;
-  h1 = Math.imul(h1, 0x85ebca6b);
-  h1 ^= h1 >>> 13;
-  h1 = Math.imul(h1, 0xc2b2ae35);
-  h1 ^= h1 >>> 16;
-  return h1 >>> 0;
+  let tail = 0;
+  for (let at = 0; index + at < length; at += 1) tail |= (key.charCodeAt(index + at) & 0xff) << (8 * at);
+  return finish(h1, tail, length - index, length);
 }
 
 function mixBlock(h1: number, block: number): number {

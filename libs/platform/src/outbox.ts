@@ -9,27 +9,13 @@ import { SpanKind, contextFromCarrier, contextWithSpan, startSpan, traceCarrier 
 /**
  * The transactional outbox of one service schema. `add` writes messages in the caller's transaction;
  * the relay publishes them to JetStream with the message uuid as the de-duplication id and marks them sent.
- * The schema must hold the table created by `outboxTableSql`.
+ * The schema must hold an `outbox` table (see a service's first migration).
  */
 export type Outbox = {
   add: (tx: Queryable, messages: OutboxMessage[]) => Promise<void>;
 };
 
 export type OutboxMessage = { uuid: string; subject: string; payload: unknown };
-
-/** The SQL a service's first migration runs to own an outbox. */
-export const outboxTableSql = `
-create table outbox (
-  id bigserial primary key,
-  uuid uuid not null unique,
-  subject text not null,
-  payload jsonb not null,
-  headers jsonb not null default '{}',
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
-`;
 
 function channelFor(schema: string) {
   return `${schema}_outbox`;

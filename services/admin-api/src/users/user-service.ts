@@ -1,5 +1,5 @@
 import type { CreateUser, User } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { requireRootRole, roleStore, roleView, ROOT_ROLE_TYPES } from '../roles/role-store.ts';
 import { hashPassword } from './passwords.ts';
@@ -65,9 +65,5 @@ export const userService = {
     const user = await requireUser(change.tx, id);
     await userStore.setPassword(change.tx, id, await hashPassword(password));
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
-  },
-
-  validateRootRoleInput(input: unknown) {
-    if (input === undefined) throw ValidationError.field('rootRole', 'is required');
   },
 };

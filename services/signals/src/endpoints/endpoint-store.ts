@@ -1,16 +1,10 @@
 import { z } from 'zod';
+import { SignalEndpoint, SignalEndpointToken } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-export const EndpointRow = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  createdAt: z.string(),
-  createdByUserId: z.number().nullable(),
-});
+export const EndpointRow = SignalEndpoint.omit({ tokens: true });
 export type EndpointRow = z.infer<typeof EndpointRow>;
-export const TokenRow = z.object({ id: z.number(), name: z.string(), signalEndpointId: z.number(), createdAt: z.string(), createdByUserId: z.number().nullable() });
+export const TokenRow = SignalEndpointToken;
 export type TokenRow = z.infer<typeof TokenRow>;
 
 const endpointColumns = sql.fragment`id, name, description, enabled, created_at as "createdAt", created_by_user_id as "createdByUserId"`;
