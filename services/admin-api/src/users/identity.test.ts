@@ -101,6 +101,9 @@ describe('personal access tokens and service accounts (seed endpoint 15)', () =>
     expect(me.body.user.username).toBe('dave');
     expect((await stack.admin.post('/api/admin/user/tokens', { description: 'x', expiresAt: '2099-01-01T00:00:00Z' })).status).toBe(403);
     expect((await withPat.get('/api/admin/events')).status).toBe(200);
+    // Use is recorded in batches off the request path.
+    const seen = await eventually(async () => (await dave.get('/api/admin/user/tokens')).body.pats[0].seenAt, { timeoutMs: 8000, intervalMs: 250 });
+    expect(Date.parse(seen)).toBeGreaterThan(Date.now() - 60_000);
     expect((await dave.delete(`/api/admin/user/tokens/${created.body.id}`)).status).toBe(200);
     const revokedAt = Date.now();
     expect((await withPat.get('/api/admin/projects')).status).toBe(401);
