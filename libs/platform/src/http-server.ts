@@ -11,6 +11,7 @@ import {
   markSpanFailed,
   runInContext,
   startSpan,
+  tracingActive,
   type Span,
 } from './telemetry.ts';
 
@@ -76,6 +77,7 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
   );
 
   app.addHook('onRequest', (request, _reply, done) => {
+    if (!tracingActive()) return done();
     const parent = contextFromCarrier(request.headers as Record<string, string>);
     const span = startSpan(`HTTP ${request.method}`, SpanKind.SERVER, parent, {
       'http.request.method': request.method,

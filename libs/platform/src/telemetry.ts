@@ -15,6 +15,13 @@ export type { Span, Context };
 
 const tracer = () => trace.getTracer('bunting');
 
+/** Whether a tracer provider is registered; without one, request spans are skipped (they cost ~10 % on the SDK edge). */
+export function tracingActive(): boolean {
+  const provider = trace.getTracerProvider() as { getDelegate?: () => object };
+  const delegate = provider.getDelegate?.() ?? provider;
+  return delegate.constructor.name !== 'NoopTracerProvider';
+}
+
 /**
  * Starts the OpenTelemetry SDK when the standard OTEL_* variables ask for an exporter; otherwise tracing
  * stays off and every span below is a no-op. Returns the function that flushes and stops it.
