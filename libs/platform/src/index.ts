@@ -15,3 +15,4 @@ export * from './credentials.ts';
 export * from './permissions.ts';
 export * from './infrastructure.ts';
 export * from './actors.ts';
+export * from './request-reply.ts';
