@@ -31,11 +31,13 @@ export const ROOT_PERMISSIONS = [
   Permission.CREATE_ENVIRONMENT, Permission.UPDATE_ENVIRONMENT, Permission.DELETE_ENVIRONMENT,
 ] as const;
 
-const MEMBER_PROJECT = [
-  Permission.CREATE_FEATURE, Permission.UPDATE_FEATURE, Permission.DELETE_FEATURE, Permission.UPDATE_FEATURE_VARIANTS,
-  Permission.UPDATE_FEATURE_DEPENDENCY, Permission.UPDATE_PROJECT_SEGMENT, Permission.CREATE_PROJECT_API_TOKEN,
-  Permission.READ_PROJECT_API_TOKEN, Permission.DELETE_PROJECT_API_TOKEN, PROJECT_USER_ACCESS_READ,
-];
+/** What only a project's owners may do there; members may do the rest. */
+const OWNER_ONLY = new Set<string>([Permission.UPDATE_PROJECT, Permission.DELETE_PROJECT, PROJECT_USER_ACCESS_WRITE]);
+const MEMBER_PROJECT = PROJECT_PERMISSIONS.filter((permission) => !OWNER_ONLY.has(permission));
+
+/** What only admins may do instance-wide; editors may do the rest. */
+const ADMIN_ONLY = new Set<string>([Permission.ADMIN, Permission.CREATE_ENVIRONMENT, Permission.UPDATE_ENVIRONMENT, Permission.DELETE_ENVIRONMENT]);
+const EDITOR_ROOT = [Permission.READ, ...ROOT_PERMISSIONS.filter((permission) => !ADMIN_ONLY.has(permission))];
 
 export type RolePermissions = { root: string[]; project: string[]; environment: { permission: string; environment: string }[] };
 
@@ -45,14 +47,7 @@ const allEnvironments = (permissions: readonly string[]) => permissions.map((per
 export const BUILT_IN_ROLES: Record<number, RolePermissions> = {
   [ROOT_ROLE.ADMIN]: { root: [Permission.ADMIN], project: [], environment: [] },
   [ROOT_ROLE.EDITOR]: {
-    root: [
-      Permission.READ, Permission.CREATE_PROJECT, Permission.CREATE_CONTEXT_FIELD, Permission.UPDATE_CONTEXT_FIELD,
-      Permission.DELETE_CONTEXT_FIELD, Permission.CREATE_SEGMENT, Permission.UPDATE_SEGMENT, Permission.DELETE_SEGMENT,
-      Permission.CREATE_STRATEGY, Permission.UPDATE_STRATEGY, Permission.DELETE_STRATEGY, Permission.CREATE_TAG_TYPE,
-      Permission.UPDATE_TAG_TYPE, Permission.DELETE_TAG_TYPE, Permission.UPDATE_APPLICATION, Permission.READ_API_TOKEN,
-      Permission.CREATE_CLIENT_API_TOKEN, Permission.UPDATE_CLIENT_API_TOKEN, Permission.DELETE_CLIENT_API_TOKEN,
-      Permission.CREATE_FRONTEND_API_TOKEN, Permission.UPDATE_FRONTEND_API_TOKEN, Permission.DELETE_FRONTEND_API_TOKEN,
-    ],
+    root: EDITOR_ROOT,
     // Held in every project ("*").
     project: MEMBER_PROJECT,
     environment: allEnvironments(ENVIRONMENT_PERMISSIONS),

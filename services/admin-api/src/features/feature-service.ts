@@ -6,6 +6,7 @@ import type { Change } from '../events/changes.ts';
 import { requireProject } from '../projects/project-service.ts';
 import { projectStore } from '../projects/project-store.ts';
 import { tagService } from '../tags/tag-service.ts';
+import { tagStore } from '../tags/tag-store.ts';
 import { featureEnvironmentStore, featureStore, featureEventState, type FeatureRow } from './feature-store.ts';
 import { applyJsonPatch } from './json-patch.ts';
 import { loadFeatureViews } from './feature-read-model.ts';
@@ -185,7 +186,7 @@ export const featureService = {
     if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
     // Unleash only deletes archived flags; deleting an active one is a no-op.
     if (before.archivedAt === null) return;
-    const tags = (await loadFeatureViews(change.tx, [before], null))[0]?.tags ?? [];
+    const tags = await tagStore.forFeature(change.tx, name);
     await featureStore.delete(change.tx, name);
     change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureEventState(before), tags });
   },
