@@ -202,6 +202,41 @@ export function compileConstraint(constraint: Constraint | undefined): Check {
 
 const CANNOT_THROW = new Set(['IN', 'NOT_IN']);
 
+/**
+ * A constraint as the engine's hot path keeps it: IN and NOT_IN (most constraints) as a field and a set,
+ * checked inline; every other operator through its compiled check.
+ */
+export class ConstraintPlan {
+  readonly field: string;
+  /** The values of an IN or NOT_IN constraint; null for other operators. */
+  readonly values: ReadonlySet<string> | null;
+  /** Whether membership makes the constraint false (NOT_IN, or an inverted IN). */
+  readonly negate: boolean;
+  readonly check: Check;
+
+  constructor(constraint: Constraint | undefined) {
+    this.check = compileConstraint(constraint);
+    const membership = constraint !== undefined && (constraint.operator === 'IN' || constraint.operator === 'NOT_IN');
+    this.field = constraint?.contextName ?? '';
+    this.values = membership ? new Set(cleanValues(constraint.values)) : null;
+    this.negate = membership && (constraint.operator === 'NOT_IN') !== (constraint.inverted === true);
+  }
+}
+
+export function constraintsHold(plans: readonly ConstraintPlan[], context: PreparedContext): boolean {
+  for (let index = 0; index < plans.length; index += 1) {
+    const plan = plans[index]!;
+    const values = plan.values;
+    if (values !== null) {
+      const value = context.fields.get(plan.field);
+      if ((typeof value === 'string' && values.has(value)) === plan.negate) return false;
+    } else if (!plan.check(context)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 export function compileConstraints(constraints: readonly (Constraint | undefined)[]): Check {
   const checks = constraints.map(compileConstraint);
   if (checks.length === 0) return () => true;

@@ -1,4 +1,5 @@
 import type { EvaluationContext } from '@bunting/contracts';
+import { HashKey } from './hashing.ts';
 
 export type Context = EvaluationContext;
 
@@ -9,9 +10,18 @@ export type Context = EvaluationContext;
 export class PreparedContext {
   readonly raw: Context;
   readonly fields = new Map<string, unknown>();
+  // The root fields default stickiness reads, copied so every flag reads them from one object shape.
+  readonly userId: unknown;
+  readonly sessionId: unknown;
+  readonly remoteAddress: unknown;
+  /** The last id hashed: a request hashes the same id (usually its userId) twice for every flag. */
+  private lastKey: HashKey | undefined = undefined;
 
   constructor(raw: Context) {
     this.raw = raw;
+    this.userId = raw.userId;
+    this.sessionId = raw.sessionId;
+    this.remoteAddress = raw.remoteAddress;
     const properties = raw.properties;
     if (properties) {
       for (const name in properties) {
@@ -28,6 +38,14 @@ export class PreparedContext {
 
   value(field: string): unknown {
     return this.fields.get(field);
+  }
+
+  hashKey(text: string): HashKey {
+    const last = this.lastKey;
+    if (last !== undefined && last.text === text) return last;
+    const key = new HashKey(text);
+    this.lastKey = key;
+    return key;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ClientFeature, ClientSegment } from '@bunting/contracts';
 import { prepareContext, type Context, type PreparedContext } from './context.ts';
-import { compileStrategy, type CompiledStrategy } from './strategies.ts';
-import { compileVariantSelection, type Random, type VariantDefinition } from './variants.ts';
+import { StrategyPlan, strategyIsOn } from './strategies.ts';
+import { VariantPlan, selectVariant, type Random, type VariantDefinition } from './variants.ts';
 
 /** The variant answer SDKs give; `feature_enabled` tells whether the flag itself was on. */
 export type VariantResult = {
@@ -15,6 +15,11 @@ export type Evaluation = {
   enabled: boolean;
   /** The winning variant definition, or undefined for the "disabled" variant. Same object on every call. */
   variant: VariantDefinition | undefined;
+  /**
+   * Numbers a feature's answers: -1 off, 0 on without a variant, 1.. on with one of its variants. A caller
+   * that encodes answers (the frontend API) can keep them in an array indexed by it.
+   */
+  slot: number;
 };
 
 export type CompiledFeature = {
@@ -24,6 +29,18 @@ export type CompiledFeature = {
   source: ClientFeature;
   /** Evaluates for a context prepared once per request (see prepareContext). */
   evaluate: (context: PreparedContext) => Evaluation;
+  /** What evaluateFeature reads; many flags in a loop are fastest through it. */
+  plan: FeaturePlan;
+};
+
+/** A feature compiled into one object shape, so that evaluating many flags runs one monomorphic path. */
+export type FeaturePlan = {
+  enabled: boolean;
+  /** Checks the feature's parents; null when it has none. */
+  parentsSatisfied: ((context: PreparedContext) => boolean) | null;
+  hasStrategies: boolean;
+  strategies: readonly StrategyPlan<Evaluation>[];
+  variants: VariantPlan<Evaluation> | null;
 };
 
 export type EngineOptions = { hostname?: string; random?: Random };
@@ -35,12 +52,30 @@ export type Engine = {
   getVariant: (name: string, context: Context | PreparedContext) => VariantResult;
 };
 
-const OFF: Evaluation = { enabled: false, variant: undefined };
-const ON_WITHOUT_VARIANT: Evaluation = { enabled: true, variant: undefined };
+const OFF: Evaluation = { enabled: false, variant: undefined, slot: -1 };
+const ON_WITHOUT_VARIANT: Evaluation = { enabled: true, variant: undefined, slot: 0 };
 
-/** The answer for a variant, made when compiling, so evaluating allocates nothing per request. */
-function onWith(variant: VariantDefinition): Evaluation {
-  return { enabled: true, variant };
+export function evaluateFeature(feature: CompiledFeature, context: PreparedContext): Evaluation {
+  const plan = feature.plan;
+  if (!plan.enabled) return OFF;
+  if (plan.parentsSatisfied !== null && !plan.parentsSatisfied(context)) return OFF;
+  if (plan.hasStrategies) {
+    const strategies = plan.strategies;
+    let winner: StrategyPlan<Evaluation> | undefined;
+    for (let index = 0; index < strategies.length; index += 1) {
+      if (strategyIsOn(strategies[index]!, context)) {
+        winner = strategies[index];
+        break;
+      }
+    }
+    if (winner === undefined) return OFF;
+    if (winner.variants !== null) {
+      const chosen = selectVariant(winner.variants, context);
+      if (chosen) return chosen;
+    }
+  }
+  if (plan.variants === null) return ON_WITHOUT_VARIANT;
+  return selectVariant(plan.variants, context) ?? ON_WITHOUT_VARIANT;
 }
 
 /**
@@ -54,25 +89,24 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
   const compiled: CompiledFeature[] = [];
 
   for (const feature of state.features) {
-    const strategies: CompiledStrategy<Evaluation>[] = (feature.strategies ?? [])
+    // The answers for variants are made when compiling, so evaluating allocates nothing per request.
+    let slots = 0;
+    const onWith = (variant: VariantDefinition): Evaluation => ({ enabled: true, variant, slot: (slots += 1) });
+    const strategies = (feature.strategies ?? [])
       .filter((strategy) => strategy.disabled !== true)
-      .map((strategy) => compileStrategy(strategy, feature.name, segments, strategyOptions, onWith));
+      .map((strategy) => new StrategyPlan(strategy, feature.name, segments, strategyOptions, onWith));
     const variants = (feature.variants ?? []) as VariantDefinition[];
-    const selectFeatureVariant = variants.length > 0
-      ? compileVariantSelection(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
-      : undefined;
     const dependencies = feature.dependencies ?? [];
-    const hasStrategies = Array.isArray(feature.strategies) && feature.strategies.length > 0;
 
     const parentsSatisfied = (context: PreparedContext): boolean => {
       for (const dependency of dependencies) {
         const parent = byName.get(dependency.feature);
         if (!parent || (parent.source.dependencies?.length ?? 0) > 0) return false;
         if (dependency.enabled === false) {
-          if (parent.evaluate(context).enabled) return false;
+          if (evaluateFeature(parent, context).enabled) return false;
           continue;
         }
-        const result = parent.evaluate(context);
+        const result = evaluateFeature(parent, context);
         if (!result.enabled) return false;
         if (dependency.variants && dependency.variants.length > 0) {
           const variantName = result.variant?.name ?? 'disabled';
@@ -82,31 +116,22 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
       return true;
     };
 
-    const evaluate = (context: PreparedContext): Evaluation => {
-      if (!feature.enabled) return OFF;
-      if (dependencies.length > 0 && !parentsSatisfied(context)) return OFF;
-      if (hasStrategies) {
-        let winner: CompiledStrategy<Evaluation> | undefined;
-        for (const strategy of strategies) {
-          if (strategy.isOn(context)) {
-            winner = strategy;
-            break;
-          }
-        }
-        if (!winner) return OFF;
-        const chosen = winner.selectVariant?.(context);
-        if (chosen) return chosen;
-      }
-      if (!selectFeatureVariant) return ON_WITHOUT_VARIANT;
-      return selectFeatureVariant(context) ?? ON_WITHOUT_VARIANT;
+    const plan: FeaturePlan = {
+      enabled: feature.enabled === true,
+      parentsSatisfied: dependencies.length > 0 ? parentsSatisfied : null,
+      hasStrategies: Array.isArray(feature.strategies) && feature.strategies.length > 0,
+      strategies,
+      variants: variants.length > 0
+        ? new VariantPlan(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
+        : null,
     };
-
     const entry: CompiledFeature = {
       name: feature.name,
       project: feature.project,
       impressionData: feature.impressionData === true,
       source: feature,
-      evaluate,
+      evaluate: (context) => evaluateFeature(entry, context),
+      plan,
     };
     byName.set(feature.name, entry);
     compiled.push(entry);
@@ -115,11 +140,14 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
   return {
     features: compiled,
     get: (name) => byName.get(name),
-    isEnabled: (name, context) => byName.get(name)?.evaluate(prepareContext(context)).enabled ?? false,
+    isEnabled: (name, context) => {
+      const feature = byName.get(name);
+      return feature !== undefined && evaluateFeature(feature, prepareContext(context)).enabled;
+    },
     getVariant: (name, context) => {
       const feature = byName.get(name);
       if (!feature) return { name: 'disabled', enabled: false, feature_enabled: false };
-      return variantResult(feature.evaluate(prepareContext(context)));
+      return variantResult(evaluateFeature(feature, prepareContext(context)));
     },
   };
 }

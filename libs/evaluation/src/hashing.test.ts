@@ -56,16 +56,16 @@ describe('murmur3 agrees with the SDK hash library', () => {
   });
 });
 
-describe('prefixedMurmur3', () => {
-  it('equals hashing prefix and suffix together, for every prefix and suffix length', async () => {
-    const { murmur3, prefixedMurmur3 } = await import('./hashing.ts');
+describe('hashWithPrefix', () => {
+  it('equals hashing prefix and key together, for every prefix and key length', async () => {
+    const { murmur3, hashWithPrefix, HashPrefix, HashKey } = await import('./hashing.ts');
     const alphabet = 'abcXYZ019:-_.øæ用';
     const text = (length: number) => Array.from({ length }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
     for (let prefixLength = 0; prefixLength < 12; prefixLength += 1) {
       for (let suffixLength = 0; suffixLength < 12; suffixLength += 1) {
         const prefix = text(prefixLength);
         const suffix = text(suffixLength);
-        for (const seed of [0, 86028157]) expect(prefixedMurmur3(prefix, seed)(suffix)).toBe(murmur3(prefix + suffix, seed));
+        for (const seed of [0, 86028157]) expect(hashWithPrefix(new HashPrefix(prefix, seed), new HashKey(suffix))).toBe(murmur3(prefix + suffix, seed));
       }
     }
   });

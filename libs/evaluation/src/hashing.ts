@@ -9,10 +9,7 @@ export function murmur3(key: string, seed: number): number {
   let h1 = seed | 0;
   let index = 0;
   while (index < body) {
-    h1 = mixBlock(h1, (key.charCodeAt(index) & 0xff)
-      | ((key.charCodeAt(index + 1) & 0xff) << 8)
-      | ((key.charCodeAt(index + 2) & 0xff) << 16)
-      | ((key.charCodeAt(index + 3) & 0xff) << 24));
+    h1 = mixBlock(h1, blockAt(key, index));
     index += 4;
   }
   let tail = 0;
@@ -30,6 +27,10 @@ function mixBlock(h1: number, block: number): number {
 }
 
 function finish(h1: number, tailBlock: number, tailLength: number, length: number): number {
+  return finishSigned(h1, tailBlock, tailLength, length) >>> 0;
+}
+
+function finishSigned(h1: number, tailBlock: number, tailLength: number, length: number): number {
   if (tailLength > 0) {
     let k1 = Math.imul(tailBlock, 0xcc9e2d51);
     k1 = (k1 << 15) | (k1 >>> 17);
@@ -42,45 +43,104 @@ function finish(h1: number, tailBlock: number, tailLength: number, length: numbe
   h1 ^= h1 >>> 13;
   h1 = Math.imul(h1, 0xc2b2ae35);
   h1 ^= h1 >>> 16;
-  return h1 >>> 0;
+  return h1 | 0;
+}
+
+function blockAt(text: string, index: number): number {
+  return (text.charCodeAt(index) & 0xff)
+    | ((text.charCodeAt(index + 1) & 0xff) << 8)
+    | ((text.charCodeAt(index + 2) & 0xff) << 16)
+    | ((text.charCodeAt(index + 3) & 0xff) << 24);
 }
 
 /**
- * murmur3(prefix + suffix, seed) with the prefix's blocks hashed once. A strategy's group id is the same on
- * every request, so only the user's id is hashed per request, and no "<groupId>:<id>" string is built.
+ * The running state of murmur3 after a fixed prefix (a strategy's "<groupId>:" and seed), worked out once
+ * when compiling, so that a request only hashes its own id.
  */
-export function prefixedMurmur3(prefix: string, seed: number): (suffix: string) => number {
-  const pendingLength = prefix.length & 3;
-  const full = prefix.length - pendingLength;
-  let state = seed | 0;
-  for (let index = 0; index < full; index += 4) {
-    state = mixBlock(state, (prefix.charCodeAt(index) & 0xff)
-      | ((prefix.charCodeAt(index + 1) & 0xff) << 8)
-      | ((prefix.charCodeAt(index + 2) & 0xff) << 16)
-      | ((prefix.charCodeAt(index + 3) & 0xff) << 24));
-  }
-  // The prefix's last 0-3 bytes start the next block; the suffix fills it.
-  let pending = 0;
-  for (let index = 0; index < pendingLength; index += 1) pending |= (prefix.charCodeAt(full + index) & 0xff) << (8 * index);
-  const prefixLength = prefix.length;
+export class HashPrefix {
+  readonly state: number;
+  /** The prefix's last 0-3 bytes, which start the block the key completes. */
+  readonly pending: number;
+  readonly pendingLength: number;
+  readonly length: number;
 
-  // Short ids (the usual case) hash fastest one character at a time into the running block.
-  return (suffix) => {
-    let h1 = state;
-    let block = pending;
-    let filled = pendingLength;
-    const length = suffix.length;
-    for (let index = 0; index < length; index += 1) {
-      block |= (suffix.charCodeAt(index) & 0xff) << (8 * filled);
-      filled += 1;
-      if (filled === 4) {
-        h1 = mixBlock(h1, block);
-        block = 0;
-        filled = 0;
+  constructor(prefix: string, seed: number) {
+    const pendingLength = prefix.length & 3;
+    const full = prefix.length - pendingLength;
+    let state = seed | 0;
+    for (let index = 0; index < full; index += 4) state = mixBlock(state, blockAt(prefix, index));
+    let pending = 0;
+    for (let index = 0; index < pendingLength; index += 1) pending |= (prefix.charCodeAt(full + index) & 0xff) << (8 * index);
+    this.state = state;
+    this.pending = pending;
+    this.pendingLength = pendingLength;
+    this.length = prefix.length;
+  }
+}
+
+/**
+ * An id's bytes packed into murmur3 blocks for each of the four offsets a prefix can leave them at. Made
+ * once per request and id, it turns each of the request's hashes (two per flag) into a few block mixes.
+ */
+export class HashKey {
+  readonly text: string;
+  readonly length: number;
+  /** For offset a, from a * stride: the first block (bytes at positions a..3), the full blocks, the tail. */
+  readonly words: Int32Array;
+  readonly stride: number;
+
+  constructor(text: string) {
+    const length = text.length;
+    const stride = (length >> 2) + 2;
+    const words = new Int32Array(stride * 4);
+    for (let offset = 0; offset < 4; offset += 1) {
+      let word = offset * stride;
+      let position = offset;
+      let block = 0;
+      for (let index = 0; index < length; index += 1) {
+        block |= (text.charCodeAt(index) & 0xff) << (8 * position);
+        position += 1;
+        if (position === 4) {
+          words[word++] = block;
+          block = 0;
+          position = 0;
+        }
       }
+      words[word] = block;
     }
-    return finish(h1, block, filled, prefixLength + length);
-  };
+    this.text = text;
+    this.length = length;
+    this.words = words;
+    this.stride = stride;
+  }
+}
+
+/**
+ * Unleash's bucket, murmur3(prefix + key, seed) % n + 1, in 1..n. Taking the remainder here keeps the
+ * result a small integer, where returning the unsigned 32-bit hash would box it on every call.
+ */
+export function bucketWithPrefix(prefix: HashPrefix, key: HashKey, n: number): number {
+  return ((signedHashWithPrefix(prefix, key) >>> 0) % n) + 1;
+}
+
+/** murmur3(prefix + key, seed), from the prefix's state and the key's packed blocks. */
+export function hashWithPrefix(prefix: HashPrefix, key: HashKey): number {
+  return signedHashWithPrefix(prefix, key) >>> 0;
+}
+
+/** The hash as a signed 32-bit integer, which stays unboxed when returned. */
+function signedHashWithPrefix(prefix: HashPrefix, key: HashKey): number {
+  const offset = prefix.pendingLength;
+  const total = offset + key.length;
+  const blocks = total >> 2;
+  const words = key.words;
+  const base = offset * key.stride;
+  const length = prefix.length + key.length;
+  if (blocks === 0) return finishSigned(prefix.state, prefix.pending | words[base]!, total, length);
+  let h1 = mixBlock(prefix.state, prefix.pending | words[base]!);
+  for (let block = 1; block < blocks; block += 1) h1 = mixBlock(h1, words[base + block]!);
+  const tailLength = total & 3;
+  return finishSigned(h1, tailLength === 0 ? 0 : words[base + blocks]!, tailLength, length);
 }
 
 /** Unleash's bucket: murmur3("<groupId>:<id>", seed) % n + 1, in 1..n. */

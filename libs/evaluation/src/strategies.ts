@@ -1,8 +1,8 @@
 import type { ClientStrategy } from '@bunting/contracts';
-import { compileConstraints, parseRange, type Check } from './constraints.ts';
+import { ConstraintPlan, constraintsHold, parseRange, type Check } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
-import { prefixedMurmur3 } from './hashing.ts';
-import { compileVariantSelection, type Random, type VariantDefinition } from './variants.ts';
+import { HashPrefix, bucketWithPrefix } from './hashing.ts';
+import { VariantPlan, type Random, type VariantDefinition } from './variants.ts';
 
 export type StrategyOptions = { hostname: string; random: Random };
 
@@ -22,10 +22,10 @@ function randomBucket(random: Random): string {
 }
 
 /** Whether an id falls within a percentage of a group: (murmur3("<groupId>:<id>") % 100) + 1 <= percent. */
-function rollout(percent: number, groupId: string): (id: string | undefined) => boolean {
+function rollout(percent: number, groupId: string): (context: PreparedContext, id: string | undefined) => boolean {
   if (!(percent > 0)) return () => false;
-  const hash = prefixedMurmur3(`${groupId}:`, 0);
-  return (id) => id !== undefined && (hash(id) % 100) + 1 <= percent;
+  const prefix = new HashPrefix(`${groupId}:`, 0);
+  return (context, id) => id !== undefined && bucketWithPrefix(prefix, context.hashKey(id), 100) <= percent;
 }
 
 /** The built-in strategies; an unknown name evaluates to false. */
@@ -38,32 +38,11 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
       const ids = new Set(text(parameters, 'userIds').split(/\s*,\s*/));
       return (context) => typeof context.raw.userId === 'string' && ids.has(context.raw.userId);
     }
-    case 'flexibleRollout': {
-      const inRollout = rollout(percentage(parameters, 'rollout'), text(parameters, 'groupId') || featureName);
-      const stickiness = text(parameters, 'stickiness') || 'default';
-      return (context) => {
-        const raw = context.raw;
-        let id: string | undefined;
-        if (stickiness === 'default') {
-          id = (raw.userId as string) || (raw.sessionId as string) || randomBucket(options.random);
-        } else if (stickiness === 'random') {
-          id = randomBucket(options.random);
-        } else if (stickiness === 'userId') {
-          id = (raw.userId as string) || undefined;
-        } else if (stickiness === 'sessionId') {
-          id = (raw.sessionId as string) || undefined;
-        } else {
-          const value = context.value(stickiness);
-          id = value === undefined ? undefined : String(value);
-        }
-        return inRollout(id === undefined || typeof id === 'string' ? id : String(id));
-      };
-    }
     case 'gradualRolloutUserId':
     case 'gradualRolloutSessionId': {
       const inRollout = rollout(percentage(parameters, 'percentage'), text(parameters, 'groupId'));
       const field = strategy.name === 'gradualRolloutUserId' ? 'userId' : 'sessionId';
-      return (context) => inRollout((context.raw[field] as string) || undefined);
+      return (context) => inRollout(context, (context.raw[field] as string) || undefined);
     }
     case 'gradualRolloutRandom': {
       const percent = percentage(parameters, 'percentage');
@@ -95,36 +74,103 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
   }
 }
 
-export type CompiledStrategy<T> = {
-  isOn: Check;
-  /** Picks the strategy variant's answer; undefined when the strategy has no variants. */
-  selectVariant: ((context: PreparedContext) => T | undefined) | undefined;
-};
+const Activation = { Always: 0, FlexibleRollout: 1, Other: 2 } as const;
+type Activation = (typeof Activation)[keyof typeof Activation];
 
-/** A strategy with its own and its segments' constraints; a missing segment makes it false. */
-export function compileStrategy<T>(
-  strategy: ClientStrategy,
-  featureName: string,
-  segments: ReadonlyMap<number, ClientStrategy['constraints']>,
-  options: StrategyOptions,
-  answerFor: (variant: VariantDefinition) => T,
-): CompiledStrategy<T> {
-  const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
-  const missingSegment = segmentConstraints.some((constraints) => constraints === undefined);
-  const allConstraints = [...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])];
-  const constraints = compileConstraints(allConstraints);
-  const activation = compileActivation(strategy, featureName, options);
-  const isOn: Check = missingSegment ? () => false
-    : allConstraints.length === 0 ? activation
-      : (context) => constraints(context) && activation(context);
-  const parameters: Parameters = strategy.parameters ?? {};
-  const variants = (strategy.variants ?? []) as VariantDefinition[];
-  const groupId = text(parameters, 'groupId') || featureName;
-  const stickiness = variants[0]?.stickiness || text(parameters, 'stickiness') || undefined;
-  return {
-    isOn,
-    selectVariant: variants.length > 0
-      ? compileVariantSelection(variants, groupId, stickiness, options.random, variants.map(answerFor))
-      : undefined,
-  };
+const Stickiness = { Default: 0, Random: 1, UserId: 2, SessionId: 3, Field: 4 } as const;
+type Stickiness = (typeof Stickiness)[keyof typeof Stickiness];
+
+function stickinessOf(name: string): Stickiness {
+  switch (name) {
+    case 'default': return Stickiness.Default;
+    case 'random': return Stickiness.Random;
+    case 'userId': return Stickiness.UserId;
+    case 'sessionId': return Stickiness.SessionId;
+    default: return Stickiness.Field;
+  }
+}
+
+/**
+ * A strategy with its own and its segments' constraints, compiled into one object shape that strategyIsOn
+ * reads: the default and flexibleRollout strategies (nearly all of them) inline, the others through a check.
+ * A missing segment makes it false.
+ */
+export class StrategyPlan<T> {
+  readonly blocked: boolean;
+  readonly constraints: readonly ConstraintPlan[];
+  readonly activation: Activation;
+  readonly other: Check;
+  /** flexibleRollout: the percentage, the hash state of "<groupId>:" and where the id comes from. */
+  readonly percent: number;
+  readonly prefix: HashPrefix;
+  readonly stickiness: Stickiness;
+  readonly stickinessField: string;
+  readonly random: Random;
+  /** The strategy's variants; null when it has none. */
+  readonly variants: VariantPlan<T> | null;
+
+  constructor(
+    strategy: ClientStrategy,
+    featureName: string,
+    segments: ReadonlyMap<number, ClientStrategy['constraints']>,
+    options: StrategyOptions,
+    answerFor: (variant: VariantDefinition) => T,
+  ) {
+    const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
+    this.blocked = segmentConstraints.some((constraints) => constraints === undefined);
+    this.constraints = [...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])]
+      .map((constraint) => new ConstraintPlan(constraint));
+    const parameters: Parameters = strategy.parameters ?? {};
+    const groupId = text(parameters, 'groupId') || featureName;
+    this.activation = strategy.name === 'default' ? Activation.Always
+      : strategy.name === 'flexibleRollout' ? Activation.FlexibleRollout : Activation.Other;
+    this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
+    this.percent = percentage(parameters, 'rollout');
+    this.prefix = new HashPrefix(`${groupId}:`, 0);
+    const stickiness = text(parameters, 'stickiness') || 'default';
+    this.stickiness = stickinessOf(stickiness);
+    this.stickinessField = stickiness;
+    this.random = options.random;
+    const variants = (strategy.variants ?? []) as VariantDefinition[];
+    const variantStickiness = variants[0]?.stickiness || text(parameters, 'stickiness') || undefined;
+    this.variants = variants.length > 0
+      ? new VariantPlan(variants, groupId, variantStickiness, options.random, variants.map(answerFor))
+      : null;
+  }
+}
+
+/** The id a flexibleRollout hashes, by its stickiness; undefined when the context lacks it. */
+function stickyId<T>(plan: StrategyPlan<T>, context: PreparedContext): string | undefined {
+  switch (plan.stickiness) {
+    case Stickiness.Default: {
+      const id = context.userId || context.sessionId;
+      return id ? (typeof id === 'string' ? id : String(id)) : randomBucket(plan.random);
+    }
+    case Stickiness.Random:
+      return randomBucket(plan.random);
+    case Stickiness.UserId:
+      return context.userId ? String(context.userId) : undefined;
+    case Stickiness.SessionId:
+      return context.sessionId ? String(context.sessionId) : undefined;
+    default: {
+      const value = context.fields.get(plan.stickinessField);
+      return value === undefined ? undefined : String(value);
+    }
+  }
+}
+
+export function strategyIsOn<T>(plan: StrategyPlan<T>, context: PreparedContext): boolean {
+  if (plan.blocked) return false;
+  if (plan.constraints.length > 0 && !constraintsHold(plan.constraints, context)) return false;
+  switch (plan.activation) {
+    case Activation.Always:
+      return true;
+    case Activation.FlexibleRollout: {
+      if (!(plan.percent > 0)) return false;
+      const id = stickyId(plan, context);
+      return id !== undefined && bucketWithPrefix(plan.prefix, context.hashKey(id), 100) <= plan.percent;
+    }
+    default:
+      return plan.other(context);
+  }
 }

@@ -1,6 +1,6 @@
 import type { VariantPayload } from '@bunting/contracts';
 import type { PreparedContext } from './context.ts';
-import { VARIANT_SEED, prefixedMurmur3 } from './hashing.ts';
+import { HashPrefix, VARIANT_SEED, bucketWithPrefix } from './hashing.ts';
 
 /** A variant definition as the engine keeps it (feature-environment or strategy variant). */
 export type VariantDefinition = {
@@ -17,17 +17,6 @@ function randomSeed(random: Random): string {
   return String(Math.round(random() * 100_000));
 }
 
-/** The value the variant hash is taken of: default stickiness tries userId, sessionId, remoteAddress. */
-function seedFor(context: PreparedContext, stickiness: string | undefined, random: Random): string {
-  if (!stickiness || stickiness === 'default') {
-    const { userId, sessionId, remoteAddress } = context.raw;
-    const value = userId || sessionId || remoteAddress;
-    return value ? String(value) : randomSeed(random);
-  }
-  const value = context.value(stickiness);
-  return value === undefined ? randomSeed(random) : String(value);
-}
-
 function override(variants: readonly VariantDefinition[], context: PreparedContext): VariantDefinition | undefined {
   for (const variant of variants) {
     for (const item of variant.overrides ?? []) {
@@ -39,36 +28,61 @@ function override(variants: readonly VariantDefinition[], context: PreparedConte
 }
 
 /**
- * Compiles variant selection as the SDKs do it: an override wins; otherwise hash the stickiness value into
+ * Variant selection compiled as the SDKs do it: an override wins; otherwise hash the stickiness value into
  * 1..total weight and walk the variants in stored order, skipping weight 0, until the running sum reaches the
- * target. Everything that does not depend on the request is worked out here, once; the answer given for
- * each variant is made here too, so selecting allocates nothing.
+ * target. Everything that does not depend on the request is worked out here, once, and the answer for each
+ * variant is made here too, so selecting allocates nothing. A plain object of one shape, read by one
+ * function (selectVariant), keeps the per-flag hot path monomorphic.
  */
-export function compileVariantSelection<T>(
-  variants: readonly VariantDefinition[],
-  groupId: string,
-  stickiness: string | undefined,
-  random: Random,
-  answers: readonly T[],
-): (context: PreparedContext) => T | undefined {
-  const total = variants.reduce((sum, variant) => sum + variant.weight, 0);
-  if (total <= 0) return () => undefined;
-  const answerOf = new Map(variants.map((variant, index) => [variant, answers[index]!]));
-  const hash = prefixedMurmur3(`${groupId}:`, VARIANT_SEED);
-  const hasOverrides = variants.some((variant) => (variant.overrides?.length ?? 0) > 0);
-  return (context) => {
-    if (hasOverrides) {
-      const forced = override(variants, context);
-      if (forced) return answerOf.get(forced);
-    }
-    const target = (hash(seedFor(context, stickiness, random)) % total) + 1;
-    let counter = 0;
-    for (let index = 0; index < variants.length; index += 1) {
-      const weight = variants[index]!.weight;
-      if (weight === 0) continue;
-      counter += weight;
-      if (counter >= target) return answers[index];
-    }
-    return undefined;
-  };
+export class VariantPlan<T> {
+  readonly variants: readonly VariantDefinition[];
+  readonly answers: readonly T[];
+  readonly weights: Float64Array;
+  readonly total: number;
+  readonly prefix: HashPrefix;
+  /** Default stickiness (userId, sessionId, remoteAddress), else the named field. */
+  readonly byDefault: boolean;
+  readonly stickiness: string;
+  readonly hasOverrides: boolean;
+  readonly random: Random;
+
+  constructor(variants: readonly VariantDefinition[], groupId: string, stickiness: string | undefined, random: Random, answers: readonly T[]) {
+    this.variants = variants;
+    this.answers = answers;
+    this.weights = Float64Array.from(variants, (variant) => variant.weight);
+    this.total = variants.reduce((sum, variant) => sum + variant.weight, 0);
+    this.prefix = new HashPrefix(`${groupId}:`, VARIANT_SEED);
+    this.byDefault = !stickiness || stickiness === 'default';
+    this.stickiness = stickiness ?? 'default';
+    this.hasOverrides = variants.some((variant) => (variant.overrides?.length ?? 0) > 0);
+    this.random = random;
+  }
+}
+
+/** The value the variant hash is taken of: default stickiness tries userId, sessionId, remoteAddress. */
+function seedFor<T>(plan: VariantPlan<T>, context: PreparedContext): string {
+  if (plan.byDefault) {
+    const value = context.userId || context.sessionId || context.remoteAddress;
+    return value ? (typeof value === 'string' ? value : String(value)) : randomSeed(plan.random);
+  }
+  const value = context.fields.get(plan.stickiness);
+  return value === undefined ? randomSeed(plan.random) : String(value);
+}
+
+export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext): T | undefined {
+  if (plan.total <= 0) return undefined;
+  if (plan.hasOverrides) {
+    const forced = override(plan.variants, context);
+    if (forced) return plan.answers[plan.variants.indexOf(forced)];
+  }
+  const target = bucketWithPrefix(plan.prefix, context.hashKey(seedFor(plan, context)), plan.total);
+  const weights = plan.weights;
+  let counter = 0;
+  for (let index = 0; index < weights.length; index += 1) {
+    const weight = weights[index]!;
+    if (weight === 0) continue;
+    counter += weight;
+    if (counter >= target) return plan.answers[index];
+  }
+  return undefined;
 }

@@ -49,6 +49,6 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     const name = status === 404 ? 'NotFoundError' : status === 401 ? 'AuthenticationRequired' : 'ValidationError';
     return reply.code(status).send(body(name, fastifyError.message));
   }
-  request.log.error({ err: error }, 'unexpected error');
+  request.log.error({ err: error, reqId: request.id, url: request.url }, 'unexpected error');
   return reply.code(500).send(body('InternalError', 'Something went wrong on our side; the error has been logged.'));
 }

@@ -24,29 +24,35 @@ function checked(field: string, value: string): string {
 export function frontendContext(input: Record<string, unknown>, callerAddress: string): EvaluationContext {
   const context: EvaluationContext = {};
   const properties: Record<string, string> = {};
-  const explicit = new Set<string>();
-  const nested = input.properties;
-  if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
-    for (const [name, value] of Object.entries(nested)) {
-      const text = single(value);
-      if (text !== undefined) {
-        properties[name] = checked(`properties.${name}`, text);
-        explicit.add(name);
+  let hasExplicit = false;
+  // Bare parameters first, so that an explicit properties[name] (nested or bracketed) overwrites them below.
+  for (const key in input) {
+    if (key === 'properties') {
+      hasExplicit = true;
+      continue;
+    }
+    if (isBracketed(key)) {
+      hasExplicit = true;
+      continue;
+    }
+    const value = single(input[key]);
+    if (value === undefined) continue;
+    if (ROOT_FIELDS.has(key)) context[key] = checked(key, value);
+    else properties[key] = checked(key, value);
+  }
+  if (hasExplicit) {
+    const nested = input.properties;
+    if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+      for (const name in nested) {
+        const text = single((nested as Record<string, unknown>)[name]);
+        if (text !== undefined) properties[name] = checked(`properties.${name}`, text);
       }
     }
-  }
-  for (const [key, raw] of Object.entries(input)) {
-    if (key === 'properties') continue;
-    const bracket = /^properties\[(.+)\]$/.exec(key);
-    const value = single(raw);
-    if (value === undefined) continue;
-    if (bracket) {
-      properties[bracket[1]!] = checked(`properties.${bracket[1]}`, value);
-      explicit.add(bracket[1]!);
-    } else if (ROOT_FIELDS.has(key)) {
-      context[key] = checked(key, value);
-    } else if (!explicit.has(key)) {
-      properties[key] = checked(key, value);
+    for (const key in input) {
+      if (!isBracketed(key)) continue;
+      const value = single(input[key]);
+      const name = key.slice(BRACKET_OPEN.length, -1);
+      if (value !== undefined) properties[name] = checked(`properties.${name}`, value);
     }
   }
   if (context.currentTime !== undefined && Number.isNaN(Date.parse(context.currentTime as string))) {
@@ -55,4 +61,11 @@ export function frontendContext(input: Record<string, unknown>, callerAddress: s
   if (context.remoteAddress === undefined) context.remoteAddress = callerAddress;
   context.properties = properties;
   return context;
+}
+
+const BRACKET_OPEN = 'properties[';
+
+/** `properties[name]`, with a non-empty name. */
+function isBracketed(key: string): boolean {
+  return key.length > BRACKET_OPEN.length + 1 && key.charCodeAt(key.length - 1) === 93 && key.startsWith(BRACKET_OPEN);
 }

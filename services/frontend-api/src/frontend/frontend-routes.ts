@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platfo
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
-import { PreparedContext } from '@bunting/evaluation';
+import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
@@ -86,16 +86,17 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
     reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8');
     if (only !== undefined) {
       const feature = features.find((candidate) => candidate.compiled.name === only);
-      const result = feature?.compiled.evaluate(context);
+      const result = feature && evaluateFeature(feature.compiled, context);
       if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
-      return reply.send(result.variant ? feature.onWithVariant(result.variant) : feature.onWithoutVariant);
+      return reply.send(feature.toggle(result));
     }
     const chunks: Buffer[] = [];
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
-    for (const feature of features) {
-      const result = feature.compiled.evaluate(context);
+    for (let index = 0; index < features.length; index += 1) {
+      const feature = features[index]!;
+      const result = evaluateFeature(feature.compiled, context);
       if (!result.enabled) continue;
-      const toggle = result.variant ? feature.onWithVariant(result.variant) : feature.onWithoutVariant;
+      const toggle = feature.toggle(result);
       chunks.push(toggle);
       length += toggle.length + 1;
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EnvironmentSnapshot } from '@bunting/contracts';
-import { compileEngine, type CompiledFeature, type Engine, type VariantDefinition } from '@bunting/evaluation';
+import { compileEngine, type CompiledFeature, type Engine, type Evaluation, type VariantDefinition } from '@bunting/evaluation';
 
 /**
  * One environment's snapshot, compiled once per change: the evaluation engine, each feature's fixed JSON
@@ -23,9 +23,8 @@ export type CompiledEnvironment = {
  */
 export type FrontendFeature = {
   compiled: CompiledFeature;
-  /** The toggle when the flag is on without a variant. */
-  onWithoutVariant: Buffer;
-  onWithVariant: (variant: VariantDefinition) => Buffer;
+  /** The toggle for an answer that is on, encoded on first use and kept by the answer's slot. */
+  toggle: (result: Evaluation) => Buffer;
 };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
@@ -36,15 +35,14 @@ function toggleJson(name: string, impressionData: boolean, variant: VariantDefin
 }
 
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
-  const withVariant = new Map<VariantDefinition, Buffer>();
+  const bySlot: Buffer[] = [toggleJson(compiled.name, compiled.impressionData, undefined)];
   return {
     compiled,
-    onWithoutVariant: toggleJson(compiled.name, compiled.impressionData, undefined),
-    onWithVariant: (variant) => {
-      let encoded = withVariant.get(variant);
+    toggle: (result) => {
+      let encoded = bySlot[result.slot];
       if (encoded === undefined) {
-        encoded = toggleJson(compiled.name, compiled.impressionData, variant);
-        withVariant.set(variant, encoded);
+        encoded = toggleJson(compiled.name, compiled.impressionData, result.variant);
+        bySlot[result.slot] = encoded;
       }
       return encoded;
     },
