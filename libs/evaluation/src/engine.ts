@@ -83,7 +83,7 @@ export function evaluateFeature(feature: CompiledFeature, context: PreparedConte
  * Answers as the Unleash Node SDK does for the same configuration and context.
  */
 export function compileEngine(state: { features: readonly ClientFeature[]; segments?: readonly ClientSegment[] }, options: EngineOptions = {}): Engine {
-  const strategyOptions = { hostname: options.hostname ?? 'undefined', random: options.random ?? Math.random };
+  const strategyOptions = { hostname: options.hostname ?? 'undefined', random: options.random ?? Math.random, sharedConstraints: new Map() };
   const segments = new Map((state.segments ?? []).map((segment) => [segment.id, segment.constraints]));
   const byName = new Map<string, CompiledFeature>();
   const compiled: CompiledFeature[] = [];

@@ -120,24 +120,31 @@ export class HashKey {
  * result a small integer, where returning the unsigned 32-bit hash would box it on every call.
  */
 export function bucketWithPrefix(prefix: HashPrefix, key: HashKey, n: number): number {
-  return ((signedHashWithPrefix(prefix, key) >>> 0) % n) + 1;
+  return ((signedHash(prefix.state, prefix.pending, prefix.pendingLength, prefix.length, key) >>> 0) % n) + 1;
 }
 
 /** murmur3(prefix + key, seed), from the prefix's state and the key's packed blocks. */
 export function hashWithPrefix(prefix: HashPrefix, key: HashKey): number {
-  return signedHashWithPrefix(prefix, key) >>> 0;
+  return signedHash(prefix.state, prefix.pending, prefix.pendingLength, prefix.length, key) >>> 0;
+}
+
+/**
+ * bucketWithPrefix from a prefix's four numbers, for plans that keep them inline (one object fewer to
+ * read per flag on the hot path).
+ */
+export function bucketOf(state: number, pending: number, pendingLength: number, prefixLength: number, key: HashKey, n: number): number {
+  return ((signedHash(state, pending, pendingLength, prefixLength, key) >>> 0) % n) + 1;
 }
 
 /** The hash as a signed 32-bit integer, which stays unboxed when returned. */
-function signedHashWithPrefix(prefix: HashPrefix, key: HashKey): number {
-  const offset = prefix.pendingLength;
+function signedHash(state: number, pending: number, offset: number, prefixLength: number, key: HashKey): number {
   const total = offset + key.length;
   const blocks = total >> 2;
   const words = key.words;
   const base = offset * key.stride;
-  const length = prefix.length + key.length;
-  if (blocks === 0) return finishSigned(prefix.state, prefix.pending | words[base]!, total, length);
-  let h1 = mixBlock(prefix.state, prefix.pending | words[base]!);
+  const length = prefixLength + key.length;
+  if (blocks === 0) return finishSigned(state, pending | words[base]!, total, length);
+  let h1 = mixBlock(state, pending | words[base]!);
   for (let block = 1; block < blocks; block += 1) h1 = mixBlock(h1, words[base + block]!);
   const tailLength = total & 3;
   return finishSigned(h1, tailLength === 0 ? 0 : words[base + blocks]!, tailLength, length);

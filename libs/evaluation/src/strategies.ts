@@ -1,10 +1,24 @@
-import type { ClientStrategy } from '@bunting/contracts';
+import type { ClientStrategy, Constraint } from '@bunting/contracts';
 import { ConstraintPlan, constraintsHold, parseRange, type Check } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, bucketWithPrefix } from './hashing.ts';
+import { HashPrefix, bucketOf, bucketWithPrefix } from './hashing.ts';
 import { VariantPlan, type Random, type VariantDefinition } from './variants.ts';
 
-export type StrategyOptions = { hostname: string; random: Random };
+export type StrategyOptions = {
+  hostname: string;
+  random: Random;
+  /** Compiled constraint lists by their JSON, so flags with the same constraints share one (fewer objects per request). */
+  sharedConstraints?: Map<string, readonly ConstraintPlan[]>;
+};
+
+function constraintPlans(constraints: readonly Constraint[], options: StrategyOptions): readonly ConstraintPlan[] {
+  const key = JSON.stringify(constraints);
+  const shared = options.sharedConstraints?.get(key);
+  if (shared) return shared;
+  const plans = constraints.map((constraint) => new ConstraintPlan(constraint));
+  options.sharedConstraints?.set(key, plans);
+  return plans;
+}
 
 type Parameters = Record<string, string | number | boolean | undefined>;
 
@@ -102,7 +116,11 @@ export class StrategyPlan<T> {
   readonly other: Check;
   /** flexibleRollout: the percentage, the hash state of "<groupId>:" and where the id comes from. */
   readonly percent: number;
-  readonly prefix: HashPrefix;
+  // The hash state of "<groupId>:" (see HashPrefix), kept inline.
+  readonly prefixState: number;
+  readonly prefixPending: number;
+  readonly prefixPendingLength: number;
+  readonly prefixLength: number;
   readonly stickiness: Stickiness;
   readonly stickinessField: string;
   readonly random: Random;
@@ -118,15 +136,18 @@ export class StrategyPlan<T> {
   ) {
     const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
     this.blocked = segmentConstraints.some((constraints) => constraints === undefined);
-    this.constraints = [...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])]
-      .map((constraint) => new ConstraintPlan(constraint));
+    this.constraints = constraintPlans([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])], options);
     const parameters: Parameters = strategy.parameters ?? {};
     const groupId = text(parameters, 'groupId') || featureName;
     this.activation = strategy.name === 'default' ? Activation.Always
       : strategy.name === 'flexibleRollout' ? Activation.FlexibleRollout : Activation.Other;
     this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
     this.percent = percentage(parameters, 'rollout');
-    this.prefix = new HashPrefix(`${groupId}:`, 0);
+    const prefix = new HashPrefix(`${groupId}:`, 0);
+    this.prefixState = prefix.state;
+    this.prefixPending = prefix.pending;
+    this.prefixPendingLength = prefix.pendingLength;
+    this.prefixLength = prefix.length;
     const stickiness = text(parameters, 'stickiness') || 'default';
     this.stickiness = stickinessOf(stickiness);
     this.stickinessField = stickiness;
@@ -168,7 +189,9 @@ export function strategyIsOn<T>(plan: StrategyPlan<T>, context: PreparedContext)
     case Activation.FlexibleRollout: {
       if (!(plan.percent > 0)) return false;
       const id = stickyId(plan, context);
-      return id !== undefined && bucketWithPrefix(plan.prefix, context.hashKey(id), 100) <= plan.percent;
+      if (id === undefined) return false;
+      const key = context.hashKey(id);
+      return bucketOf(plan.prefixState, plan.prefixPending, plan.prefixPendingLength, plan.prefixLength, key, 100) <= plan.percent;
     }
     default:
       return plan.other(context);

@@ -1,6 +1,6 @@
 import type { VariantPayload } from '@bunting/contracts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, VARIANT_SEED, bucketWithPrefix } from './hashing.ts';
+import { HashPrefix, VARIANT_SEED, bucketOf } from './hashing.ts';
 
 /** A variant definition as the engine keeps it (feature-environment or strategy variant). */
 export type VariantDefinition = {
@@ -37,9 +37,13 @@ function override(variants: readonly VariantDefinition[], context: PreparedConte
 export class VariantPlan<T> {
   readonly variants: readonly VariantDefinition[];
   readonly answers: readonly T[];
-  readonly weights: Float64Array;
+  readonly weights: readonly number[];
   readonly total: number;
-  readonly prefix: HashPrefix;
+  // The hash state of "<groupId>:" with the variant seed (see HashPrefix), kept inline.
+  readonly prefixState: number;
+  readonly prefixPending: number;
+  readonly prefixPendingLength: number;
+  readonly prefixLength: number;
   /** Default stickiness (userId, sessionId, remoteAddress), else the named field. */
   readonly byDefault: boolean;
   readonly stickiness: string;
@@ -49,9 +53,13 @@ export class VariantPlan<T> {
   constructor(variants: readonly VariantDefinition[], groupId: string, stickiness: string | undefined, random: Random, answers: readonly T[]) {
     this.variants = variants;
     this.answers = answers;
-    this.weights = Float64Array.from(variants, (variant) => variant.weight);
+    this.weights = variants.map((variant) => variant.weight);
     this.total = variants.reduce((sum, variant) => sum + variant.weight, 0);
-    this.prefix = new HashPrefix(`${groupId}:`, VARIANT_SEED);
+    const prefix = new HashPrefix(`${groupId}:`, VARIANT_SEED);
+    this.prefixState = prefix.state;
+    this.prefixPending = prefix.pending;
+    this.prefixPendingLength = prefix.pendingLength;
+    this.prefixLength = prefix.length;
     this.byDefault = !stickiness || stickiness === 'default';
     this.stickiness = stickiness ?? 'default';
     this.hasOverrides = variants.some((variant) => (variant.overrides?.length ?? 0) > 0);
@@ -75,7 +83,8 @@ export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext)
     const forced = override(plan.variants, context);
     if (forced) return plan.answers[plan.variants.indexOf(forced)];
   }
-  const target = bucketWithPrefix(plan.prefix, context.hashKey(seedFor(plan, context)), plan.total);
+  const key = context.hashKey(seedFor(plan, context));
+  const target = bucketOf(plan.prefixState, plan.prefixPending, plan.prefixPendingLength, plan.prefixLength, key, plan.total);
   const weights = plan.weights;
   let counter = 0;
   for (let index = 0; index < weights.length; index += 1) {
