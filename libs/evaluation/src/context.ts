@@ -14,8 +14,9 @@ export class PreparedContext {
   readonly userId: unknown;
   readonly sessionId: unknown;
   readonly remoteAddress: unknown;
-  /** The last id hashed: a request hashes the same id (usually its userId) twice for every flag. */
+  // The last two ids hashed: a request hashes the same id or two (rollout and variant stickiness) for every flag.
   private lastKey: HashKey | undefined = undefined;
+  private otherKey: HashKey | undefined = undefined;
 
   constructor(raw: Context) {
     this.raw = raw;
@@ -43,7 +44,10 @@ export class PreparedContext {
   hashKey(text: string): HashKey {
     const last = this.lastKey;
     if (last !== undefined && last.text === text) return last;
+    const other = this.otherKey;
+    if (other !== undefined && other.text === text) return other;
     const key = new HashKey(text);
+    this.otherKey = last;
     this.lastKey = key;
     return key;
   }

@@ -86,13 +86,14 @@ export class HashKey {
   readonly text: string;
   readonly length: number;
   /** For offset a, from a * stride: the first block (bytes at positions a..3), the full blocks, the tail. */
-  readonly words: Int32Array;
+  readonly words: number[];
   readonly stride: number;
 
   constructor(text: string) {
     const length = text.length;
     const stride = (length >> 2) + 2;
-    const words = new Int32Array(stride * 4);
+    // A plain array of small integers: cheaper to make per request than a typed array.
+    const words: number[] = new Array<number>(stride * 4).fill(0);
     for (let offset = 0; offset < 4; offset += 1) {
       let word = offset * stride;
       let position = offset;

@@ -12,6 +12,7 @@ const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
 const COMMA = 0x2c;
 const SLAB_SIZE = 1 << 20;
+const scratch: Buffer[] = [];
 let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
 let slabOffset = 0;
 
@@ -19,7 +20,7 @@ let slabOffset = 0;
  * `{"toggles":[a,b,...]}` in one buffer carved from a 1 MiB slab: a fresh ArrayBuffer per response costs more
  * than the evaluation. A slab is never reused; it is freed once every response cut from it has been sent.
  */
-function joinToggles(toggles: readonly Buffer[], maximumLength: number): Buffer {
+function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: number): Buffer {
   let out: Buffer;
   if (maximumLength > SLAB_SIZE / 8) {
     out = Buffer.allocUnsafe(maximumLength);
@@ -32,7 +33,7 @@ function joinToggles(toggles: readonly Buffer[], maximumLength: number): Buffer 
   }
   out.set(TOGGLES_OPEN, 0);
   let position = TOGGLES_OPEN.length;
-  for (let index = 0; index < toggles.length; index += 1) {
+  for (let index = 0; index < count; index += 1) {
     if (index > 0) out[position++] = COMMA;
     const toggle = toggles[index]!;
     out.set(toggle, position);
@@ -90,17 +91,19 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
       if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
       return reply.send(feature.toggle(result));
     }
-    const chunks: Buffer[] = [];
+    // Gathered into one array kept across requests (answering is synchronous from here to joinToggles);
+    // only its first `count` entries belong to this request.
+    let count = 0;
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let index = 0; index < features.length; index += 1) {
       const feature = features[index]!;
       const result = evaluateFeature(feature.compiled, context);
       if (!result.enabled) continue;
       const toggle = feature.toggle(result);
-      chunks.push(toggle);
+      scratch[count++] = toggle;
       length += toggle.length + 1;
     }
-    return reply.send(joinToggles(chunks, length));
+    return reply.send(joinToggles(scratch, count, length));
   }
 
   app.get('/api/frontend', (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
