@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpClient, type HttpClient } from '@bunting/testing';
-import { load } from './load.ts';
+import { load, type LoadResult } from './load.ts';
 import { round, summarize } from './stats.ts';
 
 const FLAGS = 200;
@@ -41,35 +41,78 @@ async function startCeiling(body: string) {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-export async function measureSdkEdge(options: { url: string; pid: number; frontendToken: string; clientToken: string; seconds: number; admin: HttpClient }) {
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** The median round of each target: this VM's speed drifts by tens of per cent within a minute. */
+function medianResult(results: readonly LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+    p50Ms: median(results.map((result) => result.p50Ms)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
+  };
+}
+
+/**
+ * The SDK edge against its ceiling, in `rounds` interleaved rounds (ceiling, /api/frontend on the all-in-one
+ * process, /api/frontend on a frontend-api replica of its own), so that drift on the shared host hits every
+ * target alike; each ratio is taken within a round and the median round reported.
+ */
+export async function measureSdkEdge(options: { url: string; pid: number; replica: { url: string; pid: number }; frontendToken: string; clientToken: string; seconds: number; rounds: number }) {
   const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${index % 3 === 0 ? 'US' : 'NO'}&appName=bench`);
   const frontend = httpClient(options.url, { authorization: options.frontendToken });
   const sample = await frontend.get(users[1]!);
   const ceiling = await startCeiling(sample.text);
   const rssBefore = rssOf(options.pid);
+  const replicaRssBefore = rssOf(options.replica.pid);
+  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[] };
+  const shares = { frontend: [] as number[], replica: [] as number[] };
+  const frontendLoad = (url: string) => load({ url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
   try {
-    const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
-    const ceilingBufferResult = await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 });
-    const frontendResult = await load({ url: options.url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+    for (let round = 0; round < options.rounds; round += 1) {
+      const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
+      runs.ceiling.push(ceilingResult);
+      runs.ceilingBuffer.push(await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }));
+      const allInOne = await frontendLoad(options.url);
+      runs.frontend.push(allInOne);
+      const replica = await frontendLoad(options.replica.url);
+      runs.replica.push(replica);
+      shares.frontend.push(allInOne.requestsPerSecond / ceilingResult.requestsPerSecond);
+      shares.replica.push(replica.requestsPerSecond / ceilingResult.requestsPerSecond);
+    }
     const client = httpClient(options.url, { authorization: options.clientToken });
     const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
     const etag = full.headers.get('etag')!;
     const clientResult = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0' }, seconds: options.seconds, connections: 50 });
     const notModified = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0', 'if-none-match': etag }, seconds: options.seconds, connections: 50 });
-    const rssAfter = rssOf(options.pid);
     return {
       frontendBodyBytes: Buffer.byteLength(sample.text),
       enabledFlagsInSample: sample.body.toggles.length,
       clientBodyBytes: Buffer.byteLength(full.text),
-      ceiling: ceilingResult,
-      ceilingBuffer: ceilingBufferResult,
-      frontend: frontendResult,
+      ceiling: medianResult(runs.ceiling),
+      ceilingBuffer: medianResult(runs.ceilingBuffer),
+      frontend: medianResult(runs.frontend),
+      frontendReplica: medianResult(runs.replica),
       clientFeatures: clientResult,
       clientFeatures304: notModified,
-      frontendShareOfCeiling: round(frontendResult.requestsPerSecond / ceilingResult.requestsPerSecond, 2),
-      frontendShareOfBufferCeiling: round(frontendResult.requestsPerSecond / ceilingBufferResult.requestsPerSecond, 2),
+      rounds: runs.frontend.map((result, index) => ({
+        ceiling: runs.ceiling[index]!.requestsPerSecond,
+        allInOne: result.requestsPerSecond,
+        allInOneP99: result.p99Ms,
+        replica: runs.replica[index]!.requestsPerSecond,
+        replicaP99: runs.replica[index]!.p99Ms,
+      })),
+      frontendShareOfCeiling: round(median(shares.frontend), 2),
+      replicaShareOfCeiling: round(median(shares.replica), 2),
       rssBeforeMiB: round(rssBefore / 1048576),
-      rssAfterMiB: round(rssAfter / 1048576),
+      rssAfterMiB: round(rssOf(options.pid) / 1048576),
+      replicaRssBeforeMiB: round(replicaRssBefore / 1048576),
+      replicaRssAfterMiB: round(rssOf(options.replica.pid) / 1048576),
     };
   } finally {
     ceiling.stop();
