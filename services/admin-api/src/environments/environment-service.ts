@@ -74,11 +74,12 @@ export const environmentService = {
 };
 
 
-/** Copies every feature's state and strategies from one environment into a new one. */
+/** Copies every feature's state, strategies and the strategies' segment links from one environment into a new one. */
 function sqlCopyEnvironment(source: string, target: string, projects: string[] | undefined) {
   const projectFilter = projects && projects.length > 0
     ? sql.fragment`and f.project_id = any(${sql.array(projects, 'text')})`
     : sql.fragment``;
+  // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
   return sql.unsafe`
     with copied_env as (
       insert into admin.feature_environments (feature_name, environment, enabled, variants)
@@ -86,12 +87,20 @@ function sqlCopyEnvironment(source: string, target: string, projects: string[] |
       join admin.features f on f.name = fe.feature_name
       where fe.environment = ${source} ${projectFilter}
       returning feature_name
-    ), copied_strategies as (
-      insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
-      select gen_random_uuid()::text, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
+    ), strategy_ids as (
+      select s.id as old_id, gen_random_uuid()::text as new_id
       from admin.feature_strategies s join admin.features f on f.name = s.feature_name
       where s.environment = ${source} ${projectFilter}
+    ), copied_strategies as (
+      insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
+      select ids.new_id, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
+      from strategy_ids ids join admin.feature_strategies s on s.id = ids.old_id
       returning id
+    ), copied_segments as (
+      insert into admin.feature_strategy_segments (strategy_id, segment_id)
+      select ids.new_id, links.segment_id
+      from strategy_ids ids join admin.feature_strategy_segments links on links.strategy_id = ids.old_id
+      returning strategy_id
     )
-    select (select count(*) from copied_env) + (select count(*) from copied_strategies)`;
+    select (select count(*) from copied_env) + (select count(*) from copied_strategies) + (select count(*) from copied_segments)`;
 }

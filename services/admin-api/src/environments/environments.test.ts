@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -80,5 +80,41 @@ describe('environments (seed endpoint 5)', () => {
     const refused = await stack.admin.delete('/api/admin/environments/production');
     expect(refused.status).toBe(400);
     expect((await stack.admin.get('/api/admin/environments/production')).body.protected).toBe(true);
+  });
+
+  it('clones an environment with its flags, strategies, variants and segment links, evaluated alike', async () => {
+    const segment = await stack.admin.post('/api/admin/segments', { name: 'clone-beta', constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+    const base = '/api/admin/projects/default/features';
+    await stack.admin.post(base, { name: 'cloned-flag' });
+    await stack.admin.post(`${base}/cloned-flag/environments/development/strategies`, {
+      name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'cloned-flag' }, segments: [segment.body.id],
+      variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' }],
+    });
+    await stack.admin.post(`${base}/cloned-flag/environments/development/on`);
+
+    const cloned = await stack.admin.post('/api/admin/environments/development/clone', { name: 'staging', type: 'test' });
+    expect(cloned.status).toBe(201);
+    expect(cloned.body).toMatchObject({ name: 'staging', type: 'test' });
+    const feature = (await stack.admin.get(`${base}/cloned-flag`)).body;
+    const staging = feature.environments.find((environment: { name: string }) => environment.name === 'staging');
+    const development = feature.environments.find((environment: { name: string }) => environment.name === 'development');
+    expect(staging.enabled).toBe(true);
+    expect(staging.strategies).toHaveLength(1);
+    expect(staging.strategies[0].id).not.toBe(development.strategies[0].id);
+    expect(staging.strategies[0]).toMatchObject({ name: 'flexibleRollout', segments: [segment.body.id], variants: [{ name: 'blue' }] });
+
+    const token = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'staging-fe', type: 'frontend', environment: 'staging' });
+    const frontend = httpClient(stack.url, { authorization: token.body.secret });
+    const inSegment = await eventually(async () => {
+      const toggles = (await frontend.get('/api/frontend?userId=u1')).body.toggles as { name: string; variant: { name: string } }[];
+      return toggles.find((toggle) => toggle.name === 'cloned-flag');
+    });
+    expect(inSegment.variant.name).toBe('blue');
+    const outside = (await frontend.get('/api/frontend?userId=u2')).body.toggles as { name: string }[];
+    expect(outside.map((toggle) => toggle.name)).not.toContain('cloned-flag');
+
+    expect((await stack.admin.post('/api/admin/environments/development/clone', { name: 'staging', type: 'test' })).status).toBe(409);
+    expect((await stack.admin.post('/api/admin/environments/nowhere/clone', { name: 'elsewhere', type: 'test' })).status).toBe(404);
+    expect((await stack.admin.get('/api/admin/environments/elsewhere')).status).toBe(404);
   });
 });
