@@ -16,3 +16,4 @@ export * from './subjects.ts';
 export * from './client-api.ts';
 export * from './identity.ts';
 export * from './signals.ts';
+export * from './import-export.ts';

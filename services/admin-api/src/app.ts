@@ -29,6 +29,7 @@ import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { apiTokenService } from './api-tokens/api-token-service.ts';
 import { contextFieldRoutes } from './context-fields/context-field-routes.ts';
 import { dependencyRoutes } from './dependencies/dependency-routes.ts';
+import { importRoutes } from './import/import-routes.ts';
 import { environmentRoutes } from './environments/environment-routes.ts';
 import { environmentStore } from './environments/environment-store.ts';
 import { createChanges } from './events/changes.ts';
@@ -81,7 +82,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       for (const routes of [
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
-        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes,
+        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes,
       ]) {
         routes(scope, deps);
       }

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import type { ImportToggles, ImportValidateItem, ImportValidateResult, Principal } from '@bunting/contracts';
+import { NotFoundError, Permission, hasPermission, sql, type Queryable } from '@bunting/platform';
+import { projectStore } from '../projects/project-store.ts';
+import { environmentStore } from '../environments/environment-store.ts';
+
+const ExistingFeature = z.object({ name: z.string(), project: z.string(), archived: z.boolean() });
+const StrategyDefinition = z.object({ name: z.string(), builtIn: z.boolean() });
+const ContextField = z.object({ name: z.string(), legalValues: z.array(z.object({ value: z.string() }).loose()) });
+const Name = z.object({ name: z.string() });
+
+function unique(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort();
+}
+
+function item(message: string, affectedItems: string[]): ImportValidateItem[] {
+  return affectedItems.length > 0 ? [{ message, affectedItems }] : [];
+}
+
+function namingPattern(pattern: string | null): RegExp | null {
+  if (!pattern) return null;
+  try {
+    return new RegExp(`^(?:${pattern})$`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether import data can be imported into its project and environment, without changing anything: errors
+ * that would stop the import, warnings about what it would overwrite or rely on, and the permissions the caller
+ * lacks for it. Answers 404 only for a project that does not exist; everything else is reported in the body.
+ */
+export async function validateImport(db: Queryable, principal: Principal, input: ImportToggles): Promise<ImportValidateResult> {
+  const { project: projectId, environment, data } = input;
+  const project = await projectStore.get(db, projectId);
+  if (!project || project.archivedAt !== null) throw new NotFoundError(`Could not find project ${projectId}`);
+
+  const names = data.features.map((feature) => feature.name);
+  const strategyNames = unique(data.featureStrategies.map((strategy) => strategy.name));
+  const contextFields = data.contextFields ?? [];
+  const segmentNames = unique((data.segments ?? []).flatMap((segment) => (segment.name ? [segment.name] : [])));
+  const tagTypeNames = unique([...data.tagTypes.map((tagType) => tagType.name), ...(data.featureTags ?? []).flatMap((tag) => (tag.tagType ? [tag.tagType] : []))]);
+
+  const [environmentExists, existing, activeCount, strategies, knownContextFields, knownSegments, knownTagTypes] = await Promise.all([
+    environmentStore.exists(db, environment),
+    db.any(sql.type(ExistingFeature)`select name, project_id as project, archived_at is not null as archived
+      from admin.features where name = any(${sql.array(names, 'text')})`),
+    db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.features
+      where project_id = ${projectId} and archived_at is null`),
+    db.any(sql.type(StrategyDefinition)`select name, built_in as "builtIn" from admin.strategies where name = any(${sql.array(strategyNames, 'text')})`),
+    db.any(sql.type(ContextField)`select name, legal_values as "legalValues" from admin.context_fields
+      where name = any(${sql.array(contextFields.map((field) => field.name), 'text')})`),
+    db.any(sql.type(Name)`select name from admin.segments where name = any(${sql.array(segmentNames, 'text')})`),
+    db.any(sql.type(Name)`select name from admin.tag_types where name = any(${sql.array(tagTypeNames, 'text')})`),
+  ]);
+
+  const byName = new Map(existing.map((feature) => [feature.name, feature]));
+  const inOtherProjects = existing.filter((feature) => feature.project !== projectId);
+  const archivedHere = existing.filter((feature) => feature.project === projectId && feature.archived);
+  const activeHere = existing.filter((feature) => feature.project === projectId && !feature.archived);
+  const newNames = unique(names.filter((name) => !byName.has(name)));
+  const seen = new Set<string>();
+  const duplicates = unique(names.filter((name) => (seen.has(name) ? true : (seen.add(name), false))));
+
+  const definitions = new Map(strategies.map((strategy) => [strategy.name, strategy]));
+  const unknownStrategies = strategyNames.filter((name) => !definitions.has(name));
+  const customStrategies = strategyNames.filter((name) => definitions.get(name)?.builtIn === false);
+
+  const knownFields = new Map(knownContextFields.map((field) => [field.name, new Set(field.legalValues.map((legal) => legal.value))]));
+  const conflictingFields = unique(contextFields.filter((field) => {
+    const legal = knownFields.get(field.name);
+    // A field without legal values takes any value; one with them must already allow every imported value.
+    if (!legal || legal.size === 0) return false;
+    return (field.legalValues ?? []).some((value) => !legal.has(value.value));
+  }).map((field) => field.name));
+  const newContextFields = unique(contextFields.filter((field) => !knownFields.has(field.name)).map((field) => field.name));
+
+  const existingSegments = new Set(knownSegments.map((segment) => segment.name));
+  const missingSegments = segmentNames.filter((name) => !existingSegments.has(name));
+  const referencedSegmentIds = new Set(data.featureStrategies.flatMap((strategy) => strategy.segments ?? []));
+  const describedSegmentIds = new Set((data.segments ?? []).map((segment) => segment.id));
+  const undescribedSegments = unique([...referencedSegmentIds].filter((id) => !describedSegmentIds.has(id)).map(String));
+
+  const importedNames = new Set(names);
+  const activeNames = new Set(activeHere.map((feature) => feature.name));
+  const parentNames = unique((data.dependencies ?? []).flatMap((entry) => entry.dependencies.map((parent) => parent.feature)));
+  const parentsHere = parentNames.length === 0 ? [] : await db.anyFirst(sql.type(Name)`select name from admin.features
+    where project_id = ${projectId} and archived_at is null and name = any(${sql.array(parentNames, 'text')})`);
+  const knownParents = new Set([...importedNames, ...activeNames, ...parentsHere]);
+  const missingParents = parentNames.filter((name) => !knownParents.has(name));
+
+  const pattern = namingPattern(project.featureNamingPattern);
+  const badlyNamed = pattern ? unique(newNames.filter((name) => !pattern.test(name))) : [];
+  const overLimit = project.featureLimit !== null && activeCount + newNames.length > project.featureLimit;
+
+  const errors: ImportValidateItem[] = [
+    ...item(`The environment ${environment} does not exist; create it before importing into it:`, environmentExists ? [] : [environment]),
+    ...item(`These flags already exist in another project and cannot be imported into ${projectId}:`, inOtherProjects.map((feature) => `${feature.name} (in project ${feature.project})`)),
+    ...item('These flags are archived in this project; revive them before importing:', archivedHere.map((feature) => feature.name)),
+    ...item('These flag names appear more than once in the import data:', duplicates),
+    ...item('These strategy types are not defined on this instance; create them before importing:', unknownStrategies),
+    ...item('These context fields already exist with legal values that do not include every imported value:', conflictingFields),
+    ...item('These segments do not exist on this instance; create them before importing:', missingSegments),
+    ...item('Strategies refer to these segment ids, which the import data does not describe:', undescribedSegments),
+    ...item('These dependencies name parent flags that are neither imported nor in the project:', missingParents),
+    ...item(`These flag names do not match the project's naming pattern ${project.featureNamingPattern ?? ''}:`, badlyNamed),
+    ...item(`Importing would exceed the project's limit of ${project.featureLimit ?? 0} flags; these flags would be new:`, overLimit ? newNames : []),
+  ];
+  const warnings: ImportValidateItem[] = [
+    ...item('These flags already exist in the project; the import replaces their configuration in the environment:', activeHere.map((feature) => feature.name).sort()),
+    ...item('These custom strategy types are used; check their parameters match the source instance:', customStrategies),
+  ];
+
+  const scope = { project: projectId, environment };
+  const featureEnvironments = data.featureEnvironments ?? [];
+  const needed: [string, boolean][] = [
+    [Permission.CREATE_FEATURE, newNames.length > 0],
+    [Permission.UPDATE_FEATURE, activeHere.length > 0 || (data.featureTags ?? []).length > 0],
+    [Permission.CREATE_FEATURE_STRATEGY, data.featureStrategies.length > 0],
+    [Permission.DELETE_FEATURE_STRATEGY, activeHere.length > 0],
+    [Permission.UPDATE_FEATURE_ENVIRONMENT, featureEnvironments.some((entry) => entry.enabled !== undefined)],
+    [Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, featureEnvironments.some((entry) => (entry.variants ?? []).length > 0)],
+    [Permission.UPDATE_FEATURE_DEPENDENCY, (data.dependencies ?? []).length > 0],
+    [Permission.CREATE_CONTEXT_FIELD, newContextFields.length > 0],
+    [Permission.CREATE_TAG_TYPE, tagTypeNames.some((name) => !knownTagTypes.some((known) => known.name === name))],
+  ];
+  const missing = needed.filter(([permission, wanted]) => wanted && !hasPermission(principal, permission, scope)).map(([permission]) => permission);
+  const permissions = item(`You lack these permissions for this import into ${projectId} (${environment}):`, missing);
+
+  return { errors, warnings, permissions };
+}
