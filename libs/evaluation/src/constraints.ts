@@ -223,6 +223,28 @@ export class ConstraintPlan {
   }
 }
 
+/**
+ * A strategy's full constraint list (its own and its segments'), shared by every strategy with the same list.
+ * The answer for the request being evaluated is kept, so flags sharing a list (or a segment) check it once.
+ */
+export class ConstraintList {
+  readonly plans: readonly ConstraintPlan[];
+  private lastContext: PreparedContext | null = null;
+  private lastResult = false;
+
+  constructor(plans: readonly ConstraintPlan[]) {
+    this.plans = plans;
+  }
+
+  holds(context: PreparedContext): boolean {
+    if (this.lastContext === context) return this.lastResult;
+    const result = constraintsHold(this.plans, context);
+    this.lastContext = context;
+    this.lastResult = result;
+    return result;
+  }
+}
+
 export function constraintsHold(plans: readonly ConstraintPlan[], context: PreparedContext): boolean {
   for (let index = 0; index < plans.length; index += 1) {
     const plan = plans[index]!;

@@ -1,5 +1,5 @@
 import type { ClientStrategy, Constraint } from '@bunting/contracts';
-import { ConstraintPlan, constraintsHold, parseRange, type Check } from './constraints.ts';
+import { ConstraintList, ConstraintPlan, parseRange, type Check } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
 import { HashPrefix, bucketOf, bucketWithPrefix } from './hashing.ts';
 import { VariantPlan, type Random, type VariantDefinition } from './variants.ts';
@@ -8,16 +8,17 @@ export type StrategyOptions = {
   hostname: string;
   random: Random;
   /** Compiled constraint lists by their JSON, so flags with the same constraints share one (fewer objects per request). */
-  sharedConstraints?: Map<string, readonly ConstraintPlan[]>;
+  sharedConstraints?: Map<string, ConstraintList>;
 };
 
-function constraintPlans(constraints: readonly Constraint[], options: StrategyOptions): readonly ConstraintPlan[] {
+function constraintList(constraints: readonly Constraint[], options: StrategyOptions): ConstraintList | null {
+  if (constraints.length === 0) return null;
   const key = JSON.stringify(constraints);
   const shared = options.sharedConstraints?.get(key);
   if (shared) return shared;
-  const plans = constraints.map((constraint) => new ConstraintPlan(constraint));
-  options.sharedConstraints?.set(key, plans);
-  return plans;
+  const list = new ConstraintList(constraints.map((constraint) => new ConstraintPlan(constraint)));
+  options.sharedConstraints?.set(key, list);
+  return list;
 }
 
 type Parameters = Record<string, string | number | boolean | undefined>;
@@ -111,7 +112,8 @@ function stickinessOf(name: string): Stickiness {
  */
 export class StrategyPlan<T> {
   readonly blocked: boolean;
-  readonly constraints: readonly ConstraintPlan[];
+  /** Null when the strategy has no constraints. */
+  readonly constraints: ConstraintList | null;
   readonly activation: Activation;
   readonly other: Check;
   /** flexibleRollout: the percentage, the hash state of "<groupId>:" and where the id comes from. */
@@ -136,7 +138,7 @@ export class StrategyPlan<T> {
   ) {
     const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
     this.blocked = segmentConstraints.some((constraints) => constraints === undefined);
-    this.constraints = constraintPlans([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])], options);
+    this.constraints = constraintList([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])], options);
     const parameters: Parameters = strategy.parameters ?? {};
     const groupId = text(parameters, 'groupId') || featureName;
     this.activation = strategy.name === 'default' ? Activation.Always
@@ -182,7 +184,7 @@ function stickyId<T>(plan: StrategyPlan<T>, context: PreparedContext): string | 
 
 export function strategyIsOn<T>(plan: StrategyPlan<T>, context: PreparedContext): boolean {
   if (plan.blocked) return false;
-  if (plan.constraints.length > 0 && !constraintsHold(plan.constraints, context)) return false;
+  if (plan.constraints !== null && !plan.constraints.holds(context)) return false;
   switch (plan.activation) {
     case Activation.Always:
       return true;
