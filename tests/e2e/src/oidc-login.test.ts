@@ -145,4 +145,32 @@ describe('OIDC login', () => {
     expect(result.body.name).toBe('NoAccessError');
     expect((await stack.admin.get('/api/admin/user-admin')).body.users.length).toBe(before);
   }, 30_000);
+
+  it('ends the provider session too when single sign-out is on', async () => {
+    const settings = {
+      enabled: true, discoverUrl: `${issuer}/.well-known/openid-configuration`, clientId: 'bunting', secret: 'bunting-oidc-secret',
+      autoCreate: true, defaultRootRole: 'Editor', emailDomains: 'corp.example', idTokenSigningAlgorithm: 'RS256',
+    };
+    expect((await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: true })).status).toBe(200);
+    const login = await browserLogin('alice');
+    const cookie = `unleash-session=${login.sessionCookie}`;
+    const alice = httpClient(stack.url, { cookie });
+    expect((await alice.get('/api/admin/user')).status).toBe(200);
+
+    const logout = await fetch(`${stack.url}/logout`, { headers: { cookie }, redirect: 'manual' });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get('set-cookie')).toContain('Max-Age=0');
+    const endSession = new URL(logout.headers.get('location')!);
+    expect(endSession.origin).toBe(issuer);
+    expect(endSession.searchParams.get('id_token_hint')).toBeTruthy();
+    expect((await alice.get('/api/admin/user')).status).toBe(401);
+    // The provider accepts the hint and asks the user to confirm signing out.
+    expect((await fetch(endSession, { redirect: 'manual' })).status).toBe(200);
+
+    expect((await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: false })).status).toBe(200);
+    const local = await browserLogin('alice');
+    const localLogout = await httpClient(stack.url, { cookie: `unleash-session=${local.sessionCookie}` }).post('/logout');
+    expect(localLogout.status).toBe(200);
+    expect(localLogout.body).toEqual({ message: 'Logged out' });
+  }, 30_000);
 });

@@ -8,10 +8,20 @@ export function createSessionStore(redis: Redis, namespace: string) {
   const key = (id: string) => `${namespace}:session:${id}`;
   return {
     ttlSeconds: SESSION_TTL_SECONDS,
-    async create(userId: number, source: string): Promise<string> {
+    /** `idToken`: what an OpenID provider issued at login, kept to end the provider's session at logout. */
+    async create(userId: number, source: string, idToken?: string): Promise<string> {
       const id = randomBytes(32).toString('base64url');
-      await redis.set(key(id), JSON.stringify({ userId, source, createdAt: new Date().toISOString() }), 'EX', SESSION_TTL_SECONDS);
+      const record: SessionRecord = { userId, source, createdAt: new Date().toISOString(), ...(idToken ? { idToken } : {}) };
+      await redis.set(key(id), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
       return id;
+    },
+    async describe(id: string): Promise<SessionRecord | null> {
+      if (id.length > 100) return null;
+      const raw = await redis.get(key(id));
+      if (!raw) return null;
+      const parsed = JSON.parse(raw) as Partial<SessionRecord>;
+      if (typeof parsed.userId !== 'number' || typeof parsed.source !== 'string') return null;
+      return { userId: parsed.userId, source: parsed.source, createdAt: String(parsed.createdAt ?? ''), ...(typeof parsed.idToken === 'string' ? { idToken: parsed.idToken } : {}) };
     },
     async userOf(id: string): Promise<number | null> {
       if (id.length > 100) return null;
@@ -26,6 +36,7 @@ export function createSessionStore(redis: Redis, namespace: string) {
   };
 }
 export type SessionStore = ReturnType<typeof createSessionStore>;
+export type SessionRecord = { userId: number; source: string; createdAt: string; idToken?: string };
 
 export function sessionCookie(id: string, maxAgeSeconds: number): string {
   return `unleash-session=${encodeURIComponent(id)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}`;

@@ -6,6 +6,7 @@ import { CLEARED_SESSION_COOKIE, sessionCookie, type SessionStore } from '../acc
 import { passwordMatches, spendPasswordCheck } from '../users/passwords.ts';
 import { userStore, userView } from '../users/user-store.ts';
 import type { LoginGuard } from './login-guard.ts';
+import { singleSignOutUrl } from './oidc-routes.ts';
 
 export type LoginDeps = AdminDeps & { sessions: SessionStore; loginGuard: LoginGuard };
 
@@ -28,10 +29,16 @@ export function loginRoutes(app: HttpServer, { db, sessions, loginGuard }: Login
     return reply.header('set-cookie', sessionCookie(session, sessions.ttlSeconds)).code(200).send(userView(fresh));
   });
 
+  // A session started through OpenID Connect with single sign-out on also ends at the provider: GET (a
+  // browser navigating to /logout) is redirected there, POST names the address in redirectUrl.
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     const { session } = credentialOf(request);
+    const record = session ? await sessions.describe(session) : null;
     if (session) await sessions.end(session);
-    return reply.header('set-cookie', CLEARED_SESSION_COOKIE).code(200).send({ message: 'Logged out' });
+    reply.header('set-cookie', CLEARED_SESSION_COOKIE);
+    const redirectUrl = record?.idToken ? await singleSignOutUrl(db, record.idToken) : undefined;
+    if (redirectUrl && request.method === 'GET') return reply.redirect(redirectUrl, 302);
+    return reply.code(200).send({ message: 'Logged out', ...(redirectUrl ? { redirectUrl } : {}) });
   };
   app.post('/auth/logout', logout);
   app.post('/logout', logout);

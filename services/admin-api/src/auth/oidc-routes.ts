@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { OidcSettingsInput, SYSTEM_ACTOR } from '@bunting/contracts';
-import { AuthenticationRequired, DomainError, NoAccessError, NotFoundError, Permission, ValidationError, type HttpServer } from '@bunting/platform';
+import { AuthenticationRequired, DomainError, NoAccessError, NotFoundError, Permission, ValidationError, type HttpServer, type Queryable } from '@bunting/platform';
 import { actorFor, allow } from '../access/guard.ts';
 import { sessionCookie } from '../access/sessions.ts';
 import { groupService } from '../groups/group-service.ts';
@@ -30,22 +30,38 @@ function emailAllowed(email: string, domains: string | undefined): boolean {
   return allowed.includes(email.split('@').pop()!.toLowerCase());
 }
 
+async function providerConfiguration(settings: OidcSettings) {
+  if (!settings.enabled || !settings.discoverUrl || !settings.clientId) throw new NotFoundError('OpenID Connect login is not enabled.');
+  const discoverUrl = new URL(settings.discoverUrl);
+  try {
+    return await client.discovery(discoverUrl, settings.clientId, {
+      client_secret: settings.secret,
+      id_token_signed_response_alg: settings.idTokenSigningAlgorithm ?? 'RS256',
+    }, undefined, discoverUrl.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined);
+  } catch (error) {
+    throw new DomainError(503, 'ServiceUnavailableError', `The OpenID provider cannot be reached: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Single sign-out: where to send a user logging out of a session started through OpenID Connect, so the
+ * provider ends its session too. Undefined when the setting is off, the provider has no end-session endpoint or
+ * cannot be reached: the local logout has happened either way.
+ */
+export async function singleSignOutUrl(db: Queryable, idToken: string): Promise<string | undefined> {
+  const settings = await loadOidcSettings(db);
+  if (!settings.enabled || !settings.enableSingleSignOut) return undefined;
+  try {
+    const configuration = await providerConfiguration(settings);
+    return client.buildEndSessionUrl(configuration, { id_token_hint: idToken, client_id: settings.clientId! }).href;
+  } catch {
+    return undefined;
+  }
+}
+
 export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
   const { db, changes, redis, sessions, config } = deps;
   const pendingKey = (state: string) => `${deps.namespace}:oidc-login:${state}`;
-
-  async function providerConfiguration(settings: OidcSettings) {
-    if (!settings.enabled || !settings.discoverUrl || !settings.clientId) throw new NotFoundError('OpenID Connect login is not enabled.');
-    const discoverUrl = new URL(settings.discoverUrl);
-    try {
-      return await client.discovery(discoverUrl, settings.clientId, {
-        client_secret: settings.secret,
-        id_token_signed_response_alg: settings.idTokenSigningAlgorithm ?? 'RS256',
-      }, undefined, discoverUrl.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined);
-    } catch (error) {
-      throw new DomainError(503, 'ServiceUnavailableError', `The OpenID provider cannot be reached: ${(error as Error).message}`);
-    }
-  }
 
   const redirectUri = (request: FastifyRequest) =>
     `${config.baseUrlConfigured ? config.baseUrl.replace(/\/$/, '') : `${request.protocol}://${request.host}`}/auth/oidc/callback`;
@@ -96,6 +112,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     const current = new URL(pending.redirectUri);
     current.search = new URL(request.url, 'http://callback').search;
     let claims: Record<string, unknown>;
+    let idToken: string | undefined;
     try {
       const tokens = await client.authorizationCodeGrant(configuration, current, {
         pkceCodeVerifier: pending.codeVerifier,
@@ -103,6 +120,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
         expectedNonce: pending.nonce,
       });
       claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+      idToken = tokens.id_token;
     } catch (error) {
       throw new AuthenticationRequired(`The OpenID provider did not confirm the login: ${(error as Error).message}`);
     }
@@ -128,7 +146,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
       return user.id;
     });
     await userStore.recordLogin(db, userId);
-    const session = await sessions.create(userId, 'oidc');
+    const session = await sessions.create(userId, 'oidc', settings.enableSingleSignOut ? idToken : undefined);
     return reply.header('set-cookie', sessionCookie(session, sessions.ttlSeconds)).redirect('/', 302);
   });
 }
