@@ -38,6 +38,24 @@ async function configure(admin: HttpClient) {
     ['parent', [{ name: 'flexibleRollout', parameters: { rollout: '60', stickiness: 'userId' } }]],
     ['child', [{ name: 'default' }]],
     ['not-in-list', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['u2', 'u3'], inverted: true }] }]],
+    // Rollout on the sessionId and variants on the userId: two ids hashed in one request.
+    ['by-session', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'sessionId', groupId: 'by-session' }, variants: [
+      { name: 'one', weight: 500, weightType: 'variable', stickiness: 'userId' },
+      { name: 'two', weight: 500, weightType: 'variable', stickiness: 'userId' },
+    ] }]],
+    ['by-country', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'country', groupId: 'by-country' } }]],
+    ['second-strategy', [
+      { name: 'userWithId', parameters: { userIds: 'nobody' } },
+      { name: 'flexibleRollout', parameters: { rollout: '30', stickiness: 'default', groupId: 'shared-group' } },
+    ]],
+    // The same constraint list as "constrained": compiled once and shared.
+    ['shares-constraints', [{ name: 'flexibleRollout', parameters: { rollout: '70', stickiness: 'userId' }, constraints: [
+      { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
+      { contextName: 'age', operator: 'NUM_GT', value: '17' },
+      { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
+    ] }]],
+    ['legacy-gradual', [{ name: 'gradualRolloutUserId', parameters: { percentage: '40', groupId: 'legacy' } }]],
+    ['overridden', [{ name: 'default' }]],
   ];
   for (const [name, strategies] of flags) {
     await admin.post(base, { name });
@@ -48,12 +66,17 @@ async function configure(admin: HttpClient) {
     { name: 'a', weight: 0, stickiness: 'userId' }, { name: 'b', weight: 0, stickiness: 'userId' },
     { name: 'c', weight: 200, weightType: 'fix', stickiness: 'userId', payload: { type: 'json', value: '{"x":1}' } },
   ]);
+  await admin.put(`${base}/overridden/environments/development/variants`, [
+    { name: 'vip', weight: 100, weightType: 'variable', stickiness: 'default', overrides: [{ contextName: 'userId', values: ['u3', 'u5'] }] },
+    { name: 'regular', weight: 900, weightType: 'variable', stickiness: 'default' },
+  ]);
   await admin.post(`${base}/child/dependencies`, { feature: 'parent' });
   await admin.post(base, { name: 'switched-later' });
 }
 
 const contexts = Array.from({ length: 40 }, (_, index) => ({
   userId: `u${index}`,
+  sessionId: `s${index * 7}`,
   remoteAddress: index % 3 === 0 ? `10.1.2.${index}` : `172.16.0.${index}`,
   properties: {
     country: ['NO', 'SE', 'US', 'DE'][index % 4]!,
@@ -64,7 +87,7 @@ const contexts = Array.from({ length: 40 }, (_, index) => ({
 }));
 
 function frontendQuery(context: (typeof contexts)[number]) {
-  const params = new URLSearchParams({ userId: context.userId, remoteAddress: context.remoteAddress });
+  const params = new URLSearchParams({ userId: context.userId, sessionId: context.sessionId, remoteAddress: context.remoteAddress });
   for (const [name, value] of Object.entries(context.properties)) params.set(`properties[${name}]`, value);
   return `/api/frontend?${params}`;
 }
@@ -94,8 +117,10 @@ afterAll(async () => {
 describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
   it('answers every flag and context as /api/frontend does', async () => {
     const flagNames = ['plain-on', 'half-of-users', 'listed-users', 'constrained', 'segmented', 'date-window', 'office-network',
-      'strategy-variants', 'env-variants', 'parent', 'child', 'not-in-list', 'switched-later', 'unknown-flag'];
+      'strategy-variants', 'env-variants', 'parent', 'child', 'not-in-list', 'switched-later', 'unknown-flag',
+      'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'overridden'];
     let enabledCount = 0;
+    const usersIn = new Map<string, number>();
     for (const context of contexts) {
       const answer = await frontend.get(frontendQuery(context));
       const toggles = new Map<string, { variant: { name: string; enabled: boolean; payload?: unknown } }>(
@@ -105,6 +130,7 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
         const enabled = sdk.isEnabled(name, context);
         expect(enabled, `${name} for ${context.userId}`).toBe(toggles.has(name));
         if (enabled) enabledCount += 1;
+        if (enabled) usersIn.set(name, (usersIn.get(name) ?? 0) + 1);
         const variant = sdk.getVariant(name, context);
         const fromFrontend = toggles.get(name)?.variant;
         if (fromFrontend) {
@@ -114,8 +140,13 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
       }
     }
     // Rollouts split the users: some but not all are in.
+    for (const name of ['half-of-users', 'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual']) {
+      expect(usersIn.get(name) ?? 0, name).toBeGreaterThan(0);
+      expect(usersIn.get(name) ?? 0, name).toBeLessThan(contexts.length);
+    }
+    expect(sdk.getVariant('overridden', contexts[3]).name).toBe('vip');
     expect(enabledCount).toBeGreaterThan(contexts.length * 4);
-    expect(enabledCount).toBeLessThan(contexts.length * 12);
+    expect(enabledCount).toBeLessThan(contexts.length * 17);
   });
 
   it('refreshes after a change and posts its registration and metrics', async () => {
