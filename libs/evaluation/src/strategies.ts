@@ -43,7 +43,7 @@ function rollout(percent: number, groupId: string): (context: PreparedContext, i
   return (context, id) => id !== undefined && bucketWithPrefix(prefix, context.hashKey(id), 100) <= percent;
 }
 
-/** The built-in strategies; an unknown name evaluates to false. */
+/** The strategies other than default and flexibleRollout (which StrategyPlan evaluates inline); an unknown name evaluates to false. */
 function compileActivation(strategy: ClientStrategy, featureName: string, options: StrategyOptions): Check {
   const parameters: Parameters = strategy.parameters ?? {};
   switch (strategy.name) {
