@@ -29,8 +29,8 @@ try {
   // A frontend-api replica of its own, as deploy/ scales the SDK edge, on the same database and streams.
   replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' });
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const edge = await measureSdkEdge({ url: server.url, pid: server.pid, replica, frontendToken, clientToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 3 });
-  console.log('\nSDK edge (200 flags, 50 connections; median of 3 interleaved rounds of %d s):', Math.max(3, Math.round(seconds / 2)));
+  const edge = await measureSdkEdge({ url: server.url, pid: server.pid, replica, frontendToken, clientToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 5 });
+  console.log('\nSDK edge (200 flags, 50 connections; median of 5 interleaved rounds of %d s):', Math.max(3, Math.round(seconds / 2)));
   console.table({
     'ceiling (string body)': edge.ceiling,
     'ceiling (Buffer body)': edge.ceilingBuffer,
