@@ -105,6 +105,10 @@ describe('GET /api/frontend (seed endpoint 10)', () => {
     expect([400, 414, 431]).toContain(huge.status);
     expect(huge.body.name).toBe('ValidationError');
     expect((await frontend.post('/api/frontend', '[1,2]', { 'content-type': 'application/json' })).status).toBe(400);
+    const oversized = await frontend.post('/api/frontend', { context: { properties: { blob: 'x'.repeat(1_100_000) } } });
+    expect(oversized.status).toBe(413);
+    expect(oversized.body.name).toBe('PayloadTooLargeError');
+    expect((await frontend.post('/api/frontend/client/metrics', { appName: 'x', instanceId: 'y', bucket: { start: 'z'.repeat(1_100_000) } })).status).toBe(413);
     const admin = await frontend.get('/api/admin/projects');
     expect(admin.status).toBe(403);
   });
