@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 
 /**
  * The ceiling: a bare Fastify route sending a precomputed body, the most any route of ours could do.
- * Served both as a string (Fastify encodes it per response) and as a ready Buffer.
+ * Served both as a string (Fastify encodes it per response) and as a ready Buffer, and with the same mix of
+ * sizes as /api/frontend's answers in the bench (`?empty=1` for the users who match no flag).
  */
 const body = readFileSync(process.argv[2]!, 'utf8');
 const buffer = Buffer.from(body);
@@ -13,6 +14,11 @@ app.get('/ceiling', (_request, reply) => {
 });
 app.get('/ceiling-buffer', (_request, reply) => {
   reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(buffer);
+});
+const emptyBody = '{"toggles":[]}';
+app.get('/ceiling-mix', (request, reply) => {
+  const empty = (request.query as { empty?: string }).empty === '1';
+  reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(empty ? emptyBody : body);
 });
 const address = await app.listen({ port: Number(process.argv[3] ?? 0), host: '127.0.0.1' });
 console.log(address);

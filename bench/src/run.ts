@@ -34,6 +34,7 @@ try {
   console.table({
     'ceiling (string body)': edge.ceiling,
     'ceiling (Buffer body)': edge.ceilingBuffer,
+    'ceiling (same size mix)': edge.ceilingMix,
     'GET /api/frontend (all-in-one)': edge.frontend,
     'GET /api/frontend (frontend-api replica)': edge.frontendReplica,
     'GET /api/client/features': edge.clientFeatures,
@@ -42,7 +43,7 @@ try {
   console.log('Rounds (req/s, p99 ms):');
   console.table(edge.rounds);
   console.log(`/api/frontend body ${edge.frontendBodyBytes} B (${edge.enabledFlagsInSample} flags on), /api/client/features body ${edge.clientBodyBytes} B`);
-  console.log(`/api/frontend at ${Math.round(edge.frontendShareOfCeiling * 100)} % of the string ceiling (all-in-one), ${Math.round(edge.replicaShareOfCeiling * 100)} % (replica); /api/client/features 304 at ${Math.round((edge.clientFeatures304.requestsPerSecond / edge.ceiling.requestsPerSecond) * 100)} %`);
+  console.log(`/api/frontend at ${Math.round(edge.frontendShareOfCeiling * 100)} % of the string ceiling (all-in-one), ${Math.round(edge.replicaShareOfCeiling * 100)} % (replica); of the same-size-mix ceiling ${Math.round(edge.frontendShareOfMixCeiling * 100)} % / ${Math.round(edge.replicaShareOfMixCeiling * 100)} %; /api/client/features 304 at ${Math.round((edge.clientFeatures304.requestsPerSecond / edge.ceiling.requestsPerSecond) * 100)} %`);
   console.log(`RSS: all-in-one ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after; frontend-api replica ${edge.replicaRssBeforeMiB} MiB before, ${edge.replicaRssAfterMiB} MiB after`);
   console.log('\nPropagation (admin change -> visible on /api/frontend):');
   console.table(await measurePropagation({ admin, url: server.url, frontendToken, changes: 100 }));

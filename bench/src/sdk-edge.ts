@@ -70,20 +70,26 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   const ceiling = await startCeiling(sample.text);
   const rssBefore = rssOf(options.pid);
   const replicaRssBefore = rssOf(options.replica.pid);
-  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[] };
-  const shares = { frontend: [] as number[], replica: [] as number[] };
+  // The same users against the ceiling's mixed route: a third get the empty answer, as from /api/frontend.
+  const mixPaths = Array.from({ length: 1000 }, (_, index) => `/ceiling-mix?empty=${index % 3 === 0 ? 1 : 0}&userId=user-${index}&appName=bench`);
+  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[] };
+  const shares = { frontend: [] as number[], replica: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[] };
   const frontendLoad = (url: string) => load({ url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
   try {
     for (let round = 0; round < options.rounds; round += 1) {
       const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
       runs.ceiling.push(ceilingResult);
       runs.ceilingBuffer.push(await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }));
+      const mixResult = await load({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 });
+      runs.ceilingMix.push(mixResult);
       const allInOne = await frontendLoad(options.url);
       runs.frontend.push(allInOne);
       const replica = await frontendLoad(options.replica.url);
       runs.replica.push(replica);
       shares.frontend.push(allInOne.requestsPerSecond / ceilingResult.requestsPerSecond);
       shares.replica.push(replica.requestsPerSecond / ceilingResult.requestsPerSecond);
+      shares.frontendOfMix.push(allInOne.requestsPerSecond / mixResult.requestsPerSecond);
+      shares.replicaOfMix.push(replica.requestsPerSecond / mixResult.requestsPerSecond);
     }
     const client = httpClient(options.url, { authorization: options.clientToken });
     const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
@@ -96,12 +102,14 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       clientBodyBytes: Buffer.byteLength(full.text),
       ceiling: medianResult(runs.ceiling),
       ceilingBuffer: medianResult(runs.ceilingBuffer),
+      ceilingMix: medianResult(runs.ceilingMix),
       frontend: medianResult(runs.frontend),
       frontendReplica: medianResult(runs.replica),
       clientFeatures: clientResult,
       clientFeatures304: notModified,
       rounds: runs.frontend.map((result, index) => ({
         ceiling: runs.ceiling[index]!.requestsPerSecond,
+        ceilingMix: runs.ceilingMix[index]!.requestsPerSecond,
         allInOne: result.requestsPerSecond,
         allInOneP99: result.p99Ms,
         replica: runs.replica[index]!.requestsPerSecond,
@@ -109,6 +117,8 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       })),
       frontendShareOfCeiling: round(median(shares.frontend), 2),
       replicaShareOfCeiling: round(median(shares.replica), 2),
+      frontendShareOfMixCeiling: round(median(shares.frontendOfMix), 2),
+      replicaShareOfMixCeiling: round(median(shares.replicaOfMix), 2),
       rssBeforeMiB: round(rssBefore / 1048576),
       rssAfterMiB: round(rssOf(options.pid) / 1048576),
       replicaRssBeforeMiB: round(replicaRssBefore / 1048576),
