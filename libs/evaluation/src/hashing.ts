@@ -121,24 +121,17 @@ export class HashKey {
  * result a small integer, where returning the unsigned 32-bit hash would box it on every call.
  */
 export function bucketWithPrefix(prefix: HashPrefix, key: HashKey, n: number): number {
-  return ((signedHash(prefix.state, prefix.pending, prefix.pendingLength, prefix.length, key) >>> 0) % n) + 1;
+  return ((signedHash(prefix, key) >>> 0) % n) + 1;
 }
 
 /** murmur3(prefix + key, seed), from the prefix's state and the key's packed blocks. */
 export function hashWithPrefix(prefix: HashPrefix, key: HashKey): number {
-  return signedHash(prefix.state, prefix.pending, prefix.pendingLength, prefix.length, key) >>> 0;
-}
-
-/**
- * bucketWithPrefix from a prefix's four numbers, for plans that keep them inline (one object fewer to
- * read per flag on the hot path).
- */
-export function bucketOf(state: number, pending: number, pendingLength: number, prefixLength: number, key: HashKey, n: number): number {
-  return ((signedHash(state, pending, pendingLength, prefixLength, key) >>> 0) % n) + 1;
+  return signedHash(prefix, key) >>> 0;
 }
 
 /** The hash as a signed 32-bit integer, which stays unboxed when returned. */
-function signedHash(state: number, pending: number, offset: number, prefixLength: number, key: HashKey): number {
+function signedHash(prefix: HashPrefix, key: HashKey): number {
+  const { state, pending, pendingLength: offset, length: prefixLength } = prefix;
   const total = offset + key.length;
   const blocks = total >> 2;
   const words = key.words;

@@ -1,7 +1,7 @@
 import type { ClientStrategy, Constraint } from '@bunting/contracts';
 import { ConstraintList, ConstraintPlan, parseRange, type Check } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, bucketOf, bucketWithPrefix } from './hashing.ts';
+import { HashPrefix, bucketWithPrefix } from './hashing.ts';
 import { VariantPlan, type Random, type VariantDefinition } from './variants.ts';
 
 export type StrategyOptions = {
@@ -47,8 +47,6 @@ function rollout(percent: number, groupId: string): (context: PreparedContext, i
 function compileActivation(strategy: ClientStrategy, featureName: string, options: StrategyOptions): Check {
   const parameters: Parameters = strategy.parameters ?? {};
   switch (strategy.name) {
-    case 'default':
-      return () => true;
     case 'userWithId': {
       const ids = new Set(text(parameters, 'userIds').split(/\s*,\s*/));
       return (context) => typeof context.raw.userId === 'string' && ids.has(context.raw.userId);
@@ -118,11 +116,8 @@ export class StrategyPlan<T> {
   readonly other: Check;
   /** flexibleRollout: the percentage, the hash state of "<groupId>:" and where the id comes from. */
   readonly percent: number;
-  // The hash state of "<groupId>:" (see HashPrefix), kept inline.
-  readonly prefixState: number;
-  readonly prefixPending: number;
-  readonly prefixPendingLength: number;
-  readonly prefixLength: number;
+  /** The hash state of "<groupId>:" (see HashPrefix). */
+  readonly prefix: HashPrefix;
   readonly stickiness: Stickiness;
   readonly stickinessField: string;
   readonly random: Random;
@@ -145,11 +140,7 @@ export class StrategyPlan<T> {
       : strategy.name === 'flexibleRollout' ? Activation.FlexibleRollout : Activation.Other;
     this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
     this.percent = percentage(parameters, 'rollout');
-    const prefix = new HashPrefix(`${groupId}:`, 0);
-    this.prefixState = prefix.state;
-    this.prefixPending = prefix.pending;
-    this.prefixPendingLength = prefix.pendingLength;
-    this.prefixLength = prefix.length;
+    this.prefix = new HashPrefix(`${groupId}:`, 0);
     const stickiness = text(parameters, 'stickiness') || 'default';
     this.stickiness = stickinessOf(stickiness);
     this.stickinessField = stickiness;
@@ -193,7 +184,7 @@ export function strategyIsOn<T>(plan: StrategyPlan<T>, context: PreparedContext)
       const id = stickyId(plan, context);
       if (id === undefined) return false;
       const key = context.hashKey(id);
-      return bucketOf(plan.prefixState, plan.prefixPending, plan.prefixPendingLength, plan.prefixLength, key, 100) <= plan.percent;
+      return bucketWithPrefix(plan.prefix, key, 100) <= plan.percent;
     }
     default:
       return plan.other(context);

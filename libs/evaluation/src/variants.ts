@@ -1,6 +1,6 @@
 import type { VariantPayload } from '@bunting/contracts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, VARIANT_SEED, bucketOf } from './hashing.ts';
+import { HashPrefix, VARIANT_SEED, bucketWithPrefix } from './hashing.ts';
 
 /** A variant definition as the engine keeps it (feature-environment or strategy variant). */
 export type VariantDefinition = {
@@ -39,11 +39,8 @@ export class VariantPlan<T> {
   readonly answers: readonly T[];
   readonly weights: readonly number[];
   readonly total: number;
-  // The hash state of "<groupId>:" with the variant seed (see HashPrefix), kept inline.
-  readonly prefixState: number;
-  readonly prefixPending: number;
-  readonly prefixPendingLength: number;
-  readonly prefixLength: number;
+  /** The hash state of "<groupId>:" (see HashPrefix). */
+  readonly prefix: HashPrefix;
   /** Default stickiness (userId, sessionId, remoteAddress), else the named field. */
   readonly byDefault: boolean;
   readonly stickiness: string;
@@ -55,11 +52,7 @@ export class VariantPlan<T> {
     this.answers = answers;
     this.weights = variants.map((variant) => variant.weight);
     this.total = variants.reduce((sum, variant) => sum + variant.weight, 0);
-    const prefix = new HashPrefix(`${groupId}:`, VARIANT_SEED);
-    this.prefixState = prefix.state;
-    this.prefixPending = prefix.pending;
-    this.prefixPendingLength = prefix.pendingLength;
-    this.prefixLength = prefix.length;
+    this.prefix = new HashPrefix(`${groupId}:`, VARIANT_SEED);
     this.byDefault = !stickiness || stickiness === 'default';
     this.stickiness = stickiness ?? 'default';
     this.hasOverrides = variants.some((variant) => (variant.overrides?.length ?? 0) > 0);
@@ -84,7 +77,7 @@ export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext)
     if (forced) return plan.answers[plan.variants.indexOf(forced)];
   }
   const key = context.hashKey(seedFor(plan, context));
-  const target = bucketOf(plan.prefixState, plan.prefixPending, plan.prefixPendingLength, plan.prefixLength, key, plan.total);
+  const target = bucketWithPrefix(plan.prefix, key, plan.total);
   const weights = plan.weights;
   let counter = 0;
   for (let index = 0; index < weights.length; index += 1) {
