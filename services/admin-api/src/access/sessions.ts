@@ -6,6 +6,15 @@ const SESSION_TTL_SECONDS = 48 * 3600;
 /** Sessions live in Redis, so logging out (or deleting the user) ends them everywhere at once. */
 export function createSessionStore(redis: Redis, namespace: string) {
   const key = (id: string) => `${namespace}:session:${id}`;
+  async function describe(id: string): Promise<SessionRecord | null> {
+    if (id.length > 100) return null;
+    const raw = await redis.get(key(id));
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as Partial<SessionRecord>;
+    if (typeof parsed.userId !== 'number' || typeof parsed.source !== 'string') return null;
+    return { userId: parsed.userId, source: parsed.source, createdAt: String(parsed.createdAt ?? ''), ...(typeof parsed.idToken === 'string' ? { idToken: parsed.idToken } : {}) };
+  }
+
   return {
     ttlSeconds: SESSION_TTL_SECONDS,
     /** `idToken`: what an OpenID provider issued at login, kept to end the provider's session at logout. */
@@ -15,20 +24,9 @@ export function createSessionStore(redis: Redis, namespace: string) {
       await redis.set(key(id), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS);
       return id;
     },
-    async describe(id: string): Promise<SessionRecord | null> {
-      if (id.length > 100) return null;
-      const raw = await redis.get(key(id));
-      if (!raw) return null;
-      const parsed = JSON.parse(raw) as Partial<SessionRecord>;
-      if (typeof parsed.userId !== 'number' || typeof parsed.source !== 'string') return null;
-      return { userId: parsed.userId, source: parsed.source, createdAt: String(parsed.createdAt ?? ''), ...(typeof parsed.idToken === 'string' ? { idToken: parsed.idToken } : {}) };
-    },
+    describe,
     async userOf(id: string): Promise<number | null> {
-      if (id.length > 100) return null;
-      const raw = await redis.get(key(id));
-      if (!raw) return null;
-      const parsed = JSON.parse(raw) as { userId?: unknown };
-      return typeof parsed.userId === 'number' ? parsed.userId : null;
+      return (await describe(id))?.userId ?? null;
     },
     async end(id: string): Promise<void> {
       await redis.del(key(id));

@@ -123,7 +123,7 @@ export async function validateImport(db: Queryable, principal: Principal, input:
     [Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, featureEnvironments.some((entry) => (entry.variants ?? []).length > 0)],
     [Permission.UPDATE_FEATURE_DEPENDENCY, (data.dependencies ?? []).length > 0],
     [Permission.CREATE_CONTEXT_FIELD, newContextFields.length > 0],
-    [Permission.CREATE_TAG_TYPE, tagTypeNames.some((name) => !knownTagTypes.some((known) => known.name === name))],
+    [Permission.CREATE_TAG_TYPE, tagTypeNames.length > knownTagTypes.length],
   ];
   const missing = needed.filter(([permission, wanted]) => wanted && !hasPermission(principal, permission, scope)).map(([permission]) => permission);
   const permissions = item(`You lack these permissions for this import into ${projectId} (${environment}):`, missing);
