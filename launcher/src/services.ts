@@ -3,6 +3,7 @@ import type { Infrastructure } from '@bunting/platform';
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
 import { frontendApi } from '@bunting/frontend-api/app';
+import { insights } from '@bunting/insights/app';
 import { signalsService } from '@bunting/signals/app';
 
 /** Every service the launcher can mount, in the order they start when several share a process. */
@@ -11,6 +12,7 @@ export const SERVICES = {
   'event-log': (infrastructure: Infrastructure) => eventLog(infrastructure),
   'frontend-api': (infrastructure: Infrastructure) => frontendApi(infrastructure),
   signals: (infrastructure: Infrastructure) => signalsService(infrastructure),
+  insights: (infrastructure: Infrastructure) => insights(infrastructure),
 } satisfies Record<string, (infrastructure: Infrastructure) => FastifyPluginAsync>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -17,3 +17,4 @@ export * from './client-api.ts';
 export * from './identity.ts';
 export * from './signals.ts';
 export * from './import-export.ts';
+export * from './insights.ts';

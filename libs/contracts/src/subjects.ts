@@ -16,6 +16,8 @@ export function natsNames(namespace: string) {
     signalSubject: (endpoint: string) => `${namespace}.signals.${endpoint}`,
     verifyCredential: `${namespace}.rpc.auth.verify`,
     snapshot: `${namespace}.rpc.admin.snapshot`,
+    inventory: `${namespace}.rpc.admin.inventory`,
+    projectOverview: `${namespace}.rpc.admin.project-overview`,
     consumer: (name: string) => `${streamPrefix}_${name.toUpperCase().replace(/[^A-Z0-9_-]/g, '_')}`,
   };
 }

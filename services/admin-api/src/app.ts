@@ -24,6 +24,7 @@ import { roleRoutes } from './roles/role-routes.ts';
 import { ensureDefaultAdmin } from './users/default-admin.ts';
 import { userRoutes } from './users/user-routes.ts';
 import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
+import { answerInsightsRequests } from './insights/insights-responder.ts';
 import { createCredentialService } from './access/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { apiTokenService } from './api-tokens/api-token-service.ts';
@@ -61,6 +62,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     const credentials = createCredentialService({ db, log, sessions });
     const responder = answerCredentialRequests(messaging, credentials);
     const snapshots = answerSnapshotRequests(messaging, db);
+    const insights = answerInsightsRequests(messaging, db);
     const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
     await apiTokenService.ensureInitTokens(changes, log, {
       admin: config.initAdminTokens,
@@ -93,6 +95,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     app.addHook('onClose', async () => {
       responder.stop();
       snapshots.stop();
+      insights.stop();
       credentials.stop();
       await relay.stop();
     });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, it } from 'vitest';
-import { isolate, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eventually, httpClient, isolate, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/testing';
 import { runFlagLifecycle } from './flag-lifecycle.ts';
 
-/** The same story with admin-api and event-log as two processes behind a path-routing ingress. */
+/** The same story with admin-api, event-log and insights as separate processes behind a path-routing ingress. */
 let isolation: Isolation;
 let processes: ServiceProcess[] = [];
 let ingress: Awaited<ReturnType<typeof startIngress>>;
@@ -14,11 +14,15 @@ beforeAll(async () => {
   // admin-api first: it owns the credentials event-log asks about.
   processes.push(await startServiceProcess('admin-api', env));
   processes.push(await startServiceProcess('event-log', env));
+  processes.push(await startServiceProcess('insights', env));
   ingress = await startIngress(
     [
       { prefix: '/api/admin/events', upstream: processes[1]!.url },
       { prefix: '/api/admin/search/events', upstream: processes[1]!.url },
       { prefix: '/api/admin/event-creators', upstream: processes[1]!.url },
+      { prefix: '/api/admin/projects/shop/health-report', upstream: processes[2]!.url },
+      { prefix: '/api/admin/instance-admin/statistics', upstream: processes[2]!.url },
+      { prefix: '/api/admin/dashboard/executive', upstream: processes[2]!.url },
     ],
     processes[0]!.url,
   );
@@ -32,4 +36,21 @@ afterAll(async () => {
 
 it('takes a flag through its whole life with admin-api and event-log in separate processes', async () => {
   await runFlagLifecycle(ingress.url, adminToken);
+});
+
+it('reports on it from the insights process, which asks admin-api over NATS and follows the event stream', async () => {
+  const admin = httpClient(ingress.url, { authorization: adminToken });
+  const report = await eventually(async () => {
+    const { body } = await admin.get('/api/admin/projects/shop/health-report');
+    return body.stats?.createdCurrentWindow >= 1 && body;
+  }, { timeoutMs: 15_000 });
+  expect(report).toMatchObject({ version: 1, name: 'Shop', health: expect.any(Number) });
+  expect(report.stats.projectActivityCurrentWindow).toBeGreaterThan(3);
+  const statistics = await admin.get('/api/admin/instance-admin/statistics');
+  expect(statistics.status).toBe(200);
+  expect(statistics.body).toMatchObject({ projects: 2, environments: 3, apiTokens: { admin: 1 } });
+  const dashboard = await admin.get('/api/admin/dashboard/executive');
+  expect(dashboard.status).toBe(200);
+  expect(dashboard.body.flagTrends.at(-1).total).toBe(statistics.body.featureToggles);
+  expect((await httpClient(ingress.url).get('/api/admin/dashboard/executive')).status).toBe(401);
 });

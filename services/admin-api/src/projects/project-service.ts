@@ -3,6 +3,7 @@ import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } 
 import { PROJECT_ROLE } from '../access/permission-catalogue.ts';
 import type { Change } from '../events/changes.ts';
 import { environmentStore } from '../environments/environment-store.ts';
+import { healthRating } from './project-health.ts';
 import { projectStore, type ProjectRow, type ProjectWrite } from './project-store.ts';
 
 export async function requireProject(db: Queryable, id: string): Promise<ProjectRow> {
@@ -16,11 +17,11 @@ export function toProject(row: ProjectRow, favorite: boolean): Project {
     id: row.id,
     name: row.name,
     description: row.description,
-    health: 100,
+    health: healthRating({ total: row.featureCount, stale: row.staleFeatureCount, potentiallyStale: row.potentiallyStaleFeatureCount }),
     featureCount: row.featureCount,
     staleFeatureCount: row.staleFeatureCount,
-    potentiallyStaleFeatureCount: 0,
-    memberCount: 0,
+    potentiallyStaleFeatureCount: row.potentiallyStaleFeatureCount,
+    memberCount: row.memberCount,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     archivedAt: row.archivedAt,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
+import { potentiallyStale } from './project-health.ts';
 
 export const ProjectRow = z.object({
   id: z.string(),
@@ -17,6 +18,7 @@ export const ProjectRow = z.object({
   featureCount: z.number(),
   memberCount: z.number(),
   staleFeatureCount: z.number(),
+  potentiallyStaleFeatureCount: z.number(),
   environments: z.array(z.string()),
 });
 export type ProjectRow = z.infer<typeof ProjectRow>;
@@ -28,6 +30,8 @@ const select = sql.fragment`
     p.created_at as "createdAt", p.updated_at as "updatedAt", p.archived_at as "archivedAt",
     (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null)::int as "featureCount",
     (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null and f.stale)::int as "staleFeatureCount",
+    (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null
+      and ${potentiallyStale})::int as "potentiallyStaleFeatureCount",
     (select count(distinct user_id) from admin.project_user_roles r where r.project_id = p.id)::int as "memberCount",
     coalesce((select array_agg(pe.environment order by e.sort_order, e.name) from admin.project_environments pe
       join admin.environments e on e.name = pe.environment where pe.project_id = p.id), '{}') as environments

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { Constraint } from './constraints.ts';
+import { Feature } from './features.ts';
+import { FeatureNaming, ProjectMode } from './projects.ts';
+import { StrategyVariant } from './variants.ts';
+
+/** A project environment as the health report lists it, with the strategy a flag gets when enabled bare. */
+export const HealthReportEnvironment = z.object({
+  environment: z.string(),
+  changeRequestsEnabled: z.boolean(),
+  defaultStrategy: z.object({
+    name: z.string(),
+    title: z.string().nullable(),
+    disabled: z.boolean().nullable(),
+    sortOrder: z.number(),
+    constraints: z.array(Constraint),
+    variants: z.array(StrategyVariant),
+    parameters: z.record(z.string(), z.string()),
+    segments: z.array(z.number()),
+  }),
+});
+
+/** What admin-api knows of one project: the health report without the insights service's time windows. */
+export const ProjectOverview = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  defaultStickiness: z.string(),
+  mode: ProjectMode,
+  featureLimit: z.number().nullable(),
+  members: z.number().int(),
+  health: z.number().int(),
+  technicalDebt: z.number(),
+  environments: z.array(HealthReportEnvironment),
+  features: z.array(Feature),
+  updatedAt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  favorite: z.boolean(),
+  featureNaming: FeatureNaming,
+  potentiallyStaleCount: z.number(),
+  activeCount: z.number(),
+  staleCount: z.number(),
+});
+export type ProjectOverview = z.infer<typeof ProjectOverview>;
+
+export const ProjectStats = z.object({
+  avgTimeToProdCurrentWindow: z.number(),
+  createdCurrentWindow: z.number(),
+  createdPastWindow: z.number(),
+  archivedCurrentWindow: z.number(),
+  archivedPastWindow: z.number(),
+  projectActivityCurrentWindow: z.number(),
+  projectActivityPastWindow: z.number(),
+  projectMembersAddedCurrentWindow: z.number(),
+});
+export type ProjectStats = z.infer<typeof ProjectStats>;
+
+/** Seed endpoint 6 (healthReportSchema). */
+export const HealthReport = ProjectOverview.extend({ stats: ProjectStats });
+export type HealthReport = z.infer<typeof HealthReport>;
+
+/** Seed endpoint 9 (instanceAdminStatsSchema). */
+export const InstanceStatistics = z.object({
+  instanceId: z.string(),
+  timestamp: z.string().nullable(),
+  versionOSS: z.string(),
+  versionEnterprise: z.string(),
+  users: z.number().int(),
+  serviceAccounts: z.number().int(),
+  previousDayMetricsBucketsCount: z.object({ enabledCount: z.number().int(), variantCount: z.number().int() }),
+  activeUsers: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  productionChanges: z.object({ last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  featureToggles: z.number().int(),
+  archivedFeatureToggles: z.number().int(),
+  projects: z.number().int(),
+  contextFields: z.number().int(),
+  roles: z.number().int(),
+  customRootRoles: z.number().int(),
+  groups: z.number().int(),
+  environments: z.number().int(),
+  segments: z.number().int(),
+  strategies: z.number().int(),
+  SAMLenabled: z.boolean(),
+  OIDCenabled: z.boolean(),
+  passwordAuthEnabled: z.boolean(),
+  clientApps: z.array(z.object({ range: z.enum(['allTime', '30d', '7d']), count: z.number().int() })),
+  featureExports: z.number().int(),
+  featureImports: z.number().int(),
+  apiTokens: z.object({ admin: z.number().int(), client: z.number().int(), frontend: z.number().int() }),
+  maxEnvironmentStrategies: z.number().int(),
+  maxConstraints: z.number().int(),
+  maxConstraintValues: z.number().int(),
+  sum: z.string(),
+});
+export type InstanceStatistics = z.infer<typeof InstanceStatistics>;
+
+const number = z.number();
+/** Seed endpoint 18 and /api/admin/insights (instanceInsightsSchema). */
+export const InstanceInsights = z.object({
+  userTrends: z.array(z.object({ date: z.string(), total: number, active: number, inactive: number })),
+  flagTrends: z.array(z.object({ date: z.string(), total: number, active: number, stale: number, potentiallyStale: number })),
+  projectFlagTrends: z.array(z.object({
+    week: z.string(), project: z.string(), health: number, timeToProduction: number, date: z.string(),
+    total: number, active: number, stale: number, potentiallyStale: number, users: number,
+  })),
+  metricsSummaryTrends: z.array(z.object({
+    week: z.string(), date: z.string(), project: z.string(), totalRequests: number, totalYes: number, totalNo: number,
+    totalApps: number, totalFlags: number, totalEnvironments: number,
+  })),
+  environmentTypeTrends: z.array(z.object({ date: z.string(), week: z.string(), environmentType: z.string(), totalUpdates: number })),
+});
+export type InstanceInsights = z.infer<typeof InstanceInsights>;
+
+/** `from` and `to` of /api/admin/insights: calendar days, both included. */
+export const InsightsRange = z.object({
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+
+const FlagCounts = z.object({ total: z.number().int(), active: z.number().int(), stale: z.number().int(), potentiallyStale: z.number().int() });
+
+/**
+ * What admin-api answers on the inventory subject: today's counts of what it owns, for the insights service's
+ * statistics and its daily trend snapshots.
+ */
+export const Inventory = z.object({
+  takenAt: z.string(),
+  users: z.object({
+    total: z.number().int(),
+    serviceAccounts: z.number().int(),
+    /** Users seen (signed in or used a token of theirs) within 7, 30, 60 and 90 days. */
+    seenWithin: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  }),
+  counts: z.object({
+    featureToggles: z.number().int(),
+    archivedFeatureToggles: z.number().int(),
+    projects: z.number().int(),
+    contextFields: z.number().int(),
+    roles: z.number().int(),
+    customRootRoles: z.number().int(),
+    groups: z.number().int(),
+    environments: z.number().int(),
+    segments: z.number().int(),
+    strategies: z.number().int(),
+  }),
+  apiTokens: z.object({ admin: z.number().int(), client: z.number().int(), frontend: z.number().int() }),
+  maxEnvironmentStrategies: z.number().int(),
+  maxConstraints: z.number().int(),
+  maxConstraintValues: z.number().int(),
+  oidcEnabled: z.boolean(),
+  passwordAuthEnabled: z.boolean(),
+  environments: z.array(z.object({ name: z.string(), type: z.string() })),
+  flags: FlagCounts,
+  projects: z.array(FlagCounts.extend({ id: z.string(), health: z.number().int(), users: z.number().int() })),
+  /** Every unarchived flag's project, to attribute SDK metrics to projects. */
+  featureProjects: z.record(z.string(), z.string()),
+});
+export type Inventory = z.infer<typeof Inventory>;
+
+export const ProjectOverviewRequest = z.object({ projectId: z.string(), principalKey: z.string() });
+export type ProjectOverviewRequest = z.infer<typeof ProjectOverviewRequest>;
+
+/** Replies on the admin-api subjects the insights service asks: the answer, or why there is none. */
+export const ProjectOverviewReply = z.union([
+  z.object({ overview: ProjectOverview }),
+  z.object({ notFound: z.literal(true) }),
+  z.object({ error: z.string() }),
+]);
+export type ProjectOverviewReply = z.infer<typeof ProjectOverviewReply>;
+
+export const InventoryReply = z.union([z.object({ inventory: Inventory }), z.object({ error: z.string() })]);
+export type InventoryReply = z.infer<typeof InventoryReply>;

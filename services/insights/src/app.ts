@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainEvent, MetricsMessage } from '@bunting/contracts';
+import { authenticate, migrate, runDurableConsumer, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { adminClient } from './admin-client.ts';
+import { recordEvent } from './event-facts.ts';
+import { insightsRoutes } from './insights-routes.ts';
+import { recordMetrics } from './metric-facts.ts';
+import { startSnapshotTimer } from './snapshot-timer.ts';
+
+export const INSIGHTS_SCHEMA = 'insights';
+const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/**
+ * insights: keeps what the reports need of the event and metrics streams in schema "insights", takes a daily
+ * snapshot of admin-api's inventory for the trends, and serves the health report, instance statistics and
+ * the executive dashboard. Replicas share the durable consumers.
+ */
+export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
+  return async (app) => {
+    const { db, messaging, log, verifier } = infrastructure;
+    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log });
+    const admin = adminClient(messaging);
+
+    const events = runDurableConsumer({
+      messaging,
+      stream: messaging.names.eventsStream,
+      durable: messaging.names.consumer('insights'),
+      filterSubject: messaging.names.eventsSubjects,
+      schema: DomainEvent,
+      handle: (event) => recordEvent(db, event),
+    });
+    const metrics = runDurableConsumer({
+      messaging,
+      stream: messaging.names.metricsStream,
+      durable: messaging.names.consumer('insights_metrics'),
+      filterSubject: messaging.names.metricsSubjects,
+      schema: MetricsMessage,
+      handle: (message, raw) => recordMetrics(db, message, raw.seq),
+    });
+    const snapshots = startSnapshotTimer({ db, admin, log });
+
+    await app.register(async (scope) => {
+      const server = scope as unknown as HttpServer;
+      server.addHook('onRequest', async (request) => {
+        await authenticate(verifier, request);
+      });
+      insightsRoutes(server, { db, admin, version });
+    });
+
+    app.addHook('onClose', async () => {
+      await Promise.all([snapshots.stop(), events.stop(), metrics.stop()]);
+    });
+  };
+}

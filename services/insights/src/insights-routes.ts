@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { HealthReport, InsightsRange, InstanceInsights, InstanceStatistics, PathName } from '@bunting/contracts';
+import { NotFoundError, Permission, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
+import type { AdminClient } from './admin-client.ts';
+import { dayRange, instanceInsights } from './instance-insights.ts';
+import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
+import { projectWindows } from './project-windows.ts';
+import { recordSnapshot } from './trend-snapshots.ts';
+
+export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
+
+export function insightsRoutes(app: HttpServer, { db, admin, version }: InsightsDeps) {
+  // Seed endpoint 6: admin-api's view of the project, with the time windows only insights keeps.
+  app.get('/api/admin/projects/:projectId/health-report', {
+    schema: { params: z.object({ projectId: PathName }), response: { 200: HealthReport } },
+  }, async (request) => {
+    const { projectId } = request.params;
+    const principal = principalOf(request);
+    requirePermission(principal, Permission.READ, { project: projectId });
+    const [overview, stats] = await Promise.all([admin.projectOverview(projectId, principal.key), projectWindows(db, projectId)]);
+    if (!overview) throw new NotFoundError(`Could not find project with id ${projectId}`);
+    return { ...overview, stats };
+  });
+
+  // Seed endpoint 9 (deprecated in Unleash, kept): counts as of now.
+  const statistics = async () => instanceStatistics(db, await admin.inventory(), version);
+  app.get('/api/admin/instance-admin/statistics', { schema: { response: { 200: InstanceStatistics } } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    return statistics();
+  });
+  app.get('/api/admin/instance-admin/statistics/csv', async (request, reply) => {
+    requirePermission(principalOf(request), Permission.READ);
+    return reply.type('text/csv; charset=utf-8').send(statisticsCsv(await statistics()));
+  });
+
+  // Seed endpoint 18 and its replacement. Looking brings today's snapshot up to date first.
+  for (const path of ['/api/admin/dashboard/executive', '/api/admin/insights']) {
+    app.get(path, { schema: { querystring: InsightsRange, response: { 200: InstanceInsights } } }, async (request) => {
+      requirePermission(principalOf(request), Permission.READ);
+      const range = dayRange(request.query, new Date());
+      await recordSnapshot(db, await admin.inventory());
+      return instanceInsights(db, range);
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { DatabasePool, Logger } from '@bunting/platform';
+import type { AdminClient } from './admin-client.ts';
+import { recordSnapshot } from './trend-snapshots.ts';
+
+const HOUR_MS = 3_600_000;
+const RETRY_MS = 30_000;
+
+/**
+ * Takes the trend snapshot at start and then every hour, so each day has one even when nobody looks at the
+ * dashboard, and the environments' types are known early. Until admin-api first answers, it tries again every
+ * 30 s. Replicas may both take it: the day's rows are replaced, not added to.
+ */
+export function startSnapshotTimer({ db, admin, log }: { db: DatabasePool; admin: AdminClient; log: Logger }) {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let inFlight: Promise<void> | undefined;
+  const take = async (): Promise<number> => {
+    try {
+      await recordSnapshot(db, await admin.inventory());
+      return HOUR_MS;
+    } catch (error) {
+      log.warn({ err: error }, 'could not take the trend snapshot; trying again later');
+      return RETRY_MS;
+    }
+  };
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      inFlight = take().then(schedule);
+    }, delay);
+    timer.unref();
+  };
+  schedule(0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
