@@ -59,6 +59,14 @@ export type ProjectStats = z.infer<typeof ProjectStats>;
 export const HealthReport = ProjectOverview.extend({ stats: ProjectStats });
 export type HealthReport = z.infer<typeof HealthReport>;
 
+const count = z.number().int();
+/** How many of each kind of thing the instance holds. */
+const InstanceCounts = z.object({
+  featureToggles: count, archivedFeatureToggles: count, projects: count, contextFields: count, roles: count,
+  customRootRoles: count, groups: count, environments: count, segments: count, strategies: count,
+});
+const TokenCounts = z.object({ admin: count, client: count, frontend: count });
+
 /** Seed endpoint 9 (instanceAdminStatsSchema). */
 export const InstanceStatistics = z.object({
   instanceId: z.string(),
@@ -70,23 +78,14 @@ export const InstanceStatistics = z.object({
   previousDayMetricsBucketsCount: z.object({ enabledCount: z.number().int(), variantCount: z.number().int() }),
   activeUsers: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
   productionChanges: z.object({ last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
-  featureToggles: z.number().int(),
-  archivedFeatureToggles: z.number().int(),
-  projects: z.number().int(),
-  contextFields: z.number().int(),
-  roles: z.number().int(),
-  customRootRoles: z.number().int(),
-  groups: z.number().int(),
-  environments: z.number().int(),
-  segments: z.number().int(),
-  strategies: z.number().int(),
+  ...InstanceCounts.shape,
   SAMLenabled: z.boolean(),
   OIDCenabled: z.boolean(),
   passwordAuthEnabled: z.boolean(),
   clientApps: z.array(z.object({ range: z.enum(['allTime', '30d', '7d']), count: z.number().int() })),
   featureExports: z.number().int(),
   featureImports: z.number().int(),
-  apiTokens: z.object({ admin: z.number().int(), client: z.number().int(), frontend: z.number().int() }),
+  apiTokens: TokenCounts,
   maxEnvironmentStrategies: z.number().int(),
   maxConstraints: z.number().int(),
   maxConstraintValues: z.number().int(),
@@ -131,19 +130,8 @@ export const Inventory = z.object({
     /** Users seen (signed in or used a token of theirs) within 7, 30, 60 and 90 days. */
     seenWithin: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
   }),
-  counts: z.object({
-    featureToggles: z.number().int(),
-    archivedFeatureToggles: z.number().int(),
-    projects: z.number().int(),
-    contextFields: z.number().int(),
-    roles: z.number().int(),
-    customRootRoles: z.number().int(),
-    groups: z.number().int(),
-    environments: z.number().int(),
-    segments: z.number().int(),
-    strategies: z.number().int(),
-  }),
-  apiTokens: z.object({ admin: z.number().int(), client: z.number().int(), frontend: z.number().int() }),
+  counts: InstanceCounts,
+  apiTokens: TokenCounts,
   maxEnvironmentStrategies: z.number().int(),
   maxConstraints: z.number().int(),
   maxConstraintValues: z.number().int(),
