@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
+import { MetricsMessage } from '@bunting/contracts';
 import {
   authenticate,
   createOutbox,
   migrate,
+  runDurableConsumer,
   startRelay,
   type CredentialVerifier,
   type HttpServer,
@@ -25,6 +27,7 @@ import { ensureDefaultAdmin } from './users/default-admin.ts';
 import { userRoutes } from './users/user-routes.ts';
 import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
 import { answerInsightsRequests } from './insights/insights-responder.ts';
+import { recordLastSeen } from './metrics/last-seen.ts';
 import { createCredentialService } from './access/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { apiTokenService } from './api-tokens/api-token-service.ts';
@@ -63,6 +66,15 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     const responder = answerCredentialRequests(messaging, credentials);
     const snapshots = answerSnapshotRequests(messaging, db);
     const insights = answerInsightsRequests(messaging, db);
+    // SDK metrics say when each flag was last evaluated, per environment (Feature.lastSeenAt).
+    const lastSeen = runDurableConsumer({
+      messaging,
+      stream: messaging.names.metricsStream,
+      durable: messaging.names.consumer('admin_last_seen'),
+      filterSubject: messaging.names.metricsSubjects,
+      schema: MetricsMessage,
+      handle: (message) => recordLastSeen(db, message),
+    });
     const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
     await apiTokenService.ensureInitTokens(changes, log, {
       admin: config.initAdminTokens,
@@ -96,6 +108,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       responder.stop();
       snapshots.stop();
       insights.stop();
+      await lastSeen.stop();
       credentials.stop();
       await relay.stop();
     });
