@@ -1,4 +1,4 @@
-import { readBoolean, readList, type Env } from '@bunting/platform';
+import { readBoolean, readInteger, readList, type Env } from '@bunting/platform';
 
 export type AdminConfig = {
   initAdminTokens: string[];
@@ -12,6 +12,8 @@ export type AdminConfig = {
   baseUrlConfigured: boolean;
   /** The first admin user, created on a fresh install unless disabled. */
   defaultAdmin: { username: string; password: string } | null;
+  /** How often flags are checked for having outlived their type's lifetime. */
+  potentiallyStaleCheckMs: number;
 };
 
 export function readAdminConfig(env: Env = process.env): AdminConfig {
@@ -26,5 +28,6 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     defaultAdmin: readBoolean(env.DISABLE_DEFAULT_ADMIN_USER, false)
       ? null
       : { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all' },
+    potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),
   };
 }

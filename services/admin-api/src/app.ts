@@ -38,6 +38,7 @@ import { environmentRoutes } from './environments/environment-routes.ts';
 import { environmentStore } from './environments/environment-store.ts';
 import { createChanges } from './events/changes.ts';
 import { featureRoutes } from './features/feature-routes.ts';
+import { startPotentiallyStaleCheck } from './features/potentially-stale-check.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { segmentRoutes } from './segments/segment-routes.ts';
 import { strategyDefinitionRoutes } from './strategy-definitions/strategy-definition-routes.ts';
@@ -82,6 +83,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       frontend: config.initFrontendTokens,
     });
     await ensureDefaultAdmin(changes, config.defaultAdmin);
+    const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
@@ -109,6 +111,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       snapshots.stop();
       insights.stop();
       await lastSeen.stop();
+      await staleCheck.stop();
       credentials.stop();
       await relay.stop();
     });
