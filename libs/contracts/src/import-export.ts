@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { ContextField } from './context-fields.ts';
+import { Dependency } from './features.ts';
+import { FeatureStrategy } from './strategies.ts';
+import { Variant } from './variants.ts';
 
 /**
  * Feature import data (importTogglesSchema): what an export produced, to be imported into a project and
@@ -47,3 +51,34 @@ export const ImportValidateResult = z.object({
   permissions: z.array(ImportValidateItem),
 });
 export type ImportValidateResult = z.infer<typeof ImportValidateResult>;
+
+/** What to export (exportQuerySchema): flags named, tagged, or of a project, each with its configuration in one environment. */
+export const ExportQuery = z.object({
+  environment: z.string().min(1).max(100),
+  downloadFile: z.boolean().optional(),
+  features: z.array(z.string().min(1).max(255)).max(10_000).optional(),
+  tag: z.string().min(1).max(255).optional(),
+  project: z.string().min(1).max(255).optional(),
+}).refine((query) => query.features !== undefined || query.tag !== undefined || query.project !== undefined, {
+  message: 'give features, tag or project',
+  path: ['features'],
+});
+export type ExportQuery = z.infer<typeof ExportQuery>;
+
+/** exportResultSchema: the flags and everything their configuration in the environment refers to. */
+export const ExportResult = z.object({
+  features: z.array(z.object({
+    name: z.string(), type: z.string(), description: z.string().nullable(), project: z.string(),
+    stale: z.boolean(), impressionData: z.boolean(), archived: z.boolean(),
+  })),
+  featureStrategies: z.array(FeatureStrategy),
+  featureEnvironments: z.array(z.object({
+    enabled: z.boolean(), featureName: z.string(), environment: z.string(), variants: z.array(Variant), name: z.string(),
+  })),
+  contextFields: z.array(ContextField.omit({ createdAt: true, usedInFeatures: true, usedInProjects: true })),
+  featureTags: z.array(z.object({ featureName: z.string(), tagType: z.string(), tagValue: z.string() })),
+  segments: z.array(z.object({ id: z.number(), name: z.string() })),
+  tagTypes: z.array(z.object({ name: z.string(), description: z.string().nullable(), icon: z.string().nullable() })),
+  dependencies: z.array(z.object({ feature: z.string(), dependencies: z.array(Dependency) })),
+});
+export type ExportResult = z.infer<typeof ExportResult>;

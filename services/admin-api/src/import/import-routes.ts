@@ -1,12 +1,31 @@
-import { ImportToggles, ImportValidateResult } from '@bunting/contracts';
-import type { HttpServer } from '@bunting/platform';
+import { ExportQuery, ExportResult, ImportToggles, ImportValidateResult } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { allowRead } from '../access/guard.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { actorOf } from '../events/changes.ts';
+import { exportFeatures } from './feature-export.ts';
+import { importFeatures } from './feature-import.ts';
 import { validateImport } from './import-validation.ts';
 
-export function importRoutes(app: HttpServer, { db }: AdminDeps) {
+export function importRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.post('/api/admin/features-batch/validate', { schema: { body: ImportToggles, response: { 200: ImportValidateResult } } }, async (request) => {
     const principal = allowRead(request);
     return validateImport(db, principal, request.body);
+  });
+
+  app.post('/api/admin/features-batch/export', { schema: { body: ExportQuery, response: { 200: ExportResult } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.READ);
+    const result = await changes.run(actor, (change) => exportFeatures(change, request.body));
+    if (request.body.downloadFile) {
+      reply.header('content-disposition', `attachment; filename="export-${new Date().toISOString().slice(0, 10)}.json"`);
+    }
+    return result;
+  });
+
+  // Permissions are checked per need inside (the validation's list), so reading is enough to get there.
+  app.post('/api/admin/features-batch/import', { schema: { body: ImportToggles } }, async (request, reply) => {
+    const principal = allowRead(request, { project: request.body.project });
+    await changes.run(actorOf(principal), (change) => importFeatures(change, principal, request.body));
+    return reply.code(200).send();
   });
 }
