@@ -7,7 +7,7 @@ const frontendToken = 'default:development.frontend-test-token';
 const base = '/api/admin/projects/default/features';
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: 'default:development.client-test-token' } });
+  stack = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: 'default:development.client-test-token', FRONTEND_API_ALL_ENDPOINT: 'true' } });
   frontend = httpClient(stack.url, { authorization: frontendToken });
   const { admin } = stack;
   await admin.post(base, { name: 'always-on', impressionData: true });
@@ -36,6 +36,23 @@ beforeAll(async () => {
 afterAll(() => stack?.dispose());
 
 const names = (body: { toggles: { name: string }[] }) => body.toggles.map((toggle) => toggle.name).sort();
+
+describe('/api/frontend/all', () => {
+  it('lists every flag the token sees, those off for the context with enabled false', async () => {
+    const reply = await eventually(async () => {
+      const answer = await frontend.get('/api/frontend/all?userId=bob');
+      return answer.body?.toggles?.length === 6 && answer;
+    });
+    expect(names(reply.body)).toEqual(['always-on', 'for-alice', 'in-future', 'norway-only', 'switched-off', 'with-variants']);
+    expect(reply.body.toggles.find((t: { name: string }) => t.name === 'switched-off')).toEqual({
+      name: 'switched-off', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false,
+    });
+    expect(reply.body.toggles.find((t: { name: string }) => t.name === 'always-on').enabled).toBe(true);
+    const posted = await frontend.post('/api/frontend/all', { context: { userId: 'alice' } });
+    expect(posted.body.toggles.find((t: { name: string }) => t.name === 'for-alice').enabled).toBe(true);
+    expect((await frontend.post('/api/frontend/all', { context: 'alice' })).status).toBe(400);
+  });
+});
 
 describe('GET /api/frontend (seed endpoint 10)', () => {
   it('returns only enabled flags with the reference shape', async () => {

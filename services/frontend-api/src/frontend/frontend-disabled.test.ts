@@ -11,7 +11,7 @@ afterAll(() => stack?.dispose());
 it('answers 404 with the error shape on every frontend route when the frontend API is disabled', async () => {
   const frontend = httpClient(stack.url, { authorization: frontendToken });
   for (const [method, path] of [
-    ['GET', '/api/frontend'], ['POST', '/api/frontend'], ['GET', '/api/frontend/features/x'],
+    ['GET', '/api/frontend'], ['POST', '/api/frontend'], ['GET', '/api/frontend/features/x'], ['GET', '/api/frontend/all'],
     ['POST', '/api/frontend/client/metrics'], ['POST', '/api/frontend/client/register'], ['OPTIONS', '/api/frontend'],
   ] as const) {
     const reply = await frontend.call(method, path, method === 'POST' ? {} : undefined);
@@ -20,4 +20,17 @@ it('answers 404 with the error shape on every frontend route when the frontend A
     expect(typeof reply.body.id).toBe('string');
   }
   expect((await stack.admin.get('/api/admin/projects')).status).toBe(200);
+});
+
+it('keeps /api/frontend/all off unless configured, as it names every flag', async () => {
+  const defaults = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken } });
+  try {
+    const frontend = httpClient(defaults.url, { authorization: frontendToken });
+    expect((await frontend.get('/api/frontend')).status).toBe(200);
+    const all = await frontend.get('/api/frontend/all');
+    expect(all.status).toBe(404);
+    expect(all.body.name).toBe('NotFoundError');
+  } finally {
+    await defaults.dispose();
+  }
 });

@@ -56,6 +56,15 @@ function corsHeaders(origins: readonly string[], request: FastifyRequest, reply:
   reply.header('access-control-expose-headers', 'ETag, Unleash-Connection-Id');
 }
 
+/** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
+function contextOf(rawBody: unknown): Record<string, unknown> {
+  const body = rawBody ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw ValidationError.field('context', 'must be an object');
+  const context = (body as Record<string, unknown>).context ?? body;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) throw ValidationError.field('context', 'must be an object');
+  return context as Record<string, unknown>;
+}
+
 export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
   const { config, snapshots, verifier } = deps;
 
@@ -77,7 +86,9 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
       .send();
   }
 
-  async function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, only?: string) {
+  type Scope = { only?: string; includeOff?: boolean };
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, { only, includeOff = false }: Scope = {}) {
     const access = await edgeAccess(verifier, request, 'frontend', typeof input.environment === 'string' ? input.environment : undefined);
     const raw = frontendContext(input, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
@@ -98,8 +109,8 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
     for (let index = 0; index < features.length; index += 1) {
       const feature = features[index]!;
       const result = evaluateFeature(feature.compiled, context);
-      if (!result.enabled) continue;
-      const toggle = feature.toggle(result);
+      if (!result.enabled && !includeOff) continue;
+      const toggle = result.enabled ? feature.toggle(result) : feature.offToggle;
       scratch[count++] = toggle;
       length += toggle.length + 1;
     }
@@ -108,21 +119,27 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
 
   app.get('/api/frontend', (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
 
-  app.post('/api/frontend', (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw ValidationError.field('context', 'must be an object');
-    const context = body.context ?? body;
-    if (typeof context !== 'object' || context === null || Array.isArray(context)) throw ValidationError.field('context', 'must be an object');
-    return answer(request, reply, context as Record<string, unknown>);
+  app.post('/api/frontend', (request, reply) => answer(request, reply, contextOf(request.body)));
+
+  // Every flag the token sees, off ones with enabled false, when the installation allows it.
+  const all = { includeOff: true };
+  function requireAllEndpoint() {
+    if (!config.allEndpointEnabled) throw new NotFoundError('/api/frontend/all is not enabled on this installation (FRONTEND_API_ALL_ENDPOINT).');
+  }
+  app.get('/api/frontend/all', (request, reply) => {
+    requireAllEndpoint();
+    return answer(request, reply, request.query as Record<string, unknown>, all);
+  });
+  app.post('/api/frontend/all', (request, reply) => {
+    requireAllEndpoint();
+    return answer(request, reply, contextOf(request.body), all);
   });
 
   const FlagParams = z.object({ featureName: PathName });
   app.get('/api/frontend/features/:featureName', { schema: { params: FlagParams } }, (request, reply) =>
-    answer(request, reply, request.query as Record<string, unknown>, request.params.featureName));
-  app.post('/api/frontend/features/:featureName', { schema: { params: FlagParams } }, (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    return answer(request, reply, (body.context ?? body) as Record<string, unknown>, request.params.featureName);
-  });
+    answer(request, reply, request.query as Record<string, unknown>, { only: request.params.featureName }));
+  app.post('/api/frontend/features/:featureName', { schema: { params: FlagParams } }, (request, reply) =>
+    answer(request, reply, contextOf(request.body), { only: request.params.featureName }));
 
   app.post('/api/frontend/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
     const access = await edgeAccess(verifier, request, 'frontend');

@@ -25,6 +25,8 @@ export type FrontendFeature = {
   compiled: CompiledFeature;
   /** The toggle for an answer that is on, encoded on first use and kept by the answer's slot. */
   toggle: (result: Evaluation) => Buffer;
+  /** The toggle /api/frontend/all sends for an answer that is off. */
+  offToggle: Buffer;
 };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
@@ -36,8 +38,10 @@ function toggleJson(name: string, impressionData: boolean, variant: VariantDefin
 
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
   const bySlot: Buffer[] = [toggleJson(compiled.name, compiled.impressionData, undefined)];
+  const off = { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false };
   return {
     compiled,
+    offToggle: Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: off, impressionData: compiled.impressionData })),
     toggle: (result) => {
       let encoded = bySlot[result.slot];
       if (encoded === undefined) {
