@@ -18,6 +18,7 @@ import { createSessionStore } from './access/sessions.ts';
 import { createLoginGuard } from './auth/login-guard.ts';
 import { loginRoutes } from './auth/login-routes.ts';
 import { oidcRoutes } from './auth/oidc-routes.ts';
+import { passwordRoutes } from './auth/password-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { inviteRoutes, publicInviteRoutes } from './invites/invite-routes.ts';
 import { patRoutes } from './personal-access-tokens/pat-routes.ts';
@@ -98,7 +99,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       for (const routes of [
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
-        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes,
+        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
       ]) {
         routes(scope, deps);
       }

@@ -7,6 +7,7 @@ import { passwordMatches, spendPasswordCheck } from '../users/passwords.ts';
 import { userStore, userView } from '../users/user-store.ts';
 import type { LoginGuard } from './login-guard.ts';
 import { singleSignOutUrl } from './oidc-routes.ts';
+import { loadSimpleAuthSettings } from './simple-auth-settings.ts';
 
 export type LoginDeps = AdminDeps & { sessions: SessionStore; loginGuard: LoginGuard };
 
@@ -14,6 +15,9 @@ export type LoginDeps = AdminDeps & { sessions: SessionStore; loginGuard: LoginG
 export function loginRoutes(app: HttpServer, { db, sessions, loginGuard }: LoginDeps) {
   app.post('/auth/simple/login', { schema: { body: Login } }, async (request, reply) => {
     const { username, password } = request.body;
+    if ((await loadSimpleAuthSettings(db)).disabled) {
+      throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in with OpenID Connect.');
+    }
     await loginGuard.check(username, request.ip);
     const user = await userStore.findByLogin(db, username);
     const valid = user ? await passwordMatches(user.passwordHash, password) : (await spendPasswordCheck(password), false);

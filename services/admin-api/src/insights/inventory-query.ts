@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Inventory } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 import { loadOidcSettings } from '../auth/oidc-settings.ts';
+import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
 import { healthRating, potentiallyStale } from '../projects/project-health.ts';
 
 const int = z.number().int();
@@ -27,7 +28,7 @@ function seenWithin(days: number) {
 
 /** Today's counts of everything admin-api owns that the insights service reports on. */
 export async function loadInventory(db: Queryable): Promise<Inventory> {
-  const [totals, projects, features, environments, oidc] = await Promise.all([
+  const [totals, projects, features, environments, oidc, simpleAuth] = await Promise.all([
     db.one(sql.type(Totals)`
       select
         (select count(*) from admin.users where not is_service)::int as users,
@@ -65,6 +66,7 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
     db.any(sql.type(z.object({ name: z.string(), type: z.string() }))`
       select name, type from admin.environments order by sort_order, name`),
     loadOidcSettings(db),
+    loadSimpleAuthSettings(db),
   ]);
 
   const flags = { total: 0, active: 0, stale: 0, potentiallyStale: 0 };
@@ -99,7 +101,7 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
     maxConstraints: totals.maxConstraints,
     maxConstraintValues: totals.maxConstraintValues,
     oidcEnabled: oidc.enabled === true,
-    passwordAuthEnabled: true,
+    passwordAuthEnabled: !simpleAuth.disabled,
     environments: [...environments],
     flags,
     projects: projects.map((project) => ({
