@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { HttpServer, Infrastructure } from '@bunting/platform';
 import { clientRoutes } from './client/client-routes.ts';
+import { deltaRoutes } from './client/delta-routes.ts';
 import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
@@ -27,6 +28,7 @@ export function frontendApi(infrastructure: Infrastructure, config: FrontendConf
       const server = scope as unknown as HttpServer;
       frontendRoutes(server, deps);
       clientRoutes(server, deps);
+      deltaRoutes(server, deps);
     });
     app.addHook('onClose', () => snapshots.stop());
   };

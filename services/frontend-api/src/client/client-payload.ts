@@ -8,7 +8,7 @@ export type ClientQuery = {
   namePrefix?: string | undefined;
 };
 
-function queryKey(query: ClientQuery): string {
+export function queryKey(query: ClientQuery): string {
   return `${[...query.projects].sort().join(',')}|${query.inlineSegments}|${query.namePrefix ?? ''}`;
 }
 

@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import semver from 'semver';
 import { z } from 'zod';
 import { ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
@@ -7,26 +5,7 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
-
-/** SDKs that declare client spec 4.3.0 or later take segments once; older ones get them inlined. */
-function inlinesSegments(request: FastifyRequest): boolean {
-  const spec = request.headers['unleash-client-spec'];
-  const version = typeof spec === 'string' ? semver.coerce(spec) : null;
-  return !(version && semver.gte(version, '4.3.0'));
-}
-
-const FeaturesQuery = z.object({
-  project: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
-  namePrefix: z.string().max(255).optional(),
-  environment: z.string().max(255).optional(),
-}).loose();
-
-function narrowProjects(tokenProjects: readonly string[], requested: string | string[] | undefined): string[] {
-  const wanted = requested === undefined ? [] : Array.isArray(requested) ? requested : [requested];
-  if (wanted.length === 0) return [...tokenProjects];
-  if (tokenProjects.includes('*')) return wanted;
-  return wanted.filter((project) => tokenProjects.includes(project));
-}
+import { FeaturesQuery, inlinesSegments, narrowProjects } from './client-query.ts';
 
 const BulkMetrics = z.object({
   applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),

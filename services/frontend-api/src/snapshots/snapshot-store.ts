@@ -5,6 +5,7 @@ import { EnvironmentSnapshot } from '@bunting/contracts';
 import type { Logger, Messaging, Redis } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
 import { scopeOf } from './configuration-events.ts';
+import { createRevisionHistory, diffSnapshots, type ChangesSince } from './revision-changes.ts';
 
 const Stored = z.object({ revision: z.number(), coveredSeq: z.number(), snapshot: EnvironmentSnapshot });
 type Stored = z.infer<typeof Stored>;
@@ -16,6 +17,10 @@ export type SnapshotStore = {
   current: (environment: string) => CompiledEnvironment | undefined;
   /** Loads an environment not held yet, from Redis or, failing that, by rebuilding it. */
   ensure: (environment: string) => Promise<CompiledEnvironment>;
+  /** What changed in an environment since a revision this replica installed; null when unknown. */
+  changesSince: (environment: string, revision: number) => ChangesSince | null;
+  /** Calls `listener` with each newer revision of an environment this replica installs. */
+  subscribe: (environment: string, listener: (compiled: CompiledEnvironment) => void) => () => void;
   start: () => Promise<void>;
   stop: () => Promise<void>;
 };
@@ -47,6 +52,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   let follower: ConsumerMessages | undefined;
   let timer: NodeJS.Timeout | undefined;
   const subscriptions: { unsubscribe: () => void }[] = [];
+  const history = createRevisionHistory();
+  const listeners = new Map<string, Set<(compiled: CompiledEnvironment) => void>>();
 
   const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
 
@@ -54,7 +61,16 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const existing = states.get(stored.snapshot.environment);
     if (existing && existing.revision >= stored.revision) return existing;
     const compiled = Object.assign(compileEnvironment(stored.snapshot, stored.revision, deps.hostname), { coveredSeq: stored.coveredSeq });
-    states.set(stored.snapshot.environment, compiled);
+    const environment = stored.snapshot.environment;
+    if (existing) history.record(environment, diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
+    states.set(environment, compiled);
+    for (const listener of listeners.get(environment) ?? []) {
+      try {
+        listener(compiled);
+      } catch (error) {
+        log.warn({ err: error, environment }, 'a snapshot listener failed');
+      }
+    }
     return compiled;
   }
 
@@ -188,6 +204,16 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
 
   return {
     current: (environment) => states.get(environment),
+    changesSince(environment, revision) {
+      const state = states.get(environment);
+      return state ? history.since(environment, revision, state.revision) : null;
+    },
+    subscribe(environment, listener) {
+      const set = listeners.get(environment) ?? new Set();
+      set.add(listener);
+      listeners.set(environment, set);
+      return () => set.delete(listener);
+    },
     ensure(environment) {
       const state = states.get(environment);
       if (state) return Promise.resolve(state);

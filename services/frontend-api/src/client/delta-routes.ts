@@ -1,0 +1,82 @@
+import type { FastifyRequest } from 'fastify';
+import type { HttpServer } from '@bunting/platform';
+import type { FrontendDeps } from '../frontend-deps.ts';
+import { edgeAccess } from '../access.ts';
+import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import { deltaEvents, type DeltaEvent } from './client-delta.ts';
+import { queryKey, type ClientQuery } from './client-payload.ts';
+import { FeaturesQuery, narrowProjects } from './client-query.ts';
+
+/** An SDK older than the stream's newest event is sent keep-alives so its read timeout (60 s) never fires. */
+const HEARTBEAT_MS = 25_000;
+
+/** The revision an SDK says it holds, if its ETag was made for the same query; null otherwise. */
+function heldRevision(header: string | undefined, tag: string): number | null {
+  const match = header?.match(/^"([0-9a-f]+):(\d+)"$/);
+  return match && match[1] === tag ? Number(match[2]) : null;
+}
+
+function sseMessage(event: string, id: number, events: DeltaEvent[]): string {
+  return `event: ${event}\nid: ${id}\ndata: ${JSON.stringify({ events })}\n\n`;
+}
+
+/**
+ * The delta protocol of the Unleash SDKs (client spec 5.2): /api/client/delta answers what changed since the
+ * revision in If-None-Match, /api/client/streaming pushes it as server-sent events. A revision this replica
+ * cannot reach by known steps gets a full hydration instead, so nothing is ever missed.
+ */
+export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
+  const { snapshots, verifier } = deps;
+  const open = new Set<() => void>();
+
+  async function resolve(request: FastifyRequest<{ Querystring: { project?: string | string[] | undefined; namePrefix?: string | undefined; environment?: string | undefined } }>) {
+    const access = await edgeAccess(verifier, request, 'client', request.query.environment);
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    const query: ClientQuery = { projects: narrowProjects(access.projects, request.query.project), inlineSegments: false, namePrefix: request.query.namePrefix };
+    return { environment, query, tag: shortHash(queryKey(query)) };
+  }
+
+  app.get('/api/client/delta', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
+    const { environment, query, tag } = await resolve(request);
+    reply.header('etag', `"${tag}:${environment.revision}"`).header('cache-control', 'no-cache');
+    const held = heldRevision(request.headers['if-none-match'], tag);
+    if (held === environment.revision) return reply.code(304).send();
+    const changes = held === null ? null : snapshots.changesSince(environment.environment, held);
+    return { events: deltaEvents(environment, query, changes) };
+  });
+
+  app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
+    const { environment, query } = await resolve(request);
+    const lastEventId = Number(request.headers['last-event-id']);
+    const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let sent = environment.revision;
+    raw.write(sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
+
+    const onRevision = (next: CompiledEnvironment) => {
+      if (next.revision <= sent || raw.destroyed) return;
+      const events = deltaEvents(next, query, snapshots.changesSince(next.environment, sent));
+      sent = next.revision;
+      if (events.length > 0) raw.write(sseMessage('unleash-updated', sent, events));
+    };
+    const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
+    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(close);
+      if (!raw.destroyed) raw.end();
+    };
+    open.add(close);
+    raw.on('close', close);
+  });
+
+  // Streams never end by themselves; closing the server ends them so it can stop (SDKs reconnect elsewhere).
+  app.addHook('preClose', (done) => {
+    for (const close of [...open]) close();
+    done();
+  });
+}

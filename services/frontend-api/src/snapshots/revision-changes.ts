@@ -1,0 +1,66 @@
+import type { EnvironmentSnapshot } from '@bunting/contracts';
+
+/** What changed from one revision of an environment to the next, by flag name and segment id. */
+export type RevisionChange = {
+  from: number;
+  to: number;
+  /** Flags added, changed or removed; for removed ones, the project they were in. */
+  features: Map<string, string>;
+  segments: Set<number>;
+};
+
+/** Everything that changed since a revision, merged; null when it is too old to know (send everything). */
+export type ChangesSince = { features: Map<string, string>; segments: Set<number> };
+
+const byName = (snapshot: EnvironmentSnapshot) => new Map(snapshot.features.map((feature) => [feature.name, feature]));
+const byId = (snapshot: EnvironmentSnapshot) => new Map(snapshot.segments.map((segment) => [segment.id, JSON.stringify(segment)]));
+
+/** Compares two snapshots of one environment feature by feature and segment by segment. */
+export function diffSnapshots(before: EnvironmentSnapshot, after: EnvironmentSnapshot, from: number, to: number): RevisionChange {
+  const features = new Map<string, string>();
+  const old = byName(before);
+  const next = byName(after);
+  for (const [name, feature] of next) {
+    const previous = old.get(name);
+    if (!previous || JSON.stringify(previous) !== JSON.stringify(feature)) features.set(name, feature.project);
+  }
+  for (const [name, feature] of old) if (!next.has(name)) features.set(name, feature.project);
+  const segments = new Set<number>();
+  const oldSegments = byId(before);
+  const nextSegments = byId(after);
+  for (const [id, json] of nextSegments) if (oldSegments.get(id) !== json) segments.add(id);
+  for (const id of oldSegments.keys()) if (!nextSegments.has(id)) segments.add(id);
+  return { from, to, features, segments };
+}
+
+const KEPT = 200;
+
+/** The last revisions' changes of each environment, so an SDK that has revision r can be sent only what is newer. */
+export function createRevisionHistory() {
+  const history = new Map<string, RevisionChange[]>();
+  return {
+    record(environment: string, change: RevisionChange) {
+      const list = history.get(environment) ?? [];
+      list.push(change);
+      if (list.length > KEPT) list.shift();
+      history.set(environment, list);
+    },
+    /** The changes from `revision` to `current`, if an unbroken chain of them is known. */
+    since(environment: string, revision: number, current: number): ChangesSince | null {
+      if (revision === current) return { features: new Map(), segments: new Set() };
+      const list = history.get(environment) ?? [];
+      const start = list.findIndex((change) => change.from === revision);
+      if (start < 0) return null;
+      const merged: ChangesSince = { features: new Map(), segments: new Set() };
+      let at = revision;
+      for (const change of list.slice(start)) {
+        if (change.from !== at) return null;
+        for (const [name, project] of change.features) merged.features.set(name, project);
+        for (const id of change.segments) merged.segments.add(id);
+        at = change.to;
+      }
+      return at === current ? merged : null;
+    },
+  };
+}
+export type RevisionHistory = ReturnType<typeof createRevisionHistory>;
