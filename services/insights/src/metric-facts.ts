@@ -3,43 +3,75 @@ import type { MetricsMessage } from '@bunting/contracts';
 import { sql, type DatabasePool } from '@bunting/platform';
 
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).catch(0);
-const ToggleCounts = z.object({
-  yes: Count.optional(),
-  no: Count.optional(),
-  variants: z.record(z.string(), Count).optional().catch(undefined),
+const Variants = z.record(z.string(), Count).optional().catch(undefined);
+const ToggleCounts = z.object({ yes: Count.optional(), no: Count.optional(), variants: Variants });
+const AppName = z.string().min(1).max(255);
+
+/** An SDK's metrics or registration post: one app with one bucket of toggles. */
+const SingleBody = z.object({
+  appName: AppName,
+  bucket: z.object({ start: z.string().optional(), toggles: z.record(z.string(), ToggleCounts.catch({})) }).optional(),
 });
-/** The part of an SDK's metrics or registration post insights reads; anything else in it is ignored. */
-const MetricsBody = z.object({
-  appName: z.string().min(1).max(255),
-  bucket: z.object({
-    start: z.string().optional(),
-    toggles: z.record(z.string(), ToggleCounts.catch({})),
-  }).optional(),
+/** A bulk post (/api/client/metrics/bulk, as Unleash Edge sends): registrations and per-flag counts of many apps. */
+const BulkBody = z.object({
+  applications: z.array(z.object({ appName: AppName }).loose().catch({ appName: '' })).optional().catch(undefined),
+  metrics: z.array(z.object({
+    featureName: z.string(),
+    appName: z.string(),
+    environment: z.string().optional(),
+    timestamp: z.union([z.string(), z.number()]).optional(),
+    yes: Count.optional(),
+    no: Count.optional(),
+    variants: Variants,
+  }).loose().nullable().catch(null)).optional().catch(undefined),
 });
 
 const HOUR_MS = 3_600_000;
 const MAX_SKEW_MS = 2 * 24 * HOUR_MS;
 
 /** The hour a bucket belongs to: its own start, unless missing or implausibly far from when it arrived. */
-export function bucketHour(start: string | undefined, receivedAt: string): Date {
+export function bucketHour(start: string | number | undefined, receivedAt: string): Date {
   const received = Date.parse(receivedAt);
-  const claimed = start === undefined ? Number.NaN : Date.parse(start);
+  const claimed = start === undefined ? Number.NaN : typeof start === 'number' ? start : Date.parse(start);
   const at = Number.isFinite(claimed) && Math.abs(claimed - received) <= MAX_SKEW_MS ? claimed : received;
   return new Date(Math.floor(at / HOUR_MS) * HOUR_MS);
 }
 
-type MetricRow = { feature: string; yes: number; no: number; variants: [string, number][] };
+export type MetricRow = { hour: string; app: string; environment: string; feature: string; yes: number; no: number; variants: [string, number][] };
+export type MetricFacts = { apps: string[]; rows: MetricRow[] };
 
-export function metricRows(toggles: Record<string, z.infer<typeof ToggleCounts>>): MetricRow[] {
-  return Object.entries(toggles)
-    .filter(([feature]) => feature.length > 0 && feature.length <= 255)
-    .map(([feature, counts]) => ({
-      feature,
-      yes: counts.yes ?? 0,
-      no: counts.no ?? 0,
-      variants: Object.entries(counts.variants ?? {}).filter(([name]) => name.length <= 255),
+const fits = (name: string) => name.length > 0 && name.length <= 255;
+
+/** What one message says, as hourly rows and the apps it shows alive; nothing for a body of neither shape. */
+export function metricFacts(message: MetricsMessage): MetricFacts {
+  const single = SingleBody.safeParse(message.body);
+  if (single.success) {
+    const { appName, bucket } = single.data;
+    const hour = bucketHour(bucket?.start, message.receivedAt).toISOString();
+    const rows = Object.entries(bucket?.toggles ?? {}).filter(([feature]) => fits(feature)).map(([feature, counts]) => ({
+      hour, app: appName, environment: message.environment, feature, yes: counts.yes ?? 0, no: counts.no ?? 0,
+      variants: Object.entries(counts.variants ?? {}).filter(([name]) => fits(name)),
     }));
+    return { apps: [appName], rows };
+  }
+  const bulk = BulkBody.safeParse(message.body);
+  if (!bulk.success) return { apps: [], rows: [] };
+  const rows = (bulk.data.metrics ?? []).flatMap((metric) => {
+    const environment = metric?.environment ?? message.environment;
+    // A token bound to one environment speaks for that environment only.
+    const allowed = message.environment === '*' || environment === message.environment;
+    if (!metric || !allowed || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
+    return [{
+      hour: bucketHour(metric.timestamp, message.receivedAt).toISOString(),
+      app: metric.appName, environment, feature: metric.featureName, yes: metric.yes ?? 0, no: metric.no ?? 0,
+      variants: Object.entries(metric.variants ?? {}).filter(([name]) => fits(name)),
+    }];
+  });
+  const apps = new Set([...(bulk.data.applications ?? []).map((application) => application.appName), ...rows.map((row) => row.app)]);
+  return { apps: [...apps].filter(fits), rows };
 }
+
+const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.map((row) => row[key]);
 
 /**
  * Adds one metrics or registration message to the hourly sums and the list of applications. Sums are not
@@ -47,35 +79,38 @@ export function metricRows(toggles: Record<string, z.infer<typeof ToggleCounts>>
  * redelivered message changes nothing.
  */
 export async function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
-  const body = MetricsBody.safeParse(message.body);
-  if (!body.success) return;
-  const { appName, bucket } = body.data;
-  const hour = bucketHour(bucket?.start, message.receivedAt).toISOString();
-  const rows = bucket ? metricRows(bucket.toggles) : [];
+  const { apps, rows } = metricFacts(message);
+  if (apps.length === 0) return;
   await db.transaction(async (tx) => {
     const fresh = await tx.query(sql.unsafe`
       insert into insights.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`);
     if (fresh.rowCount === 0) return;
     await tx.query(sql.unsafe`
-      insert into insights.applications (app_name, first_seen, last_seen) values (${appName}, ${message.receivedAt}, ${message.receivedAt})
+      insert into insights.applications (app_name, first_seen, last_seen)
+      select app, ${message.receivedAt}::timestamptz, ${message.receivedAt}::timestamptz from unnest(${sql.array(apps, 'text')}::text[]) as t(app)
       on conflict (app_name) do update set last_seen = greatest(insights.applications.last_seen, excluded.last_seen)`);
     if (rows.length === 0) return;
+    // Sum rows for the same key first: one insert may not update a row twice.
     await tx.query(sql.unsafe`
       insert into insights.metric_hours (hour, app_name, environment, feature_name, yes, no)
-      select ${hour}::timestamptz, ${appName}, ${message.environment}, feature, yes, no
-      from unnest(${sql.array(rows.map((row) => row.feature), 'text')}::text[],
-        ${sql.array(rows.map((row) => row.yes), 'int8')}::int8[],
-        ${sql.array(rows.map((row) => row.no), 'int8')}::int8[]) as t(feature, yes, no)
+      select hour, app, environment, feature, sum(yes), sum(no)
+      from unnest(${sql.array(column(rows, 'hour'), 'timestamptz')}::timestamptz[], ${sql.array(column(rows, 'app'), 'text')}::text[],
+        ${sql.array(column(rows, 'environment'), 'text')}::text[], ${sql.array(column(rows, 'feature'), 'text')}::text[],
+        ${sql.array(column(rows, 'yes'), 'int8')}::int8[], ${sql.array(column(rows, 'no'), 'int8')}::int8[])
+        as t(hour, app, environment, feature, yes, no)
+      group by hour, app, environment, feature
       on conflict (hour, app_name, environment, feature_name)
       do update set yes = insights.metric_hours.yes + excluded.yes, no = insights.metric_hours.no + excluded.no`);
-    const variants = rows.flatMap((row) => row.variants.map(([variant, count]) => ({ feature: row.feature, variant, count })));
+    const variants = rows.flatMap((row) => row.variants.map(([variant, count]) => ({ ...row, variant, count })));
     if (variants.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.metric_variant_hours (hour, app_name, environment, feature_name, variant, count)
-      select ${hour}::timestamptz, ${appName}, ${message.environment}, feature, variant, count
-      from unnest(${sql.array(variants.map((row) => row.feature), 'text')}::text[],
-        ${sql.array(variants.map((row) => row.variant), 'text')}::text[],
-        ${sql.array(variants.map((row) => row.count), 'int8')}::int8[]) as t(feature, variant, count)
+      select hour, app, environment, feature, variant, sum(count)
+      from unnest(${sql.array(variants.map((row) => row.hour), 'timestamptz')}::timestamptz[],
+        ${sql.array(variants.map((row) => row.app), 'text')}::text[], ${sql.array(variants.map((row) => row.environment), 'text')}::text[],
+        ${sql.array(variants.map((row) => row.feature), 'text')}::text[], ${sql.array(variants.map((row) => row.variant), 'text')}::text[],
+        ${sql.array(variants.map((row) => row.count), 'int8')}::int8[]) as t(hour, app, environment, feature, variant, count)
+      group by hour, app, environment, feature, variant
       on conflict (hour, app_name, environment, feature_name, variant)
       do update set count = insights.metric_variant_hours.count + excluded.count`);
   });

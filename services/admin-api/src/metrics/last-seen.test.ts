@@ -8,10 +8,23 @@ const message = (kind: 'client-metrics' | 'client-register' | 'frontend-metrics'
 describe('seenFlags', () => {
   it('lists the flags evaluated at least once, from metrics only', () => {
     const toggles = { a: { yes: 1, no: 0 }, b: { yes: 0, no: 2 }, c: { yes: 0, no: 0 }, d: { yes: 'x' }, e: 'junk' };
-    expect(seenFlags(message('client-metrics', { bucket: { toggles } }))).toEqual(['a', 'b']);
-    expect(seenFlags(message('frontend-metrics', { bucket: { toggles } }))).toEqual(['a', 'b']);
-    expect(seenFlags(message('client-register', { bucket: { toggles } }))).toEqual([]);
-    expect(seenFlags(message('client-metrics', { bucket: 'none' }))).toEqual([]);
+    const seen = (kind: Parameters<typeof message>[0], body: Record<string, unknown>) => Object.fromEntries(seenFlags(message(kind, body)));
+    expect(seen('client-metrics', { bucket: { toggles } })).toEqual({ development: ['a', 'b'] });
+    expect(seen('frontend-metrics', { bucket: { toggles } })).toEqual({ development: ['a', 'b'] });
+    expect(seen('client-register', { bucket: { toggles } })).toEqual({});
+    expect(seen('client-metrics', { bucket: 'none' })).toEqual({});
+  });
+
+  it('reads bulk posts per environment, each within what the token may speak for', () => {
+    const metrics = [
+      { featureName: 'a', appName: 'x', environment: 'production', yes: 1, no: 0 },
+      { featureName: 'b', appName: 'x', yes: 0, no: 1 },
+      { featureName: 'c', appName: 'x', yes: 0, no: 0 },
+      'junk',
+    ];
+    expect(Object.fromEntries(seenFlags(message('client-metrics', { metrics })))).toEqual({ development: ['b'] });
+    const fromWildcard = { ...message('client-metrics', { metrics }), environment: '*' };
+    expect(Object.fromEntries(seenFlags(fromWildcard))).toEqual({ production: ['a'], '*': ['b'] });
   });
 });
 
@@ -43,5 +56,20 @@ describe('lastSeenAt from SDK metrics', () => {
     expect(byName.development).toBe(feature.lastSeenAt);
     expect(byName.production).toBeNull();
     expect((await stack.admin.get(`${base}/quiet`)).body.lastSeenAt).toBeNull();
+
+    const bulk = await client.post('/api/client/metrics/bulk', {
+      applications: [], metrics: [
+        { featureName: 'quiet', appName: 'edge', environment: 'development', timestamp: now, yes: 1, no: 0 },
+        { featureName: 'quiet', appName: 'edge', environment: 'production', timestamp: now, yes: 1, no: 0 },
+      ],
+    });
+    expect(bulk.status).toBe(202);
+    const quiet = await eventually(async () => {
+      const { body } = await stack.admin.get(`${base}/quiet`);
+      return body.lastSeenAt && body;
+    });
+    expect(quiet.environments.find((e: { name: string }) => e.name === 'development').lastSeenAt).toBe(quiet.lastSeenAt);
+    // The development token cannot speak for production.
+    expect(quiet.environments.find((e: { name: string }) => e.name === 'production').lastSeenAt).toBeNull();
   });
 });
