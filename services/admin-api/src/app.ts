@@ -46,6 +46,9 @@ import { strategyDefinitionRoutes } from './strategy-definitions/strategy-defini
 import { strategyRoutes } from './strategies/strategy-routes.ts';
 import { tagRoutes } from './tags/tag-routes.ts';
 import { variantRoutes } from './variants/variant-routes.ts';
+import { constraintRoutes } from './strategies/constraint-routes.ts';
+import { edgeRoutes } from './edge/edge-routes.ts';
+import { uiConfigRoutes } from './ui-config/ui-config-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -100,6 +103,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
         roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
+        constraintRoutes, edgeRoutes, uiConfigRoutes,
       ]) {
         routes(scope, deps);
       }

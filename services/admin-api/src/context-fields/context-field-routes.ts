@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { Permission, sql, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { contextFieldService, requireContextField } from './context-field-service.ts';
@@ -28,6 +28,18 @@ export function contextFieldRoutes(app: HttpServer, { db, changes }: AdminDeps) 
   app.get('/api/admin/context/:contextField', { schema: { params: NameParams, response: { 200: ContextField } } }, async (request) => {
     allowRead(request);
     return requireContextField(db, request.params.contextField);
+  });
+
+  // The strategies whose constraints use the field, so it can be told what deleting it would affect.
+  app.get('/api/admin/context/:contextField/strategies', { schema: { params: NameParams } }, async (request) => {
+    allowRead(request);
+    const strategies = await db.any(sql.type(z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() }))`
+      select s.id, s.feature_name as "featureName", f.project_id as "projectId", s.environment, s.strategy_name as "strategyName"
+      from admin.feature_strategies s join admin.features f on f.name = s.feature_name
+      where f.archived_at is null and exists (
+        select 1 from jsonb_array_elements(s.constraints) c where c ->> 'contextName' = ${request.params.contextField})
+      order by s.feature_name, s.environment, s.sort_order`);
+    return { strategies };
   });
 
   app.put('/api/admin/context/:contextField', { schema: { params: NameParams, body: UpdateContextField } }, async (request, reply) => {

@@ -17,6 +17,8 @@ import { featureService } from './feature-service.ts';
 import { featureStore } from './feature-store.ts';
 import { featureEnvironmentService } from './feature-environment-service.ts';
 import { featureTypeService } from './feature-type-service.ts';
+import { lifecycleService } from './lifecycle.ts';
+import { requireFeature } from './feature-lookup.ts';
 import { featureFavoriteService } from '../favorites/feature-favorite-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -24,6 +26,33 @@ const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 const EnvironmentParams = FeatureParams.extend({ environment: PathName });
 
 export function featureRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/projects/:projectId/features/:featureName/lifecycle', { schema: { params: FeatureParams } }, async (request) => {
+    const { projectId, featureName } = request.params;
+    allowRead(request, { project: projectId });
+    await requireFeature(db, projectId, featureName, { allowArchived: true });
+    return lifecycleService.history(db, featureName);
+  });
+
+  const Completed = z.object({ status: z.enum(['kept', 'discarded']), statusValue: z.string().max(255).optional() });
+  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: Completed } }, async (request, reply) => {
+    const { projectId, featureName } = request.params;
+    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(actor, async (change) => lifecycleService.complete(change, await requireFeature(change.tx, projectId, featureName, { allowArchived: true, forWrite: true }), request.body));
+    return reply.code(200).send();
+  });
+
+  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete', { schema: { params: FeatureParams } }, async (request, reply) => {
+    const { projectId, featureName } = request.params;
+    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(actor, async (change) => lifecycleService.uncomplete(change, await requireFeature(change.tx, projectId, featureName, { forWrite: true })));
+    return reply.code(200).send();
+  });
+
+  app.get('/api/admin/lifecycle/count', async (request) => {
+    allowRead(request);
+    return lifecycleService.count(db);
+  });
+
   app.post('/api/admin/features/validate', { schema: { body: ValidateFeatureName } }, async (request, reply) => {
     allowRead(request);
     await featureService.validateName(db, request.body.name, request.body.projectId);

@@ -58,10 +58,15 @@ export const featureStore = {
   },
   insert(db: Queryable, feature: { name: string; project: string; description: string | null; type: string; impressionData: boolean; createdByUserId: number | null; createdByName: string }) {
     return db.one(sql.type(FeatureRow)`
-      insert into admin.features (name, project_id, description, type, impression_data, created_by_user_id, created_by_name)
-      values (${feature.name}, ${feature.project}, ${feature.description}, ${feature.type}, ${feature.impressionData},
-        ${feature.createdByUserId}, ${feature.createdByName})
-      returning ${columns}`);
+      with inserted as (
+        insert into admin.features (name, project_id, description, type, impression_data, created_by_user_id, created_by_name)
+        values (${feature.name}, ${feature.project}, ${feature.description}, ${feature.type}, ${feature.impressionData},
+          ${feature.createdByUserId}, ${feature.createdByName})
+        returning *
+      ), first_stage as (
+        insert into admin.feature_lifecycle_stages (feature_name, stage, entered_at) select name, 'initial', created_at from inserted
+      )
+      select ${columns} from inserted`);
   },
   update(db: Queryable, name: string, changes: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
     return db.one(sql.type(FeatureRow)`
@@ -73,10 +78,16 @@ export const featureStore = {
     return db.one(sql.type(FeatureRow)`
       update admin.features set archived_at = ${archived ? sql.fragment`now()` : null} where name = ${name} returning ${columns}`);
   },
-  setLifecycle(db: Queryable, name: string, stage: string) {
-    return db.query(sql.unsafe`
+  /** Moves a flag to a stage it is not in, and records the step in its lifecycle history. */
+  async setLifecycle(db: Queryable, name: string, stage: string, status: { status: string; statusValue: string | null } | null = null) {
+    const moved = await db.query(sql.unsafe`
       update admin.features set lifecycle_stage = ${stage}, lifecycle_entered_at = now()
       where name = ${name} and lifecycle_stage <> ${stage}`);
+    if (moved.rowCount > 0) {
+      await db.query(sql.unsafe`insert into admin.feature_lifecycle_stages (feature_name, stage, status, status_value)
+        values (${name}, ${stage}, ${status?.status ?? null}, ${status?.statusValue ?? null})`);
+    }
+    return moved;
   },
   delete(db: Queryable, name: string) {
     return db.query(sql.unsafe`delete from admin.features where name = ${name}`);

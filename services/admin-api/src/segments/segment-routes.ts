@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { NumericId, Segment, UpsertSegment } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { CreateFeatureStrategy, NumericId, Segment, UpsertSegment } from '@bunting/contracts';
+import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { requireSegment, segmentService } from './segment-service.ts';
+import { strategyService } from '../strategies/strategy-service.ts';
+import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
 
 const IdParams = z.object({ id: NumericId });
 
@@ -27,6 +29,32 @@ export function segmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.get('/api/admin/segments/:id', { schema: { params: IdParams, response: { 200: Segment } } }, async (request) => {
     allowRead(request);
     return requireSegment(db, request.params.id);
+  });
+
+  app.get('/api/admin/segments/strategies/:strategyId', { schema: { params: z.object({ strategyId: z.string().min(1).max(255) }) } }, async (request) => {
+    allowRead(request);
+    return segmentService.ofStrategy(db, request.params.strategyId);
+  });
+
+  // Replaces the segments of one strategy, as a strategy update (feature-strategy-update).
+  const StrategySegments = z.object({
+    projectId: z.string().min(1).max(255),
+    strategyId: z.string().min(1).max(255),
+    environmentId: z.string().min(1).max(255),
+    segmentIds: z.array(z.number().int().min(0)).max(100),
+  });
+  app.post('/api/admin/segments/strategies', { schema: { body: StrategySegments } }, async (request, reply) => {
+    const { projectId, strategyId, environmentId, segmentIds } = request.body;
+    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, { project: projectId, environment: environmentId });
+    await changes.run(actor, async (change) => {
+      const row = await strategyStore.get(change.tx, strategyId);
+      if (!row || row.environment !== environmentId) throw new NotFoundError(`Could not find strategy ${strategyId} in environment ${environmentId}`);
+      const { id: _id, featureName, ...strategy } = strategyView(row);
+      // The stored strategy was valid when written; it is checked again on the way back in.
+      const input = CreateFeatureStrategy.parse({ ...strategy, segments: segmentIds });
+      await strategyService.update(change, { project: projectId, feature: featureName, environment: environmentId }, strategyId, input);
+    });
+    return reply.code(201).send();
   });
 
   app.get('/api/admin/segments/:id/strategies', { schema: { params: IdParams } }, async (request) => {

@@ -100,6 +100,12 @@ export const segmentService = {
     emit({ type: 'segment-deleted', project: before.project, preData: eventState(before) });
   },
 
+  /** The segments one strategy uses. */
+  async ofStrategy(db: Queryable, strategyId: string) {
+    return { segments: (await db.any(sql.type(SegmentRow)`${select}
+      where s.id in (select segment_id from admin.feature_strategy_segments where strategy_id = ${strategyId}) order by s.id`)) as Segment[] };
+  },
+
   async strategiesUsing(db: Queryable, id: number) {
     await requireSegment(db, id);
     const rows = await db.any(sql.type(z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() }))`

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+
+/** Smaller endpoints of Unleash's admin API that tools and Unleash Edge call. */
+let stack: TestStack;
+const clientToken = 'default:development.misc-client';
+const frontendToken = 'default:production.misc-frontend';
+const base = '/api/admin/projects/default/features';
+let strategyId: string;
+let segmentId: number;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken } });
+  await stack.admin.post('/api/admin/context', { name: 'tier' });
+  await stack.admin.post(base, { name: 'tiered' });
+  const strategy = await stack.admin.post(`${base}/tiered/environments/development/strategies`, {
+    name: 'default', constraints: [{ contextName: 'tier', operator: 'IN', values: ['gold'] }],
+  });
+  strategyId = strategy.body.id;
+  segmentId = (await stack.admin.post('/api/admin/segments', { name: 'staff', constraints: [] })).body.id;
+});
+afterAll(() => stack?.dispose());
+
+describe('GET /api/admin/ui-config', () => {
+  it('tells tools which Unleash API version is spoken and how sign-in works', async () => {
+    const { status, body } = await stack.admin.get('/api/admin/ui-config');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ version: '8.2.0', baseUriPath: '', disablePasswordAuth: false, versionInfo: { current: { oss: '8.2.0' }, isLatest: true } });
+    expect(typeof body.unleashUrl).toBe('string');
+    expect((await stack.anonymous.get('/api/admin/ui-config')).status).toBe(401);
+  });
+});
+
+describe('POST /api/admin/constraints/validate', () => {
+  it('answers 204 for a good constraint and 400 naming what is wrong otherwise', async () => {
+    expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'tier', operator: 'IN', values: ['gold'] })).status).toBe(204);
+    expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' })).status).toBe(204);
+    for (const bad of [
+      { contextName: 'tier', operator: 'LIKE', values: ['gold'] },
+      { contextName: 'currentTime', operator: 'DATE_AFTER', value: 'tomorrow' },
+      { contextName: 'version', operator: 'SEMVER_GT', value: 'one' },
+      { operator: 'IN', values: [] },
+    ]) {
+      const reply = await stack.admin.post('/api/admin/constraints/validate', bad);
+      expect(reply.status, JSON.stringify(bad)).toBe(400);
+      expect(reply.body.name).toBe('ValidationError');
+    }
+  });
+});
+
+describe('POST /edge/validate', () => {
+  it('returns the valid SDK tokens among those given, with what each may see', async () => {
+    const reply = await stack.anonymous.post('/edge/validate', { tokens: [clientToken, frontendToken, 'default:development.made-up', stack.adminToken] });
+    expect(reply.status).toBe(200);
+    expect(reply.body.tokens).toEqual([
+      { token: clientToken, type: 'client', projects: ['default'], environment: 'development' },
+      { token: frontendToken, type: 'frontend', projects: ['default'], environment: 'production' },
+    ]);
+    expect((await stack.anonymous.post('/edge/validate', { tokens: 'all' })).status).toBe(400);
+  });
+});
+
+describe('strategies by context field and by segment', () => {
+  it('lists the strategies whose constraints use a context field', async () => {
+    const { body } = await stack.admin.get('/api/admin/context/tier/strategies');
+    expect(body.strategies).toEqual([{ id: strategyId, featureName: 'tiered', projectId: 'default', environment: 'development', strategyName: 'default' }]);
+    expect((await stack.admin.get('/api/admin/context/userId/strategies')).body.strategies).toEqual([]);
+  });
+
+  it('sets and reads the segments of one strategy', async () => {
+    expect((await stack.admin.get(`/api/admin/segments/strategies/${strategyId}`)).body.segments).toEqual([]);
+    const set = await stack.admin.post('/api/admin/segments/strategies', { projectId: 'default', strategyId, environmentId: 'development', segmentIds: [segmentId] });
+    expect(set.status).toBe(201);
+    const { body } = await stack.admin.get(`/api/admin/segments/strategies/${strategyId}`);
+    expect(body.segments.map((segment: { name: string }) => segment.name)).toEqual(['staff']);
+    const strategy = await stack.admin.get(`${base}/tiered/environments/development/strategies/${strategyId}`);
+    expect(strategy.body.segments).toEqual([segmentId]);
+    expect(strategy.body.constraints).toHaveLength(1);
+    await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type: 'feature-strategy-update' })).body.events.length === 1);
+    expect((await stack.admin.post('/api/admin/segments/strategies', { projectId: 'default', strategyId: 'nope', environmentId: 'development', segmentIds: [] })).status).toBe(404);
+    expect((await stack.admin.post('/api/admin/segments/strategies', { projectId: 'default', strategyId, environmentId: 'development', segmentIds: [9999] })).status).toBe(400);
+    const sdk = httpClient(stack.url, { authorization: clientToken });
+    expect((await sdk.post('/api/admin/segments/strategies', { projectId: 'default', strategyId, environmentId: 'development', segmentIds: [] })).status).toBe(403);
+  });
+});
