@@ -5,3 +5,4 @@ export * from './variants.ts';
 export * from './strategies.ts';
 export * from './engine.ts';
 export * from './delta.ts';
+export * from './explain.ts';

@@ -49,6 +49,7 @@ import { variantRoutes } from './variants/variant-routes.ts';
 import { constraintRoutes } from './strategies/constraint-routes.ts';
 import { edgeRoutes } from './edge/edge-routes.ts';
 import { uiConfigRoutes } from './ui-config/ui-config-routes.ts';
+import { playgroundRoutes } from './playground/playground-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -103,7 +104,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
         roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
-        constraintRoutes, edgeRoutes, uiConfigRoutes,
+        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes,
       ]) {
         routes(scope, deps);
       }
