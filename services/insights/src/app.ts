@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
 import { authenticate, migrate, runDurableConsumer, type HttpServer, type Infrastructure } from '@bunting/platform';
 import { adminClient } from './admin-client.ts';
+import { applicationRoutes } from './application-routes.ts';
 import { recordEvent } from './event-facts.ts';
 import { insightsRoutes } from './insights-routes.ts';
 import { recordMetrics } from './metric-facts.ts';
@@ -48,6 +49,7 @@ export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
         await authenticate(verifier, request);
       });
       insightsRoutes(server, { db, admin, version });
+      applicationRoutes(server, db);
     });
 
     app.addHook('onClose', async () => {

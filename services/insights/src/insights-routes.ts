@@ -4,7 +4,7 @@ import { NotFoundError, Permission, principalOf, requirePermission, type Databas
 import type { AdminClient } from './admin-client.ts';
 import { dayRange, instanceInsights } from './instance-insights.ts';
 import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
-import { projectWindows } from './project-windows.ts';
+import { leadTimes, projectWindows } from './project-windows.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
@@ -20,6 +20,26 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     const [overview, stats] = await Promise.all([admin.projectOverview(projectId, principal.key), projectWindows(db, projectId)]);
     if (!overview) throw new NotFoundError(`Could not find project with id ${projectId}`);
     return { ...overview, stats };
+  });
+
+  // Unleash's project insights (deprecated there, kept): the health report's numbers, lead times, flag types.
+  app.get('/api/admin/projects/:projectId/insights', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+    const { projectId } = request.params;
+    const principal = principalOf(request);
+    requirePermission(principal, Permission.READ, { project: projectId });
+    const [overview, stats] = await Promise.all([admin.projectOverview(projectId, principal.key), projectWindows(db, projectId)]);
+    if (!overview) throw new NotFoundError(`Could not find project with id ${projectId}`);
+    const counts = { activeCount: overview.activeCount, potentiallyStaleCount: overview.potentiallyStaleCount, staleCount: overview.staleCount };
+    const types = new Map<string, number>();
+    for (const feature of overview.features) types.set(feature.type, (types.get(feature.type) ?? 0) + 1);
+    return {
+      stats,
+      health: { rating: overview.health, ...counts },
+      technicalDebt: { rating: overview.technicalDebt, ...counts },
+      leadTime: await leadTimes(db, projectId, overview.features.map((feature) => feature.name)),
+      featureTypeCounts: [...types].map(([type, count]) => ({ type, count })).sort((a, b) => a.type.localeCompare(b.type)),
+      members: { currentMembers: overview.members, change: stats.projectMembersAddedCurrentWindow },
+    };
   });
 
   // Seed endpoint 9 (deprecated in Unleash, kept): counts as of now.

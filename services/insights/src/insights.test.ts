@@ -210,6 +210,50 @@ describe('GET /api/admin/dashboard/executive (seed endpoint 18) and /api/admin/i
   });
 });
 
+describe('applications and flag metrics (Unleash OSS endpoints)', () => {
+  it('lists the applications seen, with what they registered and where their flags live', async () => {
+    const { body } = await eventually(async () => {
+      const reply = await stack.admin.get('/api/admin/metrics/applications');
+      return reply.body.applications?.find((a: { appName: string }) => a.appName === 'checkout')?.usage.length > 0 && reply;
+    });
+    expect(body.total).toBeGreaterThanOrEqual(2);
+    expect(body.applications.find((a: { appName: string }) => a.appName === 'checkout')).toEqual({
+      appName: 'checkout', strategies: ['default'], usage: [{ project: 'alpha', environments: ['production'] }],
+    });
+    const found = await stack.admin.get('/api/admin/metrics/applications?query=check&limit=5');
+    expect(found.body).toEqual({ total: 1, applications: [expect.objectContaining({ appName: 'checkout' })] });
+    expect((await stack.admin.get('/api/admin/metrics/applications/checkout')).body.appName).toBe('checkout');
+    expect((await stack.admin.get('/api/admin/metrics/applications/nobody')).status).toBe(404);
+    expect((await stack.admin.get('/api/admin/metrics/applications?limit=0')).status).toBe(400);
+  });
+
+  it('gives a flag\'s evaluations hour by hour', async () => {
+    const { body } = await stack.admin.get('/api/admin/client-metrics/features/shipped');
+    expect(body.version).toBe(1);
+    const byApp = Object.fromEntries(body.data.map((row: { appName: string }) => [row.appName, row]));
+    expect(byApp.checkout).toMatchObject({ featureName: 'shipped', environment: 'production', yes: 7, no: 2, variants: {} });
+    expect(byApp['yesterday-app']).toMatchObject({ yes: 3, no: 1, variants: { blue: 2 } });
+    const lastHour = await stack.admin.get('/api/admin/client-metrics/features/shipped/raw?hoursBack=1');
+    expect(lastHour.body.data.map((row: { appName: string }) => row.appName)).toEqual(['checkout']);
+    expect((await stack.admin.get('/api/admin/client-metrics/features/shipped/raw?hoursBack=0')).status).toBe(400);
+  });
+
+  it('answers project insights from the health report and the event stream', async () => {
+    const { status, body } = await stack.admin.get('/api/admin/projects/alpha/insights');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      health: { rating: 50, activeCount: 3, potentiallyStaleCount: 1, staleCount: 1 },
+      technicalDebt: { rating: 50 },
+      featureTypeCounts: [{ type: 'operational', count: 1 }, { type: 'release', count: 3 }],
+      members: { currentMembers: 1, change: 1 },
+      stats: { createdCurrentWindow: 6 },
+    });
+    expect(body.leadTime.features.map((feature: { name: string }) => feature.name)).toEqual(['shipped']);
+    expect(body.leadTime.projectAverage).toBeLessThan(0.01);
+    expect((await stack.admin.get('/api/admin/projects/nope/insights')).status).toBe(404);
+  });
+});
+
 describe('the consumers are idempotent', () => {
   it('adds a redelivered metrics message once', async () => {
     const message = {

@@ -27,8 +27,9 @@ describe('metricFacts', () => {
     ]);
   });
 
-  it('reads a registration as an app seen, without counts', () => {
-    expect(metricFacts(message({ appName: 'shop', instanceId: 'i', strategies: [] }))).toEqual({ apps: ['shop'], rows: [] });
+  it('reads a registration as an app seen with what it says of itself, without counts', () => {
+    const registration = { ...message({ appName: 'shop', instanceId: 'i', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default', 7] }), kind: 'client-register' as const };
+    expect(metricFacts(registration)).toEqual({ apps: ['shop'], rows: [], registration: { app: 'shop', sdkVersion: 'unleash-client-node:6.12.1', strategies: [] } });
   });
 
   it('reads a bulk post of many apps, within the token environment', () => {

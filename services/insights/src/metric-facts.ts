@@ -7,9 +7,11 @@ const Variants = z.record(z.string(), Count).optional().catch(undefined);
 const ToggleCounts = z.object({ yes: Count.optional(), no: Count.optional(), variants: Variants });
 const AppName = z.string().min(1).max(255);
 
-/** An SDK's metrics or registration post: one app with one bucket of toggles. */
+/** An SDK's metrics or registration post: one app with one bucket of toggles, or what it says of itself. */
 const SingleBody = z.object({
   appName: AppName,
+  sdkVersion: z.string().max(255).optional().catch(undefined),
+  strategies: z.array(z.string().max(255)).max(100).optional().catch(undefined),
   bucket: z.object({ start: z.string().optional(), toggles: z.record(z.string(), ToggleCounts.catch({})) }).optional(),
 });
 /** A bulk post (/api/client/metrics/bulk, as Unleash Edge sends): registrations and per-flag counts of many apps. */
@@ -38,7 +40,8 @@ export function bucketHour(start: string | number | undefined, receivedAt: strin
 }
 
 export type MetricRow = { hour: string; app: string; environment: string; feature: string; yes: number; no: number; variants: [string, number][] };
-export type MetricFacts = { apps: string[]; rows: MetricRow[] };
+export type Registration = { app: string; sdkVersion: string | null; strategies: string[] };
+export type MetricFacts = { apps: string[]; rows: MetricRow[]; registration?: Registration };
 
 const fits = (name: string) => name.length > 0 && name.length <= 255;
 
@@ -46,13 +49,14 @@ const fits = (name: string) => name.length > 0 && name.length <= 255;
 export function metricFacts(message: MetricsMessage): MetricFacts {
   const single = SingleBody.safeParse(message.body);
   if (single.success) {
-    const { appName, bucket } = single.data;
+    const { appName, bucket, sdkVersion, strategies } = single.data;
     const hour = bucketHour(bucket?.start, message.receivedAt).toISOString();
     const rows = Object.entries(bucket?.toggles ?? {}).filter(([feature]) => fits(feature)).map(([feature, counts]) => ({
       hour, app: appName, environment: message.environment, feature, yes: counts.yes ?? 0, no: counts.no ?? 0,
       variants: Object.entries(counts.variants ?? {}).filter(([name]) => fits(name)),
     }));
-    return { apps: [appName], rows };
+    const registration = message.kind.endsWith('register') ? { registration: { app: appName, sdkVersion: sdkVersion ?? null, strategies: strategies ?? [] } } : {};
+    return { apps: [appName], rows, ...registration };
   }
   const bulk = BulkBody.safeParse(message.body);
   if (!bulk.success) return { apps: [], rows: [] };
@@ -79,7 +83,7 @@ const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.ma
  * redelivered message changes nothing.
  */
 export async function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
-  const { apps, rows } = metricFacts(message);
+  const { apps, rows, registration } = metricFacts(message);
   if (apps.length === 0) return;
   await db.transaction(async (tx) => {
     const fresh = await tx.query(sql.unsafe`
@@ -89,6 +93,10 @@ export async function recordMetrics(db: DatabasePool, message: MetricsMessage, s
       insert into insights.applications (app_name, first_seen, last_seen)
       select app, ${message.receivedAt}::timestamptz, ${message.receivedAt}::timestamptz from unnest(${sql.array(apps, 'text')}::text[]) as t(app)
       on conflict (app_name) do update set last_seen = greatest(insights.applications.last_seen, excluded.last_seen)`);
+    if (registration) {
+      await tx.query(sql.unsafe`update insights.applications set sdk_version = ${registration.sdkVersion},
+        strategies = ${sql.jsonb(registration.strategies)} where app_name = ${registration.app}`);
+    }
     if (rows.length === 0) return;
     // Sum rows for the same key first: one insert may not update a row twice.
     await tx.query(sql.unsafe`

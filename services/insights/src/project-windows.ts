@@ -47,3 +47,18 @@ export function projectWindows(db: Queryable, projectId: string): Promise<Projec
       coalesce(sum(members_added) filter (where ${current}), 0)::int as "projectMembersAddedCurrentWindow"
     from insights.events where project = ${projectId}`);
 }
+
+const LeadTime = z.object({ name: z.string(), timeToProduction: z.number() });
+
+/** Days from creation to the first enabling in a production-type environment, for each flag that got there. */
+export async function leadTimes(db: Queryable, projectId: string, flags: readonly string[]) {
+  const features = await db.any(sql.type(LeadTime)`
+    select c.feature_name as name, round((extract(epoch from min(e.created_at) - c.created_at) / 86400)::numeric, 2)::float8 as "timeToProduction"
+    from insights.events c
+    join insights.events e on e.feature_name = c.feature_name and e.type = 'feature-environment-enabled' and e.created_at >= c.created_at
+    join insights.environment_types t on t.name = e.environment and t.type = 'production'
+    where c.type = 'feature-created' and c.project = ${projectId} and c.feature_name = any(${sql.array([...flags], 'text')})
+    group by c.feature_name, c.created_at order by c.feature_name`);
+  const total = features.reduce((sum, feature) => sum + feature.timeToProduction, 0);
+  return { projectAverage: features.length > 0 ? Math.round((total / features.length) * 100) / 100 : 0, features: [...features] };
+}

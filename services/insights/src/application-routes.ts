@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { PathName } from '@bunting/contracts';
+import { NotFoundError, Permission, principalOf, requirePermission, sql, type DatabasePool, type HttpServer } from '@bunting/platform';
+
+const ApplicationRow = z.object({
+  appName: z.string(),
+  sdkVersion: z.string().nullable(),
+  strategies: z.array(z.string()),
+  usage: z.array(z.object({ project: z.string(), environments: z.array(z.string()) })),
+});
+
+const ApplicationsQuery = z.object({
+  query: z.string().max(255).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  sortBy: z.enum(['appName']).optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
+});
+
+/** Where an application's flags live, by the metrics it sent: each project with the environments it was seen in. */
+const usage = sql.fragment`coalesce((
+  select json_agg(json_build_object('project', u.project, 'environments', u.environments) order by u.project)
+  from (select p.project, array_agg(distinct m.environment order by m.environment) as environments
+    from insights.metric_hours m join insights.feature_projects p on p.feature_name = m.feature_name
+    where m.app_name = a.app_name group by p.project) u), '[]')`;
+
+const columns = sql.fragment`a.app_name as "appName", a.sdk_version as "sdkVersion", a.strategies, ${usage} as usage`;
+
+function view(row: z.infer<typeof ApplicationRow>) {
+  return { appName: row.appName, ...(row.sdkVersion ? { sdkVersion: row.sdkVersion } : {}), strategies: row.strategies, usage: row.usage };
+}
+
+const FeatureMetricRow = z.object({
+  featureName: z.string(), appName: z.string(), environment: z.string(), timestamp: z.string(),
+  yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()),
+});
+
+/** Applications seen through SDK registrations and metrics, and the metrics of one flag, hour by hour. */
+export function applicationRoutes(app: HttpServer, db: DatabasePool) {
+  app.get('/api/admin/metrics/applications', { schema: { querystring: ApplicationsQuery } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const { query, offset = 0, limit = 1000, sortOrder = 'asc' } = request.query;
+    const filter = query ? sql.fragment`where a.app_name ilike ${`%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}` : sql.fragment``;
+    const direction = sortOrder === 'desc' ? sql.fragment`desc` : sql.fragment`asc`;
+    const [rows, total] = await Promise.all([
+      db.any(sql.type(ApplicationRow)`select ${columns} from insights.applications a ${filter}
+        order by a.app_name ${direction} limit ${limit} offset ${offset}`),
+      db.oneFirst(sql.type(z.object({ total: z.number() }))`select count(*)::int as total from insights.applications a ${filter}`),
+    ]);
+    return { total, applications: rows.map(view) };
+  });
+
+  app.get('/api/admin/metrics/applications/:appName', { schema: { params: z.object({ appName: PathName }) } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const row = await db.maybeOne(sql.type(ApplicationRow)`select ${columns} from insights.applications a where a.app_name = ${request.params.appName}`);
+    if (!row) throw new NotFoundError(`Could not find application ${request.params.appName}`);
+    return view(row);
+  });
+
+  const metricsOf = (name: string, hours: number) => db.any(sql.type(FeatureMetricRow)`
+    select m.feature_name as "featureName", m.app_name as "appName", m.environment,
+      to_char(m.hour at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as timestamp, m.yes::float8 as yes, m.no::float8 as no,
+      coalesce((select json_object_agg(v.variant, v.count) from insights.metric_variant_hours v
+        where v.hour = m.hour and v.app_name = m.app_name and v.environment = m.environment and v.feature_name = m.feature_name), '{}') as variants
+    from insights.metric_hours m
+    where m.feature_name = ${name} and m.hour >= date_trunc('hour', now()) - make_interval(hours => ${hours - 1})
+    order by m.hour, m.environment, m.app_name`);
+
+  // The last 48 hours of a flag's evaluations, per hour, environment and application.
+  app.get('/api/admin/client-metrics/features/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    return { version: 1, maturity: 'stable', data: await metricsOf(request.params.name, 48) };
+  });
+
+  app.get('/api/admin/client-metrics/features/:name/raw', {
+    schema: { params: z.object({ name: PathName }), querystring: z.object({ hoursBack: z.coerce.number().int().min(1).max(336).optional() }) },
+  }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    return { version: 1, maturity: 'stable', data: await metricsOf(request.params.name, request.query.hoursBack ?? 1) };
+  });
+}
