@@ -142,6 +142,10 @@ export const Inventory = z.object({
   projects: z.array(FlagCounts.extend({ id: z.string(), health: z.number().int(), users: z.number().int() })),
   /** Every unarchived flag's project, to attribute SDK metrics to projects. */
   featureProjects: z.record(z.string(), z.string()),
+  /** Unarchived flags by lifecycle stage and flag type, with how long they have been in the stage. */
+  lifecycle: z.array(z.object({
+    stage: z.string(), type: z.string(), total: z.number().int(), olderThanWeek: z.number().int(), newThisWeek: z.number().int(), totalDays: z.number(),
+  })),
 });
 export type Inventory = z.infer<typeof Inventory>;
 

@@ -5,6 +5,7 @@ import type { AdminClient } from './admin-client.ts';
 import { dayRange, instanceInsights } from './instance-insights.ts';
 import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
 import { leadTimes, projectWindows } from './project-windows.ts';
+import { lifecycleTrends } from './lifecycle-trends.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
@@ -51,6 +52,11 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
   app.get('/api/admin/instance-admin/statistics/csv', async (request, reply) => {
     requirePermission(principalOf(request), Permission.READ);
     return reply.type('text/csv; charset=utf-8').send(statisticsCsv(await statistics()));
+  });
+
+  app.get('/api/admin/insights/lifecycle', async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    return lifecycleTrends(await admin.inventory());
   });
 
   // Seed endpoint 18 and its replacement. Looking brings today's snapshot up to date first.

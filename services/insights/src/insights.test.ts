@@ -254,6 +254,20 @@ describe('applications and flag metrics (Unleash OSS endpoints)', () => {
   });
 });
 
+describe('GET /api/admin/insights/lifecycle', () => {
+  it('groups live flags by lifecycle stage and kind', async () => {
+    const { status, body } = await stack.admin.get('/api/admin/insights/lifecycle');
+    expect(status).toBe(200);
+    const none = { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 };
+    expect(body.lifecycleTrends.develop).toMatchObject({
+      totalFlags: 3, categories: { experimental: none, release: { flagsOlderThanWeek: 0, newFlagsThisWeek: 2 }, permanent: { flagsOlderThanWeek: 0, newFlagsThisWeek: 1 } },
+    });
+    expect(body.lifecycleTrends.production).toMatchObject({ totalFlags: 1, categories: { release: { newFlagsThisWeek: 1 } } });
+    expect(body.lifecycleTrends.cleanup).toMatchObject({ totalFlags: 0, averageDays: 0 });
+    expect(body.lifecycleTrends.develop.averageDays).toBeLessThan(0.1);
+  });
+});
+
 describe('the consumers are idempotent', () => {
   it('adds a redelivered metrics message once', async () => {
     const message = {

@@ -17,6 +17,7 @@ const Totals = z.object({
 
 const ProjectCounts = z.object({ id: z.string(), total: int, stale: int, potentiallyStale: int, users: int });
 const FeatureProject = z.object({ name: z.string(), project: z.string() });
+const LifecycleGroup = z.object({ stage: z.string(), type: z.string(), total: int, olderThanWeek: int, newThisWeek: int, totalDays: z.number() });
 
 /** A user counts as seen when they signed in, or used one of their personal access tokens, within the days. */
 function seenWithin(days: number) {
@@ -28,7 +29,7 @@ function seenWithin(days: number) {
 
 /** Today's counts of everything admin-api owns that the insights service reports on. */
 export async function loadInventory(db: Queryable): Promise<Inventory> {
-  const [totals, projects, features, environments, oidc, simpleAuth] = await Promise.all([
+  const [totals, projects, features, environments, oidc, simpleAuth, lifecycle] = await Promise.all([
     db.one(sql.type(Totals)`
       select
         (select count(*) from admin.users where not is_service)::int as users,
@@ -67,6 +68,12 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
       select name, type from admin.environments order by sort_order, name`),
     loadOidcSettings(db),
     loadSimpleAuthSettings(db),
+    db.any(sql.type(LifecycleGroup)`
+      select lifecycle_stage as stage, type, count(*)::int as total,
+        count(*) filter (where lifecycle_entered_at < now() - interval '7 days')::int as "olderThanWeek",
+        count(*) filter (where lifecycle_entered_at >= now() - interval '7 days')::int as "newThisWeek",
+        coalesce(sum(extract(epoch from now() - lifecycle_entered_at) / 86400), 0)::float8 as "totalDays"
+      from admin.features where archived_at is null group by lifecycle_stage, type order by 1, 2`),
   ]);
 
   const flags = { total: 0, active: 0, stale: 0, potentiallyStale: 0 };
@@ -110,5 +117,6 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
       health: healthRating(project),
     })),
     featureProjects: Object.fromEntries(features.map((feature) => [feature.name, feature.project])),
+    lifecycle: [...lifecycle],
   };
 }
