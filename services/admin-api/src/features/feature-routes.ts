@@ -18,6 +18,7 @@ import { featureStore } from './feature-store.ts';
 import { featureEnvironmentService } from './feature-environment-service.ts';
 import { featureTypeService } from './feature-type-service.ts';
 import { lifecycleService } from './lifecycle.ts';
+import { FeatureSearchQuery, searchFeatures } from './feature-search.ts';
 import { requireFeature } from './feature-lookup.ts';
 import { featureFavoriteService } from '../favorites/feature-favorite-service.ts';
 
@@ -46,6 +47,11 @@ export function featureRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => lifecycleService.uncomplete(change, await requireFeature(change.tx, projectId, featureName, { forWrite: true })));
     return reply.code(200).send();
+  });
+
+  app.get('/api/admin/search/features', { schema: { querystring: FeatureSearchQuery } }, async (request) => {
+    const principal = allowRead(request);
+    return searchFeatures(db, principal.key, request.query);
   });
 
   app.get('/api/admin/lifecycle/count', async (request) => {
