@@ -50,6 +50,8 @@ import { constraintRoutes } from './strategies/constraint-routes.ts';
 import { edgeRoutes } from './edge/edge-routes.ts';
 import { uiConfigRoutes } from './ui-config/ui-config-routes.ts';
 import { playgroundRoutes } from './playground/playground-routes.ts';
+import { isBlockedWrite, loadMaintenance, maintenanceError } from './maintenance/maintenance.ts';
+import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -99,12 +101,13 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       const scope = admin as unknown as HttpServer;
       scope.addHook('onRequest', async (request) => {
         if (request.url.startsWith('/api/admin/')) await authenticate(verifier, request);
+        if (isBlockedWrite(request.method, request.url) && (await loadMaintenance(db)).enabled) throw maintenanceError();
       });
       for (const routes of [
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
         roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
-        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes,
+        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes, maintenanceRoutes,
       ]) {
         routes(scope, deps);
       }

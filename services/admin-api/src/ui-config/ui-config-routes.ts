@@ -4,6 +4,7 @@ import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
 import { loadOidcSettings } from '../auth/oidc-settings.ts';
 import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
+import { loadMaintenance } from '../maintenance/maintenance.ts';
 
 /** The Unleash server version whose API Bunting answers as; tools read `version` to decide what they may call. */
 const UNLEASH_API_VERSION = '8.2.0';
@@ -12,7 +13,7 @@ const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../packa
 export function uiConfigRoutes(app: HttpServer, { db, config }: AdminDeps) {
   app.get('/api/admin/ui-config', async (request) => {
     allowRead(request);
-    const [simple, oidc] = await Promise.all([loadSimpleAuthSettings(db), loadOidcSettings(db)]);
+    const [simple, oidc, maintenance] = await Promise.all([loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db)]);
     const origins = readList(process.env.FRONTEND_API_ORIGINS ?? process.env.UNLEASH_FRONTEND_API_ORIGINS);
     return {
       name: 'Bunting',
@@ -26,7 +27,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config }: AdminDeps) {
       oidcConfiguredThroughEnv: false,
       samlConfiguredThroughEnv: false,
       emailEnabled: false,
-      maintenanceMode: false,
+      maintenanceMode: maintenance.enabled,
       frontendApiOrigins: origins.length > 0 ? origins : ['*'],
       flags: { oidcEnabled: oidc.enabled === true },
       links: [],

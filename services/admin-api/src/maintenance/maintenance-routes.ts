@@ -1,0 +1,17 @@
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { MaintenanceSettings, loadMaintenance, saveMaintenance } from './maintenance.ts';
+
+export function maintenanceRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+  app.get('/api/admin/maintenance', async (request) => {
+    allowRead(request);
+    return loadMaintenance(db);
+  });
+
+  app.post('/api/admin/maintenance', { schema: { body: MaintenanceSettings } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, (change) => saveMaintenance(change, request.body));
+    return reply.code(204).send();
+  });
+}
