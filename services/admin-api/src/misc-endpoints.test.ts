@@ -83,3 +83,30 @@ describe('strategies by context field and by segment', () => {
     expect((await sdk.post('/api/admin/segments/strategies', { projectId: 'default', strategyId, environmentId: 'development', segmentIds: [] })).status).toBe(403);
   });
 });
+
+describe('project helpers for dependencies, archiving and creators', () => {
+  it('tells whether dependencies exist, which variants a parent offers, and what archiving would break', async () => {
+    expect((await stack.admin.get('/api/admin/projects/default/dependencies')).body).toBe(false);
+    await stack.admin.post(base, { name: 'parent-flag' });
+    await stack.admin.post(base, { name: 'child-flag' });
+    await stack.admin.put(`${base}/parent-flag/environments/development/variants`, [{ name: 'green', weight: 1000, weightType: 'variable', stickiness: 'default' }]);
+    await stack.admin.post(`${base}/parent-flag/environments/production/strategies`, {
+      name: 'flexibleRollout', parameters: { rollout: '100' }, variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' }],
+    });
+    await stack.admin.post(`${base}/child-flag/dependencies`, { feature: 'parent-flag' });
+    expect((await stack.admin.get('/api/admin/projects/default/dependencies')).body).toBe(true);
+    expect((await stack.admin.get(`${base}/parent-flag/parent-variants`)).body).toEqual(['blue', 'green']);
+    const alone = await stack.admin.post('/api/admin/projects/default/archive/validate', { features: ['parent-flag'] });
+    expect(alone.body).toEqual({ parentsWithChildFeatures: ['parent-flag'], hasDeletedDependencies: true });
+    const together = await stack.admin.post('/api/admin/projects/default/archive/validate', { features: ['parent-flag', 'child-flag'] });
+    expect(together.body).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: true });
+    const unrelated = await stack.admin.post('/api/admin/projects/default/archive/validate', { features: ['tiered'] });
+    expect(unrelated.body).toEqual({ parentsWithChildFeatures: [], hasDeletedDependencies: false });
+    expect((await stack.admin.post('/api/admin/projects/default/archive/validate', { features: 'all' })).status).toBe(400);
+  });
+
+  it('lists who created the project flags', async () => {
+    const { body } = await stack.admin.get('/api/admin/projects/default/flag-creators');
+    expect(body).toEqual([{ id: -42, name: 'admin' }]);
+  });
+});

@@ -10,7 +10,7 @@ import {
   UpdateFeature,
   ValidateFeatureName,
 } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { Permission, sql, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { featureService } from './feature-service.ts';
@@ -52,6 +52,17 @@ export function featureRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.get('/api/admin/search/features', { schema: { querystring: FeatureSearchQuery } }, async (request) => {
     const principal = allowRead(request);
     return searchFeatures(db, principal.key, request.query);
+  });
+
+  // Who created the project's flags, for filtering by creator.
+  app.get('/api/admin/projects/:projectId/flag-creators', { schema: { params: ProjectParams } }, async (request) => {
+    allowRead(request, { project: request.params.projectId });
+    return db.any(sql.type(z.object({ id: z.number(), name: z.string() }))`
+      select distinct on (f.created_by_user_id) f.created_by_user_id as id,
+        coalesce(u.name, u.username, u.email, f.created_by_name, 'unknown') as name
+      from admin.features f left join admin.users u on u.id = f.created_by_user_id
+      where f.project_id = ${request.params.projectId} and f.created_by_user_id is not null
+      order by f.created_by_user_id`);
   });
 
   app.get('/api/admin/lifecycle/count', async (request) => {
