@@ -6,6 +6,7 @@ import { dayRange, instanceInsights } from './instance-insights.ts';
 import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
 import { leadTimes, projectWindows } from './project-windows.ts';
 import { lifecycleTrends } from './lifecycle-trends.ts';
+import { projectApplications, unknownFlags } from './application-routes.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
@@ -41,6 +42,36 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
       featureTypeCounts: [...types].map(([type, count]) => ({ type, count })).sort((a, b) => a.type.localeCompare(b.type)),
       members: { currentMembers: overview.members, change: stats.projectMembersAddedCurrentWindow },
     };
+  });
+
+  // Lead time to production of the project's flags (DORA).
+  app.get('/api/admin/projects/:projectId/dora', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+    const { projectId } = request.params;
+    const principal = principalOf(request);
+    requirePermission(principal, Permission.READ, { project: projectId });
+    const overview = await admin.projectOverview(projectId, principal.key);
+    if (!overview) throw new NotFoundError(`Could not find project with id ${projectId}`);
+    return leadTimes(db, projectId, overview.features.map((feature) => feature.name));
+  });
+
+  const ProjectApplicationsQuery = z.object({
+    query: z.string().max(255).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    sortBy: z.enum(['name', 'appName']).optional(),
+    sortOrder: z.enum(['asc', 'desc']).optional(),
+  });
+  app.get('/api/admin/projects/:projectId/applications', {
+    schema: { params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery },
+  }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
+    return projectApplications(db, request.params.projectId, request.query);
+  });
+
+  app.get('/api/admin/metrics/unknown-flags', async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const inventory = await admin.inventory();
+    return unknownFlags(db, new Set(Object.keys(inventory.featureProjects)));
   });
 
   // Seed endpoint 9 (deprecated in Unleash, kept): counts as of now.

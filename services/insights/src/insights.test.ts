@@ -252,6 +252,20 @@ describe('applications and flag metrics (Unleash OSS endpoints)', () => {
     expect(body.leadTime.projectAverage).toBeLessThan(0.01);
     expect((await stack.admin.get('/api/admin/projects/nope/insights')).status).toBe(404);
   });
+
+  it('answers lead times, the applications of a project and flags SDKs know but the configuration does not', async () => {
+    const dora = await stack.admin.get('/api/admin/projects/alpha/dora');
+    expect(dora.body.features.map((feature: { name: string }) => feature.name)).toEqual(['shipped']);
+    const applications = await stack.admin.get('/api/admin/projects/alpha/applications');
+    expect(applications.body.total).toBe(2);
+    expect(applications.body.applications.find((a: { name: string }) => a.name === 'checkout')).toEqual({ name: 'checkout', environments: ['production'], instances: [], sdks: [] });
+    expect((await stack.admin.get('/api/admin/projects/alpha/applications?query=yester')).body.applications.map((a: { name: string }) => a.name)).toEqual(['yesterday-app']);
+    const unknown = await stack.admin.get('/api/admin/metrics/unknown-flags');
+    expect(unknown.body.unknownFlags).toEqual([{
+      name: 'unknown', lastSeenAt: expect.any(String), lastEventAt: null,
+      reports: [{ appName: 'checkout', environments: [{ environment: 'production', seenAt: expect.any(String) }] }],
+    }]);
+  });
 });
 
 describe('GET /api/admin/insights/lifecycle', () => {
