@@ -18,3 +18,5 @@ export * from './identity.ts';
 export * from './signals.ts';
 export * from './import-export.ts';
 export * from './insights.ts';
+export * from './playground.ts';
+export * from './feature-search.ts';

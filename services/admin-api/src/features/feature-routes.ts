@@ -3,6 +3,7 @@ import {
   CreateFeature,
   CreatedFeature,
   Feature,
+  FeatureSearchQuery,
   FeatureNames,
   FeatureStale,
   PatchOperations,
@@ -18,7 +19,7 @@ import { featureStore } from './feature-store.ts';
 import { featureEnvironmentService } from './feature-environment-service.ts';
 import { featureTypeService } from './feature-type-service.ts';
 import { lifecycleService } from './lifecycle.ts';
-import { FeatureSearchQuery, searchFeatures } from './feature-search.ts';
+import { searchFeatures } from './feature-search.ts';
 import { requireFeature } from './feature-lookup.ts';
 import { featureFavoriteService } from '../favorites/feature-favorite-service.ts';
 

@@ -1,38 +1,10 @@
 import { z } from 'zod';
-import type { Feature } from '@bunting/contracts';
+import { FEATURE_SEARCH_OPERATORS, type Feature, type FeatureSearchQuery } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 import { loadFeatureViews } from './feature-read-model.ts';
 import { featureStore } from './feature-store.ts';
 
-const listOperator = /^(IS|IS_NOT|IS_ANY_OF|IS_NONE_OF):(.+)$/;
-const includeOperator = /^(INCLUDE|DO_NOT_INCLUDE|INCLUDE_ALL_OF|INCLUDE_ANY_OF|EXCLUDE_IF_ANY_OF|EXCLUDE_ALL):(.+)$/;
-const dateOperator = /^(IS_BEFORE|IS_ON_OR_AFTER):(\d{4}-\d{2}-\d{2})$/;
-const ListFilter = z.string().max(2000).regex(listOperator, 'must be OPERATOR:value[,value...] with IS, IS_NOT, IS_ANY_OF or IS_NONE_OF');
-const IncludeFilter = z.string().max(2000).regex(includeOperator, 'must be OPERATOR:value[,value...] with INCLUDE, DO_NOT_INCLUDE, INCLUDE_ALL_OF, INCLUDE_ANY_OF, EXCLUDE_IF_ANY_OF or EXCLUDE_ALL');
-const DateFilter = z.string().regex(dateOperator, 'must be IS_BEFORE:YYYY-MM-DD or IS_ON_OR_AFTER:YYYY-MM-DD');
-
-/** GET /api/admin/search/features: Unleash's filter grammar, OPERATOR:value,value. */
-export const FeatureSearchQuery = z.object({
-  query: z.string().max(255).optional(),
-  project: ListFilter.optional(),
-  state: ListFilter.optional(),
-  lifecycle: ListFilter.optional(),
-  type: ListFilter.optional(),
-  createdBy: ListFilter.optional(),
-  tag: IncludeFilter.optional(),
-  segment: IncludeFilter.optional(),
-  status: z.union([z.string(), z.array(z.string())]).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  sortBy: z.enum(['name', 'type', 'createdAt', 'lastSeenAt', 'project', 'stale']).optional(),
-  sortOrder: z.enum(['asc', 'desc']).optional(),
-  favoritesFirst: z.enum(['true', 'false']).optional(),
-  archived: z.enum(['IS:true', 'IS:false']).optional(),
-  favorite: z.string().regex(/^(IS|IS_ANY_OF):(true|false)(,(true|false))*$/).optional(),
-  createdAt: DateFilter.optional(),
-  lastSeenAt: DateFilter.optional(),
-});
-export type FeatureSearchQuery = z.infer<typeof FeatureSearchQuery>;
+const { listOperator, includeOperator, dateOperator } = FEATURE_SEARCH_OPERATORS;
 
 function values(text: string): string[] {
   return text.split(',').map((value) => value.trim()).filter((value) => value.length > 0);

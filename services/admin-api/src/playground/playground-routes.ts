@@ -1,7 +1,8 @@
 import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
-import { AdvancedPlaygroundRequest, PlaygroundRequest, advancedPlayground, playground } from './playground.ts';
+import { AdvancedPlaygroundRequest, PlaygroundRequest } from '@bunting/contracts';
+import { advancedPlayground, playground } from './playground.ts';
 
 export function playgroundRoutes(app: HttpServer, { db }: AdminDeps) {
   app.post('/api/admin/playground', { schema: { body: PlaygroundRequest } }, async (request) => {

@@ -1,30 +1,12 @@
-import { z } from 'zod';
-import type { ClientSegment, EnvironmentSnapshot, EvaluationContext } from '@bunting/contracts';
+import type { z } from 'zod';
+import type { AdvancedPlaygroundRequest, ClientSegment, EnvironmentSnapshot, EvaluationContext, PlaygroundRequest } from '@bunting/contracts';
 import { explainFeature } from '@bunting/evaluation';
 import { ValidationError, type Queryable } from '@bunting/platform';
 import { environmentStore } from '../environments/environment-store.ts';
 import { loadEnvironmentSnapshot } from '../snapshot/snapshot-query.ts';
 
-const Projects = z.union([z.literal('*'), z.array(z.string().min(1).max(255)).max(1000)]).optional();
-/** sdkContextSchema: appName is required; any other top-level field is a custom property, as SDKs treat it. */
-const SdkContext = z.object({
-  appName: z.string().min(1).max(255),
-  userId: z.string().max(1000).optional(),
-  sessionId: z.string().max(1000).optional(),
-  remoteAddress: z.string().max(100).optional(),
-  currentTime: z.string().max(100).optional(),
-  environment: z.string().max(100).optional(),
-  properties: z.record(z.string(), z.string().max(1000)).optional(),
-}).catchall(z.string().max(1000));
 /** A context as given: named fields and custom properties, all strings. */
 type ContextInput = { [field: string]: unknown; properties?: Record<string, string> | undefined };
-
-export const PlaygroundRequest = z.object({ environment: z.string().min(1).max(100), projects: Projects, context: SdkContext });
-export const AdvancedPlaygroundRequest = z.object({
-  environments: z.array(z.string().min(1).max(100)).min(1).max(20),
-  projects: Projects,
-  context: SdkContext,
-});
 
 const STANDARD_FIELDS = new Set(['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime', 'environment', 'properties']);
 
