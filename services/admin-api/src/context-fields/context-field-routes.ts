@@ -1,70 +1,113 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
 import { Permission, sql, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
+import { requireProject } from '../projects/project-service.ts';
 import { contextFieldService, requireContextField } from './context-field-service.ts';
 
 const NameParams = z.object({ contextField: PathName });
 
-export function contextFieldRoutes(app: HttpServer, { db, changes }: AdminDeps) {
-  app.get('/api/admin/context', { schema: { response: { 200: z.array(ContextField) } } }, async (request) => {
-    allowRead(request);
-    return contextFieldService.list(db);
+/**
+ * Context fields, instance-wide under /api/admin/context and per project under /api/admin/projects/:projectId/context
+ * (fields created there belong to the project; the project paths see only its own fields).
+ */
+export function contextFieldRoutes(app: HttpServer, deps: AdminDeps) {
+  contextFieldRoutesAt(app, deps, '/api/admin/context', NameParams, () => undefined);
+  contextFieldRoutesAt(app, deps, '/api/admin/projects/:projectId/context', NameParams.extend({ projectId: PathName }),
+    (request) => (request.params as { projectId: string }).projectId);
+}
+
+function contextFieldRoutesAt(
+  app: HttpServer,
+  { db, changes }: AdminDeps,
+  base: string,
+  Params: typeof NameParams,
+  projectOf: (request: FastifyRequest) => string | undefined,
+) {
+  const ListParams = Params.omit({ contextField: true });
+  const scope = (request: FastifyRequest) => ({ project: projectOf(request) });
+  const requireProjectExists = async (request: FastifyRequest) => {
+    const project = projectOf(request);
+    if (project !== undefined) await requireProject(db, project);
+  };
+
+  app.get(base, { schema: { params: ListParams, response: { 200: z.array(ContextField) } } }, async (request) => {
+    allowRead(request, scope(request));
+    await requireProjectExists(request);
+    return contextFieldService.list(db, projectOf(request));
   });
 
-  app.post('/api/admin/context', { schema: { body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_CONTEXT_FIELD);
-    const created = await changes.run(actor, (change) => contextFieldService.create(change, request.body));
-    return reply.code(201).header('location', `/api/admin/context/${encodeURIComponent(created.name)}`).send(created);
+  app.post(base, { schema: { params: ListParams, body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.CREATE_CONTEXT_FIELD, scope(request));
+    await requireProjectExists(request);
+    const project = projectOf(request);
+    const created = await changes.run(actor, (change) => contextFieldService.create(change, { ...request.body, ...(project !== undefined ? { project } : {}) }));
+    return reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(created.name)}`).send(created);
   });
 
-  app.post('/api/admin/context/validate', { schema: { body: z.object({ name: CreateContextField.shape.name }) } }, async (request, reply) => {
-    allowRead(request);
+  app.post(`${base}/validate`, { schema: { params: ListParams, body: z.object({ name: CreateContextField.shape.name }) } }, async (request, reply) => {
+    allowRead(request, scope(request));
     await contextFieldService.validateName(db, request.body.name);
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/context/:contextField', { schema: { params: NameParams, response: { 200: ContextField } } }, async (request) => {
-    allowRead(request);
-    return requireContextField(db, request.params.contextField);
+  app.get(`${base}/:contextField`, { schema: { params: Params, response: { 200: ContextField } } }, async (request) => {
+    allowRead(request, scope(request));
+    return requireContextField(db, request.params.contextField, projectOf(request));
   });
 
   // The strategies whose constraints use the field, so it can be told what deleting it would affect.
-  app.get('/api/admin/context/:contextField/strategies', { schema: { params: NameParams } }, async (request) => {
-    allowRead(request);
+  app.get(`${base}/:contextField/strategies`, { schema: { params: Params } }, async (request) => {
+    allowRead(request, scope(request));
+    const project = projectOf(request);
+    if (project !== undefined) await requireContextField(db, request.params.contextField, project);
+    const inProject = project === undefined ? sql.fragment`` : sql.fragment`and f.project_id = ${project}`;
     const strategies = await db.any(sql.type(z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() }))`
       select s.id, s.feature_name as "featureName", f.project_id as "projectId", s.environment, s.strategy_name as "strategyName"
       from admin.feature_strategies s join admin.features f on f.name = s.feature_name
-      where f.archived_at is null and exists (
+      where f.archived_at is null ${inProject} and exists (
         select 1 from jsonb_array_elements(s.constraints) c where c ->> 'contextName' = ${request.params.contextField})
       order by s.feature_name, s.environment, s.sort_order`);
     return { strategies };
   });
 
-  app.put('/api/admin/context/:contextField', { schema: { params: NameParams, body: UpdateContextField } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD);
-    await changes.run(actor, (change) => contextFieldService.update(change, request.params.contextField, request.body));
+  app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(actor, async (change) => {
+      await requireContextField(change.tx, request.params.contextField, projectOf(request));
+      return contextFieldService.update(change, request.params.contextField, request.body);
+    });
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/context/:contextField/legal-values', { schema: { params: NameParams, body: LegalValue } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD);
-    await changes.run(actor, (change) => contextFieldService.addLegalValue(change, request.params.contextField, request.body));
+  app.post(`${base}/:contextField/legal-values`, { schema: { params: Params, body: LegalValue } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(actor, async (change) => {
+      await requireContextField(change.tx, request.params.contextField, projectOf(request));
+      return contextFieldService.addLegalValue(change, request.params.contextField, request.body);
+    });
     return reply.code(200).send();
   });
 
-  app.delete('/api/admin/context/:contextField/legal-values/:legalValue', {
-    schema: { params: NameParams.extend({ legalValue: PathName }) },
+  app.delete(`${base}/:contextField/legal-values/:legalValue`, {
+    schema: { params: Params.extend({ legalValue: PathName }) },
   }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD);
-    await changes.run(actor, (change) => contextFieldService.removeLegalValue(change, request.params.contextField, request.params.legalValue));
+    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(actor, async (change) => {
+      await requireContextField(change.tx, request.params.contextField, projectOf(request));
+      return contextFieldService.removeLegalValue(change, request.params.contextField, request.params.legalValue);
+    });
     return reply.code(200).send();
   });
 
-  app.delete('/api/admin/context/:contextField', { schema: { params: NameParams } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_CONTEXT_FIELD);
-    await changes.run(actor, (change) => contextFieldService.delete(change, request.params.contextField));
+  app.delete(`${base}/:contextField`, { schema: { params: Params } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.DELETE_CONTEXT_FIELD, scope(request));
+    await changes.run(actor, async (change) => {
+      await requireContextField(change.tx, request.params.contextField, projectOf(request));
+      return contextFieldService.delete(change, request.params.contextField);
+    });
     return reply.code(200).send();
   });
 }

@@ -40,15 +40,20 @@ function uniqueLegalValues(values: readonly LegalValue[] | undefined): LegalValu
   return [...seen.values()];
 }
 
-export async function requireContextField(db: Queryable, name: string): Promise<ContextField> {
+/** A context field by name; with a project, only one that belongs to that project. */
+export async function requireContextField(db: Queryable, name: string, project?: string): Promise<ContextField> {
   const row = await db.maybeOne(sql.type(ContextFieldRow)`${select} where name = ${name}`);
-  if (!row) throw new NotFoundError(`Could not find context field ${name}`);
+  if (!row || (project !== undefined && row.project !== project)) {
+    throw new NotFoundError(`Could not find context field ${name}${project !== undefined ? ` in project ${project}` : ''}`);
+  }
   return view(row);
 }
 
 export const contextFieldService = {
-  async list(db: Queryable) {
-    return (await db.any(sql.type(ContextFieldRow)`${select} order by sort_order, name`)).map(view);
+  /** Every context field, or only those of one project. */
+  async list(db: Queryable, project?: string) {
+    const only = project === undefined ? sql.fragment`` : sql.fragment`where project = ${project}`;
+    return (await db.any(sql.type(ContextFieldRow)`${select} ${only} order by sort_order, name`)).map(view);
   },
 
   async validateName(db: Queryable, name: string) {
@@ -63,7 +68,7 @@ export const contextFieldService = {
       values (${input.name}, ${input.description ?? null}, ${input.stickiness ?? false}, ${input.sortOrder ?? 10},
         ${sql.jsonb(uniqueLegalValues(input.legalValues))}, ${input.project ?? null})`);
     const created = await requireContextField(tx, input.name);
-    emit({ type: 'context-field-created', data: eventState(created) });
+    emit({ type: 'context-field-created', project: created.project ?? null, data: eventState(created) });
     return created;
   },
 
@@ -76,7 +81,7 @@ export const contextFieldService = {
       where name = ${name}`);
     const after = await requireContextField(tx, name);
     if (JSON.stringify(eventState(after)) !== JSON.stringify(eventState(before))) {
-      emit({ type: 'context-field-updated', data: eventState(after), preData: eventState(before) });
+      emit({ type: 'context-field-updated', project: after.project ?? null, data: eventState(after), preData: eventState(before) });
     }
     return after;
   },
@@ -95,6 +100,6 @@ export const contextFieldService = {
   async delete({ tx, emit }: Change, name: string) {
     const before = await requireContextField(tx, name);
     await tx.query(sql.unsafe`delete from admin.context_fields where name = ${name}`);
-    emit({ type: 'context-field-deleted', preData: eventState(before) });
+    emit({ type: 'context-field-deleted', project: before.project ?? null, preData: eventState(before) });
   },
 };
