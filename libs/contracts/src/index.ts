@@ -20,3 +20,4 @@ export * from './import-export.ts';
 export * from './insights.ts';
 export * from './playground.ts';
 export * from './feature-search.ts';
+export * from './addons.ts';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
-import { MetricsMessage } from '@bunting/contracts';
+import { DomainEvent, MetricsMessage } from '@bunting/contracts';
 import {
   authenticate,
   createOutbox,
@@ -52,6 +52,8 @@ import { uiConfigRoutes } from './ui-config/ui-config-routes.ts';
 import { playgroundRoutes } from './playground/playground-routes.ts';
 import { isBlockedWrite, loadMaintenance, maintenanceError } from './maintenance/maintenance.ts';
 import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
+import { addonRoutes } from './addons/addon-routes.ts';
+import { deliverEvent } from './addons/webhook-delivery.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -90,6 +92,15 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       frontend: config.initFrontendTokens,
     });
     await ensureDefaultAdmin(changes, config.defaultAdmin);
+    // Addons (webhooks) get the events they subscribed to, from the stream like every other consumer.
+    const addonDeliveries = runDurableConsumer({
+      messaging,
+      stream: messaging.names.eventsStream,
+      durable: messaging.names.consumer('admin_addons'),
+      filterSubject: messaging.names.eventsSubjects,
+      schema: DomainEvent,
+      handle: (event) => deliverEvent(db, event),
+    });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
@@ -107,7 +118,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
         environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
         roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
-        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes, maintenanceRoutes,
+        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes,
       ]) {
         routes(scope, deps);
       }
@@ -121,6 +132,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       insights.stop();
       await lastSeen.stop();
       await staleCheck.stop();
+      await addonDeliveries.stop();
       credentials.stop();
       await relay.stop();
     });

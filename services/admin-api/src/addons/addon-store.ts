@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { AddonInput } from '@bunting/contracts';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const AddonRow = z.object({
+  id: z.number(),
+  provider: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  parameters: z.record(z.string(), z.unknown()),
+  events: z.array(z.string()),
+  projects: z.array(z.string()),
+  environments: z.array(z.string()),
+});
+export type AddonRow = z.infer<typeof AddonRow>;
+
+const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments`;
+
+type AddonWrite = Omit<AddonInput, 'description' | 'projects' | 'environments'> & { description: string | null; projects: string[]; environments: string[] };
+
+export const addonStore = {
+  list(db: Queryable) {
+    return db.any(sql.type(AddonRow)`select ${columns} from admin.addons order by id`);
+  },
+  get(db: Queryable, id: number) {
+    return db.maybeOne(sql.type(AddonRow)`select ${columns} from admin.addons where id = ${id}`);
+  },
+  /** Enabled addons that want an event of this type. */
+  listFor(db: Queryable, eventType: string) {
+    return db.any(sql.type(AddonRow)`select ${columns} from admin.addons where enabled and ${eventType} = any(events) order by id`);
+  },
+  insert(db: Queryable, addon: AddonWrite) {
+    return db.one(sql.type(AddonRow)`
+      insert into admin.addons (provider, description, enabled, parameters, events, projects, environments)
+      values (${addon.provider}, ${addon.description}, ${addon.enabled}, ${sql.jsonb(addon.parameters as object)},
+        ${sql.array(addon.events, 'text')}, ${sql.array(addon.projects, 'text')}, ${sql.array(addon.environments, 'text')})
+      returning ${columns}`);
+  },
+  update(db: Queryable, id: number, addon: AddonWrite) {
+    return db.one(sql.type(AddonRow)`
+      update admin.addons set provider = ${addon.provider}, description = ${addon.description}, enabled = ${addon.enabled},
+        parameters = ${sql.jsonb(addon.parameters as object)}, events = ${sql.array(addon.events, 'text')},
+        projects = ${sql.array(addon.projects, 'text')}, environments = ${sql.array(addon.environments, 'text')}
+      where id = ${id} returning ${columns}`);
+  },
+  delete(db: Queryable, id: number) {
+    return db.query(sql.unsafe`delete from admin.addons where id = ${id}`);
+  },
+};
