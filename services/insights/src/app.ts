@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
-import { authenticate, migrate, runDurableConsumer, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { applicationAnnouncer } from './application-events.ts';
 import { adminClient } from './admin-client.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { recordEvent } from './event-facts.ts';
@@ -24,6 +25,9 @@ export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
     const { db, messaging, log, verifier } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log });
     const admin = adminClient(messaging);
+    const outbox = createOutbox(INSIGHTS_SCHEMA);
+    const relay = startRelay({ schema: INSIGHTS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
+    const announce = applicationAnnouncer(outbox, messaging);
 
     const events = runDurableConsumer({
       messaging,
@@ -39,7 +43,7 @@ export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
       durable: messaging.names.consumer('insights_metrics'),
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
-      handle: (message, raw) => recordMetrics(db, message, raw.seq),
+      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce),
     });
     const snapshots = startSnapshotTimer({ db, admin, log });
 
@@ -49,11 +53,12 @@ export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
         await authenticate(verifier, request);
       });
       insightsRoutes(server, { db, admin, version });
-      applicationRoutes(server, db);
+      applicationRoutes(server, db, announce);
     });
 
     app.addHook('onClose', async () => {
       await Promise.all([snapshots.stop(), events.stop(), metrics.stop()]);
+      await relay.stop();
     });
   };
 }

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { PathName } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, sql, type DatabasePool, type HttpServer } from '@bunting/platform';
+import type { AnnounceApplications } from './metric-facts.ts';
 
 const ApplicationRow = z.object({
   appName: z.string(),
   sdkVersion: z.string().nullable(),
   strategies: z.array(z.string()),
+  description: z.string().nullable(),
+  url: z.string().nullable(),
+  color: z.string().nullable(),
+  icon: z.string().nullable(),
   usage: z.array(z.object({ project: z.string(), environments: z.array(z.string()) })),
 });
 
@@ -24,11 +29,23 @@ const usage = sql.fragment`coalesce((
     from insights.metric_hours m join insights.feature_projects p on p.feature_name = m.feature_name
     where m.app_name = a.app_name group by p.project) u), '[]')`;
 
-const columns = sql.fragment`a.app_name as "appName", a.sdk_version as "sdkVersion", a.strategies, ${usage} as usage`;
+const columns = sql.fragment`a.app_name as "appName", a.sdk_version as "sdkVersion", a.strategies, a.description, a.url, a.color, a.icon,
+  ${usage} as usage`;
 
 function view(row: z.infer<typeof ApplicationRow>) {
-  return { appName: row.appName, ...(row.sdkVersion ? { sdkVersion: row.sdkVersion } : {}), strategies: row.strategies, usage: row.usage };
+  const optional = Object.fromEntries((['sdkVersion', 'description', 'url', 'color', 'icon'] as const).flatMap((key) => (row[key] ? [[key, row[key]]] : [])));
+  return { appName: row.appName, ...optional, strategies: row.strategies, usage: row.usage };
 }
+
+const ApplicationMeta = z.object({
+  description: z.string().max(1000).optional(),
+  url: z.string().max(2000).optional(),
+  color: z.string().max(100).optional(),
+  icon: z.string().max(2000).optional(),
+  strategies: z.array(z.string().max(255)).max(100).optional(),
+});
+const Instance = z.object({ instanceId: z.string(), sdkVersion: z.string().nullable(), lastSeen: z.string() });
+const EnvironmentOverview = z.object({ name: z.string(), instanceCount: z.number(), sdks: z.array(z.string()), frontendSdks: z.array(z.string()), backendSdks: z.array(z.string()), lastSeen: z.string().nullable() });
 
 const FeatureMetricRow = z.object({
   featureName: z.string(), appName: z.string(), environment: z.string(), timestamp: z.string(),
@@ -36,7 +53,7 @@ const FeatureMetricRow = z.object({
 });
 
 /** Applications seen through SDK registrations and metrics, and the metrics of one flag, hour by hour. */
-export function applicationRoutes(app: HttpServer, db: DatabasePool) {
+export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: AnnounceApplications) {
   app.get('/api/admin/metrics/applications', { schema: { querystring: ApplicationsQuery } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { query, offset = 0, limit = 1000, sortOrder = 'asc' } = request.query;
@@ -55,6 +72,80 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool) {
     const row = await db.maybeOne(sql.type(ApplicationRow)`select ${columns} from insights.applications a where a.app_name = ${request.params.appName}`);
     if (!row) throw new NotFoundError(`Could not find application ${request.params.appName}`);
     return view(row);
+  });
+
+  const AppParams = z.object({ appName: PathName });
+
+  // Describes an application (made if it was not seen yet, recording application-created).
+  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: ApplicationMeta } }, async (request, reply) => {
+    requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
+    const { appName } = request.params;
+    const meta = request.body;
+    await db.transaction(async (tx) => {
+      const created = await tx.anyFirst(sql.type(z.object({ app: z.string() }))`
+        insert into insights.applications (app_name, first_seen, last_seen) values (${appName}, now(), now())
+        on conflict (app_name) do nothing returning app_name as app`);
+      await announce(tx, created);
+      await tx.query(sql.unsafe`update insights.applications set
+        description = coalesce(${meta.description ?? null}, description), url = coalesce(${meta.url ?? null}, url),
+        color = coalesce(${meta.color ?? null}, color), icon = coalesce(${meta.icon ?? null}, icon),
+        strategies = coalesce(${meta.strategies ? sql.jsonb(meta.strategies) : null}, strategies)
+        where app_name = ${appName}`);
+    });
+    return reply.code(200).send();
+  });
+
+  // Forgets an application and its instances; it comes back when its SDK next reports.
+  app.delete('/api/admin/metrics/applications/:appName', { schema: { params: AppParams } }, async (request, reply) => {
+    requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
+    await db.transaction(async (tx) => {
+      await tx.query(sql.unsafe`delete from insights.application_instances where app_name = ${request.params.appName}`);
+      await tx.query(sql.unsafe`delete from insights.applications where app_name = ${request.params.appName}`);
+    });
+    return reply.code(200).send();
+  });
+
+  app.get('/api/admin/metrics/instances/:appName/environment/:environment', {
+    schema: { params: AppParams.extend({ environment: PathName }) },
+  }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const instances = await db.any(sql.type(Instance)`
+      select instance_id as "instanceId", sdk_version as "sdkVersion", last_seen as "lastSeen" from insights.application_instances
+      where app_name = ${request.params.appName} and environment = ${request.params.environment} order by last_seen desc`);
+    return { instances: instances.map(({ sdkVersion, ...instance }) => ({ ...instance, sdkVersion })) };
+  });
+
+  // Where an application runs and which flags it asks for (missingFeatures: flags the configuration lacks).
+  app.get('/api/admin/metrics/applications/:appName/overview', { schema: { params: AppParams } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const { appName } = request.params;
+    if (!(await db.exists(sql.unsafe`select 1 from insights.applications where app_name = ${appName}`))) {
+      throw new NotFoundError(`Could not find application ${appName}`);
+    }
+    const [environments, projects, featureCount, missing] = await Promise.all([
+      db.any(sql.type(EnvironmentOverview)`
+        select environment as name, count(*)::int as "instanceCount",
+          coalesce(array_agg(distinct sdk_version) filter (where sdk_version is not null), '{}') as sdks,
+          coalesce(array_agg(distinct sdk_version) filter (where sdk_version is not null and frontend), '{}') as "frontendSdks",
+          coalesce(array_agg(distinct sdk_version) filter (where sdk_version is not null and not frontend), '{}') as "backendSdks",
+          max(last_seen) as "lastSeen"
+        from insights.application_instances where app_name = ${appName} group by environment order by environment`),
+      db.anyFirst(sql.type(z.object({ project: z.string() }))`select distinct p.project from insights.metric_hours m
+        join insights.feature_projects p on p.feature_name = m.feature_name where m.app_name = ${appName} order by 1`),
+      db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(distinct feature_name)::int as count from insights.metric_hours where app_name = ${appName}`),
+      db.any(sql.type(z.object({ environment: z.string(), name: z.string() }))`select distinct m.environment, m.feature_name as name
+        from insights.metric_hours m where m.app_name = ${appName}
+          and not exists (select 1 from insights.feature_projects p where p.feature_name = m.feature_name) order by 1, 2`),
+    ]);
+    return {
+      projects,
+      featureCount,
+      environments: environments.map((environment) => ({
+        ...environment,
+        issues: { missingFeatures: missing.filter((row) => row.environment === environment.name).map((row) => row.name), outdatedSdks: [] },
+      })),
+      issues: { missingStrategies: [] },
+    };
   });
 
   const metricsOf = (name: string, hours: number) => db.any(sql.type(FeatureMetricRow)`
@@ -80,7 +171,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool) {
   });
 }
 
-const ProjectApplication = z.object({ name: z.string(), environments: z.array(z.string()), sdkVersion: z.string().nullable() });
+const ProjectApplication = z.object({ name: z.string(), environments: z.array(z.string()), sdkVersion: z.string().nullable(), instances: z.array(z.string()) });
 
 /** "unleash-client-node:6.12.1" as the SDK's name and version. */
 function sdkOf(sdkVersion: string | null) {
@@ -92,7 +183,8 @@ function sdkOf(sdkVersion: string | null) {
 /** The applications that evaluated flags of one project, by the metrics they sent. */
 export async function projectApplications(db: DatabasePool, projectId: string, page: { query?: string | undefined; offset?: number | undefined; limit?: number | undefined; sortOrder?: 'asc' | 'desc' | undefined }) {
   const rows = await db.any(sql.type(ProjectApplication)`
-    select m.app_name as name, array_agg(distinct m.environment order by m.environment) as environments, a.sdk_version as "sdkVersion"
+    select m.app_name as name, array_agg(distinct m.environment order by m.environment) as environments, a.sdk_version as "sdkVersion",
+      coalesce((select array_agg(distinct i.instance_id order by i.instance_id) from insights.application_instances i where i.app_name = m.app_name), '{}') as instances
     from insights.metric_hours m join insights.feature_projects p on p.feature_name = m.feature_name
     left join insights.applications a on a.app_name = m.app_name
     where p.project = ${projectId} group by m.app_name, a.sdk_version order by m.app_name`);
@@ -101,8 +193,7 @@ export async function projectApplications(db: DatabasePool, projectId: string, p
   const offset = page.offset ?? 0;
   return {
     total: matching.length,
-    // Instances are not kept (registrations are summed per application), so none are listed.
-    applications: matching.slice(offset, offset + (page.limit ?? 50)).map((row) => ({ name: row.name, environments: row.environments, instances: [], sdks: sdkOf(row.sdkVersion) })),
+    applications: matching.slice(offset, offset + (page.limit ?? 50)).map((row) => ({ name: row.name, environments: row.environments, instances: row.instances, sdks: sdkOf(row.sdkVersion) })),
   };
 }
 

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { createOutbox } from '@bunting/platform';
+import { applicationAnnouncer } from './application-events.ts';
 import { recordMetrics } from './metric-facts.ts';
 
 let stack: TestStack;
@@ -258,13 +260,47 @@ describe('applications and flag metrics (Unleash OSS endpoints)', () => {
     expect(dora.body.features.map((feature: { name: string }) => feature.name)).toEqual(['shipped']);
     const applications = await stack.admin.get('/api/admin/projects/alpha/applications');
     expect(applications.body.total).toBe(2);
-    expect(applications.body.applications.find((a: { name: string }) => a.name === 'checkout')).toEqual({ name: 'checkout', environments: ['production'], instances: [], sdks: [] });
+    expect(applications.body.applications.find((a: { name: string }) => a.name === 'checkout')).toEqual({ name: 'checkout', environments: ['production'], instances: ['i-1'], sdks: [] });
     expect((await stack.admin.get('/api/admin/projects/alpha/applications?query=yester')).body.applications.map((a: { name: string }) => a.name)).toEqual(['yesterday-app']);
     const unknown = await stack.admin.get('/api/admin/metrics/unknown-flags');
     expect(unknown.body.unknownFlags).toEqual([{
       name: 'unknown', lastSeenAt: expect.any(String), lastEventAt: null,
       reports: [{ appName: 'checkout', environments: [{ environment: 'production', seenAt: expect.any(String) }] }],
     }]);
+  });
+});
+
+describe('applications: instances, overview, descriptions', () => {
+  it('records application-created once per new application', async () => {
+    const events = await eventually(async () => {
+      const found = (await stack.admin.post('/api/admin/events/search', { type: 'application-created' })).body.events;
+      return found.length >= 2 && found;
+    });
+    expect(events.map((event: { data: { appName: string } }) => event.data.appName).sort()).toEqual(['checkout', 'yesterday-app']);
+    expect(events[0]).toMatchObject({ createdBy: 'unleash_system_user', createdByUserId: -1337 });
+  });
+
+  it('lists instances per environment and gives an overview', async () => {
+    const instances = await stack.admin.get('/api/admin/metrics/instances/checkout/environment/production');
+    expect(instances.body.instances).toEqual([{ instanceId: 'i-1', sdkVersion: null, lastSeen: expect.any(String) }]);
+    const overview = await stack.admin.get('/api/admin/metrics/applications/checkout/overview');
+    expect(overview.body).toEqual({
+      projects: ['alpha'], featureCount: 3,
+      environments: [{ name: 'production', instanceCount: 1, sdks: [], frontendSdks: [], backendSdks: [], lastSeen: expect.any(String), issues: { missingFeatures: ['unknown'], outdatedSdks: [] } }],
+      issues: { missingStrategies: [] },
+    });
+    expect((await stack.admin.get('/api/admin/metrics/applications/nobody/overview')).status).toBe(404);
+  });
+
+  it('lets an admin describe and forget applications', async () => {
+    expect((await stack.admin.post('/api/admin/metrics/applications/checkout', { description: 'the shop checkout', color: 'green' })).status).toBe(200);
+    expect((await stack.admin.get('/api/admin/metrics/applications/checkout')).body).toMatchObject({ appName: 'checkout', description: 'the shop checkout', color: 'green' });
+    expect((await stack.admin.post('/api/admin/metrics/applications/described-first', { url: 'https://example.com' })).status).toBe(200);
+    await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type: 'application-created', query: 'described-first' })).body.events.length === 1);
+    expect((await stack.admin.delete('/api/admin/metrics/applications/described-first')).status).toBe(200);
+    expect((await stack.admin.get('/api/admin/metrics/applications/described-first')).status).toBe(404);
+    expect((await client.post('/api/admin/metrics/applications/checkout', { description: 'x' })).status).toBe(403);
+    expect((await stack.admin.post('/api/admin/metrics/applications/checkout', { color: 7 })).status).toBe(400);
   });
 });
 
@@ -288,8 +324,9 @@ describe('the consumers are idempotent', () => {
       kind: 'client-metrics' as const, receivedAt: '2024-03-05T10:20:00.000Z', environment: 'development', tokenName: 'test',
       body: { appName: 'replayed', bucket: { start: '2024-03-05T10:00:00.000Z', toggles: { shipped: { yes: 2, no: 1 } } } },
     };
-    await recordMetrics(stack.infrastructure.db, message, 9_000_001);
-    await recordMetrics(stack.infrastructure.db, message, 9_000_001);
+    const announce = applicationAnnouncer(createOutbox('insights'), stack.infrastructure.messaging);
+    await recordMetrics(stack.infrastructure.db, message, 9_000_001, announce);
+    await recordMetrics(stack.infrastructure.db, message, 9_000_001, announce);
     const { body } = await stack.admin.get('/api/admin/insights?from=2024-03-01&to=2024-03-10');
     expect(body.metricsSummaryTrends).toEqual([expect.objectContaining({ project: 'alpha', totalYes: 2, totalNo: 1, totalRequests: 3 })]);
   });

@@ -29,12 +29,15 @@ describe('metricFacts', () => {
 
   it('reads a registration as an app seen with what it says of itself, without counts', () => {
     const registration = { ...message({ appName: 'shop', instanceId: 'i', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default', 7] }), kind: 'client-register' as const };
-    expect(metricFacts(registration)).toEqual({ apps: ['shop'], rows: [], registration: { app: 'shop', sdkVersion: 'unleash-client-node:6.12.1', strategies: [] } });
+    expect(metricFacts(registration)).toEqual({
+      apps: ['shop'], rows: [], registration: { app: 'shop', sdkVersion: 'unleash-client-node:6.12.1', strategies: [] },
+      instances: [{ app: 'shop', instanceId: 'i', environment: 'production', sdkVersion: 'unleash-client-node:6.12.1', frontend: false }],
+    });
   });
 
   it('reads a bulk post of many apps, within the token environment', () => {
     const facts = metricFacts(message({
-      applications: [{ appName: 'edge-app', instanceId: 'e' }],
+      applications: [{ appName: 'edge-app', instanceId: 'e' }, { appName: 'elsewhere', instanceId: 'x', environment: 'development' }],
       metrics: [
         { featureName: 'a', appName: 'web', environment: 'production', timestamp: '2026-03-05T09:10:00.000Z', yes: 5, no: 0 },
         { featureName: 'c', appName: 'web', environment: 'development', yes: 5, no: 0 },
@@ -42,7 +45,9 @@ describe('metricFacts', () => {
         { nonsense: true },
       ],
     }));
+    // An application in another environment than the token's is not recorded.
     expect(facts.apps.sort()).toEqual(['api', 'edge-app', 'web']);
+    expect(facts.instances).toEqual([{ app: 'edge-app', instanceId: 'e', environment: 'production', sdkVersion: null, frontend: false }]);
     expect(facts.rows).toEqual([
       { hour: '2026-03-05T09:00:00.000Z', app: 'web', environment: 'production', feature: 'a', yes: 5, no: 0, variants: [] },
       { hour: '2026-03-05T10:00:00.000Z', app: 'api', environment: 'production', feature: 'b', yes: 1, no: 1, variants: [['red', 1]] },
@@ -50,6 +55,6 @@ describe('metricFacts', () => {
   });
 
   it('finds nothing in a body of neither shape', () => {
-    expect(metricFacts(message({ something: 'else' }))).toEqual({ apps: [], rows: [] });
+    expect(metricFacts(message({ something: 'else' }))).toEqual({ apps: [], rows: [], instances: [] });
   });
 });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { MetricsMessage } from '@bunting/contracts';
-import { sql, type DatabasePool } from '@bunting/platform';
+import { sql, type DatabasePool, type Queryable } from '@bunting/platform';
+
+/** Records application-created for applications seen for the first time, in the caller's transaction. */
+export type AnnounceApplications = (tx: Queryable, apps: readonly string[]) => Promise<void>;
 
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).catch(0);
 const Variants = z.record(z.string(), Count).optional().catch(undefined);
@@ -10,13 +13,19 @@ const AppName = z.string().min(1).max(255);
 /** An SDK's metrics or registration post: one app with one bucket of toggles, or what it says of itself. */
 const SingleBody = z.object({
   appName: AppName,
+  instanceId: z.string().min(1).max(255).optional().catch(undefined),
   sdkVersion: z.string().max(255).optional().catch(undefined),
   strategies: z.array(z.string().max(255)).max(100).optional().catch(undefined),
   bucket: z.object({ start: z.string().optional(), toggles: z.record(z.string(), ToggleCounts.catch({})) }).optional(),
 });
 /** A bulk post (/api/client/metrics/bulk, as Unleash Edge sends): registrations and per-flag counts of many apps. */
 const BulkBody = z.object({
-  applications: z.array(z.object({ appName: AppName }).loose().catch({ appName: '' })).optional().catch(undefined),
+  applications: z.array(z.object({
+    appName: AppName,
+    instanceId: z.string().min(1).max(255).optional().catch(undefined),
+    sdkVersion: z.string().max(255).optional().catch(undefined),
+    environment: z.string().max(255).optional().catch(undefined),
+  }).loose().catch({ appName: '' })).optional().catch(undefined),
   metrics: z.array(z.object({
     featureName: z.string(),
     appName: z.string(),
@@ -41,7 +50,8 @@ export function bucketHour(start: string | number | undefined, receivedAt: strin
 
 export type MetricRow = { hour: string; app: string; environment: string; feature: string; yes: number; no: number; variants: [string, number][] };
 export type Registration = { app: string; sdkVersion: string | null; strategies: string[] };
-export type MetricFacts = { apps: string[]; rows: MetricRow[]; registration?: Registration };
+export type Instance = { app: string; instanceId: string; environment: string; sdkVersion: string | null; frontend: boolean };
+export type MetricFacts = { apps: string[]; rows: MetricRow[]; registration?: Registration; instances: Instance[] };
 
 const fits = (name: string) => name.length > 0 && name.length <= 255;
 
@@ -49,17 +59,19 @@ const fits = (name: string) => name.length > 0 && name.length <= 255;
 export function metricFacts(message: MetricsMessage): MetricFacts {
   const single = SingleBody.safeParse(message.body);
   if (single.success) {
-    const { appName, bucket, sdkVersion, strategies } = single.data;
+    const { appName, bucket, sdkVersion, strategies, instanceId } = single.data;
     const hour = bucketHour(bucket?.start, message.receivedAt).toISOString();
     const rows = Object.entries(bucket?.toggles ?? {}).filter(([feature]) => fits(feature)).map(([feature, counts]) => ({
       hour, app: appName, environment: message.environment, feature, yes: counts.yes ?? 0, no: counts.no ?? 0,
       variants: Object.entries(counts.variants ?? {}).filter(([name]) => fits(name)),
     }));
     const registration = message.kind.endsWith('register') ? { registration: { app: appName, sdkVersion: sdkVersion ?? null, strategies: strategies ?? [] } } : {};
-    return { apps: [appName], rows, ...registration };
+    const frontend = message.kind.startsWith('frontend');
+    const instances = instanceId ? [{ app: appName, instanceId, environment: message.environment, sdkVersion: sdkVersion ?? null, frontend }] : [];
+    return { apps: [appName], rows, ...registration, instances };
   }
   const bulk = BulkBody.safeParse(message.body);
-  if (!bulk.success) return { apps: [], rows: [] };
+  if (!bulk.success) return { apps: [], rows: [], instances: [] };
   const rows = (bulk.data.metrics ?? []).flatMap((metric) => {
     const environment = metric?.environment ?? message.environment;
     // A token bound to one environment speaks for that environment only.
@@ -71,8 +83,17 @@ export function metricFacts(message: MetricsMessage): MetricFacts {
       variants: Object.entries(metric.variants ?? {}).filter(([name]) => fits(name)),
     }];
   });
-  const apps = new Set([...(bulk.data.applications ?? []).map((application) => application.appName), ...rows.map((row) => row.app)]);
-  return { apps: [...apps].filter(fits), rows };
+  // A token bound to one environment speaks for applications in that environment only.
+  const applications = (bulk.data.applications ?? []).filter((application) =>
+    message.environment === '*' || (application.environment ?? message.environment) === message.environment);
+  const apps = new Set([...applications.map((application) => application.appName), ...rows.map((row) => row.app)]);
+  const instances = applications.flatMap((application) => {
+    const environment = application.environment ?? message.environment;
+    return application.instanceId && fits(application.appName)
+      ? [{ app: application.appName, instanceId: application.instanceId, environment, sdkVersion: application.sdkVersion ?? null, frontend: false }]
+      : [];
+  });
+  return { apps: [...apps].filter(fits), rows, instances };
 }
 
 const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.map((row) => row[key]);
@@ -82,17 +103,27 @@ const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.ma
  * idempotent by themselves, so the message's stream sequence is recorded in the same transaction and a
  * redelivered message changes nothing.
  */
-export async function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
-  const { apps, rows, registration } = metricFacts(message);
+export async function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number, announce: AnnounceApplications): Promise<void> {
+  const { apps, rows, registration, instances } = metricFacts(message);
   if (apps.length === 0) return;
   await db.transaction(async (tx) => {
     const fresh = await tx.query(sql.unsafe`
       insert into insights.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`);
     if (fresh.rowCount === 0) return;
-    await tx.query(sql.unsafe`
+    const created = await tx.anyFirst(sql.type(z.object({ app: z.string() }))`
       insert into insights.applications (app_name, first_seen, last_seen)
       select app, ${message.receivedAt}::timestamptz, ${message.receivedAt}::timestamptz from unnest(${sql.array(apps, 'text')}::text[]) as t(app)
-      on conflict (app_name) do update set last_seen = greatest(insights.applications.last_seen, excluded.last_seen)`);
+      on conflict (app_name) do nothing returning app_name as app`);
+    await announce(tx, created);
+    for (const instance of instances) {
+      await tx.query(sql.unsafe`
+        insert into insights.application_instances (app_name, instance_id, environment, sdk_version, frontend, last_seen)
+        values (${instance.app}, ${instance.instanceId}, ${instance.environment}, ${instance.sdkVersion}, ${instance.frontend}, ${message.receivedAt})
+        on conflict (app_name, instance_id, environment) do update set last_seen = greatest(insights.application_instances.last_seen, excluded.last_seen),
+          sdk_version = coalesce(excluded.sdk_version, insights.application_instances.sdk_version)`);
+    }
+    await tx.query(sql.unsafe`update insights.applications set last_seen = greatest(last_seen, ${message.receivedAt}::timestamptz)
+      where app_name = any(${sql.array(apps, 'text')})`);
     if (registration) {
       await tx.query(sql.unsafe`update insights.applications set sdk_version = ${registration.sdkVersion},
         strategies = ${sql.jsonb(registration.strategies)} where app_name = ${registration.app}`);
