@@ -110,3 +110,19 @@ describe('project helpers for dependencies, archiving and creators', () => {
     expect(body).toEqual([{ id: -42, name: 'admin' }]);
   });
 });
+
+describe('inactive users', () => {
+  it('lists users unseen for 180 days and deletes only those among the ids given', async () => {
+    const { sql } = await import('@bunting/platform');
+    const stale = await stack.admin.post('/api/admin/user-admin', { username: 'long-gone', rootRole: 3 });
+    const fresh = await stack.admin.post('/api/admin/user-admin', { username: 'just-here', rootRole: 3 });
+    // Time passes for one of them.
+    await stack.infrastructure.db.query(sql.unsafe`update admin.users set created_at = now() - interval '400 days' where id = ${stale.body.id}`);
+    const inactive = await stack.admin.get('/api/admin/user-admin/inactive');
+    expect(inactive.body.inactiveUsers.map((user: { username: string }) => user.username)).toEqual(['long-gone']);
+    expect((await stack.admin.post('/api/admin/user-admin/inactive/delete', { ids: [stale.body.id, fresh.body.id] })).status).toBe(200);
+    expect((await stack.admin.get(`/api/admin/user-admin/${stale.body.id}`)).status).toBe(404);
+    expect((await stack.admin.get(`/api/admin/user-admin/${fresh.body.id}`)).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/user-admin/inactive/delete', { ids: 'all' })).status).toBe(400);
+  });
+});

@@ -34,6 +34,26 @@ export function userRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return reply.code(200).send();
   });
 
+  // Users who have not been seen for 180 days (Unleash's "inactive users"), and deleting some of them at once.
+  const INACTIVE = sql.fragment`not is_service and coalesce(seen_at, created_at) < now() - interval '180 days'`;
+  app.get('/api/admin/user-admin/inactive', async (request) => {
+    allow(request, Permission.ADMIN);
+    const users = await db.any(sql.type(z.object({ id: z.number(), name: z.string().nullable(), username: z.string().nullable(), email: z.string().nullable(), seenAt: z.string().nullable(), createdAt: z.string() }))`
+      select id, name, username, email, seen_at as "seenAt", created_at as "createdAt" from admin.users where ${INACTIVE} order by id`);
+    return { version: 1, inactiveUsers: users };
+  });
+
+  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: z.object({ ids: z.array(z.number().int()).max(10_000) }) } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, async (change) => {
+      // Only users who really are inactive are deleted; other ids are left alone.
+      const ids = await change.tx.anyFirst(sql.type(z.object({ id: z.number() }))`
+        select id from admin.users where id = any(${sql.array(request.body.ids, 'int4')}) and ${INACTIVE}`);
+      for (const id of ids) await userService.delete(change, id);
+    });
+    return reply.code(200).send();
+  });
+
   app.get('/api/admin/user-admin/:id', { schema: { params: IdParams, response: { 200: User } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return userView(await requireUser(db, request.params.id));
