@@ -131,4 +131,17 @@ describe('GET /api/client/streaming', () => {
     await resumedReader.cancel();
     expect((await stack.anonymous.get('/api/client/streaming')).status).toBe(401);
   });
+
+  it('ends the stream of a token deleted while it is open', async () => {
+    const created = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'short-lived', type: 'client', environment: 'development', projects: ['default'] });
+    expect(created.status).toBe(201);
+    const response = await fetch(`${stack.url}/api/client/streaming`, { headers: { authorization: created.body.secret } });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('unleash-connected');
+    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(200);
+    await stack.admin.post(`${base}/plain/environments/development/on`);
+    let ended = false;
+    for (let reads = 0; reads < 5 && !ended; reads += 1) ended = (await reader.read()).done;
+    expect(ended).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { HttpServer } from '@bunting/platform';
+import { credentialOf, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
@@ -56,11 +56,19 @@ export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
     let sent = environment.revision;
     raw.write(sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
 
+    const credential = credentialOf(request);
+    // Updates are written one after another, in revision order, whatever order the checks below finish in.
+    let writing = Promise.resolve();
     const onRevision = (next: CompiledEnvironment) => {
       if (next.revision <= sent || raw.destroyed) return;
       const events = deltaEvents(next, query, snapshots.changesSince(next.environment, sent));
       sent = next.revision;
-      if (events.length > 0) raw.write(sseMessage('unleash-updated', sent, events));
+      writing = writing.then(async () => {
+        // A token revoked since the stream opened gets no more changes: its stream ends instead.
+        const principal = await verifier.verify(credential).catch(() => undefined);
+        if (principal === null) return close();
+        if (events.length > 0 && !raw.destroyed) raw.write(sseMessage('unleash-updated', next.revision, events));
+      });
     };
     const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
