@@ -121,3 +121,7 @@ export const MetricsMessage = z.object({
   body: z.record(z.string(), z.unknown()),
 });
 export type MetricsMessage = z.infer<typeof MetricsMessage>;
+
+/** Origins the frontend API allows by CORS, as an admin set them (null: not set, the deployment's default applies). */
+export const FrontendSettings = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100).nullable() });
+export type FrontendSettings = z.infer<typeof FrontendSettings>;

@@ -18,6 +18,7 @@ export function natsNames(namespace: string) {
     snapshot: `${namespace}.rpc.admin.snapshot`,
     inventory: `${namespace}.rpc.admin.inventory`,
     projectOverview: `${namespace}.rpc.admin.project-overview`,
+    frontendSettings: `${namespace}.rpc.admin.frontend-settings`,
     consumer: (name: string) => `${streamPrefix}_${name.toUpperCase().replace(/[^A-Z0-9_-]/g, '_')}`,
   };
 }

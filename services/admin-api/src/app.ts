@@ -28,6 +28,7 @@ import { ensureDefaultAdmin } from './users/default-admin.ts';
 import { userRoutes } from './users/user-routes.ts';
 import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
 import { answerInsightsRequests } from './insights/insights-responder.ts';
+import { answerFrontendSettingsRequests } from './frontend-settings/frontend-settings.ts';
 import { recordLastSeen } from './metrics/last-seen.ts';
 import { createCredentialService } from './access/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
@@ -76,6 +77,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     const responder = answerCredentialRequests(messaging, credentials);
     const snapshots = answerSnapshotRequests(messaging, db);
     const insights = answerInsightsRequests(messaging, db);
+    const frontendSettingsResponder = answerFrontendSettingsRequests(messaging, db);
     // SDK metrics say when each flag was last evaluated, per environment (Feature.lastSeenAt).
     const lastSeen = runDurableConsumer({
       messaging,
@@ -130,6 +132,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
       responder.stop();
       snapshots.stop();
       insights.stop();
+      frontendSettingsResponder.stop();
       await lastSeen.stop();
       await staleCheck.stop();
       await addonDeliveries.stop();

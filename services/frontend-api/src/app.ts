@@ -6,6 +6,7 @@ import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
 import { createSnapshotStore } from './snapshots/snapshot-store.ts';
+import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
 
 /**
  * frontend-api: the SDK edge. Answers /api/frontend and /api/client from compiled in-memory snapshots;
@@ -23,13 +24,17 @@ export function frontendApi(infrastructure: Infrastructure, config: FrontendConf
       revisionCheckMs: config.revisionCheckMs,
     });
     await snapshots.start();
-    const deps: FrontendDeps = { config, snapshots, verifier, messaging };
+    const origins = watchAllowedOrigins(messaging, config.allowedOrigins, log);
+    const deps: FrontendDeps = { config, snapshots, verifier, messaging, origins };
     await app.register(async (scope) => {
       const server = scope as unknown as HttpServer;
       frontendRoutes(server, deps);
       clientRoutes(server, deps);
       deltaRoutes(server, deps);
     });
-    app.addHook('onClose', () => snapshots.stop());
+    app.addHook('onClose', () => {
+      origins.stop();
+      return snapshots.stop();
+    });
   };
 }

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { readList, type HttpServer } from '@bunting/platform';
+import { z } from 'zod';
+import { Permission, readList, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { allowRead } from '../access/guard.ts';
+import { actorFor, allowRead } from '../access/guard.ts';
+import { checkOrigins, frontendSettings } from '../frontend-settings/frontend-settings.ts';
 import { loadOidcSettings } from '../auth/oidc-settings.ts';
 import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
 import { loadMaintenance } from '../maintenance/maintenance.ts';
@@ -10,11 +12,13 @@ import { loadMaintenance } from '../maintenance/maintenance.ts';
 const UNLEASH_API_VERSION = '8.2.0';
 const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function uiConfigRoutes(app: HttpServer, { db, config }: AdminDeps) {
+export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDeps) {
   app.get('/api/admin/ui-config', async (request) => {
     allowRead(request);
-    const [simple, oidc, maintenance] = await Promise.all([loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db)]);
-    const origins = readList(process.env.FRONTEND_API_ORIGINS ?? process.env.UNLEASH_FRONTEND_API_ORIGINS);
+    const [simple, oidc, maintenance, frontend] = await Promise.all([
+      loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db), frontendSettings.load(db),
+    ]);
+    const origins = frontend.frontendApiOrigins ?? readList(process.env.FRONTEND_API_ORIGINS ?? process.env.UNLEASH_FRONTEND_API_ORIGINS);
     return {
       name: 'Bunting',
       slogan: 'Unleash-compatible feature flags, built as services.',
@@ -38,5 +42,13 @@ export function uiConfigRoutes(app: HttpServer, { db, config }: AdminDeps) {
         bunting: buntingVersion,
       },
     };
+  });
+
+  // Sets the origins the frontend API allows by CORS; every frontend-api replica takes them up within a second.
+  app.post('/api/admin/ui-config/cors', { schema: { body: z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100) }) } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    const frontendApiOrigins = checkOrigins(request.body.frontendApiOrigins);
+    await changes.run(actor, (change) => frontendSettings.save(change, { frontendApiOrigins }));
+    return reply.code(204).send();
   });
 }

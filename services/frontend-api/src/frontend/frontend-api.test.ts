@@ -169,3 +169,24 @@ describe('a frontend token is scoped to its projects and environment', () => {
     expect((await httpClient(stack.url, { authorization: production.body.secret }).get('/api/frontend')).body.toggles).toEqual([]);
   });
 });
+
+describe('CORS origins set through /api/admin/ui-config/cors', () => {
+  it('reach the frontend API within moments, and a bad origin is refused', async () => {
+    const bad = await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['https://ok.example', 'shop.example/path'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('frontendApiOrigins.1');
+    expect((await frontend.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['*'] })).status).toBe(403);
+
+    expect((await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['https://shop.example'] })).status).toBe(204);
+    expect((await stack.admin.get('/api/admin/ui-config')).body.frontendApiOrigins).toEqual(['https://shop.example']);
+    const allowed = await eventually(async () => {
+      const reply = await frontend.get('/api/frontend', { origin: 'https://shop.example' });
+      return reply.headers.get('access-control-allow-origin') === 'https://shop.example' && reply;
+    });
+    expect(allowed.headers.get('vary')).toContain('Origin');
+    expect((await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get('access-control-allow-origin')).toBeNull();
+
+    expect((await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['*'] })).status).toBe(204);
+    await eventually(async () => (await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get('access-control-allow-origin') === '*');
+  });
+});

@@ -71,7 +71,7 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.url.startsWith('/api/frontend')) return done();
     if (!config.frontendApiEnabled) return done(new NotFoundError('The frontend API is disabled on this installation.'));
-    corsHeaders(config.allowedOrigins, request, reply);
+    corsHeaders(deps.origins.current(), request, reply);
     done();
   });
 
