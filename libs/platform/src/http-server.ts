@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NotFoundError } from './errors.ts';
+import { NotFoundError, ValidationError } from './errors.ts';
 import { sendError } from './http-errors.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -69,6 +69,8 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    // Postgres text and jsonb cannot hold NUL; refuse it here rather than fail deep inside a write.
+    if (text.includes('\\u0000') || text.includes('\0')) return done(new ValidationError('Text in the request body must not contain NUL characters.'), undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -76,6 +78,12 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
       error.statusCode = 400;
       done(error, undefined);
     }
+  });
+
+  // The same for the URL: a NUL in a path or query value could never be stored or looked up.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.includes('%00') || request.url.includes('\0')) return done(new ValidationError('The URL must not contain NUL characters.'));
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
