@@ -77,7 +77,8 @@ export function userRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.get('/api/admin/user', async (request) => {
-    const principal = principalOf(request);
+    // SDK tokens have no place on the admin API, not even to ask who they are.
+    const principal = allowRead(request);
     const user = principal.userId !== null ? await userStore.get(db, principal.userId) : null;
     const permissions = [
       ...principal.permissions.map((permission) => ({ permission })),
@@ -97,7 +98,7 @@ export function userRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   // Seed endpoint 7: the caller's root role and the projects they are a member of; features is always [].
   app.get('/api/admin/user/profile', { schema: { response: { 200: Profile } } }, async (request) => {
-    const principal = principalOf(request);
+    const principal = allowRead(request);
     const roleId = principal.rootRole ?? (principal.permissions.includes(Permission.ADMIN) ? 1 : 3);
     const role = await roleStore.get(db, roleId);
     const projects = principal.userId === null ? [] : await db.anyFirst(sql.type(z.object({ project: z.string() }))`
@@ -109,7 +110,7 @@ export function userRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.get('/api/admin/user/roles', async (request) => {
-    const principal = principalOf(request);
+    const principal = allowRead(request);
     const ids = [principal.rootRole ?? 1];
     return (await roleStore.list(db)).filter((role) => ids.includes(role.id)).map(roleView);
   });
