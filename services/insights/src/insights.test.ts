@@ -77,7 +77,8 @@ describe('GET /api/admin/projects/:projectId/health-report (seed endpoint 6)', (
     const stats = await eventually(async () => {
       const { body } = await healthReport();
       const { stats } = body;
-      return stats.createdPastWindow === 1 && stats.createdCurrentWindow === 6 && stats.avgTimeToProdCurrentWindow > 0 && stats;
+      // The backdated events are published in order; the last of them is the archiving 40 days ago.
+      return stats.createdPastWindow === 1 && stats.archivedPastWindow === 1 && stats.createdCurrentWindow === 6 && stats.avgTimeToProdCurrentWindow > 0 && stats;
     }, { timeoutMs: 15_000 });
     expect(stats).toMatchObject({
       createdCurrentWindow: 6, createdPastWindow: 1, archivedCurrentWindow: 1, archivedPastWindow: 1,

@@ -117,8 +117,10 @@ it('imports it into a fresh installation, which then answers as the source does'
     expect(answer, query).toEqual(expected);
   }
 
-  const types = (await target.admin.post('/api/admin/events/search', { project: 'shop', limit: 100 })).body.events.map((event: { type: string }) => event.type);
-  expect(types).toContain('features-imported');
+  const types: string[] = await eventually(async () => {
+    const found = (await target.admin.post('/api/admin/events/search', { project: 'shop', limit: 100 })).body.events.map((event: { type: string }) => event.type);
+    return found.includes('features-imported') && found;
+  });
   expect(types.filter((type: string) => type === 'feature-created')).toHaveLength(3);
 });
 

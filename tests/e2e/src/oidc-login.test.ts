@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
-import { freePort, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, freePort, httpClient, startTestStack, type TestStack } from '@bunting/testing';
 
 /**
  * OpenID Connect login end to end against a real provider (oidc-provider) on loopback: redirect, the
@@ -108,7 +108,8 @@ describe('OIDC settings (seed endpoint 12)', () => {
     const read = await stack.admin.get('/api/admin/auth/oidc/settings');
     expect(read.body).toMatchObject({ enabled: true, clientId: 'bunting', defaultRootRole: 'Editor', idTokenSigningAlgorithm: 'RS256' });
     expect(JSON.stringify(read.body)).not.toContain('bunting-oidc-secret');
-    const event = (await stack.admin.post('/api/admin/events/search', { type: 'setting-created' })).body.events[0];
+    const event = await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type: 'setting-created' })).body.events[0]);
+    expect(event.data.id).toBe('unleash.auth.oidc');
     expect(JSON.stringify(event)).not.toContain('bunting-oidc-secret');
     const viewer = await stack.admin.post('/api/admin/user-admin', { username: 'oidc-viewer', rootRole: 3, password: 'viewer-password' });
     expect(viewer.status).toBe(201);
