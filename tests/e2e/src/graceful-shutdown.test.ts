@@ -23,9 +23,14 @@ it('finishes in-flight requests and exits cleanly on SIGTERM', async () => {
     if ((await admin.get('/ready').catch(() => ({ status: 0 }))).status === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const inFlight = Array.from({ length: 10 }, (_, index) => admin.post('/api/admin/projects/default/features', { name: `last-${index}` }));
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  child.kill('SIGTERM');
+  // A steady stream of writes, with the signal arriving in the middle of it: some are done, some in flight,
+  // some arrive while closing (503) or after the port closed (refused).
+  const inFlight: Promise<Awaited<ReturnType<typeof admin.post>>>[] = [];
+  for (let index = 0; index < 40; index += 1) {
+    inFlight.push(admin.post('/api/admin/projects/default/features', { name: `last-${index}` }));
+    if (index === 20) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   const replies = await Promise.allSettled(inFlight);
   expect(await exited).toBe(0);
   // Requests the server had accepted complete; none is cut off half-way.
