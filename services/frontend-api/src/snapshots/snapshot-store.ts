@@ -62,15 +62,19 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     if (existing && existing.revision >= stored.revision) return existing;
     const compiled = Object.assign(compileEnvironment(stored.snapshot, stored.revision, deps.hostname), { coveredSeq: stored.coveredSeq });
     const environment = stored.snapshot.environment;
-    if (existing) history.record(environment, diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
     states.set(environment, compiled);
-    for (const listener of listeners.get(environment) ?? []) {
-      try {
-        listener(compiled);
-      } catch (error) {
-        log.warn({ err: error, environment }, 'a snapshot listener failed');
+    // Comparing the snapshots for the delta protocol waits until the new one is being served: until then a delta
+    // SDK asking gets a hydration, which is never wrong.
+    setImmediate(() => {
+      if (existing) history.record(environment, diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
+      for (const listener of listeners.get(environment) ?? []) {
+        try {
+          listener(compiled);
+        } catch (error) {
+          log.warn({ err: error, environment }, 'a snapshot listener failed');
+        }
       }
-    }
+    });
     return compiled;
   }
 
