@@ -6,7 +6,7 @@ import { dayRange, instanceInsights } from './instance-insights.ts';
 import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
 import { leadTimes, projectWindows } from './project-windows.ts';
 import { lifecycleTrends } from './lifecycle-trends.ts';
-import { projectApplications, unknownFlags } from './application-routes.ts';
+import { projectApplications, unknownFlags } from './application-queries.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
