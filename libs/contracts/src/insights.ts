@@ -139,12 +139,15 @@ export const Inventory = z.object({
   passwordAuthEnabled: z.boolean(),
   environments: z.array(z.object({ name: z.string(), type: z.string() })),
   flags: FlagCounts,
-  projects: z.array(FlagCounts.extend({ id: z.string(), health: z.number().int(), users: z.number().int() })),
+  projects: z.array(FlagCounts.extend({
+    id: z.string(), health: z.number().int(), users: z.number().int(), apiTokens: z.number().int(), segments: z.number().int(),
+  })),
   /** Every unarchived flag's project, to attribute SDK metrics to projects. */
   featureProjects: z.record(z.string(), z.string()),
-  /** Unarchived flags by lifecycle stage and flag type, with how long they have been in the stage. */
+  /** Flags by project, lifecycle stage (archived included) and flag type, with how long they have been in the stage. */
   lifecycle: z.array(z.object({
-    stage: z.string(), type: z.string(), total: z.number().int(), olderThanWeek: z.number().int(), newThisWeek: z.number().int(), totalDays: z.number(),
+    project: z.string(), stage: z.string(), type: z.string(), total: z.number().int(), olderThanWeek: z.number().int(),
+    newThisWeek: z.number().int(), totalDays: z.number(),
   })),
 });
 export type Inventory = z.infer<typeof Inventory>;

@@ -6,6 +6,7 @@ import { dayRange, instanceInsights } from './instance-insights.ts';
 import { instanceStatistics, statisticsCsv } from './instance-statistics.ts';
 import { leadTimes, projectWindows } from './project-windows.ts';
 import { lifecycleTrends } from './lifecycle-trends.ts';
+import { projectStatus } from './project-status.ts';
 import { projectApplications, unknownFlags } from './application-queries.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
@@ -42,6 +43,11 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
       featureTypeCounts: [...types].map(([type, count]) => ({ type, count })).sort((a, b) => a.type.localeCompare(b.type)),
       members: { currentMembers: overview.members, change: stats.projectMembersAddedCurrentWindow },
     };
+  });
+
+  app.get('/api/admin/projects/:projectId/status', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
+    return projectStatus(db, await admin.inventory(), request.params.projectId);
   });
 
   // Lead time to production of the project's flags (DORA).

@@ -256,6 +256,24 @@ describe('applications and flag metrics (Unleash OSS endpoints)', () => {
     expect((await stack.admin.get('/api/admin/projects/nope/insights')).status).toBe(404);
   });
 
+  it('answers the project status page', async () => {
+    const { status, body } = await stack.admin.get('/api/admin/projects/alpha/status');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      resources: { members: 1, apiTokens: 1, segments: 0 },
+      health: { current: 50 }, technicalDebt: { current: 50 }, staleFlags: { total: 1 },
+      lifecycleSummary: {
+        initial: { currentFlags: 3 }, preLive: { currentFlags: 0, averageDays: null }, live: { currentFlags: 1 },
+        completed: { currentFlags: 0 }, archived: { currentFlags: 1, last30Days: 1 },
+      },
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const days = body.activityCountByDate.map((entry: { date: string }) => entry.date);
+    expect(days).toContain(today);
+    expect(days).toContain(daysAgo(45).slice(0, 10));
+    expect((await stack.admin.get('/api/admin/projects/nope/status')).status).toBe(404);
+  });
+
   it('answers lead times, the applications of a project and flags SDKs know but the configuration does not', async () => {
     const dora = await stack.admin.get('/api/admin/projects/alpha/dora');
     expect(dora.body.features.map((feature: { name: string }) => feature.name)).toEqual(['shipped']);

@@ -15,9 +15,9 @@ const Totals = z.object({
   maxEnvironmentStrategies: int, maxConstraints: int, maxConstraintValues: int,
 });
 
-const ProjectCounts = z.object({ id: z.string(), total: int, stale: int, potentiallyStale: int, users: int });
+const ProjectCounts = z.object({ id: z.string(), total: int, stale: int, potentiallyStale: int, users: int, apiTokens: int, segments: int });
 const FeatureProject = z.object({ name: z.string(), project: z.string() });
-const LifecycleGroup = z.object({ stage: z.string(), type: z.string(), total: int, olderThanWeek: int, newThisWeek: int, totalDays: z.number() });
+const LifecycleGroup = z.object({ project: z.string(), stage: z.string(), type: z.string(), total: int, olderThanWeek: int, newThisWeek: int, totalDays: z.number() });
 
 /** A user counts as seen when they signed in, or used one of their personal access tokens, within the days. */
 function seenWithin(days: number) {
@@ -58,7 +58,9 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
         count(f.name)::int as total,
         count(f.name) filter (where f.stale)::int as stale,
         count(f.name) filter (where ${potentiallyStale})::int as "potentiallyStale",
-        (select count(distinct r.user_id) from admin.project_user_roles r where r.project_id = p.id)::int as users
+        (select count(distinct r.user_id) from admin.project_user_roles r where r.project_id = p.id)::int as users,
+        (select count(*) from admin.api_tokens t where p.id = any(t.projects))::int as "apiTokens",
+        (select count(*) from admin.segments s where s.project = p.id)::int as segments
       from admin.projects p
       left join admin.features f on f.project_id = p.id and f.archived_at is null
       where p.archived_at is null
@@ -69,11 +71,11 @@ export async function loadInventory(db: Queryable): Promise<Inventory> {
     loadOidcSettings(db),
     loadSimpleAuthSettings(db),
     db.any(sql.type(LifecycleGroup)`
-      select lifecycle_stage as stage, type, count(*)::int as total,
+      select project_id as project, lifecycle_stage as stage, type, count(*)::int as total,
         count(*) filter (where lifecycle_entered_at < now() - interval '7 days')::int as "olderThanWeek",
         count(*) filter (where lifecycle_entered_at >= now() - interval '7 days')::int as "newThisWeek",
         coalesce(sum(extract(epoch from now() - lifecycle_entered_at) / 86400), 0)::float8 as "totalDays"
-      from admin.features where archived_at is null group by lifecycle_stage, type order by 1, 2`),
+      from admin.features group by project_id, lifecycle_stage, type order by 1, 2, 3`),
   ]);
 
   const flags = { total: 0, active: 0, stale: 0, potentiallyStale: 0 };
