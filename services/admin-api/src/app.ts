@@ -54,6 +54,7 @@ import { playgroundRoutes } from './playground/playground-routes.ts';
 import { isBlockedWrite, loadMaintenance, maintenanceError } from './maintenance/maintenance.ts';
 import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
 import { addonRoutes } from './addons/addon-routes.ts';
+import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard-routes.ts';
 import { deliverEvent } from './addons/webhook-delivery.ts';
 
 export const ADMIN_SCHEMA = 'admin';
@@ -121,6 +122,7 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
         tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
         roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
         constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes,
+        personalDashboardRoutes,
       ]) {
         routes(scope, deps);
       }

@@ -126,3 +126,27 @@ describe('inactive users', () => {
     expect((await stack.admin.post('/api/admin/user-admin/inactive/delete', { ids: 'all' })).status).toBe(400);
   });
 });
+
+describe('GET /api/admin/personal-dashboard', () => {
+  it('shows a user their projects, their flags, the admins and their project owners', async () => {
+    const { loginAs } = await import('@bunting/testing');
+    const created = await stack.admin.post('/api/admin/user-admin', { username: 'dash-user', name: 'Dash User', rootRole: 2, password: 'dash-user-password' });
+    await stack.admin.post('/api/admin/projects', { id: 'dash', name: 'Dash' });
+    await stack.admin.post('/api/admin/projects/dash/access', { roles: [4], users: [{ id: created.body.id }] });
+    await stack.admin.post('/api/admin/projects/dash/features', { name: 'someone-elses' });
+    const user = await loginAs(stack.url, 'dash-user', 'dash-user-password');
+    expect((await user.post('/api/admin/projects/dash/features', { name: 'my-own' })).status).toBe(201);
+    expect((await user.post('/api/admin/projects/default/features/tiered/favorites')).status).toBe(200);
+
+    const { status, body } = await user.get('/api/admin/personal-dashboard');
+    expect(status).toBe(200);
+    expect(body.projects).toEqual([{ id: 'dash', name: 'Dash', health: 100, technicalDebt: 0, memberCount: 1, featureCount: 2 }]);
+    expect(body.flags).toEqual([{ name: 'my-own', project: 'dash', type: 'release' }, { name: 'tiered', project: 'default', type: 'release' }]);
+    expect(body.admins.map((admin: { username: string }) => admin.username)).toContain('admin');
+    expect(body.projectOwners).toEqual([expect.objectContaining({ ownerType: 'user', name: 'Dash User' })]);
+
+    const forToken = await stack.admin.get('/api/admin/personal-dashboard');
+    expect(forToken.body.projects).toEqual([]);
+    expect(forToken.body.flags).toEqual([]);
+  });
+});
