@@ -46,7 +46,8 @@ export type ClientFeatures = z.infer<typeof ClientFeatures>;
 /** One environment's configuration, as admin-api answers the snapshot request and Redis keeps it. */
 export const EnvironmentSnapshot = z.object({
   environment: z.string(),
-  features: z.array(ClientFeature.extend({ project: z.string() })),
+  /** Tags ride along only so SDKs can ask for flags by tag; they are not part of any answer. */
+  features: z.array(ClientFeature.extend({ project: z.string(), tags: z.array(z.object({ type: z.string(), value: z.string() })).optional() })),
   segments: z.array(ClientSegment),
 });
 export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshot>;

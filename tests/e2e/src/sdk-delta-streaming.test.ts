@@ -144,4 +144,19 @@ describe('GET /api/client/streaming', () => {
     for (let reads = 0; reads < 5 && !ended; reads += 1) ended = (await reader.read()).done;
     expect(ended).toBe(true);
   });
+
+  it('serves an SDK asking for flags by tag only those flags', async () => {
+    await stack.admin.post('/api/admin/features/insiders-only/tags', { type: 'simple', value: 'beta' });
+    const sdk = new Unleash({
+      url: `${stack.url}/api/`, appName: 'tagged-sdk', customHeaders: { Authorization: clientToken },
+      refreshInterval: 200, disableMetrics: true, tags: [{ name: 'simple', value: 'beta' }],
+    });
+    sdk.on('error', () => undefined);
+    sdks.push(sdk);
+    await new Promise<void>((resolve) => sdk.once('synchronized', () => resolve()));
+    await eventually(async () => sdk.getFeatureToggleDefinitions().length === 1);
+    expect(sdk.getFeatureToggleDefinitions().map((feature) => feature.name)).toEqual(['insiders-only']);
+    expect(sdk.isEnabled('insiders-only', { userId: 'ann' })).toBe(true);
+    expect(sdk.isEnabled('plain')).toBe(false);
+  });
 });

@@ -25,6 +25,7 @@ const StrategyRow = z.object({
 });
 const DependencyRow = z.object({ child: z.string(), parent: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
 const SegmentRow = z.object({ id: z.number(), name: z.string(), constraints: z.array(z.any()) });
+const TagRow = z.object({ featureName: z.string(), type: z.string(), value: z.string() });
 
 /**
  * One environment's configuration for the SDK edge: every non-archived feature of every project that has the
@@ -32,7 +33,7 @@ const SegmentRow = z.object({ id: z.number(), name: z.string(), constraints: z.a
  * every segment. Four queries, whatever the number of features.
  */
 export async function loadEnvironmentSnapshot(db: Queryable, environment: string): Promise<EnvironmentSnapshot> {
-  const [features, strategies, dependencies, segments] = await Promise.all([
+  const [features, strategies, dependencies, segments, tags] = await Promise.all([
     db.any(sql.type(FeatureRow)`
       select f.name, f.type, f.description, f.project_id as project, f.stale, f.impression_data as "impressionData",
         coalesce(fe.enabled, false) as enabled, coalesce(fe.variants, '[]') as variants
@@ -52,7 +53,12 @@ export async function loadEnvironmentSnapshot(db: Queryable, environment: string
       select d.child, d.parent, d.enabled, d.variants from admin.dependencies d
       join admin.features f on f.name = d.child where f.archived_at is null order by d.child, d.parent`),
     db.any(sql.type(SegmentRow)`select id, name, constraints from admin.segments order by id`),
+    db.any(sql.type(TagRow)`select t.feature_name as "featureName", t.tag_type as type, t.tag_value as value
+      from admin.feature_tags t join admin.features f on f.name = t.feature_name where f.archived_at is null
+      order by t.feature_name, t.tag_type, t.tag_value`),
   ]);
+  const tagsByFeature = new Map<string, { type: string; value: string }[]>();
+  for (const row of tags) tagsByFeature.set(row.featureName, [...(tagsByFeature.get(row.featureName) ?? []), { type: row.type, value: row.value }]);
 
   const strategiesByFeature = new Map<string, ClientFeature['strategies'] & object>();
   for (const row of strategies) {
@@ -89,6 +95,7 @@ export async function loadEnvironmentSnapshot(db: Queryable, environment: string
       strategies: strategiesByFeature.get(row.name) ?? [],
       variants: row.variants,
       ...(dependenciesByChild.has(row.name) ? { dependencies: dependenciesByChild.get(row.name)! } : {}),
+      ...(tagsByFeature.has(row.name) ? { tags: tagsByFeature.get(row.name)! } : {}),
     })),
     segments: segments.map((row) => ({ id: row.id, name: row.name, constraints: row.constraints })),
   };

@@ -51,6 +51,25 @@ describe('GET /api/client/features', () => {
     expect(modern.body.segments).toEqual([{ id: strategy.segments[0], name: 'beta', constraints: [expect.objectContaining({ contextName: 'userId', values: ['u1'] })] }]);
   });
 
+  it('narrows the flags to those with any of the tags asked for, and keeps tags out of the answer', async () => {
+    await stack.admin.post('/api/admin/tag-types', { name: 'team' });
+    await stack.admin.post('/api/admin/features/plain/tags', { type: 'team', value: 'checkout' });
+    const tagged = await eventually(async () => {
+      const answer = await client.get('/api/client/features?tag=team:checkout');
+      return answer.body.features?.length === 1 && answer;
+    });
+    expect(tagged.body.features.map((f: { name: string }) => f.name)).toEqual(['plain']);
+    expect(tagged.body.features[0].tags).toBeUndefined();
+    expect(tagged.body.query.tag).toEqual(['team:checkout']);
+    const either = await client.get('/api/client/features?tag=team:checkout&tag=simple:none');
+    expect(either.body.features.map((f: { name: string }) => f.name)).toEqual(['plain']);
+    expect((await client.get('/api/client/features?tag=team:nobody')).body.features).toEqual([]);
+    expect((await client.get('/api/client/features')).body.features.every((f: { tags?: unknown }) => f.tags === undefined)).toBe(true);
+    expect(tagged.headers.get('etag')).not.toBe((await client.get('/api/client/features')).headers.get('etag'));
+    const delta = await client.get('/api/client/delta?tag=team:checkout');
+    expect(delta.body.events[0].features.map((f: { name: string }) => f.name)).toEqual(['plain']);
+  });
+
   it('sends an ETag and answers a matching If-None-Match with 304, and a new one after a change', async () => {
     const first = await client.get('/api/client/features');
     const etag = first.headers.get('etag')!;

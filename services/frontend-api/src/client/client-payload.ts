@@ -6,10 +6,12 @@ export type ClientQuery = {
   /** Segments sent once with ids on strategies (SDKs of client spec 4.3.0+), or inlined as constraints. */
   inlineSegments: boolean;
   namePrefix?: string | undefined;
+  /** Only flags with one of these tags ("type:value"). */
+  tags?: readonly string[] | undefined;
 };
 
 export function queryKey(query: ClientQuery): string {
-  return `${[...query.projects].sort().join(',')}|${query.inlineSegments}|${query.namePrefix ?? ''}`;
+  return `${[...query.projects].sort().join(',')}|${query.inlineSegments}|${query.namePrefix ?? ''}|${[...(query.tags ?? [])].sort().join(',')}`;
 }
 
 /** The ETag of an answer: which query, which revision. Computing it needs no serialisation. */
@@ -44,6 +46,7 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
     inlineSegmentConstraints: query.inlineSegments,
     ...(query.projects.includes('*') ? {} : { project: query.projects }),
     ...(query.namePrefix ? { namePrefix: query.namePrefix } : {}),
+    ...(query.tags && query.tags.length > 0 ? { tag: [...query.tags] } : {}),
   };
   payload.meta = { revisionId: environment.revision, etag, queryHash: shortHash(key) };
   const body = Buffer.from(JSON.stringify(payload));
@@ -52,13 +55,21 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
 }
 
 export function selectFeatures(environment: CompiledEnvironment, query: ClientQuery): ClientFeature[] {
-  const visible = environment.visibleFeatures(query.projects).map((feature) => feature.compiled.source);
-  return query.namePrefix ? visible.filter((feature) => feature.name.startsWith(query.namePrefix!)) : visible;
+  let selected = environment.visibleFeatures(query.projects).map((feature) => feature.compiled.source as TaggedFeature);
+  if (query.namePrefix) selected = selected.filter((feature) => feature.name.startsWith(query.namePrefix!));
+  if (query.tags && query.tags.length > 0) {
+    const wanted = new Set(query.tags);
+    selected = selected.filter((feature) => (feature.tags ?? []).some((tag) => wanted.has(`${tag.type}:${tag.value}`)));
+  }
+  return selected;
 }
 
+type TaggedFeature = ClientFeature & { tags?: { type: string; value: string }[] };
+
 export function clientFeature(feature: ClientFeature, segments: ReadonlyMap<number, ClientSegment>, inline: boolean): ClientFeature {
+  const { tags: _tags, ...rest } = feature as TaggedFeature;
   return {
-    ...feature,
+    ...rest,
     strategies: (feature.strategies ?? []).map((strategy) => clientStrategy(strategy, segments, inline)),
     variants: feature.variants ?? [],
   };

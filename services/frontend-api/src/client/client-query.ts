@@ -14,7 +14,14 @@ export const FeaturesQuery = z.object({
   project: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
   namePrefix: z.string().max(255).optional(),
   environment: z.string().max(255).optional(),
+  /** "type:value"; a flag with any of them is sent. */
+  tag: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
 }).loose();
+
+export function tagsOf(requested: string | string[] | undefined): string[] | undefined {
+  if (requested === undefined) return undefined;
+  return Array.isArray(requested) ? requested : [requested];
+}
 
 export function narrowProjects(tokenProjects: readonly string[], requested: string | string[] | undefined): string[] {
   const wanted = requested === undefined ? [] : Array.isArray(requested) ? requested : [requested];

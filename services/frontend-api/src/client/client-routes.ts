@@ -5,7 +5,7 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
-import { FeaturesQuery, inlinesSegments, narrowProjects } from './client-query.ts';
+import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
 
 const BulkMetrics = z.object({
   applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
@@ -22,6 +22,7 @@ export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
       projects: narrowProjects(access.projects, request.query.project),
       inlineSegments: inlinesSegments(request),
       namePrefix: request.query.namePrefix,
+      tags: tagsOf(request.query.tag),
     };
     const etag = clientEtag(environment, query);
     reply.header('etag', etag).header('cache-control', 'no-cache');

@@ -5,7 +5,7 @@ import { edgeAccess } from '../access.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { deltaEvents, type DeltaEvent } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
-import { FeaturesQuery, narrowProjects } from './client-query.ts';
+import { FeaturesQuery, narrowProjects, tagsOf } from './client-query.ts';
 
 /** An SDK older than the stream's newest event is sent keep-alives so its read timeout (60 s) never fires. */
 const HEARTBEAT_MS = 25_000;
@@ -29,10 +29,15 @@ export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
   const { snapshots, verifier } = deps;
   const open = new Set<() => void>();
 
-  async function resolve(request: FastifyRequest<{ Querystring: { project?: string | string[] | undefined; namePrefix?: string | undefined; environment?: string | undefined } }>) {
+  async function resolve(request: FastifyRequest<{ Querystring: { project?: string | string[] | undefined; namePrefix?: string | undefined; environment?: string | undefined; tag?: string | string[] | undefined } }>) {
     const access = await edgeAccess(verifier, request, 'client', request.query.environment);
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    const query: ClientQuery = { projects: narrowProjects(access.projects, request.query.project), inlineSegments: false, namePrefix: request.query.namePrefix };
+    const query: ClientQuery = {
+      projects: narrowProjects(access.projects, request.query.project),
+      inlineSegments: false,
+      namePrefix: request.query.namePrefix,
+      tags: tagsOf(request.query.tag),
+    };
     return { environment, query, tag: shortHash(queryKey(query)) };
   }
 

@@ -6,7 +6,8 @@ const SDK_RELEVANT = [
   /^feature-/, /^features-imported$/, /^strategy-order-changed$/, /^segment-/, /^project-/, /^environment-/,
   /^drop-/, /-import$/, /^default-strategy-updated$/,
 ];
-const IRRELEVANT = new Set(['feature-favorited', 'feature-unfavorited', 'feature-tagged', 'feature-untagged', 'project-favorited',
+// Tags matter: SDKs may ask for flags by tag.
+const IRRELEVANT = new Set(['feature-favorited', 'feature-unfavorited', 'project-favorited',
   'project-unfavorited', 'feature-completed', 'feature-uncompleted', 'features-exported', 'feature-potentially-stale-on']);
 
 export type Scope = { kind: 'none' } | { kind: 'all' } | { kind: 'environment'; environment: string };
