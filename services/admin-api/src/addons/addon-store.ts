@@ -11,10 +11,11 @@ export const AddonRow = z.object({
   events: z.array(z.string()),
   projects: z.array(z.string()),
   environments: z.array(z.string()),
+  createdAt: z.string(),
 });
 export type AddonRow = z.infer<typeof AddonRow>;
 
-const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments`;
+const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments, created_at as "createdAt"`;
 
 type AddonWrite = Omit<AddonInput, 'description' | 'projects' | 'environments'> & { description: string | null; projects: string[]; environments: string[] };
 

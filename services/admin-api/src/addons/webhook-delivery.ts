@@ -4,6 +4,7 @@ import { sql, type DatabasePool } from '@bunting/platform';
 import { addonStore, type AddonRow } from './addon-store.ts';
 
 const TIMEOUT_MS = 5000;
+const CLOCK_SLACK_MS = 1000;
 
 /** What a webhook receives by default, and what templates read as `event`: the event as the log shows it. */
 function payloadOf(event: DomainEvent) {
@@ -50,7 +51,10 @@ const Delivered = z.object({ exists: z.boolean() });
  * the stream.
  */
 export async function deliverEvent(db: DatabasePool, event: DomainEvent): Promise<void> {
-  const addons = (await addonStore.listFor(db, event.type)).filter((addon) => wants(addon, event));
+  // An addon hears of what happens after it was made, even when the stream is read late (or from its start);
+  // a second of slack covers the clocks of the database and of the process that stamped the event.
+  const addons = (await addonStore.listFor(db, event.type))
+    .filter((addon) => wants(addon, event) && Date.parse(event.createdAt) >= Date.parse(addon.createdAt) - CLOCK_SLACK_MS);
   await Promise.all(addons.map(async (addon) => {
     const tried = await db.oneFirst(sql.type(Delivered)`select exists (select 1 from admin.addon_deliveries
       where addon_id = ${addon.id} and event_uuid = ${event.uuid}) as exists`);
