@@ -108,6 +108,23 @@ describe('webhook addons', () => {
   });
 });
 
+describe('webhook addons and old events', () => {
+  it('do not receive events from before they were made, however late the stream is read', async () => {
+    const { randomUUID } = await import('node:crypto');
+    await stack.admin.post('/api/admin/addons', { provider: 'webhook', enabled: true, events: ['tag-created'], parameters: { url: `${receiverUrl}/late` } });
+    const { js, names } = stack.infrastructure.messaging;
+    const publish = (createdAt: string, value: string) => js.publish(names.eventSubject('tag-created'), JSON.stringify({
+      uuid: randomUUID(), type: 'tag-created', createdAt, createdBy: 'test', createdByUserId: null, environment: null, project: null,
+      featureName: null, data: { type: 'simple', value }, preData: null, tags: [],
+    }), { msgID: randomUUID() });
+    await publish(new Date(Date.now() - 3_600_000).toISOString(), 'from-before');
+    await publish(new Date().toISOString(), 'from-after');
+    const late = await eventually(async () => received.filter((entry) => entry.path === '/late').length > 0 && received.filter((entry) => entry.path === '/late'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(late.map((entry) => JSON.parse(entry.body).data.value)).toEqual(['from-after']);
+  });
+});
+
 describe('delivery rules', () => {
   it('match type, projects and environments, and fill templates from the event', () => {
     const addon = { events: ['feature-created'], projects: ['shop'], environments: [] };
