@@ -6,6 +6,8 @@ import type { Messaging } from './messaging.ts';
 /** Turns a request's credential (Authorization header or session cookie) into who is calling. */
 export type CredentialVerifier = {
   verify: (request: VerifyCredentialRequest) => Promise<Principal | null>;
+  /** The answer already known for a credential, without waiting: undefined when it must be asked for. */
+  peek?: (request: VerifyCredentialRequest) => Principal | null | undefined;
   stop: () => void;
 };
 
@@ -27,7 +29,7 @@ export const SESSION_COOKIE = 'unleash-session';
  */
 export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: number } = {}): CredentialVerifier {
   const ttlMs = options.ttlMs ?? 1000;
-  const cache = new Map<string, { expires: number; answer: Promise<Principal | null> }>();
+  const cache = new Map<string, { expires: number; answer: Promise<Principal | null>; known?: Principal | null }>();
   const subscriptions = INVALIDATING_EVENTS.map((type) =>
     messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => cache.clear() }),
   );
@@ -48,10 +50,16 @@ export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: nu
       const cached = cache.get(key);
       if (cached && cached.expires > now) return cached.answer;
       const answer = ask(request);
-      cache.set(key, { expires: now + ttlMs, answer });
+      const entry: { expires: number; answer: Promise<Principal | null>; known?: Principal | null } = { expires: now + ttlMs, answer };
+      cache.set(key, entry);
+      answer.then((principal) => { entry.known = principal; }, () => undefined);
       answer.catch(() => cache.delete(key));
       if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
       return answer;
+    },
+    peek(request) {
+      const cached = cache.get(`${request.authorization ?? ''}\u0000${request.session ?? ''}`);
+      return cached && cached.expires > Date.now() ? cached.known : undefined;
     },
     stop() {
       for (const subscription of subscriptions) subscription.unsubscribe();

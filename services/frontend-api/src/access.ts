@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@bunting/contracts';
-import { NoAccessError, authenticate, type CredentialVerifier } from '@bunting/platform';
+import { NoAccessError, authenticate, credentialOf, type CredentialVerifier } from '@bunting/platform';
 
 /** A token the SDK edge accepts, resolved to the environment it evaluates in and the projects it sees. */
 export type EdgeAccess = { principal: Principal; environment: string; projects: string[] };
@@ -10,7 +10,18 @@ export type EdgeAccess = { principal: Principal; environment: string; projects: 
  * environment the request names (default "development").
  */
 export async function edgeAccess(verifier: CredentialVerifier, request: FastifyRequest, kind: 'frontend' | 'client', requestedEnvironment?: string): Promise<EdgeAccess> {
-  const principal = await authenticate(verifier, request);
+  return accessOf(await authenticate(verifier, request), kind, requestedEnvironment);
+}
+
+/** The same, answered at once when the credential's check is already known; undefined when it must be asked. */
+export function knownEdgeAccess(verifier: CredentialVerifier, request: FastifyRequest, kind: 'frontend' | 'client', requestedEnvironment?: string): EdgeAccess | undefined {
+  const principal = verifier.peek?.(credentialOf(request));
+  if (!principal) return undefined;
+  request.principal = principal;
+  return accessOf(principal, kind, requestedEnvironment);
+}
+
+function accessOf(principal: Principal, kind: 'frontend' | 'client', requestedEnvironment: string | undefined): EdgeAccess {
   if (principal.tokenType === kind && principal.environment) {
     return { principal, environment: principal.environment, projects: principal.projects };
   }

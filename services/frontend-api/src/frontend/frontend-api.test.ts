@@ -190,3 +190,20 @@ describe('CORS origins set through /api/admin/ui-config/cors', () => {
     await eventually(async () => (await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get('access-control-allow-origin') === '*');
   });
 });
+
+describe('answering from what is already known', () => {
+  it('gives the same answer on the first request of a token and on later ones, and stops at once for a deleted token', async () => {
+    const created = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fast-path', type: 'frontend', environment: 'development', projects: ['default'] });
+    const fresh = httpClient(stack.url, { authorization: created.body.secret });
+    const first = await fresh.get('/api/frontend?userId=alice'); // the token is checked over NATS
+    const second = await fresh.get('/api/frontend?userId=alice'); // its check is known: no wait at all
+    expect(first.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(200);
+    const refused = await eventually(async () => {
+      const reply = await fresh.get('/api/frontend?userId=alice');
+      return reply.status === 401 && reply;
+    }, { timeoutMs: 3000 });
+    expect(refused.body.name).toBe('AuthenticationRequired');
+  });
+});
