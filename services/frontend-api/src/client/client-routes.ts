@@ -1,8 +1,10 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess } from '../access.ts';
+import { edgeAccess, knownEdgeAccess, type EdgeAccess } from '../access.ts';
+import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
@@ -15,9 +17,19 @@ const BulkMetrics = z.object({
 export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
   const { snapshots, verifier } = deps;
 
-  app.get('/api/client/features', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'client', request.query.environment);
-    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+  // Answered at once when the token's check and the snapshot are known (SDKs poll with the same token), else after
+  // waiting for them.
+  app.get('/api/client/features', { schema: { querystring: FeaturesQuery } }, (request, reply) => {
+    const known = knownEdgeAccess(verifier, request, 'client', request.query.environment);
+    const environment = known && snapshots.current(known.environment);
+    if (known && environment) return sendFeatures(request, reply, known, environment);
+    return (async () => {
+      const access = await edgeAccess(verifier, request, 'client', request.query.environment);
+      return sendFeatures(request, reply, access, snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment)));
+    })();
+  });
+
+  function sendFeatures(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>, reply: FastifyReply, access: EdgeAccess, environment: CompiledEnvironment) {
     const query: ClientQuery = {
       projects: narrowProjects(access.projects, request.query.project),
       inlineSegments: inlinesSegments(request),
@@ -28,7 +40,7 @@ export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
     reply.header('etag', etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(clientBody(environment, query, etag));
-  });
+  }
 
   app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
     const access = await edgeAccess(verifier, request, 'client');
