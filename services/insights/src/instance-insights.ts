@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { InstanceInsights } from '@bunting/contracts';
+import { InstanceInsights } from '@bunting/contracts';
 import { ValidationError, sql, type Queryable } from '@bunting/platform';
 
 export type DayRange = { from: string; to: string };
@@ -26,18 +25,13 @@ const endOfDay = (day: DayExpression) => sql.fragment`to_char(${day}, 'YYYY-MM-D
 /** ISO year and week number, e.g. 2026-47. */
 const weekOf = (day: DayExpression) => sql.fragment`to_char(${day}, 'IYYY-IW')`;
 
-const n = z.number();
-const UserTrend = z.object({ date: z.string(), total: n, active: n, inactive: n });
-const FlagTrend = z.object({ date: z.string(), total: n, active: n, stale: n, potentiallyStale: n });
-const ProjectFlagTrend = z.object({
-  week: z.string(), project: z.string(), health: n, timeToProduction: n, date: z.string(),
-  total: n, active: n, stale: n, potentiallyStale: n, users: n,
-});
-const MetricsSummaryTrend = z.object({
-  week: z.string(), date: z.string(), project: z.string(), totalRequests: n, totalYes: n, totalNo: n,
-  totalApps: n, totalFlags: n, totalEnvironments: n,
-});
-const EnvironmentTypeTrend = z.object({ date: z.string(), week: z.string(), environmentType: z.string(), totalUpdates: n });
+// Each trend row is read in the shape the contract gives it.
+const { userTrends, flagTrends, projectFlagTrends, metricsSummaryTrends, environmentTypeTrends } = InstanceInsights.shape;
+const UserTrend = userTrends.element;
+const FlagTrend = flagTrends.element;
+const ProjectFlagTrend = projectFlagTrends.element;
+const MetricsSummaryTrend = metricsSummaryTrends.element;
+const EnvironmentTypeTrend = environmentTypeTrends.element;
 
 export async function instanceInsights(db: Queryable, range: DayRange): Promise<InstanceInsights> {
   const days = sql.fragment`day between ${range.from}::date and ${range.to}::date`;

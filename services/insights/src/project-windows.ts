@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProjectStats } from '@bunting/contracts';
+import { ProjectStats } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
 /** The health report's windows: the last 30 days, and the 30 before them. */
@@ -23,20 +23,11 @@ export function timeToProduction(projectId: string | null) {
       and c.created_at >= now() - make_interval(days => ${WINDOW_DAYS})), 0)`;
 }
 
-const int = z.number().int();
-const Stats = z.object({
-  avgTimeToProdCurrentWindow: z.number(),
-  createdCurrentWindow: int, createdPastWindow: int,
-  archivedCurrentWindow: int, archivedPastWindow: int,
-  projectActivityCurrentWindow: int, projectActivityPastWindow: int,
-  projectMembersAddedCurrentWindow: int,
-});
-
 export function projectWindows(db: Queryable, projectId: string): Promise<ProjectStats> {
   const current = sql.fragment`created_at >= now() - make_interval(days => ${WINDOW_DAYS})`;
   const past = sql.fragment`created_at >= now() - make_interval(days => ${WINDOW_DAYS * 2})
     and created_at < now() - make_interval(days => ${WINDOW_DAYS})`;
-  return db.one(sql.type(Stats)`
+  return db.one(sql.type(ProjectStats)`
     select ${timeToProduction(projectId)} as "avgTimeToProdCurrentWindow",
       count(*) filter (where type = 'feature-created' and ${current})::int as "createdCurrentWindow",
       count(*) filter (where type = 'feature-created' and ${past})::int as "createdPastWindow",
