@@ -14,6 +14,8 @@ export type AdminConfig = {
   defaultAdmin: { username: string; password: string } | null;
   /** How often flags are checked for having outlived their type's lifetime. */
   potentiallyStaleCheckMs: number;
+  /** The deployment's CORS origins for the frontend API, shown by ui-config until an admin sets others. */
+  frontendApiOrigins: string[];
 };
 
 export function readAdminConfig(env: Env = process.env): AdminConfig {
@@ -28,6 +30,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     defaultAdmin: readBoolean(env.DISABLE_DEFAULT_ADMIN_USER, false)
       ? null
       : { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all' },
+    frontendApiOrigins: readList(env.FRONTEND_API_ORIGINS ?? env.UNLEASH_FRONTEND_API_ORIGINS),
     potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { Permission, readList, type HttpServer } from '@bunting/platform';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { checkOrigins, frontendSettings } from '../frontend-settings/frontend-settings.ts';
@@ -18,7 +18,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDe
     const [simple, oidc, maintenance, frontend] = await Promise.all([
       loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db), frontendSettings.load(db),
     ]);
-    const origins = frontend.frontendApiOrigins ?? readList(process.env.FRONTEND_API_ORIGINS ?? process.env.UNLEASH_FRONTEND_API_ORIGINS);
+    const origins = frontend.frontendApiOrigins ?? config.frontendApiOrigins;
     return {
       name: 'Bunting',
       slogan: 'Unleash-compatible feature flags, built as services.',
