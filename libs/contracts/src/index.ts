@@ -21,3 +21,5 @@ export * from './insights.ts';
 export * from './playground.ts';
 export * from './feature-search.ts';
 export * from './addons.ts';
+export * from './applications.ts';
+export * from './admin-requests.ts';

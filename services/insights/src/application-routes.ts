@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathName } from '@bunting/contracts';
+import { ApplicationsQuery, CreateApplication, PathName, RawMetricsQuery } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, sql, type DatabasePool, type HttpServer } from '@bunting/platform';
 import type { AnnounceApplications } from './metric-facts.ts';
 
@@ -12,14 +12,6 @@ const ApplicationRow = z.object({
   color: z.string().nullable(),
   icon: z.string().nullable(),
   usage: z.array(z.object({ project: z.string(), environments: z.array(z.string()) })),
-});
-
-const ApplicationsQuery = z.object({
-  query: z.string().max(255).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  sortBy: z.enum(['appName']).optional(),
-  sortOrder: z.enum(['asc', 'desc']).optional(),
 });
 
 /** Where an application's flags live, by the metrics it sent: each project with the environments it was seen in. */
@@ -37,13 +29,6 @@ function view(row: z.infer<typeof ApplicationRow>) {
   return { appName: row.appName, ...optional, strategies: row.strategies, usage: row.usage };
 }
 
-const ApplicationMeta = z.object({
-  description: z.string().max(1000).optional(),
-  url: z.string().max(2000).optional(),
-  color: z.string().max(100).optional(),
-  icon: z.string().max(2000).optional(),
-  strategies: z.array(z.string().max(255)).max(100).optional(),
-});
 const Instance = z.object({ instanceId: z.string(), sdkVersion: z.string().nullable(), lastSeen: z.string() });
 const EnvironmentOverview = z.object({ name: z.string(), instanceCount: z.number(), sdks: z.array(z.string()), frontendSdks: z.array(z.string()), backendSdks: z.array(z.string()), lastSeen: z.string().nullable() });
 
@@ -77,7 +62,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   const AppParams = z.object({ appName: PathName });
 
   // Describes an application (made if it was not seen yet, recording application-created).
-  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: ApplicationMeta } }, async (request, reply) => {
+  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: CreateApplication } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
     const { appName } = request.params;
     const meta = request.body;
@@ -164,7 +149,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   app.get('/api/admin/client-metrics/features/:name/raw', {
-    schema: { params: z.object({ name: PathName }), querystring: z.object({ hoursBack: z.coerce.number().int().min(1).max(336).optional() }) },
+    schema: { params: z.object({ name: PathName }), querystring: RawMetricsQuery },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return { version: 1, maturity: 'stable', data: await metricsOf(request.params.name, request.query.hoursBack ?? 1) };

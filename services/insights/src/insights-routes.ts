@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HealthReport, InsightsRange, InstanceInsights, InstanceStatistics, PathName } from '@bunting/contracts';
+import { HealthReport, InsightsRange, InstanceInsights, InstanceStatistics, PathName, ProjectApplicationsQuery } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
 import type { AdminClient } from './admin-client.ts';
 import { dayRange, instanceInsights } from './instance-insights.ts';
@@ -60,13 +60,6 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     return leadTimes(db, projectId, overview.features.map((feature) => feature.name));
   });
 
-  const ProjectApplicationsQuery = z.object({
-    query: z.string().max(255).optional(),
-    offset: z.coerce.number().int().min(0).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
-    sortBy: z.enum(['name', 'appName']).optional(),
-    sortOrder: z.enum(['asc', 'desc']).optional(),
-  });
   app.get('/api/admin/projects/:projectId/applications', {
     schema: { params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery },
   }, async (request) => {

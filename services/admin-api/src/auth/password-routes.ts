@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { ChangePassword, SYSTEM_ACTOR } from '@bunting/contracts';
+import { ChangePassword, ResetPasswordRequest, SimpleAuthSettings, SYSTEM_ACTOR } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
 import { roleStore, roleView } from '../roles/role-store.ts';
 import { createResetLink, resetPassword, userOfResetToken } from './password-reset.ts';
-import { SimpleAuthSettings, loadSimpleAuthSettings, saveSimpleAuthSettings } from './simple-auth-settings.ts';
+import { loadSimpleAuthSettings, saveSimpleAuthSettings } from './simple-auth-settings.ts';
 
 const Token = z.string().min(1).max(200);
 
 /** Password resets through one-time links, and the switch that turns password sign-in off. */
 export function passwordRoutes(app: HttpServer, { db, changes, config }: AdminDeps) {
-  app.post('/api/admin/user-admin/reset-password', { schema: { body: z.object({ id: z.string().min(1).max(255) }) } }, async (request) => {
+  app.post('/api/admin/user-admin/reset-password', { schema: { body: ResetPasswordRequest } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => createResetLink(change, request.body.id, config.baseUrl));
   });

@@ -1,7 +1,5 @@
-import { z } from 'zod';
+import { SimpleAuthSettings } from '@bunting/contracts';
 import { jsonSetting } from '../settings/json-setting.ts';
-
-export const SimpleAuthSettings = z.object({ disabled: z.boolean() });
 
 /** Whether password sign-in is turned off; on unless an admin turned it off. */
 export const simpleAuthSetting = jsonSetting('unleash.auth.simple', SimpleAuthSettings, { disabled: false });

@@ -1,16 +1,5 @@
 import { z } from 'zod';
-import {
-  CreateFeature,
-  CreatedFeature,
-  Feature,
-  FeatureSearchQuery,
-  FeatureNames,
-  FeatureStale,
-  PatchOperations,
-  PathName,
-  UpdateFeature,
-  ValidateFeatureName,
-} from '@bunting/contracts';
+import { CreatedFeature, CreateFeature, Feature, FeatureLifecycleCompleted, FeatureNames, FeatureSearchQuery, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
 import { Permission, sql, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -35,8 +24,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return lifecycleService.history(db, featureName);
   });
 
-  const Completed = z.object({ status: z.enum(['kept', 'discarded']), statusValue: z.string().max(255).optional() });
-  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: Completed } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: FeatureLifecycleCompleted } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => lifecycleService.complete(change, await requireFeature(change.tx, projectId, featureName, { allowArchived: true, forWrite: true }), request.body));

@@ -1,7 +1,8 @@
+import { MaintenanceSettings } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
-import { MaintenanceSettings, loadMaintenance, saveMaintenance } from './maintenance.ts';
+import { loadMaintenance, saveMaintenance } from './maintenance.ts';
 
 export function maintenanceRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.get('/api/admin/maintenance', async (request) => {

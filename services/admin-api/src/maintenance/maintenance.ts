@@ -1,8 +1,6 @@
-import { z } from 'zod';
+import { MaintenanceSettings } from '@bunting/contracts';
 import { DomainError } from '@bunting/platform';
 import { jsonSetting } from '../settings/json-setting.ts';
-
-export const MaintenanceSettings = z.object({ enabled: z.boolean() });
 
 /** While on, configuration cannot be changed (see isBlockedWrite). */
 const maintenanceSetting = jsonSetting('maintenance.mode', MaintenanceSettings, { enabled: false });

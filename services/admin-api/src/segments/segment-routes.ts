@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateFeatureStrategy, NumericId, Segment, UpsertSegment } from '@bunting/contracts';
+import { CreateFeatureStrategy, NumericId, Segment, UpdateStrategySegments, UpsertSegment } from '@bunting/contracts';
 import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -37,13 +37,7 @@ export function segmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   // Replaces the segments of one strategy, as a strategy update (feature-strategy-update).
-  const StrategySegments = z.object({
-    projectId: z.string().min(1).max(255),
-    strategyId: z.string().min(1).max(255),
-    environmentId: z.string().min(1).max(255),
-    segmentIds: z.array(z.number().int().min(0)).max(100),
-  });
-  app.post('/api/admin/segments/strategies', { schema: { body: StrategySegments } }, async (request, reply) => {
+  app.post('/api/admin/segments/strategies', { schema: { body: UpdateStrategySegments } }, async (request, reply) => {
     const { projectId, strategyId, environmentId, segmentIds } = request.body;
     const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, { project: projectId, environment: environmentId });
     await changes.run(actor, async (change) => {

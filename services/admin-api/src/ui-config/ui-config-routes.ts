@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { SetCors } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -45,7 +45,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDe
   });
 
   // Sets the origins the frontend API allows by CORS; every frontend-api replica takes them up within a second.
-  app.post('/api/admin/ui-config/cors', { schema: { body: z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100) }) } }, async (request, reply) => {
+  app.post('/api/admin/ui-config/cors', { schema: { body: SetCors } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     const frontendApiOrigins = checkOrigins(request.body.frontendApiOrigins);
     await changes.run(actor, (change) => frontendSettings.save(change, { frontendApiOrigins }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangeOwnPassword, ChangePassword, CreateUser, NumericId, Profile, UpdateUser, User, Users } from '@bunting/contracts';
+import { ChangeOwnPassword, ChangePassword, CreateUser, NumericId, Profile, UpdateUser, User, UserIds, Users } from '@bunting/contracts';
 import { AuthenticationRequired, NoAccessError, Permission, principalOf, sql, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow, allowRead } from '../access/guard.ts';
@@ -43,7 +43,7 @@ export function userRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return { version: 1, inactiveUsers: users };
   });
 
-  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: z.object({ ids: z.array(z.number().int()).max(10_000) }) } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: UserIds } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, async (change) => {
       // Only users who really are inactive are deleted; other ids are left alone.
