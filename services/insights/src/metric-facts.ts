@@ -72,27 +72,23 @@ export function metricFacts(message: MetricsMessage): MetricFacts {
   }
   const bulk = BulkBody.safeParse(message.body);
   if (!bulk.success) return { apps: [], rows: [], instances: [] };
+  // Each entry may name its environment; a token bound to one environment speaks for that environment only.
+  const environmentOf = (entry: { environment?: string | undefined }) => entry.environment ?? message.environment;
+  const allowed = (environment: string) => message.environment === '*' || environment === message.environment;
   const rows = (bulk.data.metrics ?? []).flatMap((metric) => {
-    const environment = metric?.environment ?? message.environment;
-    // A token bound to one environment speaks for that environment only.
-    const allowed = message.environment === '*' || environment === message.environment;
-    if (!metric || !allowed || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
+    const environment = metric ? environmentOf(metric) : message.environment;
+    if (!metric || !allowed(environment) || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
     return [{
       hour: bucketHour(metric.timestamp, message.receivedAt).toISOString(),
       app: metric.appName, environment, feature: metric.featureName, yes: metric.yes ?? 0, no: metric.no ?? 0,
       variants: Object.entries(metric.variants ?? {}).filter(([name]) => fits(name)),
     }];
   });
-  // A token bound to one environment speaks for applications in that environment only.
-  const applications = (bulk.data.applications ?? []).filter((application) =>
-    message.environment === '*' || (application.environment ?? message.environment) === message.environment);
+  const applications = (bulk.data.applications ?? []).filter((application) => allowed(environmentOf(application)));
   const apps = new Set([...applications.map((application) => application.appName), ...rows.map((row) => row.app)]);
-  const instances = applications.flatMap((application) => {
-    const environment = application.environment ?? message.environment;
-    return application.instanceId && fits(application.appName)
-      ? [{ app: application.appName, instanceId: application.instanceId, environment, sdkVersion: application.sdkVersion ?? null, frontend: false }]
-      : [];
-  });
+  const instances = applications.flatMap((application) => (application.instanceId && fits(application.appName)
+    ? [{ app: application.appName, instanceId: application.instanceId, environment: environmentOf(application), sdkVersion: application.sdkVersion ?? null, frontend: false }]
+    : []));
   return { apps: [...apps].filter(fits), rows, instances };
 }
 
