@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { credentialOf, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess } from '../access.ts';
@@ -29,7 +30,7 @@ export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
   const { snapshots, verifier } = deps;
   const open = new Set<() => void>();
 
-  async function resolve(request: FastifyRequest<{ Querystring: { project?: string | string[] | undefined; namePrefix?: string | undefined; environment?: string | undefined; tag?: string | string[] | undefined } }>) {
+  async function resolve(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>) {
     const access = await edgeAccess(verifier, request, 'client', request.query.environment);
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const query: ClientQuery = {
