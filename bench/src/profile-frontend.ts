@@ -5,7 +5,7 @@ import { load } from './load.ts';
 
 function cpuOf(pid: number) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10, minorFaults: Number(fields[7]) };
 }
 
 /**
@@ -28,7 +28,7 @@ try {
   const result = await load({ url: server.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 });
   const after = cpuOf(server.pid);
   const requests = result.requestsPerSecond * seconds;
-  console.table({ 'GET /api/frontend': { ...result, userUsPerRequest: Math.round(((after.user - before.user) * 1000) / requests), systemUsPerRequest: Math.round(((after.system - before.system) * 1000) / requests) } });
+  console.table({ 'GET /api/frontend': { ...result, userUsPerRequest: Math.round(((after.user - before.user) * 1000) / requests), systemUsPerRequest: Math.round(((after.system - before.system) * 1000) / requests), minorFaultsPerRequest: Math.round(((after.minorFaults - before.minorFaults) / requests) * 100) / 100 } });
 } finally {
   await server.stop();
   await stack.stop();

@@ -109,6 +109,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       clientFeatures304: notModified,
       rounds: runs.frontend.map((result, index) => ({
         ceiling: runs.ceiling[index]!.requestsPerSecond,
+        ceilingP99: runs.ceiling[index]!.p99Ms,
         ceilingMix: runs.ceilingMix[index]!.requestsPerSecond,
         allInOne: result.requestsPerSecond,
         allInOneP99: result.p99Ms,
