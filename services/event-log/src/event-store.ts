@@ -1,20 +1,9 @@
 import { z } from 'zod';
-import type { DomainEvent, Event, EventSearch } from '@bunting/contracts';
+import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const EventRow = z.object({
-  id: z.number(),
-  type: z.string(),
-  createdAt: z.string(),
-  createdBy: z.string(),
-  createdByUserId: z.number().nullable(),
-  environment: z.string().nullable(),
-  project: z.string().nullable(),
-  featureName: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-  preData: z.record(z.string(), z.unknown()).nullable(),
-  tags: z.array(z.object({ type: z.string(), value: z.string() })).nullable(),
-});
+// A stored event: the stream's event with its log id; the type is read as stored, whatever the list was then.
+const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.number(), type: z.string() });
 
 const columns = sql.fragment`id, type, created_at as "createdAt", created_by as "createdBy",
   created_by_user_id as "createdByUserId", environment, project, feature_name as "featureName",

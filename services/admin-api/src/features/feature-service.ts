@@ -7,25 +7,12 @@ import { requireProject } from '../projects/project-service.ts';
 import { projectStore } from '../projects/project-store.ts';
 import { tagService } from '../tags/tag-service.ts';
 import { tagStore } from '../tags/tag-store.ts';
-import { featureEnvironmentStore, featureStore, featureEventState, type FeatureRow } from './feature-store.ts';
+import { createdFeature, featureEnvironmentStore, featureStore, featureEventState, type FeatureRow } from './feature-store.ts';
 import { applyJsonPatch } from './json-patch.ts';
 import { loadFeatureViews } from './feature-read-model.ts';
 import { refreshLifecycle } from './lifecycle.ts';
 import { requireFeature, requireFeatureByName } from './feature-lookup.ts';
 import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
-
-function created(row: FeatureRow): CreatedFeature {
-  return {
-    name: row.name,
-    description: row.description,
-    type: row.type,
-    project: row.project,
-    stale: row.stale,
-    createdAt: row.createdAt,
-    impressionData: row.impressionData,
-    archived: row.archivedAt !== null,
-  };
-}
 
 async function checkNameFree(db: Queryable, name: string) {
   if (await featureStore.exists(db, name)) {
@@ -88,7 +75,7 @@ export const featureService = {
     });
     for (const tag of input.tags ?? []) await tagService.attach(change, row, tag, { emitTagged: false });
     emit({ type: 'feature-created', project: projectId, featureName: row.name, data: featureEventState(row) });
-    return created(row);
+    return createdFeature(row);
   },
 
   async get(db: Queryable, projectId: string, name: string, principalKey: string) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
+import type { CreatedFeature } from '@bunting/contracts';
 
 export const FeatureRow = z.object({
   name: z.string(),
@@ -21,8 +22,8 @@ const columns = sql.fragment`name, project_id as project, description, type, sta
   created_at as "createdAt", created_by_user_id as "createdByUserId", created_by_name as "createdByName",
   archived_at as "archivedAt", lifecycle_stage as "lifecycleStage", lifecycle_entered_at as "lifecycleEnteredAt"`;
 
-/** The feature fields events carry as data/preData, as the reference records them. */
-export function featureEventState(row: FeatureRow) {
+/** The fields the reference answers feature creation with. */
+export function createdFeature(row: FeatureRow): CreatedFeature {
   return {
     name: row.name,
     description: row.description,
@@ -32,8 +33,12 @@ export function featureEventState(row: FeatureRow) {
     createdAt: row.createdAt,
     impressionData: row.impressionData,
     archived: row.archivedAt !== null,
-    ...(row.archivedAt ? { archivedAt: row.archivedAt } : {}),
   };
+}
+
+/** The feature fields events carry as data/preData, as the reference records them. */
+export function featureEventState(row: FeatureRow) {
+  return { ...createdFeature(row), ...(row.archivedAt ? { archivedAt: row.archivedAt } : {}) };
 }
 
 export const featureStore = {
