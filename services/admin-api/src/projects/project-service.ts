@@ -12,6 +12,11 @@ export async function requireProject(db: Queryable, id: string): Promise<Project
   return project;
 }
 
+/** A project's flag-naming rule as answers and events carry it. */
+function featureNaming(row: ProjectWrite | ProjectRow) {
+  return { pattern: row.featureNamingPattern, example: row.featureNamingExample, description: row.featureNamingDescription };
+}
+
 export function toProject(row: ProjectRow, favorite: boolean): Project {
   return {
     id: row.id,
@@ -29,11 +34,7 @@ export function toProject(row: ProjectRow, favorite: boolean): Project {
     mode: row.mode,
     defaultStickiness: row.defaultStickiness,
     featureLimit: row.featureLimit,
-    featureNaming: {
-      pattern: row.featureNamingPattern,
-      example: row.featureNamingExample,
-      description: row.featureNamingDescription,
-    },
+    featureNaming: featureNaming(row),
     environments: row.environments,
   };
 }
@@ -46,11 +47,7 @@ function eventState(row: ProjectWrite | ProjectRow) {
     mode: row.mode,
     defaultStickiness: row.defaultStickiness,
     featureLimit: row.featureLimit,
-    featureNaming: {
-      pattern: row.featureNamingPattern,
-      example: row.featureNamingExample,
-      description: row.featureNamingDescription,
-    },
+    featureNaming: featureNaming(row),
   };
 }
 
