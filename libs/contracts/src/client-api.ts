@@ -113,6 +113,13 @@ export const ClientRegistration = z.object({
 }).loose();
 export type ClientRegistration = z.infer<typeof ClientRegistration>;
 
+/** `POST /api/client/metrics/bulk`, as Unleash Edge sends it: registrations and per-flag counts of many apps. */
+export const BulkMetrics = z.object({
+  applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
+  metrics: z.array(z.object({ featureName: z.string(), appName: z.string(), environment: z.string().optional(), timestamp: DateLike, yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()).optional() }).loose()).max(10_000).optional(),
+});
+export type BulkMetrics = z.infer<typeof BulkMetrics>;
+
 /** What frontend-api publishes on the metrics stream for insights and admin-api. */
 export const MetricsMessage = z.object({
   kind: z.enum(['client-metrics', 'client-register', 'frontend-metrics', 'frontend-register']),
@@ -122,6 +129,15 @@ export const MetricsMessage = z.object({
   body: z.record(z.string(), z.unknown()),
 });
 export type MetricsMessage = z.infer<typeof MetricsMessage>;
+
+/**
+ * The environment a metrics entry counts in: its own if it names one (bulk posts do), else its token's. A token
+ * bound to one environment speaks for that environment only; undefined when the entry claims another.
+ */
+export function metricsEnvironment(message: MetricsMessage, entryEnvironment: string | undefined): string | undefined {
+  const environment = entryEnvironment ?? message.environment;
+  return message.environment === '*' || environment === message.environment ? environment : undefined;
+}
 
 /** Origins the frontend API allows by CORS, as an admin set them (null: not set, the deployment's default applies). */
 export const FrontendSettings = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100).nullable() });

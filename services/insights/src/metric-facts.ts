@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MetricsMessage } from '@bunting/contracts';
+import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
 import { sql, type DatabasePool, type Queryable } from '@bunting/platform';
 
 /** Records application-created for applications seen for the first time, in the caller's transaction. */
@@ -72,22 +72,22 @@ export function metricFacts(message: MetricsMessage): MetricFacts {
   }
   const bulk = BulkBody.safeParse(message.body);
   if (!bulk.success) return { apps: [], rows: [], instances: [] };
-  // Each entry may name its environment; a token bound to one environment speaks for that environment only.
-  const environmentOf = (entry: { environment?: string | undefined }) => entry.environment ?? message.environment;
-  const allowed = (environment: string) => message.environment === '*' || environment === message.environment;
   const rows = (bulk.data.metrics ?? []).flatMap((metric) => {
-    const environment = metric ? environmentOf(metric) : message.environment;
-    if (!metric || !allowed(environment) || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
+    const environment = metric && metricsEnvironment(message, metric.environment);
+    if (!metric || !environment || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
     return [{
       hour: bucketHour(metric.timestamp, message.receivedAt).toISOString(),
       app: metric.appName, environment, feature: metric.featureName, yes: metric.yes ?? 0, no: metric.no ?? 0,
       variants: Object.entries(metric.variants ?? {}).filter(([name]) => fits(name)),
     }];
   });
-  const applications = (bulk.data.applications ?? []).filter((application) => allowed(environmentOf(application)));
+  const applications = (bulk.data.applications ?? []).flatMap((application) => {
+    const environment = metricsEnvironment(message, application.environment);
+    return environment ? [{ ...application, environment }] : [];
+  });
   const apps = new Set([...applications.map((application) => application.appName), ...rows.map((row) => row.app)]);
   const instances = applications.flatMap((application) => (application.instanceId && fits(application.appName)
-    ? [{ app: application.appName, instanceId: application.instanceId, environment: environmentOf(application), sdkVersion: application.sdkVersion ?? null, frontend: false }]
+    ? [{ app: application.appName, instanceId: application.instanceId, environment: application.environment, sdkVersion: application.sdkVersion ?? null, frontend: false }]
     : []));
   return { apps: [...apps].filter(fits), rows, instances };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MetricsMessage } from '@bunting/contracts';
+import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const Count = z.number().optional().catch(undefined);
@@ -30,9 +30,8 @@ export function seenFlags(message: MetricsMessage): Map<string, string[]> {
   }
   const bulk = BulkBody.safeParse(message.body);
   for (const metric of bulk.success ? bulk.data.metrics : []) {
-    const environment = metric?.environment ?? message.environment;
-    // A token bound to one environment speaks for that environment only.
-    if (!metric || !evaluated(metric) || (message.environment !== '*' && environment !== message.environment)) continue;
+    const environment = metric && metricsEnvironment(message, metric.environment);
+    if (!metric || !environment || !evaluated(metric)) continue;
     add(environment, metric.featureName);
   }
   return seen;

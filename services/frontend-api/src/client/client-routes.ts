@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
+import { BulkMetrics, ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, knownEdgeAccess, type EdgeAccess } from '../access.ts';
@@ -8,11 +8,6 @@ import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
-
-const BulkMetrics = z.object({
-  applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
-  metrics: z.array(z.object({ featureName: z.string(), appName: z.string(), environment: z.string().optional(), timestamp: z.union([z.string(), z.number()]), yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()).optional() }).loose()).max(10_000).optional(),
-});
 
 export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
   const { snapshots, verifier } = deps;
