@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'tests/**/*.test.ts', 'launcher/src/**/*.test.ts'],
+    include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'tests/**/*.test.ts', 'launcher/src/**/*.test.ts', 'console/{src,scripts}/**/*.test.ts'],
+    // The browser tests need the console admin-api serves; built only when its sources changed.
+    globalSetup: ['tests/browser/src/build-console.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { TestStack } from '@bunting/testing';
+import type { TestStack } from '@bunting/test-stack';
 import { round, summarize } from './stats.ts';
 
 /**

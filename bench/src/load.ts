@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
 
 /** A fixed-time autocannon run; `paths` are spread over the requests so users differ. */
-export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number }): Promise<LoadResult> {
+export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; method?: 'GET' | 'POST'; bodies?: string[] }): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url: options.url,
@@ -12,7 +12,10 @@ export async function load(options: { url: string; paths: string[]; headers?: Re
     headers: options.headers,
     requests: [{
       setupRequest: (request) => {
-        request.path = options.paths[next++ % options.paths.length]!;
+        const index = next++;
+        request.path = options.paths[index % options.paths.length]!;
+        if (options.method) request.method = options.method;
+        if (options.bodies) request.body = options.bodies[index % options.bodies.length]!;
         return request;
       },
     }],

@@ -1,4 +1,4 @@
-import { httpClient, isolate, startServiceProcess } from '@bunting/testing';
+import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
 import { configureFlags } from './sdk-edge.ts';
 import { readFileSync } from 'node:fs';
 import { load } from './load.ts';

@@ -1,7 +1,7 @@
-import { httpClient, isolate, startServiceProcess } from '@bunting/testing';
-import { startTestStack } from '@bunting/testing';
+import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
+import { startTestStack } from '@bunting/test-stack';
 import { measureEventLogLag } from './event-log-lag.ts';
-import { configureFlags, measurePropagation, measureSdkEdge } from './sdk-edge.ts';
+import { configureFlags, measureOfrep, measurePropagation, measureSdkEdge } from './sdk-edge.ts';
 import { measureSignalIngestion } from './signals-ingestion.ts';
 
 /**
@@ -48,6 +48,11 @@ try {
   const meets = (share: number, p99: number) => (share >= 0.5 && p99 < 10 ? 'met' : 'not met');
   console.log(`Goal (at least 50 % of the string ceiling, p99 under 10 ms): all-in-one ${meets(edge.frontendShareOfCeiling, edge.frontend.p99Ms)}, replica ${meets(edge.replicaShareOfCeiling, edge.frontendReplica.p99Ms)}; the ceiling's own p99 ${edge.ceiling.p99Ms} ms`);
   console.log(`RSS: all-in-one ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after; frontend-api replica ${edge.replicaRssBeforeMiB} MiB before, ${edge.replicaRssAfterMiB} MiB after`);
+  const ofrep = await measureOfrep({ url: server.url, frontendToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 3 });
+  console.log('\nOFREP bulk evaluation (all-in-one, %d B answer; median of 3 interleaved rounds):', ofrep.bodyBytes);
+  console.table({ 'ceiling (same answer)': ofrep.ceiling, 'POST /ofrep/v1/evaluate/flags': ofrep.ofrep });
+  console.log(`OFREP bulk at ${Math.round(ofrep.shareOfCeiling * 100)} % of its ceiling`);
+
   console.log('\nPropagation (admin change -> visible on /api/frontend):');
   console.table(await measurePropagation({ admin, url: server.url, frontendToken, changes: 100 }));
   console.log('\nSignal ingestion (100 endpoints, 50 connections, each endpoint within its limit):');

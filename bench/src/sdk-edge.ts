@@ -130,6 +130,31 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   }
 }
 
+/**
+ * OFREP bulk evaluation (POST /ofrep/v1/evaluate/flags, every flag with its value) against a ceiling that serves
+ * the same answer, in interleaved rounds on the all-in-one process.
+ */
+export async function measureOfrep(options: { url: string; frontendToken: string; seconds: number; rounds: number }) {
+  const contexts = Array.from({ length: 1000 }, (_, index) => JSON.stringify({ context: { targetingKey: `user-${index}`, country: index % 3 === 0 ? 'US' : 'NO', appName: 'bench' } }));
+  const headers = { authorization: options.frontendToken, 'content-type': 'application/json' };
+  const sample = await httpClient(options.url, headers).post('/ofrep/v1/evaluate/flags', contexts[1]);
+  const ceiling = await startCeiling(sample.text);
+  const runs = { ceiling: [] as LoadResult[], ofrep: [] as LoadResult[] };
+  const shares: number[] = [];
+  try {
+    for (let round = 0; round < options.rounds; round += 1) {
+      const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
+      const ofrep = await load({ url: options.url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers, seconds: options.seconds, connections: 50 });
+      runs.ceiling.push(ceilingResult);
+      runs.ofrep.push(ofrep);
+      shares.push(ofrep.requestsPerSecond / ceilingResult.requestsPerSecond);
+    }
+  } finally {
+    ceiling.stop();
+  }
+  return { bodyBytes: Buffer.byteLength(sample.text), ceiling: medianResult(runs.ceiling), ofrep: medianResult(runs.ofrep), shareOfCeiling: round(median(shares), 2) };
+}
+
 /** Admin change to visible on /api/frontend, over `changes` toggles of one flag, polled every 2 ms. */
 export async function measurePropagation(options: { admin: HttpClient; url: string; frontendToken: string; changes: number }) {
   const frontend = httpClient(options.url, { authorization: options.frontendToken });

@@ -3,6 +3,7 @@ import { startTelemetry } from '@bunting/platform';
 import { localAdminToken } from './local-admin-token.ts';
 import { parseTargets } from './services.ts';
 import { startStack } from './stack.ts';
+import { startupBanner } from './banner.ts';
 
 function targetFromArgs(argv: string[]): string | undefined {
   for (const [index, arg] of argv.entries()) {
@@ -23,10 +24,7 @@ if (targets.includes('admin-api') && !process.env.INIT_ADMIN_API_TOKENS) {
 const stopTelemetry = await startTelemetry(`bunting-${target}`);
 const stack = await startStack({ target });
 const port = process.env.PORT ?? '4242';
-console.log(`
-Bunting is running (${stack.targets.join(', ')}) on http://localhost:${port}
-${printedToken ? `Admin API token: ${printedToken}\n  e.g. curl -H "Authorization: ${printedToken}" http://localhost:${port}/api/admin/projects\n` : ''}${stack.targets.includes('admin-api') ? `Log in: POST /auth/simple/login as ${process.env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin'} / ${process.env.UNLEASH_DEFAULT_ADMIN_PASSWORD ? '(your password)' : 'unleash4all'} (on a fresh install)\n` : ''}Health: http://localhost:${port}/health   Ready: http://localhost:${port}/ready
-`);
+console.log(startupBanner({ targets: stack.targets, port, printedToken, env: process.env }));
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

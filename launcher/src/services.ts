@@ -1,19 +1,36 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Infrastructure } from '@bunting/platform';
+import { infrastructureFor, type Connection, type Infrastructure, type ServiceInfrastructure } from '@bunting/platform';
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
 import { frontendApi } from '@bunting/frontend-api/app';
 import { insights } from '@bunting/insights/app';
 import { signalsService } from '@bunting/signals/app';
 
+/** A mountable service: the connections it needs, those it keeps answering without, and how it is built. */
+export type ServiceEntry = {
+  needs: readonly Connection[];
+  /** Connections whose loss the service rides out (it reports it in /ready without becoming unready). */
+  tolerates: readonly Connection[];
+  build: (infrastructure: Infrastructure) => FastifyPluginAsync;
+};
+
+function service<K extends Connection>(
+  needs: readonly K[],
+  build: (infrastructure: ServiceInfrastructure<K>) => FastifyPluginAsync,
+  tolerates: readonly K[] = [],
+): ServiceEntry {
+  return { needs, tolerates, build: (infrastructure) => build(infrastructureFor(infrastructure, needs)) };
+}
+
 /** Every service the launcher can mount, in the order they start when several share a process. */
 export const SERVICES = {
-  'admin-api': (infrastructure: Infrastructure) => adminApi(infrastructure),
-  'event-log': (infrastructure: Infrastructure) => eventLog(infrastructure),
-  'frontend-api': (infrastructure: Infrastructure) => frontendApi(infrastructure),
-  signals: (infrastructure: Infrastructure) => signalsService(infrastructure),
-  insights: (infrastructure: Infrastructure) => insights(infrastructure),
-} satisfies Record<string, (infrastructure: Infrastructure) => FastifyPluginAsync>;
+  'admin-api': service(['db', 'messaging', 'redis'], (infrastructure) => adminApi(infrastructure)),
+  'event-log': service(['db', 'messaging', 'verifier'], (infrastructure) => eventLog(infrastructure)),
+  // The SDK edge answers from memory: it never needs Postgres, and rides out NATS and Redis outages.
+  'frontend-api': service(['messaging', 'redis'], (infrastructure) => frontendApi(infrastructure), ['messaging', 'redis']),
+  signals: service(['db', 'messaging', 'redis', 'verifier'], (infrastructure) => signalsService(infrastructure)),
+  insights: service(['db', 'messaging', 'verifier'], (infrastructure) => insights(infrastructure)),
+} satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
@@ -26,4 +43,12 @@ export function parseTargets(target: string): ServiceName[] {
     if (!(name in SERVICES)) throw new Error(`Unknown target "${name}"; expected all or one of ${SERVICE_NAMES.join(', ')}`);
   }
   return names as ServiceName[];
+}
+
+/** The connections the targets need, and those every target needing them tolerates losing. */
+export function connectionsOf(targets: readonly ServiceName[]): { needs: Set<Connection>; tolerated: Set<Connection> } {
+  const entries: ServiceEntry[] = targets.map((target) => SERVICES[target]);
+  const needs = new Set(entries.flatMap((entry) => entry.needs));
+  const tolerated = new Set([...needs].filter((connection) => entries.every((entry) => !entry.needs.includes(connection) || entry.tolerates.includes(connection))));
+  return { needs, tolerated };
 }

@@ -1,16 +1,24 @@
 import {
+  addConnectionChecks,
   closeInfrastructure,
   connectInfrastructure,
   createHttpServer,
   createLogger,
+  createMetrics,
+  registerApiDocs,
+  registerApiDocsRoutes,
   readPlatformConfig,
-  readinessChecks,
   registerHealthRoutes,
+  startStartupServer,
   type Env,
   type HttpServer,
   type Infrastructure,
+  type StartupState,
 } from '@bunting/platform';
-import { SERVICES, parseTargets, type ServiceName } from './services.ts';
+import { SERVICES, connectionsOf, parseTargets, type ServiceName } from './services.ts';
+
+/** The version Bunting reports (its API speaks Unleash 8.2's). */
+const BUNTING_VERSION = '0.1.0';
 
 export type Stack = {
   app: HttpServer;
@@ -21,31 +29,50 @@ export type Stack = {
 };
 
 /**
- * Builds one process: shared connections, one HTTP server, and the targeted services mounted on it.
- * The same function serves `npm start` (all), a single-service deployment and the tests.
+ * Builds one process: the connections its targets need, one HTTP server, and the targeted services mounted on it.
+ * The same function serves `npm start` (all), a single-service deployment and the tests. While a dependency is
+ * awaited the port already answers /health (200) and /ready (503).
  */
 export async function startStack(options: { target?: string; env?: Env; listen?: boolean } = {}): Promise<Stack> {
   const env = options.env ?? process.env;
   const config = readPlatformConfig(env);
   const targets = parseTargets(options.target ?? env.BUNTING_TARGET ?? 'all');
   const log = createLogger(config.logLevel, targets.length > 1 ? 'bunting' : targets[0]!);
-  const infrastructure = await connectInfrastructure(config, log, env);
-  const app = createHttpServer({ log, bodyLimit: config.bodyLimit });
-  registerHealthRoutes(app, readinessChecks(infrastructure));
-  for (const target of targets) await app.register(SERVICES[target](infrastructure));
-  await app.ready();
+  const listen = options.listen ?? true;
+  const starting: StartupState = { awaiting: null };
+  const startup = listen ? await startStartupServer(config.host, config.port, () => starting.awaiting) : undefined;
+  const { needs, tolerated } = connectionsOf(targets);
+  let infrastructure: Infrastructure | undefined;
+  const metrics = createMetrics();
+  const app = createHttpServer({ log, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, publicUrl: config.publicUrl, metrics, logSdkRequests: config.logSdkRequests });
+  try {
+    infrastructure = await connectInfrastructure(config, log, env, needs, starting, metrics);
+    addConnectionChecks(infrastructure, tolerated);
+    await registerApiDocs(app, { version: BUNTING_VERSION });
+    registerHealthRoutes(app, infrastructure.readiness, metrics);
+    for (const target of targets) await app.register(SERVICES[target].build(infrastructure));
+    await registerApiDocsRoutes(app);
+    await app.ready();
+  } catch (error) {
+    await startup?.close();
+    await app.close().catch(() => undefined);
+    if (infrastructure) await closeInfrastructure(infrastructure).catch(() => undefined);
+    throw error;
+  }
+  const connected = infrastructure;
   let url = '';
-  if (options.listen ?? true) {
-    const address = await app.listen({ port: config.port, host: config.host });
+  if (startup) {
+    await startup.close();
+    const address = await app.listen({ port: startup.port, host: config.host });
     url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
   }
   let closing: Promise<void> | undefined;
   return {
     app,
     url,
-    infrastructure,
+    infrastructure: connected,
     targets,
     // Stop taking requests, let in-flight ones finish and consumers drain (onClose hooks), then disconnect.
-    close: () => (closing ??= app.close().then(() => closeInfrastructure(infrastructure))),
+    close: () => (closing ??= app.close().then(() => closeInfrastructure(connected))),
   };
 }

@@ -28,6 +28,8 @@ export type CreateApiToken = z.infer<typeof CreateApiToken>;
 export const UpdateApiToken = z.object({ expiresAt: z.iso.datetime({ offset: true }) });
 
 export const ApiToken = z.object({
+  /** Names the token in paths (`id:<id>`) once its secret is no longer shown. */
+  id: z.number().int().optional(),
   secret: z.string().nullable().optional(),
   tokenName: z.string(),
   type: ApiTokenType,
@@ -38,5 +40,6 @@ export const ApiToken = z.object({
   createdAt: z.string(),
   seenAt: z.string().nullable(),
   alias: z.string().nullable(),
+  secure: z.boolean().optional(),
 });
 export type ApiToken = z.infer<typeof ApiToken>;

@@ -80,10 +80,10 @@ export const FrontendToggle = z.object({
   variant: FrontendVariant,
   impressionData: z.boolean(),
 });
-export const FrontendToggles = z.object({ toggles: z.array(FrontendToggle) });
 
+const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const MetricsToggle = z.object({
-  yes: z.number().min(0).optional(),
+  yes: z.number().int().min(0).optional(),
   no: z.number().int().min(0).optional(),
   variants: z.record(z.string(), z.number().int().min(0)).nullable().optional(),
 });
@@ -116,18 +116,40 @@ export type ClientRegistration = z.infer<typeof ClientRegistration>;
 /** `POST /api/client/metrics/bulk`, as Unleash Edge sends it: registrations and per-flag counts of many apps. */
 export const BulkMetrics = z.object({
   applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
-  metrics: z.array(z.object({ featureName: z.string(), appName: z.string(), environment: z.string().optional(), timestamp: DateLike, yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()).optional() }).loose()).max(10_000).optional(),
+  metrics: z.array(z.object({
+    featureName: z.string().min(1).max(255),
+    appName: z.string().min(1).max(255),
+    environment: z.string().max(255).optional(),
+    timestamp: DateLike,
+    yes: Count,
+    no: Count,
+    variants: z.record(z.string(), Count).optional(),
+  }).loose()).max(10_000).optional(),
 });
 export type BulkMetrics = z.infer<typeof BulkMetrics>;
 
-/** What frontend-api publishes on the metrics stream for insights and admin-api. */
-export const MetricsMessage = z.object({
-  kind: z.enum(['client-metrics', 'client-register', 'frontend-metrics', 'frontend-register']),
+/** A frontend SDK's registration: the app name is optional there. */
+export const FrontendRegistration = ClientRegistration.partial({ appName: true });
+
+const MetricsEnvelope = {
   receivedAt: z.string(),
+  /** The environment of the token the SDK sent it with ("*" for admin tokens). */
   environment: z.string(),
   tokenName: z.string(),
-  body: z.record(z.string(), z.unknown()),
-});
+};
+
+/**
+ * What frontend-api publishes on the metrics stream for insights and admin-api: one SDK's bucket of counts, its
+ * registration, or a bulk post (Unleash Edge's) of many apps' counts and registrations. Each body is the contract
+ * the edge checked it against, so consumers read it as it is.
+ */
+export const MetricsMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('client-metrics'), ...MetricsEnvelope, body: ClientMetrics }),
+  z.object({ kind: z.literal('frontend-metrics'), ...MetricsEnvelope, body: ClientMetrics }),
+  z.object({ kind: z.literal('client-register'), ...MetricsEnvelope, body: ClientRegistration }),
+  z.object({ kind: z.literal('frontend-register'), ...MetricsEnvelope, body: FrontendRegistration }),
+  z.object({ kind: z.literal('bulk-metrics'), ...MetricsEnvelope, body: BulkMetrics }),
+]);
 export type MetricsMessage = z.infer<typeof MetricsMessage>;
 
 /**

@@ -10,8 +10,6 @@ export const UrlFriendlyName = z
   .regex(URL_FRIENDLY, 'must be URL-friendly: letters, digits, ~ _ . -')
   .refine((name) => name !== '.' && name !== '..', 'must not be . or ..');
 
-export const DateTime = z.string();
-export const NullableDateTime = z.string().nullable();
 
 /** Path parameters arrive as strings; this bounds them so a huge id cannot reach a query. */
 export const PathName = z.string().min(1).max(255);

@@ -1,22 +1,14 @@
 import { z } from 'zod';
+import { CONSTRAINT_OPERATORS } from './constraint-operators.ts';
 
-/** The operators the spec lets a client write. The evaluation engine also understands the SDK-only ones. */
-export const CONSTRAINT_OPERATORS = [
-  'NOT_IN', 'IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS',
-  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
-] as const;
+export { CONSTRAINT_OPERATORS, SINGLE_VALUE_OPERATORS } from './constraint-operators.ts';
+
 export const ConstraintOperator = z.enum(CONSTRAINT_OPERATORS);
 export type ConstraintOperator = z.infer<typeof ConstraintOperator>;
 
-export const SINGLE_VALUE_OPERATORS: ReadonlySet<string> = new Set([
-  'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
-]);
-
 const ConstraintValue = z.string().max(100);
 
-/** A constraint as a client writes it. Operator-specific rules are checked by `constraintProblems`. */
+/** A constraint as a client writes it. Operator-specific rules are checked by admin-api on write. */
 export const ConstraintInput = z.object({
   contextName: z.string().min(1).max(100),
   operator: ConstraintOperator,

@@ -39,6 +39,7 @@ export const Environment = z.object({
   projectCount: z.number().int().nullable(),
   apiTokenCount: z.number().int().nullable(),
   enabledToggleCount: z.number().int().nullable(),
+  requiredApprovals: z.number().int().nullable().optional(),
 });
 export type Environment = z.infer<typeof Environment>;
 

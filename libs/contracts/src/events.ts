@@ -1,43 +1,9 @@
 import { z } from 'zod';
 import { Tag } from './tags.ts';
 
-/** The spec's closed list of event types. */
-export const EVENT_TYPES = [
-  'application-created', 'feature-created', 'feature-deleted', 'feature-updated', 'feature-metadata-updated',
-  'feature-variants-updated', 'feature-environment-variants-updated', 'feature-project-change', 'feature-archived',
-  'feature-revived', 'feature-import', 'feature-tagged', 'feature-tag-import', 'feature-strategy-update',
-  'feature-strategy-add', 'feature-strategy-remove', 'feature-type-updated', 'feature-completed',
-  'feature-uncompleted', 'strategy-order-changed', 'drop-feature-tags', 'feature-untagged', 'feature-stale-on',
-  'feature-stale-off', 'drop-features', 'feature-environment-enabled', 'feature-environment-disabled',
-  'strategy-created', 'strategy-deleted', 'strategy-deprecated', 'strategy-reactivated', 'strategy-updated',
-  'strategy-import', 'drop-strategies', 'context-field-created', 'context-field-updated', 'context-field-deleted',
-  'project-access-added', 'project-access-user-roles-updated', 'project-access-group-roles-updated',
-  'project-access-user-roles-deleted', 'project-access-group-roles-deleted', 'project-access-updated',
-  'project-created', 'project-updated', 'project-deleted', 'project-archived', 'project-revived', 'project-import',
-  'project-user-added', 'project-user-removed', 'project-user-role-changed', 'project-group-role-changed',
-  'project-group-added', 'project-group-removed', 'role-created', 'role-updated', 'role-deleted', 'drop-projects',
-  'tag-created', 'tag-deleted', 'tag-import', 'drop-tags', 'tag-type-created', 'tag-type-deleted',
-  'tag-type-updated', 'tag-type-import', 'drop-tag-types', 'addon-config-created', 'addon-config-updated',
-  'addon-config-deleted', 'db-pool-update', 'user-created', 'user-updated', 'user-deleted', 'drop-environments',
-  'environment-import', 'environment-created', 'environment-updated', 'environment-deleted', 'segment-created',
-  'segment-updated', 'segment-deleted', 'group-created', 'group-updated', 'group-deleted', 'group-user-added',
-  'group-user-removed', 'setting-created', 'setting-updated', 'setting-deleted', 'client-metrics',
-  'client-register', 'pat-created', 'pat-deleted', 'public-signup-token-created', 'public-signup-token-user-added',
-  'public-signup-token-updated', 'change-request-created', 'change-request-discarded', 'change-added',
-  'change-discarded', 'change-edited', 'change-request-rejected', 'change-request-approved',
-  'change-request-approval-added', 'change-request-cancelled', 'change-request-sent-to-review',
-  'change-request-schedule-suspended', 'change-request-applied', 'change-request-scheduled',
-  'change-request-scheduled-application-success', 'change-request-scheduled-application-failure',
-  'change-request-configuration-updated', 'api-token-created', 'api-token-updated', 'api-token-deleted',
-  'feature-favorited', 'feature-unfavorited', 'project-favorited', 'project-unfavorited', 'features-exported',
-  'features-imported', 'service-account-created', 'service-account-deleted', 'service-account-updated',
-  'feature-potentially-stale-on', 'feature-dependency-added', 'feature-dependency-removed',
-  'feature-dependencies-removed', 'banner-created', 'banner-updated', 'banner-deleted',
-  'project-environment-added', 'project-environment-removed', 'default-strategy-updated', 'segment-import',
-  'signal-endpoint-created', 'signal-endpoint-updated', 'signal-endpoint-deleted', 'signal-endpoint-token-created',
-  'signal-endpoint-token-updated', 'signal-endpoint-token-deleted', 'actions-created', 'actions-updated',
-  'actions-deleted',
-] as const;
+import { EVENT_TYPES } from './event-types.ts';
+
+export { EVENT_TYPES };
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
@@ -76,7 +42,43 @@ export const EventList = z.object({
 });
 export type EventList = z.infer<typeof EventList>;
 
-export const EventsQuery = z.object({ project: z.string().max(255).optional() });
+export const EventsQuery = z.object({
+  project: z.string().max(255).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** A list filter of Unleash's search routes: `IS:value` or `IS_ANY_OF:a,b,c` (a bare value means IS). */
+export const SearchListFilter = z.string().max(2000)
+  .transform((filter) => {
+    const match = /^(IS|IS_ANY_OF):(.*)$/.exec(filter);
+    const list = match ? match[2]! : filter;
+    const values = (match?.[1] === 'IS' ? [list] : list.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+    return values;
+  })
+  .refine((values) => values.length > 0, 'names no value');
+
+/** A date filter of Unleash's search routes: `IS:2024-01-31` (a bare date means IS). */
+export const SearchDateFilter = z.string().regex(/^(?:IS:)?\d{4}-\d{2}-\d{2}$/, 'must be IS:<yyyy-mm-dd>')
+  .transform((filter) => filter.replace(/^IS:/, ''))
+  .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'is not a date');
+
+/** GET /api/admin/search/events: Unleash's operators on every filter, paged. */
+export const EventSearchQuery = z.object({
+  query: z.string().max(1000).optional(),
+  id: SearchListFilter.optional(),
+  groupId: SearchListFilter.optional(),
+  feature: SearchListFilter.optional(),
+  project: SearchListFilter.optional(),
+  type: SearchListFilter.optional(),
+  createdBy: SearchListFilter.optional(),
+  environment: SearchListFilter.optional(),
+  from: SearchDateFilter.optional(),
+  to: SearchDateFilter.optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type EventSearchQuery = z.infer<typeof EventSearchQuery>;
 
 export const EventSearch = z.object({
   type: z.string().max(255).optional(),
@@ -87,3 +89,6 @@ export const EventSearch = z.object({
   offset: z.number().int().min(0).optional(),
 });
 export type EventSearch = z.infer<typeof EventSearch>;
+
+/** The answer of GET /api/admin/search/events: one page of events, newest first, and how many match in all. */
+export type EventSearchResult = { events: Event[]; total: number };

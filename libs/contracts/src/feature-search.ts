@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Feature, FeatureEnvironment } from './features.ts';
 
 const listOperator = /^(IS|IS_NOT|IS_ANY_OF|IS_NONE_OF):(.+)$/;
 const includeOperator = /^(INCLUDE|DO_NOT_INCLUDE|INCLUDE_ALL_OF|INCLUDE_ANY_OF|EXCLUDE_IF_ANY_OF|EXCLUDE_ALL):(.+)$/;
@@ -32,3 +33,14 @@ export type FeatureSearchQuery = z.infer<typeof FeatureSearchQuery>;
 
 /** The operator patterns, for the service that reads the filters. */
 export const FEATURE_SEARCH_OPERATORS = { listOperator, includeOperator, dateOperator };
+
+/** One flag in a search answer: the flag without its strategies and variants, with its segments' names. */
+export type FeatureSearchItem = Pick<
+  Feature,
+  'name' | 'description' | 'type' | 'project' | 'stale' | 'favorite' | 'impressionData' | 'createdAt' | 'archivedAt' | 'createdBy' | 'lastSeenAt' | 'lifecycle' | 'tags'
+> & {
+  dependencyType: 'parent' | 'child' | null;
+  environments: Omit<FeatureEnvironment, 'strategies' | 'variants'>[];
+  segments: string[];
+};
+export type FeatureSearchResult = { total: number; features: FeatureSearchItem[] };

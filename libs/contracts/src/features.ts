@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { UrlFriendlyName } from './common.ts';
-import { CreateTag, Tag } from './tags.ts';
+import { ColoredTag, CreateTag } from './tags.ts';
 import { FeatureStrategy } from './strategies.ts';
 import { Variant } from './variants.ts';
 
 export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
 export const FeatureType = z.enum(FEATURE_TYPES);
+/** A flag type as /api/admin/feature-types lists it, with how long a flag of it is expected to live. */
+export const FeatureTypeInfo = z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().nullable() });
+export type FeatureTypeInfo = z.infer<typeof FeatureTypeInfo>;
 
 export const FeatureName = UrlFriendlyName;
 
@@ -69,12 +72,15 @@ export const FeatureEnvironment = z.object({
   lastSeenAt: z.string().nullable(),
   hasStrategies: z.boolean(),
   hasEnabledStrategies: z.boolean(),
+  /** How often SDKs evaluated the flag on and off here in the last hour. */
+  yes: z.number().int().optional(),
+  no: z.number().int().optional(),
 });
 export type FeatureEnvironment = z.infer<typeof FeatureEnvironment>;
 
 export const CreatedBy = z.object({ id: z.number(), name: z.string(), imageUrl: z.string() });
 
-export const Lifecycle = z.object({ stage: z.string(), enteredStageAt: z.string() });
+export const Lifecycle = z.object({ stage: z.string(), status: z.string().nullable().optional(), enteredStageAt: z.string() });
 
 export const Feature = z.object({
   name: z.string(),
@@ -93,13 +99,21 @@ export const Feature = z.object({
   environments: z.array(FeatureEnvironment),
   variants: z.array(Variant),
   strategies: z.array(z.unknown()),
-  tags: z.array(Tag).nullable(),
+  tags: z.array(ColoredTag).nullable(),
   children: z.array(z.string()),
   dependencies: z.array(Dependency),
   lifecycle: Lifecycle.optional(),
   collaborators: z.object({ users: z.array(CreatedBy) }).optional(),
+  links: z.array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() })).optional(),
 });
 export type Feature = z.infer<typeof Feature>;
+
+/** A link on a flag (to its ticket, docs, dashboard), as written. */
+export const FeatureLinkInput = z.object({
+  url: z.string().trim().min(1).max(1000),
+  title: z.string().max(100).nullable().optional(),
+});
+export type FeatureLinkInput = z.infer<typeof FeatureLinkInput>;
 
 /** The 201 body of feature creation, exactly the fields the reference returns. */
 export const CreatedFeature = z.object({

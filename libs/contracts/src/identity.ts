@@ -1,7 +1,5 @@
 import { z } from 'zod';
 
-export const RoleType = z.enum(['root', 'root-custom', 'project', 'custom']);
-
 export const Role = z.object({
   id: z.number().int(),
   type: z.string(),
@@ -57,7 +55,14 @@ export const ChangeOwnPassword = z.object({ password: Password, confirmPassword:
 
 export const Login = z.object({ username: z.string().min(1).max(255), password: z.string().min(1).max(1000) });
 
-export const Profile = z.object({ rootRole: Role, projects: z.array(z.string()), features: z.array(z.unknown()) });
+export const Profile = z.object({
+  rootRole: Role,
+  projects: z.array(z.string()),
+  groups: z.array(z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() })),
+  features: z.array(z.unknown()),
+  subscriptions: z.array(z.string()),
+  canChangePassword: z.boolean(),
+});
 
 export const PermissionGrant = z.object({ name: z.string().min(1).max(100), environment: z.string().max(100).optional() });
 export const CreateRole = z.object({

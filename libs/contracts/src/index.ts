@@ -23,3 +23,7 @@ export * from './feature-search.ts';
 export * from './addons.ts';
 export * from './applications.ts';
 export * from './admin-requests.ts';
+export * from './published-views.ts';
+export * from './permissions.ts';
+export * from './change-requests.ts';
+export * from './banners.ts';

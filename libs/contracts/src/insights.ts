@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Constraint } from './constraints.ts';
 import { Feature } from './features.ts';
-import { FeatureNaming, ProjectMode } from './projects.ts';
+import { ProjectOverviewBase } from './projects.ts';
 import { StrategyVariant } from './variants.ts';
 
 /** A project environment as the health report lists it, with the strategy a flag gets when enabled bare. */
@@ -21,22 +21,10 @@ export const HealthReportEnvironment = z.object({
 });
 
 /** What admin-api knows of one project: the health report without the insights service's time windows. */
-export const ProjectOverview = z.object({
-  version: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  defaultStickiness: z.string(),
-  mode: ProjectMode,
-  featureLimit: z.number().nullable(),
-  members: z.number().int(),
+export const ProjectOverview = ProjectOverviewBase.extend({
   health: z.number().int(),
-  technicalDebt: z.number(),
   environments: z.array(HealthReportEnvironment),
   features: z.array(Feature),
-  updatedAt: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  favorite: z.boolean(),
-  featureNaming: FeatureNaming,
   potentiallyStaleCount: z.number(),
   activeCount: z.number(),
   staleCount: z.number(),
@@ -55,7 +43,7 @@ export const ProjectStats = z.object({
 });
 export type ProjectStats = z.infer<typeof ProjectStats>;
 
-/** Seed endpoint 6 (healthReportSchema). */
+/** A project's health report (Unleash's healthReportSchema). */
 export const HealthReport = ProjectOverview.extend({ stats: ProjectStats });
 export type HealthReport = z.infer<typeof HealthReport>;
 
@@ -67,7 +55,7 @@ const InstanceCounts = z.object({
 });
 const TokenCounts = z.object({ admin: count, client: count, frontend: count });
 
-/** Seed endpoint 9 (instanceAdminStatsSchema). */
+/** Instance statistics (Unleash's instanceAdminStatsSchema). */
 export const InstanceStatistics = z.object({
   instanceId: z.string(),
   timestamp: z.string().nullable(),
@@ -94,7 +82,7 @@ export const InstanceStatistics = z.object({
 export type InstanceStatistics = z.infer<typeof InstanceStatistics>;
 
 const number = z.number();
-/** Seed endpoint 18 and /api/admin/insights (instanceInsightsSchema). */
+/** The executive dashboard and /api/admin/insights (Unleash's instanceInsightsSchema). */
 export const InstanceInsights = z.object({
   userTrends: z.array(z.object({ date: z.string(), total: number, active: number, inactive: number })),
   flagTrends: z.array(z.object({ date: z.string(), total: number, active: number, stale: number, potentiallyStale: number })),
@@ -154,14 +142,3 @@ export type Inventory = z.infer<typeof Inventory>;
 
 export const ProjectOverviewRequest = z.object({ projectId: z.string(), principalKey: z.string() });
 export type ProjectOverviewRequest = z.infer<typeof ProjectOverviewRequest>;
-
-/** Replies on the admin-api subjects the insights service asks: the answer, or why there is none. */
-export const ProjectOverviewReply = z.union([
-  z.object({ overview: ProjectOverview }),
-  z.object({ notFound: z.literal(true) }),
-  z.object({ error: z.string() }),
-]);
-export type ProjectOverviewReply = z.infer<typeof ProjectOverviewReply>;
-
-export const InventoryReply = z.union([z.object({ inventory: Inventory }), z.object({ error: z.string() })]);
-export type InventoryReply = z.infer<typeof InventoryReply>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Constraint } from './constraints.ts';
+import type { VariantPayload } from './variants.ts';
 
 const Projects = z.union([z.literal('*'), z.array(z.string().min(1).max(255)).max(1000)]).optional();
 
@@ -21,3 +23,37 @@ export const AdvancedPlaygroundRequest = z.object({
   projects: Projects,
   context: SdkContext,
 });
+
+/** Why a flag answers as it does for one context: each strategy's own check, each constraint, each segment. */
+export type ExplainedConstraint = Constraint & { result: boolean };
+export type ExplainedSegment = { id: number; name: string; result: boolean; constraints: ExplainedConstraint[] };
+export type ExplainedStrategy = {
+  id: string;
+  name: string;
+  title?: string;
+  disabled: boolean;
+  parameters: Record<string, string>;
+  constraints: ExplainedConstraint[];
+  segments: ExplainedSegment[];
+  result: { evaluationStatus: 'complete'; enabled: boolean } | { evaluationStatus: 'incomplete'; enabled: false | 'unknown' };
+};
+export type PlaygroundVariant = { name: string; enabled: boolean; payload?: VariantPayload; feature_enabled: boolean };
+export type ExplainedFeature = {
+  strategies: { result: boolean | 'unknown'; data: ExplainedStrategy[] };
+  isEnabledInCurrentEnvironment: boolean;
+  isEnabled: boolean;
+  hasUnsatisfiedDependency: boolean;
+  variant: PlaygroundVariant;
+};
+/** One flag's answer in one environment for one of the advanced playground's contexts. */
+export type AdvancedPlaygroundEvaluation = ExplainedFeature & {
+  name: string;
+  projectId: string;
+  environment: string;
+  variants: unknown[];
+  context: Record<string, unknown>;
+};
+export type AdvancedPlaygroundResult = {
+  input: z.infer<typeof AdvancedPlaygroundRequest>;
+  features: { name: string; projectId: string; environments: Record<string, AdvancedPlaygroundEvaluation[]> }[];
+};

@@ -33,6 +33,3 @@ export const VerifyCredentialRequest = z.object({
   session: z.string().nullable(),
 });
 export type VerifyCredentialRequest = z.infer<typeof VerifyCredentialRequest>;
-
-export const VerifyCredentialReply = z.object({ principal: Principal.nullable() });
-export type VerifyCredentialReply = z.infer<typeof VerifyCredentialReply>;

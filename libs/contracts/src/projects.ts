@@ -35,6 +35,16 @@ export const ProjectEnvironmentInput = z.object({
   defaultStrategy: CreateFeatureStrategy.optional(),
 });
 
+export const OnboardingStatus = z.union([
+  z.object({ status: z.enum(['onboarding-started', 'sdk-connected', 'onboarded']) }),
+  z.object({ status: z.literal('first-flag-created'), feature: z.string() }),
+]);
+export const ProjectOwner = z.union([
+  z.object({ ownerType: z.literal('user'), name: z.string(), email: z.string().nullable(), imageUrl: z.string().nullable() }),
+  z.object({ ownerType: z.literal('group'), name: z.string() }),
+  z.object({ ownerType: z.literal('system') }),
+]);
+
 export const Project = z.object({
   id: z.string(),
   name: z.string(),
@@ -53,5 +63,58 @@ export const Project = z.object({
   featureLimit: z.number().nullable(),
   featureNaming: FeatureNaming,
   environments: z.array(z.string()),
+  /** 100 less the health rating: the share of stale and potentially stale flags. */
+  technicalDebt: z.number().optional(),
+  lastUpdatedAt: z.string().nullable().optional(),
+  lastReportedFlagUsage: z.string().nullable().optional(),
+  onboardingStatus: OnboardingStatus.optional(),
+  owners: z.array(ProjectOwner).optional(),
 });
 export type Project = z.infer<typeof Project>;
+
+/** What every answer about one project's overview says of it (the health report and the project overview). */
+export const ProjectOverviewBase = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  defaultStickiness: z.string(),
+  mode: ProjectMode,
+  featureLimit: z.number().nullable(),
+  featureNaming: FeatureNaming,
+  members: z.number().int(),
+  technicalDebt: z.number(),
+  updatedAt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  favorite: z.boolean(),
+});
+
+/** GET /api/admin/projects/:projectId/overview (Unleash's projectOverviewSchema, without the insights windows). */
+export const ProjectOverviewAnswer = ProjectOverviewBase.extend({
+  linkTemplates: z.array(z.object({ title: z.string().nullable(), urlTemplate: z.string() })),
+  health: z.number(),
+  environments: z.array(z.object({
+    environment: z.string(),
+    changeRequestsEnabled: z.boolean(),
+    defaultStrategy: z.record(z.string(), z.unknown()),
+  })),
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number() })),
+  archivedAt: z.string().nullable(),
+  onboardingStatus: OnboardingStatus,
+});
+
+/** GET /api/admin/environments/project/:projectId (Unleash's environmentsProjectSchema). */
+export const ProjectEnvironments = z.object({
+  version: z.literal(1),
+  environments: z.array(z.object({
+    name: z.string(),
+    type: z.string(),
+    enabled: z.boolean(),
+    protected: z.boolean(),
+    sortOrder: z.number().int(),
+    projectApiTokenCount: z.number().int(),
+    projectEnabledToggleCount: z.number().int(),
+    defaultStrategy: z.record(z.string(), z.unknown()),
+    visible: z.boolean(),
+    requiredApprovals: z.number().int().nullable(),
+  })),
+});

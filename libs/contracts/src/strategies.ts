@@ -31,6 +31,7 @@ export const FeatureStrategy = z.object({
   constraints: z.array(Constraint),
   variants: z.array(StrategyVariant),
   parameters: z.record(z.string(), z.string()),
+  milestoneId: z.string().nullable().optional(),
 });
 export type FeatureStrategy = z.infer<typeof FeatureStrategy>;
 
@@ -54,6 +55,7 @@ export const StrategyDefinition = z.object({
   title: z.string().nullable().optional(),
   parameters: z.array(StrategyDefinitionParameter),
 });
+export type StrategyDefinition = z.infer<typeof StrategyDefinition>;
 export const CreateStrategyDefinition = z.object({
   name: z.string().min(1).max(100).regex(/^[a-zA-Z0-9~_.-]+$/),
   title: z.string().max(255).optional(),

@@ -14,11 +14,8 @@ export function natsNames(namespace: string) {
     signalsStream: `${streamPrefix}_SIGNALS`,
     signalsSubjects: `${namespace}.signals.>`,
     signalSubject: (endpoint: string) => `${namespace}.signals.${endpoint}`,
-    verifyCredential: `${namespace}.rpc.auth.verify`,
-    snapshot: `${namespace}.rpc.admin.snapshot`,
-    inventory: `${namespace}.rpc.admin.inventory`,
-    projectOverview: `${namespace}.rpc.admin.project-overview`,
-    frontendSettings: `${namespace}.rpc.admin.frontend-settings`,
+    /** Where admin-api answers one of its published views (see published-views.ts). */
+    view: (name: string) => `${namespace}.rpc.admin.${name}`,
     consumer: (name: string) => `${streamPrefix}_${name.toUpperCase().replace(/[^A-Z0-9_-]/g, '_')}`,
   };
 }

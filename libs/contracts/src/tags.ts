@@ -4,6 +4,8 @@ const TagPart = z.string().trim().min(2).max(50);
 
 export const Tag = z.object({ value: TagPart, type: TagPart });
 export type Tag = z.infer<typeof Tag>;
+/** A tag as answered: with its tag type's colour (null when the type has none). */
+export const ColoredTag = Tag.extend({ color: z.string().nullable().optional() });
 
 export const CreateTag = z.object({
   value: TagPart,
@@ -11,11 +13,8 @@ export const CreateTag = z.object({
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
 });
 
-/** A feature's tag as part of a feature payload: type is required there. */
-export const FeatureTag = Tag;
-
-export const TagsList = z.object({ version: z.number().int(), tags: z.array(Tag) });
-export const TagWithVersion = z.object({ version: z.number().int(), tag: Tag });
+export const TagsList = z.object({ version: z.number().int(), tags: z.array(ColoredTag) });
+export const TagWithVersion = z.object({ version: z.number().int(), tag: ColoredTag });
 
 export const UpdateFeatureTags = z.object({
   addedTags: z.array(CreateTag),

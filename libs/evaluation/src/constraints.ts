@@ -12,11 +12,6 @@ function cleanValues(values: readonly string[] | undefined): string[] {
   return (values ?? []).map((value) => value.trim()).filter((value) => value.length > 0);
 }
 
-function asText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : String(value);
-}
-
 /** A strict semantic version, as the SDK accepts it: no leading "v", no loose forms. */
 function parseSemver(value: string): semver.SemVer | null {
   if (value.startsWith('v')) return null;
@@ -28,7 +23,7 @@ function compileIn(constraint: Constraint): Check {
   const field = constraint.contextName;
   const isIn = (context: PreparedContext) => {
     const value = context.value(field);
-    return typeof value === 'string' && values.has(value);
+    return value !== undefined && values.has(value);
   };
   return constraint.operator === 'IN' ? isIn : (context) => !isIn(context);
 }
@@ -42,7 +37,7 @@ function compileString(constraint: Constraint): Check {
       : constraint.operator === 'STR_ENDS_WITH' ? (text, value) => text.endsWith(value)
         : (text, value) => text.includes(value);
   return (context) => {
-    const raw = asText(context.value(field));
+    const raw = context.value(field);
     if (raw === undefined) return false;
     const text = insensitive ? raw.toLocaleLowerCase() : raw;
     return values.some((value) => test(text, value));
@@ -93,7 +88,7 @@ function compileSemver(constraint: Constraint): Check {
     SEMVER_LTE: (value: semver.SemVer) => semver.lte(value, target),
   }[constraint.operator as 'SEMVER_EQ'] ?? (() => false);
   return (context) => {
-    const raw = asText(context.value(field));
+    const raw = context.value(field);
     if (raw === undefined) return false;
     const value = parseSemver(raw);
     return value !== null && compare(value);
@@ -111,9 +106,25 @@ function compileRegex(constraint: Constraint): Check {
   }
   const field = constraint.contextName;
   return (context) => {
-    const raw = asText(context.value(field));
+    const raw = context.value(field);
     return raw !== undefined && pattern.matcher(raw).find();
   };
+}
+
+/** Why a REGEX constraint's pattern would never match (it does not compile as RE2), or undefined. */
+export function regexProblem(source: string, caseInsensitive: boolean): string | undefined {
+  try {
+    RE2JS.compile(source, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+    return undefined;
+  } catch (error) {
+    return `"${source}" is not a valid regular expression (${error instanceof Error ? error.message : 'does not compile'})`;
+  }
+}
+
+/** Why an IN_CIDR value is not an IPv4 or IPv6 address or range, or undefined. */
+export function addressRangeProblem(value: string): string | undefined {
+  const trimmed = value.trim();
+  return Address4.isValid(trimmed) || Address6.isValid(trimmed) ? undefined : `"${trimmed}" is not an IP address or CIDR range`;
 }
 
 type Range = { contains: (address: string) => boolean };
@@ -147,7 +158,7 @@ function compileCidr(constraint: Constraint): Check {
   const ranges = cleanValues(constraint.values).map(parseRange).filter((range): range is Range => range !== null);
   const field = constraint.contextName;
   return (context) => {
-    const raw = asText(context.value(field));
+    const raw = context.value(field);
     if (raw === undefined) return false;
     return ranges.some((range) => {
       try {
@@ -251,7 +262,7 @@ export function constraintsHold(plans: readonly ConstraintPlan[], context: Prepa
     const values = plan.values;
     if (values !== null) {
       const value = context.fields.get(plan.field);
-      if ((typeof value === 'string' && values.has(value)) === plan.negate) return false;
+      if ((value !== undefined && values.has(value)) === plan.negate) return false;
     } else if (!plan.check(context)) {
       return false;
     }

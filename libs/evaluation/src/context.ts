@@ -4,12 +4,13 @@ import { HashKey } from './hashing.ts';
 export type Context = EvaluationContext;
 
 /**
- * A context made ready for evaluating many flags: every field the SDK's resolveContextValue could find
- * (root first, then properties; falsy values count as missing) in one Map, built once per request.
+ * A context made ready for evaluating many flags: every field the SDK's resolveContextValue could find in one
+ * Map of strings, built once per request. As in unleash-client 6.12, a root field wins over a property of the same
+ * name and only null or undefined count as missing: an empty string is a value (`NUM_LTE 0` holds for it).
  */
 export class PreparedContext {
   readonly raw: Context;
-  readonly fields = new Map<string, unknown>();
+  readonly fields = new Map<string, string>();
   // The root fields default stickiness reads, copied so every flag reads them from one object shape.
   readonly userId: unknown;
   readonly sessionId: unknown;
@@ -27,17 +28,17 @@ export class PreparedContext {
     if (properties) {
       for (const name in properties) {
         const value = properties[name];
-        if (value) this.fields.set(name, value);
+        if (value !== undefined && value !== null) this.fields.set(name, String(value));
       }
     }
     for (const name in raw) {
       if (name === 'properties') continue;
       const value = raw[name];
-      if (value) this.fields.set(name, value);
+      if (value !== undefined && value !== null) this.fields.set(name, String(value));
     }
   }
 
-  value(field: string): unknown {
+  value(field: string): string | undefined {
     return this.fields.get(field);
   }
 
@@ -55,11 +56,4 @@ export class PreparedContext {
 
 export function prepareContext(context: Context | PreparedContext): PreparedContext {
   return context instanceof PreparedContext ? context : new PreparedContext(context);
-}
-
-/** A context field, read from the root first and then from properties; falsy values count as missing. */
-export function contextValue(context: Context, field: string): unknown {
-  const root = context[field];
-  if (root) return root;
-  return context.properties?.[field] || undefined;
 }

@@ -1,33 +1,13 @@
-import type { ClientFeature, ClientSegment, ClientStrategy, Constraint } from '@bunting/contracts';
+import type { ClientFeature, ClientSegment, ClientStrategy, Constraint, ExplainedConstraint, ExplainedFeature, ExplainedStrategy } from '@bunting/contracts';
 import { compileConstraint } from './constraints.ts';
 import { prepareContext, type Context } from './context.ts';
-import { compileEngine, evaluateFeature, variantResult, type EngineOptions, type VariantResult } from './engine.ts';
+import { compileEngine, evaluateFeature, variantResult, type EngineOptions } from './engine.ts';
 
 /** The built-in strategies the engine evaluates; any other name is a custom strategy it cannot judge. */
 const KNOWN_STRATEGIES = new Set([
   'default', 'flexibleRollout', 'userWithId', 'remoteAddress', 'applicationHostname',
   'gradualRolloutRandom', 'gradualRolloutSessionId', 'gradualRolloutUserId',
 ]);
-
-export type ExplainedConstraint = Constraint & { result: boolean };
-export type ExplainedSegment = { id: number; name: string; result: boolean; constraints: ExplainedConstraint[] };
-export type ExplainedStrategy = {
-  id: string;
-  name: string;
-  title?: string;
-  disabled: boolean;
-  parameters: Record<string, string>;
-  constraints: ExplainedConstraint[];
-  segments: ExplainedSegment[];
-  result: { evaluationStatus: 'complete'; enabled: boolean } | { evaluationStatus: 'incomplete'; enabled: false | 'unknown' };
-};
-export type ExplainedFeature = {
-  strategies: { result: boolean | 'unknown'; data: ExplainedStrategy[] };
-  isEnabledInCurrentEnvironment: boolean;
-  isEnabled: boolean;
-  hasUnsatisfiedDependency: boolean;
-  variant: VariantResult;
-};
 
 /**
  * Why a flag answers as it does for a context (the admin playground): each strategy's own check, each

@@ -90,15 +90,13 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
 const Activation = { Always: 0, FlexibleRollout: 1, Other: 2 } as const;
 type Activation = (typeof Activation)[keyof typeof Activation];
 
-const Stickiness = { Default: 0, Random: 1, UserId: 2, SessionId: 3, Field: 4 } as const;
+const Stickiness = { Default: 0, Random: 1, Field: 2 } as const;
 type Stickiness = (typeof Stickiness)[keyof typeof Stickiness];
 
 function stickinessOf(name: string): Stickiness {
   switch (name) {
     case 'default': return Stickiness.Default;
     case 'random': return Stickiness.Random;
-    case 'userId': return Stickiness.UserId;
-    case 'sessionId': return Stickiness.SessionId;
     default: return Stickiness.Field;
   }
 }
@@ -136,6 +134,9 @@ export class StrategyPlan<T> {
     this.constraints = constraintList([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])], options);
     const parameters: Parameters = strategy.parameters ?? {};
     const groupId = text(parameters, 'groupId') || featureName;
+    // The SDKs hash strategy variants on the groupId parameter as stored: a strategy without one (default,
+    // remoteAddress...) hashes "undefined:<id>", whereas its rollout falls back to the flag's name.
+    const variantGroupId = parameters.groupId === undefined || parameters.groupId === null ? 'undefined' : String(parameters.groupId);
     this.activation = strategy.name === 'default' ? Activation.Always
       : strategy.name === 'flexibleRollout' ? Activation.FlexibleRollout : Activation.Other;
     this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
@@ -148,7 +149,7 @@ export class StrategyPlan<T> {
     const variants = (strategy.variants ?? []) as VariantDefinition[];
     const variantStickiness = variants[0]?.stickiness || text(parameters, 'stickiness') || undefined;
     this.variants = variants.length > 0
-      ? new VariantPlan(variants, groupId, variantStickiness, options.random, variants.map(answerFor))
+      ? new VariantPlan(variants, variantGroupId, variantStickiness, options.random, variants.map(answerFor))
       : null;
   }
 }
@@ -162,14 +163,9 @@ function stickyId<T>(plan: StrategyPlan<T>, context: PreparedContext): string | 
     }
     case Stickiness.Random:
       return randomBucket(plan.random);
-    case Stickiness.UserId:
-      return context.userId ? String(context.userId) : undefined;
-    case Stickiness.SessionId:
-      return context.sessionId ? String(context.sessionId) : undefined;
-    default: {
-      const value = context.fields.get(plan.stickinessField);
-      return value === undefined ? undefined : String(value);
-    }
+    default:
+      // Any named field (userId and sessionId included) is read root first, then properties; empty means off.
+      return context.fields.get(plan.stickinessField) || undefined;
   }
 }
 

@@ -21,7 +21,7 @@ function override(variants: readonly VariantDefinition[], context: PreparedConte
   for (const variant of variants) {
     for (const item of variant.overrides ?? []) {
       const value = context.value(item.contextName);
-      if (value !== undefined && item.values.includes(String(value))) return variant;
+      if (value !== undefined && item.values.includes(value)) return variant;
     }
   }
   return undefined;
@@ -63,11 +63,14 @@ export class VariantPlan<T> {
 /** The value the variant hash is taken of: default stickiness tries userId, sessionId, remoteAddress. */
 function seedFor<T>(plan: VariantPlan<T>, context: PreparedContext): string {
   if (plan.byDefault) {
-    const value = context.userId || context.sessionId || context.remoteAddress;
-    return value ? (typeof value === 'string' ? value : String(value)) : randomSeed(plan.random);
+    // The SDK takes the first of these that is a non-empty string.
+    const { userId, sessionId, remoteAddress } = context;
+    if (typeof userId === 'string' && userId !== '') return userId;
+    if (typeof sessionId === 'string' && sessionId !== '') return sessionId;
+    if (typeof remoteAddress === 'string' && remoteAddress !== '') return remoteAddress;
+    return randomSeed(plan.random);
   }
-  const value = context.fields.get(plan.stickiness);
-  return value === undefined ? randomSeed(plan.random) : String(value);
+  return context.fields.get(plan.stickiness) || randomSeed(plan.random);
 }
 
 export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext): T | undefined {

@@ -1,49 +1,58 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { z } from 'zod';
+import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
 import { fromNatsHeaders, type Messaging } from './messaging.ts';
 import { SpanKind, contextFromCarrier, withSpan } from './telemetry.ts';
 
-export type ConsumerSpec<S extends z.ZodType> = {
+type StreamSpec<S extends z.ZodType> = {
   messaging: Messaging;
   stream: string;
-  /** Durable name shared by every replica of the service, so they split the work. */
-  durable: string;
   filterSubject: string;
   schema: S;
+};
+
+export type ConsumerSpec<S extends z.ZodType> = StreamSpec<S> & {
+  /** Durable name shared by every replica of the service, so they split the work. */
+  durable: string;
   /** Must be idempotent: a message may arrive again after a crash between the work and the ack. */
   handle: (message: z.infer<S>, raw: JsMsg) => Promise<void>;
   maxMessages?: number;
+  /** Where messages handled (by outcome), redeliveries and the consumer's pending count are reported. */
+  metrics?: Metrics;
+};
+
+export type FollowSpec<S extends z.ZodType> = StreamSpec<S> & {
+  /** The first stream sequence to read; after an interruption the loop resumes after the last one handled. */
+  fromSequence: number;
+  /** Called in stream order; a message that does not fit the schema is skipped. */
+  handle: (message: z.infer<S>, raw: JsMsg) => void;
 };
 
 export type RunningConsumer = { stop: () => Promise<void> };
 
 /**
- * The loop every durable consumer needs: create or bind the consumer, consume, handle inside a span that
- * continues the producer's trace, ack after the work is committed, nak with a delay on failure, and
- * start again after the connection or the consumer goes away.
+ * How long one pull waits on the server. The server's heartbeats come every half of it and two missed ones make the
+ * client pull again: in a cluster, a pull left on a consumer leader that died is replaced within about this long
+ * (nats.js's 30 s default would stall a consumer that long after a node's loss).
  */
-export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): RunningConsumer {
-  const { messaging } = spec;
-  const log = messaging.log.child({ consumer: spec.durable });
+const PULL_EXPIRES_MS = 5_000;
+
+/**
+ * The one loop every stream reader runs: open the consumer, read, hand each message over, and after the connection
+ * or the consumer goes away open it again a second later, until stopped.
+ */
+function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handleOne: (message: JsMsg) => Promise<void> | void): RunningConsumer {
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
-  let inFlight: Promise<void> | undefined;
+  let inFlight: Promise<void> | void;
 
   const loop = (async () => {
     while (!stopped) {
       try {
-        await messaging.jsm.consumers.add(spec.stream, {
-          durable_name: spec.durable,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          filter_subject: spec.filterSubject,
-          ack_wait: nanos(30_000),
-          max_ack_pending: 1000,
-        });
-        const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
-        current = await consumer.consume({ max_messages: spec.maxMessages ?? 100 });
+        current = await open();
         for await (const message of current) {
           if (stopped) {
             message.nak();
@@ -55,32 +64,11 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
         }
       } catch (error) {
         if (stopped) break;
-        log.warn({ err: error }, 'consumer interrupted; retrying');
+        log.warn({ err: error }, 'stream reader interrupted; retrying');
       }
       if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, 1000); });
     }
   })();
-
-  async function handleOne(message: JsMsg) {
-    const parsed = spec.schema.safeParse(safeJson(message));
-    if (!parsed.success) {
-      log.error({ subject: message.subject, fields: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) }, 'dropping a message that does not match its contract');
-      message.term('invalid message');
-      return;
-    }
-    const parent = contextFromCarrier(fromNatsHeaders(message.headers));
-    try {
-      await withSpan(`${spec.durable} process`, {
-        kind: SpanKind.CONSUMER,
-        parent,
-        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject },
-      }, () => spec.handle(parsed.data, message));
-      message.ack();
-    } catch (error) {
-      log.error({ err: error, subject: message.subject }, 'handler failed; will retry');
-      message.nak(Math.min(30_000, 500 * 2 ** Math.min(message.info.deliveryCount, 6)));
-    }
-  }
 
   return {
     // Stop pulling and wait for the message in hand; the iterator itself may only notice at its next pull expiry.
@@ -92,6 +80,95 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
       void loop;
     },
   };
+}
+
+/**
+ * A durable consumer: handle inside a span that continues the producer's trace, ack after the work is committed,
+ * nak with a growing delay on failure, and terminate a message that does not match its contract (a poison message
+ * is dropped and logged, never retried forever).
+ */
+export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): RunningConsumer {
+  const { messaging } = spec;
+  const log = messaging.log.child({ consumer: spec.durable });
+  const handled = spec.metrics?.counter('bunting_consumer_messages_total', 'Messages a durable consumer handled, by outcome (acked, retried, dropped)', ['consumer', 'outcome']);
+  const redelivered = spec.metrics?.counter('bunting_consumer_redeliveries_total', 'Messages a durable consumer received again', ['consumer']);
+  const count = (outcome: string) => handled?.inc({ consumer: spec.durable, outcome });
+  // Read from JetStream when scraped: what the stream holds that this consumer has not yet acknowledged.
+  const removeSource = spec.metrics?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', ['consumer'])
+    .addSource(async () => {
+      const info = await messaging.jsm.consumers.info(spec.stream, spec.durable);
+      return [{ labels: { consumer: spec.durable }, value: info.num_pending + info.num_ack_pending }];
+    });
+
+  async function open() {
+    await messaging.jsm.consumers.add(spec.stream, {
+      durable_name: spec.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: spec.filterSubject,
+      ack_wait: nanos(30_000),
+      max_ack_pending: 1000,
+    });
+    const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
+    return consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS });
+  }
+
+  async function handleOne(message: JsMsg) {
+    const parsed = spec.schema.safeParse(safeJson(message));
+    if (!parsed.success) {
+      log.error({ subject: message.subject, fields: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) }, 'dropping a message that does not match its contract');
+      // No reason text: servers before 2.10.4 ignore a TERM that carries one, and the message would come back forever.
+      message.term();
+      count('dropped');
+      return;
+    }
+    if (message.info.redelivered) redelivered?.inc({ consumer: spec.durable });
+    const parent = contextFromCarrier(fromNatsHeaders(message.headers));
+    try {
+      await withSpan(`${spec.durable} process`, {
+        kind: SpanKind.CONSUMER,
+        parent,
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject },
+      }, () => spec.handle(parsed.data, message));
+      message.ack();
+      count('acked');
+    } catch (error) {
+      log.error({ err: error, subject: message.subject }, 'handler failed; will retry');
+      message.nak(Math.min(30_000, 500 * 2 ** Math.min(message.info.deliveryCount, 6)));
+      count('retried');
+    }
+  }
+
+  const running = consumeLoop(log, open, handleOne);
+  return {
+    stop: async () => {
+      removeSource?.();
+      await running.stop();
+    },
+  };
+}
+
+/**
+ * Follows a stream from a sequence with an ordered, ephemeral consumer: every replica sees every message, in order.
+ * Nothing is acknowledged; after an interruption reading resumes after the last message handled.
+ */
+export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningConsumer {
+  const { messaging } = spec;
+  let next = spec.fromSequence;
+  const open = async () => {
+    const consumer = await messaging.js.consumers.get(spec.stream, {
+      filter_subjects: spec.filterSubject,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: next,
+    });
+    return consumer.consume({ expires: PULL_EXPIRES_MS });
+  };
+  const handleOne = (message: JsMsg) => {
+    next = message.seq + 1;
+    const parsed = spec.schema.safeParse(safeJson(message));
+    if (parsed.success) spec.handle(parsed.data, message);
+  };
+  return consumeLoop(messaging.log.child({ follower: spec.stream }), open, handleOne);
 }
 
 function safeJson(message: JsMsg): unknown {

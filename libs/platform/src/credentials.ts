@@ -1,7 +1,9 @@
-import { VerifyCredentialReply, type Principal, type VerifyCredentialRequest } from '@bunting/contracts';
+import { CredentialView, type Principal, type VerifyCredentialRequest } from '@bunting/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticationRequired, DomainError } from './errors.ts';
+import { AuthenticationRequired } from './errors.ts';
+import type { Metrics } from './metrics.ts';
 import type { Messaging } from './messaging.ts';
+import { askView } from './published-views.ts';
 
 /** Turns a request's credential (Authorization header or session cookie) into who is calling. */
 export type CredentialVerifier = {
@@ -27,29 +29,25 @@ export const SESSION_COOKIE = 'unleash-session';
  * Asks admin-api over NATS request-reply and keeps each answer for at most `ttlMs`, dropping everything
  * as soon as a credential or access event is seen, so a revoked credential stops working within a second.
  */
-export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: number } = {}): CredentialVerifier {
+export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: number; metrics?: Metrics } = {}): CredentialVerifier {
   const ttlMs = options.ttlMs ?? 1000;
+  const lookups = options.metrics?.counter('bunting_credential_cache_total', 'Credential checks answered from the cache (hit) or asked of admin-api (miss)', ['result']);
   const cache = new Map<string, { expires: number; answer: Promise<Principal | null>; known?: Principal | null }>();
   const subscriptions = INVALIDATING_EVENTS.map((type) =>
     messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => cache.clear() }),
   );
-
-  async function ask(request: VerifyCredentialRequest): Promise<Principal | null> {
-    try {
-      const reply = await messaging.nc.request(messaging.names.verifyCredential, JSON.stringify(request), { timeout: 3000 });
-      return VerifyCredentialReply.parse(reply.json()).principal;
-    } catch (error) {
-      throw new DomainError(503, 'ServiceUnavailableError', 'Credentials cannot be checked right now; try again shortly.');
-    }
-  }
 
   return {
     verify(request) {
       const key = `${request.authorization ?? ''}\u0000${request.session ?? ''}`;
       const now = Date.now();
       const cached = cache.get(key);
-      if (cached && cached.expires > now) return cached.answer;
-      const answer = ask(request);
+      if (cached && cached.expires > now) {
+        lookups?.inc({ result: 'hit' });
+        return cached.answer;
+      }
+      lookups?.inc({ result: 'miss' });
+      const answer = askView(messaging, CredentialView, request);
       const entry: { expires: number; answer: Promise<Principal | null>; known?: Principal | null } = { expires: now + ttlMs, answer };
       cache.set(key, entry);
       answer.then((principal) => { entry.known = principal; }, () => undefined);

@@ -6,18 +6,21 @@ export class DomainError extends Error {
   readonly errorName: ErrorName;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** Fields the body carries besides the error's own (Unleash's 401 says how one may sign in). */
+  readonly extra: Record<string, unknown> | undefined;
 
   constructor(
     status: number,
     errorName: ErrorName,
     message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = status;
     this.errorName = errorName;
     this.details = options.details;
     this.headers = options.headers;
+    this.extra = options.extra;
   }
 }
 
@@ -32,8 +35,8 @@ export class ValidationError extends DomainError {
 }
 
 export class AuthenticationRequired extends DomainError {
-  constructor(message = 'You must log in or provide a valid API token to use this resource.') {
-    super(401, 'AuthenticationRequired', message);
+  constructor(message = 'You must log in or provide a valid API token to use this resource.', extra?: Record<string, unknown>) {
+    super(401, 'AuthenticationRequired', message, extra ? { extra } : {});
   }
 }
 

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorDetail } from '@bunting/contracts';
+import { unavailableDependency, isUniqueViolation } from './dependency-errors.ts';
 import { DomainError } from './errors.ts';
 
-function body(name: string, message: string, details?: ErrorDetail[]): ErrorBody {
-  return details ? { id: randomUUID(), name, message, details } : { id: randomUUID(), name, message };
+/** The error's id is the request's, so a user quoting it finds the request's log line (and trace). */
+function bodyFor(id: string) {
+  return (name: string, message: string, details?: ErrorDetail[]): ErrorBody => (details ? { id, name, message, details } : { id, name, message });
 }
 
 function validationDetails(error: FastifyError): ErrorDetail[] {
@@ -17,11 +19,39 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   });
 }
 
+/** Most a refused request's body is read (and thrown away) for, and for how long. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+/**
+ * A request refused before its body was read (too large, wrong type) still has a body on its way. Closing the
+ * connection now would reset it under a client that sends the whole body before reading the answer, which then never
+ * sees the answer (a broken pipe instead of the 413). So, as mature servers do, the rest is read and thrown away (up
+ * to a bound) and the connection stays open meanwhile.
+ */
+function lingerOverUnreadBody(request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  reply.removeHeader('connection');
+  let read = 0;
+  const stop = setTimeout(() => raw.socket?.destroy(), LINGER_MS);
+  stop.unref();
+  raw.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_BYTES) raw.socket?.destroy();
+  });
+  raw.once('end', () => clearTimeout(stop));
+  raw.once('close', () => clearTimeout(stop));
+  raw.resume();
+}
+
 /** The one place where any thrown error becomes the spec's error body. Nothing internal leaks from a 5xx. */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  lingerOverUnreadBody(request, reply);
+  const body = bodyFor(typeof request.id === 'string' && request.id ? request.id : randomUUID());
   if (error instanceof DomainError) {
     if (error.headers) reply.headers(error.headers);
-    return reply.code(error.status).send(body(error.errorName, error.message, error.details));
+    return reply.code(error.status).send({ ...body(error.errorName, error.message, error.details), ...error.extra });
   }
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
@@ -43,6 +73,14 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   }
   if (error instanceof SyntaxError) {
     return reply.code(400).send(body('ValidationError', 'The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]));
+  }
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    request.log.warn({ reqId: request.id, url: request.url.split('?')[0], dependency, reason: (error as Error).message }, 'a dependency is unavailable');
+    return reply.code(503).header('retry-after', '5').send(body('ServiceUnavailableError', `The service cannot answer right now (${dependency} is unavailable); try again shortly.`));
+  }
+  if (isUniqueViolation(error)) {
+    return reply.code(409).send(body('NameExistsError', 'That name is already taken (it was created at the same time by another request).'));
   }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {

@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NotFoundError, ValidationError } from './errors.ts';
+import { SESSION_COOKIE } from './credentials.ts';
+import { DomainError, NotFoundError, ValidationError } from './errors.ts';
 import { sendError } from './http-errors.ts';
 import type { Logger } from './logger.ts';
+import { DURATION_BUCKETS, type Metrics } from './metrics.ts';
 import {
   SpanKind,
   contextFromCarrier,
@@ -27,17 +29,32 @@ declare module 'fastify' {
   interface FastifyRequest {
     span?: Span;
   }
+  interface FastifyContextConfig {
+    /** The route's 200 answers carry an ETag; a request naming it gets a 304 without the body (pages that poll). */
+    etag?: boolean;
+  }
 }
 
 const processPrefix = randomUUID().slice(0, 8);
 let requestCounter = 0;
 
 /** Fastify with zod schemas, the spec's error bodies, JSON parsing that never crashes and a span per request. */
-export function createHttpServer(options: { log: Logger; bodyLimit: number }): HttpServer {
+export function createHttpServer(options: {
+  log: Logger;
+  bodyLimit: number;
+  trustProxy?: readonly string[];
+  publicUrl?: string | undefined;
+  metrics?: Metrics;
+  /** Log the SDK edge's successful answers too (one line each): off by default, as they are its hot path. */
+  logSdkRequests?: boolean;
+}): HttpServer {
+  const trusted = options.trustProxy ?? [];
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   const app = Fastify({
     loggerInstance: options.log,
     bodyLimit: options.bodyLimit,
-    trustProxy: true,
+    // Forwarded headers count only from the configured proxies (addresses or CIDRs).
+    trustProxy: trusted.length > 0 ? [...trusted] : false,
     // One log line per request would dominate the SDK edge's cost; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     // A counter under a per-process prefix: unique for log correlation, and a UUID per request costs more.
@@ -64,20 +81,31 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Bodies are JSON only: a text/plain body is refused (415) like any other type.
+  app.removeContentTypeParser('text/plain');
   // Unleash SDKs and scripts send bodiless writes with a JSON content type; treat an empty body as none.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, raw, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(new DomainError(415, 'ContentTypeError', `Send JSON as UTF-8; the charset ${charset} is not accepted.`), undefined);
+    }
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     // Postgres text and jsonb cannot hold NUL; refuse it here rather than fail deep inside a write.
     if (text.includes('\\u0000') || text.includes('\0')) return done(new ValidationError('Text in the request body must not contain NUL characters.'), undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
       const error = new SyntaxError('invalid JSON') as SyntaxError & { statusCode: number };
       error.statusCode = 400;
-      done(error, undefined);
+      return done(error, undefined);
     }
+    // Only a \u escape can make a lone surrogate (decoding UTF-8 never does): text that is not valid Unicode.
+    const badPath = text.includes('\\u') ? notWellFormedAt(parsed, '') : null;
+    if (badPath !== null) return done(ValidationError.field(badPath || 'body', 'is not valid Unicode text (a lone surrogate)'), undefined);
+    done(null, parsed);
   });
 
   // The same for the URL: a NUL in a path or query value could never be stored or looked up.
@@ -85,6 +113,31 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
     if (request.url.includes('%00') || request.url.includes('\0')) return done(new ValidationError('The URL must not contain NUL characters.'));
     done();
   });
+
+  // Answers a browser may show say how it may show them; the SDK edge's answers are read by code only (and are its
+  // hot path), so they go without.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const url = request.url;
+    if (!url.startsWith('/api/frontend') && !url.startsWith('/api/client/')) {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('x-frame-options', 'DENY');
+      reply.header('referrer-policy', 'same-origin');
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
+    }
+    done(null, payload);
+  });
+
+  // A write carrying a session cookie must come from this installation's own pages: the cookie is SameSite=Lax,
+  // and the Origin (or, without one, Sec-Fetch-Site) must say so. API tokens are not cookies and pass.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    if (request.headers.authorization || !request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return done();
+    if (isSameOrigin(request, publicOrigin)) return done();
+    done(new DomainError(403, 'NoAccessError', 'A change made with a session must come from Bunting\'s own pages; this cross-site request was refused.'));
+  });
+
+  // Before the not-found handler, which takes the hooks registered up to then.
+  observeRequests(app, options.log, options.metrics, options.logSdkRequests ?? false);
 
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
@@ -99,6 +152,7 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
       const span = startSpan(`HTTP ${request.method}`, SpanKind.SERVER, parent, {
         'http.request.method': request.method,
         'url.path': request.url.split('?')[0],
+        'http.request.id': request.id,
       });
       request.span = span;
       // Later hooks and the handler run inside this context, so spans they start become children.
@@ -126,5 +180,81 @@ export function createHttpServer(options: { log: Logger; bodyLimit: number }): H
     if (draining) reply.header('connection', 'close');
     done(null, payload);
   });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag || typeof payload !== 'string') return done(null, payload);
+    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+    reply.header('etag', etag);
+    // The browser keeps the answer but asks again each time, naming the copy it has.
+    reply.header('cache-control', 'private, no-cache');
+    if (request.headers['if-none-match'] !== etag) return done(null, payload);
+    reply.code(304);
+    done(null, '');
+  });
   return app;
+}
+
+const SDK_PATHS = /^\/(api\/frontend|api\/client\/|ofrep\/)/;
+
+/**
+ * One JSON line per request (its id, which error answers carry too, route, status, duration; the path without
+ * its query) and the duration histogram by route pattern, method and status. The SDK edge's successful answers
+ * are counted but not logged unless asked for. The labelled child is kept per combination, so a request costs a
+ * map lookup and an observation.
+ */
+function observeRequests(app: HttpServer, log: Logger, metrics: Metrics | undefined, logSdkRequests: boolean) {
+  const histogram = metrics?.histogram('bunting_http_request_duration_seconds', 'HTTP requests by route pattern, method and status', ['route', 'method', 'status'], DURATION_BUCKETS);
+  const children = new Map<string, { observe: (seconds: number) => void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    // Unrouted requests share one label, so a scan of random URLs cannot grow the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    if (histogram) {
+      const key = `${request.method} ${status} ${route}`;
+      let child = children.get(key);
+      if (child === undefined) {
+        child = histogram.labels(route, request.method, String(status));
+        children.set(key, child);
+      }
+      child.observe(ms / 1000);
+    }
+    if (status >= 400 || logSdkRequests || !SDK_PATHS.test(request.url)) {
+      const line = { reqId: request.id, method: request.method, route, path: request.url.split('?')[0], status, ms: Math.round(ms * 10) / 10, traceId: request.span?.spanContext().traceId };
+      if (status >= 500) log.error(line, 'request');
+      else log.info(line, 'request');
+    }
+    done();
+  });
+}
+
+/** The path of the first string (value or key) in a parsed body that is not well-formed Unicode, or null. */
+function notWellFormedAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.isWellFormed() ? null : path;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = notWellFormedAt(item, path ? `${path}.${index}` : String(index));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (!key.isWellFormed()) return path || 'body';
+      const found = notWellFormedAt(item, at);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** Whether a request comes from this installation's own pages: its Origin is ours, or the browser says so. */
+function isSameOrigin(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') {
+    const site = request.headers['sec-fetch-site'];
+    return site === undefined || site === 'same-origin' || site === 'none';
+  }
+  return origin === publicOrigin || origin === `${request.protocol}://${request.host}`;
 }

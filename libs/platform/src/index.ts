@@ -15,4 +15,7 @@ export * from './credentials.ts';
 export * from './permissions.ts';
 export * from './infrastructure.ts';
 export * from './actors.ts';
-export * from './request-reply.ts';
+export * from './published-views.ts';
+export * from './dependency-errors.ts';
+export * from './metrics.ts';
+export * from './api-docs.ts';

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { DomainEvent } from '@bunting/contracts';
 import { sql, type DatabasePool, type Queryable } from './database.ts';
 import type { Logger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
 import { toNatsHeaders, type Messaging } from './messaging.ts';
 import { SpanKind, contextFromCarrier, contextWithSpan, startSpan, traceCarrier } from './telemetry.ts';
 
 /**
  * The transactional outbox of one service schema. `add` writes messages in the caller's transaction;
  * the relay publishes them to JetStream with the message uuid as the de-duplication id and marks them sent.
- * The schema must hold an `outbox` table (see a service's first migration).
+ * The schema's outbox table is created by `migrate({ outbox: true })`.
  */
 export type Outbox = {
   add: (tx: Queryable, messages: OutboxMessage[]) => Promise<void>;
@@ -61,6 +62,8 @@ export type RelayOptions = {
   log: Logger;
   sweepIntervalMs?: number;
   batchSize?: number;
+  /** Where the backlog (pending rows, age of the oldest) is reported when scraped. */
+  metrics?: Metrics;
 };
 
 export type Relay = { stop: () => Promise<void>; drain: () => Promise<void> };
@@ -79,6 +82,17 @@ export function startRelay(options: RelayOptions): Relay {
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
+  const Backlog = z.object({ pending: z.number(), oldestSeconds: z.number() });
+  const backlog = async () => db.one(sql.type(Backlog)`
+    select count(*)::int as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as "oldestSeconds"
+    from ${table} where published_at is null`);
+  const labels = { schema };
+  const removeSources = options.metrics ? [
+    options.metrics.sampledGauge('bunting_outbox_pending_rows', 'Outbox rows not yet published to JetStream', ['schema'])
+      .addSource(async () => [{ labels, value: (await backlog()).pending }]),
+    options.metrics.sampledGauge('bunting_outbox_oldest_pending_age_seconds', 'Age of the oldest unpublished outbox row', ['schema'])
+      .addSource(async () => [{ labels, value: (await backlog()).oldestSeconds }]),
+  ] : [];
 
   async function drainOnce(): Promise<number> {
     return db.transaction(async (tx) => {
@@ -89,14 +103,18 @@ export function startRelay(options: RelayOptions): Relay {
         select id, uuid, subject, payload, headers from ${table}
         where published_at is null order by id limit ${batchSize}`);
       if (rows.length === 0) return 0;
+      // One at a time, each acknowledged before the next: publishing several at once, a row that fails (a leader
+      // election in a cluster, a timeout) could be overtaken by a later one that succeeds, and the stream would no
+      // longer be in commit order.
       const published: number[] = [];
-      const results = await Promise.allSettled(rows.map((row) => publish(row)));
-      for (const [index, result] of results.entries()) {
-        if (result.status === 'rejected') {
-          log.warn({ reason: (result.reason as Error)?.message }, 'publish failed; the row stays pending until NATS answers');
+      for (const row of rows) {
+        try {
+          await publish(row);
+        } catch (error) {
+          log.warn({ reason: (error as Error)?.message }, 'publish failed; the row stays pending until NATS answers');
           break;
         }
-        published.push(rows[index]!.id);
+        published.push(row.id);
       }
       if (published.length > 0) {
         await tx.query(sql.unsafe`update ${table} set published_at = now() where id = any(${sql.array(published, 'int8')})`);
@@ -114,7 +132,9 @@ export function startRelay(options: RelayOptions): Relay {
     });
     try {
       const headers = toNatsHeaders(traceCarrier(contextWithSpan(parent, span)));
-      await messaging.js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.uuid, headers, timeout: 3000 });
+      // A short wait: a publish to a stream whose leader just died fails fast and is tried again (the message id makes
+      // a repeat harmless), so a cluster's failover costs about one leader election.
+      await messaging.js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.uuid, headers, timeout: 1500 });
     } finally {
       span.end();
     }
@@ -157,6 +177,7 @@ export function startRelay(options: RelayOptions): Relay {
     drain,
     stop: async () => {
       stopped = true;
+      for (const remove of removeSources) remove();
       clearInterval(sweep);
       clearInterval(cleanup);
       await listener.stop();

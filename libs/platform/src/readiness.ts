@@ -1,23 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import type { Metrics } from './metrics.ts';
 import type { HttpServer } from './http-server.ts';
 
-export type ReadinessCheck = { name: string; check: () => Promise<void> };
+/** A check /ready runs. A check that is not critical is reported but does not make the process unready. */
+export type ReadinessCheck = { name: string; check: () => Promise<void>; critical?: boolean };
 
-/** /health says the process is alive; /ready runs every dependency check the mounted services registered. */
-export function registerHealthRoutes(app: HttpServer, checks: ReadinessCheck[]) {
+/** The checks of one process: its connections', and those its services add (the SDK edge: "has something to serve"). */
+export type Readiness = { add: (check: ReadinessCheck) => void; checks: () => readonly ReadinessCheck[] };
+
+export function createReadiness(): Readiness {
+  const checks: ReadinessCheck[] = [];
+  return { add: (check) => void checks.push(check), checks: () => checks };
+}
+
+async function evaluate(checks: readonly ReadinessCheck[]) {
+  const results = await Promise.all(
+    checks.map(async ({ name, check, critical = true }) => {
+      try {
+        await withTimeout(check(), 2000);
+        return { name, ok: true, critical };
+      } catch (error) {
+        return { name, ok: false, critical, error: (error as Error).message };
+      }
+    }),
+  );
+  const ready = results.every((result) => result.ok || !result.critical);
+  const health = !ready ? 'BAD' : results.every((result) => result.ok) ? 'GOOD' : 'DEGRADED';
+  return { ready, body: { health, checks: results } };
+}
+
+/** /health says the process is alive; /ready runs every check: 503 when a critical one fails, DEGRADED when only others do. */
+export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metrics?: Metrics) {
+  // Prometheus scrapes this (unauthenticated, as Unleash's internal-backstage; keep it inside the cluster).
+  if (metrics) {
+    app.get('/internal-backstage/prometheus', async (_request, reply) =>
+      reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()));
+  }
   app.get('/health', async () => ({ health: 'GOOD' }));
   app.get('/ready', async (_request, reply) => {
-    const results = await Promise.all(
-      checks.map(async ({ name, check }) => {
-        try {
-          await withTimeout(check(), 2000);
-          return { name, ok: true };
-        } catch (error) {
-          return { name, ok: false, error: (error as Error).message };
-        }
-      }),
-    );
-    const ready = results.every((result) => result.ok);
-    return reply.code(ready ? 200 : 503).send({ health: ready ? 'GOOD' : 'BAD', checks: results });
+    const { ready, body } = await evaluate(readiness.checks());
+    return reply.code(ready ? 200 : 503).send(body);
+  });
+}
+
+/**
+ * While a process waits for its dependencies it is alive but not ready: /health answers 200, /ready 503 naming what
+ * is awaited, and every other request 503 with Retry-After, until the real server takes the port over.
+ */
+export function startStartupServer(host: string, port: number, awaiting: () => string | null): Promise<{ port: number; close: () => Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      response.end(JSON.stringify(body));
+    };
+    if (path === '/health') return send(200, { health: 'GOOD' });
+    const what = awaiting();
+    if (path === '/ready') return send(503, { health: 'BAD', starting: true, awaiting: what });
+    send(503, { id: 'starting', name: 'ServiceUnavailableError', message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.` }, { 'retry-after': '2' });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        close: () => new Promise((done) => { server.close(() => done()); server.closeAllConnections(); }),
+      });
+    });
   });
 }
 

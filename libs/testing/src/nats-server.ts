@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ export async function startPrivateNats() {
   };
 }
 
-async function waitForPort(port: number, open: boolean) {
+export async function waitForPort(port: number, open: boolean) {
   const { connect } = await import('node:net');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -61,4 +61,70 @@ async function waitForPort(port: number, open: boolean) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`port ${port} did not ${open ? 'open' : 'close'} in time`);
+}
+
+export type ClusterNode = {
+  name: string;
+  port: number;
+  /** SIGKILL: the node dies without a goodbye, as when its machine is lost. */
+  kill: () => Promise<void>;
+  start: () => Promise<void>;
+  /** Deletes the node's JetStream store (a lost disk); only while it is down. */
+  wipe: () => void;
+  running: () => boolean;
+};
+
+/**
+ * Three nats-server processes on spare ports forming one JetStream cluster (Raft), for tests that lose a node, two, or
+ * a node's disk. `url` names all three, as a deployment's NATS_URL would.
+ */
+export async function startPrivateNatsCluster(size = 3) {
+  const nodes = await Promise.all(Array.from({ length: size }, async (_, index) => ({
+    name: `n${index + 1}`, port: await freePort(), clusterPort: await freePort(), storeDir: mkdtempSync(join(tmpdir(), `bunting-nats-n${index + 1}-`)),
+  })));
+  const children = new Map<string, ChildProcess>();
+  const routes = nodes.map((node) => `nats://127.0.0.1:${node.clusterPort}`).join(',');
+
+  async function start(node: (typeof nodes)[number]) {
+    const existing = children.get(node.name);
+    if (existing && existing.exitCode === null && existing.signalCode === null) return;
+    const child = spawn('/usr/sbin/nats-server', [
+      '--name', node.name, '-a', '127.0.0.1', '-p', String(node.port), '-js', '-sd', node.storeDir,
+      '--cluster_name', 'bunting-test', '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes,
+    ], { stdio: 'ignore' });
+    children.set(node.name, child);
+    await waitForPort(node.port, true);
+  }
+  async function kill(node: (typeof nodes)[number]) {
+    const child = children.get(node.name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    await waitForPort(node.port, false);
+  }
+  await Promise.all(nodes.map(start));
+  const handles: ClusterNode[] = nodes.map((node) => ({
+    name: node.name,
+    port: node.port,
+    kill: () => kill(node),
+    start: () => start(node),
+    wipe: () => {
+      rmSync(node.storeDir, { recursive: true, force: true });
+      mkdirSync(node.storeDir, { recursive: true });
+    },
+    running: () => {
+      const child = children.get(node.name);
+      return !!child && child.exitCode === null && child.signalCode === null;
+    },
+  }));
+  return {
+    url: nodes.map((node) => `nats://127.0.0.1:${node.port}`).join(','),
+    nodes: handles,
+    node: (name: string) => handles.find((handle) => handle.name === name)!,
+    dispose: async () => {
+      await Promise.all(nodes.map(kill));
+      for (const node of nodes) rmSync(node.storeDir, { recursive: true, force: true });
+    },
+  };
 }

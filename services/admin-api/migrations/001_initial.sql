@@ -1,15 +1,4 @@
 -- Up Migration
-create table outbox (
-  id bigserial primary key,
-  uuid uuid not null unique,
-  subject text not null,
-  payload jsonb not null,
-  headers jsonb not null default '{}',
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
-
 create table settings (
   name text primary key,
   content jsonb not null,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { readBoolean, readInteger, readList, type Env } from '@bunting/platform';
 
 export type AdminConfig = {
@@ -16,7 +17,13 @@ export type AdminConfig = {
   potentiallyStaleCheckMs: number;
   /** The deployment's CORS origins for the frontend API, shown by ui-config until an admin sets others. */
   frontendApiOrigins: string[];
+  /** How often scheduled change requests are looked for (each replica looks; each request is applied once). */
+  changeRequestSchedulerMs: number;
+  /** Where the built web console is (console/dist), or null to serve none (CONSOLE_DIR=off). */
+  consoleDir: string | null;
 };
+
+const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
 
 export function readAdminConfig(env: Env = process.env): AdminConfig {
   return {
@@ -31,6 +38,8 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
       ? null
       : { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all' },
     frontendApiOrigins: readList(env.FRONTEND_API_ORIGINS ?? env.UNLEASH_FRONTEND_API_ORIGINS),
+    changeRequestSchedulerMs: Math.min(3_600_000, Math.max(50, readInteger(env.CHANGE_REQUEST_SCHEDULER_MS, 1_000, 'CHANGE_REQUEST_SCHEDULER_MS'))),
+    consoleDir: env.CONSOLE_DIR === 'off' ? null : env.CONSOLE_DIR ?? BUILT_CONSOLE,
     potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),
   };
 }

@@ -1,7 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
 import {
+  AuthenticationRequired,
   authenticate,
   createOutbox,
   migrate,
@@ -9,43 +11,64 @@ import {
   startRelay,
   type CredentialVerifier,
   type HttpServer,
-  type Infrastructure,
+  type ServiceInfrastructure,
 } from '@bunting/platform';
 import { readAdminConfig, type AdminConfig } from './admin-config.ts';
 import type { AdminDeps } from './app-deps.ts';
-import { answerCredentialRequests } from './access/credential-responder.ts';
-import { createSessionStore } from './access/sessions.ts';
+import { createSessionStore } from './sessions/user-sessions.ts';
 import { createLoginGuard } from './auth/login-guard.ts';
 import { loginRoutes } from './auth/login-routes.ts';
 import { oidcRoutes } from './auth/oidc-routes.ts';
+import { oidcSettingsRoutes } from './auth/oidc-settings-routes.ts';
+import { signInOptions } from './auth/sign-in-options.ts';
+import { consoleRoutes } from './console/console-routes.ts';
+import { bannerRoutes } from './banners/banner-routes.ts';
+import { featureLinkRoutes } from './feature-links/feature-link-routes.ts';
+import { projectOverviewRoutes } from './project-overview/project-overview-routes.ts';
+import { userAccessRoutes } from './groups/user-access-routes.ts';
+import { changeRequestRoutes } from './change-requests/change-request-routes.ts';
+import { startChangeRequestScheduler } from './change-requests/change-request-scheduler.ts';
+import { changeRequestSearchRoutes } from './change-requests/change-request-search-routes.ts';
 import { passwordRoutes } from './auth/password-routes.ts';
+import { simpleAuthSettingsRoutes } from './auth/simple-auth-settings-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { inviteRoutes, publicInviteRoutes } from './invites/invite-routes.ts';
 import { patRoutes } from './personal-access-tokens/pat-routes.ts';
+import { serviceAccountRoutes } from './personal-access-tokens/service-account-routes.ts';
 import { projectAccessRoutes } from './project-access/project-access-routes.ts';
 import { roleRoutes } from './roles/role-routes.ts';
 import { ensureDefaultAdmin } from './users/default-admin.ts';
+import { profileRoutes } from './users/profile-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
-import { answerSnapshotRequests } from './snapshot/snapshot-responder.ts';
-import { answerInsightsRequests } from './insights/insights-responder.ts';
-import { answerFrontendSettingsRequests } from './frontend-settings/frontend-settings.ts';
+import { answerPublishedViews } from './published/published-views.ts';
 import { recordLastSeen } from './metrics/last-seen.ts';
-import { createCredentialService } from './access/credential-service.ts';
+import { createCredentialService } from './credentials/credential-service.ts';
 import { apiTokenRoutes } from './api-tokens/api-token-routes.ts';
 import { apiTokenService } from './api-tokens/api-token-service.ts';
 import { contextFieldRoutes } from './context-fields/context-field-routes.ts';
 import { dependencyRoutes } from './dependencies/dependency-routes.ts';
 import { importRoutes } from './import/import-routes.ts';
 import { environmentRoutes } from './environments/environment-routes.ts';
-import { environmentStore } from './environments/environment-store.ts';
+import { environmentService } from './environments/environment-service.ts';
 import { createChanges } from './events/changes.ts';
+import { archiveRoutes } from './features/archive-routes.ts';
+import { featureEnvironmentRoutes } from './features/feature-environment-routes.ts';
 import { featureRoutes } from './features/feature-routes.ts';
-import { startPotentiallyStaleCheck } from './features/potentially-stale-check.ts';
+import { featureSearchRoutes } from './features/feature-search-routes.ts';
+import { featureTypeRoutes } from './features/feature-type-routes.ts';
+import { lifecycleRoutes } from './features/lifecycle-routes.ts';
+import { favoriteRoutes } from './favorites/favorite-routes.ts';
+import { splashRoutes } from './splash/splash-routes.ts';
+import { startPotentiallyStaleCheck } from './feature-state/potentially-stale-check.ts';
+import { projectEnvironmentRoutes } from './projects/project-environment-routes.ts';
+import { projectFavoriteRoutes } from './projects/project-favorite-routes.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { segmentRoutes } from './segments/segment-routes.ts';
 import { strategyDefinitionRoutes } from './strategy-definitions/strategy-definition-routes.ts';
 import { strategyRoutes } from './strategies/strategy-routes.ts';
+import { featureTagRoutes } from './tags/feature-tag-routes.ts';
 import { tagRoutes } from './tags/tag-routes.ts';
+import { tagTypeRoutes } from './tags/tag-type-routes.ts';
 import { variantRoutes } from './variants/variant-routes.ts';
 import { constraintRoutes } from './strategies/constraint-routes.ts';
 import { edgeRoutes } from './edge/edge-routes.ts';
@@ -64,65 +87,80 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * admin-api: the system of record for configuration and identity. Builds from the process's shared
  * connections; every change it makes is written with its events through the outbox of schema "admin".
  */
-export function adminApi(infrastructure: Infrastructure, config: AdminConfig = readAdminConfig(infrastructure.env)): FastifyPluginAsync {
+export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis'>, config: AdminConfig = readAdminConfig(infrastructure.env)): FastifyPluginAsync {
   return async (app) => {
     const { db, messaging, log } = infrastructure;
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log });
-    await environmentStore.setProtected(db, config.protectedEnvironments);
+    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log, outbox: true });
+    await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
     const changes = createChanges({ db, outbox, messaging });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const credentials = createCredentialService({ db, log, sessions });
-    const responder = answerCredentialRequests(messaging, credentials);
-    const snapshots = answerSnapshotRequests(messaging, db);
-    const insights = answerInsightsRequests(messaging, db);
-    const frontendSettingsResponder = answerFrontendSettingsRequests(messaging, db);
+    const publishedViews = answerPublishedViews({ messaging, db, credentials });
     // SDK metrics say when each flag was last evaluated, per environment (Feature.lastSeenAt).
     const lastSeen = runDurableConsumer({
       messaging,
+      metrics: infrastructure.metrics,
       stream: messaging.names.metricsStream,
       durable: messaging.names.consumer('admin_last_seen'),
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
-      handle: (message) => recordLastSeen(db, message),
+      handle: (message, raw) => recordLastSeen(db, message, raw.seq),
     });
-    const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
+    const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
     await apiTokenService.ensureInitTokens(changes, log, {
       admin: config.initAdminTokens,
       client: config.initClientTokens,
       frontend: config.initFrontendTokens,
     });
     await ensureDefaultAdmin(changes, config.defaultAdmin);
+    const webhookOutcomes = infrastructure.metrics.counter('bunting_webhook_deliveries_total', 'Webhook (addon) deliveries, by outcome (success, failed, timeout)', ['outcome']);
     // Addons (webhooks) get the events they subscribed to, from the stream like every other consumer.
     const addonDeliveries = runDurableConsumer({
       messaging,
+      metrics: infrastructure.metrics,
       stream: messaging.names.eventsStream,
       durable: messaging.names.consumer('admin_addons'),
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
-      handle: (event) => deliverEvent(db, event),
+      handle: (event) => deliverEvent(db, event, (outcome) => webhookOutcomes.inc({ outcome })),
     });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
+    const scheduler = startChangeRequestScheduler({ db, changes, log, metrics: infrastructure.metrics }, config.changeRequestSchedulerMs);
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
-    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace };
-    const loginDeps = { ...deps, sessions, loginGuard: createLoginGuard(infrastructure.redis, namespace) };
+    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions };
+    const loginDeps = { ...deps, loginGuard: createLoginGuard(infrastructure.redis, namespace) };
 
     await app.register(async (admin) => {
       const scope = admin as unknown as HttpServer;
-      scope.addHook('onRequest', async (request) => {
-        if (request.url.startsWith('/api/admin/')) await authenticate(verifier, request);
+      // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
+      // sign-in, invite and console routes of this scope are open.
+      const adminGuard = async (request: FastifyRequest) => {
+        await authenticate(verifier, request).catch(async (error: unknown) => {
+          if (!(error instanceof AuthenticationRequired)) throw error;
+          throw new AuthenticationRequired(error.message, await signInOptions(db));
+        });
         if (isBlockedWrite(request.method, request.url) && (await loadMaintenance(db)).enabled) throw maintenanceError();
+      };
+      scope.addHook('onRoute', (route) => {
+        if (!route.url.startsWith('/api/admin/')) return;
+        const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+        route.onRequest = [adminGuard, ...existing];
       });
       for (const routes of [
-        environmentRoutes, projectRoutes, featureRoutes, strategyRoutes, variantRoutes, dependencyRoutes,
-        tagRoutes, segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, patRoutes,
-        roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes, publicInviteRoutes, importRoutes, passwordRoutes,
-        constraintRoutes, edgeRoutes, uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes,
-        personalDashboardRoutes,
+        environmentRoutes, projectRoutes, projectEnvironmentRoutes, projectFavoriteRoutes, featureRoutes, featureEnvironmentRoutes,
+        archiveRoutes, lifecycleRoutes, featureSearchRoutes, featureTypeRoutes, favoriteRoutes, strategyRoutes,
+        variantRoutes, dependencyRoutes, tagTypeRoutes, tagRoutes, featureTagRoutes, oidcSettingsRoutes,
+        segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, profileRoutes,
+        patRoutes, serviceAccountRoutes, roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes,
+        publicInviteRoutes, importRoutes, passwordRoutes, simpleAuthSettingsRoutes, constraintRoutes, edgeRoutes,
+        uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
+        changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
+        splashRoutes,
       ]) {
         routes(scope, deps);
       }
@@ -131,12 +169,10 @@ export function adminApi(infrastructure: Infrastructure, config: AdminConfig = r
     });
 
     app.addHook('onClose', async () => {
-      responder.stop();
-      snapshots.stop();
-      insights.stop();
-      frontendSettingsResponder.stop();
+      publishedViews.stop();
       await lastSeen.stop();
       await staleCheck.stop();
+      await scheduler.stop();
       await addonDeliveries.stop();
       credentials.stop();
       await relay.stop();

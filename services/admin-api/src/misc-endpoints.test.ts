@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /** Smaller endpoints of Unleash's admin API that tools and Unleash Edge call. */
 let stack: TestStack;
@@ -35,6 +35,23 @@ describe('POST /api/admin/constraints/validate', () => {
   it('answers 204 for a good constraint and 400 naming what is wrong otherwise', async () => {
     expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'tier', operator: 'IN', values: ['gold'] })).status).toBe(204);
     expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' })).status).toBe(204);
+    for (const good of [
+      { contextName: 'email', operator: 'REGEX', value: '^[a-z]+@example\\.com$', caseInsensitive: true },
+      { contextName: 'version', operator: 'SEMVER_GTE', value: '1.2.3' },
+      { contextName: 'version', operator: 'SEMVER_LTE', value: '2.0.0-beta.1' },
+      { contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.0.0.0/8', '2001:db8::/32', '192.168.1.7'] },
+    ]) {
+      expect((await stack.admin.post('/api/admin/constraints/validate', good)).status, JSON.stringify(good)).toBe(204);
+    }
+    for (const [bad, field] of [
+      [{ contextName: 'email', operator: 'REGEX', value: '(unclosed' }, 'value'],
+      [{ contextName: 'version', operator: 'SEMVER_LTE', value: 'v1.0.0' }, 'value'],
+      [{ contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.0.0.0/8', 'office'] }, 'values'],
+    ] as const) {
+      const reply = await stack.admin.post('/api/admin/constraints/validate', bad);
+      expect(reply.status, JSON.stringify(bad)).toBe(400);
+      expect(reply.body.details?.[0]?.path, JSON.stringify(reply.body)).toContain(field);
+    }
     for (const bad of [
       { contextName: 'tier', operator: 'LIKE', values: ['gold'] },
       { contextName: 'currentTime', operator: 'DATE_AFTER', value: 'tomorrow' },
@@ -108,6 +125,9 @@ describe('project helpers for dependencies, archiving and creators', () => {
   it('lists who created the project flags', async () => {
     const { body } = await stack.admin.get('/api/admin/projects/default/flag-creators');
     expect(body).toEqual([{ id: -42, name: 'admin' }]);
+    // Instance-wide, as the search page asks.
+    expect((await stack.admin.get('/api/admin/flag-creators?limit=10000')).body).toEqual([{ id: -42, name: 'admin' }]);
+    expect((await stack.admin.get('/api/admin/flag-creators?limit=0')).status).toBe(400);
   });
 });
 
@@ -117,7 +137,7 @@ describe('inactive users', () => {
     const stale = await stack.admin.post('/api/admin/user-admin', { username: 'long-gone', rootRole: 3 });
     const fresh = await stack.admin.post('/api/admin/user-admin', { username: 'just-here', rootRole: 3 });
     // Time passes for one of them.
-    await stack.infrastructure.db.query(sql.unsafe`update admin.users set created_at = now() - interval '400 days' where id = ${stale.body.id}`);
+    await stack.db.query(sql.unsafe`update admin.users set created_at = now() - interval '400 days' where id = ${stale.body.id}`);
     const inactive = await stack.admin.get('/api/admin/user-admin/inactive');
     expect(inactive.body.inactiveUsers.map((user: { username: string }) => user.username)).toEqual(['long-gone']);
     expect((await stack.admin.post('/api/admin/user-admin/inactive/delete', { ids: [stale.body.id, fresh.body.id] })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent } from '@bunting/contracts';
-import { authenticate, migrate, runDurableConsumer, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { authenticate, migrate, runDurableConsumer, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
 import { eventRoutes } from './event-routes.ts';
 import { eventStore } from './event-store.ts';
 
@@ -12,13 +12,14 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * event-log: stores every domain event once, in arrival order, and serves the event log API.
  * Replicas share one durable consumer, so each event is stored by exactly one of them.
  */
-export function eventLog(infrastructure: Infrastructure): FastifyPluginAsync {
+export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): FastifyPluginAsync {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: EVENT_LOG_SCHEMA, dir: migrationsDir, log });
 
     const consumer = runDurableConsumer({
       messaging,
+      metrics: infrastructure.metrics,
       stream: messaging.names.eventsStream,
       durable: messaging.names.consumer('event_log'),
       filterSubject: messaging.names.eventsSubjects,

@@ -1,54 +1,50 @@
 import { z } from 'zod';
-import { EventList, EventSearch, EventsQuery, PathName } from '@bunting/contracts';
-import { Permission, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
+import { EventList, EventSearch, EventSearchQuery, EventsQuery, PathName } from '@bunting/contracts';
+import { Permission, ValidationError, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
 import { eventStore } from './event-store.ts';
 
 const RECENT_LIMIT = 100;
+const listOf = (value: string | undefined) => (value === undefined ? undefined : [value]);
 
 export function eventRoutes(app: HttpServer, db: DatabasePool) {
-  // Seed endpoint 1: the last 100 events, or every event of one project (none for an unknown project).
+  // The last 100 events, or every event of one project (none for an unknown project).
   app.get('/api/admin/events', { schema: { querystring: EventsQuery, response: { 200: EventList } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.query.project });
-    const { project } = request.query;
-    const { events, total } = await eventStore.find(db, { project }, { limit: project === undefined ? RECENT_LIMIT : null, offset: 0 });
+    const { project, limit, offset } = request.query;
+    const { events, total } = await eventStore.find(db, { project: project === undefined ? undefined : [project] }, {
+      limit: limit ?? (project === undefined ? RECENT_LIMIT : null),
+      offset: offset ?? 0,
+    });
     return { version: 1 as const, events, totalEvents: total };
   });
 
   app.get('/api/admin/events/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
-    const { events, total } = await eventStore.find(db, { feature: request.params.featureName }, { limit: null, offset: 0 });
+    const { events, total } = await eventStore.find(db, { feature: [request.params.featureName] }, { limit: null, offset: 0 });
     return { version: 1, toggleName: request.params.featureName, events, totalEvents: total };
   });
 
-  // Seed endpoint 2 (deprecated): filters are exact and case-sensitive; query is free text.
+  // Deprecated search: filters are exact and case-sensitive; query is free text.
   app.post('/api/admin/events/search', { schema: { body: EventSearch.optional(), response: { 200: EventList } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const search = request.body ?? {};
     const { events, total } = await eventStore.find(
       db,
-      { type: search.type, project: search.project, feature: search.feature, query: search.query },
+      { type: listOf(search.type), project: listOf(search.project), feature: listOf(search.feature), query: search.query },
       { limit: search.limit ?? 100, offset: search.offset ?? 0 },
     );
     return { version: 1 as const, events, totalEvents: total };
   });
 
-  const SearchQuery = z.object({
-    query: z.string().max(1000).optional(),
-    feature: z.string().max(255).optional(),
-    project: z.string().max(255).optional(),
-    type: z.string().max(255).optional(),
-    createdBy: z.string().max(255).optional(),
-    from: z.iso.date().optional(),
-    to: z.iso.date().optional(),
-    offset: z.coerce.number().int().min(0).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
-  });
-  app.get('/api/admin/search/events', { schema: { querystring: SearchQuery } }, async (request) => {
+  // Unleash's operators (IS:, IS_ANY_OF:) on every filter; the dates are days, both included.
+  app.get('/api/admin/search/events', { schema: { querystring: EventSearchQuery }, config: { etag: true } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
-    const { offset, limit, to, ...filter } = request.query;
+    const { offset, limit, from, to, id, ...filter } = request.query;
+    const ids = id?.map(Number);
+    if (ids?.some((value) => !Number.isSafeInteger(value))) throw ValidationError.field('id', 'must name event ids (numbers)');
     const { events, total } = await eventStore.find(
       db,
-      { ...filter, to: to ? `${to}T23:59:59.999Z` : undefined },
+      { ...filter, id: ids, from: from ? `${from}T00:00:00.000Z` : undefined, to: to ? `${to}T23:59:59.999Z` : undefined },
       { limit: limit ?? 50, offset: offset ?? 0 },
     );
     return { events, total };

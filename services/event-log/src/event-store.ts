@@ -9,22 +9,34 @@ const columns = sql.fragment`id, type, created_at as "createdAt", created_by as 
   created_by_user_id as "createdByUserId", environment, project, feature_name as "featureName",
   data, pre_data as "preData", tags`;
 
+/** Each list matches any of its values; all given filters must hold. */
 export type EventFilter = {
-  project?: string | undefined;
-  feature?: string | undefined;
-  type?: string | undefined;
-  createdBy?: string | undefined;
+  id?: readonly number[] | undefined;
+  groupId?: readonly string[] | undefined;
+  project?: readonly string[] | undefined;
+  feature?: readonly string[] | undefined;
+  type?: readonly string[] | undefined;
+  environment?: readonly string[] | undefined;
+  /** A creator's user id (Unleash's search sends those) or name. */
+  createdBy?: readonly string[] | undefined;
   query?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
 };
 
+const anyOf = (values: readonly string[]) => sql.array([...values], 'text');
+
 function where(filter: EventFilter) {
   const conditions = [];
-  if (filter.project !== undefined) conditions.push(sql.fragment`project = ${filter.project}`);
-  if (filter.feature !== undefined) conditions.push(sql.fragment`feature_name = ${filter.feature}`);
-  if (filter.type !== undefined) conditions.push(sql.fragment`type = ${filter.type}`);
-  if (filter.createdBy !== undefined) conditions.push(sql.fragment`created_by = ${filter.createdBy}`);
+  if (filter.id !== undefined) conditions.push(sql.fragment`id = any(${sql.array([...filter.id], 'int8')})`);
+  if (filter.groupId !== undefined) conditions.push(sql.fragment`group_id::text = any(${anyOf(filter.groupId)})`);
+  if (filter.project !== undefined) conditions.push(sql.fragment`project = any(${anyOf(filter.project)})`);
+  if (filter.feature !== undefined) conditions.push(sql.fragment`feature_name = any(${anyOf(filter.feature)})`);
+  if (filter.type !== undefined) conditions.push(sql.fragment`type = any(${anyOf(filter.type)})`);
+  if (filter.environment !== undefined) conditions.push(sql.fragment`environment = any(${anyOf(filter.environment)})`);
+  if (filter.createdBy !== undefined) {
+    conditions.push(sql.fragment`(created_by = any(${anyOf(filter.createdBy)}) or created_by_user_id::text = any(${anyOf(filter.createdBy)}))`);
+  }
   if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
   if (filter.query) {

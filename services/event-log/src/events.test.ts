@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.dispose());
 
-describe('GET /api/admin/events (seed endpoint 1)', () => {
+describe('GET /api/admin/events', () => {
   it('returns the last 100 events, newest first, with version 1 and the full total', async () => {
     const reply = await stack.admin.get('/api/admin/events');
     expect(reply.status).toBe(200);
@@ -45,7 +45,7 @@ describe('GET /api/admin/events (seed endpoint 1)', () => {
   });
 });
 
-describe('POST /api/admin/events/search (seed endpoint 2)', () => {
+describe('POST /api/admin/events/search', () => {
   it('filters by type, project and feature, case-sensitively', async () => {
     const byType = await stack.admin.post('/api/admin/events/search', { type: 'project-created' });
     expect(byType.body.events.map((e: { project: string }) => e.project)).toEqual(['alpha']);
@@ -79,10 +79,45 @@ describe('POST /api/admin/events/search (seed endpoint 2)', () => {
   });
 });
 
+describe('GET /api/admin/events paging', () => {
+  it('pages with limit and offset, and refuses out-of-range values with 400', async () => {
+    const page = await stack.admin.get('/api/admin/events?limit=5&offset=1');
+    expect(page.status).toBe(200);
+    expect(page.body.events).toHaveLength(5);
+    for (const query of ['limit=0', 'limit=-1', 'limit=100000', 'offset=-3', 'limit=abc']) {
+      const refused = await stack.admin.get(`/api/admin/events?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.name).toBe('ValidationError');
+    }
+  });
+});
+
+describe('GET /api/admin/search/events', () => {
+  it("takes Unleash's operators: IS and IS_ANY_OF on lists, IS on dates", async () => {
+    const isType = await stack.admin.get('/api/admin/search/events?type=IS:feature-created&project=IS:default');
+    expect(isType.status).toBe(200);
+    expect(isType.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['in-default']);
+    const plain = await stack.admin.get('/api/admin/search/events?type=feature-created&project=default');
+    expect(plain.body.total).toBe(1);
+    const anyOf = await stack.admin.get('/api/admin/search/events?feature=IS_ANY_OF:alpha-1,alpha-2,in-default&limit=10');
+    expect(anyOf.body.events.map((e: { featureName: string }) => e.featureName).sort()).toEqual(['alpha-1', 'alpha-2', 'in-default']);
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await stack.admin.get(`/api/admin/search/events?from=IS:${today}&to=IS:${today}&project=IS:alpha&limit=1`);
+    expect(dated.status).toBe(200);
+    expect(dated.body.total).toBe(111);
+    expect((await stack.admin.get('/api/admin/search/events?from=IS:2999-01-01')).body.total).toBe(0);
+    const byCreator = await stack.admin.get('/api/admin/search/events?createdBy=IS:-42&limit=1');
+    expect(byCreator.body.total).toBeGreaterThanOrEqual(112);
+    for (const query of ['from=IS:yesterday', 'from=IS_ANY_OF:2024-01-01', 'limit=0', 'id=IS:abc']) {
+      expect((await stack.admin.get(`/api/admin/search/events?${query}`)).status, query).toBe(400);
+    }
+  });
+});
+
 describe('the consumer is idempotent on the event uuid', () => {
   it('stores an event published twice under different message ids once', async () => {
     const { randomUUID } = await import('node:crypto');
-    const { js, names } = stack.infrastructure.messaging;
+    const { js, names } = stack.messaging;
     const event = {
       uuid: randomUUID(), type: 'tag-created', createdAt: new Date().toISOString(), createdBy: 'test', createdByUserId: null,
       environment: null, project: null, featureName: null, data: { type: 'simple', value: 'dup-check' }, preData: null, tags: [],

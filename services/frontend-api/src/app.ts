@@ -1,40 +1,64 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { HttpServer, Infrastructure } from '@bunting/platform';
+import { z } from 'zod';
+import { followStream, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
 import { clientRoutes } from './client/client-routes.ts';
 import { deltaRoutes } from './client/delta-routes.ts';
 import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
+import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
 import { createSnapshotStore } from './snapshots/snapshot-store.ts';
 import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
+import { createSdkTokens } from './tokens/sdk-tokens.ts';
+import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
 
 /**
- * frontend-api: the SDK edge. Answers /api/frontend and /api/client from compiled in-memory snapshots;
- * nothing on the request path touches Postgres. Stateless apart from its snapshots, so it scales out.
+ * frontend-api: the SDK edge. Answers /api/frontend and /api/client from compiled in-memory snapshots and verifies
+ * SDK tokens against its own copy of them: nothing on the request path touches the network, so it keeps answering
+ * while Postgres, NATS, Redis or admin-api are down. Stateless apart from those copies, so it scales out.
  */
-export function frontendApi(infrastructure: Infrastructure, config: FrontendConfig = readFrontendConfig(infrastructure.env)): FastifyPluginAsync {
+export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 'redis'>, config: FrontendConfig = readFrontendConfig(infrastructure.env)): FastifyPluginAsync {
   return async (app) => {
-    const { messaging, redis, log, verifier } = infrastructure;
-    const snapshots = createSnapshotStore({
+    const { messaging, redis, log } = infrastructure;
+    const namespace = infrastructure.config.namespace;
+    const snapshots = createSnapshotStore({ messaging, redis, log, namespace, hostname: config.hostname, revisionCheckMs: config.revisionCheckMs });
+    const tokens = createSdkTokens({ messaging, redis, log, namespace });
+    const { state } = await messaging.jsm.streams.info(messaging.names.eventsStream);
+    snapshots.start(state.last_seq);
+    // One reader of the event stream for both: configuration changes rebuild snapshots, token changes reach the token set.
+    const follower = followStream({
       messaging,
-      redis,
-      log,
-      namespace: infrastructure.config.namespace,
-      hostname: config.hostname,
-      revisionCheckMs: config.revisionCheckMs,
+      stream: messaging.names.eventsStream,
+      filterSubject: messaging.names.eventsSubjects,
+      schema: z.unknown(),
+      fromSequence: state.last_seq + 1,
+      handle: (event, message) => {
+        snapshots.onEvent(event, message.seq);
+        tokens.onEvent(event);
+      },
     });
-    await snapshots.start();
+    await tokens.start();
+    infrastructure.readiness.add({
+      name: 'sdk-tokens',
+      check: async () => { if (!tokens.loaded()) throw new Error('no API token set yet: admin-api and the Redis mirror were unreachable'); },
+    });
     const origins = watchAllowedOrigins(messaging, config.allowedOrigins, log);
-    const deps: FrontendDeps = { config, snapshots, verifier, messaging, origins };
+    const counts = createEdgeCounts();
+    const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
+    const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts };
     await app.register(async (scope) => {
       const server = scope as unknown as HttpServer;
       frontendRoutes(server, deps);
       clientRoutes(server, deps);
       deltaRoutes(server, deps);
+      ofrepRoutes(server, deps);
     });
-    app.addHook('onClose', () => {
+    app.addHook('onClose', async () => {
+      removeMetrics();
       origins.stop();
-      return snapshots.stop();
+      tokens.stop();
+      await follower.stop();
+      await snapshots.stop();
     });
   };
 }

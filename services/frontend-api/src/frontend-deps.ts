@@ -1,12 +1,16 @@
-import type { CredentialVerifier, Messaging } from '@bunting/platform';
+import type { Messaging } from '@bunting/platform';
 import type { FrontendConfig } from './frontend-config.ts';
 import type { SnapshotStore } from './snapshots/snapshot-store.ts';
 import type { AllowedOrigins } from './frontend/allowed-origins.ts';
+import type { SdkTokens } from './tokens/sdk-tokens.ts';
+import type { EdgeCounts } from './edge-metrics.ts';
 
 export type FrontendDeps = {
   config: FrontendConfig;
   snapshots: SnapshotStore;
-  verifier: CredentialVerifier;
+  tokens: SdkTokens;
   messaging: Messaging;
   origins: AllowedOrigins;
+  /** Answers served, by API, for the metrics. */
+  counts: EdgeCounts;
 };

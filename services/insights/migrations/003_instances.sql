@@ -1,16 +1,4 @@
 -- Up Migration
--- insights records application-created itself, through its own outbox.
-create table outbox (
-  id bigserial primary key,
-  uuid uuid not null unique,
-  subject text not null,
-  payload jsonb not null,
-  headers jsonb not null default '{}',
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
-
 -- What an admin said of an application.
 alter table applications add column description text;
 alter table applications add column url text;

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
-import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type HttpServer, type Infrastructure } from '@bunting/platform';
+import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
 import { applicationAnnouncer } from './application-events.ts';
 import { adminClient } from './admin-client.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { recordEvent } from './event-facts.ts';
 import { insightsRoutes } from './insights-routes.ts';
+import { createKnownFlags } from './known-flags.ts';
 import { recordMetrics } from './metric-facts.ts';
 import { startSnapshotTimer } from './snapshot-timer.ts';
 
@@ -20,17 +21,19 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
  * snapshot of admin-api's inventory for the trends, and serves the health report, instance statistics and
  * the executive dashboard. Replicas share the durable consumers.
  */
-export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
+export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): FastifyPluginAsync {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log });
+    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log, outbox: true });
     const admin = adminClient(messaging);
     const outbox = createOutbox(INSIGHTS_SCHEMA);
-    const relay = startRelay({ schema: INSIGHTS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log });
+    const relay = startRelay({ schema: INSIGHTS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
     const announce = applicationAnnouncer(outbox, messaging);
+    const knownFlags = createKnownFlags(admin, log);
 
     const events = runDurableConsumer({
       messaging,
+      metrics: infrastructure.metrics,
       stream: messaging.names.eventsStream,
       durable: messaging.names.consumer('insights'),
       filterSubject: messaging.names.eventsSubjects,
@@ -39,11 +42,12 @@ export function insights(infrastructure: Infrastructure): FastifyPluginAsync {
     });
     const metrics = runDurableConsumer({
       messaging,
+      metrics: infrastructure.metrics,
       stream: messaging.names.metricsStream,
       durable: messaging.names.consumer('insights_metrics'),
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
-      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce),
+      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names)),
     });
     const snapshots = startSnapshotTimer({ db, admin, log });
 

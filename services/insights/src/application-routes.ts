@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApplicationsQuery, CreateApplication, PathName, RawMetricsQuery } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, sql, type DatabasePool, type HttpServer } from '@bunting/platform';
 import type { AnnounceApplications } from './metric-facts.ts';
+import { isOutdatedSdk, outdatedSdks } from './outdated-sdks.ts';
 
 const ApplicationRow = z.object({
   appName: z.string(),
@@ -127,10 +128,33 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
       featureCount,
       environments: environments.map((environment) => ({
         ...environment,
-        issues: { missingFeatures: missing.filter((row) => row.environment === environment.name).map((row) => row.name), outdatedSdks: [] },
+        issues: {
+          missingFeatures: missing.filter((row) => row.environment === environment.name).map((row) => row.name),
+          outdatedSdks: environment.sdks.filter(isOutdatedSdk),
+        },
       })),
       issues: { missingStrategies: [] },
     };
+  });
+
+  const InstanceSdk = z.object({ appName: z.string(), sdkVersion: z.string().nullable() });
+
+  // SDK versions older than Unleash's minimum for them, with the applications running them.
+  app.get('/api/admin/metrics/sdks/outdated', async (request) => {
+    requirePermission(principalOf(request), Permission.READ);
+    const instances = await db.any(sql.type(InstanceSdk)`select distinct app_name as "appName", sdk_version as "sdkVersion"
+      from insights.application_instances where sdk_version is not null`);
+    return { sdks: outdatedSdks(instances) };
+  });
+
+  // The same for the applications that evaluate the project's flags.
+  app.get('/api/admin/projects/:projectId/sdks/outdated', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+    requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
+    const instances = await db.any(sql.type(InstanceSdk)`select distinct i.app_name as "appName", i.sdk_version as "sdkVersion"
+      from insights.application_instances i where i.sdk_version is not null and exists (
+        select 1 from insights.metric_hours m join insights.feature_projects p on p.feature_name = m.feature_name
+        where m.app_name = i.app_name and p.project = ${request.params.projectId})`);
+    return { sdks: outdatedSdks(instances) };
   });
 
   const metricsOf = (name: string, hours: number) => db.any(sql.type(FeatureMetricRow)`
@@ -142,10 +166,30 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
     where m.feature_name = ${name} and m.hour >= date_trunc('hour', now()) - make_interval(hours => ${hours - 1})
     order by m.hour, m.environment, m.app_name`);
 
-  // The last 48 hours of a flag's evaluations, per hour, environment and application.
+  // A flag's usage as Unleash sums it (the last hour and the whole kept period per environment, the applications
+  // that reported it), with the last 48 hours per hour, environment and application in `data`.
   app.get('/api/admin/client-metrics/features/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
-    return { version: 1, maturity: 'stable', data: await metricsOf(request.params.name, 48) };
+    const featureName = request.params.name;
+    const data = await metricsOf(featureName, 48);
+    const lastHour = data.filter((row) => Date.parse(row.timestamp) >= Date.now() - 3_600_000);
+    const byEnvironment = (rows: typeof data) => {
+      const sums = new Map<string, { yes: number; no: number; timestamp: string }>();
+      for (const row of rows) {
+        const sum = sums.get(row.environment) ?? { yes: 0, no: 0, timestamp: row.timestamp };
+        sums.set(row.environment, { yes: sum.yes + row.yes, no: sum.no + row.no, timestamp: row.timestamp > sum.timestamp ? row.timestamp : sum.timestamp });
+      }
+      return [...sums].map(([environment, sum]) => ({ environment, ...sum }));
+    };
+    return {
+      version: 1,
+      maturity: 'stable',
+      featureName,
+      lastHourUsage: byEnvironment(lastHour).map(({ environment, timestamp, yes, no }) => ({ featureName, environment, timestamp, yes, no })),
+      totalUsage: byEnvironment(data).map(({ environment, yes, no }) => ({ environment, yes, no })),
+      seenApplications: [...new Set(data.map((row) => row.appName))].sort(),
+      data,
+    };
   });
 
   app.get('/api/admin/client-metrics/features/:name/raw', {

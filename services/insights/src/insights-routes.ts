@@ -13,7 +13,7 @@ import { recordSnapshot } from './trend-snapshots.ts';
 export type InsightsDeps = { db: DatabasePool; admin: AdminClient; version: string };
 
 export function insightsRoutes(app: HttpServer, { db, admin, version }: InsightsDeps) {
-  // Seed endpoint 6: admin-api's view of the project, with the time windows only insights keeps.
+  // The health report: admin-api's view of the project, with the time windows only insights keeps.
   app.get('/api/admin/projects/:projectId/health-report', {
     schema: { params: z.object({ projectId: PathName }), response: { 200: HealthReport } },
   }, async (request) => {
@@ -73,7 +73,7 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     return unknownFlags(db, new Set(Object.keys(inventory.featureProjects)));
   });
 
-  // Seed endpoint 9 (deprecated in Unleash, kept): counts as of now.
+  // Instance statistics (deprecated in Unleash, kept): counts as of now.
   const statistics = async () => instanceStatistics(db, await admin.inventory(), version);
   app.get('/api/admin/instance-admin/statistics', { schema: { response: { 200: InstanceStatistics } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
@@ -89,7 +89,7 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     return lifecycleTrends(await admin.inventory());
   });
 
-  // Seed endpoint 18 and its replacement. Looking brings today's snapshot up to date first.
+  // The executive dashboard and its replacement, /api/admin/insights. Looking brings today's snapshot up to date first.
   for (const path of ['/api/admin/dashboard/executive', '/api/admin/insights']) {
     app.get(path, { schema: { querystring: InsightsRange, response: { 200: InstanceInsights } } }, async (request) => {
       requirePermission(principalOf(request), Permission.READ);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { MetricsMessage } from '@bunting/contracts';
 import { createOutbox } from '@bunting/platform';
 import { applicationAnnouncer } from './application-events.ts';
 import { recordMetrics } from './metric-facts.ts';
@@ -14,7 +15,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOStri
 
 /** Publishes a domain event straight to the stream, to place it in the past. */
 async function publishEvent(event: Record<string, unknown>) {
-  const { js, names } = stack.infrastructure.messaging;
+  const { js, names } = stack.messaging;
   const full = {
     uuid: randomUUID(), createdBy: 'test', createdByUserId: null, environment: null, project: null, featureName: null,
     data: null, preData: null, tags: [], ...event,
@@ -48,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.dispose());
 
-describe('GET /api/admin/projects/:projectId/health-report (seed endpoint 6)', () => {
+describe('GET /api/admin/projects/:projectId/health-report', () => {
   it('reports the project, its flags and their health', async () => {
     const reply = await healthReport();
     expect(reply.status).toBe(200);
@@ -110,15 +111,15 @@ describe('GET /api/admin/projects/:projectId/health-report (seed endpoint 6)', (
   });
 });
 
-describe('GET /api/admin/instance-admin/statistics (seed endpoint 9)', () => {
+describe('GET /api/admin/instance-admin/statistics', () => {
   beforeAll(async () => {
     // One metrics bucket from yesterday, published as if it had arrived then.
     const yesterday = new Date(Date.now() - DAY_MS);
     yesterday.setUTCHours(12, 0, 0, 0);
-    const { js, names } = stack.infrastructure.messaging;
+    const { js, names } = stack.messaging;
     await js.publish(names.metricsSubject('client'), JSON.stringify({
       kind: 'client-metrics', receivedAt: yesterday.toISOString(), environment: 'production', tokenName: 'test',
-      body: { appName: 'yesterday-app', bucket: { start: yesterday.toISOString(), toggles: { shipped: { yes: 3, no: 1, variants: { blue: 2 } } } } },
+      body: { appName: 'yesterday-app', bucket: { start: yesterday.toISOString(), stop: yesterday.toISOString(), toggles: { shipped: { yes: 3, no: 1, variants: { blue: 2 } } } } },
     }));
     expect((await client.post('/api/client/register', { appName: 'checkout', instanceId: 'i-1', interval: 15000, started: new Date().toISOString(), strategies: ['default'] })).status).toBe(202);
   });
@@ -167,7 +168,7 @@ describe('GET /api/admin/instance-admin/statistics (seed endpoint 9)', () => {
   });
 });
 
-describe('GET /api/admin/dashboard/executive (seed endpoint 18) and /api/admin/insights', () => {
+describe('GET /api/admin/dashboard/executive and /api/admin/insights', () => {
   beforeAll(async () => {
     expect((await client.post('/api/client/metrics', {
       appName: 'checkout', instanceId: 'i-1',
@@ -339,13 +340,13 @@ describe('GET /api/admin/insights/lifecycle', () => {
 
 describe('the consumers are idempotent', () => {
   it('adds a redelivered metrics message once', async () => {
-    const message = {
-      kind: 'client-metrics' as const, receivedAt: '2024-03-05T10:20:00.000Z', environment: 'development', tokenName: 'test',
-      body: { appName: 'replayed', bucket: { start: '2024-03-05T10:00:00.000Z', toggles: { shipped: { yes: 2, no: 1 } } } },
-    };
-    const announce = applicationAnnouncer(createOutbox('insights'), stack.infrastructure.messaging);
-    await recordMetrics(stack.infrastructure.db, message, 9_000_001, announce);
-    await recordMetrics(stack.infrastructure.db, message, 9_000_001, announce);
+    const message = MetricsMessage.parse({
+      kind: 'client-metrics', receivedAt: '2024-03-05T10:20:00.000Z', environment: 'development', tokenName: 'test',
+      body: { appName: 'replayed', bucket: { start: '2024-03-05T10:00:00.000Z', stop: '2024-03-05T10:01:00.000Z', toggles: { shipped: { yes: 2, no: 1 } } } },
+    });
+    const announce = applicationAnnouncer(createOutbox('insights'), stack.messaging);
+    await recordMetrics(stack.db, message, 9_000_001, announce);
+    await recordMetrics(stack.db, message, 9_000_001, announce);
     const { body } = await stack.admin.get('/api/admin/insights?from=2024-03-01&to=2024-03-10');
     expect(body.metricsSummaryTrends).toEqual([expect.objectContaining({ project: 'alpha', totalYes: 2, totalNo: 1, totalRequests: 3 })]);
   });
@@ -357,7 +358,7 @@ describe('the consumers are idempotent', () => {
     await publishEvent({ type: 'feature-updated', project: 'solo', createdAt: daysAgo(1) });
     const { sql } = await import('@bunting/platform');
     const counts = await eventually(async () => {
-      const rows = await stack.infrastructure.db.any(sql.unsafe`select created_at from insights.events where project = 'solo'`);
+      const rows = await stack.db.any(sql.unsafe`select created_at from insights.events where project = 'solo'`);
       return rows.length >= 2 && rows.length;
     });
     expect(counts).toBe(2);

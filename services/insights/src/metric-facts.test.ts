@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { MetricsMessage } from '@bunting/contracts';
 import { bucketHour, metricFacts } from './metric-facts.ts';
 
 const receivedAt = '2026-03-05T10:42:00.000Z';
-const message = (body: Record<string, unknown>) => ({ kind: 'client-metrics' as const, receivedAt, environment: 'production', tokenName: 't', body });
+const message = (body: Record<string, unknown>, kind: MetricsMessage['kind'] = 'client-metrics') =>
+  MetricsMessage.parse({ kind, receivedAt, environment: 'production', tokenName: 't', body });
 
 describe('bucketHour', () => {
   it('takes the bucket start unless it is missing or more than two days off', () => {
@@ -15,10 +17,10 @@ describe('bucketHour', () => {
 });
 
 describe('metricFacts', () => {
-  it('reads an SDK bucket, skipping nonsense counts and names', () => {
+  it('reads an SDK bucket, skipping names too long to keep', () => {
     const facts = metricFacts(message({
       appName: 'shop', instanceId: 'i',
-      bucket: { start: receivedAt, toggles: { a: { yes: 2, no: 1, variants: { blue: 2 } }, b: { yes: -4, no: 'x' }, '': { yes: 1 } } },
+      bucket: { start: receivedAt, stop: receivedAt, toggles: { a: { yes: 2, no: 1, variants: { blue: 2 } }, b: {}, '': { yes: 1 }, ['x'.repeat(256)]: { yes: 1 } } },
     }));
     expect(facts.apps).toEqual(['shop']);
     expect(facts.rows).toEqual([
@@ -27,10 +29,15 @@ describe('metricFacts', () => {
     ]);
   });
 
+  it('never sees nonsense counts: the contract refuses them at the edge and on the stream', () => {
+    const bad = { appName: 'shop', bucket: { start: receivedAt, stop: receivedAt, toggles: { b: { yes: -4, no: 'x' } } } };
+    expect(MetricsMessage.safeParse({ kind: 'client-metrics', receivedAt, environment: 'production', tokenName: 't', body: bad }).success).toBe(false);
+  });
+
   it('reads a registration as an app seen with what it says of itself, without counts', () => {
-    const registration = { ...message({ appName: 'shop', instanceId: 'i', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default', 7] }), kind: 'client-register' as const };
+    const registration = message({ appName: 'shop', instanceId: 'i', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default'] }, 'client-register');
     expect(metricFacts(registration)).toEqual({
-      apps: ['shop'], rows: [], registration: { app: 'shop', sdkVersion: 'unleash-client-node:6.12.1', strategies: [] },
+      apps: ['shop'], rows: [], registration: { app: 'shop', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default'] },
       instances: [{ app: 'shop', instanceId: 'i', environment: 'production', sdkVersion: 'unleash-client-node:6.12.1', frontend: false }],
     });
   });
@@ -40,11 +47,10 @@ describe('metricFacts', () => {
       applications: [{ appName: 'edge-app', instanceId: 'e' }, { appName: 'elsewhere', instanceId: 'x', environment: 'development' }],
       metrics: [
         { featureName: 'a', appName: 'web', environment: 'production', timestamp: '2026-03-05T09:10:00.000Z', yes: 5, no: 0 },
-        { featureName: 'c', appName: 'web', environment: 'development', yes: 5, no: 0 },
+        { featureName: 'c', appName: 'web', environment: 'development', timestamp: 1, yes: 5, no: 0 },
         { featureName: 'b', appName: 'api', timestamp: 1, yes: 1, no: 1, variants: { red: 1 } },
-        { nonsense: true },
       ],
-    }));
+    }, 'bulk-metrics'));
     // An application in another environment than the token's is not recorded.
     expect(facts.apps.sort()).toEqual(['api', 'edge-app', 'web']);
     expect(facts.instances).toEqual([{ app: 'edge-app', instanceId: 'e', environment: 'production', sdkVersion: null, frontend: false }]);
@@ -54,7 +60,4 @@ describe('metricFacts', () => {
     ]);
   });
 
-  it('finds nothing in a body of neither shape', () => {
-    expect(metricFacts(message({ something: 'else' }))).toEqual({ apps: [], rows: [], instances: [] });
-  });
 });

@@ -5,37 +5,9 @@ import { sql, type DatabasePool, type Queryable } from '@bunting/platform';
 /** Records application-created for applications seen for the first time, in the caller's transaction. */
 export type AnnounceApplications = (tx: Queryable, apps: readonly string[]) => Promise<void>;
 
-const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).catch(0);
-const Variants = z.record(z.string(), Count).optional().catch(undefined);
-const ToggleCounts = z.object({ yes: Count.optional(), no: Count.optional(), variants: Variants });
-const AppName = z.string().min(1).max(255);
-
-/** An SDK's metrics or registration post: one app with one bucket of toggles, or what it says of itself. */
-const SingleBody = z.object({
-  appName: AppName,
-  instanceId: z.string().min(1).max(255).optional().catch(undefined),
-  sdkVersion: z.string().max(255).optional().catch(undefined),
-  strategies: z.array(z.string().max(255)).max(100).optional().catch(undefined),
-  bucket: z.object({ start: z.string().optional(), toggles: z.record(z.string(), ToggleCounts.catch({})) }).optional(),
-});
-/** A bulk post (/api/client/metrics/bulk, as Unleash Edge sends): registrations and per-flag counts of many apps. */
-const BulkBody = z.object({
-  applications: z.array(z.object({
-    appName: AppName,
-    instanceId: z.string().min(1).max(255).optional().catch(undefined),
-    sdkVersion: z.string().max(255).optional().catch(undefined),
-    environment: z.string().max(255).optional().catch(undefined),
-  }).loose().catch({ appName: '' })).optional().catch(undefined),
-  metrics: z.array(z.object({
-    featureName: z.string(),
-    appName: z.string(),
-    environment: z.string().optional(),
-    timestamp: z.union([z.string(), z.number()]).optional(),
-    yes: Count.optional(),
-    no: Count.optional(),
-    variants: Variants,
-  }).loose().nullable().catch(null)).optional().catch(undefined),
-});
+/** Names reported that no flag has are kept up to these bounds: per application, and in all. */
+export const UNKNOWN_FLAGS_PER_APP = 1000;
+export const UNKNOWN_FLAGS_IN_ALL = 10_000;
 
 const HOUR_MS = 3_600_000;
 const MAX_SKEW_MS = 2 * 24 * HOUR_MS;
@@ -55,41 +27,80 @@ export type MetricFacts = { apps: string[]; rows: MetricRow[]; registration?: Re
 
 const fits = (name: string) => name.length > 0 && name.length <= 255;
 
-/** What one message says, as hourly rows and the apps it shows alive; nothing for a body of neither shape. */
+/** What one message says, as hourly rows and the apps it shows alive. Names over 255 characters are skipped. */
 export function metricFacts(message: MetricsMessage): MetricFacts {
-  const single = SingleBody.safeParse(message.body);
-  if (single.success) {
-    const { appName, bucket, sdkVersion, strategies, instanceId } = single.data;
-    const hour = bucketHour(bucket?.start, message.receivedAt).toISOString();
-    const rows = Object.entries(bucket?.toggles ?? {}).filter(([feature]) => fits(feature)).map(([feature, counts]) => ({
-      hour, app: appName, environment: message.environment, feature, yes: counts.yes ?? 0, no: counts.no ?? 0,
-      variants: Object.entries(counts.variants ?? {}).filter(([name]) => fits(name)),
-    }));
-    const registration = message.kind.endsWith('register') ? { registration: { app: appName, sdkVersion: sdkVersion ?? null, strategies: strategies ?? [] } } : {};
-    const frontend = message.kind.startsWith('frontend');
-    const instances = instanceId ? [{ app: appName, instanceId, environment: message.environment, sdkVersion: sdkVersion ?? null, frontend }] : [];
-    return { apps: [appName], rows, ...registration, instances };
+  if (message.kind === 'bulk-metrics') return bulkFacts(message);
+  const { appName, instanceId, sdkVersion } = message.body;
+  if (appName === undefined || !fits(appName)) return { apps: [], rows: [], instances: [] };
+  const frontend = message.kind.startsWith('frontend');
+  const instances = instanceId && fits(instanceId)
+    ? [{ app: appName, instanceId, environment: message.environment, sdkVersion: sdkVersion ?? null, frontend }]
+    : [];
+  if (message.kind === 'client-register' || message.kind === 'frontend-register') {
+    const registration = { app: appName, sdkVersion: sdkVersion ?? null, strategies: (message.body.strategies ?? []).filter(fits).slice(0, 100) };
+    return { apps: [appName], rows: [], registration, instances };
   }
-  const bulk = BulkBody.safeParse(message.body);
-  if (!bulk.success) return { apps: [], rows: [], instances: [] };
-  const rows = (bulk.data.metrics ?? []).flatMap((metric) => {
-    const environment = metric && metricsEnvironment(message, metric.environment);
-    if (!metric || !environment || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
+  const { bucket } = message.body;
+  const hour = bucketHour(bucket.start, message.receivedAt).toISOString();
+  const rows = Object.entries(bucket.toggles).filter(([feature]) => fits(feature)).map(([feature, counts]) => ({
+    hour, app: appName, environment: message.environment, feature, yes: counts.yes ?? 0, no: counts.no ?? 0,
+    variants: Object.entries(counts.variants ?? {}).filter(([name]) => fits(name)),
+  }));
+  return { apps: [appName], rows, instances };
+}
+
+/** A bulk post: each entry counts in its own environment when the token may speak for it. */
+function bulkFacts(message: Extract<MetricsMessage, { kind: 'bulk-metrics' }>): MetricFacts {
+  const rows = (message.body.metrics ?? []).flatMap((metric) => {
+    const environment = metricsEnvironment(message, metric.environment);
+    if (!environment || !fits(metric.featureName) || !fits(metric.appName) || !fits(environment)) return [];
     return [{
       hour: bucketHour(metric.timestamp, message.receivedAt).toISOString(),
-      app: metric.appName, environment, feature: metric.featureName, yes: metric.yes ?? 0, no: metric.no ?? 0,
+      app: metric.appName, environment, feature: metric.featureName, yes: metric.yes, no: metric.no,
       variants: Object.entries(metric.variants ?? {}).filter(([name]) => fits(name)),
     }];
   });
-  const applications = (bulk.data.applications ?? []).flatMap((application) => {
+  const applications = (message.body.applications ?? []).flatMap((application) => {
     const environment = metricsEnvironment(message, application.environment);
-    return environment ? [{ ...application, environment }] : [];
+    return environment && application.appName !== undefined && fits(application.appName) ? [{ ...application, appName: application.appName, environment }] : [];
   });
   const apps = new Set([...applications.map((application) => application.appName), ...rows.map((row) => row.app)]);
-  const instances = applications.flatMap((application) => (application.instanceId && fits(application.appName)
+  const instances = applications.flatMap((application) => (application.instanceId && fits(application.instanceId)
     ? [{ app: application.appName, instanceId: application.instanceId, environment: application.environment, sdkVersion: application.sdkVersion ?? null, frontend: false }]
     : []));
-  return { apps: [...apps].filter(fits), rows, instances };
+  return { apps: [...apps], rows, instances };
+}
+
+/**
+ * Keeps the rows about flags no project has only while the names of such flags stay within bounds (per application
+ * and in all); a name seen before is always kept. Serialised by a lock, so two messages cannot both take the last place.
+ */
+async function withinUnknownBounds(tx: Queryable, rows: MetricRow[], unknown: ReadonlySet<string>): Promise<MetricRow[]> {
+  await tx.query(sql.unsafe`select pg_advisory_xact_lock(hashtext('insights.unknown_flags'))`);
+  const kept: MetricRow[] = [];
+  const admitted = new Set<string>();
+  for (const row of rows) {
+    if (!unknown.has(row.feature)) {
+      kept.push(row);
+      continue;
+    }
+    const key = `${row.app}\u0000${row.feature}`;
+    if (!admitted.has(key)) {
+      const inserted = await tx.query(sql.unsafe`
+        insert into insights.unknown_flags (app_name, feature_name)
+        select ${row.app}, ${row.feature}
+        where exists (select 1 from insights.unknown_flags where app_name = ${row.app} and feature_name = ${row.feature})
+          or ((select count(*) from insights.unknown_flags where app_name = ${row.app}) < ${UNKNOWN_FLAGS_PER_APP}
+            and (select count(*) from insights.unknown_flags) < ${UNKNOWN_FLAGS_IN_ALL})
+        on conflict do nothing`);
+      const known = inserted.rowCount > 0
+        || (await tx.exists(sql.unsafe`select 1 from insights.unknown_flags where app_name = ${row.app} and feature_name = ${row.feature}`));
+      if (!known) continue;
+      admitted.add(key);
+    }
+    kept.push(row);
+  }
+  return kept;
 }
 
 const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.map((row) => row[key]);
@@ -99,13 +110,22 @@ const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.ma
  * idempotent by themselves, so the message's stream sequence is recorded in the same transaction and a
  * redelivered message changes nothing.
  */
-export async function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number, announce: AnnounceApplications): Promise<void> {
-  const { apps, rows, registration, instances } = metricFacts(message);
+export async function recordMetrics(
+  db: DatabasePool,
+  message: MetricsMessage,
+  streamSequence: number,
+  announce: AnnounceApplications,
+  unknownAmong: (names: readonly string[]) => Promise<ReadonlySet<string>> = async () => new Set(),
+): Promise<void> {
+  const facts = metricFacts(message);
+  const { apps, registration, instances } = facts;
   if (apps.length === 0) return;
+  const unknown = await unknownAmong([...new Set(facts.rows.map((row) => row.feature))]);
   await db.transaction(async (tx) => {
     const fresh = await tx.query(sql.unsafe`
       insert into insights.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`);
     if (fresh.rowCount === 0) return;
+    const rows = unknown.size === 0 ? facts.rows : await withinUnknownBounds(tx, facts.rows, unknown);
     const created = await tx.anyFirst(sql.type(z.object({ app: z.string() }))`
       insert into insights.applications (app_name, first_seen, last_seen)
       select app, ${message.receivedAt}::timestamptz, ${message.receivedAt}::timestamptz from unnest(${sql.array(apps, 'text')}::text[]) as t(app)

@@ -1,15 +1,4 @@
 -- Up Migration
-create table outbox (
-  id bigserial primary key,
-  uuid uuid not null unique,
-  subject text not null,
-  payload jsonb not null,
-  headers jsonb not null default '{}',
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-create index outbox_pending on outbox (id) where published_at is null;
-
 create table signal_endpoints (
   id serial primary key,
   name text not null unique,

@@ -1,4 +1,4 @@
-import type { CredentialVerifier, DatabasePool, Logger, Messaging, Redis } from '@bunting/platform';
+import type { CredentialVerifier, DatabasePool, Logger, Messaging, Metrics, Redis } from '@bunting/platform';
 import type { SignalChanges } from './signal-changes.ts';
 import type { SignalsConfig } from './signals-config.ts';
 import type { SecretBox } from './actions/secret-box.ts';
@@ -13,4 +13,5 @@ export type SignalsDeps = {
   verifier: CredentialVerifier;
   namespace: string;
   secrets: SecretBox;
+  metrics: Metrics;
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * Every operation of Unleash's API (the open-source OpenAPI and the enterprise paths Bunting builds), sent bad
@@ -290,6 +290,35 @@ const OPERATIONS = [
   'POST /api/frontend/all',
   'GET /api/frontend/features/x1',
   'POST /api/frontend/features/x1',
+  'GET /api/admin/projects/x1/change-requests/config',
+  'PUT /api/admin/projects/x1/environments/x1/change-requests/config',
+  'GET /api/admin/projects/x1/change-requests/scheduled',
+  'POST /api/admin/projects/x1/environments/x1/change-requests',
+  'GET /api/admin/projects/x1/change-requests/count',
+  'GET /api/admin/projects/x1/change-requests/open',
+  'GET /api/admin/projects/x1/change-requests/pending',
+  'GET /api/admin/projects/x1/change-requests',
+  'GET /api/admin/projects/x1/change-requests/pending/x1',
+  'GET /api/admin/projects/x1/change-requests/1',
+  'DELETE /api/admin/projects/x1/change-requests/1',
+  'DELETE /api/admin/projects/x1/change-requests/1/changes/1',
+  'PUT /api/admin/projects/x1/change-requests/1/changes/1',
+  'PUT /api/admin/projects/x1/change-requests/1/state',
+  'PUT /api/admin/projects/x1/change-requests/x1/state',
+  'PUT /api/admin/projects/x1/change-requests/1/title',
+  'PUT /api/admin/projects/x1/change-requests/1/approvers',
+  'GET /api/admin/projects/x1/change-requests/1/approvers',
+  'POST /api/admin/projects/x1/change-requests/1/comments',
+  'GET /api/admin/projects/x1/change-requests/available-reviewers/x1',
+  'GET /api/admin/search/change-requests',
+  'GET /api/admin/banners',
+  'POST /api/admin/banners',
+  'PUT /api/admin/banners/1',
+  'DELETE /api/admin/banners/1',
+  'POST /api/admin/banners/1/on',
+  'POST /api/admin/banners/1/off',
+  'POST /ofrep/v1/evaluate/flags',
+  'POST /ofrep/v1/evaluate/flags/x1',
 ];
 
 const BAD_BODIES: (string | undefined)[] = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventLogTotalAfterMarker, eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Moving flags between installations: configure a project on one stack, export it, import it into a fresh one,
@@ -136,20 +136,8 @@ it('imports again over what is there, replacing the strategies', async () => {
   expect(checkout.body.environments.find((e: { name: string }) => e.name === 'development').strategies).toHaveLength(2);
 });
 
-/** The event log's total once the events of earlier steps have all arrived. */
-async function settledEventTotal(stack: TestStack) {
-  let last = -1;
-  return eventually(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const total = (await stack.admin.get('/api/admin/events')).body.totalEvents as number;
-    const settled = total === last;
-    last = total;
-    return settled && total;
-  });
-}
-
 it('refuses bad import data as a whole, changing nothing', async () => {
-  const before = await settledEventTotal(target);
+  const before = await eventLogTotalAfterMarker(target.admin);
   const broken = structuredClone(exported);
   broken.features.push({ name: 'late-addition' });
   broken.featureStrategies.push({ name: 'flexibleRollout', featureName: 'late-addition', constraints: [{ contextName: 'country', operator: 'LIKE', values: ['N%'] }] });
@@ -160,7 +148,7 @@ it('refuses bad import data as a whole, changing nothing', async () => {
   expect((await target.admin.post('/api/admin/features-batch/import', { project: 'nope', environment: 'development', data: exported })).status).toBe(404);
   const sdk = await httpClient(target.url, { authorization: frontendToken }).post('/api/admin/features-batch/import', { project: 'shop', environment: 'development', data: exported });
   expect(sdk.status).toBe(403);
-  expect(await settledEventTotal(target)).toBe(before);
+  expect(await eventLogTotalAfterMarker(target.admin)).toBe(before + 1);
 });
 
 it('counts exports and imports in the instance statistics', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, it } from 'vitest';
-import { startTestStack, type TestStack } from '@bunting/testing';
+import { startTestStack, type TestStack } from '@bunting/test-stack';
 import { runFlagLifecycle } from './flag-lifecycle.ts';
 
 let stack: TestStack;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, httpClient, isolate, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/testing';
+import { eventually, httpClient, isolate, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/test-stack';
 import { runFlagLifecycle } from './flag-lifecycle.ts';
 
 /** The same story with admin-api, event-log and insights as separate processes behind a path-routing ingress. */
@@ -53,4 +53,23 @@ it('reports on it from the insights process, which asks admin-api over NATS and 
   expect(dashboard.status).toBe(200);
   expect(dashboard.body.flagTrends.at(-1).total).toBe(statistics.body.featureToggles);
   expect((await httpClient(ingress.url).get('/api/admin/dashboard/executive')).status).toBe(401);
+});
+
+it('serves the web console from the admin-api process, and the console\'s session reaches event-log behind the same address', async () => {
+  const page = await fetch(`${ingress.url}/projects/shop/features/checkout`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(await page.text()).toContain('<div id="root">');
+
+  const login = await fetch(`${ingress.url}/auth/simple/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ingress.url },
+    body: JSON.stringify({ username: 'admin', password: 'unleash4all' }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const history = await fetch(`${ingress.url}/api/admin/search/events?project=IS:shop&limit=5`, { headers: { cookie } });
+  expect(history.status).toBe(200);
+  expect(((await history.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
 });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
-import { eventually, freePort, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, freePort, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * OpenID Connect login end to end against a real provider (oidc-provider) on loopback: redirect, the
@@ -11,9 +11,13 @@ let stack: TestStack;
 let providerServer: Server;
 let issuer: string;
 
-const accounts: Record<string, { email: string; name: string; groups: string[] }> = {
+const accounts: Record<string, { email: string; name: string; groups: string[]; verified?: boolean }> = {
   alice: { email: 'alice@corp.example', name: 'Alice OIDC', groups: ['engineers', 'other'] },
   mallory: { email: 'mallory@elsewhere.example', name: 'Mallory', groups: [] },
+  // Claims the email of a password user without the provider having verified it.
+  eve: { email: 'victim@corp.example', name: 'Eve', groups: [], verified: false },
+  // The same person as that password user, verified by the provider.
+  victim: { email: 'victim@corp.example', name: 'Victim', groups: [] },
 };
 
 beforeAll(async () => {
@@ -34,7 +38,7 @@ beforeAll(async () => {
     cookies: { keys: ['test-cookie-key'] },
     findAccount: async (_context: unknown, id: string) => ({
       accountId: id,
-      claims: async () => ({ sub: id, email: accounts[id]!.email, email_verified: true, name: accounts[id]!.name, groups: accounts[id]!.groups }),
+      claims: async () => ({ sub: id, email: accounts[id]!.email, email_verified: accounts[id]!.verified ?? true, name: accounts[id]!.name, groups: accounts[id]!.groups }),
     }),
   });
   providerServer = createServer(provider.callback());
@@ -47,7 +51,7 @@ afterAll(async () => {
 });
 
 /** A browser, reduced to what a login needs: a cookie jar per host and manual redirects. */
-async function browserLogin(accountId: string): Promise<{ status: number; location: string | null; sessionCookie?: string | undefined; body?: any }> {
+async function browserLogin(accountId: string, options: { dropCookieAtCallback?: string } = {}): Promise<{ status: number; location: string | null; sessionCookie?: string | undefined; body?: any }> {
   const jar = new Map<string, Map<string, string>>();
   let url = `${stack.url}/auth/oidc/login`;
   let interactions = 0;
@@ -55,6 +59,8 @@ async function browserLogin(accountId: string): Promise<{ status: number; locati
     const target = new URL(url);
     const cookies = jar.get(target.host) ?? new Map<string, string>();
     jar.set(target.host, cookies);
+    // A different client completing the login: it lacks the cookie the browser that started it got.
+    if (target.pathname === '/auth/oidc/callback' && options.dropCookieAtCallback) cookies.delete(options.dropCookieAtCallback);
     const cookieHeader = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let response: Response;
     if (target.pathname.startsWith('/interaction/')) {
@@ -80,7 +86,7 @@ async function browserLogin(accountId: string): Promise<{ status: number; locati
   throw new Error('too many redirects');
 }
 
-describe('OIDC settings (seed endpoint 12)', () => {
+describe('OIDC settings', () => {
   it('reads and saves settings, validating them and never returning the secret in clear', async () => {
     const initial = await stack.admin.get('/api/admin/auth/oidc/settings');
     expect(initial.status).toBe(200);
@@ -158,7 +164,7 @@ describe('OIDC login', () => {
     const alice = httpClient(stack.url, { cookie });
     expect((await alice.get('/api/admin/user')).status).toBe(200);
 
-    const logout = await fetch(`${stack.url}/logout`, { headers: { cookie }, redirect: 'manual' });
+    const logout = await fetch(`${stack.url}/logout`, { method: 'POST', headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
     expect(logout.status).toBe(302);
     expect(logout.headers.get('set-cookie')).toContain('Max-Age=0');
     const endSession = new URL(logout.headers.get('location')!);
@@ -174,4 +180,40 @@ describe('OIDC login', () => {
     expect(localLogout.status).toBe(200);
     expect(localLogout.body).toEqual({ message: 'Logged out' });
   }, 30_000);
+});
+
+describe('OIDC sign-in hardening', () => {
+  const settings = () => ({
+    enabled: true, discoverUrl: `${issuer}/.well-known/openid-configuration`, clientId: 'bunting', secret: 'bunting-oidc-secret',
+    autoCreate: false, idTokenSigningAlgorithm: 'RS256',
+  });
+
+  it('never signs in as an existing user on an email the provider has not verified; links on a verified one', async () => {
+    expect((await stack.admin.post('/api/admin/auth/oidc/settings', settings())).status).toBe(200);
+    const victim = await stack.admin.post('/api/admin/user-admin', { username: 'victim', email: 'victim@corp.example', password: 'victim-password', rootRole: 1 });
+    expect(victim.status).toBe(201);
+    const eve = await browserLogin('eve');
+    expect(eve.status).toBe(401);
+    expect(eve.sessionCookie).toBeUndefined();
+
+    const real = await browserLogin('victim');
+    expect(real.status).toBe(302);
+    const me = await httpClient(stack.url, { cookie: `unleash-session=${real.sessionCookie}` }).get('/api/admin/user');
+    expect(me.body.user.id).toBe(victim.body.id);
+    // Linked now: the subject finds the user from here on; eve's unverified claim still finds nobody.
+    expect((await browserLogin('eve')).status).toBe(401);
+  }, 30_000);
+
+  it('refuses a callback from a client without the cookie of the browser that started the login', async () => {
+    const stolen = await browserLogin('alice', { dropCookieAtCallback: 'bunting-oidc-login' });
+    expect(stolen.status).toBe(401);
+    expect(stolen.sessionCookie).toBeUndefined();
+  }, 30_000);
+
+  it('sends the provider back to its own address, whatever Host or X-Forwarded-Host a request claims', async () => {
+    const start = await fetch(`${stack.url}/auth/oidc/login`, { redirect: 'manual', headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+    expect(start.status).toBe(302);
+    const redirectUri = new URL(start.headers.get('location')!).searchParams.get('redirect_uri');
+    expect(redirectUri).toBe(`${stack.url}/auth/oidc/callback`);
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { httpClient, isolate, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/testing';
+import { httpClient, isolate, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/test-stack';
 
 /**
  * Two frontend-api replicas in their own processes: a change made through the admin API is visible on both

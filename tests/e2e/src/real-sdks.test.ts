@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * The unmodified Unleash SDKs against Bunting: the Node server SDK fed by /api/client/features, and the
@@ -56,6 +56,20 @@ async function configure(admin: HttpClient) {
     ] }]],
     ['legacy-gradual', [{ name: 'gradualRolloutUserId', parameters: { percentage: '40', groupId: 'legacy' } }]],
     ['overridden', [{ name: 'default' }]],
+    // Operators Unleash 8.2 accepts beyond the spec's fifteen, and IN_CIDR, which the SDKs evaluate.
+    ['pattern-and-range', [{ name: 'default', constraints: [
+      { contextName: 'email', operator: 'REGEX', value: '^USER[0-9]*[02468]@', caseInsensitive: true },
+      { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.4.1' },
+      { contextName: 'appVersion', operator: 'SEMVER_LTE', value: '1.6.0' },
+    ] }]],
+    ['office-range', [{ name: 'default', constraints: [{ contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.1.0.0/16', '172.16.0.3'] }] }]],
+    // Strategy variants without a groupId parameter: the SDKs hash "undefined:<id>".
+    ['ungrouped-variants', [{ name: 'default', variants: [
+      { name: 'Blue', weight: 500, weightType: 'variable', stickiness: 'userId' },
+      { name: 'Green', weight: 500, weightType: 'variable', stickiness: 'userId' },
+    ] }]],
+    // An empty age is present and Number("") is 0, so it is "young".
+    ['young', [{ name: 'default', constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '12' }] }]],
   ];
   for (const [name, strategies] of flags) {
     await admin.post(base, { name });
@@ -81,7 +95,7 @@ const contexts = Array.from({ length: 40 }, (_, index) => ({
   properties: {
     country: ['NO', 'SE', 'US', 'DE'][index % 4]!,
     email: index % 2 === 0 ? `user${index}@example.com` : `user${index}@other.org`,
-    age: String(10 + index),
+    age: index % 7 === 0 ? '' : String(10 + index),
     appVersion: index % 5 === 0 ? '1.3.9' : `1.${4 + (index % 3)}.${index % 2}`,
   },
 }));
@@ -118,7 +132,8 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
   it('answers every flag and context as /api/frontend does', async () => {
     const flagNames = ['plain-on', 'half-of-users', 'listed-users', 'constrained', 'segmented', 'date-window', 'office-network',
       'strategy-variants', 'env-variants', 'parent', 'child', 'not-in-list', 'switched-later', 'unknown-flag',
-      'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'overridden'];
+      'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'overridden',
+      'pattern-and-range', 'office-range', 'ungrouped-variants', 'young'];
     let enabledCount = 0;
     const usersIn = new Map<string, number>();
     for (const context of contexts) {
@@ -140,22 +155,22 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
       }
     }
     // Rollouts split the users: some but not all are in.
-    for (const name of ['half-of-users', 'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual']) {
+    for (const name of ['half-of-users', 'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'pattern-and-range', 'office-range', 'young']) {
       expect(usersIn.get(name) ?? 0, name).toBeGreaterThan(0);
       expect(usersIn.get(name) ?? 0, name).toBeLessThan(contexts.length);
     }
     expect(sdk.getVariant('overridden', contexts[3]).name).toBe('vip');
     expect(enabledCount).toBeGreaterThan(contexts.length * 4);
-    expect(enabledCount).toBeLessThan(contexts.length * 17);
+    expect(enabledCount).toBeLessThan(contexts.length * 20);
   });
 
   it('refreshes after a change and posts its registration and metrics', async () => {
     expect(sdk.isEnabled('switched-later', { userId: 'u1' })).toBe(false);
     await stack.admin.post(`${base}/switched-later/environments/development/on`);
     await eventually(async () => sdk.isEnabled('switched-later', { userId: 'u1' }), { timeoutMs: 5000 });
-    const jsm = await jetstreamManager(stack.infrastructure.messaging.nc);
+    const jsm = await jetstreamManager(stack.messaging.nc);
     await eventually(async () => {
-      const info = await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream);
+      const info = await jsm.streams.info(stack.messaging.names.metricsStream);
       return info.state.messages >= 2;
     }, { timeoutMs: 5000 });
     expect(sdkErrors).toEqual([]);
@@ -189,9 +204,9 @@ describe('unleash-proxy-client (browser SDK) against /api/frontend', () => {
     await stack.admin.post(`${base}/plain-on/environments/development/off`);
     await eventually(async () => !client.isEnabled('plain-on'), { timeoutMs: 5000 });
 
-    const jsm = await jetstreamManager(stack.infrastructure.messaging.nc);
-    const before = (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages;
-    await eventually(async () => (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages > before, { timeoutMs: 5000 });
+    const jsm = await jetstreamManager(stack.messaging.nc);
+    const before = (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages;
+    await eventually(async () => (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages > before, { timeoutMs: 5000 });
     client.stop();
     expect(errors).toEqual([]);
   }, 30_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * The delta protocol with the real Node SDK, unmodified: streaming (server-sent events on /api/client/streaming)

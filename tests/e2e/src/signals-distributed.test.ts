@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, httpClient, isolate, startPrivateNats, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/testing';
+import { eventually, httpClient, isolate, startPrivateNats, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/test-stack';
 
 /**
  * Two signals processes share one Redis: the 1 request per second limit holds across them. A NATS outage
@@ -48,8 +48,11 @@ it('rate-limits across replicas and loses no signal while NATS is down', async (
   expect(burst.filter((reply) => reply.status === 429)).toHaveLength(9);
 
   await nats.stop();
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  const duringOutage = await senders[1]!.post('/api/signal-endpoint/deploys', { event: 'deployed', version: '2.0.0' });
+  // The burst's window may still be open: a refused (429) signal stores nothing, so it is sent until there is room.
+  const duringOutage = await eventually(async () => {
+    const reply = await senders[1]!.post('/api/signal-endpoint/deploys', { event: 'deployed', version: '2.0.0' });
+    return reply.status !== 429 && reply;
+  }, { intervalMs: 100 });
   expect(duringOutage.status).toBe(202);
   await nats.start();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 const exporter = new InMemorySpanExporter();
 let stack: TestStack;

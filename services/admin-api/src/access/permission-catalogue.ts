@@ -6,11 +6,26 @@ export const PROJECT_ROLE = { OWNER: 4, MEMBER: 5 } as const;
 export const PROJECT_USER_ACCESS_WRITE = 'PROJECT_USER_ACCESS_WRITE';
 export const PROJECT_USER_ACCESS_READ = 'PROJECT_USER_ACCESS_READ';
 
-/** Permissions granted per environment of a project. */
-export const ENVIRONMENT_PERMISSIONS = [
+/** What changes a flag in one environment of a project. */
+const FLAG_ENVIRONMENT_PERMISSIONS = [
   Permission.CREATE_FEATURE_STRATEGY, Permission.UPDATE_FEATURE_STRATEGY, Permission.DELETE_FEATURE_STRATEGY,
   Permission.UPDATE_FEATURE_ENVIRONMENT, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
 ] as const;
+
+/** Reviewing and applying change requests, and making changes past them, per environment of a project. */
+export const CHANGE_REQUEST_PERMISSIONS = [
+  Permission.APPROVE_CHANGE_REQUEST, Permission.APPLY_CHANGE_REQUEST, Permission.SKIP_CHANGE_REQUEST,
+] as const;
+
+/** Permissions granted per environment of a project (custom project roles may hold any of them). */
+export const ENVIRONMENT_PERMISSIONS = [...FLAG_ENVIRONMENT_PERMISSIONS, ...CHANGE_REQUEST_PERMISSIONS] as const;
+
+/**
+ * What the built-in roles hold in every environment: changing flags, and approving and applying change requests.
+ * Skipping change requests is left to admins and to custom roles that grant it, so turning them on for an
+ * environment holds for editors, owners and members alike.
+ */
+const BUILT_IN_ENVIRONMENT_PERMISSIONS = [...FLAG_ENVIRONMENT_PERMISSIONS, Permission.APPROVE_CHANGE_REQUEST, Permission.APPLY_CHANGE_REQUEST];
 
 /** Permissions granted within one project. */
 export const PROJECT_PERMISSIONS = [
@@ -50,11 +65,11 @@ export const BUILT_IN_ROLES: Record<number, RolePermissions> = {
     root: EDITOR_ROOT,
     // Held in every project ("*").
     project: MEMBER_PROJECT,
-    environment: allEnvironments(ENVIRONMENT_PERMISSIONS),
+    environment: allEnvironments(BUILT_IN_ENVIRONMENT_PERMISSIONS),
   },
   [ROOT_ROLE.VIEWER]: { root: [Permission.READ], project: [], environment: [] },
-  [PROJECT_ROLE.OWNER]: { root: [], project: [...PROJECT_PERMISSIONS], environment: allEnvironments(ENVIRONMENT_PERMISSIONS) },
-  [PROJECT_ROLE.MEMBER]: { root: [], project: MEMBER_PROJECT, environment: allEnvironments(ENVIRONMENT_PERMISSIONS) },
+  [PROJECT_ROLE.OWNER]: { root: [], project: [...PROJECT_PERMISSIONS], environment: allEnvironments(BUILT_IN_ENVIRONMENT_PERMISSIONS) },
+  [PROJECT_ROLE.MEMBER]: { root: [], project: MEMBER_PROJECT, environment: allEnvironments(BUILT_IN_ENVIRONMENT_PERMISSIONS) },
 };
 
 export function isRootPermission(name: string) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { httpClient, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Roles against routes: every principal tries every route; each answer is either success or 403 NoAccessError

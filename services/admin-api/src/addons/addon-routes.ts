@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AddonInput, NumericId } from '@bunting/contracts';
-import { Permission, sql, type HttpServer } from '@bunting/platform';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
 import { addonService, addonView, requireAddon } from './addon-service.ts';
@@ -8,13 +8,8 @@ import { addonStore } from './addon-store.ts';
 import { WEBHOOK_PROVIDER } from './addon-providers.ts';
 
 const IdParams = z.object({ id: NumericId });
-const Delivery = z.object({
-  id: z.string(), integrationId: z.number(), createdAt: z.string(), state: z.string(), stateDetails: z.string(),
-  event: z.record(z.string(), z.unknown()), details: z.record(z.string(), z.unknown()),
-});
-
 /** Integrations (Unleash's addons). Changing them is for admins, as they can send events anywhere. */
-export function addonRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function addonRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get('/api/admin/addons', async (request) => {
     allow(request, Permission.ADMIN);
     return { addons: (await addonStore.list(db)).map(addonView), providers: [WEBHOOK_PROVIDER] };
@@ -45,9 +40,6 @@ export function addonRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.get('/api/admin/addons/:id/events', { schema: { params: IdParams } }, async (request) => {
     allow(request, Permission.ADMIN);
     await requireAddon(db, request.params.id);
-    const integrationEvents = await db.any(sql.type(Delivery)`
-      select id::text, addon_id as "integrationId", created_at as "createdAt", state, state_details as "stateDetails", event, details
-      from admin.addon_deliveries where addon_id = ${request.params.id} order by id desc limit 100`);
-    return { integrationEvents };
+    return { integrationEvents: await addonStore.deliveries(db, request.params.id) };
   });
 }

@@ -15,6 +15,11 @@ export const AddonRow = z.object({
 });
 export type AddonRow = z.infer<typeof AddonRow>;
 
+const Delivery = z.object({
+  id: z.string(), integrationId: z.number(), createdAt: z.string(), state: z.string(), stateDetails: z.string(),
+  event: z.record(z.string(), z.unknown()), details: z.record(z.string(), z.unknown()),
+});
+
 const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments, created_at as "createdAt"`;
 
 type AddonWrite = Omit<AddonInput, 'description' | 'projects' | 'environments'> & { description: string | null; projects: string[]; environments: string[] };
@@ -46,5 +51,21 @@ export const addonStore = {
   },
   delete(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from admin.addons where id = ${id}`);
+  },
+  wasDelivered(db: Queryable, addonId: number, eventUuid: string) {
+    return db.exists(sql.unsafe`select 1 from admin.addon_deliveries where addon_id = ${addonId} and event_uuid = ${eventUuid}`);
+  },
+  /** At most one delivery per addon and event. */
+  recordDelivery(db: Queryable, delivery: { addonId: number; eventUuid: string; state: string; details: string; event: object; request: object }) {
+    return db.query(sql.unsafe`
+      insert into admin.addon_deliveries (addon_id, event_uuid, state, state_details, event, details)
+      values (${delivery.addonId}, ${delivery.eventUuid}, ${delivery.state}, ${delivery.details}, ${sql.jsonb(delivery.event)}, ${sql.jsonb(delivery.request)})
+      on conflict (addon_id, event_uuid) do nothing`);
+  },
+  /** The latest deliveries of one addon, newest first. */
+  deliveries(db: Queryable, addonId: number) {
+    return db.any(sql.type(Delivery)`
+      select id::text, addon_id as "integrationId", created_at as "createdAt", state, state_details as "stateDetails", event, details
+      from admin.addon_deliveries where addon_id = ${addonId} order by id desc limit 100`);
   },
 };

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 import { renderTemplate, wants } from './webhook-delivery.ts';
 
 let stack: TestStack;
@@ -112,16 +112,16 @@ describe('webhook addons and old events', () => {
   it('do not receive events from before they were made, however late the stream is read', async () => {
     const { randomUUID } = await import('node:crypto');
     await stack.admin.post('/api/admin/addons', { provider: 'webhook', enabled: true, events: ['tag-created'], parameters: { url: `${receiverUrl}/late` } });
-    const { js, names } = stack.infrastructure.messaging;
+    const { js, names } = stack.messaging;
     const publish = (createdAt: string, value: string) => js.publish(names.eventSubject('tag-created'), JSON.stringify({
       uuid: randomUUID(), type: 'tag-created', createdAt, createdBy: 'test', createdByUserId: null, environment: null, project: null,
       featureName: null, data: { type: 'simple', value }, preData: null, tags: [],
     }), { msgID: randomUUID() });
     await publish(new Date(Date.now() - 3_600_000).toISOString(), 'from-before');
     await publish(new Date().toISOString(), 'from-after');
+    // Events are handled one at a time in stream order: when the later one has been delivered, the older one has been
+    // handled (and a delivery of it would already be recorded).
     await eventually(async () => received.some((entry) => entry.path === '/late'));
-    // The older event was published first, so it has been read by now too.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const late = received.filter((entry) => entry.path === '/late');
     expect(late.map((entry) => JSON.parse(entry.body).data.value)).toEqual(['from-after']);
   });

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { DomainEvent } from '@bunting/contracts';
-import { sql, type DatabasePool } from '@bunting/platform';
+import type { DatabasePool } from '@bunting/platform';
 import { addonStore, type AddonRow } from './addon-store.ts';
 
 const TIMEOUT_MS = 5000;
@@ -43,22 +42,19 @@ function requestFor(addon: AddonRow, event: DomainEvent) {
   return { url: parameters.url, headers, body };
 }
 
-const Delivered = z.object({ exists: z.boolean() });
 
 /**
  * Sends one event to every enabled addon that wants it and records the outcome. An addon already tried for the
  * event (a redelivered message) is skipped. Failures are recorded, not retried: a dead endpoint never holds up
  * the stream.
  */
-export async function deliverEvent(db: DatabasePool, event: DomainEvent): Promise<void> {
+export async function deliverEvent(db: DatabasePool, event: DomainEvent, recordOutcome: (outcome: 'success' | 'failed' | 'timeout') => void = () => undefined): Promise<void> {
   // An addon hears of what happens after it was made, even when the stream is read late (or from its start);
   // a second of slack covers the clocks of the database and of the process that stamped the event.
   const addons = (await addonStore.listFor(db, event.type))
     .filter((addon) => wants(addon, event) && Date.parse(event.createdAt) >= Date.parse(addon.createdAt) - CLOCK_SLACK_MS);
   await Promise.all(addons.map(async (addon) => {
-    const tried = await db.oneFirst(sql.type(Delivered)`select exists (select 1 from admin.addon_deliveries
-      where addon_id = ${addon.id} and event_uuid = ${event.uuid}) as exists`);
-    if (tried) return;
+    if (await addonStore.wasDelivered(db, addon.id, event.uuid)) return;
     const request = requestFor(addon, event);
     let state: 'success' | 'failed';
     let details: string;
@@ -71,10 +67,14 @@ export async function deliverEvent(db: DatabasePool, event: DomainEvent): Promis
       state = 'failed';
       details = `Webhook request failed: ${(error as Error).message}`;
     }
-    await db.query(sql.unsafe`
-      insert into admin.addon_deliveries (addon_id, event_uuid, state, state_details, event, details)
-      values (${addon.id}, ${event.uuid}, ${state}, ${details}, ${sql.jsonb(payloadOf(event) as object)},
-        ${sql.jsonb({ url: request.url, contentType: request.headers['content-type'] ?? null, body: request.body.slice(0, 10_000) })})
-      on conflict (addon_id, event_uuid) do nothing`);
+    recordOutcome(state === 'success' ? 'success' : details.includes('timeout') || details.includes('aborted') ? 'timeout' : 'failed');
+    await addonStore.recordDelivery(db, {
+      addonId: addon.id,
+      eventUuid: event.uuid,
+      state,
+      details,
+      event: payloadOf(event) as object,
+      request: { url: request.url, contentType: request.headers['content-type'] ?? null, body: request.body.slice(0, 10_000) },
+    });
   }));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiToken, CreateApiToken, PathName, UpdateApiToken } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
 import { apiTokenService } from './api-token-service.ts';
@@ -51,9 +51,13 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.post('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams, body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_PROJECT_API_TOKEN, { project: request.params.projectId });
-    const body = { ...request.body, projects: [request.params.projectId], project: undefined };
-    if (body.type === 'admin') body.type = 'client';
+    const { projectId } = request.params;
+    const actor = actorFor(request, Permission.CREATE_PROJECT_API_TOKEN, { project: projectId });
+    // A project's token is an SDK token of that project: asking for more is refused, not quietly narrowed.
+    if (request.body.type === 'admin') throw ValidationError.field('type', 'a project API token is a client or frontend token, never an admin one');
+    const named = request.body.projects ?? (request.body.project ? [request.body.project] : [projectId]);
+    if (named.some((project) => project !== projectId)) throw ValidationError.field('projects', `a token made in project ${projectId} can see that project only`);
+    const body = { ...request.body, projects: [projectId], project: undefined };
     const created = await changes.run(actor, (change) => apiTokenService.create(change, body));
     return reply.code(201).send(created);
   });

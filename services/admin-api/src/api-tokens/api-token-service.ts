@@ -1,14 +1,23 @@
-import { z } from 'zod';
 import { SYSTEM_ACTOR, type ApiToken, type CreateApiToken } from '@bunting/contracts';
-import { NotFoundError, ValidationError, sql, type Logger, type Queryable } from '@bunting/platform';
+import { NotFoundError, ValidationError, type Logger, type Queryable } from '@bunting/platform';
 import type { Change, Changes } from '../events/changes.ts';
 import { apiTokenStore, type ApiTokenRow } from './api-token-store.ts';
 import { hashSecret, newTokenSecret, parseTokenSecret } from './token-secret.ts';
 
 type TokenType = 'admin' | 'client' | 'frontend';
 
+/**
+ * A token named in a path: by its secret (as Unleash's routes take it) or, for a token whose secret is no longer
+ * shown, as `id:<id>` (its id is in every answer; a secret always has a "." and so never reads as one).
+ */
+function findToken(db: Queryable, reference: string) {
+  const byId = /^id:(\d{1,10})$/.exec(reference);
+  return byId ? apiTokenStore.findById(db, Number(byId[1])) : apiTokenStore.findByHash(db, hashSecret(reference));
+}
+
 export function tokenView(row: ApiTokenRow, secret: string | null = null): ApiToken {
   return {
+    id: row.id,
     secret,
     tokenName: row.tokenName,
     type: row.type,
@@ -19,6 +28,8 @@ export function tokenView(row: ApiTokenRow, secret: string | null = null): ApiTo
     createdAt: row.createdAt,
     seenAt: row.seenAt,
     alias: row.alias,
+    // Unleash 8 marks tokens whose secret is kept only as a hash, shown once and never again: every Bunting token.
+    secure: true,
   };
 }
 
@@ -29,11 +40,10 @@ function eventState(row: ApiTokenRow) {
 
 async function checkScope(db: Queryable, type: TokenType, environment: string, projects: string[]) {
   if (type === 'admin') return;
-  const environmentExists = await db.exists(sql.unsafe`select 1 from admin.environments where name = ${environment}`);
+  const environmentExists = await apiTokenStore.environmentExists(db, environment);
   if (!environmentExists) throw ValidationError.field('environment', `environment ${environment} does not exist`);
   if (projects.includes('*')) return;
-  const found = await db.anyFirst(sql.type(z.object({ id: z.string() }))`
-    select id from admin.projects where id = any(${sql.array(projects, 'text')})`);
+  const found = await apiTokenStore.existingProjects(db, projects);
   const missing = projects.filter((project) => !found.includes(project));
   if (missing.length > 0) throw ValidationError.field('projects', `project ${missing.join(', ')} does not exist`);
 }
@@ -77,7 +87,7 @@ export const apiTokenService = {
   },
 
   async updateExpiry({ tx, emit }: Change, secret: string, expiresAt: string) {
-    const before = await apiTokenStore.findByHash(tx, hashSecret(secret));
+    const before = await findToken(tx, secret);
     if (!before) throw new NotFoundError('Could not find that API token');
     const after = await apiTokenStore.updateExpiry(tx, before.id, new Date(expiresAt).toISOString());
     emit({ type: 'api-token-updated', environment: after.environment === '*' ? null : after.environment, data: eventState(after), preData: eventState(before) });
@@ -86,7 +96,7 @@ export const apiTokenService = {
 
   /** Deleting an unknown token is a no-op that answers 200, as in Unleash. */
   async delete({ tx, emit }: Change, secret: string, project?: string) {
-    const before = await apiTokenStore.findByHash(tx, hashSecret(secret));
+    const before = await findToken(tx, secret);
     if (!before) return;
     if (project !== undefined && !before.projects.includes(project)) throw new NotFoundError('Could not find that API token in this project');
     await apiTokenStore.delete(tx, before.id);

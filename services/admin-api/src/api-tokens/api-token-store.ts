@@ -25,6 +25,9 @@ export const apiTokenStore = {
               ${sql.array(token.projects, 'text')}, ${token.expiresAt})
       returning ${columns}`);
   },
+  findById(db: Queryable, id: number) {
+    return db.maybeOne(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where id = ${id}`);
+  },
   findByHash(db: Queryable, secretHash: string) {
     return db.maybeOne(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where secret_hash = ${secretHash}`);
   },
@@ -45,8 +48,20 @@ export const apiTokenStore = {
   delete(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from admin.api_tokens where id = ${id}`);
   },
+  /** Every token by the hash of its secret, for the SDK edge. */
+  hashes(db: Queryable, only?: string) {
+    return db.any(sql.type(ApiTokenRow.pick({ tokenName: true, type: true, environment: true, projects: true, expiresAt: true, createdAt: true }).extend({ hash: z.string() }))`
+      select secret_hash as hash, token_name as "tokenName", type, environment, projects, expires_at as "expiresAt", created_at as "createdAt"
+      from admin.api_tokens ${only === undefined ? sql.fragment`` : sql.fragment`where secret_hash = ${only}`} order by id`);
+  },
   touchSeen(db: Queryable, ids: number[]) {
     return db.query(sql.unsafe`update admin.api_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
+  },
+  environmentExists(db: Queryable, name: string) {
+    return db.exists(sql.unsafe`select 1 from admin.environments where name = ${name}`);
+  },
+  existingProjects(db: Queryable, ids: readonly string[]) {
+    return db.anyFirst(sql.type(z.object({ id: z.string() }))`select id from admin.projects where id = any(${sql.array(ids, 'text')})`);
   },
   exists(db: Queryable) {
     return db.exists(sql.unsafe`select 1 from admin.api_tokens`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -67,6 +67,22 @@ describe('API tokens', () => {
       return found.includes('api-token-deleted') && found;
     });
     expect(types).toEqual(expect.arrayContaining(['api-token-created', 'api-token-updated', 'api-token-deleted']));
+  });
+});
+
+describe('project API tokens', () => {
+  it('are SDK tokens of that project only: an admin type or other projects are refused with 400, not narrowed', async () => {
+    const before = (await stack.admin.get('/api/admin/projects/default/api-tokens')).body.tokens.length;
+    const asAdmin = await stack.admin.post('/api/admin/projects/default/api-tokens', { tokenName: 'sneaky', type: 'admin' });
+    expect(asAdmin.status).toBe(400);
+    expect(asAdmin.body.details[0].path).toBe('type');
+    const foreign = await stack.admin.post('/api/admin/projects/default/api-tokens', { tokenName: 'wide', type: 'client', environment: 'development', projects: ['default', 'other'] });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.details[0].path).toBe('projects');
+    expect((await stack.admin.get('/api/admin/projects/default/api-tokens')).body.tokens).toHaveLength(before);
+    const fine = await stack.admin.post('/api/admin/projects/default/api-tokens', { tokenName: 'fine', type: 'frontend', environment: 'development' });
+    expect(fine.status).toBe(201);
+    expect(fine.body).toMatchObject({ type: 'frontend', projects: ['default'] });
   });
 });
 

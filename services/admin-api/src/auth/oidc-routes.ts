@@ -1,85 +1,77 @@
-import type { FastifyRequest } from 'fastify';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { OidcSettingsInput, SYSTEM_ACTOR } from '@bunting/contracts';
-import { AuthenticationRequired, DomainError, NoAccessError, NotFoundError, Permission, ValidationError, type HttpServer, type Queryable } from '@bunting/platform';
-import { actorFor, allow } from '../access/guard.ts';
-import { sessionCookie } from '../access/sessions.ts';
+import { SYSTEM_ACTOR } from '@bunting/contracts';
+import { AuthenticationRequired, NoAccessError, ValidationError, type HttpServer } from '@bunting/platform';
+import type { Change } from '../events/changes.ts';
 import { groupService } from '../groups/group-service.ts';
-import { requireRootRole } from '../roles/role-store.ts';
+import { sessionCookie } from '../sessions/session-cookie.ts';
+import { userReadModel, type UserRow } from '../users/user-read-model.ts';
 import { userService } from '../users/user-service.ts';
-import { userStore } from '../users/user-store.ts';
-import type { LoginDeps } from './login-routes.ts';
-import { loadOidcSettings, publicOidcSettings, saveOidcSettings, type OidcSettings } from './oidc-settings.ts';
+import type { LoginDeps } from './login-deps.ts';
+import { claimValues, emailAllowed, providerConfiguration } from './oidc-provider.ts';
+import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
 
-const PendingLogin = z.object({ nonce: z.string(), codeVerifier: z.string(), redirectUri: z.string() });
+const PendingLogin = z.object({ nonce: z.string(), codeVerifier: z.string(), redirectUri: z.string(), browser: z.string() });
+/** Ties a login to the browser that started it: only that browser can complete it. */
+const BROWSER_COOKIE = 'bunting-oidc-login';
+const LOGIN_SECONDS = 600;
 
-/** A value at a dotted path in the token's claims ("groups", "realm_access.roles"), as a list of strings. */
-export function claimValues(claims: Record<string, unknown>, path: string): string[] {
-  let value: unknown = claims;
-  for (const part of path.split('.').filter(Boolean)) {
-    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
   }
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return typeof value === 'string' ? [value] : [];
-}
-
-function emailAllowed(email: string, domains: string | undefined): boolean {
-  const allowed = (domains ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
-  if (allowed.length === 0) return true;
-  return allowed.includes(email.split('@').pop()!.toLowerCase());
-}
-
-async function providerConfiguration(settings: OidcSettings) {
-  if (!settings.enabled || !settings.discoverUrl || !settings.clientId) throw new NotFoundError('OpenID Connect login is not enabled.');
-  const discoverUrl = new URL(settings.discoverUrl);
-  try {
-    return await client.discovery(discoverUrl, settings.clientId, {
-      client_secret: settings.secret,
-      id_token_signed_response_alg: settings.idTokenSigningAlgorithm ?? 'RS256',
-    }, undefined, discoverUrl.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined);
-  } catch (error) {
-    throw new DomainError(503, 'ServiceUnavailableError', `The OpenID provider cannot be reached: ${(error as Error).message}`);
-  }
+  return undefined;
 }
 
 /**
- * Single sign-out: where to send a user logging out of a session started through OpenID Connect, so the
- * provider ends its session too. Undefined when the setting is off, the provider has no end-session endpoint or
- * cannot be reached: the local logout has happened either way.
+ * Where the provider sends the browser back: the configured public address, else the address this server was reached
+ * on (its own socket's, never a header a client could choose).
  */
-export async function singleSignOutUrl(db: Queryable, idToken: string): Promise<string | undefined> {
-  const settings = await loadOidcSettings(db);
-  if (!settings.enabled || !settings.enableSingleSignOut) return undefined;
-  try {
-    const configuration = await providerConfiguration(settings);
-    return client.buildEndSessionUrl(configuration, { id_token_hint: idToken, client_id: settings.clientId! }).href;
-  } catch {
-    return undefined;
-  }
+function redirectUri(request: FastifyRequest, config: LoginDeps['config']): string {
+  if (config.baseUrlConfigured) return `${config.baseUrl.replace(/\/$/, '')}/auth/oidc/callback`;
+  const { localAddress, localPort } = request.socket;
+  const host = localAddress?.includes(':') ? `[${localAddress}]` : localAddress;
+  return `http://${host}:${localPort}/auth/oidc/callback`;
 }
 
+/**
+ * The user an OpenID login signs in as: the one its subject was linked to; else the user with its email, linked now
+ * only if the provider says the email is verified; else, with auto-create on and an approved domain, a new user.
+ */
+async function userFor(change: Change, settings: OidcSettings, claims: Record<string, unknown>): Promise<UserRow> {
+  const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
+  const email = typeof claims.email === 'string' ? claims.email : undefined;
+  if (!subject) throw new AuthenticationRequired('The OpenID provider sent no subject for this user.');
+  const linked = await userReadModel.findByOidcSubject(change.tx, subject);
+  if (linked) return linked;
+  if (!email) throw new AuthenticationRequired('The OpenID provider sent no email for this user.');
+  const existing = await userReadModel.findByEmail(change.tx, email);
+  if (existing) {
+    if (claims.email_verified !== true) {
+      throw new AuthenticationRequired('The OpenID provider has not verified this email, so it cannot sign in as the user who has it.');
+    }
+    await userService.linkOidcSubject(change, existing.id, subject);
+    return existing;
+  }
+  if (!settings.autoCreate || !emailAllowed(email, settings.emailDomains)) throw new NoAccessError('AUTO_CREATE_USER');
+  const rootRole = settings.defaultRootRoleId ?? settings.defaultRootRole ?? 'Viewer';
+  const created = await userService.create(change, { email, name: typeof claims.name === 'string' ? claims.name : undefined, rootRole });
+  await userService.linkOidcSubject(change, created.id, subject);
+  return created;
+}
+
+/** Signing in through an OpenID Connect provider: /auth/oidc/login sends the browser there, the callback signs in. */
 export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
   const { db, changes, redis, sessions, config } = deps;
   const pendingKey = (state: string) => `${deps.namespace}:oidc-login:${state}`;
-
-  const redirectUri = (request: FastifyRequest) =>
-    `${config.baseUrlConfigured ? config.baseUrl.replace(/\/$/, '') : `${request.protocol}://${request.host}`}/auth/oidc/callback`;
-
-  // Seed endpoint 12.
-  app.get('/api/admin/auth/oidc/settings', async (request) => {
-    allow(request, Permission.ADMIN);
-    return publicOidcSettings(await loadOidcSettings(db));
-  });
-
-  app.post('/api/admin/auth/oidc/settings', { schema: { body: OidcSettingsInput } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    if (request.body.enabled && (!request.body.discoverUrl || !request.body.clientId)) {
-      throw ValidationError.field(request.body.discoverUrl ? 'clientId' : 'discoverUrl', 'is required to enable OpenID Connect');
-    }
-    if (request.body.defaultRootRoleId !== undefined) await requireRootRole(db, request.body.defaultRootRoleId, 'defaultRootRoleId');
-    return changes.run(actor, (change) => saveOidcSettings(change, request.body));
-  });
+  const secure = (request: FastifyRequest) => (config.baseUrl.startsWith('https:') || request.protocol === 'https' ? '; Secure' : '');
+  const browserCookie = (request: FastifyRequest, value: string, maxAge: number) =>
+    `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure(request)}`;
 
   app.get('/auth/oidc/login', async (request, reply) => {
     const settings = await loadOidcSettings(db);
@@ -87,8 +79,10 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const codeVerifier = client.randomPKCECodeVerifier();
-    const callback = redirectUri(request);
-    await redis.set(pendingKey(state), JSON.stringify({ nonce, codeVerifier, redirectUri: callback }), 'EX', 600);
+    const browser = randomBytes(24).toString('base64url');
+    const callback = redirectUri(request, config);
+    const pending = { nonce, codeVerifier, redirectUri: callback, browser: digest(browser).toString('hex') };
+    await redis.set(pendingKey(state), JSON.stringify(pending), 'EX', LOGIN_SECONDS);
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: callback,
       scope: `openid email profile${settings.addGroupsScope ? ' groups' : ''}`,
@@ -98,10 +92,10 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
       code_challenge_method: 'S256',
       ...(settings.acrValues ? { acr_values: settings.acrValues } : {}),
     });
-    return reply.redirect(url.href, 302);
+    return reply.header('set-cookie', browserCookie(request, browser, LOGIN_SECONDS)).redirect(url.href, 302);
   });
 
-  app.get('/auth/oidc/callback', async (request, reply) => {
+  app.get('/auth/oidc/callback', async (request: FastifyRequest, reply: FastifyReply) => {
     const settings = await loadOidcSettings(db);
     const configuration = await providerConfiguration(settings);
     const query = request.query as Record<string, string | undefined>;
@@ -109,6 +103,10 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     const stored = await redis.getdel(pendingKey(query.state));
     if (!stored) throw new AuthenticationRequired('This login has expired or was already used; start again.');
     const pending = PendingLogin.parse(JSON.parse(stored));
+    const browser = cookieOf(request, BROWSER_COOKIE);
+    if (!browser || !timingSafeEqual(digest(browser), Buffer.from(pending.browser, 'hex'))) {
+      throw new AuthenticationRequired('This login was started in another browser; start again here.');
+    }
     const current = new URL(pending.redirectUri);
     current.search = new URL(request.url, 'http://callback').search;
     let claims: Record<string, unknown>;
@@ -124,29 +122,17 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     } catch (error) {
       throw new AuthenticationRequired(`The OpenID provider did not confirm the login: ${(error as Error).message}`);
     }
-    const email = typeof claims.email === 'string' ? claims.email : undefined;
-    if (!email) throw new AuthenticationRequired('The OpenID provider sent no email for this user.');
-
     const userId = await changes.run(SYSTEM_ACTOR, async (change) => {
-      let user = await userStore.findByEmail(change.tx, email);
-      if (!user) {
-        if (!settings.autoCreate || !emailAllowed(email, settings.emailDomains)) {
-          throw new NoAccessError('AUTO_CREATE_USER');
-        }
-        const rootRole = settings.defaultRootRoleId ?? settings.defaultRootRole ?? 'Viewer';
-        user = await userService.create(change, {
-          email,
-          name: typeof claims.name === 'string' ? claims.name : undefined,
-          rootRole,
-        });
-      }
+      const user = await userFor(change, settings, claims);
       if (settings.enableGroupSyncing && settings.groupJsonPath) {
         await groupService.syncFromClaims(change, user.id, claimValues(claims, settings.groupJsonPath));
       }
       return user.id;
     });
-    await userStore.recordLogin(db, userId);
+    await userService.recordLogin(db, userId);
     const session = await sessions.create(userId, 'oidc', settings.enableSingleSignOut ? idToken : undefined);
-    return reply.header('set-cookie', sessionCookie(session, sessions.ttlSeconds)).redirect('/', 302);
+    return reply
+      .header('set-cookie', [sessionCookie(request, config.baseUrl, session, sessions.ttlSeconds), browserCookie(request, '', 0)])
+      .redirect('/', 302);
   });
 }

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
-import { Permission, sql, type HttpServer } from '@bunting/platform';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
-import { requireProject } from '../projects/project-service.ts';
-import { contextFieldService, requireContextField } from './context-field-service.ts';
+import { requireProject } from '../projects/project-read-model.ts';
+import { contextFieldService, contextFieldWithUsage, requireContextField } from './context-field-service.ts';
 
 const NameParams = z.object({ contextField: PathName });
 
@@ -13,7 +13,7 @@ const NameParams = z.object({ contextField: PathName });
  * Context fields, instance-wide under /api/admin/context and per project under /api/admin/projects/:projectId/context
  * (fields created there belong to the project; the project paths see only its own fields).
  */
-export function contextFieldRoutes(app: HttpServer, deps: AdminDeps) {
+export function contextFieldRoutes(app: HttpServer, deps: Pick<AdminDeps, 'db' | 'changes'>) {
   contextFieldRoutesAt(app, deps, '/api/admin/context', NameParams, () => undefined);
   contextFieldRoutesAt(app, deps, '/api/admin/projects/:projectId/context', NameParams.extend({ projectId: PathName }),
     (request) => (request.params as { projectId: string }).projectId);
@@ -21,7 +21,7 @@ export function contextFieldRoutes(app: HttpServer, deps: AdminDeps) {
 
 function contextFieldRoutesAt(
   app: HttpServer,
-  { db, changes }: AdminDeps,
+  { db, changes }: Pick<AdminDeps, 'db' | 'changes'>,
   base: string,
   Params: typeof NameParams,
   projectOf: (request: FastifyRequest) => string | undefined,
@@ -33,10 +33,14 @@ function contextFieldRoutesAt(
     if (project !== undefined) await requireProject(db, project);
   };
 
-  app.get(base, { schema: { params: ListParams, response: { 200: z.array(ContextField) } } }, async (request) => {
+  // `include=root` on a project's path adds the instance-wide fields, as Unleash's strategy form asks for every field
+  // a project's strategies may use; the instance-wide path already lists every field.
+  const ListQuery = z.object({ include: z.string().max(100).optional() });
+  app.get(base, { schema: { params: ListParams, querystring: ListQuery, response: { 200: z.array(ContextField) } } }, async (request) => {
     allowRead(request, scope(request));
     await requireProjectExists(request);
-    return contextFieldService.list(db, projectOf(request));
+    const include = (request.query.include ?? '').split(',').map((part) => part.trim());
+    return contextFieldService.list(db, projectOf(request), include.includes('root'));
   });
 
   app.post(base, { schema: { params: ListParams, body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
@@ -55,22 +59,13 @@ function contextFieldRoutesAt(
 
   app.get(`${base}/:contextField`, { schema: { params: Params, response: { 200: ContextField } } }, async (request) => {
     allowRead(request, scope(request));
-    return requireContextField(db, request.params.contextField, projectOf(request));
+    return contextFieldWithUsage(db, request.params.contextField, projectOf(request));
   });
 
   // The strategies whose constraints use the field, so it can be told what deleting it would affect.
   app.get(`${base}/:contextField/strategies`, { schema: { params: Params } }, async (request) => {
     allowRead(request, scope(request));
-    const project = projectOf(request);
-    if (project !== undefined) await requireContextField(db, request.params.contextField, project);
-    const inProject = project === undefined ? sql.fragment`` : sql.fragment`and f.project_id = ${project}`;
-    const strategies = await db.any(sql.type(z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() }))`
-      select s.id, s.feature_name as "featureName", f.project_id as "projectId", s.environment, s.strategy_name as "strategyName"
-      from admin.feature_strategies s join admin.features f on f.name = s.feature_name
-      where f.archived_at is null ${inProject} and exists (
-        select 1 from jsonb_array_elements(s.constraints) c where c ->> 'contextName' = ${request.params.contextField})
-      order by s.feature_name, s.environment, s.sort_order`);
-    return { strategies };
+    return contextFieldService.strategiesUsing(db, request.params.contextField, projectOf(request));
   });
 
   app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField } }, async (request, reply) => {

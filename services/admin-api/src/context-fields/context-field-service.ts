@@ -1,23 +1,18 @@
-import { z } from 'zod';
 import type { ContextField, CreateContextField, LegalValue } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, sql, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
+import { contextFieldStore, type ContextFieldRow } from './context-field-store.ts';
 
-const ContextFieldRow = z.object({
-  name: z.string(),
-  description: z.string().nullable(),
-  stickiness: z.boolean(),
-  sortOrder: z.number(),
-  legalValues: z.array(z.object({ value: z.string(), description: z.string().optional() })),
-  project: z.string().nullable(),
-  createdAt: z.string(),
-});
-type ContextFieldRow = z.infer<typeof ContextFieldRow>;
+type Usage = { features: number; projects: number };
 
-const select = sql.fragment`select name, description, stickiness, sort_order as "sortOrder", legal_values as "legalValues",
-  project, created_at as "createdAt" from admin.context_fields`;
+/** Fields with how many flags and projects use them in strategy constraints (Unleash's usedInFeatures/usedInProjects). */
+async function withUsage(db: Queryable, rows: readonly ContextFieldRow[]): Promise<ContextField[]> {
+  const usage = rows.length === 0 ? [] : await contextFieldStore.usage(db, rows.map((row) => row.name));
+  const byName = new Map(usage.map((entry) => [entry.name, entry]));
+  return rows.map((row) => view(row, byName.get(row.name) ?? { features: 0, projects: 0 }));
+}
 
-function view(row: ContextFieldRow): ContextField {
+function view(row: ContextFieldRow, usage?: Usage): ContextField {
   return {
     name: row.name,
     description: row.description,
@@ -26,6 +21,7 @@ function view(row: ContextFieldRow): ContextField {
     createdAt: row.createdAt,
     legalValues: row.legalValues,
     ...(row.project ? { project: row.project } : {}),
+    ...(usage ? { usedInFeatures: usage.features, usedInProjects: usage.projects } : {}),
   };
 }
 
@@ -42,31 +38,41 @@ function uniqueLegalValues(values: readonly LegalValue[] | undefined): LegalValu
 
 /** A context field by name; with a project, only one that belongs to that project. */
 export async function requireContextField(db: Queryable, name: string, project?: string): Promise<ContextField> {
-  const row = await db.maybeOne(sql.type(ContextFieldRow)`${select} where name = ${name}`);
+  const row = await contextFieldStore.get(db, name);
   if (!row || (project !== undefined && row.project !== project)) {
     throw new NotFoundError(`Could not find context field ${name}${project !== undefined ? ` in project ${project}` : ''}`);
   }
   return view(row);
 }
 
+/** A context field as its own answer shows it, with its usage. */
+export async function contextFieldWithUsage(db: Queryable, name: string, project?: string): Promise<ContextField> {
+  await requireContextField(db, name, project);
+  return (await withUsage(db, [(await contextFieldStore.get(db, name))!]))[0]!;
+}
+
 export const contextFieldService = {
-  /** Every context field, or only those of one project. */
-  async list(db: Queryable, project?: string) {
-    const only = project === undefined ? sql.fragment`` : sql.fragment`where project = ${project}`;
-    return (await db.any(sql.type(ContextFieldRow)`${select} ${only} order by sort_order, name`)).map(view);
+  /** Every context field, or those of one project (with the instance-wide ones too when `includeRoot`). */
+  async list(db: Queryable, project?: string, includeRoot = false) {
+    return withUsage(db, await contextFieldStore.list(db, project, includeRoot));
   },
 
   async validateName(db: Queryable, name: string) {
-    if (await db.exists(sql.unsafe`select 1 from admin.context_fields where name = ${name}`)) {
+    if (await contextFieldStore.exists(db, name)) {
       throw new NameExistsError(`A context field with the name ${name} already exists`);
     }
   },
 
   async create({ tx, emit }: Change, input: CreateContextField) {
     await contextFieldService.validateName(tx, input.name);
-    await tx.query(sql.unsafe`insert into admin.context_fields (name, description, stickiness, sort_order, legal_values, project)
-      values (${input.name}, ${input.description ?? null}, ${input.stickiness ?? false}, ${input.sortOrder ?? 10},
-        ${sql.jsonb(uniqueLegalValues(input.legalValues))}, ${input.project ?? null})`);
+    await contextFieldStore.insert(tx, {
+      name: input.name,
+      description: input.description ?? null,
+      stickiness: input.stickiness ?? false,
+      sortOrder: input.sortOrder ?? 10,
+      legalValues: uniqueLegalValues(input.legalValues),
+      project: input.project ?? null,
+    });
     const created = await requireContextField(tx, input.name);
     emit({ type: 'context-field-created', project: created.project ?? null, data: eventState(created) });
     return created;
@@ -74,16 +80,23 @@ export const contextFieldService = {
 
   async update({ tx, emit }: Change, name: string, input: Partial<CreateContextField>) {
     const before = await requireContextField(tx, name);
-    await tx.query(sql.unsafe`update admin.context_fields set
-      description = ${input.description === undefined ? before.description : input.description},
-      stickiness = ${input.stickiness ?? before.stickiness}, sort_order = ${input.sortOrder ?? before.sortOrder},
-      legal_values = ${sql.jsonb(input.legalValues ? uniqueLegalValues(input.legalValues) : before.legalValues)}
-      where name = ${name}`);
+    await contextFieldStore.update(tx, name, {
+      description: input.description === undefined ? before.description ?? null : input.description,
+      stickiness: input.stickiness ?? before.stickiness ?? false,
+      sortOrder: input.sortOrder ?? before.sortOrder ?? 10,
+      legalValues: input.legalValues ? uniqueLegalValues(input.legalValues) : before.legalValues,
+    });
     const after = await requireContextField(tx, name);
     if (JSON.stringify(eventState(after)) !== JSON.stringify(eventState(before))) {
       emit({ type: 'context-field-updated', project: after.project ?? null, data: eventState(after), preData: eventState(before) });
     }
     return after;
+  },
+
+  /** The strategies whose constraints use the field, so it can be told what deleting it would affect. */
+  async strategiesUsing(db: Queryable, name: string, project?: string) {
+    if (project !== undefined) await requireContextField(db, name, project);
+    return { strategies: await contextFieldStore.strategiesUsing(db, name, project) };
   },
 
   async addLegalValue(change: Change, name: string, legalValue: LegalValue) {
@@ -99,7 +112,7 @@ export const contextFieldService = {
 
   async delete({ tx, emit }: Change, name: string) {
     const before = await requireContextField(tx, name);
-    await tx.query(sql.unsafe`delete from admin.context_fields where name = ${name}`);
+    await contextFieldStore.delete(tx, name);
     emit({ type: 'context-field-deleted', project: before.project ?? null, preData: eventState(before) });
   },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 const shop = '/api/admin/projects/shop/context';
@@ -19,6 +19,10 @@ it('keeps project context fields to their project, alongside the instance-wide o
 
   expect((await stack.admin.get(shop)).body.map((field: { name: string }) => field.name)).toEqual(['cartSize']);
   expect((await stack.admin.get('/api/admin/projects/blog/context')).body).toEqual([]);
+  // With the instance-wide fields, as Unleash's strategy form asks: the project's own and every root field, no other project's.
+  const withRoot = (await stack.admin.get(`${shop}?include=root`)).body.map((field: { name: string }) => field.name);
+  expect(withRoot).toEqual(expect.arrayContaining(['cartSize', 'userId', 'appName']));
+  expect((await stack.admin.get('/api/admin/projects/blog/context?include=root')).body.map((field: { name: string }) => field.name)).not.toContain('cartSize');
   expect((await stack.admin.get('/api/admin/context')).body.map((field: { name: string }) => field.name)).toContain('cartSize');
   expect((await stack.admin.get('/api/admin/projects/blog/context/cartSize')).status).toBe(404);
   expect((await stack.admin.get('/api/admin/projects/shop/context/userId')).status).toBe(404);

@@ -6,7 +6,7 @@ import type { AdminDeps } from '../app-deps.ts';
  * Unleash Edge asks which of the SDK tokens it was given are valid, and what each may see. Only client and
  * frontend tokens are answered: those are what Edge serves. Unknown tokens are left out.
  */
-export function edgeRoutes(app: HttpServer, { verifier }: AdminDeps) {
+export function edgeRoutes(app: HttpServer, { verifier }: Pick<AdminDeps, 'verifier'>) {
   app.post('/edge/validate', { schema: { body: EdgeTokenList } }, async (request) => {
     const tokens = [];
     for (const token of new Set(request.body.tokens)) {

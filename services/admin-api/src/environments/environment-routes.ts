@@ -3,8 +3,7 @@ import { CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder,
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
-import { environmentService, requireEnvironment } from './environment-service.ts';
-import { environmentStore } from './environment-store.ts';
+import { environmentService, environmentView } from './environment-service.ts';
 
 const NameParams = z.object({ name: PathName });
 
@@ -36,14 +35,9 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/environments/project/:projectId', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
-    allowRead(request, { project: request.params.projectId });
-    return { version: 1, environments: await environmentStore.listForProject(db, request.params.projectId) };
-  });
-
   app.get('/api/admin/environments/:name', { schema: { params: NameParams, response: { 200: Environment } } }, async (request) => {
     allowRead(request);
-    return requireEnvironment(db, request.params.name);
+    return environmentView(db, request.params.name);
   });
 
   app.put('/api/admin/environments/update/:name', { schema: { params: NameParams, body: UpdateEnvironment, response: { 200: Environment } } }, async (request) => {

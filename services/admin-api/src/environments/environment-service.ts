@@ -1,10 +1,11 @@
 import type { CreateEnvironment, Environment } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { environmentStore, type EnvironmentRow } from './environment-store.ts';
 
 function publicShape(row: EnvironmentRow): Environment {
-  return row;
+  // Unleash Enterprise can require approvals for a whole environment; Bunting sets them per project environment.
+  return { ...row, requiredApprovals: null };
 }
 
 function eventState(row: EnvironmentRow) {
@@ -17,6 +18,9 @@ export async function requireEnvironment(db: Queryable, name: string): Promise<E
   return environment;
 }
 
+/** One environment as the API shows it. */
+export const environmentView = async (db: Queryable, name: string) => publicShape(await requireEnvironment(db, name));
+
 export const environmentService = {
   async list(db: Queryable) {
     return { version: 1 as const, environments: (await environmentStore.list(db)).map(publicShape) };
@@ -26,12 +30,13 @@ export const environmentService = {
     if (await environmentStore.exists(tx, input.name)) {
       throw new NameExistsError(`An environment with the name ${input.name} already exists`);
     }
-    await environmentStore.insert(tx, {
+    const inserted = await environmentStore.insert(tx, {
       name: input.name,
       type: input.type,
       enabled: input.enabled ?? true,
       sortOrder: input.sortOrder ?? 9999,
     });
+    if (!inserted) throw new NameExistsError(`An environment with the name ${input.name} already exists`);
     await environmentStore.addToAllProjects(tx, input.name);
     const created = await requireEnvironment(tx, input.name);
     emit({ type: 'environment-created', environment: created.name, data: eventState(created) });
@@ -65,42 +70,15 @@ export const environmentService = {
     emit({ type: 'environment-deleted', environment: name, preData: eventState(before) });
   },
 
+  /** Marks the configured environments protected (PROTECTED_ENVIRONMENTS) and every other one not. */
+  setProtected(db: Queryable, names: string[]) {
+    return environmentStore.setProtected(db, names);
+  },
+
   async clone(change: Change, source: string, target: { name: string; type: string; projects?: string[] }) {
     await requireEnvironment(change.tx, source);
     const created = await environmentService.create(change, { name: target.name, type: target.type });
-    await change.tx.query(sqlCopyEnvironment(source, target.name, target.projects));
+    await environmentStore.copyFlags(change.tx, source, target.name, target.projects);
     return created;
   },
 };
-
-
-/** Copies every feature's state, strategies and the strategies' segment links from one environment into a new one. */
-function sqlCopyEnvironment(source: string, target: string, projects: string[] | undefined) {
-  const projectFilter = projects && projects.length > 0
-    ? sql.fragment`and f.project_id = any(${sql.array(projects, 'text')})`
-    : sql.fragment``;
-  // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
-  return sql.unsafe`
-    with copied_env as (
-      insert into admin.feature_environments (feature_name, environment, enabled, variants)
-      select fe.feature_name, ${target}, fe.enabled, fe.variants from admin.feature_environments fe
-      join admin.features f on f.name = fe.feature_name
-      where fe.environment = ${source} ${projectFilter}
-      returning feature_name
-    ), strategy_ids as (
-      select s.id as old_id, gen_random_uuid()::text as new_id
-      from admin.feature_strategies s join admin.features f on f.name = s.feature_name
-      where s.environment = ${source} ${projectFilter}
-    ), copied_strategies as (
-      insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
-      select ids.new_id, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
-      from strategy_ids ids join admin.feature_strategies s on s.id = ids.old_id
-      returning id
-    ), copied_segments as (
-      insert into admin.feature_strategy_segments (strategy_id, segment_id)
-      select ids.new_id, links.segment_id
-      from strategy_ids ids join admin.feature_strategy_segments links on links.strategy_id = ids.old_id
-      returning strategy_id
-    )
-    select (select count(*) from copied_env) + (select count(*) from copied_strategies) + (select count(*) from copied_segments)`;
-}

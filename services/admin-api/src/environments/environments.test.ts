@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ async function eventsOfType(type: string) {
   return reply.body.events as { type: string; environment: string | null; data: any }[];
 }
 
-describe('environments (seed endpoint 5)', () => {
+describe('environments', () => {
   it('ships development and production on a fresh install', async () => {
     const reply = await stack.admin.get('/api/admin/environments');
     expect(reply.status).toBe(200);

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { Tag, type Actor, type DomainEvent, type EventType } from '@bunting/contracts';
-import {
-  eventMessages,
-  sql,
-  type DatabasePool,
-  type DatabaseTransactionConnection,
-  type Messaging,
-  type Outbox,
-} from '@bunting/platform';
+import type { Actor, DomainEvent, EventType, Tag } from '@bunting/contracts';
+import { eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
+import { eventTagStore } from './event-tag-store.ts';
+import { projectActivityStore } from './project-activity-store.ts';
 
 /** What a change says happened; the unit fills in uuid, time, actor and the feature's tags. */
 export type EventDraft = {
@@ -32,8 +26,6 @@ export type Changes = {
   run: <T>(actor: Actor, work: (change: Change) => Promise<T>) => Promise<T>;
 };
 
-const FeatureTagRow = z.object({ featureName: z.string(), type: z.string(), value: z.string() });
-
 export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messaging: Pick<Messaging, 'names'> }): Changes {
   return {
     run(actor, work) {
@@ -43,6 +35,8 @@ export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messagin
         if (drafts.length > 0) {
           const events = await toEvents(tx, actor, drafts);
           await deps.outbox.add(tx, eventMessages(deps.messaging, events));
+          const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];
+          if (projects.length > 0) await projectActivityStore.touch(tx, projects);
         }
         return result;
       });
@@ -54,10 +48,7 @@ async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts:
   const needTags = [...new Set(drafts.filter((d) => d.featureName && !d.tags).map((d) => d.featureName!))];
   const tagsByFeature = new Map<string, Tag[]>();
   if (needTags.length > 0) {
-    const rows = await tx.any(sql.type(FeatureTagRow)`
-      select feature_name as "featureName", tag_type as type, tag_value as value from admin.feature_tags
-      where feature_name = any(${sql.array(needTags, 'text')}) order by created_at, tag_type, tag_value`);
-    for (const row of rows) {
+    for (const row of await eventTagStore.forFeatures(tx, needTags)) {
       const list = tagsByFeature.get(row.featureName) ?? [];
       list.push({ value: row.value, type: row.type });
       tagsByFeature.set(row.featureName, list);

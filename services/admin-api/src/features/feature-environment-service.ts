@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { CreateFeatureStrategy } from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { requireProject } from '../projects/project-service.ts';
-import { projectStore } from '../projects/project-store.ts';
-import { normalizeStrategy } from '../strategies/strategy-rules.ts';
-import { requireProjectEnvironment } from '../strategies/strategy-service.ts';
-import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
+import { environmentState } from '../feature-state/environment-state.ts';
+import { requireFeature } from '../feature-state/feature-lookup.ts';
+import { refreshLifecycle } from '../feature-state/lifecycle.ts';
+import { requireProjectEnvironment } from '../projects/project-read-model.ts';
+import { strategyService } from '../strategies/strategy-service.ts';
 import { loadFeatureViews } from './feature-read-model.ts';
-import { requireFeature } from './feature-lookup.ts';
-import { featureEnvironmentStore } from './feature-store.ts';
-import { refreshLifecycle } from './lifecycle.ts';
 
 export const featureEnvironmentService = {
   async get(db: Queryable, project: string, featureName: string, environment: string) {
@@ -27,27 +22,11 @@ export const featureEnvironmentService = {
   async setEnabled(change: Change, project: string, featureName: string, environment: string, enabled: boolean) {
     const feature = await requireFeature(change.tx, project, featureName, { forWrite: true });
     await requireProjectEnvironment(change.tx, project, environment);
-    const state = await featureEnvironmentStore.get(change.tx, featureName, environment);
+    const state = await environmentState.get(change.tx, featureName, environment);
     if ((state?.enabled ?? false) === enabled) return;
-    const scope = { project, featureName, environment };
-    if (enabled) {
-      const strategies = await strategyStore.listFor(change.tx, featureName, environment);
-      if (!strategies.some((strategy) => !strategy.disabled)) {
-        const projectRow = await requireProject(change.tx, project);
-        const configured = await projectStore.defaultStrategy(change.tx, project, environment);
-        const template = CreateFeatureStrategy.parse(configured ?? { name: 'flexibleRollout', constraints: [], parameters: {} });
-        const strategy = await normalizeStrategy(change.tx, template, {
-          featureName,
-          defaultStickiness: projectRow.defaultStickiness,
-          sortOrder: await strategyStore.nextSortOrder(change.tx, featureName, environment),
-        });
-        const id = randomUUID();
-        await strategyStore.insert(change.tx, id, featureName, environment, strategy);
-        change.emit({ type: 'feature-strategy-add', ...scope, data: strategyView((await strategyStore.get(change.tx, id))!) });
-      }
-    }
-    await featureEnvironmentStore.setEnabled(change.tx, featureName, environment, enabled);
-    change.emit({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', ...scope });
+    if (enabled) await strategyService.ensureEnabledStrategy(change, feature, environment);
+    await environmentState.setEnabled(change.tx, featureName, environment, enabled);
+    change.emit({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', project, featureName, environment });
     await refreshLifecycle(change.tx, feature);
   },
 };

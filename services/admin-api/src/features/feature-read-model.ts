@@ -1,17 +1,15 @@
-import { z } from 'zod';
 import type { Feature, FeatureEnvironment, Variant } from '@bunting/contracts';
-import { sql, type Queryable } from '@bunting/platform';
-import { featureEnvironmentStore, type FeatureRow } from './feature-store.ts';
-import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
-
-const ProjectEnvironmentRow = z.object({
-  project: z.string(),
-  name: z.string(),
-  type: z.string(),
-  sortOrder: z.number(),
-});
-const TagRow = z.object({ featureName: z.string(), type: z.string(), value: z.string() });
-const DependencyRow = z.object({ child: z.string(), parent: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
+import type { Queryable } from '@bunting/platform';
+import { dependencyReadModel } from '../dependencies/dependency-read-model.ts';
+import { featureFavoriteService } from '../favorites/feature-favorite-service.ts';
+import { featureLinkReadModel } from '../feature-links/feature-link-read-model.ts';
+import { exposureReadModel } from '../metrics/exposure-read-model.ts';
+import { environmentState } from '../feature-state/environment-state.ts';
+import type { FeatureRow } from '../feature-state/feature-lookup.ts';
+import { featureRows } from '../feature-state/feature-rows.ts';
+import { projectReadModel } from '../projects/project-read-model.ts';
+import { strategyReadModel, strategyView } from '../strategies/strategy-read-model.ts';
+import { tagReadModel } from '../tags/tag-read-model.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -28,24 +26,15 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.name);
   const projects = [...new Set(rows.map((row) => row.project))];
-  const [projectEnvironments, states, strategies, tags, dependencies, favorites] = await Promise.all([
-    db.any(sql.type(ProjectEnvironmentRow)`
-      select pe.project_id as project, e.name, e.type, e.sort_order as "sortOrder"
-      from admin.project_environments pe join admin.environments e on e.name = pe.environment
-      where pe.project_id = any(${sql.array(projects, 'text')}) order by e.sort_order, e.name`),
-    featureEnvironmentStore.listFor(db, names),
-    strategyStore.listForFeatures(db, names),
-    db.any(sql.type(TagRow)`
-      select feature_name as "featureName", tag_type as type, tag_value as value from admin.feature_tags
-      where feature_name = any(${sql.array(names, 'text')}) order by created_at, tag_type, tag_value`),
-    db.any(sql.type(DependencyRow)`
-      select child, parent, enabled, variants from admin.dependencies
-      where child = any(${sql.array(names, 'text')}) or parent = any(${sql.array(names, 'text')}) order by parent, child`),
-    principalKey
-      ? db.anyFirst(sql.type(z.object({ name: z.string() }))`
-          select feature_name as name from admin.favorite_features
-          where principal = ${principalKey} and feature_name = any(${sql.array(names, 'text')})`)
-      : Promise.resolve([] as readonly string[]),
+  const [projectEnvironments, states, strategies, tags, dependencies, favorites, links, exposures] = await Promise.all([
+    projectReadModel.environmentsOf(db, projects),
+    environmentState.listFor(db, names),
+    strategyReadModel.listForFeatures(db, names),
+    tagReadModel.forFeatures(db, names),
+    dependencyReadModel.linksOf(db, names),
+    principalKey ? featureFavoriteService.favoritesAmong(db, principalKey, names) : Promise.resolve([] as readonly string[]),
+    featureLinkReadModel.forFeatures(db, names),
+    exposureReadModel.lastHour(db, names),
   ]);
   const environmentsByProject = groupBy(projectEnvironments, (row) => row.project);
   const stateByKey = new Map(states.map((state) => [`${state.featureName}\u0000${state.environment}`, state]));
@@ -74,6 +63,8 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
         lastSeenAt: state?.lastSeenAt ?? null,
         hasStrategies: environmentStrategies.length > 0,
         hasEnabledStrategies: environmentStrategies.some((strategy) => !strategy.disabled),
+        yes: exposures.get(key)?.yes ?? 0,
+        no: exposures.get(key)?.no ?? 0,
       };
     });
     const production = environments.find((environment) => environment.type === 'production');
@@ -95,15 +86,21 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
       environments,
       variants: production?.variants ?? [],
       strategies: [],
-      tags: (tagsByFeature.get(row.name) ?? []).map((tag) => ({ value: tag.value, type: tag.type })),
+      tags: (tagsByFeature.get(row.name) ?? []).map((tag) => ({ value: tag.value, type: tag.type, color: tag.color })),
       children: (childrenByParent.get(row.name) ?? []).map((dependency) => dependency.child),
       dependencies: (parentsByChild.get(row.name) ?? []).map((dependency) => ({
         feature: dependency.parent,
         enabled: dependency.enabled,
         ...(dependency.variants.length > 0 ? { variants: dependency.variants } : {}),
       })),
-      lifecycle: { stage: row.lifecycleStage, enteredStageAt: row.lifecycleEnteredAt },
+      lifecycle: { stage: row.lifecycleStage, status: row.lifecycleStatus, enteredStageAt: row.lifecycleEnteredAt },
       collaborators: { users: [{ id: row.createdByUserId ?? 0, name: row.createdByName ?? 'unknown', imageUrl: '' }] },
+      links: links.get(row.name) ?? [],
     };
   });
+}
+
+/** The admin view of a project's active flags, as one caller sees them (their favourites marked). */
+export async function projectFeatureViews(db: Queryable, project: string, principalKey: string): Promise<Feature[]> {
+  return loadFeatureViews(db, await featureRows.listByProject(db, project, false), principalKey);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '@bunting/testing';
+import { startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 const names = (body: { features: { name: string }[] }) => body.features.map((feature) => feature.name);

@@ -1,54 +1,42 @@
-import { randomUUID } from 'node:crypto';
 import type { CreateFeature, CreatedFeature, PatchOperation, UpdateFeature } from '@bunting/contracts';
 import { UpdateFeature as UpdateFeatureSchema } from '@bunting/contracts';
 import { DomainError, NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { requireProject } from '../projects/project-service.ts';
-import { projectStore } from '../projects/project-store.ts';
+import { environmentState } from '../feature-state/environment-state.ts';
+import { requireFeature, requireFeatureByName, type FeatureRow } from '../feature-state/feature-lookup.ts';
+import { featureRows } from '../feature-state/feature-rows.ts';
+import { refreshLifecycle } from '../feature-state/lifecycle.ts';
+import { projectReadModel } from '../projects/project-read-model.ts';
+import { applyJsonPatch } from '../rules/json-patch.ts';
+import { checkFlagName } from '../rules/project-rules.ts';
+import { strategyService } from '../strategies/strategy-service.ts';
+import { tagReadModel } from '../tags/tag-read-model.ts';
 import { tagService } from '../tags/tag-service.ts';
-import { tagStore } from '../tags/tag-store.ts';
-import { createdFeature, featureEnvironmentStore, featureStore, featureEventState, type FeatureRow } from './feature-store.ts';
-import { applyJsonPatch } from './json-patch.ts';
 import { loadFeatureViews } from './feature-read-model.ts';
-import { refreshLifecycle } from './lifecycle.ts';
-import { requireFeature, requireFeatureByName } from './feature-lookup.ts';
-import { strategyStore, strategyView } from '../strategies/strategy-store.ts';
 
 async function checkNameFree(db: Queryable, name: string) {
-  if (await featureStore.exists(db, name)) {
+  if (await featureRows.exists(db, name)) {
     throw new NameExistsError(`A flag with the name ${name} already exists (names are unique across projects, archived flags included)`);
   }
 }
 
 async function checkProjectRules(db: Queryable, projectId: string, name: string) {
-  const project = await requireProject(db, projectId);
-  if (project.archivedAt !== null) throw new NotFoundError(`Project ${projectId} is archived`);
-  if (project.featureNamingPattern) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(`^(?:${project.featureNamingPattern})$`);
-    } catch {
-      pattern = /^.*$/;
-    }
-    if (!pattern.test(name)) {
-      const example = project.featureNamingExample ? ` (for example ${project.featureNamingExample})` : '';
-      throw ValidationError.field('name', `"${name}" does not match the project's naming pattern ${project.featureNamingPattern}${example}`);
-    }
+  const rules = await projectReadModel.flagRules(db, projectId);
+  if (rules.archived) throw new NotFoundError(`Project ${projectId} is archived`);
+  checkFlagName(rules.naming, name);
+  if (rules.featureLimit !== null && rules.activeFlags >= rules.featureLimit) {
+    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${rules.featureLimit} feature flags`);
   }
-  if (project.featureLimit !== null && (await featureStore.countActiveInProject(db, projectId)) >= project.featureLimit) {
-    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${project.featureLimit} feature flags`);
-  }
-  return project;
 }
 
 async function applyUpdate(change: Change, before: FeatureRow, next: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
   const metadataChanged = next.description !== before.description || next.type !== before.type || next.impressionData !== before.impressionData;
   const staleChanged = next.stale !== before.stale;
   if (!metadataChanged && !staleChanged) return before;
-  const after = await featureStore.update(change.tx, before.name, next);
+  const after = await featureRows.update(change.tx, before.name, next);
   const scope = { project: after.project, featureName: after.name };
   if (metadataChanged) {
-    change.emit({ type: 'feature-metadata-updated', ...scope, data: featureEventState(after), preData: featureEventState(before) });
+    change.emit({ type: 'feature-metadata-updated', ...scope, data: featureRows.eventState(after), preData: featureRows.eventState(before) });
   }
   if (staleChanged) change.emit({ type: after.stale ? 'feature-stale-on' : 'feature-stale-off', ...scope });
   return after;
@@ -64,7 +52,7 @@ export const featureService = {
     const { tx, actor, emit } = change;
     await checkProjectRules(tx, projectId, input.name);
     await checkNameFree(tx, input.name);
-    const row = await featureStore.insert(tx, {
+    const row = await featureRows.insert(tx, {
       name: input.name,
       project: projectId,
       description: input.description ?? null,
@@ -74,8 +62,8 @@ export const featureService = {
       createdByName: actor.createdBy,
     });
     for (const tag of input.tags ?? []) await tagService.attach(change, row, tag, { emitTagged: false });
-    emit({ type: 'feature-created', project: projectId, featureName: row.name, data: featureEventState(row) });
-    return createdFeature(row);
+    emit({ type: 'feature-created', project: projectId, featureName: row.name, data: featureRows.eventState(row) });
+    return featureRows.created(row);
   },
 
   async get(db: Queryable, projectId: string, name: string, principalKey: string) {
@@ -91,17 +79,17 @@ export const featureService = {
   },
 
   async listInProject(db: Queryable, projectId: string, principalKey: string) {
-    await requireProject(db, projectId);
-    const rows = await featureStore.listByProject(db, projectId, false);
+    await projectReadModel.requireProject(db, projectId);
+    const rows = await featureRows.listByProject(db, projectId, false);
     return { version: 2, features: await loadFeatureViews(db, rows, principalKey) };
   },
 
   async listAll(db: Queryable, principalKey: string) {
-    return { version: 1, features: await loadFeatureViews(db, await featureStore.listActive(db), principalKey) };
+    return { version: 1, features: await loadFeatureViews(db, await featureRows.listActive(db), principalKey) };
   },
 
   async listArchived(db: Queryable, principalKey: string, projectId?: string) {
-    const rows = projectId ? await featureStore.listByProject(db, projectId, true) : await featureStore.listArchived(db);
+    const rows = projectId ? await featureRows.listByProject(db, projectId, true) : await featureRows.listArchived(db);
     return { version: 2, features: await loadFeatureViews(db, rows, principalKey) };
   },
 
@@ -150,7 +138,7 @@ export const featureService = {
   async archive(change: Change, projectId: string, name: string) {
     const before = await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true });
     if (before.archivedAt !== null) return;
-    const after = await featureStore.setArchived(change.tx, name, true);
+    const after = await featureRows.setArchived(change.tx, name, true);
     await refreshLifecycle(change.tx, after);
     change.emit({ type: 'feature-archived', project: projectId, featureName: name });
   },
@@ -160,22 +148,22 @@ export const featureService = {
       ? await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true })
       : await requireFeatureByName(change.tx, name, { forWrite: true });
     if (before.archivedAt === null) return;
-    if (!(await projectStore.exists(change.tx, before.project))) throw new NotFoundError(`Project ${before.project} no longer exists`);
-    const after = await featureStore.setArchived(change.tx, name, false);
+    if (!(await projectReadModel.exists(change.tx, before.project))) throw new NotFoundError(`Project ${before.project} no longer exists`);
+    const after = await featureRows.setArchived(change.tx, name, false);
     // A revived flag comes back switched off everywhere, as in Unleash.
-    await featureEnvironmentStore.disableAll(change.tx, name);
+    await environmentState.disableAll(change.tx, name);
     await refreshLifecycle(change.tx, after);
     change.emit({ type: 'feature-revived', project: after.project, featureName: name });
   },
 
   async deleteArchived(change: Change, name: string, projectId?: string) {
-    const before = await featureStore.lock(change.tx, name);
+    const before = await featureRows.lock(change.tx, name);
     if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
     // Unleash only deletes archived flags; deleting an active one is a no-op.
     if (before.archivedAt === null) return;
-    const tags = await tagStore.forFeature(change.tx, name);
-    await featureStore.delete(change.tx, name);
-    change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureEventState(before), tags });
+    const tags = await tagReadModel.forFeature(change.tx, name);
+    await featureRows.delete(change.tx, name);
+    change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureRows.eventState(before), tags });
   },
 
   async clone(change: Change, projectId: string, sourceName: string, target: { name: string; replaceGroupId?: boolean | undefined }) {
@@ -186,21 +174,8 @@ export const featureService = {
       description: source.description,
       impressionData: source.impressionData,
     });
-    const strategies = await strategyStore.listForFeatures(change.tx, [sourceName]);
-    for (const strategy of strategies) {
-      const parameters = { ...strategy.parameters };
-      if ((target.replaceGroupId ?? true) && parameters.groupId === sourceName) parameters.groupId = target.name;
-      const id = randomUUID();
-      await strategyStore.insert(change.tx, id, target.name, strategy.environment, { ...strategy, parameters });
-      const copy = await strategyStore.get(change.tx, id);
-      change.emit({
-        type: 'feature-strategy-add',
-        project: projectId,
-        featureName: target.name,
-        environment: strategy.environment,
-        data: copy ? strategyView(copy) : null,
-      });
-    }
+    const copy = await requireFeature(change.tx, projectId, target.name);
+    await strategyService.copyAll(change, sourceName, copy, target.replaceGroupId ?? true);
     return createdFeature;
   },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -130,7 +130,7 @@ describe('features', () => {
     expect((await featureEvents('bare-flag', 3)).map((e) => e.type)).toEqual(['feature-created', 'feature-strategy-add', 'feature-environment-enabled']);
   });
 
-  it('keeps feature-environment variants with weights totalling 1000, sorted by name; seed endpoint 8 reads production', async () => {
+  it('keeps feature-environment variants with weights totalling 1000, sorted by name; the deprecated feature-level variants read production', async () => {
     await stack.admin.post(base, { name: 'variant-flag' });
     const put = await stack.admin.put(`${base}/variant-flag/environments/production/variants`, [
       { name: 'b', weight: 0, weightType: 'variable', stickiness: 'default' },

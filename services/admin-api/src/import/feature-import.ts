@@ -10,18 +10,17 @@ import {
   type ImportToggles,
   type Principal,
 } from '@bunting/contracts';
-import { NoAccessError, ValidationError, sql } from '@bunting/platform';
+import { NoAccessError, ValidationError } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { contextFieldService } from '../context-fields/context-field-service.ts';
 import { dependencyService } from '../dependencies/dependency-service.ts';
+import { findFeature, requireFeature } from '../feature-state/feature-lookup.ts';
 import { featureEnvironmentService } from '../features/feature-environment-service.ts';
-import { requireFeature } from '../features/feature-lookup.ts';
 import { featureService } from '../features/feature-service.ts';
-import { featureStore } from '../features/feature-store.ts';
 import { strategyService } from '../strategies/strategy-service.ts';
 import { tagService } from '../tags/tag-service.ts';
-import { tagTypeStore } from '../tags/tag-store.ts';
 import { variantService } from '../variants/variant-service.ts';
+import { importStore } from './import-store.ts';
 import { validateImport } from './import-validation.ts';
 
 const ImportedFeature = z.object({
@@ -73,23 +72,24 @@ export async function importFeatures(change: Change, principal: Principal, input
   const lacking = verdict.permissions[0]?.affectedItems[0];
   if (lacking) throw new NoAccessError(lacking, environment);
 
+  const knownFields = new Set((await importStore.contextFields(tx, contextFields.map((field) => field.name))).map((field) => field.name));
   for (const field of contextFields) {
-    if (!(await tx.exists(sql.unsafe`select 1 from admin.context_fields where name = ${field.name}`))) {
-      await contextFieldService.create(change, { ...field, project: undefined });
-    }
+    if (knownFields.has(field.name)) continue;
+    await contextFieldService.create(change, { ...field, project: undefined });
+    knownFields.add(field.name);
   }
+  const knownTagTypes = new Set((await importStore.tagTypes(tx, tagTypes.map((tagType) => tagType.name))).map((tagType) => tagType.name));
   for (const tagType of tagTypes) {
-    if (!(await tagTypeStore.get(tx, tagType.name))) {
-      await tagService.createTagType(change, { name: tagType.name, description: tagType.description ?? undefined, icon: tagType.icon ?? null });
-    }
+    if (knownTagTypes.has(tagType.name)) continue;
+    await tagService.createTagType(change, { name: tagType.name, description: tagType.description ?? undefined, icon: tagType.icon ?? null });
+    knownTagTypes.add(tagType.name);
   }
 
   const segmentNames = new Map((data.segments ?? []).map((segment) => [segment.id, segment.name ?? '']));
-  const segmentIds = new Map((await tx.any(sql.type(z.object({ id: z.number(), name: z.string() }))`
-    select id, name from admin.segments where name = any(${sql.array([...segmentNames.values()], 'text')})`)).map((row) => [row.name, row.id]));
+  const segmentIds = new Map((await importStore.segmentsByNames(tx, [...segmentNames.values()])).map((row) => [row.name, row.id]));
 
   for (const feature of features) {
-    const existing = await featureStore.get(tx, feature.name);
+    const existing = await findFeature(tx, feature.name);
     if (existing) {
       await featureService.update(change, project, feature.name, { type: feature.type, description: feature.description, impressionData: feature.impressionData });
     } else {

@@ -2,12 +2,13 @@ import { ExportQuery, ExportResult, ImportToggles, ImportValidateResult } from '
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
+import { direct } from '../change-request-settings/change-request-gate.ts';
 import { actorOf } from '../events/changes.ts';
 import { exportFeatures } from './feature-export.ts';
 import { importFeatures } from './feature-import.ts';
 import { validateImport } from './import-validation.ts';
 
-export function importRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function importRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.post('/api/admin/features-batch/validate', { schema: { body: ImportToggles, response: { 200: ImportValidateResult } } }, async (request) => {
     const principal = allowRead(request);
     return validateImport(db, principal, request.body);
@@ -25,7 +26,8 @@ export function importRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   // Permissions are checked per need inside (the validation's list), so reading is enough to get there.
   app.post('/api/admin/features-batch/import', { schema: { body: ImportToggles } }, async (request, reply) => {
     const principal = allowRead(request, { project: request.body.project });
-    await changes.run(actorOf(principal), (change) => importFeatures(change, principal, request.body));
+    await changes.run(actorOf(principal), direct(principal, [{ project: request.body.project, environment: request.body.environment }],
+      (change) => importFeatures(change, principal, request.body)));
     return reply.code(200).send();
   });
 }

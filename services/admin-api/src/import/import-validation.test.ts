@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, startTestStack, type TestStack } from '@bunting/testing';
+import { loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ function importData(overrides: Record<string, unknown> = {}, project = 'default'
   };
 }
 
-describe('POST /api/admin/features-batch/validate (seed endpoint 11)', () => {
+describe('POST /api/admin/features-batch/validate', () => {
   it('finds nothing to object to in clean data, and changes nothing', async () => {
     const reply = await stack.admin.post(VALIDATE, importData());
     expect(reply.status).toBe(200);

@@ -1,13 +1,9 @@
-import { z } from 'zod';
 import type { ImportToggles, ImportValidateItem, ImportValidateResult, Principal } from '@bunting/contracts';
-import { NotFoundError, Permission, hasPermission, sql, type Queryable } from '@bunting/platform';
-import { projectStore } from '../projects/project-store.ts';
-import { environmentStore } from '../environments/environment-store.ts';
-
-const ExistingFeature = z.object({ name: z.string(), project: z.string(), archived: z.boolean() });
-const StrategyDefinition = z.object({ name: z.string(), builtIn: z.boolean() });
-const ContextField = z.object({ name: z.string(), legalValues: z.array(z.object({ value: z.string() }).loose()) });
-const Name = z.object({ name: z.string() });
+import { NotFoundError, Permission, ValidationError, hasPermission, type Queryable } from '@bunting/platform';
+import { environmentReadModel } from '../environments/environment-read-model.ts';
+import { projectReadModel } from '../projects/project-read-model.ts';
+import { checkFlagName } from '../rules/project-rules.ts';
+import { importStore } from './import-store.ts';
 
 function unique(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
@@ -17,12 +13,13 @@ function item(message: string, affectedItems: string[]): ImportValidateItem[] {
   return affectedItems.length > 0 ? [{ message, affectedItems }] : [];
 }
 
-function namingPattern(pattern: string | null): RegExp | null {
-  if (!pattern) return null;
+function breaksNaming(naming: Parameters<typeof checkFlagName>[0], name: string): boolean {
   try {
-    return new RegExp(`^(?:${pattern})$`);
-  } catch {
-    return null;
+    checkFlagName(naming, name);
+    return false;
+  } catch (error) {
+    if (error instanceof ValidationError) return true;
+    throw error;
   }
 }
 
@@ -33,8 +30,8 @@ function namingPattern(pattern: string | null): RegExp | null {
  */
 export async function validateImport(db: Queryable, principal: Principal, input: ImportToggles): Promise<ImportValidateResult> {
   const { project: projectId, environment, data } = input;
-  const project = await projectStore.get(db, projectId);
-  if (!project || project.archivedAt !== null) throw new NotFoundError(`Could not find project ${projectId}`);
+  const project = (await projectReadModel.exists(db, projectId)) ? await projectReadModel.flagRules(db, projectId) : null;
+  if (!project || project.archived) throw new NotFoundError(`Could not find project ${projectId}`);
 
   const names = data.features.map((feature) => feature.name);
   const strategyNames = unique(data.featureStrategies.map((strategy) => strategy.name));
@@ -42,17 +39,14 @@ export async function validateImport(db: Queryable, principal: Principal, input:
   const segmentNames = unique((data.segments ?? []).flatMap((segment) => (segment.name ? [segment.name] : [])));
   const tagTypeNames = unique([...data.tagTypes.map((tagType) => tagType.name), ...(data.featureTags ?? []).flatMap((tag) => (tag.tagType ? [tag.tagType] : []))]);
 
-  const [environmentExists, existing, activeCount, strategies, knownContextFields, knownSegments, knownTagTypes] = await Promise.all([
-    environmentStore.exists(db, environment),
-    db.any(sql.type(ExistingFeature)`select name, project_id as project, archived_at is not null as archived
-      from admin.features where name = any(${sql.array(names, 'text')})`),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.features
-      where project_id = ${projectId} and archived_at is null`),
-    db.any(sql.type(StrategyDefinition)`select name, built_in as "builtIn" from admin.strategies where name = any(${sql.array(strategyNames, 'text')})`),
-    db.any(sql.type(ContextField)`select name, legal_values as "legalValues" from admin.context_fields
-      where name = any(${sql.array(contextFields.map((field) => field.name), 'text')})`),
-    db.any(sql.type(Name)`select name from admin.segments where name = any(${sql.array(segmentNames, 'text')})`),
-    db.any(sql.type(Name)`select name from admin.tag_types where name = any(${sql.array(tagTypeNames, 'text')})`),
+  const activeCount = project.activeFlags;
+  const [environmentExists, existing, strategies, knownContextFields, knownSegments, knownTagTypes] = await Promise.all([
+    environmentReadModel.exists(db, environment),
+    importStore.features(db, names),
+    importStore.strategyDefinitions(db, strategyNames),
+    importStore.contextFields(db, contextFields.map((field) => field.name)),
+    importStore.segmentsByNames(db, segmentNames),
+    importStore.tagTypes(db, tagTypeNames),
   ]);
 
   const byName = new Map(existing.map((feature) => [feature.name, feature]));
@@ -85,13 +79,11 @@ export async function validateImport(db: Queryable, principal: Principal, input:
   const importedNames = new Set(names);
   const activeNames = new Set(activeHere.map((feature) => feature.name));
   const parentNames = unique((data.dependencies ?? []).flatMap((entry) => entry.dependencies.map((parent) => parent.feature)));
-  const parentsHere = parentNames.length === 0 ? [] : await db.anyFirst(sql.type(Name)`select name from admin.features
-    where project_id = ${projectId} and archived_at is null and name = any(${sql.array(parentNames, 'text')})`);
+  const parentsHere = parentNames.length === 0 ? [] : await importStore.activeFlagsAmong(db, projectId, parentNames);
   const knownParents = new Set([...importedNames, ...activeNames, ...parentsHere]);
   const missingParents = parentNames.filter((name) => !knownParents.has(name));
 
-  const pattern = namingPattern(project.featureNamingPattern);
-  const badlyNamed = pattern ? unique(newNames.filter((name) => !pattern.test(name))) : [];
+  const badlyNamed = unique(newNames.filter((name) => breaksNaming(project.naming, name)));
   const overLimit = project.featureLimit !== null && activeCount + newNames.length > project.featureLimit;
 
   const errors: ImportValidateItem[] = [
@@ -104,7 +96,7 @@ export async function validateImport(db: Queryable, principal: Principal, input:
     ...item('These segments do not exist on this instance; create them before importing:', missingSegments),
     ...item('Strategies refer to these segment ids, which the import data does not describe:', undescribedSegments),
     ...item('These dependencies name parent flags that are neither imported nor in the project:', missingParents),
-    ...item(`These flag names do not match the project's naming pattern ${project.featureNamingPattern ?? ''}:`, badlyNamed),
+    ...item(`These flag names do not match the project's naming pattern ${project.naming.pattern ?? ''}:`, badlyNamed),
     ...item(`Importing would exceed the project's limit of ${project.featureLimit ?? 0} flags; these flags would be new:`, overLimit ? newNames : []),
   ];
   const warnings: ImportValidateItem[] = [

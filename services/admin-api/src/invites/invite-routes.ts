@@ -8,7 +8,7 @@ import { createInviteService } from './invite-service.ts';
 const TokenParams = z.object({ token: z.string().min(1).max(200) });
 
 /** Invite links (admin side) and the public signup they allow. */
-export function inviteRoutes(app: HttpServer, { db, changes, config }: AdminDeps) {
+export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
   const invites = createInviteService(config.baseUrl);
 
   app.get('/api/admin/invite-link/tokens', async (request) => {
@@ -30,7 +30,7 @@ export function inviteRoutes(app: HttpServer, { db, changes, config }: AdminDeps
 }
 
 /** Routes a person without an account uses: no credential needed. */
-export function publicInviteRoutes(app: HttpServer, { db, changes, config }: AdminDeps) {
+export function publicInviteRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
   const invites = createInviteService(config.baseUrl);
   app.get('/invite/:token/validate', { schema: { params: TokenParams } }, async (request, reply) => {
     await invites.validate(db, request.params.token);

@@ -4,7 +4,7 @@ import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { loadMaintenance, saveMaintenance } from './maintenance.ts';
 
-export function maintenanceRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function maintenanceRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get('/api/admin/maintenance', async (request) => {
     allowRead(request);
     return loadMaintenance(db);

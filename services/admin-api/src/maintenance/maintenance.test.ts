@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 const clientToken = 'default:development.maintenance-client';

@@ -1,30 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+import { MetricsMessage } from '@bunting/contracts';
 import { seenFlags } from './last-seen.ts';
 
-const message = (kind: 'client-metrics' | 'client-register' | 'frontend-metrics', body: Record<string, unknown>) =>
-  ({ kind, receivedAt: '2026-01-01T00:00:00.000Z', environment: 'development', tokenName: 't', body });
+const message = (kind: MetricsMessage['kind'], body: Record<string, unknown>, environment = 'development') =>
+  MetricsMessage.parse({ kind, receivedAt: '2026-01-01T00:00:00.000Z', environment, tokenName: 't', body });
 
 describe('seenFlags', () => {
   it('lists the flags evaluated at least once, from metrics only', () => {
-    const toggles = { a: { yes: 1, no: 0 }, b: { yes: 0, no: 2 }, c: { yes: 0, no: 0 }, d: { yes: 'x' }, e: 'junk' };
-    const seen = (kind: Parameters<typeof message>[0], body: Record<string, unknown>) => Object.fromEntries(seenFlags(message(kind, body)));
-    expect(seen('client-metrics', { bucket: { toggles } })).toEqual({ development: ['a', 'b'] });
-    expect(seen('frontend-metrics', { bucket: { toggles } })).toEqual({ development: ['a', 'b'] });
-    expect(seen('client-register', { bucket: { toggles } })).toEqual({});
-    expect(seen('client-metrics', { bucket: 'none' })).toEqual({});
+    const body = { appName: 'app', bucket: { start: 0, stop: 0, toggles: { a: { yes: 1, no: 0 }, b: { yes: 0, no: 2 }, c: { yes: 0, no: 0 }, d: {} } } };
+    expect(Object.fromEntries(seenFlags(message('client-metrics', body)))).toEqual({ development: ['a', 'b'] });
+    expect(Object.fromEntries(seenFlags(message('frontend-metrics', body)))).toEqual({ development: ['a', 'b'] });
+    expect(Object.fromEntries(seenFlags(message('client-register', { appName: 'app' })))).toEqual({});
   });
 
   it('reads bulk posts per environment, each within what the token may speak for', () => {
     const metrics = [
-      { featureName: 'a', appName: 'x', environment: 'production', yes: 1, no: 0 },
-      { featureName: 'b', appName: 'x', yes: 0, no: 1 },
-      { featureName: 'c', appName: 'x', yes: 0, no: 0 },
-      'junk',
+      { featureName: 'a', appName: 'x', environment: 'production', timestamp: 0, yes: 1, no: 0 },
+      { featureName: 'b', appName: 'x', timestamp: 0, yes: 0, no: 1 },
+      { featureName: 'c', appName: 'x', timestamp: 0, yes: 0, no: 0 },
     ];
-    expect(Object.fromEntries(seenFlags(message('client-metrics', { metrics })))).toEqual({ development: ['b'] });
-    const fromWildcard = { ...message('client-metrics', { metrics }), environment: '*' };
-    expect(Object.fromEntries(seenFlags(fromWildcard))).toEqual({ production: ['a'], '*': ['b'] });
+    expect(Object.fromEntries(seenFlags(message('bulk-metrics', { metrics })))).toEqual({ development: ['b'] });
+    expect(Object.fromEntries(seenFlags(message('bulk-metrics', { metrics }, '*')))).toEqual({ production: ['a'], '*': ['b'] });
+  });
+
+  it('never sees a body that does not fit its kind: the contract refuses it on the stream', () => {
+    expect(MetricsMessage.safeParse({ kind: 'client-metrics', receivedAt: 'x', environment: 'd', tokenName: 't', body: { bucket: 'none' } }).success).toBe(false);
+    expect(MetricsMessage.safeParse({ kind: 'bulk-metrics', receivedAt: 'x', environment: 'd', tokenName: 't', body: { metrics: ['junk'] } }).success).toBe(false);
   });
 });
 
@@ -55,6 +57,9 @@ describe('lastSeenAt from SDK metrics', () => {
     const byName = Object.fromEntries(feature.environments.map((e: { name: string; lastSeenAt: string | null }) => [e.name, e.lastSeenAt]));
     expect(byName.development).toBe(feature.lastSeenAt);
     expect(byName.production).toBeNull();
+    // The flag environment's yes/no: what SDKs reported in the last hour.
+    const counts = Object.fromEntries(feature.environments.map((e: { name: string; yes: number; no: number }) => [e.name, [e.yes, e.no]]));
+    expect(counts).toMatchObject({ development: [2, 1], production: [0, 0] });
     expect((await stack.admin.get(`${base}/quiet`)).body.lastSeenAt).toBeNull();
 
     const bulk = await client.post('/api/client/metrics/bulk', {

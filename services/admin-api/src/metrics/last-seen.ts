@@ -1,54 +1,53 @@
-import { z } from 'zod';
 import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
-import { sql, type Queryable } from '@bunting/platform';
-
-const Count = z.number().optional().catch(undefined);
-const Counted = z.object({ yes: Count, no: Count }).catch({});
-const SingleBody = z.object({ bucket: z.object({ toggles: z.record(z.string(), Counted) }) });
-const BulkBody = z.object({
-  metrics: z.array(z.object({ featureName: z.string(), environment: z.string().optional(), yes: Count, no: Count }).nullable().catch(null)),
-});
+import type { DatabasePool } from '@bunting/platform';
+import { lastSeenStore } from './last-seen-store.ts';
 
 const evaluated = (counts: { yes?: number | undefined; no?: number | undefined }) => (counts.yes ?? 0) + (counts.no ?? 0) > 0;
 
 /**
  * The flags a metrics message shows evaluated at least once, per environment: an SDK's bucket counts in its
- * token's environment, a bulk post's entries in their own if the token may speak for it. Registrations and
- * malformed bodies show none.
+ * token's environment, a bulk post's entries in their own if the token may speak for it. Registrations show none.
  */
 export function seenFlags(message: MetricsMessage): Map<string, string[]> {
-  const seen = new Map<string, string[]>();
-  const add = (environment: string, name: string) => {
-    if (name.length === 0 || name.length > 255) return;
-    seen.set(environment, [...(seen.get(environment) ?? []), name]);
+  return new Map([...exposures(message)].map(([environment, flags]) => [environment, [...flags.keys()]]));
+}
+
+export type Exposure = { yes: number; no: number };
+
+/** The yes and no counts a metrics message reports, per environment and flag (flags never evaluated left out). */
+export function exposures(message: MetricsMessage): Map<string, Map<string, Exposure>> {
+  const counted = new Map<string, Map<string, Exposure>>();
+  const add = (environment: string, name: string, counts: { yes?: number | undefined; no?: number | undefined }) => {
+    if (name.length === 0 || name.length > 255 || !evaluated(counts)) return;
+    const flags = counted.get(environment) ?? new Map<string, Exposure>();
+    const sum = flags.get(name) ?? { yes: 0, no: 0 };
+    flags.set(name, { yes: sum.yes + Math.max(0, counts.yes ?? 0), no: sum.no + Math.max(0, counts.no ?? 0) });
+    counted.set(environment, flags);
   };
-  if (message.kind !== 'client-metrics' && message.kind !== 'frontend-metrics') return seen;
-  const single = SingleBody.safeParse(message.body);
-  if (single.success) {
-    for (const [name, counts] of Object.entries(single.data.bucket.toggles)) if (evaluated(counts)) add(message.environment, name);
-    return seen;
+  if (message.kind === 'client-metrics' || message.kind === 'frontend-metrics') {
+    for (const [name, counts] of Object.entries(message.body.bucket.toggles)) add(message.environment, name, counts);
+  } else if (message.kind === 'bulk-metrics') {
+    for (const metric of message.body.metrics ?? []) {
+      const environment = metricsEnvironment(message, metric.environment);
+      if (environment) add(environment, metric.featureName, metric);
+    }
   }
-  const bulk = BulkBody.safeParse(message.body);
-  for (const metric of bulk.success ? bulk.data.metrics : []) {
-    const environment = metric && metricsEnvironment(message, metric.environment);
-    if (!metric || !environment || !evaluated(metric)) continue;
-    add(environment, metric.featureName);
-  }
-  return seen;
+  return counted;
 }
 
 /**
- * Marks the flags an SDK reported as seen in their environment at the time the metrics arrived. Taking the later
- * of the stored and the new time makes a redelivered or late message harmless. Unknown flags are skipped.
+ * Marks the flags an SDK reported as seen in their environment at the time the metrics arrived (the later of the
+ * stored and the new time wins) and adds their yes/no counts to the hour they arrived in. Sums would double on a
+ * redelivery, so the message's stream sequence is recorded in the same transaction. Unknown flags are skipped.
  */
-export async function recordLastSeen(db: Queryable, message: MetricsMessage): Promise<void> {
-  for (const [environment, names] of seenFlags(message)) {
-    await db.query(sql.unsafe`
-      insert into admin.feature_environments (feature_name, environment, last_seen_at)
-      select f.name, e.name, ${message.receivedAt}::timestamptz
-      from admin.features f join admin.environments e on e.name = ${environment}
-      where f.name = any(${sql.array([...new Set(names)], 'text')})
-      on conflict (feature_name, environment) do update
-        set last_seen_at = greatest(coalesce(admin.feature_environments.last_seen_at, excluded.last_seen_at), excluded.last_seen_at)`);
-  }
+export async function recordLastSeen(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
+  const counted = exposures(message);
+  if (counted.size === 0) return;
+  await db.transaction(async (tx) => {
+    if (!await lastSeenStore.claimMessage(tx, streamSequence)) return;
+    for (const [environment, flags] of counted) {
+      await lastSeenStore.markSeen(tx, environment, [...flags.keys()], message.receivedAt);
+      await lastSeenStore.addExposures(tx, environment, message.receivedAt, flags);
+    }
+  });
 }

@@ -4,7 +4,7 @@ import { allowRead } from '../access/guard.ts';
 import { AdvancedPlaygroundRequest, PlaygroundRequest } from '@bunting/contracts';
 import { advancedPlayground, playground } from './playground.ts';
 
-export function playgroundRoutes(app: HttpServer, { db }: AdminDeps) {
+export function playgroundRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
   app.post('/api/admin/playground', { schema: { body: PlaygroundRequest } }, async (request) => {
     allowRead(request);
     return playground(db, request.body);

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { AdvancedPlaygroundRequest, ClientSegment, EnvironmentSnapshot, EvaluationContext, PlaygroundRequest } from '@bunting/contracts';
 import { explainFeature } from '@bunting/evaluation';
 import { ValidationError, type Queryable } from '@bunting/platform';
-import { environmentStore } from '../environments/environment-store.ts';
-import { loadEnvironmentSnapshot } from '../snapshot/snapshot-query.ts';
+import { environmentReadModel } from '../environments/environment-read-model.ts';
+import { loadEnvironmentSnapshot } from '../snapshots/environment-snapshot.ts';
 
 /** A context as given: named fields and custom properties, all strings. */
 type ContextInput = { [field: string]: unknown; properties?: Record<string, string> | undefined };
@@ -20,7 +20,7 @@ function evaluationContext(context: ContextInput, environment: string): Evaluati
 }
 
 async function environmentSnapshot(db: Queryable, environment: string, path: string): Promise<EnvironmentSnapshot> {
-  if (!(await environmentStore.exists(db, environment))) throw ValidationError.field(path, `environment ${environment} does not exist`);
+  if (!(await environmentReadModel.exists(db, environment))) throw ValidationError.field(path, `environment ${environment} does not exist`);
   return loadEnvironmentSnapshot(db, environment);
 }
 

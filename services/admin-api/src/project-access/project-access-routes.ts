@@ -8,7 +8,7 @@ import { projectAccessService } from './project-access-service.ts';
 const ProjectParams = z.object({ projectId: PathName });
 const ids = (list: (number | { id: number })[] | undefined) => (list ?? []).map((entry) => (typeof entry === 'number' ? entry : entry.id));
 
-export function projectAccessRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get('/api/admin/projects/:projectId/access', { schema: { params: ProjectParams } }, async (request) => {
     allow(request, Permission.PROJECT_USER_ACCESS_READ, { project: request.params.projectId });
     return projectAccessService.overview(db, request.params.projectId);
@@ -39,7 +39,7 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: AdminDeps)
     });
   }
 
-  // Seed endpoint 17 (deprecated): give a group one role in a project; replaced by PUT .../groups/:groupId/roles.
+  // Deprecated: give a group one role in a project; replaced by PUT .../groups/:groupId/roles.
   app.put('/api/admin/projects/:projectId/groups/:groupId/roles/:roleId', {
     schema: { params: ProjectParams.extend({ groupId: NumericId, roleId: NumericId }) },
   }, async (request, reply) => {

@@ -1,43 +1,12 @@
-import type { CreateProject, Project, UpdateProject } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } from '@bunting/platform';
+import { CreateFeatureStrategy, type CreateProject, type Project, type UpdateProject } from '@bunting/contracts';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import { PROJECT_ROLE } from '../access/permission-catalogue.ts';
 import type { Change } from '../events/changes.ts';
-import { environmentStore } from '../environments/environment-store.ts';
-import { healthRating } from './project-health.ts';
+import { environmentReadModel } from '../environments/environment-read-model.ts';
+import { normalizeStrategy } from '../rules/strategy-rules.ts';
+import { checkFeatureNaming } from '../rules/project-rules.ts';
 import { projectStore, type ProjectRow, type ProjectWrite } from './project-store.ts';
-
-export async function requireProject(db: Queryable, id: string): Promise<ProjectRow> {
-  const project = await projectStore.get(db, id);
-  if (!project) throw new NotFoundError(`Could not find project with id ${id}`);
-  return project;
-}
-
-/** A project's flag-naming rule as answers and events carry it. */
-function featureNaming(row: ProjectWrite | ProjectRow) {
-  return { pattern: row.featureNamingPattern, example: row.featureNamingExample, description: row.featureNamingDescription };
-}
-
-export function toProject(row: ProjectRow, favorite: boolean): Project {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    health: healthRating({ total: row.featureCount, stale: row.staleFeatureCount, potentiallyStale: row.potentiallyStaleFeatureCount }),
-    featureCount: row.featureCount,
-    staleFeatureCount: row.staleFeatureCount,
-    potentiallyStaleFeatureCount: row.potentiallyStaleFeatureCount,
-    memberCount: row.memberCount,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    archivedAt: row.archivedAt,
-    favorite,
-    mode: row.mode,
-    defaultStickiness: row.defaultStickiness,
-    featureLimit: row.featureLimit,
-    featureNaming: featureNaming(row),
-    environments: row.environments,
-  };
-}
+import { featureNaming, requireProject, requireProjectEnvironment, toProject } from './project-read-model.ts';
 
 function eventState(row: ProjectWrite | ProjectRow) {
   return {
@@ -49,20 +18,6 @@ function eventState(row: ProjectWrite | ProjectRow) {
     featureLimit: row.featureLimit,
     featureNaming: featureNaming(row),
   };
-}
-
-/** A naming pattern must be a valid regular expression, and its example must match it. */
-function checkNaming(naming: CreateProject['featureNaming']) {
-  if (!naming?.pattern) return;
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(`^(?:${naming.pattern})$`);
-  } catch {
-    throw ValidationError.field('featureNaming.pattern', 'is not a valid regular expression');
-  }
-  if (naming.example && !pattern.test(naming.example)) {
-    throw ValidationError.field('featureNaming.example', `"${naming.example}" does not match the pattern`);
-  }
 }
 
 export const projectService = {
@@ -84,7 +39,7 @@ export const projectService = {
   async create(change: Change, input: CreateProject): Promise<Project> {
     const { tx, emit } = change;
     if (await projectStore.exists(tx, input.id)) throw new NameExistsError(`A project with the id ${input.id} already exists`);
-    checkNaming(input.featureNaming);
+    checkFeatureNaming(input.featureNaming);
     const write: ProjectWrite = {
       id: input.id,
       name: input.name,
@@ -97,9 +52,9 @@ export const projectService = {
       featureNamingDescription: input.featureNaming?.description ?? null,
     };
     await projectStore.insert(tx, write);
-    const environments = input.environments ?? (await environmentStore.list(tx)).filter((e) => e.enabled).map((e) => e.name);
+    const environments = input.environments ?? (await environmentReadModel.enabledNames(tx));
     for (const environment of environments) {
-      if (!(await environmentStore.exists(tx, environment))) {
+      if (!(await environmentReadModel.exists(tx, environment))) {
         throw ValidationError.field('environments', `environment ${environment} does not exist`);
       }
       await projectStore.addEnvironment(tx, input.id, environment);
@@ -107,15 +62,13 @@ export const projectService = {
     emit({ type: 'project-created', project: input.id, data: { ...eventState(write), environments } });
     // A person who creates a project owns it.
     const creator = change.actor.createdByUserId;
-    if (creator !== null && creator > 0 && (await tx.exists(sql.unsafe`select 1 from admin.users where id = ${creator}`))) {
-      await tx.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${input.id}, ${creator}, ${PROJECT_ROLE.OWNER})`);
-    }
+    if (creator !== null && creator > 0) await projectStore.addOwner(tx, input.id, creator, PROJECT_ROLE.OWNER);
     return toProject(await requireProject(tx, input.id), false);
   },
 
   async update({ tx, emit }: Change, id: string, input: UpdateProject): Promise<Project> {
     const before = await requireProject(tx, id);
-    if (input.featureNaming) checkNaming(input.featureNaming);
+    if (input.featureNaming) checkFeatureNaming(input.featureNaming);
     const write: ProjectWrite = {
       id,
       name: input.name ?? before.name,
@@ -158,7 +111,7 @@ export const projectService = {
 
   async addEnvironment({ tx, emit }: Change, id: string, environment: string) {
     await requireProject(tx, id);
-    if (!(await environmentStore.exists(tx, environment))) throw new NotFoundError(`Could not find environment with name ${environment}`);
+    if (!(await environmentReadModel.exists(tx, environment))) throw new NotFoundError(`Could not find environment with name ${environment}`);
     if (await projectStore.hasEnvironment(tx, id, environment)) return;
     await projectStore.addEnvironment(tx, id, environment);
     emit({ type: 'project-environment-added', project: id, environment });
@@ -171,6 +124,19 @@ export const projectService = {
     }
     await projectStore.removeEnvironment(tx, id, environment);
     emit({ type: 'project-environment-removed', project: id, environment });
+  },
+
+  /** The strategy flags get when enabled in the environment without one; stored with an empty groupId, which each
+   * flag that receives it fills with its own name. */
+  async setDefaultStrategy({ tx, emit }: Change, id: string, environment: string, input: CreateFeatureStrategy) {
+    const project = await requireProject(tx, id);
+    await requireProjectEnvironment(tx, id, environment);
+    const normalized = await normalizeStrategy(tx, input, { featureName: '', defaultStickiness: project.defaultStickiness, sortOrder: 0 });
+    const stored = { name: normalized.name, title: normalized.title, disabled: normalized.disabled, constraints: normalized.constraints,
+      parameters: normalized.parameters, variants: normalized.variants, segments: normalized.segments };
+    await projectStore.setDefaultStrategy(tx, id, environment, stored);
+    emit({ type: 'default-strategy-updated', project: id, environment, data: stored });
+    return stored;
   },
 
   async setFavorite({ tx, emit }: Change, principalKey: string, id: string, favorite: boolean) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
-import { potentiallyStale } from './project-health.ts';
+import { potentiallyStale } from '../rules/staleness-store.ts';
 
 export const ProjectRow = z.object({
   id: z.string(),
@@ -20,6 +20,11 @@ export const ProjectRow = z.object({
   staleFeatureCount: z.number(),
   potentiallyStaleFeatureCount: z.number(),
   environments: z.array(z.string()),
+  lastUpdatedAt: z.string().nullable(),
+  lastReportedFlagUsage: z.string().nullable(),
+  /** The oldest flag ever made in the project (archived ones too), for its onboarding status. */
+  firstFlag: z.string().nullable(),
+  owners: z.array(z.object({ ownerType: z.enum(['user', 'group']), name: z.string(), email: z.string().nullable(), imageUrl: z.string().nullable() })),
 });
 export type ProjectRow = z.infer<typeof ProjectRow>;
 
@@ -34,7 +39,20 @@ const select = sql.fragment`
       and ${potentiallyStale})::int as "potentiallyStaleFeatureCount",
     (select count(distinct user_id) from admin.project_user_roles r where r.project_id = p.id)::int as "memberCount",
     coalesce((select array_agg(pe.environment order by e.sort_order, e.name) from admin.project_environments pe
-      join admin.environments e on e.name = pe.environment where pe.project_id = p.id), '{}') as environments
+      join admin.environments e on e.name = pe.environment where pe.project_id = p.id), '{}') as environments,
+    p.last_activity_at as "lastUpdatedAt",
+    (select max(fe.last_seen_at) from admin.feature_environments fe join admin.features f on f.name = fe.feature_name
+      where f.project_id = p.id) as "lastReportedFlagUsage",
+    (select f.name from admin.features f where f.project_id = p.id order by f.created_at, f.name limit 1) as "firstFlag",
+    coalesce((select jsonb_agg(o.owner order by o.kind, o.name) from (
+        select 0 as kind, coalesce(u.name, u.username, u.email, 'unknown') as name,
+          jsonb_build_object('ownerType', 'user', 'name', coalesce(u.name, u.username, u.email, 'unknown'), 'email', u.email, 'imageUrl', u.image_url) as owner
+        from admin.project_user_roles r join admin.users u on u.id = r.user_id join admin.roles ro on ro.id = r.role_id
+        where r.project_id = p.id and ro.name = 'Owner'
+        union all
+        select 1, g.name, jsonb_build_object('ownerType', 'group', 'name', g.name, 'email', null, 'imageUrl', null)
+        from admin.project_group_roles r join admin.groups g on g.id = r.group_id join admin.roles ro on ro.id = r.role_id
+        where r.project_id = p.id and ro.name = 'Owner') o), '[]'::jsonb) as owners
   from admin.projects p`;
 
 export type ProjectWrite = {
@@ -107,6 +125,31 @@ export const projectStore = {
     return db.query(sql.unsafe`
       update admin.project_environments set default_strategy = ${sql.jsonb(strategy as object)}
       where project_id = ${id} and environment = ${environment}`);
+  },
+  /** Environments of the project in display order, with the strategy each gives flags enabled without one. */
+  environmentDefaults(db: Queryable, id: string) {
+    return db.any(sql.type(z.object({ environment: z.string(), strategy: z.record(z.string(), z.unknown()).nullable() }))`
+      select pe.environment, pe.default_strategy as strategy
+      from admin.project_environments pe join admin.environments e on e.name = pe.environment
+      where pe.project_id = ${id} order by e.sort_order, e.name`);
+  },
+  /** The environments of each project, in display order. */
+  environmentsOf(db: Queryable, ids: readonly string[]) {
+    return db.any(sql.type(z.object({ project: z.string(), name: z.string(), type: z.string(), sortOrder: z.number() }))`
+      select pe.project_id as project, e.name, e.type, e.sort_order as "sortOrder"
+      from admin.project_environments pe join admin.environments e on e.name = pe.environment
+      where pe.project_id = any(${sql.array(ids, 'text')}) order by e.sort_order, e.name`);
+  },
+  /** The project's first production-type environment in display order, if it has one. */
+  firstProductionEnvironment(db: Queryable, id: string) {
+    return db.maybeOneFirst(sql.type(z.object({ name: z.string() }))`
+      select e.name from admin.project_environments pe join admin.environments e on e.name = pe.environment
+      where pe.project_id = ${id} and e.type = 'production' order by e.sort_order, e.name limit 1`);
+  },
+  /** Makes a person who created a project its owner, if they are a user (tokens and the system are not). */
+  addOwner(db: Queryable, id: string, userId: number, ownerRoleId: number) {
+    return db.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id)
+      select ${id}, u.id, ${ownerRoleId} from admin.users u where u.id = ${userId}`);
   },
   isFavorite(db: Queryable, principal: string, id: string) {
     return db.exists(sql.unsafe`select 1 from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {

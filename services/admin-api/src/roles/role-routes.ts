@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { CreateRole, NumericId } from '@bunting/contracts';
-import { NameExistsError, Permission, type HttpServer } from '@bunting/platform';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
-import { roleStore } from './role-store.ts';
 import { roleService } from './role-service.ts';
 
 const IdParams = z.object({ roleId: NumericId });
 
-export function roleRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function roleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get('/api/admin/roles', async (request) => {
     allowRead(request);
     return roleService.list(db);
@@ -23,8 +22,7 @@ export function roleRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
   app.post('/api/admin/roles/validate', { schema: { body: z.object({ name: z.string().min(1).max(100), roleId: z.number().optional() }) } }, async (request, reply) => {
     allowRead(request);
-    const existing = await roleStore.getByName(db, request.body.name);
-    if (existing && existing.id !== request.body.roleId) throw new NameExistsError(`A role with the name ${request.body.name} already exists`);
+    await roleService.validateName(db, request.body.name, request.body.roleId);
     return reply.code(200).send();
   });
   app.get('/api/admin/roles/:roleId', { schema: { params: IdParams } }, async (request) => {

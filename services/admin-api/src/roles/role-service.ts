@@ -1,5 +1,5 @@
 import type { CreateRole } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import {
   BUILT_IN_ROLES,
@@ -10,7 +10,7 @@ import {
   isProjectPermission,
   isRootPermission,
 } from '../access/permission-catalogue.ts';
-import { RoleRow, roleStore, roleView } from './role-store.ts';
+import { roleStore, roleView, type RoleRow } from './role-store.ts';
 
 type Grant = { name: string; environment?: string | undefined };
 
@@ -31,7 +31,7 @@ async function checkGrants(db: Queryable, type: 'root-custom' | 'custom', grants
     }
     if (isEnvironmentPermission(grant.name)) {
       if (!grant.environment) throw ValidationError.field('permissions', `${grant.name} needs an environment`);
-      if (grant.environment !== '*' && !(await db.exists(sql.unsafe`select 1 from admin.environments where name = ${grant.environment}`))) {
+      if (grant.environment !== '*' && !(await roleStore.environmentExists(db, grant.environment))) {
         throw ValidationError.field('permissions', `environment ${grant.environment} does not exist`);
       }
     } else if (!isProjectPermission(grant.name)) {
@@ -40,22 +40,26 @@ async function checkGrants(db: Queryable, type: 'root-custom' | 'custom', grants
   }
 }
 
-async function storeGrants(db: Queryable, roleId: number, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
-  await db.query(sql.unsafe`delete from admin.role_permissions where role_id = ${roleId}`);
-  for (const grant of grants) {
-    const environment = type === 'custom' && isEnvironmentPermission(grant.name) ? grant.environment ?? null : null;
-    await db.query(sql.unsafe`insert into admin.role_permissions (role_id, permission, environment)
-      values (${roleId}, ${grant.name}, ${environment}) on conflict do nothing`);
-  }
+function storeGrants(db: Queryable, roleId: number, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
+  return roleStore.setPermissions(db, roleId, grants.map((grant) => ({
+    permission: grant.name,
+    environment: type === 'custom' && isEnvironmentPermission(grant.name) ? grant.environment ?? null : null,
+  })));
 }
 
-export async function requireRole(db: Queryable, id: number): Promise<RoleRow> {
+async function requireRole(db: Queryable, id: number): Promise<RoleRow> {
   const role = await roleStore.get(db, id);
   if (!role) throw new NotFoundError(`Could not find role ${id}`);
   return role;
 }
 
 export const roleService = {
+  /** 409 when another role already has the name. */
+  async validateName(db: Queryable, name: string, roleId?: number) {
+    const existing = await roleStore.getByName(db, name);
+    if (existing && existing.id !== roleId) throw new NameExistsError(`A role with the name ${name} already exists`);
+  },
+
   async list(db: Queryable) {
     return { version: 1, roles: (await roleStore.list(db)).map(roleView) };
   },
@@ -77,8 +81,7 @@ export const roleService = {
     const type = input.type ?? 'custom';
     const grants = input.permissions ?? [];
     await checkGrants(tx, type, grants);
-    const role = await tx.one(sql.type(RoleRow)`insert into admin.roles (name, description, type)
-      values (${input.name}, ${input.description ?? null}, ${type}) returning id, name, description, type`);
+    const role = await roleStore.insert(tx, { name: input.name, description: input.description ?? null, type });
     await storeGrants(tx, role.id, type, grants);
     const created = await roleWithPermissions(tx, role);
     emit({ type: 'role-created', data: created });
@@ -94,7 +97,7 @@ export const roleService = {
     const grants = input.permissions ?? [];
     await checkGrants(tx, type, grants);
     const previous = await roleWithPermissions(tx, before);
-    await tx.query(sql.unsafe`update admin.roles set name = ${input.name}, description = ${input.description ?? before.description} where id = ${id}`);
+    await roleStore.update(tx, id, { name: input.name, description: input.description ?? before.description });
     await storeGrants(tx, id, type, grants);
     const after = await roleWithPermissions(tx, (await roleStore.get(tx, id))!);
     emit({ type: 'role-updated', data: after, preData: previous });
@@ -104,11 +107,9 @@ export const roleService = {
   async delete({ tx, emit }: Change, id: number) {
     const before = await requireRole(tx, id);
     if (BUILT_IN_ROLES[id]) throw ValidationError.field('id', `the built-in role ${before.name} cannot be deleted`);
-    const inUse = await tx.exists(sql.unsafe`select 1 from admin.users where root_role_id = ${id}
-      union all select 1 from admin.groups where root_role_id = ${id}`);
-    if (inUse) throw new NameExistsError(`Role ${before.name} is still assigned; assign users and groups another role first`);
+    if (await roleStore.isAssigned(tx, id)) throw new NameExistsError(`Role ${before.name} is still assigned; assign users and groups another role first`);
     const previous = await roleWithPermissions(tx, before);
-    await tx.query(sql.unsafe`delete from admin.roles where id = ${id}`);
+    await roleStore.delete(tx, id);
     emit({ type: 'role-deleted', preData: previous });
   },
 };

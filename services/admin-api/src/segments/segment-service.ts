@@ -1,29 +1,8 @@
-import { z } from 'zod';
 import type { Segment, UpsertSegment } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, sql, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { normalizeConstraints } from '../strategies/constraint-rules.ts';
-
-const SegmentRow = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: z.string().nullable(),
-  project: z.string().nullable(),
-  constraints: z.array(z.any()),
-  createdBy: z.string().nullable(),
-  createdAt: z.string(),
-  usedInFeatures: z.number(),
-  usedInProjects: z.number(),
-});
-
-const select = sql.fragment`
-  select s.id, s.name, s.description, s.project, s.constraints, s.created_by as "createdBy", s.created_at as "createdAt",
-    (select count(distinct fs.feature_name) from admin.feature_strategy_segments ss
-      join admin.feature_strategies fs on fs.id = ss.strategy_id where ss.segment_id = s.id)::int as "usedInFeatures",
-    (select count(distinct f.project_id) from admin.feature_strategy_segments ss
-      join admin.feature_strategies fs on fs.id = ss.strategy_id join admin.features f on f.name = fs.feature_name
-      where ss.segment_id = s.id)::int as "usedInProjects"
-  from admin.segments s`;
+import { normalizeConstraints } from '../rules/constraint-rules.ts';
+import { segmentStore } from './segment-store.ts';
 
 function eventState(segment: Segment) {
   return {
@@ -38,27 +17,25 @@ function eventState(segment: Segment) {
 }
 
 export async function requireSegment(db: Queryable, id: number): Promise<Segment> {
-  const segment = await db.maybeOne(sql.type(SegmentRow)`${select} where s.id = ${id}`);
+  const segment = await segmentStore.get(db, id);
   if (!segment) throw new NotFoundError(`Could not find segment ${id}`);
-  return segment as Segment;
+  return segment;
 }
 
 async function checkName(db: Queryable, name: string, exceptId?: number) {
-  const taken = await db.exists(sql.unsafe`select 1 from admin.segments where name = ${name}
-    ${exceptId !== undefined ? sql.fragment`and id <> ${exceptId}` : sql.fragment``}`);
-  if (taken) throw new NameExistsError(`A segment with the name ${name} already exists`);
+  if (await segmentStore.nameTaken(db, name, exceptId)) throw new NameExistsError(`A segment with the name ${name} already exists`);
 }
 
 async function checkProject(db: Queryable, project: string | null | undefined) {
   if (!project) return;
-  if (!(await db.exists(sql.unsafe`select 1 from admin.projects where id = ${project}`))) {
+  if (!(await segmentStore.projectExists(db, project))) {
     throw ValidationError.field('project', `project ${project} does not exist`);
   }
 }
 
 export const segmentService = {
   async list(db: Queryable) {
-    return { segments: (await db.any(sql.type(SegmentRow)`${select} order by s.id`)) as Segment[] };
+    return { segments: [...(await segmentStore.list(db))] };
   },
 
   async validateName(db: Queryable, name: string) {
@@ -69,10 +46,7 @@ export const segmentService = {
     await checkName(tx, input.name);
     await checkProject(tx, input.project);
     const constraints = await normalizeConstraints(tx, input.constraints, 'constraints');
-    const id = await tx.oneFirst(sql.type(z.object({ id: z.number() }))`
-      insert into admin.segments (name, description, project, constraints, created_by)
-      values (${input.name}, ${input.description ?? null}, ${input.project ?? null}, ${sql.jsonb(constraints)}, ${actor.createdBy})
-      returning id`);
+    const id = await segmentStore.insert(tx, { name: input.name, description: input.description ?? null, project: input.project ?? null, constraints, createdBy: actor.createdBy });
     const segment = await requireSegment(tx, id);
     emit({ type: 'segment-created', project: segment.project, data: eventState(segment) });
     return segment;
@@ -83,8 +57,7 @@ export const segmentService = {
     await checkName(tx, input.name, id);
     await checkProject(tx, input.project);
     const constraints = await normalizeConstraints(tx, input.constraints, 'constraints');
-    await tx.query(sql.unsafe`update admin.segments set name = ${input.name}, description = ${input.description ?? null},
-      project = ${input.project ?? null}, constraints = ${sql.jsonb(constraints)} where id = ${id}`);
+    await segmentStore.update(tx, id, { name: input.name, description: input.description ?? null, project: input.project ?? null, constraints });
     const after = await requireSegment(tx, id);
     if (JSON.stringify(eventState(after)) !== JSON.stringify(eventState(before))) {
       emit({ type: 'segment-updated', project: after.project, data: eventState(after), preData: eventState(before) });
@@ -96,22 +69,18 @@ export const segmentService = {
     if ((before.usedInFeatures ?? 0) > 0) {
       throw new NameExistsError(`Segment ${before.name} is used by ${before.usedInFeatures} flag(s); remove it from their strategies first`);
     }
-    await tx.query(sql.unsafe`delete from admin.segments where id = ${id}`);
+    await segmentStore.delete(tx, id);
     emit({ type: 'segment-deleted', project: before.project, preData: eventState(before) });
   },
 
   /** The segments one strategy uses. */
   async ofStrategy(db: Queryable, strategyId: string) {
-    return { segments: (await db.any(sql.type(SegmentRow)`${select}
-      where s.id in (select segment_id from admin.feature_strategy_segments where strategy_id = ${strategyId}) order by s.id`)) as Segment[] };
+    return { segments: [...(await segmentStore.ofStrategy(db, strategyId))] };
   },
 
   async strategiesUsing(db: Queryable, id: number) {
     await requireSegment(db, id);
-    const rows = await db.any(sql.type(z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() }))`
-      select fs.id, fs.feature_name as "featureName", f.project_id as "projectId", fs.environment, fs.strategy_name as "strategyName"
-      from admin.feature_strategy_segments ss join admin.feature_strategies fs on fs.id = ss.strategy_id
-      join admin.features f on f.name = fs.feature_name where ss.segment_id = ${id} order by fs.feature_name`);
+    const rows = await segmentStore.strategiesUsing(db, id);
     return { strategies: rows, changeRequestStrategies: [] };
   },
 };

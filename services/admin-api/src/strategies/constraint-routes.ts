@@ -2,7 +2,7 @@ import { ConstraintInput } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
-import { normalizeConstraints } from './constraint-rules.ts';
+import { normalizeConstraints } from '../rules/constraint-rules.ts';
 
 export function constraintRoutes(app: HttpServer, { db }: AdminDeps) {
   // Checks one constraint as a strategy would (operator, values, dates, numbers, semver, legal values); 204 if good.

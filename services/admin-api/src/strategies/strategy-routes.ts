@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { CreateFeatureStrategy, FeatureStrategy, PatchOperations, PathName, StrategySortOrder } from '@bunting/contracts';
+import { CreateFeatureStrategy, FeatureStrategy, PatchOperations, PathName, StrategySortOrder, UpdateStrategySegments } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
+import { direct } from '../change-request-settings/change-request-gate.ts';
+import { actorOf } from '../events/changes.ts';
 import { strategyService, type StrategyPath } from './strategy-service.ts';
 
 const Params = z.object({ projectId: PathName, featureName: PathName, environment: PathName });
@@ -12,7 +14,7 @@ function pathOf(params: z.infer<typeof Params>): StrategyPath {
   return { project: params.projectId, feature: params.featureName, environment: params.environment };
 }
 
-export function strategyRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   const base = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies';
 
   app.get(base, { schema: { params: Params, response: { 200: z.array(FeatureStrategy) } } }, async (request) => {
@@ -22,14 +24,14 @@ export function strategyRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   app.post(base, { schema: { params: Params, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
-    const actor = actorFor(request, Permission.CREATE_FEATURE_STRATEGY, path);
-    return changes.run(actor, (change) => strategyService.add(change, path, request.body));
+    const principal = allow(request, Permission.CREATE_FEATURE_STRATEGY, path);
+    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.add(change, path, request.body)));
   });
 
   app.post(`${base}/set-sort-order`, { schema: { params: Params, body: StrategySortOrder } }, async (request, reply) => {
     const path = pathOf(request.params);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    await changes.run(actor, (change) => strategyService.setSortOrder(change, path, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.setSortOrder(change, path, request.body)));
     return reply.code(200).send();
   });
 
@@ -40,20 +42,29 @@ export function strategyRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   app.put(`${base}/:strategyId`, { schema: { params: StrategyParams, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    return changes.run(actor, (change) => strategyService.update(change, path, request.params.strategyId, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.update(change, path, request.params.strategyId, request.body)));
   });
 
   app.patch(`${base}/:strategyId`, { schema: { params: StrategyParams, body: PatchOperations, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    return changes.run(actor, (change) => strategyService.patch(change, path, request.params.strategyId, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
+    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.patch(change, path, request.params.strategyId, request.body)));
   });
 
   app.delete(`${base}/:strategyId`, { schema: { params: StrategyParams } }, async (request, reply) => {
     const path = pathOf(request.params);
-    const actor = actorFor(request, Permission.DELETE_FEATURE_STRATEGY, path);
-    await changes.run(actor, (change) => strategyService.remove(change, path, request.params.strategyId));
+    const principal = allow(request, Permission.DELETE_FEATURE_STRATEGY, path);
+    await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.remove(change, path, request.params.strategyId)));
     return reply.code(200).send();
+  });
+
+  // Replaces the segments of one strategy, as a strategy update (feature-strategy-update).
+  app.post('/api/admin/segments/strategies', { schema: { body: UpdateStrategySegments } }, async (request, reply) => {
+    const { projectId, strategyId, environmentId, segmentIds } = request.body;
+    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, { project: projectId, environment: environmentId });
+    await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment: environmentId }],
+      (change) => strategyService.replaceSegments(change, projectId, environmentId, strategyId, segmentIds)));
+    return reply.code(201).send();
   });
 }

@@ -2,23 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { CreateFeatureStrategy, type PatchOperation } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { requireFeature } from '../features/feature-lookup.ts';
-import { featureEnvironmentStore, type FeatureRow } from '../features/feature-store.ts';
-import { applyJsonPatch } from '../features/json-patch.ts';
-import { refreshLifecycle } from '../features/lifecycle.ts';
-import { requireProject } from '../projects/project-service.ts';
-import { projectStore } from '../projects/project-store.ts';
-import { normalizeStrategy } from './strategy-rules.ts';
+import { environmentState } from '../feature-state/environment-state.ts';
+import { requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
+import { refreshLifecycle } from '../feature-state/lifecycle.ts';
+import { requireProject, requireProjectEnvironment, projectReadModel } from '../projects/project-read-model.ts';
+import { applyJsonPatch } from '../rules/json-patch.ts';
+import { normalizeStrategy } from '../rules/strategy-rules.ts';
 import { strategyStore, strategyView, type StrategyRow } from './strategy-store.ts';
 
 export type StrategyPath = { project: string; feature: string; environment: string };
-
-/** The environment must exist and belong to the feature's project. */
-export async function requireProjectEnvironment(db: Queryable, project: string, environment: string) {
-  if (!(await projectStore.hasEnvironment(db, project, environment))) {
-    throw new NotFoundError(`Could not find environment ${environment} in project ${project}`);
-  }
-}
 
 async function requireStrategy(db: Queryable, path: StrategyPath, id: string): Promise<StrategyRow> {
   const strategy = await strategyStore.get(db, id);
@@ -36,9 +28,9 @@ function scope(feature: FeatureRow, environment: string) {
 async function disableIfNoEnabledStrategies(change: Change, feature: FeatureRow, environment: string) {
   const remaining = await strategyStore.listFor(change.tx, feature.name, environment);
   if (remaining.some((strategy) => !strategy.disabled)) return;
-  const state = await featureEnvironmentStore.get(change.tx, feature.name, environment);
+  const state = await environmentState.get(change.tx, feature.name, environment);
   if (!state?.enabled) return;
-  await featureEnvironmentStore.setEnabled(change.tx, feature.name, environment, false);
+  await environmentState.setEnabled(change.tx, feature.name, environment, false);
   change.emit({ type: 'feature-environment-disabled', ...scope(feature, environment) });
   await refreshLifecycle(change.tx, feature);
 }
@@ -107,6 +99,48 @@ export const strategyService = {
     await strategyStore.delete(change.tx, id);
     change.emit({ type: 'feature-strategy-remove', ...scope(feature, path.environment), preData: strategyView(before) });
     await disableIfNoEnabledStrategies(change, feature, path.environment);
+  },
+
+  /** Replaces the segments of one strategy, as a strategy update (feature-strategy-update). */
+  async replaceSegments(change: Change, project: string, environment: string, id: string, segmentIds: number[]) {
+    const row = await strategyStore.get(change.tx, id);
+    if (!row || row.environment !== environment) throw new NotFoundError(`Could not find strategy ${id} in environment ${environment}`);
+    const { id: _id, featureName, ...strategy } = strategyView(row);
+    // The stored strategy was valid when written; it is checked again on the way back in.
+    const input = CreateFeatureStrategy.parse({ ...strategy, segments: segmentIds });
+    await strategyService.update(change, { project, feature: featureName, environment }, id, input);
+  },
+
+  /**
+   * Gives a flag that is being switched on in an environment without an enabled strategy the project environment's
+   * default strategy (flexibleRollout at 100 % unless configured), as Unleash does. Nothing when it has one.
+   */
+  async ensureEnabledStrategy(change: Change, feature: FeatureRow, environment: string) {
+    const strategies = await strategyStore.listFor(change.tx, feature.name, environment);
+    if (strategies.some((strategy) => !strategy.disabled)) return;
+    const project = await requireProject(change.tx, feature.project);
+    const configured = await projectReadModel.defaultStrategy(change.tx, feature.project, environment);
+    const template = CreateFeatureStrategy.parse(configured ?? { name: 'flexibleRollout', constraints: [], parameters: {} });
+    const strategy = await normalizeStrategy(change.tx, template, {
+      featureName: feature.name,
+      defaultStickiness: project.defaultStickiness,
+      sortOrder: await strategyStore.nextSortOrder(change.tx, feature.name, environment),
+    });
+    const id = randomUUID();
+    await strategyStore.insert(change.tx, id, feature.name, environment, strategy);
+    change.emit({ type: 'feature-strategy-add', ...scope(feature, environment), data: strategyView((await strategyStore.get(change.tx, id))!) });
+  },
+
+  /** Copies every strategy of one flag to a new flag of the same project (cloning), the groupId following the name. */
+  async copyAll(change: Change, sourceName: string, target: FeatureRow, replaceGroupId: boolean) {
+    for (const strategy of await strategyStore.listForFeatures(change.tx, [sourceName])) {
+      const parameters = { ...strategy.parameters };
+      if (replaceGroupId && parameters.groupId === sourceName) parameters.groupId = target.name;
+      const id = randomUUID();
+      await strategyStore.insert(change.tx, id, target.name, strategy.environment, { ...strategy, parameters });
+      const copy = await strategyStore.get(change.tx, id);
+      change.emit({ type: 'feature-strategy-add', ...scope(target, strategy.environment), data: copy ? strategyView(copy) : null });
+    }
   },
 
   async setSortOrder(change: Change, path: StrategyPath, order: readonly { id: string; sortOrder: number }[]) {

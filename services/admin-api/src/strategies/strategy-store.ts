@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Constraint, StrategyVariant } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
+import type { StrategyWrite } from '../rules/strategy-rules.ts';
 
 export const StrategyRow = z.object({
   id: z.string(),
@@ -20,16 +21,6 @@ export type StrategyRow = Omit<z.infer<typeof StrategyRow>, 'constraints' | 'var
   variants: StrategyVariant[];
 };
 
-export type StrategyWrite = {
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  constraints: Constraint[];
-  parameters: Record<string, string>;
-  variants: StrategyVariant[];
-  segments: number[];
-};
 
 const select = sql.fragment`
   select s.id, s.feature_name as "featureName", s.environment, s.strategy_name as name, s.title, s.disabled,
@@ -101,5 +92,7 @@ export function strategyView(row: StrategyRow) {
     constraints: row.constraints,
     variants: row.variants,
     parameters: row.parameters,
+    // Unleash 8 names the release-plan milestone a strategy belongs to; Bunting has no release plans.
+    milestoneId: null,
   };
 }

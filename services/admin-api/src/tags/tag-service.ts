@@ -1,7 +1,7 @@
 import type { Tag } from '@bunting/contracts';
 import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import type { FeatureRow } from '../features/feature-store.ts';
+import type { FeatureRow } from '../feature-state/feature-lookup.ts';
 import { tagStore, tagTypeStore, type TagTypeRow } from './tag-store.ts';
 
 function cleanTag(tag: { type: string; value: string }): Tag {
@@ -19,6 +19,11 @@ function tagTypeState(tagType: TagTypeRow) {
 }
 
 export const tagService = {
+  /** 409 when a tag type of that name exists. */
+  async validateTagTypeName(db: Queryable, name: string) {
+    if (await tagTypeStore.get(db, name)) throw new NameExistsError(`A tag type with the name ${name} already exists`);
+  },
+
   async createTagType({ tx, emit }: Change, input: { name: string; description?: string | undefined; icon?: string | null | undefined; color?: string | null | undefined }) {
     if (await tagTypeStore.get(tx, input.name)) throw new NameExistsError(`A tag type with the name ${input.name} already exists`);
     const tagType = { name: input.name, description: input.description ?? null, icon: input.icon ?? null, color: input.color ?? null };
@@ -54,8 +59,7 @@ export const tagService = {
   async ensureTag({ tx, emit }: Change, input: Tag): Promise<boolean> {
     const tag = cleanTag(input);
     await requireTagType(tx, tag.type);
-    if (await tagStore.exists(tx, tag)) return false;
-    await tagStore.insert(tx, tag);
+    if (!(await tagStore.insert(tx, tag))) return false;
     emit({ type: 'tag-created', data: { type: tag.type, value: tag.value } });
     return true;
   },
@@ -77,8 +81,7 @@ export const tagService = {
   async attach(change: Change, feature: FeatureRow, input: Tag, options: { emitTagged?: boolean } = {}) {
     const tag = cleanTag(input);
     await tagService.ensureTag(change, tag);
-    if (await tagStore.isAttached(change.tx, feature.name, tag)) return tag;
-    await tagStore.attach(change.tx, feature.name, tag, change.actor.createdByUserId);
+    if (!(await tagStore.attach(change.tx, feature.name, tag, change.actor.createdByUserId))) return tag;
     if (options.emitTagged ?? true) {
       change.emit({ type: 'feature-tagged', project: feature.project, featureName: feature.name, data: { type: tag.type, value: tag.value } });
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/testing';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -16,15 +16,17 @@ async function eventTypes(filter: object, count: number) {
   });
 }
 
+const TEAM_COLOR = '#1F8A70';
+
 describe('tag types, tags and feature tags', () => {
-  it('answers an empty list for the tags of an unknown feature (seed endpoint 16)', async () => {
+  it('answers an empty list for the tags of an unknown feature', async () => {
     const reply = await stack.admin.get('/api/admin/features/does-not-exist/tags');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ version: 1, tags: [] });
   });
 
   it('creates tag types and tags features, writing tag-created and feature-tagged once', async () => {
-    expect((await stack.admin.post('/api/admin/tag-types', { name: 'team', description: 'owning team' })).status).toBe(201);
+    expect((await stack.admin.post('/api/admin/tag-types', { name: 'team', description: 'owning team', color: TEAM_COLOR })).status).toBe(201);
     expect((await stack.admin.post('/api/admin/tag-types', { name: 'team' })).status).toBe(409);
     expect((await stack.admin.post('/api/admin/tag-types', { name: 'x' })).status).toBe(400);
     const tagged = await stack.admin.post('/api/admin/features/tagged-flag/tags', { type: 'team', value: 'payments' });
@@ -36,7 +38,7 @@ describe('tag types, tags and feature tags', () => {
     expect((await stack.admin.post('/api/admin/features/tagged-flag/tags', { type: 'team', value: 'v'.repeat(51) })).status).toBe(400);
     expect((await stack.admin.post('/api/admin/features/missing-flag/tags', { type: 'team', value: 'payments' })).status).toBe(404);
     const list = await stack.admin.get('/api/admin/features/tagged-flag/tags');
-    expect(list.body).toEqual({ version: 1, tags: [{ value: 'payments', type: 'team' }] });
+    expect(list.body).toEqual({ version: 1, tags: [{ value: 'payments', type: 'team', color: TEAM_COLOR }] });
     expect(await eventTypes({ feature: 'tagged-flag' }, 2)).toEqual(['feature-created', 'feature-tagged']);
     expect((await eventTypes({ type: 'tag-created' }, 1))).toEqual(['tag-created']);
   });
@@ -47,14 +49,14 @@ describe('tag types, tags and feature tags', () => {
       removedTags: [{ type: 'team', value: 'payments' }],
     });
     expect(bulk.status).toBe(200);
-    expect(bulk.body.tags).toEqual([{ value: 'beta', type: 'simple' }]);
+    expect(bulk.body.tags).toEqual([{ value: 'beta', type: 'simple', color: null }]);
     expect((await stack.admin.delete('/api/admin/features/tagged-flag/tags/simple/beta')).status).toBe(200);
     expect((await stack.admin.get('/api/admin/features/tagged-flag/tags')).body.tags).toEqual([]);
     expect(await eventTypes({ feature: 'tagged-flag' }, 5)).toEqual(['feature-created', 'feature-tagged', 'feature-tagged', 'feature-untagged', 'feature-untagged']);
   });
 });
 
-describe('favorites (seed endpoint 14)', () => {
+describe('favorites', () => {
   it('marks a project favorite with 200 and no body, 404 for an unknown project, 401 without credentials', async () => {
     const reply = await stack.admin.post('/api/admin/projects/default/favorites');
     expect(reply.status).toBe(200);

@@ -3,7 +3,7 @@ import { SetCors } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
-import { checkOrigins, frontendSettings } from '../frontend-settings/frontend-settings.ts';
+import { checkOrigins, frontendSettings } from './frontend-origins.ts';
 import { loadOidcSettings } from '../auth/oidc-settings.ts';
 import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
 import { loadMaintenance } from '../maintenance/maintenance.ts';
@@ -12,7 +12,7 @@ import { loadMaintenance } from '../maintenance/maintenance.ts';
 const UNLEASH_API_VERSION = '8.2.0';
 const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDeps) {
+export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<AdminDeps, 'db' | 'config' | 'changes'>) {
   app.get('/api/admin/ui-config', async (request) => {
     allowRead(request);
     const [simple, oidc, maintenance, frontend] = await Promise.all([
@@ -25,8 +25,10 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDe
       version: UNLEASH_API_VERSION,
       unleashUrl: config.baseUrl,
       baseUriPath: '',
-      // What Unleash keeps for its enterprise plan (OIDC, groups, signals, insights) is here, so the UI may show it.
-      authenticationType: 'enterprise',
+      // As Unleash's open-source edition says it: its UI then asks only for what that edition serves (an enterprise
+      // version here makes it ask for licence checks and access requests Bunting has no use for). Bunting's own
+      // console shows what Unleash keeps for its enterprise plan (change requests, signals, insights).
+      authenticationType: 'open-source',
       disablePasswordAuth: simple.disabled,
       oidcConfiguredThroughEnv: false,
       samlConfiguredThroughEnv: false,
@@ -36,7 +38,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: AdminDe
       flags: { oidcEnabled: oidc.enabled === true },
       links: [],
       versionInfo: {
-        current: { oss: UNLEASH_API_VERSION, enterprise: UNLEASH_API_VERSION },
+        current: { oss: UNLEASH_API_VERSION },
         latest: {},
         isLatest: true,
         bunting: buntingVersion,

@@ -2,13 +2,13 @@ import { SYSTEM_ACTOR } from '@bunting/contracts';
 import type { Changes } from '../events/changes.ts';
 import { ROOT_ROLE } from '../access/permission-catalogue.ts';
 import { userService } from './user-service.ts';
-import { userStore } from './user-store.ts';
+import { userReadModel } from './user-read-model.ts';
 
 /** A fresh install gets one admin user (admin / unleash4all unless configured), as Unleash does. */
 export async function ensureDefaultAdmin(changes: Changes, admin: { username: string; password: string } | null) {
   if (!admin) return;
   await changes.run(SYSTEM_ACTOR, async (change) => {
-    if ((await userStore.count(change.tx)) > 0) return;
+    if ((await userReadModel.count(change.tx)) > 0) return;
     await userService.create(change, { username: admin.username, name: 'Admin', password: admin.password, rootRole: ROOT_ROLE.ADMIN });
   });
 }

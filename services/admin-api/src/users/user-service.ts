@@ -1,16 +1,10 @@
 import type { CreateUser, User } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, type Queryable } from '@bunting/platform';
+import { NameExistsError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { requireRootRole, roleStore, roleView, ROOT_ROLE_TYPES } from '../roles/role-store.ts';
+import { roleReadModel } from '../roles/role-read-model.ts';
 import { hashPassword } from './passwords.ts';
 import { userEventState, userStore, userView, type UserRow } from './user-store.ts';
-
-export async function requireUser(db: Queryable, id: number, options: { serviceAccount?: boolean } = {}): Promise<UserRow> {
-  const user = await userStore.get(db, id);
-  const wanted = options.serviceAccount ?? false;
-  if (!user || user.isService !== wanted) throw new NotFoundError(`Could not find ${wanted ? 'service account' : 'user'} ${id}`);
-  return user;
-}
+import { requireUser } from './user-read-model.ts';
 
 async function checkUnique(db: Queryable, input: { email?: string | null | undefined; username?: string | null | undefined }, exceptId = 0) {
   if (input.email && (await userStore.emailTaken(db, input.email, exceptId))) {
@@ -23,13 +17,13 @@ async function checkUnique(db: Queryable, input: { email?: string | null | undef
 
 export const userService = {
   async list(db: Queryable) {
-    const [users, rootRoles] = await Promise.all([userStore.list(db, false), roleStore.list(db, ROOT_ROLE_TYPES)]);
-    return { users: users.map(userView), rootRoles: rootRoles.map(roleView) };
+    const [users, rootRoles] = await Promise.all([userStore.list(db, false), roleReadModel.rootRoles(db)]);
+    return { users: users.map(userView), rootRoles };
   },
 
   async create(change: Change, input: CreateUser & { isService?: boolean }, options: { emit?: boolean } = {}): Promise<UserRow> {
     const { tx, emit } = change;
-    const role = await requireRootRole(tx, input.rootRole);
+    const role = await roleReadModel.requireRootRole(tx, input.rootRole);
     await checkUnique(tx, input);
     const row = await userStore.insert(tx, {
       name: input.name ?? null,
@@ -46,7 +40,7 @@ export const userService = {
   async update(change: Change, id: number, input: { name?: string | undefined; email?: string | undefined; rootRole?: number | string | undefined }, options: { serviceAccount?: boolean } = {}): Promise<User> {
     const { tx, emit } = change;
     const before = await requireUser(tx, id, options);
-    const rootRole = input.rootRole === undefined ? before.rootRole : (await requireRootRole(tx, input.rootRole)).id;
+    const rootRole = input.rootRole === undefined ? before.rootRole : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
     await checkUnique(tx, { email: input.email }, id);
     const after = await userStore.update(tx, id, { name: input.name ?? before.name, email: input.email ?? before.email, rootRole });
     if (JSON.stringify(userEventState(after)) !== JSON.stringify(userEventState(before))) {
@@ -59,6 +53,31 @@ export const userService = {
     const before = await requireUser(change.tx, id, options);
     await userStore.delete(change.tx, id);
     change.emit({ type: before.isService ? 'service-account-deleted' : 'user-deleted', preData: userEventState(before) });
+  },
+
+  async search(db: Queryable, query: string) {
+    return (await userStore.search(db, query)).map(userView);
+  },
+
+  /** Deletes those of `ids` who really are inactive (other ids are left alone); returns the ids deleted. */
+  async deleteInactive(change: Change, ids: readonly number[]): Promise<number[]> {
+    const inactive = await userStore.inactive(change.tx, ids);
+    for (const user of inactive) await userService.delete(change, user.id);
+    return inactive.map((user) => user.id);
+  },
+
+  /** Links an OpenID subject to a user (on a verified email), so later sign-ins find them by it. */
+  async linkOidcSubject(change: Change, id: number, subject: string) {
+    await userStore.setOidcSubject(change.tx, id, subject);
+    change.emit({ type: 'user-updated', data: { id, openIdConnectLinked: true }, preData: null });
+  },
+
+  recordLogin(db: Queryable, id: number) {
+    return userStore.recordLogin(db, id);
+  },
+
+  recordFailedLogin(db: Queryable, id: number) {
+    return userStore.recordFailedLogin(db, id);
   },
 
   async setPassword(change: Change, id: number, password: string) {

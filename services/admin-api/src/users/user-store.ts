@@ -63,6 +63,12 @@ export const userStore = {
     return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users
       where not is_service and (lower(username) = lower(${login}) or lower(email) = lower(${login})) order by id limit 1`);
   },
+  findByOidcSubject(db: Queryable, subject: string) {
+    return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where oidc_subject = ${subject}`);
+  },
+  setOidcSubject(db: Queryable, id: number, subject: string) {
+    return db.query(sql.unsafe`update admin.users set oidc_subject = ${subject} where id = ${id}`);
+  },
   findByEmail(db: Queryable, email: string) {
     return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where lower(email) = lower(${email}) limit 1`);
   },
@@ -101,6 +107,42 @@ export const userStore = {
   },
   delete(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from admin.users where id = ${id}`);
+  },
+  /** Users not seen (nor created) for 180 days, Unleash's "inactive users"; `among` narrows to some ids. */
+  inactive(db: Queryable, among?: readonly number[]) {
+    return db.any(sql.type(UserRow)`select ${columns} from admin.users
+      where not is_service and coalesce(seen_at, created_at) < now() - interval '180 days'
+      ${among ? sql.fragment`and id = any(${sql.array(among, 'int4')})` : sql.fragment``} order by id`);
+  },
+  /** The projects a user is a member of, directly or through a group. */
+  projectsOf(db: Queryable, id: number) {
+    return db.anyFirst(sql.type(z.object({ project: z.string() }))`
+      select distinct project_id as project from (
+        select project_id from admin.project_user_roles where user_id = ${id}
+        union select pgr.project_id from admin.project_group_roles pgr join admin.group_users gu on gu.group_id = pgr.group_id
+          where gu.user_id = ${id}) memberships order by project`);
+  },
+  /** Users with the Admin root role: with a password, without one (signing in through OIDC), and service accounts. */
+  adminCount(db: Queryable) {
+    return db.one(sql.type(z.object({ password: z.number(), noPassword: z.number(), service: z.number() }))`
+      select count(*) filter (where not is_service and password_hash is not null)::int as password,
+        count(*) filter (where not is_service and password_hash is null)::int as "noPassword",
+        count(*) filter (where is_service)::int as service
+      from admin.users where root_role_id = 1`);
+  },
+  /** The groups the user is a member of, as the profile lists them. */
+  groupsOf(db: Queryable, id: number) {
+    return db.any(sql.type(z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() }))`
+      select g.id, g.name, g.mappings_sso as "mappingsSSO", g.root_role_id as "rootRole"
+      from admin.groups g join admin.group_users gu on gu.group_id = g.id where gu.user_id = ${id} order by g.name`);
+  },
+  /** The project roles the user holds in a project, directly or through a group. */
+  projectRolesOf(db: Queryable, id: number, project: string) {
+    return db.any(sql.type(z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), type: z.string() }))`
+      select distinct r.id, r.name, r.description, r.type from admin.roles r where r.id in (
+        select role_id from admin.project_user_roles where user_id = ${id} and project_id = ${project}
+        union select pgr.role_id from admin.project_group_roles pgr join admin.group_users gu on gu.group_id = pgr.group_id
+          where gu.user_id = ${id} and pgr.project_id = ${project}) order by r.id`);
   },
   count(db: Queryable) {
     return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.users where not is_service`);

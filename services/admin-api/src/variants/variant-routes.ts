@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { FeatureVariants, PatchOperations, PathName, PushVariants, VariantInput } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
+import { direct } from '../change-request-settings/change-request-gate.ts';
+import { actorOf } from '../events/changes.ts';
 import { variantService } from './variant-service.ts';
 
 const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 const EnvironmentParams = FeatureParams.extend({ environment: PathName });
 const Variants = z.array(VariantInput).max(100);
 
-export function variantRoutes(app: HttpServer, { db, changes }: AdminDeps) {
+export function variantRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   const feature = '/api/admin/projects/:projectId/features/:featureName';
 
   app.get(`${feature}/variants`, { schema: { params: FeatureParams, response: { 200: FeatureVariants } } }, async (request) => {
@@ -25,20 +27,22 @@ export function variantRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   app.put(`${feature}/environments/:environment/variants`, { schema: { params: EnvironmentParams, body: Variants, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName, environment } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
-    return changes.run(actor, (change) => variantService.put(change, projectId, featureName, environment, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
+    return changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
+      (change) => variantService.put(change, projectId, featureName, environment, request.body)));
   });
 
   app.patch(`${feature}/environments/:environment/variants`, { schema: { params: EnvironmentParams, body: PatchOperations, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName, environment } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
-    return changes.run(actor, (change) => variantService.patch(change, projectId, featureName, environment, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
+    return changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
+      (change) => variantService.patch(change, projectId, featureName, environment, request.body)));
   });
 
   app.put(`${feature}/variants-batch`, { schema: { params: FeatureParams, body: PushVariants, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId });
-    return changes.run(actor, (change) =>
-      variantService.putInEnvironments(change, projectId, featureName, request.body.environments, request.body.variants));
+    const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId });
+    return changes.run(actorOf(principal), direct(principal, request.body.environments.map((environment) => ({ project: projectId, environment })),
+      (change) => variantService.putInEnvironments(change, projectId, featureName, request.body.environments, request.body.variants)));
   });
 }

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { VariantInput, type PatchOperation, type Variant } from '@bunting/contracts';
-import { ValidationError, sql, type Queryable } from '@bunting/platform';
+import { ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { requireFeature } from '../features/feature-lookup.ts';
-import { featureEnvironmentStore } from '../features/feature-store.ts';
-import { applyJsonPatch } from '../features/json-patch.ts';
-import { requireProjectEnvironment } from '../strategies/strategy-service.ts';
-import { normalizeEnvironmentVariants } from './variant-weights.ts';
+import { environmentState } from '../feature-state/environment-state.ts';
+import { requireFeature } from '../feature-state/feature-lookup.ts';
+import { projectReadModel, requireProjectEnvironment } from '../projects/project-read-model.ts';
+import { applyJsonPatch } from '../rules/json-patch.ts';
+import { normalizeEnvironmentVariants } from '../rules/variant-weights.ts';
 
 async function currentVariants(db: Queryable, featureName: string, environment: string): Promise<Variant[]> {
-  return ((await featureEnvironmentStore.get(db, featureName, environment))?.variants ?? []) as Variant[];
+  return ((await environmentState.get(db, featureName, environment))?.variants ?? []) as Variant[];
 }
 
 export const variantService = {
@@ -19,12 +19,10 @@ export const variantService = {
     return { version: 1 as const, variants: await currentVariants(db, featureName, environment) };
   },
 
-  /** Seed endpoint 8: the deprecated feature-level variants come from the project's first production-type environment. */
+  /** The deprecated feature-level variants come from the project's first production-type environment. */
   async getLegacy(db: Queryable, project: string, featureName: string) {
     await requireFeature(db, project, featureName, { allowArchived: true });
-    const source = await db.maybeOneFirst(sql.type(z.object({ name: z.string() }))`
-      select e.name from admin.project_environments pe join admin.environments e on e.name = pe.environment
-      where pe.project_id = ${project} and e.type = 'production' order by e.sort_order, e.name limit 1`);
+    const source = await projectReadModel.firstProductionEnvironment(db, project);
     return { version: 1 as const, variants: source ? await currentVariants(db, featureName, source) : [] };
   },
 
@@ -34,7 +32,7 @@ export const variantService = {
     const before = await currentVariants(change.tx, featureName, environment);
     const variants = normalizeEnvironmentVariants(input);
     if (JSON.stringify(before) !== JSON.stringify(variants)) {
-      await featureEnvironmentStore.setVariants(change.tx, featureName, environment, variants);
+      await environmentState.setVariants(change.tx, featureName, environment, variants);
       change.emit({
         type: 'feature-environment-variants-updated',
         project: feature.project,

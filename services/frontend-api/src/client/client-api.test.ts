@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 let client: HttpClient;
@@ -91,17 +91,20 @@ describe('GET /api/client/features', () => {
     expect((await client.get('/api/client/features/nope')).status).toBe(404);
   });
 
-  it('refuses frontend tokens (403) and missing tokens (401)', async () => {
+  it('refuses frontend and admin tokens (403, as Unleash words it) and missing tokens (401)', async () => {
     const frontendToken = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fe', type: 'frontend', environment: 'development' });
     expect((await httpClient(stack.url, { authorization: frontendToken.body.secret }).get('/api/client/features')).status).toBe(403);
+    const byAdmin = await stack.admin.get('/api/client/features');
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.body.message).toBe('invalid token: expected a different token type for this endpoint');
     expect((await stack.anonymous.get('/api/client/features')).status).toBe(401);
   });
 });
 
 describe('metrics and registrations', () => {
   it('accepts them with 202 and publishes them to the metrics stream', async () => {
-    const jsm = await jetstreamManager(stack.infrastructure.messaging.nc);
-    const before = (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages;
+    const jsm = await jetstreamManager(stack.messaging.nc);
+    const before = (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages;
     const register = await client.post('/api/client/register', { appName: 'shop', instanceId: 'i-1', interval: 10000, started: new Date().toISOString(), strategies: ['default'] });
     expect(register.status).toBe(202);
     const metrics = await client.post('/api/client/metrics', {
@@ -110,7 +113,7 @@ describe('metrics and registrations', () => {
     expect(metrics.status).toBe(202);
     expect((await client.post('/api/client/metrics', { appName: 'shop', bucket: { start: 'x' } })).status).toBe(400);
     expect((await client.post('/api/client/register', { instanceId: 'no-app-name' })).status).toBe(400);
-    const after = (await jsm.streams.info(stack.infrastructure.messaging.names.metricsStream)).state.messages;
+    const after = (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages;
     expect(after - before).toBe(2);
   });
 });

@@ -3,28 +3,29 @@ import { z } from 'zod';
 import { BulkMetrics, ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess, knownEdgeAccess, type EdgeAccess } from '../access.ts';
+import { edgeAccess, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
+import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
 
-export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
-  const { snapshots, verifier } = deps;
+export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'messaging' | 'counts'>) {
+  const { snapshots, tokens, counts } = deps;
 
-  // Answered at once when the token's check and the snapshot are known (SDKs poll with the same token), else after
-  // waiting for them.
+  // Answered at once when the snapshot is held (the token is checked in memory), else after loading it.
   app.get('/api/client/features', { schema: { querystring: FeaturesQuery } }, (request, reply) => {
-    const known = knownEdgeAccess(verifier, request, 'client', request.query.environment);
-    const environment = known && snapshots.current(known.environment);
-    if (known && environment) return sendFeatures(request, reply, known, environment);
-    return (async () => {
-      const access = await edgeAccess(verifier, request, 'client', request.query.environment);
-      return sendFeatures(request, reply, access, snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment)));
-    })();
+    const access = edgeAccess(tokens, request, 'client');
+    const withAccess = (known: EdgeAccess) => {
+      const environment = snapshots.current(known.environment);
+      if (environment) return sendFeatures(request, reply, known, environment);
+      return snapshots.ensure(known.environment).then((loaded) => sendFeatures(request, reply, known, loaded));
+    };
+    return access instanceof Promise ? access.then(withAccess) : withAccess(access);
   });
 
   function sendFeatures(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>, reply: FastifyReply, access: EdgeAccess, environment: CompiledEnvironment) {
+    counts.client += 1;
     const query: ClientQuery = {
       projects: narrowProjects(access.projects, request.query.project),
       inlineSegments: inlinesSegments(request),
@@ -38,7 +39,7 @@ export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
   }
 
   app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
-    const access = await edgeAccess(verifier, request, 'client');
+    const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const query: ClientQuery = { projects: access.projects, inlineSegments: inlinesSegments(request) };
     const feature = selectFeatures(environment, query).find((candidate) => candidate.name === request.params.featureName);
@@ -48,20 +49,22 @@ export function clientRoutes(app: HttpServer, deps: FrontendDeps) {
   });
 
   app.post('/api/client/register', { schema: { body: ClientRegistration } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'client');
-    await publishMetrics(deps.messaging, 'register', { kind: 'client-register', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    const access = await edgeAccess(tokens, request, 'client');
+    await publishMetrics(deps.messaging, { kind: 'client-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(202).send();
   });
 
   app.post('/api/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'client');
-    await publishMetrics(deps.messaging, 'client', { kind: 'client-metrics', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    const access = await edgeAccess(tokens, request, 'client');
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(202).send();
   });
 
   app.post('/api/client/metrics/bulk', { schema: { body: BulkMetrics } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'client');
-    await publishMetrics(deps.messaging, 'client', { kind: 'client-metrics', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    const access = await edgeAccess(tokens, request, 'client');
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(request.body, access, environment) });
     return reply.code(202).send();
   });
 }

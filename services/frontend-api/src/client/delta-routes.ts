@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { credentialOf, type HttpServer } from '@bunting/platform';
+import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess } from '../access.ts';
+import { edgeAccess, stillValid } from '../access.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { deltaEvents, type DeltaEvent } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
@@ -26,13 +26,15 @@ function sseMessage(event: string, id: number, events: DeltaEvent[]): string {
  * revision in If-None-Match, /api/client/streaming pushes it as server-sent events. A revision this replica
  * cannot reach by known steps gets a full hydration instead, so nothing is ever missed.
  */
-export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
-  const { snapshots, verifier } = deps;
+export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'counts'>) {
+  const { snapshots, tokens, counts } = deps;
   const open = new Set<() => void>();
+  counts.streamsOpen = () => open.size;
 
   async function resolve(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>) {
-    const access = await edgeAccess(verifier, request, 'client', request.query.environment);
+    const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    counts.delta += 1;
     const query: ClientQuery = {
       projects: narrowProjects(access.projects, request.query.project),
       inlineSegments: false,
@@ -62,19 +64,13 @@ export function deltaRoutes(app: HttpServer, deps: FrontendDeps) {
     let sent = environment.revision;
     raw.write(sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
 
-    const credential = credentialOf(request);
-    // Updates are written one after another, in revision order, whatever order the checks below finish in.
-    let writing = Promise.resolve();
     const onRevision = (next: CompiledEnvironment) => {
       if (next.revision <= sent || raw.destroyed) return;
+      // A token revoked since the stream opened gets no more changes: its stream ends instead.
+      if (!stillValid(tokens, request)) return close();
       const events = deltaEvents(next, query, snapshots.changesSince(next.environment, sent));
       sent = next.revision;
-      writing = writing.then(async () => {
-        // A token revoked since the stream opened gets no more changes: its stream ends instead.
-        const principal = await verifier.verify(credential).catch(() => undefined);
-        if (principal === null) return close();
-        if (events.length > 0 && !raw.destroyed) raw.write(sseMessage('unleash-updated', next.revision, events));
-      });
+      if (events.length > 0) raw.write(sseMessage('unleash-updated', next.revision, events));
     };
     const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
     const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);

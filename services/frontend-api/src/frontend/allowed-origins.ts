@@ -1,5 +1,5 @@
-import { FrontendSettings } from '@bunting/contracts';
-import type { Logger, Messaging } from '@bunting/platform';
+import { FrontendSettingsView } from '@bunting/contracts';
+import { askView, type Logger, type Messaging } from '@bunting/platform';
 
 const SETTING_EVENTS = ['setting-created', 'setting-updated', 'setting-deleted'] as const;
 const REFRESH_MS = 30_000;
@@ -15,9 +15,7 @@ export function watchAllowedOrigins(messaging: Messaging, fallback: readonly str
   let current = fallback;
   const refresh = async () => {
     try {
-      const reply = await messaging.nc.request(messaging.names.frontendSettings, '{}', { timeout: 3000 });
-      const parsed = FrontendSettings.safeParse(reply.json());
-      if (parsed.success) current = parsed.data.frontendApiOrigins ?? fallback;
+      current = (await askView(messaging, FrontendSettingsView, {})).frontendApiOrigins ?? fallback;
     } catch (error) {
       log.debug({ err: error }, 'frontend settings unavailable; keeping the allowed origins as they are');
     }

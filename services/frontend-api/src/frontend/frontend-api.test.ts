@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/testing';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 let frontend: HttpClient;
@@ -54,7 +54,7 @@ describe('/api/frontend/all', () => {
   });
 });
 
-describe('GET /api/frontend (seed endpoint 10)', () => {
+describe('GET /api/frontend', () => {
   it('returns only enabled flags with the reference shape', async () => {
     const reply = await eventually(async () => {
       const answer = await frontend.get('/api/frontend?userId=bob');
@@ -195,8 +195,8 @@ describe('answering from what is already known', () => {
   it('gives the same answer on the first request of a token and on later ones, and stops at once for a deleted token', async () => {
     const created = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fast-path', type: 'frontend', environment: 'development', projects: ['default'] });
     const fresh = httpClient(stack.url, { authorization: created.body.secret });
-    const first = await fresh.get('/api/frontend?userId=alice'); // the token is checked over NATS
-    const second = await fresh.get('/api/frontend?userId=alice'); // its check is known: no wait at all
+    const first = await fresh.get('/api/frontend?userId=alice'); // a token made a moment ago: asked of admin-api once
+    const second = await fresh.get('/api/frontend?userId=alice'); // now in the replica's token set: no wait at all
     expect(first.status).toBe(200);
     expect(second.text).toBe(first.text);
     expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(200);

@@ -21,6 +21,10 @@ describe('frontendContext', () => {
     expect(frontendContext({ 'properties[]': 'x' }, '::1').properties).toEqual({ 'properties[]': 'x' });
   });
 
+  it('keeps empty values, which the SDKs count as present, except an empty currentTime, which means now', () => {
+    expect(frontendContext({ userId: '', 'properties[age]': '', currentTime: '' }, '::1')).toEqual({ userId: '', remoteAddress: '::1', properties: { age: '' } });
+  });
+
   it('refuses a currentTime that is not a date and values over 2000 characters, naming the field', () => {
     expect(() => frontendContext({ currentTime: 'yesterday' }, '::1')).toThrow(/currentTime/);
     expect(() => frontendContext({ 'properties[note]': 'x'.repeat(2001) }, '::1')).toThrow(/properties\.note/);

@@ -55,6 +55,8 @@ export function frontendContext(input: Record<string, unknown>, callerAddress: s
       if (value !== undefined) properties[name] = checked(`properties.${name}`, value);
     }
   }
+  // An empty currentTime means now, as the SDK reads it; any other value must be a date.
+  if (context.currentTime === '') delete context.currentTime;
   if (context.currentTime !== undefined && Number.isNaN(Date.parse(context.currentTime as string))) {
     throw ValidationError.field('currentTime', 'must be a date-time, e.g. 2025-01-31T12:00:00Z');
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { httpClient, startTestStack, type TestStack } from '@bunting/testing';
+import { httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 const frontendToken = 'default:development.disabled-frontend';

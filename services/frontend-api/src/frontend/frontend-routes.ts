@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
+import { ClientMetrics, FrontendRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess, knownEdgeAccess, type EdgeAccess } from '../access.ts';
+import { edgeAccess, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
+import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
+import { corsHeaders, preflight } from './cors.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
@@ -46,17 +48,6 @@ function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: n
   return out.subarray(0, position);
 }
 
-const ALLOWED_HEADERS = 'authorization, content-type, if-none-match, unleash-appname, unleash-connection-id, unleash-instanceid, unleash-sdk, x-unleash-sdk';
-
-/** CORS for browsers: the configured origins (any by default), answered on every frontend route and preflight. */
-function corsHeaders(origins: readonly string[], request: FastifyRequest, reply: FastifyReply) {
-  const origin = request.headers.origin;
-  if (origins.includes('*')) reply.header('access-control-allow-origin', '*');
-  else if (origin && origins.includes(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-  else return;
-  reply.header('access-control-expose-headers', 'ETag, Unleash-Connection-Id');
-}
-
 /** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
 function contextOf(rawBody: unknown): Record<string, unknown> {
   const body = rawBody ?? {};
@@ -66,8 +57,8 @@ function contextOf(rawBody: unknown): Record<string, unknown> {
   return context as Record<string, unknown>;
 }
 
-export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
-  const { config, snapshots, verifier } = deps;
+export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'messaging' | 'origins' | 'counts'>) {
+  const { config, snapshots, tokens, counts } = deps;
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.url.startsWith('/api/frontend')) return done();
@@ -78,39 +69,31 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
 
   app.options('/api/frontend', preflight);
   app.options('/api/frontend/*', preflight);
-  function preflight(_request: FastifyRequest, reply: FastifyReply) {
-    return reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', ALLOWED_HEADERS)
-      .header('access-control-max-age', '86400')
-      .send();
-  }
 
   type Scope = { only?: string; includeOff?: boolean };
 
   const NO_SCOPE: Scope = {};
-  const requestedEnvironment = (input: Record<string, unknown>) => (typeof input.environment === 'string' ? input.environment : undefined);
-
-  async function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE) {
-    const access = await edgeAccess(verifier, request, 'frontend', requestedEnvironment(input));
-    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    return respond(request, reply, input, access, environment, scope);
-  }
 
   /**
-   * The common case answered without a single await: the token's check and the environment's snapshot are both
-   * at hand. Undefined when either is not, and the request takes the asynchronous path.
+   * Answered without a single await when the environment's snapshot is at hand (the common case: the token is
+   * checked in memory); otherwise after loading the snapshot.
    */
-  function answerAtOnce(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>): FastifyReply | undefined {
-    const access = knownEdgeAccess(verifier, request, 'frontend', requestedEnvironment(input));
-    const environment = access && snapshots.current(access.environment);
-    return access && environment ? respond(request, reply, input, access, environment, NO_SCOPE) : undefined;
+  function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE): FastifyReply | Promise<FastifyReply> {
+    const access = edgeAccess(tokens, request, 'frontend');
+    if (access instanceof Promise) return access.then((known) => answerFor(request, reply, input, known, scope));
+    return answerFor(request, reply, input, access, scope);
+  }
+
+  function answerFor(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, scope: Scope) {
+    const environment = snapshots.current(access.environment);
+    if (environment) return respond(request, reply, input, access, environment, scope);
+    return snapshots.ensure(access.environment).then((loaded) => respond(request, reply, input, access, loaded, scope));
   }
 
   function respond(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, environment: CompiledEnvironment, { only, includeOff = false }: Scope) {
     const raw = frontendContext(input, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
+    counts.frontend += 1;
     const context = new PreparedContext(raw);
     const features = environment.visibleFeatures(access.projects);
     reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8');
@@ -135,10 +118,7 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
     return reply.send(joinToggles(scratch, count, length));
   }
 
-  app.get('/api/frontend', (request, reply) => {
-    const input = request.query as Record<string, unknown>;
-    return answerAtOnce(request, reply, input) ?? answer(request, reply, input);
-  });
+  app.get('/api/frontend', (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
 
   app.post('/api/frontend', (request, reply) => answer(request, reply, contextOf(request.body)));
 
@@ -163,14 +143,15 @@ export function frontendRoutes(app: HttpServer, deps: FrontendDeps) {
     answer(request, reply, contextOf(request.body), { only: request.params.featureName }));
 
   app.post('/api/frontend/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'frontend');
-    await publishMetrics(deps.messaging, 'frontend', { kind: 'frontend-metrics', environment: access.environment, tokenName: access.principal.name, body: request.body });
+    const access = await edgeAccess(tokens, request, 'frontend');
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    await publishMetrics(deps.messaging, { kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(200).send();
   });
 
-  app.post('/api/frontend/client/register', { schema: { body: ClientRegistration.partial({ appName: true }) } }, async (request, reply) => {
-    const access = await edgeAccess(verifier, request, 'frontend');
-    await publishMetrics(deps.messaging, 'frontend', { kind: 'frontend-register', environment: access.environment, tokenName: access.principal.name, body: request.body });
+  app.post('/api/frontend/client/register', { schema: { body: FrontendRegistration } }, async (request, reply) => {
+    const access = await edgeAccess(tokens, request, 'frontend');
+    await publishMetrics(deps.messaging, { kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(200).send();
   });
 }

@@ -1,15 +1,23 @@
 import type { MetricsMessage } from '@bunting/contracts';
 import { DomainError, type Messaging } from '@bunting/platform';
 
+/** A metrics message before the edge stamps when it arrived. */
+export type UnstampedMetrics = MetricsMessage extends infer Message ? (Message extends MetricsMessage ? Omit<Message, 'receivedAt'> : never) : never;
+
+function subjectKind(kind: MetricsMessage['kind']): 'client' | 'register' | 'frontend' {
+  if (kind.startsWith('frontend-')) return 'frontend';
+  return kind === 'client-register' ? 'register' : 'client';
+}
+
 /**
  * SDK metrics and registrations are never written inline: they go to the metrics stream for insights and
  * admin-api to aggregate. The answer waits for JetStream's acknowledgement, so an accepted post is kept.
  */
-export async function publishMetrics(messaging: Messaging, kind: 'client' | 'register' | 'frontend', message: Omit<MetricsMessage, 'receivedAt'>) {
-  const full: MetricsMessage = { ...message, receivedAt: new Date().toISOString() };
+export async function publishMetrics(messaging: Messaging, message: UnstampedMetrics) {
+  const full = { ...message, receivedAt: new Date().toISOString() } as MetricsMessage;
   try {
-    await messaging.js.publish(messaging.names.metricsSubject(kind), JSON.stringify(full), { timeout: 2000 });
+    await messaging.js.publish(messaging.names.metricsSubject(subjectKind(full.kind)), JSON.stringify(full), { timeout: 2000 });
   } catch {
-    throw new DomainError(503, 'ServiceUnavailableError', 'Metrics cannot be accepted right now; send them again later.');
+    throw new DomainError(503, 'ServiceUnavailableError', 'Metrics cannot be accepted right now; send them again later.', { headers: { 'retry-after': '5' } });
   }
 }

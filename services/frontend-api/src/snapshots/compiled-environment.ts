@@ -15,6 +15,8 @@ export type CompiledEnvironment = {
   visibleFeatures: (projects: readonly string[]) => readonly FrontendFeature[];
   /** Cached client payload bodies, keyed by the query they answer. */
   clientBodies: Map<string, Buffer>;
+  /** The project of each flag in the environment, for checking what an SDK reports metrics about. */
+  projectOf: ReadonlyMap<string, string>;
 };
 
 /**
@@ -74,6 +76,7 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
       return visible;
     },
     clientBodies: new Map(),
+    projectOf: new Map(snapshot.features.map((feature) => [feature.name, feature.project])),
   };
 }
 

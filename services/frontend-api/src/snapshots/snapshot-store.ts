@@ -1,16 +1,19 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import { z } from 'zod';
-import { EnvironmentSnapshot } from '@bunting/contracts';
-import type { Logger, Messaging, Redis } from '@bunting/platform';
+import { EnvironmentSnapshot, SnapshotView } from '@bunting/contracts';
+import { DomainError, askView, type Logger, type Messaging, type Redis } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
 import { scopeOf } from './configuration-events.ts';
 import { createRevisionHistory, diffSnapshots, type ChangesSince } from './revision-changes.ts';
 
 const Stored = z.object({ revision: z.number(), coveredSeq: z.number(), snapshot: EnvironmentSnapshot });
 type Stored = z.infer<typeof Stored>;
-const SnapshotReply = z.object({ snapshot: EnvironmentSnapshot.optional(), error: z.string().optional() });
 const Notice = z.object({ environment: z.string(), revision: z.number() });
+const ConfigurationEvent = z.object({ type: z.string(), environment: z.string().nullable().optional() });
+
+function unavailable(environment: string) {
+  return new DomainError(503, 'ServiceUnavailableError', `The flags of ${environment} are not loaded yet and cannot be fetched right now; try again shortly.`, { headers: { 'retry-after': '2' } });
+}
 
 export type SnapshotStore = {
   /** The compiled environment if this replica has it: the request path's only lookup. */
@@ -21,8 +24,13 @@ export type SnapshotStore = {
   changesSince: (environment: string, revision: number) => ChangesSince | null;
   /** Calls `listener` with each newer revision of an environment this replica installs. */
   subscribe: (environment: string, listener: (compiled: CompiledEnvironment) => void) => () => void;
-  start: () => Promise<void>;
+  /** A domain event from the stream, in order: configuration changes rebuild the environments they touch. */
+  onEvent: (event: unknown, sequence: number) => void;
+  /** Starts with everything up to `lastSequence` already in the stream, which any snapshot used must cover. */
+  start: (lastSequence: number) => void;
   stop: () => Promise<void>;
+  /** The environments this replica serves, with their revision, when each was installed and how long it took to compile. */
+  held: () => { environment: string; revision: number; installedAt: number; compileMs: number }[];
 };
 
 type Deps = { messaging: Messaging; redis: Redis; log: Logger; namespace: string; hostname: string; revisionCheckMs: number };
@@ -42,14 +50,14 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     lock: (environment: string) => `${deps.namespace}:snapshot-lock:${environment}`,
   };
   const noticeSubject = `${deps.namespace}.snapshots.updated`;
-  const states = new Map<string, CompiledEnvironment & { coveredSeq: number }>();
+  const states = new Map<string, CompiledEnvironment & { coveredSeq: number; installedAt: number; compileMs: number }>();
   const loading = new Map<string, Promise<CompiledEnvironment>>();
   const running = new Map<string, Promise<void>>();
   const dirty = new Set<string>();
+  const failingSince = new Map<string, number>();
   const seenForEnvironment = new Map<string, number>();
   let seenForAll = 0;
   let stopped = false;
-  let follower: ConsumerMessages | undefined;
   let timer: NodeJS.Timeout | undefined;
   const subscriptions: { unsubscribe: () => void }[] = [];
   const history = createRevisionHistory();
@@ -60,7 +68,9 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   function install(stored: Stored): CompiledEnvironment {
     const existing = states.get(stored.snapshot.environment);
     if (existing && existing.revision >= stored.revision) return existing;
-    const compiled = Object.assign(compileEnvironment(stored.snapshot, stored.revision, deps.hostname), { coveredSeq: stored.coveredSeq });
+    const started = performance.now();
+    const built = compileEnvironment(stored.snapshot, stored.revision, deps.hostname);
+    const compiled = Object.assign(built, { coveredSeq: stored.coveredSeq, installedAt: Date.now(), compileMs: performance.now() - started });
     const environment = stored.snapshot.environment;
     states.set(environment, compiled);
     // Comparing the snapshots for the delta protocol waits until the new one is being served: until then a delta
@@ -85,15 +95,23 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     return parsed.success ? parsed.data : undefined;
   }
 
-  async function fetchSnapshot(environment: string) {
-    const reply = await messaging.nc.request(messaging.names.snapshot, JSON.stringify({ environment }), { timeout: 10_000 });
-    const parsed = SnapshotReply.parse(JSON.parse(gunzipSync(reply.data).toString('utf8')));
-    if (!parsed.snapshot) throw new Error(parsed.error ?? 'no snapshot in reply');
-    return parsed.snapshot;
+  /**
+   * The next revision of an environment: Redis's counter, but never at or below what this replica serves (a Redis
+   * restarted without its data starts counting from zero again).
+   */
+  async function nextRevision(environment: string): Promise<number> {
+    const counted = await redis.incr(key.revision(environment));
+    const held = states.get(environment)?.revision ?? 0;
+    if (counted > held) return counted;
+    await redis.eval(
+      "if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('set', KEYS[1], ARGV[1]) end return 0",
+      1, key.revision(environment), held + 1,
+    );
+    return held + 1;
   }
 
   /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
-  async function rebuild(environment: string): Promise<void> {
+  async function rebuild(environment: string, options: { once?: boolean } = {}): Promise<void> {
     for (let attempt = 0; !stopped; attempt += 1) {
       const needed = requiredSeq(environment);
       const token = `${process.pid}:${Math.random()}`;
@@ -102,8 +120,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
         let stored: Stored;
         try {
           const coveredSeq = requiredSeq(environment);
-          const snapshot = await fetchSnapshot(environment);
-          const revision = await redis.incr(key.revision(environment));
+          const snapshot = await askView(messaging, SnapshotView, { environment });
+          const revision = await nextRevision(environment);
           stored = { revision, coveredSeq, snapshot };
           await redis.set(key.data(environment), gzipSync(JSON.stringify(stored)));
         } finally {
@@ -125,6 +143,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+      if (options.once) throw new Error('no fresh snapshot from the lock holder yet');
       log.warn({ environment, attempt }, 'no fresh snapshot from the lock holder yet; trying to build it here');
     }
   }
@@ -140,9 +159,14 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
         dirty.delete(environment);
         try {
           await rebuild(environment);
+          failingSince.delete(environment);
         } catch (error) {
-          log.error({ err: error, environment }, 'snapshot rebuild failed; retrying');
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          // While admin-api, Redis or NATS is down the snapshot held is served; say so once, then keep trying.
+          if (!failingSince.has(environment)) {
+            failingSince.set(environment, Date.now());
+            log.warn({ reason: (error as Error).message, environment }, 'cannot rebuild a snapshot now; serving the one held and retrying');
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1000));
           dirty.add(environment);
         }
       } while (dirty.has(environment) && !stopped);
@@ -150,16 +174,31 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     running.set(environment, run);
   }
 
+  /**
+   * An environment not held yet: the Redis copy if it covers what this replica has seen, else a fresh build. When no
+   * build can be made now (admin-api or Redis unreachable), an older Redis copy is served while a build is retried in
+   * the background; with nothing at all, 503 at once.
+   */
   async function load(environment: string): Promise<CompiledEnvironment> {
-    const stored = await readStored(environment);
+    const stored = await readStored(environment).catch(() => undefined);
     if (stored && stored.coveredSeq >= requiredSeq(environment)) return install(stored);
-    await rebuild(environment);
+    try {
+      await rebuild(environment, { once: true });
+    } catch (error) {
+      log.warn({ environment, reason: (error as Error).message }, stored ? 'serving an older snapshot from Redis until one can be built' : 'no snapshot can be loaded now');
+    }
     const state = states.get(environment);
-    if (!state) throw new Error(`snapshot of ${environment} unavailable`);
-    return state;
+    if (state) return state;
+    if (!stored) throw unavailable(environment);
+    const served = install(stored);
+    scheduleRebuild(environment);
+    return served;
   }
 
-  function onEvent(event: { type: string; environment?: string | null }, seq: number) {
+  function onEvent(raw: unknown, seq: number) {
+    const parsed = ConfigurationEvent.safeParse(raw);
+    if (!parsed.success) return;
+    const event = parsed.data;
     const scope = scopeOf(event);
     if (scope.kind === 'none') return;
     if (scope.kind === 'all') {
@@ -168,30 +207,6 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     } else {
       seenForEnvironment.set(scope.environment, Math.max(seenForEnvironment.get(scope.environment) ?? 0, seq));
       if (states.has(scope.environment)) scheduleRebuild(scope.environment);
-    }
-  }
-
-  async function follow(fromSeq: number) {
-    while (!stopped) {
-      try {
-        const consumer = await messaging.js.consumers.get(messaging.names.eventsStream, {
-          filter_subjects: messaging.names.eventsSubjects,
-          deliver_policy: DeliverPolicy.StartSequence,
-          opt_start_seq: fromSeq,
-        });
-        follower = await consumer.consume();
-        for await (const message of follower) {
-          fromSeq = message.seq + 1;
-          try {
-            onEvent(message.json<{ type: string; environment?: string | null }>(), message.seq);
-          } catch {
-            // not an event we can read; nothing to refresh
-          }
-        }
-      } catch (error) {
-        if (!stopped) log.warn({ err: error }, 'event follower interrupted; resuming');
-      }
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
 
@@ -208,6 +223,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
 
   return {
     current: (environment) => states.get(environment),
+    held: () => [...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
     changesSince(environment, revision) {
       const state = states.get(environment);
       return state ? history.since(environment, revision, state.revision) : null;
@@ -228,11 +244,10 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       }
       return pending;
     },
-    async start() {
-      const info = await messaging.jsm.streams.info(messaging.names.eventsStream);
+    onEvent,
+    start(lastSequence) {
       // Anything already in the stream must be covered by a snapshot this replica uses.
-      seenForAll = info.state.last_seq;
-      void follow(info.state.last_seq + 1);
+      seenForAll = lastSequence;
       subscriptions.push(messaging.nc.subscribe(noticeSubject, {
         callback: (error, message) => {
           if (error) return;
@@ -249,7 +264,6 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       stopped = true;
       if (timer) clearInterval(timer);
       for (const subscription of subscriptions) subscription.unsubscribe();
-      await follower?.close().catch(() => undefined);
       await Promise.allSettled([...running.values()]);
     },
   };

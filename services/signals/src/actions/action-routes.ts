@@ -15,7 +15,7 @@ function asAdmin(request: FastifyRequest) {
   return actorOf(principal);
 }
 
-export function actionRoutes(app: HttpServer, deps: SignalsDeps & { actionDeps: ActionDeps }) {
+export function actionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 'changes'> & { actionDeps: ActionDeps }) {
   const { db, changes, actionDeps } = deps;
   const base = '/api/admin/projects/:projectId/actions';
 

@@ -1,3 +1,4 @@
+import type { Metrics } from '@bunting/platform';
 import { z } from 'zod';
 import { ReceivedSignal } from '@bunting/contracts';
 import { runDurableConsumer, sql, type DatabasePool, type Logger, type Messaging } from '@bunting/platform';
@@ -25,10 +26,11 @@ async function runAction(deps: ActionDeps, token: string, action: ActionSetRow['
  * runs its actions in order (stopping at the first failure), and the run is recorded. A run is recorded before
  * it starts, once per action set and signal, so a redelivered signal does not run actions twice.
  */
-export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messaging: Messaging; log: Logger }) {
+export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messaging: Messaging; log: Logger; metrics?: Metrics }) {
   const { db, messaging } = deps;
   return runDurableConsumer({
     messaging,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     stream: messaging.names.signalsStream,
     durable: messaging.names.consumer('signal_actions'),
     filterSubject: messaging.names.signalsSubjects,

@@ -16,7 +16,7 @@ function asAdmin(request: FastifyRequest) {
   return actorOf(principal);
 }
 
-export function endpointRoutes(app: HttpServer, { db, changes, config }: SignalsDeps) {
+export function endpointRoutes(app: HttpServer, { db, changes, config }: Pick<SignalsDeps, 'db' | 'changes' | 'config'>) {
   const endpoints = createEndpointService(config);
 
   app.get('/api/admin/signal-endpoints', async (request) => {

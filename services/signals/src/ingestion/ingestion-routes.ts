@@ -8,12 +8,16 @@ import { hashToken } from '../endpoints/endpoint-service.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 
 /**
- * Seed endpoint 4: POST /api/signal-endpoint/:endpointName. The bearer token must be one of the endpoint's;
+ * POST /api/signal-endpoint/:endpointName delivers a signal. The bearer token must be one of the endpoint's;
  * the body is optional and, when present, any JSON. An accepted signal is stored with its source token and
  * put on the signals stream through the outbox before the answer, so a NATS outage loses none.
  */
-export function ingestionRoutes(app: HttpServer, deps: SignalsDeps) {
+/** What became of a signal sent, by the answer it got (a bounded label set). */
+const OUTCOMES: Record<number, string> = { 202: 'accepted', 400: 'bad_body', 401: 'unauthorized', 404: 'unknown_endpoint', 413: 'too_large', 415: 'bad_body', 429: 'rate_limited' };
+
+export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 'changes' | 'config' | 'messaging' | 'redis' | 'namespace' | 'metrics'>) {
   const { db, changes, config, messaging } = deps;
+  const received = deps.metrics.counter('bunting_signals_total', 'Signals posted to signal endpoints, by outcome (accepted, rate_limited, too_large, unauthorized, ...)', ['outcome']);
   const limiter = createRateLimiter(deps.redis, deps.namespace, config.requestsPerSecond);
 
   // Senders label bodies in many ways; whatever the content type, the body must be JSON.
@@ -30,6 +34,10 @@ export function ingestionRoutes(app: HttpServer, deps: SignalsDeps) {
 
   app.post('/api/signal-endpoint/:endpointName', {
     bodyLimit: config.maxPayloadBytes,
+    onResponse: (_request, reply, done) => {
+      received.inc({ outcome: OUTCOMES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'error' : 'refused') });
+      done();
+    },
     schema: { params: z.object({ endpointName: z.string().min(1).max(255) }) },
   }, async (request, reply) => {
     const endpoint = await endpointStore.byName(db, request.params.endpointName);

@@ -1,0 +1,77 @@
+import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { Failed, Loading } from '../ui/states.tsx';
+import { adminKeys } from './admin-keys.ts';
+
+type Oidc = { enabled?: boolean; discoverUrl?: string; clientId?: string; secret?: string; autoCreate?: boolean; defaultRootRole?: 'Viewer' | 'Editor' | 'Admin'; emailDomains?: string };
+
+function OidcForm({ saved }: { saved: Oidc }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<Oidc>(saved);
+  useEffect(() => setForm(saved), [saved]);
+  const save = useMutation({
+    // The secret comes back masked; sent back unchanged it keeps the stored one.
+    mutationFn: () => post<Oidc>('/api/admin/auth/oidc/settings', Object.fromEntries(Object.entries(form).filter(([, value]) => value !== '' && value !== undefined))),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: adminKeys.oidc });
+      notifySaved('OpenID Connect settings saved');
+    },
+  });
+  const set = <K extends keyof Oidc>(key: K, value: Oidc[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="OpenID Connect">
+      <Stack>
+        <Switch label="Sign in with OpenID Connect" checked={form.enabled ?? false} onChange={(event) => set('enabled', event.currentTarget.checked)} />
+        <TextInput label="Discover URL" description="The provider's issuer; /.well-known/openid-configuration is read from it" value={form.discoverUrl ?? ''}
+          onChange={(event) => set('discoverUrl', event.currentTarget.value)} error={fieldError(save.error, 'discoverUrl')} />
+        <Group grow align="flex-start">
+          <TextInput label="Client ID" value={form.clientId ?? ''} onChange={(event) => set('clientId', event.currentTarget.value)} error={fieldError(save.error, 'clientId')} />
+          <PasswordInput label="Client secret" description="Shown masked once saved" value={form.secret ?? ''} onChange={(event) => set('secret', event.currentTarget.value)} />
+        </Group>
+        <Switch label="Create users on their first sign-in" checked={form.autoCreate ?? false} onChange={(event) => set('autoCreate', event.currentTarget.checked)} />
+        <Group grow align="flex-start">
+          <NativeSelect label="Their root role" value={form.defaultRootRole ?? 'Viewer'} onChange={(event) => set('defaultRootRole', event.currentTarget.value as Oidc['defaultRootRole'])} data={['Viewer', 'Editor', 'Admin']} />
+          <TextInput label="Only from these e-mail domains" description="Comma-separated; empty: any" value={form.emailDomains ?? ''} onChange={(event) => set('emailDomains', event.currentTarget.value)} />
+        </Group>
+        {save.error && !fieldError(save.error, 'discoverUrl') && !fieldError(save.error, 'clientId') ? <Alert color="red" role="alert">{messageOf(save.error)}</Alert> : null}
+        <Group justify="flex-end"><Button type="submit" loading={save.isPending}>Save OpenID Connect settings</Button></Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** How people sign in (Unleash's /admin/auth): the password form on or off, and OpenID Connect. */
+export default function SignInSettingsPage() {
+  const queryClient = useQueryClient();
+  const simple = useQuery({ queryKey: adminKeys.simpleAuth, queryFn: ({ signal }) => get<{ disabled: boolean }>('/api/admin/auth/simple/settings', signal) });
+  const oidc = useQuery({ queryKey: adminKeys.oidc, queryFn: ({ signal }) => get<Oidc>('/api/admin/auth/oidc/settings', signal) });
+  const togglePasswords = useMutation({
+    mutationFn: (disabled: boolean) => post('/api/admin/auth/simple/settings', { disabled }),
+    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.simpleAuth }); notifySaved('Password sign-in saved'); },
+    onError: (error) => notifyFailed(error),
+  });
+  return (
+    <Stack maw={760}>
+      <Paper withBorder p="md">
+        <Title order={2} size="h4" mb="xs">Passwords</Title>
+        {simple.isPending ? <Loading label="Loading" /> : simple.isError ? <Failed error={simple.error} /> : (
+          <Stack gap="xs">
+            <Switch label="Sign in with a user name and password" checked={!simple.data.disabled} onChange={(event) => togglePasswords.mutate(!event.currentTarget.checked)} />
+            <Text size="sm" c="dimmed">Turned off, the sign-in page offers OpenID Connect only; API tokens keep working.</Text>
+          </Stack>
+        )}
+      </Paper>
+      <Paper withBorder p="md">
+        <Title order={2} size="h4" mb="xs">OpenID Connect</Title>
+        {oidc.isPending ? <Loading label="Loading" /> : oidc.isError ? <Failed error={oidc.error} /> : <OidcForm saved={oidc.data} />}
+      </Paper>
+    </Stack>
+  );
+}

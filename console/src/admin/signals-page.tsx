@@ -1,0 +1,169 @@
+import { Alert, Button, Code, Group, Modal, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { SignalEndpoint } from '@bunting/contracts';
+import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { usePermission } from '../api/session.ts';
+import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { Guarded } from '../ui/guarded.tsx';
+import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { useRemoval } from '../ui/use-removal.ts';
+import { SecretOnce } from '../ui/secret-once.tsx';
+import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { adminKeys } from './admin-keys.ts';
+
+/** A signal as the signals API lists it. */
+type ReceivedSignal = { id: number; tokenName: string | null; payload: unknown; createdAt: string };
+
+/** The address a sender posts to, as this browser reaches the instance. */
+const senderUrl = (name: string) => `${window.location.origin}/api/signal-endpoint/${encodeURIComponent(name)}`;
+
+function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpoint; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [tokenName, setTokenName] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  // Refreshed while open: a sender's signals appear without reloading.
+  const signals = useQuery({
+    queryKey: adminKeys.signals(endpoint.id),
+    queryFn: ({ signal }) => get<{ signalEndpointSignals: ReceivedSignal[] }>(`/api/admin/signal-endpoints/${endpoint.id}/signals?limit=20`, signal),
+    refetchInterval: 2000,
+  });
+  const createToken = useMutation({
+    mutationFn: () => post<{ token: string }>(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: tokenName.trim() }),
+    onSuccess: async (created) => {
+      setSecret(created.token);
+      setTokenName('');
+      await queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints });
+    },
+  });
+  const deleteToken = useRemoval((tokenId: number) => `/api/admin/signal-endpoints/${endpoint.id}/tokens/${tokenId}`, { refresh: [adminKeys.signalEndpoints], done: 'Token deleted' });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    createToken.mutate();
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Signal endpoint ${endpoint.name}`} size="xl">
+      <Stack>
+        <Text size="sm">Senders post JSON to <Code>{senderUrl(endpoint.name)}</Code> with <Code>Authorization: Bearer &lt;token&gt;</Code>.</Text>
+        <Stack gap={4}>
+          <Text fw={600} size="sm">Tokens</Text>
+          {endpoint.tokens.length === 0 ? <Text size="sm" c="dimmed">No tokens yet: nobody can send signals here.</Text> : (
+            <Table aria-label="Tokens">
+              <Table.Tbody>
+                {endpoint.tokens.map((token) => (
+                  <Table.Tr key={token.id}>
+                    <Table.Td>{token.name}</Table.Td>
+                    <Table.Td><Text size="xs">{new Date(token.createdAt).toLocaleString()}</Text></Table.Td>
+                    <Table.Td>
+                      <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${token.name}`}
+                        title="Delete this token?" message={`Senders using ${token.name} are refused from now on.`} confirmLabel="Delete" onConfirm={() => deleteToken.mutate(token.id)}>Delete</ConfirmButton>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {secret ? <SecretOnce label="Signal token" secret={secret} /> : null}
+          <form onSubmit={submit}>
+            <Group align="flex-end">
+              <TextInput label="New token" placeholder="e.g. alerting" value={tokenName} onChange={(event) => setTokenName(event.currentTarget.value)} error={fieldError(createToken.error, 'name')} />
+              <Button type="submit" loading={createToken.isPending} disabled={!tokenName.trim()}>Create token</Button>
+            </Group>
+          </form>
+          {createToken.error && !fieldError(createToken.error, 'name') ? <Alert color="red" role="alert">{messageOf(createToken.error)}</Alert> : null}
+        </Stack>
+        <Stack gap={4}>
+          <Text fw={600} size="sm">Received signals, newest first</Text>
+          {signals.isPending ? <Loading label="Loading signals" /> : signals.isError ? <Failed error={signals.error} /> : signals.data.signalEndpointSignals.length === 0 ? <Text size="sm" c="dimmed">None yet.</Text> : (
+            <Table aria-label="Received signals">
+              <Table.Thead><Table.Tr><Table.Th>Received</Table.Th><Table.Th>Token</Table.Th><Table.Th>Payload</Table.Th></Table.Tr></Table.Thead>
+              <Table.Tbody>
+                {signals.data.signalEndpointSignals.map((signal) => (
+                  <Table.Tr key={signal.id}>
+                    <Table.Td><Text size="xs">{new Date(signal.createdAt).toLocaleString()}</Text></Table.Td>
+                    <Table.Td><Text size="sm">{signal.tokenName ?? ''}</Text></Table.Td>
+                    <Table.Td><Code block style={{ maxHeight: 160, overflow: 'auto' }}>{JSON.stringify(signal.payload, null, 2)}</Code></Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Stack>
+        <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function NewEndpointForm() {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () => post('/api/admin/signal-endpoints', { name: name.trim(), description: description.trim() || null }),
+    onSuccess: async () => {
+      setName('');
+      setDescription('');
+      await queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints });
+      notifySaved('Signal endpoint created');
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="Create a signal endpoint">
+      <Stack gap="xs">
+        <Group align="flex-start" grow>
+          <TextInput label="New signal endpoint" description="Letters, digits, _ and -; part of the senders' address" value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(create.error, 'name')} />
+          <Textarea label="Description" autosize minRows={1} value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
+        </Group>
+        {create.error && !fieldError(create.error, 'name') ? <Alert color="red" role="alert">{messageOf(create.error)}</Alert> : null}
+        <Group justify="flex-end"><Button type="submit" loading={create.isPending} disabled={!name.trim()}>Create endpoint</Button></Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Signal endpoints (Unleash's signals): where outside systems send events, their tokens and what they sent. */
+export default function SignalsPage() {
+  const queryClient = useQueryClient();
+  const can = usePermission();
+  const admin = can('ADMIN');
+  const endpoints = useQuery({ queryKey: adminKeys.signalEndpoints, queryFn: ({ signal }) => get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints', signal), enabled: admin.allowed });
+  const [openId, setOpenId] = useState<number | null>(null);
+  const toggle = useMutation({
+    mutationFn: (endpoint: SignalEndpoint) => post(`/api/admin/signal-endpoints/${endpoint.id}/${endpoint.enabled ? 'off' : 'on'}`),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints }),
+    onError: (error) => notifyFailed(error),
+  });
+  const deleteEndpoint = useRemoval((id: number) => `/api/admin/signal-endpoints/${id}`, { refresh: [adminKeys.signalEndpoints], done: 'Signal endpoint deleted' });
+  if (!admin.allowed) return <Guarded reason={admin.reason}><Text>{admin.reason}</Text></Guarded>;
+  const open = endpoints.data?.signalEndpoints.find((endpoint) => endpoint.id === openId) ?? null;
+  return (
+    <Stack>
+      <NewEndpointForm />
+      {endpoints.isPending ? <Loading label="Loading signal endpoints" /> : endpoints.isError ? <Failed error={endpoints.error} /> : endpoints.data.signalEndpoints.length === 0 ? <Empty title="No signal endpoints yet" /> : (
+        <Table aria-label="Signal endpoints">
+          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Description</Table.Th><Table.Th>Tokens</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+          <Table.Tbody>
+            {endpoints.data.signalEndpoints.map((endpoint) => (
+              <Table.Tr key={endpoint.id}>
+                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setOpenId(endpoint.id)}>{endpoint.name}</Button></Table.Td>
+                <Table.Td><Text size="sm" lineClamp={2}>{endpoint.description ?? ''}</Text></Table.Td>
+                <Table.Td>{endpoint.tokens.length}</Table.Td>
+                <Table.Td><Switch aria-label={`Signal endpoint ${endpoint.name} enabled`} checked={endpoint.enabled} onChange={() => toggle.mutate(endpoint)} /></Table.Td>
+                <Table.Td>
+                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the signal endpoint ${endpoint.name}`}
+                    title="Delete this signal endpoint?" message={`Its tokens stop working and what it received is deleted.`} confirmLabel="Delete" onConfirm={() => deleteEndpoint.mutate(endpoint.id)}>Delete</ConfirmButton>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {open ? <EndpointModal endpoint={open} onClose={() => setOpenId(null)} /> : null}
+    </Stack>
+  );
+}

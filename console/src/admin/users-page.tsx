@@ -1,0 +1,143 @@
+import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Role, User } from '@bunting/contracts';
+import { fieldError, get, messageOf, post, put } from '../api/http.ts';
+import { usePermission } from '../api/session.ts';
+import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { Guarded } from '../ui/guarded.tsx';
+import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { useRemoval } from '../ui/use-removal.ts';
+import { SecretOnce } from '../ui/secret-once.tsx';
+import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { adminKeys } from './admin-keys.ts';
+
+type Users = { users: User[]; rootRoles: Role[] };
+
+const usersQuery = () => ({ queryKey: adminKeys.users, queryFn: ({ signal }: { signal: AbortSignal }) => get<Users>('/api/admin/user-admin', signal) });
+
+function displayName(user: User) {
+  return user.name ?? user.username ?? user.email ?? `User ${user.id}`;
+}
+
+/** A link the new user (or one who forgot their password) sets a password with; shown because Bunting sends no e-mail. */
+function useResetLink() {
+  return useMutation({ mutationFn: (id: number) => post<{ resetPasswordUrl: string }>('/api/admin/user-admin/reset-password', { id: String(id) }) });
+}
+
+function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ name: '', username: '', email: '', rootRole: 'Viewer', password: '' });
+  const resetLink = useResetLink();
+  const create = useMutation({
+    mutationFn: () => post<User>('/api/admin/user-admin', {
+      ...(form.name ? { name: form.name } : {}), ...(form.username ? { username: form.username } : {}),
+      ...(form.email ? { email: form.email } : {}), ...(form.password ? { password: form.password } : {}),
+      rootRole: Number(form.rootRole) || form.rootRole,
+    }),
+    onSuccess: async (user) => {
+      await queryClient.invalidateQueries({ queryKey: adminKeys.users });
+      notifySaved(`${displayName(user)} was added`);
+      if (!form.password) resetLink.mutate(user.id);
+      else onClose();
+    },
+  });
+  const error = create.error;
+  const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  if (resetLink.data) {
+    return (
+      <Modal opened onClose={onClose} title="Give the new user this link">
+        <Stack>
+          <Text size="sm">Bunting sends no e-mail: send this link to the new user so they can choose a password. It works once, for a limited time.</Text>
+          <SecretOnce label="Password link" secret={resetLink.data.resetPasswordUrl} />
+          <Group justify="flex-end"><Button onClick={onClose}>Done</Button></Group>
+        </Stack>
+      </Modal>
+    );
+  }
+  return (
+    <Modal opened onClose={onClose} title="New user">
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput label="Name" value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} error={fieldError(error, 'name')} data-autofocus />
+          <TextInput label="User name" value={form.username} onChange={(event) => set('username')(event.currentTarget.value)} error={fieldError(error, 'username')} />
+          <TextInput label="Email" type="email" value={form.email} onChange={(event) => set('email')(event.currentTarget.value)} error={fieldError(error, 'email')} description="A user name or an email is needed to sign in" />
+          <Select label="Root role" allowDeselect={false} data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={roles.find((role) => role.name === form.rootRole)?.id.toString() ?? form.rootRole} onChange={(value) => value && set('rootRole')(value)} />
+          <PasswordInput label="Password" description="Leave empty to give the user a link to choose one" value={form.password} onChange={(event) => set('password')(event.currentTarget.value)} error={fieldError(error, 'password')} />
+          {error && !fieldError(error, 'name') && !fieldError(error, 'username') && !fieldError(error, 'email') && !fieldError(error, 'password') ? <Alert color="red" role="alert">{messageOf(error)}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={create.isPending || resetLink.isPending}>Add user</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** People with an account: search, add (with a link to set a password), change their root role, reset, remove. */
+export default function UsersPage() {
+  const queryClient = useQueryClient();
+  const can = usePermission();
+  const admin = can('ADMIN');
+  const users = useQuery(usersQuery());
+  const [search, setSearch] = useState('');
+  const [settled] = useDebouncedValue(search.trim().toLowerCase(), 200);
+  const [creating, { open, close }] = useDisclosure(false);
+  const resetLink = useResetLink();
+  const [resetFor, setResetFor] = useState<string | null>(null);
+  const changeRole = useMutation({
+    mutationFn: ({ id, rootRole }: { id: number; rootRole: number }) => put(`/api/admin/user-admin/${id}`, { rootRole }),
+    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.users }); notifySaved('Root role changed'); },
+    onError: (error) => notifyFailed(error),
+  });
+  const removeUser = useRemoval((id: number) => `/api/admin/user-admin/${id}`, { refresh: [adminKeys.users], done: 'User removed', failed: 'Not removed' });
+  if (users.isPending) return <Loading label="Loading users" />;
+  if (users.isError) return <Failed error={users.error} />;
+  const roles = users.data.rootRoles;
+  const shown = users.data.users.filter((user) => !settled || [user.name, user.username, user.email].some((value) => value?.toLowerCase().includes(settled)));
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <TextInput label="Search users" w={280} value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
+        <Guarded reason={admin.reason}><Button onClick={open} disabled={!admin.allowed}>New user</Button></Guarded>
+      </Group>
+      {resetLink.data && resetFor ? <SecretOnce label={`Password link for ${resetFor}`} secret={resetLink.data.resetPasswordUrl} /> : null}
+      {shown.length === 0 ? <Empty title="No users match" /> : (
+        <Table striped aria-label="Users">
+          <Table.Thead>
+            <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Email or user name</Table.Th><Table.Th>Root role</Table.Th><Table.Th>Last seen</Table.Th><Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((user) => (
+              <Table.Tr key={user.id}>
+                <Table.Td>{displayName(user)} {user.accountType === 'Service Account' ? <Badge size="xs" variant="light">service account</Badge> : null}</Table.Td>
+                <Table.Td>{user.email ?? user.username ?? ''}</Table.Td>
+                <Table.Td>
+                  <Select
+                    aria-label={`Root role of ${displayName(user)}`} w={140} size="xs" allowDeselect={false} disabled={!admin.allowed}
+                    data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={user.rootRole !== undefined ? String(user.rootRole) : null}
+                    onChange={(value) => value && changeRole.mutate({ id: user.id, rootRole: Number(value) })}
+                  />
+                </Table.Td>
+                <Table.Td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : 'never'}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Reset password of ${displayName(user)}`} onClick={() => { setResetFor(displayName(user)); resetLink.mutate(user.id); }}>Reset password</Button>
+                    <ConfirmButton size="compact-sm" variant="subtle" color="red" disabled={!admin.allowed} aria-label={`Remove ${displayName(user)}`} title={`Remove ${displayName(user)}?`} message="They lose access at once; what they changed stays in the history." confirmLabel="Remove" onConfirm={() => removeUser.mutate(user.id)}>Remove</ConfirmButton>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {creating ? <CreateUserModal roles={roles} onClose={close} /> : null}
+    </Stack>
+  );
+}

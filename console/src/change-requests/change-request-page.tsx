@@ -1,0 +1,157 @@
+import { Alert, Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import type { ChangeRequestView } from '@bunting/contracts';
+import { messageOf, post, put, segment } from '../api/http.ts';
+import { useMe } from '../api/session.ts';
+import { flagKeys } from '../api/keys.ts';
+import { notifySaved } from '../ui/notify.ts';
+import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { changeRequestKeys, changeRequestPath, useChangeRequest, useChangeRequests } from './change-request-queries.ts';
+
+const STATE_COLORS: Record<string, string> = { Draft: 'gray', 'In review': 'blue', Approved: 'teal', Applied: 'green', Scheduled: 'indigo', Rejected: 'red', Cancelled: 'gray' };
+
+/** One change in words: what it does to which flag. */
+function describe(action: string, payload: unknown): string {
+  const value = payload as { enabled?: boolean; name?: string } | null;
+  if (action === 'updateEnabled') return value?.enabled ? 'Turn on' : 'Turn off';
+  if (action === 'addStrategy') return `Add the strategy ${value?.name ?? ''}`;
+  if (action === 'updateStrategy') return `Change the strategy ${value?.name ?? ''}`;
+  if (action === 'deleteStrategy') return 'Remove a strategy';
+  return action;
+}
+
+/** What the signed-in person may do next with the request, given its state and who made it. */
+function nextSteps(request: ChangeRequestView, myName: string | undefined) {
+  const mine = request.createdBy.username !== null && request.createdBy.username === myName;
+  switch (request.state) {
+    case 'Draft': return mine ? [{ state: 'In review', label: 'Send for review' }, { state: 'Cancelled', label: 'Cancel' }] : [];
+    case 'In review': return mine ? [{ state: 'Cancelled', label: 'Cancel' }] : [{ state: 'Approved', label: 'Approve' }, { state: 'Rejected', label: 'Reject' }];
+    case 'Approved': return [{ state: 'Applied', label: 'Apply changes' }, { state: 'Cancelled', label: 'Cancel' }];
+    default: return [];
+  }
+}
+
+/** A change request: its changes, approvals and comments, and the next step for whoever is looking. */
+export function ChangeRequestPage() {
+  const { projectId = '', id = '0' } = useParams();
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const request = useChangeRequest(projectId, Number(id));
+  const [comment, setComment] = useState('');
+  const [applyAt, setApplyAt] = useState('');
+  const schedule = useMutation({
+    mutationFn: () => put(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: new Date(applyAt).toISOString() }),
+    onSuccess: async () => { await refresh(); notifySaved('Change request scheduled'); },
+  });
+  const refresh = async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: changeRequestKeys.all }),
+      queryClient.invalidateQueries({ queryKey: flagKeys.all }),
+    ]);
+  };
+  const move = useMutation({
+    mutationFn: (state: string) => put(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/state`, { state, ...(comment.trim() ? { comment: comment.trim() } : {}) }),
+    onSuccess: async (_result, state) => {
+      setComment('');
+      await refresh();
+      notifySaved(`Change request ${state === 'Applied' ? 'applied' : `now ${state.toLowerCase()}`}`);
+    },
+  });
+  const addComment = useMutation({
+    mutationFn: () => post(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/comments`, { text: comment.trim() }),
+    onSuccess: async () => { setComment(''); await refresh(); },
+  });
+  const submitComment = (event: FormEvent) => {
+    event.preventDefault();
+    addComment.mutate();
+  };
+  if (request.isPending) return <Loading label="Loading the change request" />;
+  if (request.isError) return <Failed error={request.error} />;
+  const data = request.data;
+  const myName = me.data?.user.username ?? me.data?.user.email ?? undefined;
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor>
+        {' / '}<Anchor component={Link} to={`/projects/${segment(projectId)}/change-requests`}>Change requests</Anchor>
+      </Text>
+      <Group gap="sm">
+        <Title order={1}>{data.title ?? `Change request #${data.id}`}</Title>
+        <Badge color={STATE_COLORS[data.state] ?? 'gray'} aria-label={`State: ${data.state}`}>{data.state}</Badge>
+      </Group>
+      <Text size="sm">In <b>{data.environment}</b>, by {data.createdBy.username ?? 'someone'}; {data.approvals.length} of {data.minApprovals} approvals.</Text>
+      {data.features.map((feature) => (
+        <Paper key={feature.name} withBorder p="md" component="section" aria-label={`Changes to ${feature.name}`}>
+          <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(feature.name)}`}>{feature.name}</Anchor></Title>
+          {feature.conflict ? <Alert color="orange" mt="xs">{feature.conflict}</Alert> : null}
+          <Table>
+            <Table.Tbody>
+              {feature.changes.map((change) => (
+                <Table.Tr key={change.id}>
+                  <Table.Td><Text size="sm" fw={600}>{describe(change.action, change.payload)}</Text></Table.Td>
+                  <Table.Td><Code block>{JSON.stringify(change.payload, null, 2)}</Code></Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      ))}
+      {data.comments.length > 0 ? (
+        <Stack gap={4}>
+          <Title order={2} size="h4">Comments</Title>
+          {data.comments.map((entry) => <Text key={entry.id} size="sm"><b>{entry.createdBy.username ?? 'someone'}</b>: {entry.text}</Text>)}
+        </Stack>
+      ) : null}
+      <form onSubmit={submitComment}>
+        <Stack gap="xs">
+          <Textarea label="Comment" autosize minRows={2} value={comment} onChange={(event) => setComment(event.currentTarget.value)} />
+          <Group>
+            <Button type="submit" variant="default" disabled={!comment.trim()} loading={addComment.isPending}>Add comment</Button>
+            {nextSteps(data, myName).map((step) => (
+              <Button key={step.state} color={step.state === 'Rejected' || step.state === 'Cancelled' ? 'red' : undefined}
+                variant={step.state === 'Cancelled' ? 'subtle' : 'filled'} loading={move.isPending && move.variables === step.state} onClick={() => move.mutate(step.state)}>{step.label}</Button>
+            ))}
+          </Group>
+          {data.state === 'Approved' ? (
+            <Group align="flex-end">
+              <TextInput type="datetime-local" label="Or apply at" description="Your local time" value={applyAt} onChange={(event) => setApplyAt(event.currentTarget.value)} />
+              <Button variant="light" disabled={!applyAt} loading={schedule.isPending} onClick={() => schedule.mutate()}>Schedule</Button>
+            </Group>
+          ) : null}
+          {data.schedule ? <Text size="sm">Scheduled for {new Date(data.schedule.scheduledAt).toLocaleString()} ({data.schedule.status}{data.schedule.failureReason ? `: ${data.schedule.failureReason}` : ''}).</Text> : null}
+          {move.error || schedule.error ? <Alert color="red" role="alert">{messageOf(move.error ?? schedule.error)}</Alert> : null}
+        </Stack>
+      </form>
+    </Stack>
+  );
+}
+
+/** A project's change requests, newest first. */
+export function ChangeRequestsPage() {
+  const projectId = useParams().projectId ?? '';
+  const requests = useChangeRequests(projectId);
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor></Text>
+      <Title order={1}>Change requests</Title>
+      {requests.isPending ? <Loading label="Loading change requests" /> : requests.isError ? <Failed error={requests.error} /> : requests.data.length === 0 ? <Empty title="No change requests yet" /> : (
+        <Table aria-label="Change requests">
+          <Table.Thead><Table.Tr><Table.Th>Request</Table.Th><Table.Th>Environment</Table.Th><Table.Th>Flags</Table.Th><Table.Th>By</Table.Th><Table.Th>State</Table.Th></Table.Tr></Table.Thead>
+          <Table.Tbody>
+            {requests.data.map((request) => (
+              <Table.Tr key={request.id}>
+                <Table.Td><Anchor component={Link} to={changeRequestPath(projectId, request.id)}>{request.title ?? `#${request.id}`}</Anchor></Table.Td>
+                <Table.Td>{request.environment}</Table.Td>
+                <Table.Td>{request.features.map((feature) => feature.name).join(', ')}</Table.Td>
+                <Table.Td>{request.createdBy.username ?? ''}</Table.Td>
+                <Table.Td><Badge color={STATE_COLORS[request.state] ?? 'gray'}>{request.state}</Badge></Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}

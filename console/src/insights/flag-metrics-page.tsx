@@ -1,0 +1,53 @@
+import { Anchor, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { get, segment } from '../api/http.ts';
+import { Failed, Loading } from '../ui/states.tsx';
+import { Chart } from './chart.tsx';
+import { HOURS, exposuresByHour, lastHours, type FlagMetrics } from './flag-metrics-data.ts';
+
+/** A flag's SDK metrics (Unleash's flag metrics tab): how often SDKs answered yes and no, per hour of the last 48. */
+export default function FlagMetricsPage() {
+  const { projectId = '', featureName = '' } = useParams();
+  const metrics = useQuery({
+    queryKey: ['flags', featureName, 'metrics'],
+    queryFn: ({ signal }) => get<FlagMetrics>(`/api/admin/client-metrics/features/${segment(featureName)}`, signal),
+    refetchInterval: 15_000,
+  });
+  const environments = [...new Set((metrics.data?.data ?? []).map((row) => row.environment))].sort();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const environment = chosen ?? environments[0] ?? '';
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor>
+        {' / '}<Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(featureName)}`}>{featureName}</Anchor>
+      </Text>
+      <Title order={1}>Metrics of {featureName}</Title>
+      {metrics.isPending ? <Loading label="Loading metrics" /> : metrics.isError ? <Failed error={metrics.error} /> : metrics.data.data.length === 0 ? (
+        <Text c="dimmed">No SDK has reported this flag in the last {HOURS} hours.</Text>
+      ) : (
+        <>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Paper withBorder p="md">
+              <Title order={2} size="h4">Last hour</Title>
+              <Table aria-label="Last hour per environment">
+                <Table.Thead><Table.Tr><Table.Th>Environment</Table.Th><Table.Th>Yes</Table.Th><Table.Th>No</Table.Th></Table.Tr></Table.Thead>
+                <Table.Tbody>
+                  {metrics.data.lastHourUsage.map((usage) => <Table.Tr key={usage.environment}><Table.Td>{usage.environment}</Table.Td><Table.Td>{usage.yes}</Table.Td><Table.Td>{usage.no}</Table.Td></Table.Tr>)}
+                </Table.Tbody>
+              </Table>
+            </Paper>
+            <Paper withBorder p="md">
+              <Title order={2} size="h4">Applications</Title>
+              <Text size="sm">{metrics.data.seenApplications.join(', ')}</Text>
+            </Paper>
+          </SimpleGrid>
+          <NativeSelect label="Environment" value={environment} onChange={(event) => setChosen(event.currentTarget.value)} data={environments} maw={240} />
+          <Chart title={`Exposures per hour in ${environment}`} data={exposuresByHour(metrics.data.data, environment, lastHours(new Date()))} />
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,58 @@
+import { Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { get, segment } from '../api/http.ts';
+import { Failed, Loading } from '../ui/states.tsx';
+import { Chart } from './chart.tsx';
+import { STAGE_ORDER, activityByDay, type ProjectStatus } from './project-status-data.ts';
+
+function Figure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Paper withBorder p="md">
+      <Text size="sm" c="dimmed">{label}</Text>
+      <Text fz={28} fw={700} aria-label={label}>{value}</Text>
+    </Paper>
+  );
+}
+
+/** A project's status (Unleash's project status and health): health, what it holds, activity and lifecycle stages. */
+export default function ProjectStatusPage() {
+  const project = useParams().projectId ?? '';
+  const status = useQuery({ queryKey: ['projects', project, 'status'], queryFn: ({ signal }) => get<ProjectStatus>(`/api/admin/projects/${segment(project)}/status`, signal) });
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(project)}`}>{project}</Anchor></Text>
+      <Title order={1}>Status of {project}</Title>
+      {status.isPending ? <Loading label="Loading the status" /> : status.isError ? <Failed error={status.error} /> : (
+        <>
+          <SimpleGrid cols={{ base: 2, md: 5 }}>
+            <Figure label="Health" value={`${status.data.health.current} %`} />
+            <Figure label="Stale flags" value={status.data.staleFlags.total} />
+            <Figure label="Members" value={status.data.resources.members} />
+            <Figure label="API tokens" value={status.data.resources.apiTokens} />
+            <Figure label="Segments" value={status.data.resources.segments} />
+          </SimpleGrid>
+          <Chart title="Changes per day, last 30 days" data={activityByDay(status.data.activityCountByDate, new Date())} />
+          <Paper withBorder p="md">
+            <Title order={2} size="h4">Flags by lifecycle stage</Title>
+            <Table aria-label="Flags by lifecycle stage">
+              <Table.Thead><Table.Tr><Table.Th>Stage</Table.Th><Table.Th>Flags</Table.Th><Table.Th>Average days in it</Table.Th></Table.Tr></Table.Thead>
+              <Table.Tbody>
+                {STAGE_ORDER.map(([key, label]) => {
+                  const stage = status.data.lifecycleSummary[key];
+                  return (
+                    <Table.Tr key={key}>
+                      <Table.Td>{label}</Table.Td>
+                      <Table.Td>{stage?.currentFlags ?? 0}</Table.Td>
+                      <Table.Td>{key === 'archived' ? `${stage?.last30Days ?? 0} in the last 30 days` : stage?.averageDays ?? '–'}</Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Paper>
+        </>
+      )}
+    </Stack>
+  );
+}

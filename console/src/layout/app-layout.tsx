@@ -1,0 +1,73 @@
+import { AppShell, Anchor, Button, Group, Loader, Menu, Progress, Text, UnstyledButton } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
+import { post } from '../api/http.ts';
+import classes from './app-layout.module.css';
+import { Banners } from './banners.tsx';
+import { useMe } from '../api/session.ts';
+
+const links = [
+  { to: '/projects', label: 'Projects' },
+  { to: '/playground', label: 'Playground' },
+  { to: '/history', label: 'History' },
+  { to: '/insights', label: 'Insights' },
+  { to: '/applications', label: 'Applications' },
+  { to: '/admin', label: 'Admin' },
+];
+
+/** The frame of every signed-in page: the header with navigation and the user's menu, then the page. */
+export function AppLayout() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // While the next page's code loads, a thin bar says something is happening.
+  const navigating = useNavigation().state === 'loading';
+  const signOut = async () => {
+    await post('/logout').catch(() => undefined);
+    queryClient.clear();
+    navigate('/login');
+  };
+  // The page renders at once, so its own code and data load alongside who the user is.
+  const name = me.data ? (me.data.user.name ?? me.data.user.username ?? me.data.user.email ?? 'Signed in') : '';
+  return (
+    <AppShell header={{ height: 56 }} padding="md">
+      <AppShell.Header>
+        {navigating ? <Progress value={100} animated size={3} radius={0} pos="absolute" top={0} left={0} right={0} aria-label="Loading the page" /> : null}
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="lg">
+            <Anchor component={NavLink} to="/projects" fw={700} c="indigo.9" underline="never" aria-label="Bunting home">Bunting</Anchor>
+            <nav aria-label="Main">
+              <Group gap="md">
+                {links.map((link) => (
+                  <Anchor key={link.to} component={NavLink} to={link.to} c="dark.7" fw={500} underline="hover" className={classes.navLink}>{link.label}</Anchor>
+                ))}
+              </Group>
+            </nav>
+          </Group>
+          {me.isPending ? <Loader size="xs" aria-label="Loading your account" /> : <Menu position="bottom-end">
+            <Menu.Target>
+              <UnstyledButton aria-label={`Account of ${name}`}>
+                <Text fw={500} size="sm">{name}</Text>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => navigate('/profile')}>Profile</Menu.Item>
+              <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        <main>
+          <Banners />
+          <Outlet />
+        </main>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+export function SignOutButton() {
+  const navigate = useNavigate();
+  return <Button variant="subtle" onClick={() => void post('/logout').finally(() => navigate('/login'))}>Sign out</Button>;
+}

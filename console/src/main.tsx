@@ -1,0 +1,31 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { whenUnauthenticated } from './api/http.ts';
+import { queryClient } from './api/query-client.ts';
+import { router } from './router.tsx';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+// A session that ended (signed out elsewhere, expired) sends the user to sign in, then back to where they were.
+whenUnauthenticated(() => {
+  if (window.location.pathname === '/login') return;
+  queryClient.clear();
+  const back = `${window.location.pathname}${window.location.search}`;
+  void router.navigate(`/login?redirect=${encodeURIComponent(back)}`);
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <Notifications position="bottom-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

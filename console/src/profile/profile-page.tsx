@@ -1,0 +1,112 @@
+import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Pat, Role } from '@bunting/contracts';
+import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { useMe } from '../api/session.ts';
+import { adminKeys } from '../admin/admin-keys.ts';
+import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { notifySaved } from '../ui/notify.ts';
+import { useRemoval } from '../ui/use-removal.ts';
+import { SecretOnce } from '../ui/secret-once.tsx';
+import { Failed, Loading } from '../ui/states.tsx';
+
+type Profile = { rootRole: Role; projects: string[]; groups: { id: number; name: string }[]; canChangePassword: boolean };
+
+function ChangePassword() {
+  const [oldPassword, setOldPassword] = useState('');
+  const [password, setPassword] = useState('');
+  const change = useMutation({
+    mutationFn: () => post('/api/admin/user/change-password', { oldPassword, password, confirmPassword: password }),
+    onSuccess: () => { setOldPassword(''); setPassword(''); notifySaved('Password changed; your other sessions were signed out'); },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    change.mutate();
+  };
+  return (
+    <form onSubmit={submit}>
+      <Stack maw={420}>
+        <PasswordInput label="Current password" required value={oldPassword} onChange={(event) => setOldPassword(event.currentTarget.value)} />
+        <PasswordInput label="New password" description="At least 8 characters" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} error={fieldError(change.error, 'password')} />
+        {change.error && !fieldError(change.error, 'password') ? <Alert color="red" role="alert">{messageOf(change.error)}</Alert> : null}
+        <Group><Button type="submit" loading={change.isPending} disabled={!oldPassword || !password}>Change password</Button></Group>
+      </Stack>
+    </form>
+  );
+}
+
+const EXPIRIES = [{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }];
+
+function PersonalAccessTokens() {
+  const queryClient = useQueryClient();
+  const pats = useQuery({ queryKey: adminKeys.pats, queryFn: ({ signal }) => get<{ pats: Pat[] }>('/api/admin/user/tokens', signal) });
+  const [description, setDescription] = useState('');
+  const [days, setDays] = useState('30');
+  const create = useMutation({
+    mutationFn: () => post<Pat>('/api/admin/user/tokens', { description, expiresAt: new Date(Date.now() + Number(days) * 86_400_000).toISOString() }),
+    onSuccess: () => { setDescription(''); void queryClient.invalidateQueries({ queryKey: adminKeys.pats }); },
+  });
+  const deletePat = useRemoval((id: number) => `/api/admin/user/tokens/${id}`, { refresh: [adminKeys.pats], done: 'Token deleted' });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Stack>
+      <Text size="sm">A personal access token acts as you in scripts, with your permissions.</Text>
+      <form onSubmit={submit}>
+        <Group align="flex-end">
+          <TextInput label="Description" w={260} required value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(create.error, 'description')} />
+          <Select label="Expires in" w={140} allowDeselect={false} data={EXPIRIES} value={days} onChange={(value) => value && setDays(value)} />
+          <Button type="submit" loading={create.isPending} disabled={!description.trim()}>Create token</Button>
+        </Group>
+      </form>
+      {create.data?.secret ? <SecretOnce label="Personal access token" secret={create.data.secret} /> : null}
+      {pats.isPending ? <Loading label="Loading your tokens" /> : pats.isError ? <Failed error={pats.error} /> : pats.data.pats.length === 0 ? <Text size="sm" c="dimmed">You have no personal access tokens.</Text> : (
+        <Table aria-label="Personal access tokens">
+          <Table.Thead><Table.Tr><Table.Th>Description</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+          <Table.Tbody>
+            {pats.data.pats.map((pat) => (
+              <Table.Tr key={pat.id}>
+                <Table.Td>{pat.description}</Table.Td>
+                <Table.Td>{new Date(pat.expiresAt).toLocaleDateString()}</Table.Td>
+                <Table.Td>{pat.seenAt ? new Date(pat.seenAt).toLocaleString() : 'never'}</Table.Td>
+                <Table.Td>
+                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${pat.description}`} title={`Delete ${pat.description}?`}
+                    message="Scripts using it are refused from then on." confirmLabel="Delete" onConfirm={() => deletePat.mutate(pat.id)}>Delete</ConfirmButton>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+/** The signed-in person's own page (Unleash's /profile): who they are, their roles and projects, password, tokens. */
+export default function ProfilePage() {
+  const me = useMe();
+  const profile = useQuery({ queryKey: adminKeys.profile, queryFn: ({ signal }) => get<Profile>('/api/admin/user/profile', signal) });
+  if (me.isPending || profile.isPending) return <Loading label="Loading your profile" />;
+  if (me.isError || profile.isError) return <Failed error={me.error ?? profile.error} />;
+  const user = me.data.user;
+  return (
+    <Stack>
+      <Title order={1}>{user.name ?? user.username ?? user.email ?? 'Profile'}</Title>
+      <Paper withBorder p="md">
+        <Stack gap="xs">
+          <Text>{user.email ?? user.username}</Text>
+          <Group gap="xs"><Text size="sm">Root role</Text><Badge variant="light">{profile.data.rootRole.name}</Badge></Group>
+          <Text size="sm">Projects: {profile.data.projects.length > 0 ? profile.data.projects.join(', ') : 'none as a member'}</Text>
+          {profile.data.groups.length > 0 ? <Text size="sm">Groups: {profile.data.groups.map((group) => group.name).join(', ')}</Text> : null}
+        </Stack>
+      </Paper>
+      {profile.data.canChangePassword ? (
+        <Paper withBorder p="md"><Stack><Title order={2} size="h4">Password</Title><ChangePassword /></Stack></Paper>
+      ) : null}
+      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
+    </Stack>
+  );
+}

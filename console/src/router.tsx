@@ -1,0 +1,96 @@
+import type { ComponentType } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { contextFieldsQuery, featureTypesQuery, segmentsQuery, strategyDefinitionsQuery, tagsQuery } from './api/reference.ts';
+import { queryClient } from './api/query-client.ts';
+import { meQuery } from './api/session.ts';
+import { readFilters, searchQuery } from './features/flag-filters.ts';
+import { flagQuery, flagSearchQuery } from './features/flag-queries.ts';
+import { AppLayout } from './layout/app-layout.tsx';
+import { projectQuery, projectsQuery } from './projects/project-queries.ts';
+
+// Each page is its own chunk, loaded by the router as navigation starts (alongside the page's data), so the
+// first load carries only what the page opened needs.
+type PageModule = { default: ComponentType };
+const firstLoad = <Center h="100vh"><Loader aria-label="Loading" /></Center>;
+const page = (load: () => Promise<PageModule>) => () => load().then((module) => ({ Component: module.default }));
+
+/**
+ * Starts fetching what a page shows while its code is still loading, instead of after: the loader does not wait
+ * for the answers, so navigation is never held up by them.
+ */
+const prefetch = (...queries: { queryKey: readonly unknown[] }[]) => {
+  for (const query of queries) void queryClient.prefetchQuery(query as Parameters<typeof queryClient.prefetchQuery>[0]);
+  return null;
+};
+
+/** Addresses follow Unleash's UI paths, so links people already have open the same page here. */
+export const router = createBrowserRouter([
+  { path: '/login', lazy: page(() => import('./auth/login-page.tsx')), hydrateFallbackElement: firstLoad },
+  // Opened from links people are sent, signed out.
+  { path: '/new-user', lazy: page(() => import('./auth/new-user-page.tsx')), hydrateFallbackElement: firstLoad },
+  { path: '/reset-password', lazy: page(() => import('./auth/reset-password-page.tsx')), hydrateFallbackElement: firstLoad },
+  {
+    element: <AppLayout />,
+    hydrateFallbackElement: firstLoad,
+    loader: () => prefetch(meQuery()),
+    children: [
+      { path: '/', element: <Navigate to="/projects" replace /> },
+      { path: '/projects', lazy: page(() => import('./projects/projects-page.tsx')), loader: () => prefetch(projectsQuery()) },
+      {
+        path: '/projects/:projectId',
+        lazy: page(() => import('./features/project-flags-page.tsx')),
+        loader: ({ params, request }) => {
+          const project = params.projectId ?? '';
+          const filters = readFilters(new URL(request.url).searchParams);
+          return prefetch(flagSearchQuery(project, searchQuery(project, filters)), projectQuery(project), featureTypesQuery(), tagsQuery());
+        },
+      },
+      {
+        path: '/projects/:projectId/features/:featureName',
+        lazy: page(() => import('./features/flag-page.tsx')),
+        loader: ({ params }) => prefetch(
+          flagQuery(params.projectId ?? '', params.featureName ?? ''), projectQuery(params.projectId ?? ''),
+          strategyDefinitionsQuery(), contextFieldsQuery(), segmentsQuery(),
+        ),
+      },
+      { path: '/projects/:projectId/features/:featureName/history', lazy: page(() => import('./history/flag-history-page.tsx')) },
+      { path: '/projects/:projectId/features/:featureName/metrics', lazy: page(() => import('./insights/flag-metrics-page.tsx')) },
+      { path: '/projects/:projectId/change-requests', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestsPage })) },
+      { path: '/projects/:projectId/change-requests/:id', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestPage })) },
+      { path: '/projects/:projectId/health', lazy: page(() => import('./insights/project-status-page.tsx')) },
+      { path: '/projects/:projectId/settings/access', lazy: page(() => import('./projects/project-access-page.tsx')) },
+      { path: '/projects/:projectId/settings/actions', lazy: page(() => import('./signals/action-sets-page.tsx')) },
+      { path: '/history', lazy: page(() => import('./history/history-page.tsx')) },
+      { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
+      { path: '/insights', lazy: page(() => import('./insights/dashboard-page.tsx')) },
+      { path: '/applications', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationsPage })) },
+      { path: '/applications/:appName', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })) },
+      { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },
+      {
+        path: '/admin',
+        lazy: page(() => import('./admin/admin-layout.tsx')),
+        children: [
+          { index: true, element: <Navigate to="/admin/users" replace /> },
+          { path: 'users', lazy: page(() => import('./admin/users-page.tsx')) },
+          { path: 'groups', lazy: page(() => import('./admin/groups-page.tsx')) },
+          { path: 'roles', lazy: page(() => import('./admin/roles-page.tsx')) },
+          { path: 'service-accounts', lazy: page(() => import('./admin/service-accounts-page.tsx')) },
+          { path: 'invite-links', lazy: page(() => import('./admin/invite-links-page.tsx')) },
+          { path: 'api-tokens', lazy: page(() => import('./admin/api-tokens-page.tsx')) },
+          { path: 'environments', lazy: page(() => import('./admin/environments-page.tsx')) },
+          { path: 'context-fields', lazy: page(() => import('./admin/context-fields-page.tsx')) },
+          { path: 'segments', lazy: page(() => import('./admin/segments-page.tsx')) },
+          { path: 'strategies', lazy: page(() => import('./admin/strategies-page.tsx')) },
+          { path: 'tag-types', lazy: page(() => import('./admin/tag-types-page.tsx')) },
+          { path: 'webhooks', lazy: page(() => import('./admin/webhooks-page.tsx')) },
+          { path: 'signals', lazy: page(() => import('./admin/signals-page.tsx')) },
+          { path: 'auth', lazy: page(() => import('./admin/sign-in-settings-page.tsx')) },
+          { path: 'maintenance', lazy: page(() => import('./admin/maintenance-page.tsx')) },
+          { path: 'instance', lazy: page(() => import('./admin/instance-stats-page.tsx')) },
+        ],
+      },
+      { path: '*', lazy: page(() => import('./layout/not-found-page.tsx')) },
+    ],
+  },
+]);

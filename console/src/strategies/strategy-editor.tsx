@@ -1,0 +1,106 @@
+import { Alert, Badge, Button, Group, Modal, MultiSelect, Stack, Switch, Tabs, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ContextField, FeatureStrategy, Segment, StrategyDefinition } from '@bunting/contracts';
+import { fieldError, post, put, segment as encode } from '../api/http.ts';
+import { segmentsQuery } from '../api/reference.ts';
+import { ConstraintEditor } from '../constraints/constraint-editor.tsx';
+import { flagPath, useFlagChange } from '../features/flag-queries.ts';
+import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
+import { VariantsEditor } from '../variants/variants-editor.tsx';
+import { draftOf, draftProblems, newStrategyDraft, stickinessOptions, strategyBody, type StrategyDraft } from './strategy-draft.ts';
+import { StrategyParameters } from './strategy-parameters.tsx';
+
+type Props = {
+  project: string;
+  flag: string;
+  environment: string;
+  /** The strategy edited, or the definition of the one being added. */
+  editing: { strategy: FeatureStrategy } | { add: string };
+  definitions: StrategyDefinition[];
+  fields: ContextField[];
+  segments: Segment[];
+  onClose: () => void;
+};
+
+export const strategyLabel = (definitions: readonly StrategyDefinition[], name: string) =>
+  definitions.find((definition) => definition.name === name)?.displayName ?? definitions.find((definition) => definition.name === name)?.title ?? name;
+
+/** Adds or edits one strategy of a flag in an environment; a failed save keeps everything typed. */
+export function StrategyEditor({ project, flag, environment, editing, definitions, fields, segments, onClose }: Props) {
+  const name = 'strategy' in editing ? editing.strategy.name : editing.add;
+  const definition = definitions.find((candidate) => candidate.name === name);
+  const [draft, setDraft] = useState<StrategyDraft>(() => ('strategy' in editing ? draftOf(editing.strategy) : newStrategyDraft(definition, name, flag)));
+  const [attempted, setAttempted] = useState(false);
+  const base = `${flagPath(project, flag)}/environments/${encode(environment)}/strategies`;
+  // Where change requests are on, the strategy goes into the user's draft instead of straight to the flag.
+  const drafts = useChangeRequestDrafts(project);
+  const guarded = drafts.required(environment);
+  const save = useFlagChange(project, flag, (body: StrategyDraft) => {
+    if ('strategy' in editing) {
+      return guarded
+        ? drafts.propose(environment, { feature: flag, action: 'updateStrategy', payload: { ...strategyBody(body), id: editing.strategy.id } })
+        : put(`${base}/${encode(editing.strategy.id)}`, strategyBody(body));
+    }
+    return guarded ? drafts.propose(environment, { feature: flag, action: 'addStrategy', payload: strategyBody(body) }) : post(base, strategyBody(body));
+  }, guarded ? `Strategy added to your change request in ${environment}` : `Strategy saved in ${environment}`);
+  const problems = draftProblems(draft, definition);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setAttempted(true);
+    if (problems.any) return;
+    save.mutate(draft, { onSuccess: onClose });
+  };
+  const error = save.error;
+  const constraintErrors = draft.constraints.map((_, index) => fieldError(error, `constraints[${index}]`) ?? (attempted ? problems.constraints[index] : undefined));
+  const parameterErrors = Object.fromEntries((definition?.parameters ?? []).map((parameter) => [parameter.name, fieldError(error, `parameters.${parameter.name}`) ?? (attempted ? problems.parameters[parameter.name] : undefined)]));
+  // Segments made since the page loaded (in another tab, by a colleague) are offered too.
+  const fresh = useQuery({ ...segmentsQuery(), refetchOnMount: 'always' });
+  const available = (fresh.data ?? segments).filter((candidate) => candidate.project === null || candidate.project === project);
+  const label = strategyLabel(definitions, name);
+  const count = (n: number) => (n > 0 ? <Badge size="xs" variant="light" circle>{n}</Badge> : null);
+  return (
+    <Modal opened onClose={onClose} size="xl" title={`${'strategy' in editing ? 'Edit' : 'Add'} ${label} in ${environment}`}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {definition?.description ? <Text size="sm" c="dimmed">{definition.description}</Text> : null}
+          <Tabs defaultValue="general" keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="general">General</Tabs.Tab>
+              <Tabs.Tab value="constraints" rightSection={count(draft.constraints.length)}>Constraints</Tabs.Tab>
+              <Tabs.Tab value="segments" rightSection={count(draft.segments.length)}>Segments</Tabs.Tab>
+              <Tabs.Tab value="variants" rightSection={count(draft.variants.length)}>Variants</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="general" pt="md">
+              <Stack>
+                <TextInput label="Title" description="Optional: what this strategy is for" value={draft.title} onChange={(event) => setDraft({ ...draft, title: event.currentTarget.value })} error={fieldError(error, 'title')} />
+                {definition ? <StrategyParameters definition={definition} parameters={draft.parameters} onChange={(parameters) => setDraft({ ...draft, parameters })} fields={fields} errors={parameterErrors} /> : <Text c="red">Unknown strategy {name}</Text>}
+                <Switch label="Disabled" description="A disabled strategy is kept but never applies" checked={draft.disabled} onChange={(event) => setDraft({ ...draft, disabled: event.currentTarget.checked })} />
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="constraints" pt="md">
+              <ConstraintEditor constraints={draft.constraints} fields={fields} onChange={(constraints) => setDraft({ ...draft, constraints })} errors={constraintErrors} />
+            </Tabs.Panel>
+            <Tabs.Panel value="segments" pt="md">
+              <MultiSelect
+                label="Segments" description="Every segment's constraints must hold too" searchable clearable
+                data={available.map((candidate) => ({ value: String(candidate.id), label: candidate.name }))}
+                value={draft.segments.map(String)} onChange={(ids) => setDraft({ ...draft, segments: ids.map(Number) })}
+                error={fieldError(error, 'segments')} nothingFoundMessage="No segment has that name"
+              />
+            </Tabs.Panel>
+            <Tabs.Panel value="variants" pt="md">
+              <VariantsEditor drafts={draft.variants} onChange={(variants) => setDraft({ ...draft, variants })} stickinessOptions={stickinessOptions(fields)} />
+            </Tabs.Panel>
+          </Tabs>
+          {attempted && problems.any && !error ? <Alert color="orange" role="alert">Some fields need attention before this can be saved{problems.constraints.some(Boolean) ? ' (see Constraints)' : ''}{problems.variants ? ' (see Variants)' : ''}.</Alert> : null}
+          {error ? <Alert color="red" role="alert" title="Not saved">{error.message}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={save.isPending}>Save strategy</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

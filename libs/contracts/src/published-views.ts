@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { EnvironmentSnapshot, FrontendSettings, SnapshotRequest } from './client-api.ts';
+import { Inventory, ProjectOverview, ProjectOverviewRequest } from './insights.ts';
+import { Principal, VerifyCredentialRequest } from './principals.ts';
+
+/**
+ * A question another service may ask admin-api over NATS request-reply: where it is asked, what is asked, what is
+ * answered, how long the asker waits, and whether the answer travels gzipped (large ones do).
+ */
+export type PublishedView<Q extends z.ZodType = z.ZodType, A extends z.ZodType = z.ZodType> = {
+  /** The last token of the subject `<namespace>.rpc.admin.<name>`. */
+  name: string;
+  request: Q;
+  answer: A;
+  timeoutMs: number;
+  gzip: boolean;
+};
+
+function view<Q extends z.ZodType, A extends z.ZodType>(spec: PublishedView<Q, A>): PublishedView<Q, A> {
+  return spec;
+}
+
+/** How an answer travels: the answer, or that there is none right now (the asker then says 503). */
+export function viewReply<A extends z.ZodType>(answer: A) {
+  return z.union([z.object({ answer }), z.object({ error: z.string() })]);
+}
+
+/** Who a credential (API token, personal access token, session) belongs to; null when it is not valid. */
+export const CredentialView = view({ name: 'credential', request: VerifyCredentialRequest, answer: Principal.nullable(), timeoutMs: 3000, gzip: false });
+
+/** An API token as the SDK edge checks it: by the hash of its secret, never the secret itself. */
+export const SdkToken = z.object({
+  /** SHA-256 of the secret, hex. */
+  hash: z.string(),
+  name: z.string(),
+  type: z.enum(['admin', 'client', 'frontend']),
+  environment: z.string(),
+  projects: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SdkToken = z.infer<typeof SdkToken>;
+
+/** Every API token, for the SDK edge to verify SDK requests locally (admin ones only to refuse them rightly). */
+export const SdkTokensView = view({ name: 'sdk-tokens', request: z.object({}), answer: z.array(SdkToken), timeoutMs: 5000, gzip: true });
+
+/** One API token by the hash of its secret, for a secret the edge has not seen yet (a token made a moment ago). */
+export const SdkTokenView = view({ name: 'sdk-token', request: z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/) }), answer: SdkToken.nullable(), timeoutMs: 2000, gzip: false });
+
+/** One environment's configuration for the SDK edge's snapshots. */
+export const SnapshotView = view({ name: 'snapshot', request: SnapshotRequest, answer: EnvironmentSnapshot, timeoutMs: 10_000, gzip: true });
+
+/** The frontend API's CORS origins as an admin set them. */
+export const FrontendSettingsView = view({ name: 'frontend-settings', request: z.object({}), answer: FrontendSettings, timeoutMs: 3000, gzip: false });
+
+/** Today's counts of what admin-api owns, for insights' statistics and trend snapshots. */
+export const InventoryView = view({ name: 'inventory', request: z.object({}), answer: Inventory, timeoutMs: 10_000, gzip: true });
+
+/** One project's overview for its health report; null when there is no such project. */
+export const ProjectOverviewView = view({ name: 'project-overview', request: ProjectOverviewRequest, answer: ProjectOverview.nullable(), timeoutMs: 10_000, gzip: true });

@@ -1,0 +1,122 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '@bunting/contracts';
+import type { HttpServer } from './http-server.ts';
+
+/** Unleash's tags for its operations, by where they live: the first rule that matches names the group. */
+const TAGS: readonly [RegExp, string][] = [
+  [/^\/api\/frontend/, 'Frontend API'],
+  [/^\/api\/client/, 'Client API'],
+  [/^\/ofrep\//, 'OpenFeature (OFREP)'],
+  [/^\/api\/signal-endpoint\//, 'Signals'],
+  [/^\/api\/admin\/signal-endpoints|^\/api\/admin\/signals/, 'Signals'],
+  [/^\/api\/admin\/projects\/[^/]+\/actions/, 'Actions'],
+  [/change-requests/, 'Change Requests'],
+  [/^\/api\/admin\/banners/, 'Banners'],
+  [/^\/api\/admin\/(events|search\/events|event-creators)/, 'Events'],
+  [/^\/api\/admin\/(insights|dashboard|instance-admin)|health-report|\/insights$|\/status$|\/dora$/, 'Insights'],
+  [/^\/api\/admin\/(metrics|client-metrics)|\/applications$|sdks\/outdated/, 'Metrics'],
+  [/\/strategies|\/variants|\/dependencies|\/parents|\/parent-variants/, 'Features'],
+  [/^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|^\/api\/admin\/archive|^\/api\/admin\/search\/features|lifecycle|feature-types|\/link|flag-creators/, 'Features'],
+  [/^\/api\/admin\/features-batch/, 'Import/Export'],
+  [/^\/api\/admin\/projects\/[^/]+\/(access|users|groups|roles)|^\/api\/admin\/projects\/roles/, 'Projects'],
+  [/^\/api\/admin\/projects/, 'Projects'],
+  [/^\/api\/admin\/environments/, 'Environments'],
+  [/^\/api\/admin\/segments/, 'Segments'],
+  [/^\/api\/admin\/(context|constraints)/, 'Context'],
+  [/^\/api\/admin\/(tags|tag-types)/, 'Tags'],
+  [/^\/api\/admin\/addons/, 'Addons'],
+  [/^\/api\/admin\/(api-tokens|edge)|^\/edge\//, 'API tokens'],
+  [/^\/api\/admin\/user\/tokens|^\/api\/admin\/service-account/, 'Personal access tokens'],
+  [/^\/api\/admin\/(user-admin|user|roles|groups|permissions)/, 'Users'],
+  [/^\/api\/admin\/invite-link|^\/invite\//, 'Public signup tokens'],
+  [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
+  [/^\/api\/admin\/playground/, 'Playground'],
+  [/^\/api\/admin\/maintenance/, 'Maintenance'],
+  [/^\/api\/admin\/(ui-config|personal-dashboard|splash)/, 'Admin UI'],
+  [/^\/(health|ready|internal-backstage)/, 'Operational'],
+];
+
+function tagOf(url: string): string {
+  return TAGS.find(([pattern]) => pattern.test(url))?.[1] ?? 'Other';
+}
+
+/** getFeature-style ids from the method and path: GET /api/admin/projects/:projectId/features -> getApiAdminProjectsFeatures. */
+function operationIdOf(method: string, url: string): string {
+  const words = url.split('/').filter(Boolean).map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part === '*' ? 'any' : part));
+  const camel = words.join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_match, next: string) => next.toUpperCase()).replace(/[^a-zA-Z0-9]/g, '');
+  return `${method.toLowerCase()}${camel.charAt(0).toUpperCase()}${camel.slice(1)}`;
+}
+
+const errorSchema = z.toJSONSchema(ErrorBody);
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+/** The spec's error shape on every operation: what any route may answer besides its own success. */
+const STANDARD_ERRORS: Record<string, ReturnType<typeof errorResponse>> = {
+  400: errorResponse('ValidationError: the request does not match the schema'),
+  401: errorResponse('AuthenticationRequired: no or an unknown credential'),
+  403: errorResponse('NoAccessError: the credential lacks the permission named in the message'),
+  404: errorResponse('NotFoundError: the resource does not exist'),
+  503: errorResponse('ServiceUnavailableError: a dependency is down; try again after Retry-After'),
+};
+
+const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
+
+/**
+ * The OpenAPI 3.1 document of the routes this process serves, generated from their zod schemas: all-in-one it is
+ * the whole API; a single service documents its own routes. Must be registered before any route.
+ */
+export async function registerApiDocs(app: HttpServer, options: { version: string }) {
+  const zodTransform = createJsonSchemaTransform({ skipList: [] });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bunting',
+        version: options.version,
+        description: 'Unleash-compatible feature-flag service: the admin API, the SDK edge (frontend and client APIs, OFREP), signals, the event log and insights.',
+      },
+      components: {
+        schemas: { Error: errorSchema as Record<string, unknown> },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API token (admin, client or frontend) or a personal access token' },
+          session: { type: 'apiKey', in: 'cookie', name: 'unleash-session', description: 'The session cookie from /auth/simple/login or OIDC' },
+        },
+      },
+      security: [{ apiKey: [] }, { session: [] }],
+      tags: [...new Set(TAGS.map(([, tag]) => tag))].map((name) => ({ name })),
+    },
+    transform: (document) => {
+      const { url, route } = document;
+      const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+      // Browsers' CORS preflights and the console's own files are not operations anyone scripts.
+      if (method === 'OPTIONS' || HIDDEN.some((pattern) => pattern.test(url))) return { schema: { hide: true }, url };
+      const transformed = zodTransform(document);
+      const schema = (transformed.schema ?? {}) as Record<string, unknown> & { response?: Record<string, unknown> };
+      const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+      if (!Object.keys(response).some((status) => status.startsWith('2'))) response['200'] = { description: 'OK' };
+      for (const [status, error] of Object.entries(STANDARD_ERRORS)) response[status] ??= error;
+      return {
+        url: transformed.url,
+        schema: {
+          ...schema,
+          tags: [tagOf(url)],
+          operationId: operationIdOf(method, url),
+          summary: (schema.summary as string | undefined) ?? `${method} ${url}`,
+          response,
+        },
+      };
+    },
+  });
+}
+
+/** Serves the document at /docs/openapi.json and an interactive page at /docs/openapi. Registered after the routes. */
+export async function registerApiDocsRoutes(app: HttpServer) {
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs/openapi',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'none', deepLinking: true },
+  });
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { eventually, isolate, TEST_NATS_URL, type Isolation } from '@bunting/testing';
+import { runDurableConsumer, type RunningConsumer } from './consumer.ts';
+import { createLogger } from './logger.ts';
+import { closeMessaging, connectMessaging, ensureStandardStreams, type Messaging } from './messaging.ts';
+
+const log = createLogger('silent', 'consumer-test');
+let isolation: Isolation;
+let messaging: Messaging;
+const running: RunningConsumer[] = [];
+
+beforeAll(async () => {
+  isolation = await isolate();
+  messaging = await connectMessaging(TEST_NATS_URL, isolation.namespace, log);
+  await ensureStandardStreams(messaging);
+});
+
+afterAll(async () => {
+  for (const consumer of running) await consumer.stop();
+  await closeMessaging(messaging);
+  await isolation?.cleanup();
+});
+
+const Note = z.object({ id: z.string(), fail: z.number().optional() });
+type Note = z.infer<typeof Note>;
+
+function consume(name: string, handle: (note: Note, deliveryCount: number) => Promise<void>) {
+  const consumer = runDurableConsumer({
+    messaging,
+    stream: messaging.names.eventsStream,
+    durable: messaging.names.consumer(name),
+    filterSubject: messaging.names.eventSubject(name),
+    schema: Note,
+    handle: (note, raw) => handle(note, raw.info.deliveryCount),
+  });
+  running.push(consumer);
+  return consumer;
+}
+
+const publish = (name: string, body: unknown) =>
+  messaging.js.publish(messaging.names.eventSubject(name), typeof body === 'string' ? body : JSON.stringify(body), { msgID: randomUUID() });
+
+const pendingAcks = async (name: string) => (await messaging.jsm.consumers.info(messaging.names.eventsStream, messaging.names.consumer(name))).num_ack_pending;
+
+describe('a durable consumer', () => {
+  it('acknowledges a message only after its handler has finished', async () => {
+    let release!: () => void;
+    const finished = new Promise<void>((resolve) => { release = resolve; });
+    const handled: string[] = [];
+    consume('ack-after', async (note) => {
+      handled.push(note.id);
+      await finished;
+    });
+    await publish('ack-after', { id: 'slow' });
+    await eventually(async () => handled.includes('slow'));
+    expect(await pendingAcks('ack-after')).toBe(1);
+    release();
+    await eventually(async () => (await pendingAcks('ack-after')) === 0);
+  });
+
+  it('gets a message again after its handler failed, until it succeeds', async () => {
+    const attempts: number[] = [];
+    consume('redelivery', async (note, deliveryCount) => {
+      attempts.push(deliveryCount);
+      if (deliveryCount <= (note.fail ?? 0)) throw new Error('not yet');
+    });
+    await publish('redelivery', { id: 'flaky', fail: 1 });
+    await eventually(async () => attempts.length === 2, { timeoutMs: 15_000 });
+    expect(attempts).toEqual([1, 2]);
+    await eventually(async () => (await pendingAcks('redelivery')) === 0);
+  }, 20_000);
+
+  it('drops a message that does not fit its contract and goes on with the next', async () => {
+    const handled: string[] = [];
+    consume('poison', async (note) => { handled.push(note.id); });
+    await publish('poison', 'not json at all');
+    await publish('poison', { unexpected: true });
+    await publish('poison', { id: 'healthy' });
+    await eventually(async () => handled.includes('healthy'));
+    expect(handled).toEqual(['healthy']);
+    await eventually(async () => (await pendingAcks('poison')) === 0);
+  });
+
+  it('stops after the message in hand is done', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const done: string[] = [];
+    const consumer = consume('stopping', async (note) => {
+      await gate;
+      done.push(note.id);
+    });
+    await publish('stopping', { id: 'in-hand' });
+    await eventually(async () => (await pendingAcks('stopping')) === 1);
+    const stopped = consumer.stop();
+    release();
+    await stopped;
+    expect(done).toEqual(['in-hand']);
+  });
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+const SettingRow = z.object({ project: z.string(), environment: z.string(), enabled: z.boolean(), requiredApprovals: z.number() });
+export type ChangeRequestSetting = z.infer<typeof SettingRow>;
+
+export const changeRequestSettingsStore = {
+  get(db: Queryable, project: string, environment: string) {
+    return db.maybeOne(sql.type(SettingRow)`
+      select project_id as project, environment, enabled, required_approvals as "requiredApprovals"
+      from admin.change_request_settings where project_id = ${project} and environment = ${environment}`);
+  },
+  forProject(db: Queryable, project: string) {
+    return db.any(sql.type(SettingRow)`
+      select project_id as project, environment, enabled, required_approvals as "requiredApprovals"
+      from admin.change_request_settings where project_id = ${project}`);
+  },
+  /** The settings of the given project environments that have change requests on. */
+  enabledAmong(db: Queryable, scopes: readonly { project: string; environment: string }[]) {
+    return db.any(sql.type(SettingRow)`
+      select s.project_id as project, s.environment, s.enabled, s.required_approvals as "requiredApprovals"
+      from admin.change_request_settings s
+      join unnest(${sql.array(scopes.map((scope) => scope.project), 'text')}, ${sql.array(scopes.map((scope) => scope.environment), 'text')}) as wanted(project, environment)
+        on wanted.project = s.project_id and wanted.environment = s.environment
+      where s.enabled`);
+  },
+  upsert(db: Queryable, setting: ChangeRequestSetting) {
+    return db.query(sql.unsafe`
+      insert into admin.change_request_settings (project_id, environment, enabled, required_approvals)
+      values (${setting.project}, ${setting.environment}, ${setting.enabled}, ${setting.requiredApprovals})
+      on conflict (project_id, environment) do update set enabled = excluded.enabled, required_approvals = excluded.required_approvals`);
+  },
+};

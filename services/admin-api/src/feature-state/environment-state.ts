@@ -1,0 +1,17 @@
+import type { Queryable } from '@bunting/platform';
+import { featureEnvironmentStore } from './feature-store.ts';
+
+/**
+ * A flag's state per environment (on or off, its variants, when SDKs last reported it), which strategies and variants
+ * change besides the flag's own routes. Callers emit the events.
+ */
+export const environmentState = {
+  get: (db: Queryable, featureName: string, environment: string) => featureEnvironmentStore.get(db, featureName, environment),
+  listFor: (db: Queryable, featureNames: readonly string[]) => featureEnvironmentStore.listFor(db, featureNames),
+  setEnabled: (db: Queryable, featureName: string, environment: string, enabled: boolean) =>
+    featureEnvironmentStore.setEnabled(db, featureName, environment, enabled),
+  setVariants: (db: Queryable, featureName: string, environment: string, variants: unknown[]) =>
+    featureEnvironmentStore.setVariants(db, featureName, environment, variants),
+  /** A revived flag comes back switched off everywhere. */
+  disableAll: (db: Queryable, featureName: string) => featureEnvironmentStore.disableAll(db, featureName),
+};

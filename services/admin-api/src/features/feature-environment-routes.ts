@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { FeatureNames, PathName } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { allow, allowRead } from '../access/guard.ts';
+import { direct } from '../change-request-settings/change-request-gate.ts';
+import { actorOf } from '../events/changes.ts';
+import { featureEnvironmentService } from './feature-environment-service.ts';
+
+const ProjectParams = z.object({ projectId: PathName });
+const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
+const EnvironmentParams = FeatureParams.extend({ environment: PathName });
+
+/** A flag in one environment: reading it and switching it on or off (one flag, or many at once). */
+export function featureEnvironmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
+  app.get('/api/admin/projects/:projectId/features/:featureName/environments/:environment', { schema: { params: EnvironmentParams } }, async (request) => {
+    const { projectId, featureName, environment } = request.params;
+    allowRead(request, { project: projectId, environment });
+    return featureEnvironmentService.get(db, projectId, featureName, environment);
+  });
+
+  for (const [action, enabled] of [['on', true], ['off', false]] as const) {
+    app.post(`/api/admin/projects/:projectId/features/:featureName/environments/:environment/${action}`, { schema: { params: EnvironmentParams } }, async (request, reply) => {
+      const { projectId, featureName, environment } = request.params;
+      const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });
+      await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
+        (change) => featureEnvironmentService.setEnabled(change, projectId, featureName, environment, enabled)));
+      return reply.code(200).send();
+    });
+
+    app.post(`/api/admin/projects/:projectId/bulk_features/environments/:environment/${action}`, {
+      schema: { params: ProjectParams.extend({ environment: PathName }), body: FeatureNames },
+    }, async (request, reply) => {
+      const { projectId, environment } = request.params;
+      const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });
+      await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }], async (change) => {
+        for (const name of request.body.features) await featureEnvironmentService.setEnabled(change, projectId, name, environment, enabled);
+      }));
+      return reply.code(200).send();
+    });
+  }
+}

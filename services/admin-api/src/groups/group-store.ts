@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export const GroupRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  rootRole: z.number().nullable(),
+  mappingsSSO: z.array(z.string()),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type GroupRow = z.infer<typeof GroupRow>;
+type GroupWrite = { name: string; description: string | null; rootRole: number | null; mappingsSSO: string[] };
+
+const columns = sql.fragment`id, name, description, root_role_id as "rootRole", mappings_sso as "mappingsSSO",
+  created_by as "createdBy", created_at as "createdAt"`;
+
+export const groupStore = {
+  list: (db: Queryable) => db.any(sql.type(GroupRow)`select ${columns} from admin.groups order by name`),
+  get: (db: Queryable, id: number) => db.maybeOne(sql.type(GroupRow)`select ${columns} from admin.groups where id = ${id}`),
+  /** Groups that map SSO (OIDC) groups onto themselves. */
+  withSsoMappings: (db: Queryable) => db.any(sql.type(GroupRow)`select ${columns} from admin.groups where jsonb_array_length(mappings_sso) > 0`),
+  nameTaken(db: Queryable, name: string, exceptId?: number) {
+    return db.exists(sql.unsafe`select 1 from admin.groups where name = ${name}
+      ${exceptId !== undefined ? sql.fragment`and id <> ${exceptId}` : sql.fragment``}`);
+  },
+  insert(db: Queryable, group: GroupWrite & { createdBy: string }) {
+    return db.one(sql.type(GroupRow)`insert into admin.groups (name, description, root_role_id, mappings_sso, created_by)
+      values (${group.name}, ${group.description}, ${group.rootRole}, ${sql.jsonb(group.mappingsSSO)}, ${group.createdBy})
+      returning ${columns}`);
+  },
+  update(db: Queryable, id: number, group: GroupWrite) {
+    return db.query(sql.unsafe`update admin.groups set name = ${group.name}, description = ${group.description},
+      root_role_id = ${group.rootRole}, mappings_sso = ${sql.jsonb(group.mappingsSSO)} where id = ${id}`);
+  },
+  delete: (db: Queryable, id: number) => db.query(sql.unsafe`delete from admin.groups where id = ${id}`),
+  async memberIds(db: Queryable, groupId: number): Promise<number[]> {
+    return [...await db.anyFirst(sql.type(z.object({ userId: z.number() }))`
+      select user_id as "userId" from admin.group_users where group_id = ${groupId} order by user_id`)];
+  },
+  isMember: (db: Queryable, groupId: number, userId: number) =>
+    db.exists(sql.unsafe`select 1 from admin.group_users where group_id = ${groupId} and user_id = ${userId}`),
+  addMember: (db: Queryable, groupId: number, userId: number, createdBy: string) =>
+    db.query(sql.unsafe`insert into admin.group_users (group_id, user_id, created_by) values (${groupId}, ${userId}, ${createdBy}) on conflict do nothing`),
+  removeMember: (db: Queryable, groupId: number, userId: number) =>
+    db.query(sql.unsafe`delete from admin.group_users where group_id = ${groupId} and user_id = ${userId}`),
+};

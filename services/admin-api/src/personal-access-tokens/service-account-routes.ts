@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { CreatePat, CreateServiceAccount, NumericId, Pat, Pats, UpdateServiceAccount, User } from '@bunting/contracts';
+import { Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { actorFor, allow } from '../access/guard.ts';
+import { roleReadModel } from '../roles/role-read-model.ts';
+import { requireUser, userReadModel, userView } from '../users/user-read-model.ts';
+import { userService } from '../users/user-service.ts';
+import { patService } from './pat-service.ts';
+
+const IdParams = z.object({ id: NumericId });
+
+/** Service accounts (users that are not people) and their tokens, for admins. */
+export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
+  app.get('/api/admin/service-account', async (request) => {
+    allow(request, Permission.ADMIN);
+    const [serviceAccounts, rootRoles] = await Promise.all([userReadModel.serviceAccounts(db), roleReadModel.rootRoles(db)]);
+    return { serviceAccounts, rootRoles };
+  });
+
+  app.post('/api/admin/service-account', { schema: { body: CreateServiceAccount, response: { 201: User } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    const created = await changes.run(actor, (change) => userService.create(change, { ...request.body, isService: true }));
+    return reply.code(201).send(userView(created));
+  });
+
+  app.put('/api/admin/service-account/:id', { schema: { params: IdParams, body: UpdateServiceAccount, response: { 200: User } } }, async (request) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    return changes.run(actor, (change) => userService.update(change, request.params.id, request.body, { serviceAccount: true }));
+  });
+
+  app.delete('/api/admin/service-account/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, (change) => userService.delete(change, request.params.id, { serviceAccount: true }));
+    return reply.code(200).send();
+  });
+
+  // The tokens of a service account; 404 for an unknown account.
+  app.get('/api/admin/service-account/:id/token', { schema: { params: IdParams, response: { 200: Pats } } }, async (request) => {
+    allow(request, Permission.ADMIN);
+    await requireUser(db, request.params.id, { serviceAccount: true });
+    return patService.list(db, request.params.id);
+  });
+
+  app.post('/api/admin/service-account/:id/token', { schema: { params: IdParams, body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    const created = await changes.run(actor, async (change) => {
+      await requireUser(change.tx, request.params.id, { serviceAccount: true });
+      return patService.create(change, request.params.id, request.body);
+    });
+    return reply.code(201).send(created);
+  });
+
+  app.delete('/api/admin/service-account/:id/token/:tokenId', { schema: { params: IdParams.extend({ tokenId: NumericId }) } }, async (request, reply) => {
+    const actor = actorFor(request, Permission.ADMIN);
+    await changes.run(actor, async (change) => {
+      await requireUser(change.tx, request.params.id, { serviceAccount: true });
+      await patService.delete(change, request.params.id, request.params.tokenId);
+    });
+    return reply.code(200).send();
+  });
+}

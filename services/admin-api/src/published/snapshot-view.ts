@@ -1,0 +1,8 @@
+import { SnapshotView } from '@bunting/contracts';
+import { answerView, type Messaging, type Queryable } from '@bunting/platform';
+import { loadEnvironmentSnapshot } from '../snapshots/environment-snapshot.ts';
+
+/** Answers the SDK edge's snapshot requests: one environment's configuration, gzipped (large ones stay well under NATS's limit). */
+export function answerSnapshotView(messaging: Messaging, db: Queryable) {
+  return answerView(messaging, SnapshotView, ({ environment }) => loadEnvironmentSnapshot(db, environment));
+}

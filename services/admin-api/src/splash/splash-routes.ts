@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { ValidationError, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { allowRead } from '../access/guard.ts';
+import { splashStore } from './splash-store.ts';
+
+const SplashParams = z.object({ id: z.string().min(1).max(100) });
+
+/**
+ * POST /api/admin/splash/:id: the signed-in user dismissed one of the UI's one-time screens (Unleash's web UI sends it
+ * when a tip is closed). A preference of the person, not of the instance: no event, as in Unleash.
+ */
+export function splashRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
+  app.post('/api/admin/splash/:id', { schema: { params: SplashParams } }, async (request) => {
+    const principal = allowRead(request);
+    if (principal.userId === null) throw new ValidationError('Only a user can dismiss a screen; an API token has no screens.');
+    await splashStore.markSeen(db, principal.userId, request.params.id);
+    return { userId: principal.userId, splashId: request.params.id, seen: true };
+  });
+}

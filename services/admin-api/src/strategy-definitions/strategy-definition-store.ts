@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+const Parameter = z.object({ name: z.string(), type: z.string(), description: z.string().optional(), required: z.boolean().optional() });
+export const DefinitionRow = z.object({
+  name: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  parameters: z.array(Parameter),
+  builtIn: z.boolean(),
+  deprecated: z.boolean(),
+});
+export type DefinitionRow = z.infer<typeof DefinitionRow>;
+type DefinitionWrite = { title: string | null; description: string | null; parameters: z.input<typeof Parameter>[] };
+
+const select = sql.fragment`select name, title, description, parameters, built_in as "builtIn", deprecated from admin.strategies`;
+
+/** Strategy definitions (admin.strategies): the built-in ones and custom ones with their declared parameters. */
+export const strategyDefinitionStore = {
+  list: (db: Queryable) => db.any(sql.type(DefinitionRow)`${select} order by sort_order, name`),
+  get: (db: Queryable, name: string) => db.maybeOne(sql.type(DefinitionRow)`${select} where name = ${name}`),
+  exists: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.strategies where name = ${name}`),
+  insert(db: Queryable, name: string, definition: DefinitionWrite) {
+    return db.query(sql.unsafe`insert into admin.strategies (name, title, description, parameters)
+      values (${name}, ${definition.title}, ${definition.description}, ${sql.jsonb(definition.parameters)})`);
+  },
+  update(db: Queryable, name: string, definition: DefinitionWrite) {
+    return db.query(sql.unsafe`update admin.strategies set title = ${definition.title}, description = ${definition.description},
+      parameters = ${sql.jsonb(definition.parameters)} where name = ${name}`);
+  },
+  setDeprecated: (db: Queryable, name: string, deprecated: boolean) =>
+    db.query(sql.unsafe`update admin.strategies set deprecated = ${deprecated} where name = ${name}`),
+  inUse: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.feature_strategies where strategy_name = ${name}`),
+  delete: (db: Queryable, name: string) => db.query(sql.unsafe`delete from admin.strategies where name = ${name}`),
+};

@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const ALLOWED_HEADERS = 'authorization, content-type, if-none-match, x-api-key, unleash-appname, unleash-connection-id, unleash-instanceid, unleash-sdk, x-unleash-sdk';
+
+/** CORS for browsers: the configured origins (any by default), answered on every frontend route and preflight. */
+export function corsHeaders(origins: readonly string[], request: FastifyRequest, reply: FastifyReply) {
+  const origin = request.headers.origin;
+  if (origins.includes('*')) reply.header('access-control-allow-origin', '*');
+  else if (origin && origins.includes(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+  else return;
+  reply.header('access-control-expose-headers', 'ETag, Unleash-Connection-Id');
+}
+
+/** The answer to a browser's preflight on the SDK routes. */
+export function preflight(_request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .code(204)
+    .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+    .header('access-control-allow-headers', ALLOWED_HEADERS)
+    .header('access-control-max-age', '86400')
+    .send();
+}

@@ -1,0 +1,64 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
+import type { HttpServer } from '@bunting/platform';
+import type { FrontendDeps } from '../frontend-deps.ts';
+import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
+import { corsHeaders, preflight } from '../frontend/cors.ts';
+import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import { ofrepContext, ofrepError } from './ofrep-context.ts';
+import { ofrepResult } from './ofrep-evaluation.ts';
+
+const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
+const KeyParams = z.object({ key: z.string().min(1).max(255) });
+
+/**
+ * The OpenFeature Remote Evaluation Protocol over the same snapshots and token scopes as /api/frontend: frontend
+ * and client tokens, each seeing its projects in its environment. How answers map is in ofrep-evaluation.ts.
+ */
+export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'origins' | 'counts'>) {
+  const { snapshots, tokens, counts } = deps;
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/ofrep/')) corsHeaders(deps.origins.current(), request, reply);
+    done();
+  });
+  app.options('/ofrep/*', preflight);
+
+  async function scope(request: FastifyRequest): Promise<{ access: EdgeAccess & { kind: TokenKind }; environment: CompiledEnvironment; context: PreparedContext; targetingKey: boolean }> {
+    const access = await edgeAccess(tokens, request, SDK_TOKENS);
+    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    const raw = ofrepContext(request.body, request.ip);
+    if (raw.environment === undefined) raw.environment = access.environment;
+    const targetingKey = raw.userId !== undefined;
+    counts.ofrep += 1;
+    delete raw.targetingKey;
+    return { access, environment, context: new PreparedContext(raw), targetingKey };
+  }
+
+  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { params: KeyParams } }, async (request, reply) => {
+    const { key } = request.params;
+    const { access, environment, context, targetingKey } = await scope(request);
+    const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
+    if (!feature) throw ofrepError(404, 'FLAG_NOT_FOUND', `flag ${key} was not found`, key);
+    const result = ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey);
+    if ('errorCode' in result) throw ofrepError(400, result.errorCode, result.errorDetails, key);
+    return reply.header('cache-control', 'no-cache').send({ ...result, cacheable: false });
+  });
+
+  // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
+  // missing from it would give the code's default (perhaps `true`) where the flag is off. ETag over the answer,
+  // so a poll that changes nothing is a 304.
+  app.post('/ofrep/v1/evaluate/flags', async (request, reply: FastifyReply) => {
+    const { access, environment, context, targetingKey } = await scope(request);
+    const flags = [];
+    for (const feature of environment.visibleFeatures(access.projects)) {
+      flags.push(ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey));
+    }
+    const body = JSON.stringify({ flags });
+    const etag = `"${shortHash(body)}"`;
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+}

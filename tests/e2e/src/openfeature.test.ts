@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenFeature as ServerFeatures, type Client as ServerClient } from '@openfeature/server-sdk';
+import { OFREPProvider } from '@openfeature/ofrep-provider';
+import { OpenFeature as WebFeatures } from '@openfeature/web-sdk';
+import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+
+/**
+ * The unmodified OpenFeature providers for OFREP against Bunting: the server provider (client token) and the web
+ * provider (frontend token, run in Node), compared with /api/frontend for the same contexts.
+ */
+let stack: TestStack;
+let server: ServerClient;
+let frontend: HttpClient;
+const clientToken = 'default:development.ofrep-client';
+const frontendToken = 'default:development.ofrep-frontend';
+const base = '/api/admin/projects/default/features';
+
+async function flag(name: string, strategy: object, variants?: object[]) {
+  await stack.admin.post(base, { name });
+  await stack.admin.post(`${base}/${name}/environments/development/strategies`, strategy);
+  if (variants) await stack.admin.put(`${base}/${name}/environments/development/variants`, variants);
+  await stack.admin.post(`${base}/${name}/environments/development/on`);
+}
+
+const variant = (name: string, type: string, value: string) => ({ name, weight: 500, weightType: 'variable', stickiness: 'userId', payload: { type, value } });
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken } });
+  frontend = httpClient(stack.url, { authorization: frontendToken });
+  await flag('checkout', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'checkout' },
+    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro', 'team'] }] });
+  await flag('banner-text', { name: 'default' }, [variant('hello', 'string', 'Hello'), variant('welcome', 'string', 'Welcome')]);
+  await flag('discount', { name: 'default' }, [variant('low', 'number', '5'), variant('high', 'number', '12.5')]);
+  await flag('layout', { name: 'default' }, [variant('grid', 'json', '{"columns":3}'), variant('list', 'json', '{"columns":1}')]);
+  await stack.admin.post(base, { name: 'later' });
+  await eventually(async () => (await frontend.get('/api/frontend?userId=u1')).body.toggles.length >= 3);
+  ServerFeatures.setProvider(new OFREPProvider({ baseUrl: stack.url, headers: { Authorization: clientToken } }));
+  server = ServerFeatures.getClient();
+}, 60_000);
+
+afterAll(async () => {
+  await ServerFeatures.close();
+  await WebFeatures.close();
+  await stack?.dispose();
+});
+
+const contexts = Array.from({ length: 24 }, (_, index) => ({ targetingKey: `u${index}`, plan: ['pro', 'free', 'team'][index % 3]! }));
+
+async function frontendAnswer(context: { targetingKey: string; plan: string }) {
+  const { body } = await frontend.get(`/api/frontend?userId=${context.targetingKey}&properties[plan]=${context.plan}`);
+  return new Map<string, { variant: { name: string; payload?: { value: string } } }>(body.toggles.map((toggle: { name: string }) => [toggle.name, toggle]));
+}
+
+describe('the OpenFeature server provider (OFREP, client token)', () => {
+  it('answers boolean, string, number and object flags as /api/frontend does for each context', async () => {
+    let on = 0;
+    for (const context of contexts) {
+      const expected = await frontendAnswer(context);
+      const checkout = await server.getBooleanDetails('checkout', false, context);
+      expect(checkout.value, `checkout for ${context.targetingKey}`).toBe(expected.has('checkout'));
+      expect(checkout.reason).toBe(expected.has('checkout') ? 'TARGETING_MATCH' : 'DEFAULT');
+      if (checkout.value) on += 1;
+      const text = await server.getStringDetails('banner-text', 'fallback', context);
+      expect(text.value).toBe(expected.get('banner-text')!.variant.payload!.value);
+      expect(text).toMatchObject({ reason: 'SPLIT', variant: expected.get('banner-text')!.variant.name, flagMetadata: { project: 'default', flagType: 'release' } });
+      expect(await server.getNumberValue('discount', 0, context)).toBe(Number(expected.get('discount')!.variant.payload!.value));
+      expect(await server.getObjectValue('layout', {}, context)).toEqual(JSON.parse(expected.get('layout')!.variant.payload!.value));
+    }
+    // The rollout and its constraint split the users.
+    expect(on).toBeGreaterThan(0);
+    expect(on).toBeLessThan(contexts.length);
+  });
+
+  it('gives the default with FLAG_NOT_FOUND, TYPE_MISMATCH or TARGETING_KEY_MISSING, and picks up a change', async () => {
+    expect(await server.getBooleanDetails('no-such-flag', true, { targetingKey: 'u1' })).toMatchObject({ value: true, errorCode: 'FLAG_NOT_FOUND' });
+    expect(await server.getNumberDetails('banner-text', 7, { targetingKey: 'u1' })).toMatchObject({ value: 7, errorCode: 'TYPE_MISMATCH' });
+    expect(await server.getBooleanDetails('checkout', true, { plan: 'pro' })).toMatchObject({ value: true, errorCode: 'TARGETING_KEY_MISSING' });
+    expect(await server.getBooleanDetails('later', false, { targetingKey: 'u1' })).toMatchObject({ value: false, reason: 'DISABLED' });
+    await stack.admin.post(`${base}/later/environments/development/on`);
+    await eventually(async () => (await server.getBooleanValue('later', false, { targetingKey: 'u1' })) === true);
+  });
+});
+
+describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
+  it('evaluates from its bulk answer, revalidates with an ETag, and reports an unknown flag as FLAG_NOT_FOUND', async () => {
+    await WebFeatures.setContext({ targetingKey: 'u4', plan: 'pro' });
+    await WebFeatures.setProviderAndWait(new OFREPWebProvider({ baseUrl: stack.url, headers: [['Authorization', frontendToken]] }));
+    const web = WebFeatures.getClient();
+    const expected = await frontendAnswer({ targetingKey: 'u4', plan: 'pro' });
+    expect(web.getBooleanValue('checkout', false)).toBe(expected.has('checkout'));
+    expect(web.getStringValue('banner-text', 'fallback')).toBe(expected.get('banner-text')!.variant.payload!.value);
+    expect(web.getObjectValue('layout', {})).toEqual(JSON.parse(expected.get('layout')!.variant.payload!.value));
+    expect(web.getBooleanDetails('no-such-flag', false)).toMatchObject({ value: false, errorCode: 'FLAG_NOT_FOUND' });
+
+    const first = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } });
+    const etag = first.headers.get('etag')!;
+    expect(first.body.flags.map((result: { key: string }) => result.key)).toContain('banner-text');
+    expect((await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } }, { 'if-none-match': etag })).status).toBe(304);
+    await WebFeatures.setContext({ targetingKey: 'u5', plan: 'free' });
+    expect(web.getBooleanValue('checkout', true)).toBe(false);
+  });
+});
+
+describe('OFREP errors', () => {
+  it('refuses missing tokens and admin tokens, and a context that is not an object, in the spec shape with the OFREP code', async () => {
+    expect((await stack.anonymous.post('/ofrep/v1/evaluate/flags', {})).status).toBe(401);
+    expect((await stack.admin.post('/ofrep/v1/evaluate/flags', {})).status).toBe(403);
+    const invalid = await frontend.post('/ofrep/v1/evaluate/flags/checkout', { context: 'everyone' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ name: 'ValidationError', errorCode: 'INVALID_CONTEXT', id: expect.any(String) });
+    const missing = await frontend.post('/ofrep/v1/evaluate/flags/nothing-here', {});
+    expect(missing.body).toMatchObject({ name: 'NotFoundError', key: 'nothing-here', errorCode: 'FLAG_NOT_FOUND' });
+    for (const body of ['{not json', '[]', '"text"', 'null', '{"context": 7}', '{"context": {"currentTime": "soon"}}']) {
+      for (const path of ['/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/checkout']) {
+        const reply = await frontend.post(path, body, { 'content-type': 'application/json' });
+        expect(reply.status, `${path} ${body}`).toBeLessThan(500);
+        if (reply.status >= 400) expect(reply.body, `${path} ${body}`).toMatchObject({ id: expect.any(String), name: expect.any(String), message: expect.any(String) });
+      }
+    }
+    // X-API-Key, as some OpenFeature providers send the key.
+    expect((await stack.anonymous.post('/ofrep/v1/evaluate/flags/banner-text', { context: { targetingKey: 'u1' } }, { 'x-api-key': frontendToken })).status).toBe(200);
+  });
+});

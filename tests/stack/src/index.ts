@@ -1,0 +1,3 @@
+export * from '@bunting/testing';
+export * from './stack.ts';
+export * from './processes.ts';
