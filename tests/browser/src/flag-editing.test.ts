@@ -207,7 +207,8 @@ describe('editing a flag in the console', () => {
   it('reorders, disables, copies and deletes strategies', async () => {
     expect((await strategiesIn('development')).map((strategy) => strategy.name)).toEqual(['regionRollout', 'default']);
     await development().getByRole('button', { name: 'Move regionRollout down' }).click();
-    await development().getByRole('button', { name: 'Move regionRollout up' }).waitFor();
+    // The button is there (disabled) while regionRollout is first; it turns enabled once the new order is read back.
+    await development().getByRole('button', { name: 'Move regionRollout up', disabled: false }).waitFor();
     expect((await strategiesIn('development')).map((strategy) => strategy.name)).toEqual(['default', 'regionRollout']);
 
     await development().getByRole('button', { name: 'More actions for regionRollout' }).click();
