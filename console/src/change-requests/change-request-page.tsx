@@ -1,25 +1,45 @@
-import { Alert, Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { ChangeRequestView } from '@bunting/contracts';
+import { OPEN_CHANGE_REQUEST_STATES, type ChangeRequestView } from '@bunting/contracts';
 import { messageOf, post, put, segment } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
 import { flagKeys } from '../api/keys.ts';
+import { useFlag } from '../features/flag-queries.ts';
+import { DiffTable } from '../history/diff-table.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { previewChange } from './change-preview.ts';
 import { changeRequestKeys, changeRequestPath, useChangeRequest, useChangeRequests } from './change-request-queries.ts';
 
 const STATE_COLORS: Record<string, string> = { Draft: 'gray', 'In review': 'blue', Approved: 'teal', Applied: 'green', Scheduled: 'indigo', Rejected: 'red', Cancelled: 'gray' };
 
-/** One change in words: what it does to which flag. */
-function describe(action: string, payload: unknown): string {
-  const value = payload as { enabled?: boolean; name?: string } | null;
-  if (action === 'updateEnabled') return value?.enabled ? 'Turn on' : 'Turn off';
-  if (action === 'addStrategy') return `Add the strategy ${value?.name ?? ''}`;
-  if (action === 'updateStrategy') return `Change the strategy ${value?.name ?? ''}`;
-  if (action === 'deleteStrategy') return 'Remove a strategy';
-  return action;
+/** One flag's changes in a request, each as a diff against the flag as it is now in the request's environment. */
+function FlagChanges({ projectId, environment, feature, open }: { projectId: string; environment: string; feature: ChangeRequestView['features'][number]; open: boolean }) {
+  // Once applied (or closed) the flag as it is now no longer shows what the request changed: list what it set.
+  const flag = useFlag(projectId, feature.name);
+  const current = open ? flag.data : undefined;
+  return (
+    <Paper withBorder p="md" component="section" aria-label={`Changes to ${feature.name}`}>
+      <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(feature.name)}`}>{feature.name}</Anchor></Title>
+      {feature.conflict ? <Alert color="orange" mt="xs">{feature.conflict}</Alert> : null}
+      <Stack gap="sm" mt="xs">
+        {feature.changes.map((change) => {
+          const preview = previewChange(change.action, change.payload, current, environment);
+          return (
+            <Stack key={change.id} gap={4}>
+              <Text size="sm" fw={600}>{preview.summary}</Text>
+              {change.conflict ? <Alert color="orange" p="xs">{change.conflict}</Alert> : null}
+              {preview.changes.length > 0
+                ? <DiffTable changes={preview.changes} label={`${preview.summary} on ${feature.name}`} />
+                : <Text size="sm" c="dimmed">No difference from the flag as it is now.</Text>}
+            </Stack>
+          );
+        })}
+      </Stack>
+    </Paper>
+  );
 }
 
 /** What the signed-in person may do next with the request, given its state and who made it. */
@@ -82,22 +102,7 @@ export function ChangeRequestPage() {
         <Badge color={STATE_COLORS[data.state] ?? 'gray'} aria-label={`State: ${data.state}`}>{data.state}</Badge>
       </Group>
       <Text size="sm">In <b>{data.environment}</b>, by {data.createdBy.username ?? 'someone'}; {data.approvals.length} of {data.minApprovals} approvals.</Text>
-      {data.features.map((feature) => (
-        <Paper key={feature.name} withBorder p="md" component="section" aria-label={`Changes to ${feature.name}`}>
-          <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(feature.name)}`}>{feature.name}</Anchor></Title>
-          {feature.conflict ? <Alert color="orange" mt="xs">{feature.conflict}</Alert> : null}
-          <Table>
-            <Table.Tbody>
-              {feature.changes.map((change) => (
-                <Table.Tr key={change.id}>
-                  <Table.Td><Text size="sm" fw={600}>{describe(change.action, change.payload)}</Text></Table.Td>
-                  <Table.Td><Code block>{JSON.stringify(change.payload, null, 2)}</Code></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Paper>
-      ))}
+      {data.features.map((feature) => <FlagChanges key={feature.name} projectId={projectId} environment={data.environment} feature={feature} open={OPEN_CHANGE_REQUEST_STATES.includes(data.state)} />)}
       {data.comments.length > 0 ? (
         <Stack gap={4}>
           <Title order={2} size="h4">Comments</Title>

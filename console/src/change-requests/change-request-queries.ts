@@ -50,6 +50,8 @@ export function useChangeRequestDrafts(project: string) {
   const queryClient = useQueryClient();
   return {
     required: (environment: string) => config.data?.some((entry) => entry.environment === environment && entry.changeRequestEnabled) ?? false,
+    /** The first environment that takes changes through requests: where a change to the whole flag (archiving) is drafted. */
+    anyRequired: () => config.data?.find((entry) => entry.changeRequestEnabled)?.environment,
     propose: async (environment: string, change: { feature: string; action: string; payload: unknown }) => {
       const proposed = await post(proposePath(project, environment), change);
       await queryClient.invalidateQueries({ queryKey: changeRequestKeys.all });

@@ -8,6 +8,7 @@ import { fieldError, patch, post, put, remove, segment } from '../api/http.ts';
 import { flagKeys } from '../api/keys.ts';
 import { useFeatureTypes } from '../api/reference.ts';
 import { usePermission } from '../api/session.ts';
+import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { Guarded } from '../ui/guarded.tsx';
 import { flagPath, useFlagChange } from './flag-queries.ts';
@@ -45,7 +46,12 @@ export function FlagActions({ flag }: { flag: Feature }) {
   const path = flagPath(flag.project, flag.name);
   const projectPath = `/api/admin/projects/${segment(flag.project)}`;
   const stale = useFlagChange(flag.project, flag.name, (value: boolean) => patch(path, [{ op: 'replace', path: '/stale', value }]), (value) => (value ? 'Marked stale' : 'Marked active'));
-  const archive = useFlagChange(flag.project, flag.name, () => remove(path), `${flag.name} archived`);
+  // Where any environment takes changes through requests, archiving is drafted there as Unleash does.
+  const drafts = useChangeRequestDrafts(flag.project);
+  const archiveThrough = drafts.anyRequired();
+  const archive = useFlagChange(flag.project, flag.name, () => (archiveThrough
+    ? drafts.propose(archiveThrough, { feature: flag.name, action: 'archiveFeature', payload: undefined })
+    : remove(path)), archiveThrough ? `Archiving ${flag.name} was added to your change request in ${archiveThrough}` : `${flag.name} archived`);
   const revive = useFlagChange(flag.project, flag.name, () => post(`${projectPath}/revive`, { features: [flag.name] }), `${flag.name} revived`);
   const destroy = useFlagChange(flag.project, flag.name, () => post(`${projectPath}/delete`, { features: [flag.name] }), `${flag.name} deleted`);
 
@@ -82,7 +88,7 @@ export function FlagActions({ flag }: { flag: Feature }) {
       <Guarded reason={deletion.reason}>
         <ConfirmButton
           color="red" variant="light" disabled={!deletion.allowed} title={`Archive ${flag.name}`} confirmLabel="Archive"
-          message="SDKs stop receiving the flag. It can be revived from the archive." onConfirm={() => archive.mutateAsync()}
+          message={archiveThrough ? `Change requests are on in ${archiveThrough}: archiving goes to your change request there, and happens when it is applied.` : 'SDKs stop receiving the flag. It can be revived from the archive.'} onConfirm={() => archive.mutateAsync()}
         >
           Archive
         </ConfirmButton>

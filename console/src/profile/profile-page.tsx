@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import type { Pat, Role } from '@bunting/contracts';
 import { fieldError, get, messageOf, post } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
@@ -85,6 +86,26 @@ function PersonalAccessTokens() {
   );
 }
 
+/** Ends every session of the user, this one included: for a lost laptop or a shared computer left signed in. */
+function SignOutEverywhere() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const end = useMutation({
+    mutationFn: () => post('/logout?everywhere=true'),
+    onSuccess: () => { queryClient.clear(); navigate('/login'); },
+  });
+  return (
+    <Stack gap="xs">
+      <Text size="sm">Signs you out on every device and browser, this one included.</Text>
+      {end.error ? <Alert color="red" role="alert">{messageOf(end.error)}</Alert> : null}
+      <Group>
+        <ConfirmButton variant="light" color="red" title="Sign out everywhere?" message="Every device and browser you are signed in on will ask you to sign in again."
+          confirmLabel="Sign out everywhere" onConfirm={() => end.mutate()}>Sign out everywhere</ConfirmButton>
+      </Group>
+    </Stack>
+  );
+}
+
 /** The signed-in person's own page (Unleash's /profile): who they are, their roles and projects, password, tokens. */
 export default function ProfilePage() {
   const me = useMe();
@@ -107,6 +128,7 @@ export default function ProfilePage() {
         <Paper withBorder p="md"><Stack><Title order={2} size="h4">Password</Title><ChangePassword /></Stack></Paper>
       ) : null}
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
+      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Sessions</Title><SignOutEverywhere /></Stack></Paper>
     </Stack>
   );
 }

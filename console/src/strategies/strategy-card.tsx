@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Button, Group, Menu, Paper, Stack, Text, Tooltip } f
 import { Permission, type FeatureStrategy, type Segment, type StrategyDefinition } from '@bunting/contracts';
 import { post, put, remove, segment as encode } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
+import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { describeConstraint } from '../constraints/constraint-values.ts';
 import { flagPath, useFlagChange } from '../features/flag-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
@@ -32,10 +33,20 @@ export function StrategyCard({ project, flag, environment, environments, strateg
   const name = strategy.title ? `${strategy.title} (${label})` : label;
   const index = siblings.findIndex((sibling) => sibling.id === strategy.id);
 
-  const reorder = useFlagChange(project, flag, (by: -1 | 1) => post(`${base}/set-sort-order`, movedOrder(siblings, strategy.id, by)), 'Strategies reordered');
-  const toggle = useFlagChange(project, flag, (disabled: boolean) => put(`${base}/${encode(strategy.id)}`, { ...strategyBody(draftOf(strategy)), disabled }),
-    (disabled) => `Strategy ${disabled ? 'disabled' : 'enabled'} in ${environment}`);
-  const drop = useFlagChange(project, flag, () => remove(`${base}/${encode(strategy.id)}`), `Strategy deleted from ${environment}`);
+  // Where change requests are on, reordering, disabling and deleting go to the user's draft, like any other edit.
+  const drafts = useChangeRequestDrafts(project);
+  const guarded = drafts.required(environment);
+  const propose = (action: string, payload: unknown) => drafts.propose(environment, { feature: flag, action, payload });
+  const inDraft = (what: string) => `${what} was added to your change request in ${environment}`;
+
+  const reorder = useFlagChange(project, flag, (by: -1 | 1) => (guarded ? propose('reorderStrategy', movedOrder(siblings, strategy.id, by)) : post(`${base}/set-sort-order`, movedOrder(siblings, strategy.id, by))),
+    guarded ? inDraft('The new order') : 'Strategies reordered');
+  const toggle = useFlagChange(project, flag, (disabled: boolean) => {
+    const body = { ...strategyBody(draftOf(strategy)), disabled };
+    return guarded ? propose('updateStrategy', { ...body, id: strategy.id }) : put(`${base}/${encode(strategy.id)}`, body);
+  }, (disabled) => (guarded ? inDraft(`${disabled ? 'Disabling' : 'Enabling'} the strategy`) : `Strategy ${disabled ? 'disabled' : 'enabled'} in ${environment}`));
+  const drop = useFlagChange(project, flag, () => (guarded ? propose('deleteStrategy', { id: strategy.id }) : remove(`${base}/${encode(strategy.id)}`)),
+    guarded ? inDraft('Deleting the strategy') : `Strategy deleted from ${environment}`);
   const copy = useFlagChange(project, flag, (target: string) => post(`${flagPath(project, flag)}/environments/${encode(target)}/strategies`, copyBody(strategy)),
     (target) => `Strategy copied to ${target}`);
   const segmentNames = strategy.segments.map((id) => segments.find((candidate) => candidate.id === id)?.name ?? `#${id}`);

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ContextField, Variant } from '@bunting/contracts';
 import { put, segment } from '../api/http.ts';
+import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { flagPath, useFlagChange } from '../features/flag-queries.ts';
 import { stickinessOptions } from '../strategies/strategy-draft.ts';
 import { toDraft, toWire, variantsReady, type VariantDraft } from './variant-drafts.ts';
@@ -12,8 +13,13 @@ type Props = { project: string; flag: string; environment: string; variants: Var
 /** A flag's variants in one environment, used where its strategies have none of their own. */
 export function EnvironmentVariantsModal({ project, flag, environment, variants, fields, onClose }: Props) {
   const [drafts, setDrafts] = useState<VariantDraft[]>(() => variants.map(toDraft));
-  const save = useFlagChange(project, flag, (next: VariantDraft[]) => put(`${flagPath(project, flag)}/environments/${segment(environment)}/variants`, toWire(next, true)),
-    `Variants saved in ${environment}`);
+  // Where change requests are on, the variants go to the user's draft.
+  const changeRequests = useChangeRequestDrafts(project);
+  const guarded = changeRequests.required(environment);
+  const save = useFlagChange(project, flag, (next: VariantDraft[]) => (guarded
+    ? changeRequests.propose(environment, { feature: flag, action: 'patchVariant', payload: { variants: toWire(next, true) } })
+    : put(`${flagPath(project, flag)}/environments/${segment(environment)}/variants`, toWire(next, true))),
+  guarded ? `The variants were added to your change request in ${environment}` : `Variants saved in ${environment}`);
   return (
     <Modal opened onClose={onClose} size="xl" title={`Variants of ${flag} in ${environment}`}>
       <Stack>

@@ -61,6 +61,8 @@ export type RelayOptions = {
   messaging: Messaging;
   log: Logger;
   sweepIntervalMs?: number;
+  /** How long after a failed publish the relay tries again. */
+  retryDelayMs?: number;
   batchSize?: number;
   /** Where the backlog (pending rows, age of the oldest) is reported when scraped. */
   metrics?: Metrics;
@@ -112,6 +114,7 @@ export function startRelay(options: RelayOptions): Relay {
           await publish(row);
         } catch (error) {
           log.warn({ reason: (error as Error)?.message }, 'publish failed; the row stays pending until NATS answers');
+          retrySoon();
           break;
         }
         published.push(row.id);
@@ -138,6 +141,13 @@ export function startRelay(options: RelayOptions): Relay {
     } finally {
       span.end();
     }
+  }
+
+  // After a failed publish (NATS back but its stream not ready yet, say) try again shortly, not only on the sweep.
+  let retry: NodeJS.Timeout | undefined;
+  function retrySoon() {
+    if (stopped || retry) return;
+    retry = setTimeout(() => { retry = undefined; void drain(); }, options.retryDelayMs ?? 500);
   }
 
   function drain(): Promise<void> {
@@ -180,6 +190,7 @@ export function startRelay(options: RelayOptions): Relay {
       for (const remove of removeSources) remove();
       clearInterval(sweep);
       clearInterval(cleanup);
+      if (retry) clearTimeout(retry);
       await listener.stop();
       await running;
     },

@@ -508,7 +508,10 @@ describe('administration in the console', () => {
     await pending.waitFor();
     expect(await production()).toBe(false);
     await pending.click();
-    await page.getByRole('region', { name: 'Changes to guarded-flag' }).getByText('Turn on').waitFor();
+    // Each change reads as a difference from the flag as it is now.
+    const turnOn = page.getByRole('table', { name: 'Turn on on guarded-flag' });
+    await turnOn.waitFor();
+    expect(await turnOn.getByRole('row').nth(1).innerText()).toMatch(/enabled\s+false\s+true/);
     await expectNoSeriousViolations('a change request');
     await page.getByRole('button', { name: 'Send for review' }).click();
     await page.getByLabel('State: In review').waitFor();
@@ -559,6 +562,21 @@ describe('administration in the console', () => {
     expect(scheduled.state).toBe('Scheduled');
     expect(Math.abs(Date.parse(scheduled.schedule!.scheduledAt) - tomorrow.getTime())).toBeLessThan(120_000);
     await expectNoSeriousViolations('a scheduled change request');
+
+    // Disabling a strategy there is drafted too, and its page shows just what would change.
+    await page.goto('/projects/guarded/features/guarded-flag');
+    await page.getByRole('region', { name: 'production' }).getByRole('button', { name: /^More actions for / }).first().click();
+    await page.getByRole('menuitem', { name: 'Disable strategy' }).click();
+    await page.getByRole('link', { name: /^Pending change: change request #\d+ \(Draft\)/ }).first().click();
+    const disabling = page.getByRole('table', { name: /^Change the strategy .* on guarded-flag$/ });
+    await disabling.waitFor();
+    expect((await disabling.getByRole('row').allInnerTexts()).slice(1).map((row) => row.replace(/\s+/g, ' ').trim())).toEqual(['disabled false true']);
+    expect(await page.getByText('since this change was drafted').count()).toBe(0);
+    expect((await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag/environments/production/strategies')).body
+      .every((strategy: { disabled: boolean }) => !strategy.disabled)).toBe(true);
+    await screenshot(page, 'change-request-diff');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByLabel('State: Cancelled').waitFor();
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('tab', { name: 'Users' }).waitFor();
   });
@@ -602,5 +620,16 @@ describe('administration in the console', () => {
     expect((await httpClient(stack.url, { authorization: secret }).get('/api/admin/projects')).status).toBe(200);
     await page.getByRole('table', { name: 'Personal access tokens' }).getByText('deploy script').waitFor();
     await expectNoSeriousViolations('the profile');
+  });
+
+  it('signs the user out everywhere from the profile, another browser included', async () => {
+    const elsewhere = await loginAs(stack.url, 'admin', 'unleash4all');
+    expect((await elsewhere.get('/api/admin/user')).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('dialog', { name: 'Sign out everywhere?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL(/\/login/);
+    expect((await elsewhere.get('/api/admin/user')).status).toBe(401);
+    await page.goto('/projects');
+    await page.waitForURL(/\/login/);
   });
 });

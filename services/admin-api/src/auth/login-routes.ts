@@ -39,7 +39,10 @@ export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     const { session } = credentialOf(request);
     const record = session ? await sessions.describe(session) : null;
-    if (session) await sessions.end(session);
+    // `?everywhere=true` (the console's "sign out everywhere") ends every session of the user, on any device.
+    const everywhere = (request.query as { everywhere?: string }).everywhere === 'true';
+    if (record && everywhere) await sessions.endAllOf(record.userId);
+    else if (session) await sessions.end(session);
     reply.header('set-cookie', clearedSessionCookie(request, config.baseUrl));
     const redirectUrl = record?.idToken ? await singleSignOutUrl(db, record.idToken) : undefined;
     const browser = String(request.headers.accept ?? '').includes('text/html');

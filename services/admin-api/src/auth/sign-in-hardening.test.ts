@@ -91,6 +91,16 @@ describe('sessions', () => {
     expect((await session.post('/logout')).body).toEqual({ message: 'Logged out' });
     expect((await session.get('/api/admin/user')).status).toBe(401);
   });
+
+  it('all end with /logout?everywhere=true, on every device, and only that user\'s', async () => {
+    await stack.admin.post('/api/admin/user-admin', { username: 'dave', password: 'dave-password-1', rootRole: 3 });
+    const [laptop, phone] = [await loginAs(stack.url, 'dave', 'dave-password-1'), await loginAs(stack.url, 'dave', 'dave-password-1')];
+    const someoneElse = await loginAs(stack.url, 'admin', 'unleash4all');
+    expect((await phone.post('/logout?everywhere=true')).body).toEqual({ message: 'Logged out' });
+    expect((await laptop.get('/api/admin/user')).status).toBe(401);
+    expect((await phone.get('/api/admin/user')).status).toBe(401);
+    expect((await someoneElse.get('/api/admin/user')).status).toBe(200);
+  });
 });
 
 describe('security headers', () => {

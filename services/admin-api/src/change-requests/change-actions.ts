@@ -27,7 +27,11 @@ type Handler = {
 };
 
 const path = (scope: RequestScope, stored: StoredChange): StrategyPath => ({ project: scope.project, feature: stored.feature!, environment: scope.environment });
-const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+/** JSON with object keys sorted: a snapshot comes back from jsonb with its keys in jsonb's order, not ours. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, inner: unknown) => (inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+  ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)))
+  : inner));
+const same = (left: unknown, right: unknown) => canonical(left) === canonical(right);
 const inEnvironment = (permission: string) => (scope: RequestScope) => ({ permission, scope });
 const inProject = (permission: string) => (scope: RequestScope) => ({ permission, scope: { project: scope.project } });
 const nothing = async () => undefined;

@@ -201,6 +201,8 @@ describe('a change request', () => {
     ])).body;
     await setState(author, draft.id, { state: 'In review' });
     await setState(approver, draft.id, { state: 'Approved' });
+    // Untouched since it was drafted, the strategy is no conflict (its snapshot reads back from jsonb in another key order).
+    expect((await author.get(`${project}/change-requests/${draft.id}`)).body.features[0].changes[1].conflict).toBeUndefined();
     // Meanwhile an admin changes the same strategy directly.
     expect((await adminUser.put(`${flag('banner')}/environments/production/strategies/${strategy.id}`, { ...strategy, title: 'edited meanwhile' })).status).toBe(200);
     const view = (await author.get(`${project}/change-requests/${draft.id}`)).body;
