@@ -1,8 +1,8 @@
-import { Badge, Button, Group, Modal, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Modal, Select, Stack, Switch, Table, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Environment } from '@bunting/contracts';
-import { fieldError, get, post } from '../api/http.ts';
+import { fieldError, get, post, put } from '../api/http.ts';
 import { referenceKeys } from '../api/keys.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
@@ -10,6 +10,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Failed, Loading } from '../ui/states.tsx';
+import { movedOrder } from '../strategies/strategy-summary.ts';
 import { adminKeys } from './admin-keys.ts';
 
 const ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
@@ -60,6 +61,15 @@ export default function EnvironmentsPage() {
     onSuccess: () => void refresh(),
     onError: (error) => notifyFailed(error),
   });
+  // The order here is the order of environments everywhere: on flag pages, in tables, in SDK-facing lists.
+  const reorder = useMutation({
+    mutationFn: ({ name, by }: { name: string; by: -1 | 1 }) => {
+      const order = movedOrder(environments.data!.environments.map((environment) => ({ id: environment.name })), name, by);
+      return put('/api/admin/environments/sort-order', Object.fromEntries(order.map(({ id, sortOrder }) => [id, sortOrder])));
+    },
+    onSuccess: () => refresh(),
+    onError: (error) => notifyFailed(error),
+  });
   const deleteEnvironment = useRemoval((name: string) => `/api/admin/environments/${encodeURIComponent(name)}`,
     { refresh: [adminKeys.environments, referenceKeys.environments], done: 'Environment removed', failed: 'Not removed' });
   if (environments.isPending) return <Loading label="Loading environments" />;
@@ -72,7 +82,7 @@ export default function EnvironmentsPage() {
       <Table aria-label="Environments">
         <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Type</Table.Th><Table.Th ta="right">Projects</Table.Th><Table.Th ta="right">Flags on</Table.Th><Table.Th ta="right">API tokens</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
         <Table.Tbody>
-          {environments.data.environments.map((environment) => (
+          {environments.data.environments.map((environment, index, all) => (
             <Table.Tr key={environment.name}>
               <Table.Td>{environment.name} {environment.protected ? <Badge size="xs" variant="light" color="gray">protected</Badge> : null}</Table.Td>
               <Table.Td>{environment.type}</Table.Td>
@@ -82,6 +92,8 @@ export default function EnvironmentsPage() {
               <Table.Td><Switch aria-label={`${environment.name} enabled`} checked={environment.enabled} disabled={!update.allowed} onChange={(event) => toggle.mutate({ name: environment.name, enabled: event.currentTarget.checked })} /></Table.Td>
               <Table.Td>
                 <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  <ActionIcon variant="subtle" aria-label={`Move ${environment.name} up`} disabled={!update.allowed || index === 0 || reorder.isPending} onClick={() => reorder.mutate({ name: environment.name, by: -1 })}>↑</ActionIcon>
+                  <ActionIcon variant="subtle" aria-label={`Move ${environment.name} down`} disabled={!update.allowed || index === all.length - 1 || reorder.isPending} onClick={() => reorder.mutate({ name: environment.name, by: 1 })}>↓</ActionIcon>
                   <Button size="compact-sm" variant="subtle" aria-label={`Clone ${environment.name}`} disabled={!create.allowed} onClick={() => setModal({ cloneOf: environment.name })}>Clone</Button>
                   {environment.protected ? null : (
                     <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove ${environment.name}`} disabled={!can('DELETE_ENVIRONMENT').allowed}

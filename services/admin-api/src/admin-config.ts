@@ -15,6 +15,8 @@ export type AdminConfig = {
   defaultAdmin: { username: string; password: string } | null;
   /** How often flags are checked for having outlived their type's lifetime. */
   potentiallyStaleCheckMs: number;
+  /** The body limit of features-batch/import and /validate. */
+  importBodyLimit: number;
   /** The deployment's CORS origins for the frontend API, shown by ui-config until an admin sets others. */
   frontendApiOrigins: string[];
   /** How often scheduled change requests are looked for (each replica looks; each request is applied once). */
@@ -40,6 +42,8 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     frontendApiOrigins: readList(env.FRONTEND_API_ORIGINS ?? env.UNLEASH_FRONTEND_API_ORIGINS),
     changeRequestSchedulerMs: Math.min(3_600_000, Math.max(50, readInteger(env.CHANGE_REQUEST_SCHEDULER_MS, 1_000, 'CHANGE_REQUEST_SCHEDULER_MS'))),
     consoleDir: env.CONSOLE_DIR === 'off' ? null : env.CONSOLE_DIR ?? BUILT_CONSOLE,
+    // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
+    importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),
     potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),
   };
 }

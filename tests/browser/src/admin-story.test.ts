@@ -140,6 +140,15 @@ describe('administration in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
     await page.getByRole('switch', { name: 'staging enabled' }).waitFor();
     await expectNoSeriousViolations('the environments');
+    const order = async () => ((await stack.admin.get('/api/admin/environments')).body.environments as { name: string }[]).map((environment) => environment.name);
+    const before = await order();
+    const at = before.indexOf('staging');
+    expect(at).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Move staging up' }).click();
+    const expected = [...before.slice(0, at - 1), 'staging', before[at - 1], ...before.slice(at + 1)];
+    await expect.poll(order).toEqual(expected);
+    const rows = page.getByRole('table', { name: 'Environments' }).getByRole('row');
+    await expect.poll(async () => (await rows.allInnerTexts()).slice(1).map((row) => row.split(/\s/)[0])).toEqual(expected);
 
     await page.getByRole('tab', { name: 'Segments' }).click();
     await page.getByRole('button', { name: 'New segment' }).click();

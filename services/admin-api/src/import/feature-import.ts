@@ -35,6 +35,12 @@ const ImportedTag = z.object({ featureName: z.string(), tagType: z.string().opti
 const ImportedTagType = z.object({ name: CreateTag.shape.type, description: z.string().max(1000).nullable().optional(), icon: z.string().max(100).nullable().optional() });
 const ImportedDependencies = z.object({ feature: z.string(), dependencies: z.array(CreateDependency).max(100) });
 
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  return groups;
+}
+
 /** Every record checked against what the admin API itself accepts, the first bad field named with its place in `data`. */
 function parseAll<S extends z.ZodType>(schema: S, records: readonly unknown[] | undefined, path: string): z.infer<S>[] {
   return (records ?? []).map((record, index) => {
@@ -88,6 +94,10 @@ export async function importFeatures(change: Change, principal: Principal, input
   const segmentNames = new Map((data.segments ?? []).map((segment) => [segment.id, segment.name ?? '']));
   const segmentIds = new Map((await importStore.segmentsByNames(tx, [...segmentNames.values()])).map((row) => [row.name, row.id]));
 
+  // Grouped by flag once: an export of thousands of flags would otherwise be searched whole for each of them.
+  const strategiesOf = groupBy(strategies, (strategy) => strategy.featureName);
+  const tagsOf = groupBy(featureTags, (tag) => tag.featureName);
+  const stateOf = new Map(featureEnvironments.map((entry) => [entry.featureName ?? entry.name, entry]));
   for (const feature of features) {
     const existing = await findFeature(tx, feature.name);
     if (existing) {
@@ -97,15 +107,15 @@ export async function importFeatures(change: Change, principal: Principal, input
     }
     const path = { project, feature: feature.name, environment };
     for (const current of await strategyService.list(tx, path)) await strategyService.remove(change, path, current.id);
-    for (const strategy of strategies.filter((candidate) => candidate.featureName === feature.name)) {
+    for (const strategy of strategiesOf.get(feature.name) ?? []) {
       const { featureName: _featureName, ...definition } = strategy;
       const segments = (definition.segments ?? []).map((id) => segmentIds.get(segmentNames.get(id) ?? '')!);
       await strategyService.add(change, path, { ...definition, segments });
     }
-    const state = featureEnvironments.find((entry) => (entry.featureName ?? entry.name) === feature.name);
+    const state = stateOf.get(feature.name);
     if (state?.variants) await variantService.put(change, project, feature.name, environment, state.variants);
     const row = await requireFeature(tx, project, feature.name, { forWrite: true });
-    for (const tag of featureTags.filter((candidate) => candidate.featureName === feature.name)) {
+    for (const tag of tagsOf.get(feature.name) ?? []) {
       await tagService.attach(change, row, { type: tag.tagType ?? 'simple', value: tag.tagValue });
     }
   }

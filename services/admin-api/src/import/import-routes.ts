@@ -8,8 +8,9 @@ import { exportFeatures } from './feature-export.ts';
 import { importFeatures } from './feature-import.ts';
 import { validateImport } from './import-validation.ts';
 
-export function importRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.post('/api/admin/features-batch/validate', { schema: { body: ImportToggles, response: { 200: ImportValidateResult } } }, async (request) => {
+export function importRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
+  const bodyLimit = config.importBodyLimit;
+  app.post('/api/admin/features-batch/validate', { bodyLimit, schema: { body: ImportToggles, response: { 200: ImportValidateResult } } }, async (request) => {
     const principal = allowRead(request);
     return validateImport(db, principal, request.body);
   });
@@ -24,7 +25,7 @@ export function importRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, '
   });
 
   // Permissions are checked per need inside (the validation's list), so reading is enough to get there.
-  app.post('/api/admin/features-batch/import', { schema: { body: ImportToggles } }, async (request, reply) => {
+  app.post('/api/admin/features-batch/import', { bodyLimit, schema: { body: ImportToggles } }, async (request, reply) => {
     const principal = allowRead(request, { project: request.body.project });
     await changes.run(actorOf(principal), direct(principal, [{ project: request.body.project, environment: request.body.environment }],
       (change) => importFeatures(change, principal, request.body)));

@@ -99,4 +99,22 @@ describe('POST /api/admin/features-batch/validate', () => {
     expect(missing.body.name).toBe('NotFoundError');
     expect((await stack.anonymous.post(VALIDATE, importData())).status).toBe(401);
   });
+
+  it('takes an export of megabytes, over the server-wide body limit, which other routes keep', async () => {
+    const features = Array.from({ length: 150 }, (_, index) => ({ name: `bulk-${index}`, type: 'release' }));
+    // Each strategy targets 1,000 user ids, as exports of real flags do: 150 flags make two megabytes.
+    const users = Array.from({ length: 1000 }, (_, index) => `user-${String(index).padStart(6, '0')}`);
+    const body = importData({
+      features,
+      featureStrategies: features.map((feature) => ({ name: 'flexibleRollout', featureName: feature.name, parameters: { rollout: '50', stickiness: 'default', groupId: feature.name },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: users }] })),
+      featureEnvironments: features.map((feature) => ({ name: feature.name, featureName: feature.name, enabled: true })),
+    });
+    expect(JSON.stringify(body).length).toBeGreaterThan(1.5 * 1024 * 1024);
+    expect((await stack.admin.post(VALIDATE, body)).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/features-batch/import', body)).status).toBe(200);
+    expect((await stack.admin.get('/api/admin/projects/default/features/bulk-149')).body.environments
+      .find((environment: { name: string }) => environment.name === 'development').enabled).toBe(true);
+    expect((await stack.admin.post('/api/admin/projects/default/features', { name: 'too-big', description: 'x'.repeat(2 * 1024 * 1024) })).status).toBe(413);
+  }, 60_000);
 });

@@ -4,9 +4,10 @@ import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, stillValid } from '../access.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
-import { deltaEvents, type DeltaEvent } from './client-delta.ts';
+import { deltaEvents } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, narrowProjects, tagsOf } from './client-query.ts';
+import { createStreamUpdates, sseMessage } from './stream-updates.ts';
 
 /** An SDK older than the stream's newest event is sent keep-alives so its read timeout (60 s) never fires. */
 const HEARTBEAT_MS = 25_000;
@@ -17,10 +18,6 @@ function heldRevision(header: string | undefined, tag: string): number | null {
   return match && match[1] === tag ? Number(match[2]) : null;
 }
 
-function sseMessage(event: string, id: number, events: DeltaEvent[]): string {
-  return `event: ${event}\nid: ${id}\ndata: ${JSON.stringify({ events })}\n\n`;
-}
-
 /**
  * The delta protocol of the Unleash SDKs (client spec 5.2): /api/client/delta answers what changed since the
  * revision in If-None-Match, /api/client/streaming pushes it as server-sent events. A revision this replica
@@ -28,8 +25,12 @@ function sseMessage(event: string, id: number, events: DeltaEvent[]): string {
  */
 export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'counts'>) {
   const { snapshots, tokens, counts } = deps;
-  const open = new Set<() => void>();
+  const open = new Map<() => void, NodeJS.WritableStream>();
   counts.streamsOpen = () => open.size;
+  const updates = createStreamUpdates(snapshots.changesSince);
+  // One timer for every stream's keep-alive, not one per stream.
+  const heartbeat = setInterval(() => { for (const raw of open.values()) raw.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   async function resolve(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>) {
     const access = await edgeAccess(tokens, request, 'client');
@@ -54,7 +55,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   });
 
   app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
-    const { environment, query } = await resolve(request);
+    const { environment, query, tag } = await resolve(request);
     const lastEventId = Number(request.headers['last-event-id']);
     const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;
 
@@ -68,25 +69,24 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       if (next.revision <= sent || raw.destroyed) return;
       // A token revoked since the stream opened gets no more changes: its stream ends instead.
       if (!stillValid(tokens, request)) return close();
-      const events = deltaEvents(next, query, snapshots.changesSince(next.environment, sent));
+      const message = updates.messageFor(next, query, tag, sent);
       sent = next.revision;
-      if (events.length > 0) raw.write(sseMessage('unleash-updated', next.revision, events));
+      if (message !== null) raw.write(message);
     };
     const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
-    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
     const close = () => {
-      clearInterval(heartbeat);
       unsubscribe();
       open.delete(close);
       if (!raw.destroyed) raw.end();
     };
-    open.add(close);
+    open.set(close, raw);
     raw.on('close', close);
   });
 
   // Streams never end by themselves; closing the server ends them so it can stop (SDKs reconnect elsewhere).
   app.addHook('preClose', (done) => {
-    for (const close of [...open]) close();
+    clearInterval(heartbeat);
+    for (const close of [...open.keys()]) close();
     done();
   });
 }

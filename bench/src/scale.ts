@@ -1,0 +1,206 @@
+import { request, type ClientRequest } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
+import { load } from './load.ts';
+import { round, summarize } from './stats.ts';
+
+/**
+ * `npm run bench:scale`: how the SDK edge's costs grow with the work. Flags per environment (200, 2,000,
+ * 10,000): creation rate, /api/client/features size, /api/frontend req/s and p99, propagation of one change;
+ * open SDK streams (1,000, 5,000, 10,000 on one frontend-api replica): memory per stream, the time for a change
+ * to reach all of them, and their release when clients go away; one 5,000-flag import. Bounded: about 6 minutes.
+ */
+const adminToken = '*:*.scale-admin';
+const frontendToken = 'default:development.scale-frontend';
+const clientToken = 'default:development.scale-client';
+const FLAG_STEPS = (process.env.SCALE_FLAGS ?? '200,2000,10000').split(',').map(Number);
+const STREAM_STEPS = (process.env.SCALE_STREAMS ?? '1000,5000,10000').split(',').map(Number);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const goal = (met: boolean) => (met ? 'met' : 'not met');
+
+async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+/** The flags of an export: each a gradual rollout to half the users, on in development. */
+function exportOf(names: string[], project: string) {
+  const features = names.map((name) => ({ name, type: 'release', project }));
+  return {
+    features, tagTypes: [],
+    featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
+    featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
+  };
+}
+
+/**
+ * Grows the flags to `total`: the last 100 through the API one by one (16 at a time, each created and turned on),
+ * the rest by import in batches of 2,000; flags per second of each way.
+ */
+async function growFlags(admin: HttpClient, from: number, total: number) {
+  const byApi = Math.min(100, total - from);
+  let importedPerSecond = Number.NaN;
+  if (total - byApi > from) {
+    const started = performance.now();
+    for (let start = from; start < total - byApi; start += 2000) {
+      const names = Array.from({ length: Math.min(2000, total - byApi - start) }, (_, offset) => `scale-${start + offset}`);
+      const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data: exportOf(names, 'default') });
+      if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
+    }
+    importedPerSecond = round((total - byApi - from) / ((performance.now() - started) / 1000));
+  }
+  const started = performance.now();
+  await inParallel(byApi, 16, async (offset) => {
+    const name = `scale-${total - byApi + offset}`;
+    const created = await admin.post('/api/admin/projects/default/features', { name });
+    if (created.status !== 201) throw new Error(`creating ${name}: ${created.status} ${created.text}`);
+    await admin.post(`/api/admin/projects/default/features/${name}/environments/development/on`);
+  });
+  return { importedPerSecond, createdPerSecond: round(byApi / ((performance.now() - started) / 1000)) };
+}
+
+async function propagation(admin: HttpClient, url: string, changes: number) {
+  const frontend = httpClient(url, { authorization: frontendToken });
+  const samples: number[] = [];
+  for (let index = 0; index < changes; index += 1) {
+    const enabled = index % 2 === 1;
+    const start = performance.now();
+    await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
+    while (((await frontend.get('/api/frontend/features/scale-0')).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+    samples.push(performance.now() - start);
+  }
+  const summary = summarize(samples);
+  return { p50Ms: round(summary.p50), p99Ms: round(summary.p99) };
+}
+
+type Stream = { request: ClientRequest; connected: Promise<void>; updatedAt?: number };
+
+function openStream(url: string, onUpdate: (stream: Stream) => void): Stream {
+  let connected!: () => void;
+  const stream: Stream = { request: undefined as unknown as ClientRequest, connected: new Promise((resolve) => { connected = resolve; }) };
+  stream.request = request(`${url}/api/client/streaming`, { agent: false, headers: { authorization: clientToken, accept: 'text/event-stream' } }, (response) => {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (chunk.includes('unleash-connected')) connected();
+      if (chunk.includes('unleash-updated') && stream.updatedAt === undefined) {
+        stream.updatedAt = performance.now();
+        onUpdate(stream);
+      }
+    });
+    response.on('error', () => undefined);
+  });
+  stream.request.on('error', () => undefined);
+  stream.request.end();
+  return stream;
+}
+
+async function streamsOpenOn(url: string): Promise<number> {
+  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
+  return Number(/^bunting_sdk_streams_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+/** N streams on the replica: memory each, and how long one toggle takes to reach every one of them. */
+async function measureStreams(admin: HttpClient, replica: { url: string; pid: number }, count: number, toggle: number) {
+  const before = rssMiB(replica.pid);
+  let heard = 0;
+  let allHeard!: () => void;
+  const everyone = new Promise<void>((resolve) => { allHeard = resolve; });
+  const streams: Stream[] = [];
+  for (let index = 0; index < count; index += 1) {
+    streams.push(openStream(replica.url, () => { heard += 1; if (heard === count) allHeard(); }));
+    // Opened in waves so the replica's accept queue is not what is measured.
+    if (index % 500 === 499) await Promise.all(streams.slice(-500).map((stream) => stream.connected));
+  }
+  await Promise.all(streams.map((stream) => stream.connected));
+  const held = rssMiB(replica.pid);
+  const start = performance.now();
+  await admin.post(`/api/admin/projects/default/features/scale-1/environments/development/${toggle % 2 === 0 ? 'off' : 'on'}`);
+  const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000));
+  await Promise.race([everyone, timeout]);
+  const delays = streams.filter((stream) => stream.updatedAt !== undefined).map((stream) => stream.updatedAt! - start);
+  const summary = summarize(delays);
+  for (const stream of streams) stream.request.destroy();
+  // Streams whose clients went away are released: wait for the replica to count none.
+  const released = performance.now();
+  while ((await streamsOpenOn(replica.url)) > 0 && performance.now() - released < 20_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  return {
+    streams: count,
+    heard: delays.length,
+    'KiB per stream': round(((held - before) * 1024) / count, 1),
+    'p50 ms': round(summary.p50),
+    'p99 ms': round(summary.p99),
+    'max ms': round(summary.max),
+    'open after clients left': await streamsOpenOn(replica.url),
+    'goal (<20 KiB, p99 <500 ms)': goal((held - before) * 1024 / count < 20 && summary.p99 < 500 && delays.length === count),
+  };
+}
+
+const isolation = await isolate();
+const server = await startServiceProcess('all', {
+  ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: clientToken,
+});
+let replica: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+try {
+  const admin = httpClient(server.url, { authorization: adminToken });
+  replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' });
+  const flagRows: Record<string, unknown>[] = [];
+  let have = 0;
+  for (const flags of FLAG_STEPS) {
+    const grown = await growFlags(admin, have, flags);
+    have = flags;
+    const client = httpClient(replica.url, { authorization: clientToken });
+    // The replica has the new flags once its answer names the last one.
+    while (!(await client.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`)) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Then until its revision stays put for a second: the last flags' switches may still be on their way.
+    let etag = '';
+    for (let settled = 0; settled < 4; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const now = (await client.get('/api/client/features')).headers.get('etag')!;
+      settled = now === etag ? settled + 1 : 0;
+      etag = now;
+    }
+    const features = await client.get('/api/client/features');
+    const users = Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
+    const frontendBytes = (await httpClient(replica.url, { authorization: frontendToken }).get(users[0]!)).text.length;
+    const frontend = await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 });
+    const notModified = await load({ url: replica.url, paths: ['/api/client/features'], headers: { authorization: clientToken, 'if-none-match': etag }, seconds: 2, connections: 50 });
+    const moved = await propagation(admin, server.url, 20);
+    flagRows.push({
+      flags,
+      'imported/s': grown.importedPerSecond,
+      'API created/s': grown.createdPerSecond,
+      'client/features kB': round(features.text.length / 1024),
+      'frontend kB': round(frontendBytes / 1024),
+      'frontend req/s': frontend.requestsPerSecond,
+      'frontend p99 ms': frontend.p99Ms,
+      '304 req/s': notModified.requestsPerSecond,
+      'propagation p50 ms': moved.p50Ms,
+      'propagation p99 ms': moved.p99Ms,
+      'replica RSS MiB': round(rssMiB(replica.pid)),
+      'all-in-one RSS MiB': round(rssMiB(server.pid)),
+    });
+    // Streams at the first size (a hydration of 10,000 flags is megabytes per stream, which would be all it measured).
+    if (flags === FLAG_STEPS[0]) {
+      const streamRows: Record<string, unknown>[] = [];
+      for (const [index, count] of STREAM_STEPS.entries()) streamRows.push(await measureStreams(admin, replica, count, index));
+      console.log(`\nOpen SDK streams on one frontend-api replica (${flags} flags; one toggle, timed from the admin request; clients on the same machine):`);
+      console.table(streamRows);
+    }
+  }
+  console.log('\nFlags per environment (frontend-api replica; /api/frontend 50 connections for %d s):', seconds);
+  console.table(flagRows);
+
+  await admin.post('/api/admin/projects', { id: 'imports', name: 'imports' });
+  const rssBefore = rssMiB(server.pid);
+  const started = performance.now();
+  const names = Array.from({ length: 5000 }, (_, index) => `imported-${index}`);
+  const imported = await admin.post('/api/admin/features-batch/import', { project: 'imports', environment: 'development', data: exportOf(names, 'imports') });
+  console.log(`\nImport of 5,000 flags in one features-batch/import: ${imported.status}, ${round((performance.now() - started) / 1000, 2)} s, all-in-one RSS ${round(rssBefore)} -> ${round(rssMiB(server.pid))} MiB`);
+} finally {
+  await replica?.stop();
+  await server.stop();
+  await isolation.cleanup();
+}
