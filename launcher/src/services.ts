@@ -1,5 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { infrastructureFor, type Connection, type Infrastructure, type ServiceInfrastructure } from '@bunting/platform';
+import { infrastructureFor, type Connection, type Infrastructure, type ServiceInfrastructure, type ServicePlugin } from '@bunting/platform';
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
 import { frontendApi } from '@bunting/frontend-api/app';
@@ -11,12 +10,12 @@ export type ServiceEntry = {
   needs: readonly Connection[];
   /** Connections whose loss the service rides out (it reports it in /ready without becoming unready). */
   tolerates: readonly Connection[];
-  build: (infrastructure: Infrastructure) => FastifyPluginAsync;
+  build: (infrastructure: Infrastructure) => ServicePlugin;
 };
 
 function service<K extends Connection>(
   needs: readonly K[],
-  build: (infrastructure: ServiceInfrastructure<K>) => FastifyPluginAsync,
+  build: (infrastructure: ServiceInfrastructure<K>) => ServicePlugin,
   tolerates: readonly K[] = [],
 ): ServiceEntry {
   return { needs, tolerates, build: (infrastructure) => build(infrastructureFor(infrastructure, needs)) };

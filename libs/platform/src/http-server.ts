@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './credentials.ts';
 import { DomainError, NotFoundError, ValidationError } from './errors.ts';
@@ -24,6 +24,21 @@ export type HttpServer = FastifyInstance<
   Logger,
   ZodTypeProvider
 >;
+
+/** A service as the launcher registers it: a plugin handed the server as HttpServer, typed by its zod schemas. */
+export type ServicePlugin = FastifyPluginAsync<Record<never, never>, import('node:http').Server, ZodTypeProvider, Logger>;
+
+/**
+ * Routes in an encapsulated scope of their own (hooks added there, such as authentication, apply to them alone),
+ * typed as the server itself: a plugin typed with the server's type provider and logger is handed an instance
+ * typed the same.
+ */
+export async function inScope(app: HttpServer, routes: (scope: HttpServer) => Promise<void> | void): Promise<void> {
+  const plugin: ServicePlugin = async (scope) => {
+    await routes(scope);
+  };
+  await app.register(plugin);
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
 import {
   AuthenticationRequired,
@@ -10,8 +9,9 @@ import {
   runDurableConsumer,
   startRelay,
   type CredentialVerifier,
-  type HttpServer,
+  type ServicePlugin,
   type ServiceInfrastructure,
+  inScope,
 } from '@bunting/platform';
 import { readAdminConfig, type AdminConfig } from './admin-config.ts';
 import type { AdminDeps } from './app-deps.ts';
@@ -87,7 +87,7 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * admin-api: the system of record for configuration and identity. Builds from the process's shared
  * connections; every change it makes is written with its events through the outbox of schema "admin".
  */
-export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis'>, config: AdminConfig = readAdminConfig(infrastructure.env)): FastifyPluginAsync {
+export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis'>, config: AdminConfig = readAdminConfig(infrastructure.env)): ServicePlugin {
   return async (app) => {
     const { db, messaging, log } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log, outbox: true });
@@ -135,8 +135,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions };
     const loginDeps = { ...deps, loginGuard: createLoginGuard(infrastructure.redis, namespace) };
 
-    await app.register(async (admin) => {
-      const scope = admin as unknown as HttpServer;
+    await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
       // sign-in, invite and console routes of this scope are open.
       const adminGuard = async (request: FastifyRequest) => {

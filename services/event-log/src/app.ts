@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent } from '@bunting/contracts';
-import { authenticate, migrate, runDurableConsumer, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
+import { authenticate, migrate, runDurableConsumer, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { eventRoutes } from './event-routes.ts';
 import { eventStore } from './event-store.ts';
 
@@ -12,7 +11,7 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * event-log: stores every domain event once, in arrival order, and serves the event log API.
  * Replicas share one durable consumer, so each event is stored by exactly one of them.
  */
-export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): FastifyPluginAsync {
+export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: EVENT_LOG_SCHEMA, dir: migrationsDir, log });
@@ -29,8 +28,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
       },
     });
 
-    await app.register(async (scope) => {
-      const server = scope as unknown as HttpServer;
+    await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
       });

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { followStream, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
+import { followStream, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { clientRoutes } from './client/client-routes.ts';
 import { deltaRoutes } from './client/delta-routes.ts';
 import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
@@ -17,7 +16,7 @@ import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
  * SDK tokens against its own copy of them: nothing on the request path touches the network, so it keeps answering
  * while Postgres, NATS, Redis or admin-api are down. Stateless apart from those copies, so it scales out.
  */
-export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 'redis'>, config: FrontendConfig = readFrontendConfig(infrastructure.env)): FastifyPluginAsync {
+export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 'redis'>, config: FrontendConfig = readFrontendConfig(infrastructure.env)): ServicePlugin {
   return async (app) => {
     const { messaging, redis, log } = infrastructure;
     const namespace = infrastructure.config.namespace;
@@ -46,8 +45,7 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
     const counts = createEdgeCounts();
     const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
     const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts };
-    await app.register(async (scope) => {
-      const server = scope as unknown as HttpServer;
+    await inScope(app, (server) => {
       frontendRoutes(server, deps);
       clientRoutes(server, deps);
       deltaRoutes(server, deps);

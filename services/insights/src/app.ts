@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync } from 'fastify';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
-import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
+import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { applicationAnnouncer } from './application-events.ts';
 import { adminClient } from './admin-client.ts';
 import { applicationRoutes } from './application-routes.ts';
@@ -21,7 +20,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
  * snapshot of admin-api's inventory for the trends, and serves the health report, instance statistics and
  * the executive dashboard. Replicas share the durable consumers.
  */
-export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): FastifyPluginAsync {
+export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log, outbox: true });
@@ -51,8 +50,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     });
     const snapshots = startSnapshotTimer({ db, admin, log });
 
-    await app.register(async (scope) => {
-      const server = scope as unknown as HttpServer;
+    await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
       });

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync } from 'fastify';
-import { authenticate, createOutbox, migrate, startRelay, type HttpServer, type ServiceInfrastructure } from '@bunting/platform';
+import { authenticate, createOutbox, migrate, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { startActionRunner } from './actions/action-runner.ts';
 import { actionRoutes } from './actions/action-routes.ts';
 import { createSecretBox } from './actions/secret-box.ts';
@@ -17,7 +16,7 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * signals: rate-limited signal ingestion, signal endpoint and action set configuration, and the action runner
  * that reacts to received signals. Owns schema "signals" and its own outbox.
  */
-export function signalsService(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis' | 'verifier'>, config: SignalsConfig = readSignalsConfig(infrastructure.env)): FastifyPluginAsync {
+export function signalsService(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis' | 'verifier'>, config: SignalsConfig = readSignalsConfig(infrastructure.env)): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier, redis } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: SIGNALS_SCHEMA, dir: migrationsDir, log, outbox: true });
@@ -30,9 +29,8 @@ export function signalsService(infrastructure: ServiceInfrastructure<'db' | 'mes
     const deps: SignalsDeps = { db, changes, messaging, redis, log, config, verifier, namespace: infrastructure.config.namespace, secrets, metrics: infrastructure.metrics };
     const runner = startActionRunner({ db, messaging, log, adminApiUrl, secrets, metrics: infrastructure.metrics });
 
-    await app.register(async (scope) => ingestionRoutes(scope as unknown as HttpServer, deps));
-    await app.register(async (scope) => {
-      const server = scope as unknown as HttpServer;
+    await inScope(app, (scope) => ingestionRoutes(scope, deps));
+    await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
       });

@@ -2,12 +2,22 @@ import { FeatureStrategy, type Project } from '@bunting/contracts';
 import { NotFoundError, type Queryable } from '@bunting/platform';
 import { healthRating } from '../rules/project-health.ts';
 import type { FeatureNaming } from '../rules/project-rules.ts';
-import { projectStore, type ProjectRow, type ProjectWrite } from './project-store.ts';
+import { projectStore, type ProjectRow, type ProjectSettingsRow, type ProjectWrite } from './project-store.ts';
 
 export type { ProjectRow };
 
 export async function requireProject(db: Queryable, id: string): Promise<ProjectRow> {
   const project = await projectStore.get(db, id);
+  if (!project) throw new NotFoundError(`Could not find project with id ${id}`);
+  return project;
+}
+
+/**
+ * The project's settings a flag write needs (default stickiness, naming, limit): a lean read, as it runs for every
+ * flag of an import, where the full row's counts over all flags cost more the more flags there are.
+ */
+export async function requireProjectSettings(db: Queryable, id: string): Promise<ProjectSettingsRow> {
+  const project = await projectStore.settings(db, id);
   if (!project) throw new NotFoundError(`Could not find project with id ${id}`);
   return project;
 }
@@ -92,12 +102,12 @@ export const projectReadModel = {
   exists: (db: Queryable, id: string) => projectStore.exists(db, id),
   /** The rules a new flag in the project must follow. */
   async flagRules(db: Queryable, id: string): Promise<{ naming: FeatureNaming; featureLimit: number | null; archived: boolean; activeFlags: number }> {
-    const project = await requireProject(db, id);
+    const project = await requireProjectSettings(db, id);
     return {
       naming: { pattern: project.featureNamingPattern, example: project.featureNamingExample },
       featureLimit: project.featureLimit,
       archived: project.archivedAt !== null,
-      activeFlags: project.featureCount,
+      activeFlags: project.activeFlags,
     };
   },
   /** The strategy configured for flags enabled in the environment without one, if any. */

@@ -28,6 +28,17 @@ export const ProjectRow = z.object({
 });
 export type ProjectRow = z.infer<typeof ProjectRow>;
 
+/** What writing a flag needs of its project: none of the listing's counts over every flag but the active ones. */
+export const ProjectSettingsRow = z.object({
+  defaultStickiness: z.string(),
+  featureLimit: z.number().nullable(),
+  featureNamingPattern: z.string().nullable(),
+  featureNamingExample: z.string().nullable(),
+  archivedAt: z.string().nullable(),
+  activeFlags: z.number(),
+});
+export type ProjectSettingsRow = z.infer<typeof ProjectSettingsRow>;
+
 const select = sql.fragment`
   select p.id, p.name, p.description, p.mode, p.default_stickiness as "defaultStickiness",
     p.feature_limit as "featureLimit", p.feature_naming_pattern as "featureNamingPattern",
@@ -74,6 +85,14 @@ export const projectStore = {
   },
   get(db: Queryable, id: string) {
     return db.maybeOne(sql.type(ProjectRow)`${select} where p.id = ${id}`);
+  },
+  settings(db: Queryable, id: string) {
+    return db.maybeOne(sql.type(ProjectSettingsRow)`
+      select p.default_stickiness as "defaultStickiness", p.feature_limit as "featureLimit",
+        p.feature_naming_pattern as "featureNamingPattern", p.feature_naming_example as "featureNamingExample",
+        p.archived_at as "archivedAt",
+        (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null)::int as "activeFlags"
+      from admin.projects p where p.id = ${id}`);
   },
   exists(db: Queryable, id: string) {
     return db.exists(sql.unsafe`select 1 from admin.projects where id = ${id}`);

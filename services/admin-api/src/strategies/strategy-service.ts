@@ -5,7 +5,7 @@ import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
 import { refreshLifecycle } from '../feature-state/lifecycle.ts';
-import { requireProject, requireProjectEnvironment, projectReadModel } from '../projects/project-read-model.ts';
+import { requireProjectEnvironment, requireProjectSettings, projectReadModel } from '../projects/project-read-model.ts';
 import { applyJsonPatch } from '../rules/json-patch.ts';
 import { normalizeStrategy } from '../rules/strategy-rules.ts';
 import { strategyStore, strategyView, type StrategyRow } from './strategy-store.ts';
@@ -50,7 +50,7 @@ export const strategyService = {
   async add(change: Change, path: StrategyPath, input: CreateFeatureStrategy) {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     await requireProjectEnvironment(change.tx, path.project, path.environment);
-    const project = await requireProject(change.tx, path.project);
+    const project = await requireProjectSettings(change.tx, path.project);
     const strategy = await normalizeStrategy(change.tx, input, {
       featureName: feature.name,
       defaultStickiness: project.defaultStickiness,
@@ -66,7 +66,7 @@ export const strategyService = {
   async update(change: Change, path: StrategyPath, id: string, input: CreateFeatureStrategy) {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
-    const project = await requireProject(change.tx, path.project);
+    const project = await requireProjectSettings(change.tx, path.project);
     const strategy = await normalizeStrategy(change.tx, { ...input, sortOrder: input.sortOrder ?? before.sortOrder }, {
       featureName: feature.name,
       defaultStickiness: project.defaultStickiness,
@@ -118,7 +118,7 @@ export const strategyService = {
   async ensureEnabledStrategy(change: Change, feature: FeatureRow, environment: string) {
     const strategies = await strategyStore.listFor(change.tx, feature.name, environment);
     if (strategies.some((strategy) => !strategy.disabled)) return;
-    const project = await requireProject(change.tx, feature.project);
+    const project = await requireProjectSettings(change.tx, feature.project);
     const configured = await projectReadModel.defaultStrategy(change.tx, feature.project, environment);
     const template = CreateFeatureStrategy.parse(configured ?? { name: 'flexibleRollout', constraints: [], parameters: {} });
     const strategy = await normalizeStrategy(change.tx, template, {
