@@ -80,7 +80,40 @@ function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => voi
   );
 }
 
-/** People with an account: search, add (with a link to set a password), change their root role, reset, remove. */
+function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(user.name ?? '');
+  const [email, setEmail] = useState(user.email ?? '');
+  const save = useMutation({
+    mutationFn: () => put<User>(`/api/admin/user-admin/${user.id}`, { name, ...(email ? { email } : {}) }),
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: adminKeys.users });
+      notifySaved(`${displayName(saved)} was saved`);
+      onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Edit ${displayName(user)}`}>
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(save.error, 'name')} data-autofocus />
+          <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={fieldError(save.error, 'email')} />
+          {save.error && !fieldError(save.error, 'name') && !fieldError(save.error, 'email') ? <Alert color="red" role="alert">{messageOf(save.error)}</Alert> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={save.isPending}>Save</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** People with an account: search, add (with a link to set a password), edit, change their root role, reset, remove. */
 export default function UsersPage() {
   const queryClient = useQueryClient();
   const can = usePermission();
@@ -91,6 +124,7 @@ export default function UsersPage() {
   const [creating, { open, close }] = useDisclosure(false);
   const resetLink = useResetLink();
   const [resetFor, setResetFor] = useState<string | null>(null);
+  const [editing, setEditing] = useState<User | null>(null);
   const changeRole = useMutation({
     mutationFn: ({ id, rootRole }: { id: number; rootRole: number }) => put(`/api/admin/user-admin/${id}`, { rootRole }),
     onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.users }); notifySaved('Root role changed'); },
@@ -128,6 +162,7 @@ export default function UsersPage() {
                 <Table.Td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : 'never'}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Edit ${displayName(user)}`} onClick={() => setEditing(user)}>Edit</Button>
                     <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Reset password of ${displayName(user)}`} onClick={() => { setResetFor(displayName(user)); resetLink.mutate(user.id); }}>Reset password</Button>
                     <ConfirmButton size="compact-sm" variant="subtle" color="red" disabled={!admin.allowed} aria-label={`Remove ${displayName(user)}`} title={`Remove ${displayName(user)}?`} message="They lose access at once; what they changed stays in the history." confirmLabel="Remove" onConfirm={() => removeUser.mutate(user.id)}>Remove</ConfirmButton>
                   </Group>
@@ -138,6 +173,7 @@ export default function UsersPage() {
         </Table>
       )}
       {creating ? <CreateUserModal roles={roles} onClose={close} /> : null}
+      {editing ? <EditUserModal user={editing} onClose={() => setEditing(null)} /> : null}
     </Stack>
   );
 }

@@ -89,6 +89,14 @@ describe('administration in the console', () => {
     const link = await page.getByLabel('Password link', { exact: true }).textContent();
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('table', { name: 'Users' }).getByText('Nora', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit Nora' }).click();
+    const editing = page.getByRole('dialog', { name: 'Edit Nora' });
+    await editing.getByRole('textbox', { name: 'Name' }).fill('Nora Berg');
+    await editing.getByRole('textbox', { name: 'Email' }).fill('nora@example.com');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('table', { name: 'Users' }).getByText('Nora Berg', { exact: true }).waitFor();
+    expect(((await stack.admin.get('/api/admin/user-admin')).body.users as { username?: string; name?: string; email?: string }[])
+      .find((user) => user.username === 'nora')).toMatchObject({ name: 'Nora Berg', email: 'nora@example.com' });
     await screenshot(page, 'admin-users');
     await expectNoSeriousViolations('the users');
 

@@ -29,14 +29,9 @@ export const ProjectRow = z.object({
 export type ProjectRow = z.infer<typeof ProjectRow>;
 
 /** What writing a flag needs of its project: none of the listing's counts over every flag but the active ones. */
-export const ProjectSettingsRow = z.object({
-  defaultStickiness: z.string(),
-  featureLimit: z.number().nullable(),
-  featureNamingPattern: z.string().nullable(),
-  featureNamingExample: z.string().nullable(),
-  archivedAt: z.string().nullable(),
-  activeFlags: z.number(),
-});
+export const ProjectSettingsRow = ProjectRow
+  .pick({ defaultStickiness: true, featureLimit: true, featureNamingPattern: true, featureNamingExample: true, archivedAt: true })
+  .extend({ activeFlags: z.number() });
 export type ProjectSettingsRow = z.infer<typeof ProjectSettingsRow>;
 
 const select = sql.fragment`
