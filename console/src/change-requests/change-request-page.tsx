@@ -24,6 +24,7 @@ function FlagChanges({ projectId, environment, feature, open }: { projectId: str
     <Paper withBorder p="md" component="section" aria-label={`Changes to ${feature.name}`}>
       <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(feature.name)}`}>{feature.name}</Anchor></Title>
       {feature.conflict ? <Alert color="orange" mt="xs">{feature.conflict}</Alert> : null}
+      <Text size="sm" c="dimmed">{open ? 'Each change next to the flag as it is now.' : 'What the request set; the flag may have changed since.'}</Text>
       <Stack gap="sm" mt="xs">
         {feature.changes.map((change) => {
           const preview = previewChange(change.action, change.payload, current, environment);

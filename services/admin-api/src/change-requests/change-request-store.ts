@@ -46,6 +46,22 @@ const changeColumns = sql.fragment`id, change_request_id as "changeRequestId", f
 
 export type Author = { userId: number | null; name: string; imageUrl: string | null };
 
+type Reviewer = { userId: number; name: string; imageUrl: string | null };
+/** Approvals and rejections are kept alike, each in a table of its own. */
+type VerdictTable = 'change_request_approvals' | 'change_request_rejections';
+
+function verdicts(db: Queryable, table: VerdictTable, changeRequestIds: readonly number[]) {
+  return db.any(sql.type(PersonRow)`
+    select change_request_id as "changeRequestId", user_id as "userId", username, image_url as "imageUrl", created_at as "createdAt"
+    from ${sql.identifier(['admin', table])} where change_request_id = any(${sql.array(changeRequestIds, 'int4')}) order by created_at`);
+}
+
+function addVerdict(db: Queryable, table: VerdictTable, id: number, user: Reviewer) {
+  return db.query(sql.unsafe`
+    insert into ${sql.identifier(['admin', table])} (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
+    on conflict do nothing`);
+}
+
 export const changeRequestStore = {
   get(db: Queryable, id: number, options: { forUpdate?: boolean; skipLocked?: boolean } = {}) {
     const lock = options.forUpdate ? (options.skipLocked ? sql.fragment`for update skip locked` : sql.fragment`for update`) : sql.fragment``;
@@ -156,29 +172,13 @@ export const changeRequestStore = {
       where r.project_id = ${project} and r.state = 'Scheduled' and (${sql.join(matches, sql.fragment` or `)}) order by r.id`);
   },
 
-  approvals(db: Queryable, changeRequestIds: readonly number[]) {
-    return db.any(sql.type(PersonRow)`
-      select change_request_id as "changeRequestId", user_id as "userId", username, image_url as "imageUrl", created_at as "createdAt"
-      from admin.change_request_approvals where change_request_id = any(${sql.array(changeRequestIds, 'int4')}) order by created_at`);
-  },
-  addApproval(db: Queryable, id: number, user: { userId: number; name: string; imageUrl: string | null }) {
-    return db.query(sql.unsafe`
-      insert into admin.change_request_approvals (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
-      on conflict do nothing`);
-  },
+  approvals: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_approvals', changeRequestIds),
+  addApproval: (db: Queryable, id: number, user: Reviewer) => addVerdict(db, 'change_request_approvals', id, user),
   clearApprovals(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from admin.change_request_approvals where change_request_id = ${id}`);
   },
-  rejections(db: Queryable, changeRequestIds: readonly number[]) {
-    return db.any(sql.type(PersonRow)`
-      select change_request_id as "changeRequestId", user_id as "userId", username, image_url as "imageUrl", created_at as "createdAt"
-      from admin.change_request_rejections where change_request_id = any(${sql.array(changeRequestIds, 'int4')}) order by created_at`);
-  },
-  addRejection(db: Queryable, id: number, user: { userId: number; name: string; imageUrl: string | null }) {
-    return db.query(sql.unsafe`
-      insert into admin.change_request_rejections (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
-      on conflict do nothing`);
-  },
+  rejections: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_rejections', changeRequestIds),
+  addRejection: (db: Queryable, id: number, user: Reviewer) => addVerdict(db, 'change_request_rejections', id, user),
   comments(db: Queryable, changeRequestIds: readonly number[]) {
     return db.any(sql.type(CommentRow)`
       select id, change_request_id as "changeRequestId", text, created_by_name as "createdByName", created_by_image_url as "createdByImageUrl", created_at as "createdAt"
