@@ -26,8 +26,9 @@ afterAll(async () => {
 const Note = z.object({ id: z.string(), fail: z.number().optional() });
 type Note = z.infer<typeof Note>;
 
-function consume(name: string, handle: (note: Note, deliveryCount: number) => Promise<void>) {
+function consume(name: string, handle: (note: Note, deliveryCount: number) => Promise<void>, options: { maxAckPending?: number } = {}) {
   const consumer = runDurableConsumer({
+    ...options,
     messaging,
     stream: messaging.names.eventsStream,
     durable: messaging.names.consumer(name),
@@ -59,6 +60,20 @@ describe('a durable consumer', () => {
     release();
     await eventually(async () => (await pendingAcks('ack-after')) === 0);
   });
+
+  it('hands messages over in stream order across replicas sharing it when one may be out at a time', async () => {
+    const handled: number[] = [];
+    // Two replicas whose handlers take varying time: with many messages out at once their writes would interleave.
+    const replica = () => consume('in-order', async (note) => {
+      await new Promise((resolve) => setTimeout(resolve, Number(note.id) % 3));
+      handled.push(Number(note.id));
+    }, { maxAckPending: 1 });
+    replica();
+    replica();
+    for (let index = 0; index < 200; index += 1) await publish('in-order', { id: String(index) });
+    await eventually(async () => handled.length === 200, { timeoutMs: 15_000 });
+    expect(handled).toEqual([...handled].sort((a, b) => a - b));
+  }, 20_000);
 
   it('gets a message again after its handler failed, until it succeeds', async () => {
     const attempts: number[] = [];

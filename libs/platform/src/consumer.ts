@@ -19,6 +19,11 @@ export type ConsumerSpec<S extends z.ZodType> = StreamSpec<S> & {
   /** Must be idempotent: a message may arrive again after a crash between the work and the ack. */
   handle: (message: z.infer<S>, raw: JsMsg) => Promise<void>;
   maxMessages?: number;
+  /**
+   * How many messages may be out unacknowledged at once, across every replica. 1 hands the stream over in order even
+   * when several replicas share the consumer (each message is acknowledged before the next is delivered anywhere).
+   */
+  maxAckPending?: number;
   /** Where messages handled (by outcome), redeliveries and the consumer's pending count are reported. */
   metrics?: Metrics;
 };
@@ -107,7 +112,7 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
       deliver_policy: DeliverPolicy.All,
       filter_subject: spec.filterSubject,
       ack_wait: nanos(30_000),
-      max_ack_pending: 1000,
+      max_ack_pending: spec.maxAckPending ?? 1000,
     });
     const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
     return consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS });

@@ -9,7 +9,7 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /**
  * event-log: stores every domain event once, in arrival order, and serves the event log API.
- * Replicas share one durable consumer, so each event is stored by exactly one of them.
+ * Replicas share one durable consumer, so each event is stored by exactly one of them, one at a time in stream order.
  */
 export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
@@ -23,6 +23,8 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
       durable: messaging.names.consumer('event_log'),
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
+      // One event out at a time across replicas, so the log's ids follow commit order however many replicas run.
+      maxAckPending: 1,
       handle: async (event) => {
         await eventStore.insert(db, event);
       },
