@@ -9,6 +9,7 @@ import { recordEvent } from './event-facts.ts';
 import { insightsRoutes } from './insights-routes.ts';
 import { createKnownFlags } from './known-flags.ts';
 import { recordMetrics } from './metric-facts.ts';
+import { readRetentionPolicy } from './metric-retention.ts';
 import { startSnapshotTimer } from './snapshot-timer.ts';
 
 export const INSIGHTS_SCHEMA = 'insights';
@@ -23,6 +24,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
+    const retention = readRetentionPolicy();
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log, outbox: true });
     const admin = adminClient(messaging);
     const outbox = createOutbox(INSIGHTS_SCHEMA);
@@ -48,7 +50,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       schema: MetricsMessage,
       handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names)),
     });
-    const snapshots = startSnapshotTimer({ db, admin, log });
+    const snapshots = startSnapshotTimer({ db, admin, log, retention });
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {

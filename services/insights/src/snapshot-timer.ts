@@ -1,5 +1,6 @@
 import type { DatabasePool, Logger } from '@bunting/platform';
 import type { AdminClient } from './admin-client.ts';
+import { applyRetention, type RetentionPolicy } from './metric-retention.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 const HOUR_MS = 3_600_000;
@@ -8,13 +9,20 @@ const RETRY_MS = 30_000;
 /**
  * Takes the trend snapshot at start and then every hour, so each day has one even when nobody looks at the
  * dashboard, and the environments' types are known early. Until admin-api first answers, it tries again every
- * 30 s. Replicas may both take it: the day's rows are replaced, not added to.
+ * 30 s. Replicas may both take it: the day's rows are replaced, not added to. The same hourly tick applies the
+ * metrics' retention, whether or not admin-api answers.
  */
-export function startSnapshotTimer({ db, admin, log }: { db: DatabasePool; admin: AdminClient; log: Logger }) {
+export function startSnapshotTimer({ db, admin, log, retention }: { db: DatabasePool; admin: AdminClient; log: Logger; retention: RetentionPolicy }) {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let inFlight: Promise<void> | undefined;
   const take = async (): Promise<number> => {
+    try {
+      const kept = await applyRetention(db, retention);
+      if (kept.rolledUp + kept.dropped + kept.instancesDropped > 0) log.info(kept, 'metrics retention applied');
+    } catch (error) {
+      log.warn({ err: error }, 'could not apply the metrics retention; trying again in an hour');
+    }
     try {
       await recordSnapshot(db, await admin.inventory());
       return HOUR_MS;

@@ -56,6 +56,10 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
         insert into signals.signals (endpoint_id, token_id, token_name, payload)
         values (${endpoint.id}, ${token.id}, ${token.name}, ${payload === null ? null : sql.jsonb(payload as object)})
         returning id, created_at as "createdAt"`);
+      // The newest are kept, a bounded number per endpoint; the stream carries each one to the actions already.
+      await change.tx.query(sql.unsafe`
+        delete from signals.signals where endpoint_id = ${endpoint.id} and id <= (
+          select id from signals.signals where endpoint_id = ${endpoint.id} order by id desc offset ${config.keptPerEndpoint} limit 1)`);
       const received: ReceivedSignal = { id: row.id, endpointId: endpoint.id, endpointName: endpoint.name, tokenName: token.name, payload, createdAt: row.createdAt };
       change.publish({ uuid: randomUUID(), subject: messaging.names.signalSubject(String(endpoint.id)), payload: received });
       return received;
