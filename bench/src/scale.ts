@@ -1,6 +1,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
+import { measureEventSearch } from './event-search.ts';
 import { load } from './load.ts';
 import { round, summarize } from './stats.ts';
 
@@ -8,7 +9,7 @@ import { round, summarize } from './stats.ts';
  * `npm run bench:scale`: how the SDK edge's costs grow with the work. Flags per environment (200, 2,000,
  * 10,000): creation rate, /api/client/features size, /api/frontend req/s and p99, propagation of one change;
  * open SDK streams (1,000, 5,000, 10,000 on one frontend-api replica): memory per stream, the time for a change
- * to reach all of them, and their release when clients go away; one 5,000-flag import. Bounded: about 6 minutes.
+ * to reach all of them, and their release when clients go away; one 5,000-flag import; the event log's reads over a million events. Bounded: about 8 minutes.
  */
 const adminToken = '*:*.scale-admin';
 const frontendToken = 'default:development.scale-frontend';
@@ -205,6 +206,11 @@ try {
   while ((await admin.post('/api/admin/events/search', { feature: last })).body.events.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   const { body: logged } = await admin.post('/api/admin/events/search', { project: 'imports', limit: 1 });
   console.log(`The event log held the import's ${logged.totalEvents} events ${round((performance.now() - answered) / 1000, 2)} s after its answer`);
+
+  const eventCount = Number(process.env.SCALE_EVENTS ?? 1_000_000);
+  const search = await measureEventSearch(admin, isolation.databaseUrl, eventCount);
+  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; 40 reads each, one at a time):`);
+  console.table(search.rows);
 } finally {
   await replica?.stop();
   await server.stop();

@@ -35,40 +35,60 @@ function where(filter: EventFilter) {
   if (filter.type !== undefined) conditions.push(sql.fragment`type = any(${anyOf(filter.type)})`);
   if (filter.environment !== undefined) conditions.push(sql.fragment`environment = any(${anyOf(filter.environment)})`);
   if (filter.createdBy !== undefined) {
-    conditions.push(sql.fragment`(created_by = any(${anyOf(filter.createdBy)}) or created_by_user_id::text = any(${anyOf(filter.createdBy)}))`);
+    // Compared as stored, so each side reads its own index.
+    const userIds = filter.createdBy.filter((value) => /^-?\d{1,9}$/.test(value)).map(Number);
+    conditions.push(sql.fragment`(created_by = any(${anyOf(filter.createdBy)}) or created_by_user_id = any(${sql.array(userIds, 'int4')}))`);
   }
   if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
   if (filter.query) {
     const pattern = `%${filter.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    conditions.push(sql.fragment`(type ilike ${pattern} or created_by ilike ${pattern} or coalesce(data::text, '') ilike ${pattern})`);
+    // The expression of the trigram index (migration 002): the three fields as one text.
+    conditions.push(sql.fragment`(type || ' ' || created_by || ' ' || coalesce(data::text, '')) ilike ${pattern}`);
   }
-  return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : sql.fragment``;
+  return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : null;
 }
+
+/** Up to this many matches are sorted after reading them by index; more are met walking the log backwards. */
+const FEW_MATCHES = 5_000;
+const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map((row) => ({ ...row, type: row.type as Event['type'] }));
 
 export const eventStore = {
   /** Stores an event once: a redelivered message finds its uuid taken and changes nothing. */
   async insert(db: Queryable, event: DomainEvent): Promise<boolean> {
     const result = await db.query(sql.unsafe`
-      insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
-        feature_name, data, pre_data, tags, group_id)
-      values (${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
-        ${event.environment}, ${event.project}, ${event.featureName},
-        ${event.data === null ? null : sql.jsonb(event.data as object)},
-        ${event.preData === null ? null : sql.jsonb(event.preData as object)},
-        ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})
-      on conflict (uuid) do nothing`);
+      with stored as (
+        insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
+          feature_name, data, pre_data, tags, group_id)
+        values (${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
+          ${event.environment}, ${event.project}, ${event.featureName},
+          ${event.data === null ? null : sql.jsonb(event.data as object)},
+          ${event.preData === null ? null : sql.jsonb(event.preData as object)},
+          ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})
+        on conflict (uuid) do nothing
+        returning 1
+      )
+      update event_log.event_count set total = total + 1 where exists (select from stored)`);
     return result.rowCount > 0;
   },
 
   async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
     const condition = where(filter);
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
-    const [rows, total] = await Promise.all([
-      db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by id desc ${limit} offset ${page.offset}`),
-      db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from event_log.events ${condition}`),
-    ]);
-    return { events: rows.map((row) => ({ ...row, type: row.type as Event['type'] })), total };
+    const Count = z.object({ count: z.number() });
+    if (condition === null) {
+      const [rows, total] = await Promise.all([
+        db.any(sql.type(EventRow)`select ${columns} from event_log.events order by id desc ${limit} offset ${page.offset}`),
+        db.oneFirst(sql.type(Count)`select total::int as count from event_log.event_count`),
+      ]);
+      return { events: typed(rows), total };
+    }
+    const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.events ${condition}`);
+    // Few matches: read them through the filters' indexes and sort them (id + 0 keeps the planner off the primary
+    // key, which it would walk backwards hoping to meet matches early, through the whole table if they are rare).
+    const order = total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`;
+    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by ${order} ${limit} offset ${page.offset}`);
+    return { events: typed(rows), total };
   },
 
   creators(db: Queryable) {
