@@ -52,7 +52,11 @@ export const EnvironmentSnapshot = z.object({
 });
 export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshot>;
 
-export const SnapshotRequest = z.object({ environment: z.string() });
+/**
+ * One environment's snapshot; with `features`, only those flags (a flag archived, deleted or no longer in the
+ * environment is left out) and every segment, for an edge that already holds the rest.
+ */
+export const SnapshotRequest = z.object({ environment: z.string(), features: z.array(z.string()).max(1000).optional() });
 
 /** The evaluation context SDKs and the frontend API use. */
 export type EvaluationContext = {

@@ -5,15 +5,15 @@ import { snapshotStore } from './snapshot-store.ts';
 /**
  * One environment's configuration for the SDK edge: every non-archived feature of every project that has the
  * environment, its enabled strategies (disabled ones are never sent to SDKs), variants and dependencies, and
- * every segment.
+ * every segment. With `names`, only those features (and still every segment).
  */
-export async function loadEnvironmentSnapshot(db: Queryable, environment: string): Promise<EnvironmentSnapshot> {
+export async function loadEnvironmentSnapshot(db: Queryable, environment: string, names?: readonly string[]): Promise<EnvironmentSnapshot> {
   const [features, strategies, dependencies, segments, tags] = await Promise.all([
-    snapshotStore.features(db, environment),
-    snapshotStore.strategies(db, environment),
-    snapshotStore.dependencies(db),
+    snapshotStore.features(db, environment, names),
+    snapshotStore.strategies(db, environment, names),
+    snapshotStore.dependencies(db, names),
     snapshotStore.segments(db),
-    snapshotStore.tags(db),
+    snapshotStore.tags(db, names),
   ]);
   const tagsByFeature = new Map<string, { type: string; value: string }[]>();
   for (const row of tags) tagsByFeature.set(row.featureName, [...(tagsByFeature.get(row.featureName) ?? []), { type: row.type, value: row.value }]);

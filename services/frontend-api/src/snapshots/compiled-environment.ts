@@ -27,8 +27,8 @@ export type FrontendFeature = {
   compiled: CompiledFeature;
   /** The toggle for an answer that is on, encoded on first use and kept by the answer's slot. */
   toggle: (result: Evaluation) => Buffer;
-  /** The toggle /api/frontend/all sends for an answer that is off. */
-  offToggle: Buffer;
+  /** The toggle /api/frontend/all sends for an answer that is off, encoded on first use. */
+  readonly offToggle: Buffer;
 };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
@@ -38,20 +38,18 @@ function toggleJson(name: string, impressionData: boolean, variant: VariantDefin
   return Buffer.from(JSON.stringify({ name, enabled: true, variant: variantShape, impressionData }));
 }
 
+/** Each answer's bytes are made when first sent: a change recompiles every flag, most of which are not asked for soon. */
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
-  const bySlot: Buffer[] = [toggleJson(compiled.name, compiled.impressionData, undefined)];
-  const off = { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false };
+  const bySlot: (Buffer | undefined)[] = [];
+  let offToggle: Buffer | undefined;
   return {
     compiled,
-    offToggle: Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: off, impressionData: compiled.impressionData })),
-    toggle: (result) => {
-      let encoded = bySlot[result.slot];
-      if (encoded === undefined) {
-        encoded = toggleJson(compiled.name, compiled.impressionData, result.variant);
-        bySlot[result.slot] = encoded;
-      }
-      return encoded;
+    get offToggle() {
+      const off = { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false };
+      offToggle ??= Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: off, impressionData: compiled.impressionData }));
+      return offToggle;
     },
+    toggle: (result) => (bySlot[result.slot] ??= toggleJson(compiled.name, compiled.impressionData, result.variant)),
   };
 }
 

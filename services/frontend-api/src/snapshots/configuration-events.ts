@@ -20,3 +20,17 @@ export function scopeOf(event: { type: string; environment?: string | null }): S
   }
   return { kind: 'all' };
 }
+
+/** Events about one flag: what SDKs see of other flags stays as it was, so only that flag need be read again. */
+const ABOUT_ONE_FLAG = new Set([
+  'feature-created', 'feature-deleted', 'feature-updated', 'feature-metadata-updated', 'feature-variants-updated',
+  'feature-environment-variants-updated', 'feature-project-change', 'feature-archived', 'feature-revived', 'feature-tagged',
+  'feature-untagged', 'feature-strategy-update', 'feature-strategy-add', 'feature-strategy-remove', 'strategy-order-changed',
+  'feature-stale-on', 'feature-stale-off', 'feature-environment-enabled', 'feature-environment-disabled',
+  'feature-dependency-added', 'feature-dependency-removed', 'feature-dependencies-removed',
+]);
+
+/** The flag an SDK-relevant event is about alone, if it is about one. */
+export function flagOf(event: { type: string; featureName?: string | null }): string | null {
+  return event.featureName && ABOUT_ONE_FLAG.has(event.type) ? event.featureName : null;
+}

@@ -25,12 +25,33 @@ export function diffSnapshots(before: EnvironmentSnapshot, after: EnvironmentSna
     if (!previous || JSON.stringify(previous) !== JSON.stringify(feature)) features.set(name, feature.project);
   }
   for (const [name, feature] of old) if (!next.has(name)) features.set(name, feature.project);
+  return { from, to, features, segments: changedSegments(before, after) };
+}
+
+function changedSegments(before: EnvironmentSnapshot, after: EnvironmentSnapshot): Set<number> {
   const segments = new Set<number>();
   const oldSegments = byId(before);
   const nextSegments = byId(after);
   for (const [id, json] of nextSegments) if (oldSegments.get(id) !== json) segments.add(id);
   for (const id of oldSegments.keys()) if (!nextSegments.has(id)) segments.add(id);
-  return { from, to, features, segments };
+  return segments;
+}
+
+/**
+ * The same comparison when the flags that may have changed are known: only those are looked at (each counted as
+ * changed), with every segment. `projectOf` of each side gives a flag's project, before or after.
+ */
+export function diffNamed(
+  before: { snapshot: EnvironmentSnapshot; projectOf: ReadonlyMap<string, string> },
+  after: { snapshot: EnvironmentSnapshot; projectOf: ReadonlyMap<string, string> },
+  names: readonly string[], from: number, to: number,
+): RevisionChange {
+  const features = new Map<string, string>();
+  for (const name of names) {
+    const project = after.projectOf.get(name) ?? before.projectOf.get(name);
+    if (project !== undefined) features.set(name, project);
+  }
+  return { from, to, features, segments: changedSegments(before.snapshot, after.snapshot) };
 }
 
 const KEPT = 200;

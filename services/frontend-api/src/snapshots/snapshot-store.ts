@@ -1,15 +1,32 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import { z } from 'zod';
 import { EnvironmentSnapshot, SnapshotView } from '@bunting/contracts';
 import { DomainError, askView, type Logger, type Messaging, type Redis } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
-import { scopeOf } from './configuration-events.ts';
-import { createRevisionHistory, diffSnapshots, type ChangesSince } from './revision-changes.ts';
+import { flagOf, scopeOf } from './configuration-events.ts';
+import { createRevisionHistory, diffNamed, diffSnapshots, type ChangesSince } from './revision-changes.ts';
+import { createChangedFlags, mergeSnapshot } from './snapshot-merge.ts';
 
-const Stored = z.object({ revision: z.number(), coveredSeq: z.number(), snapshot: EnvironmentSnapshot });
+/** A stored snapshot; `changed` names the flags it changed from the revision before, when it was made by reading only them. */
+const Stored = z.object({
+  revision: z.number(),
+  coveredSeq: z.number(),
+  snapshot: EnvironmentSnapshot,
+  changed: z.object({ from: z.number(), features: z.array(z.string()) }).optional(),
+});
 type Stored = z.infer<typeof Stored>;
 const Notice = z.object({ environment: z.string(), revision: z.number() });
-const ConfigurationEvent = z.object({ type: z.string(), environment: z.string().nullable().optional() });
+const ConfigurationEvent = z.object({ type: z.string(), environment: z.string().nullable().optional(), featureName: z.string().nullable().optional() });
+/** Up to this many changed flags are read alone; more, and the whole environment is read. */
+const PARTIAL_LIMIT = 500;
+/**
+ * Snapshots stored in Redis are written on every change and read once per replica: fast compression wins, done off the
+ * event loop (in libuv's pool) so answers keep flowing meanwhile.
+ */
+const STORED_GZIP = { level: 1 };
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
 
 function unavailable(environment: string) {
   return new DomainError(503, 'ServiceUnavailableError', `The flags of ${environment} are not loaded yet and cannot be fetched right now; try again shortly.`, { headers: { 'retry-after': '2' } });
@@ -62,6 +79,9 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   const subscriptions: { unsubscribe: () => void }[] = [];
   const history = createRevisionHistory();
   const listeners = new Map<string, Set<(compiled: CompiledEnvironment) => void>>();
+  const changedFlags = createChangedFlags();
+  // Events before start are not known one by one: a snapshot covering less than this is never patched.
+  let startedAt = Number.POSITIVE_INFINITY;
 
   const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
 
@@ -73,10 +93,16 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const compiled = Object.assign(built, { coveredSeq: stored.coveredSeq, installedAt: Date.now(), compileMs: performance.now() - started });
     const environment = stored.snapshot.environment;
     states.set(environment, compiled);
+    changedFlags.forget(new Map([...states].map(([name, state]) => [name, state.coveredSeq])));
     // Comparing the snapshots for the delta protocol waits until the new one is being served: until then a delta
     // SDK asking gets a hydration, which is never wrong.
     setImmediate(() => {
-      if (existing) history.record(environment, diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
+      if (existing) {
+        const named = stored.changed?.from === existing.revision ? stored.changed.features : null;
+        history.record(environment, named
+          ? diffNamed(existing, compiled, named, existing.revision, stored.revision)
+          : diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
+      }
       for (const listener of listeners.get(environment) ?? []) {
         try {
           listener(compiled);
@@ -91,7 +117,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   async function readStored(environment: string): Promise<Stored | undefined> {
     const raw = await redis.getBuffer(key.data(environment));
     if (!raw) return undefined;
-    const parsed = Stored.safeParse(JSON.parse(gunzipSync(raw).toString('utf8')));
+    const parsed = Stored.safeParse(JSON.parse((await gunzip(raw)).toString('utf8')));
     return parsed.success ? parsed.data : undefined;
   }
 
@@ -110,6 +136,20 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     return held + 1;
   }
 
+  /**
+   * The held snapshot with only the flags changed since it read again, when that is enough: no event about more than
+   * single flags since, no new flag, not too many. Undefined means read the whole environment.
+   */
+  async function patchHeld(environment: string): Promise<{ snapshot: EnvironmentSnapshot; changed: { from: number; features: string[] } } | undefined> {
+    const held = states.get(environment);
+    if (!held || held.coveredSeq < startedAt) return undefined;
+    const names = changedFlags.since(environment, held.coveredSeq);
+    if (!names || names.size > PARTIAL_LIMIT) return undefined;
+    const fresh = await askView(messaging, SnapshotView, { environment, features: [...names] });
+    const snapshot = mergeSnapshot(held.snapshot, fresh, names);
+    return snapshot ? { snapshot, changed: { from: held.revision, features: [...names] } } : undefined;
+  }
+
   /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
   async function rebuild(environment: string, options: { once?: boolean } = {}): Promise<void> {
     for (let attempt = 0; !stopped; attempt += 1) {
@@ -120,10 +160,11 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
         let stored: Stored;
         try {
           const coveredSeq = requiredSeq(environment);
-          const snapshot = await askView(messaging, SnapshotView, { environment });
+          const patched = await patchHeld(environment);
+          const snapshot = patched?.snapshot ?? await askView(messaging, SnapshotView, { environment });
           const revision = await nextRevision(environment);
-          stored = { revision, coveredSeq, snapshot };
-          await redis.set(key.data(environment), gzipSync(JSON.stringify(stored)));
+          stored = { revision, coveredSeq, snapshot, ...(patched ? { changed: patched.changed } : {}) };
+          await redis.set(key.data(environment), await gzip(JSON.stringify(stored), STORED_GZIP));
         } finally {
           await redis.eval(
             "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
@@ -201,6 +242,10 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const event = parsed.data;
     const scope = scopeOf(event);
     if (scope.kind === 'none') return;
+    const flag = flagOf(event);
+    const where = scope.kind === 'environment' ? scope.environment : null;
+    if (flag === null) changedFlags.whole(where, seq);
+    else changedFlags.flag(where, flag, seq);
     if (scope.kind === 'all') {
       seenForAll = Math.max(seenForAll, seq);
       for (const environment of states.keys()) scheduleRebuild(environment);
@@ -248,6 +293,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     start(lastSequence) {
       // Anything already in the stream must be covered by a snapshot this replica uses.
       seenForAll = lastSequence;
+      startedAt = lastSequence;
       subscriptions.push(messaging.nc.subscribe(noticeSubject, {
         callback: (error, message) => {
           if (error) return;
