@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { measureEventSearch } from './event-search.ts';
 import { load } from './load.ts';
+import { measureMetricsFleet } from './metrics-fleet.ts';
 import { round, summarize } from './stats.ts';
 
 /**
  * `npm run bench:scale`: how the SDK edge's costs grow with the work. Flags per environment (200, 2,000,
  * 10,000): creation rate, /api/client/features size, /api/frontend req/s and p99, propagation of one change;
  * open SDK streams (1,000, 5,000, 10,000 on one frontend-api replica): memory per stream, the time for a change
- * to reach all of them, and their release when clients go away; one 5,000-flag import; the event log's reads over a million events. Bounded: about 8 minutes.
+ * to reach all of them, and their release when clients go away; a metrics fleet of 2,000 SDK instances for a
+ * minute; one 5,000-flag import; the event log's reads over a million events. Bounded: about 10 minutes.
  */
 const adminToken = '*:*.scale-admin';
 const frontendToken = 'default:development.scale-frontend';
@@ -193,6 +195,15 @@ try {
   }
   console.log('\nFlags per environment (frontend-api replica; /api/frontend 50 connections for %d s):', seconds);
   console.table(flagRows);
+
+  const apps = Number(process.env.SCALE_APPS ?? 100);
+  const fleetSeconds = Number(process.env.SCALE_FLEET_SECONDS ?? 60);
+  const fleet = await measureMetricsFleet({
+    url: replica.url, clientToken, databaseUrl: isolation.databaseUrl, flags: Array.from({ length: 21 }, (_, index) => `scale-${index}`),
+    apps, instancesPerApp: 20, intervalSeconds: 10, seconds: fleetSeconds,
+  });
+  console.log(`\nA metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances (${apps} apps) posting /api/client/metrics every 10 s and one Edge posting bulk metrics for 10 more apps, 20 flags each, to the frontend-api replica:`);
+  console.table([fleet]);
 
   await admin.post('/api/admin/projects', { id: 'imports', name: 'imports' });
   const rssBefore = rssMiB(server.pid);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { httpClient, type HttpClient } from '@bunting/testing';
 import { load, type LoadResult } from './load.ts';
 import { round, summarize } from './stats.ts';
+import { wrkAvailable, wrkLoad } from './wrk.ts';
 
 const FLAGS = 200;
 
@@ -72,9 +73,14 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   const replicaRssBefore = rssOf(options.replica.pid);
   // The same users against the ceiling's mixed route: a third get the empty answer, as from /api/frontend.
   const mixPaths = Array.from({ length: 1000 }, (_, index) => `/ceiling-mix?empty=${index % 3 === 0 ? 1 : 0}&userId=user-${index}&appName=bench`);
-  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[] };
+  // Every user inside the constraint: each answer is the sample's size, so the string ceiling is its same-payload one.
+  const insiders = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=NO&appName=bench`);
+  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[], inside: [] as LoadResult[] };
   const shares = { frontend: [] as number[], replica: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[] };
-  const frontendLoad = (url: string) => load({ url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+  const withWrk = wrkAvailable();
+  const wrkRuns = { ceiling: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], inside: [] as LoadResult[] };
+  const frontendLoad = (url: string, paths = users) => load({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+  const frontendWrk = (paths: string[]) => wrkLoad({ url: options.url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
   try {
     for (let round = 0; round < options.rounds; round += 1) {
       const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
@@ -86,6 +92,13 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       runs.frontend.push(allInOne);
       const replica = await frontendLoad(options.replica.url);
       runs.replica.push(replica);
+      runs.inside.push(await frontendLoad(options.url, insiders));
+      if (withWrk) {
+        wrkRuns.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }));
+        wrkRuns.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 }));
+        wrkRuns.frontend.push(await frontendWrk(users));
+        wrkRuns.inside.push(await frontendWrk(insiders));
+      }
       shares.frontend.push(allInOne.requestsPerSecond / ceilingResult.requestsPerSecond);
       shares.replica.push(replica.requestsPerSecond / ceilingResult.requestsPerSecond);
       shares.frontendOfMix.push(allInOne.requestsPerSecond / mixResult.requestsPerSecond);
@@ -116,6 +129,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
         replica: runs.replica[index]!.requestsPerSecond,
         replicaP99: runs.replica[index]!.p99Ms,
       })),
+      mixes: mixGoals(runs, withWrk ? wrkRuns : null),
       frontendShareOfCeiling: round(median(shares.frontend), 2),
       replicaShareOfCeiling: round(median(shares.replica), 2),
       frontendShareOfMixCeiling: round(median(shares.frontendOfMix), 2),
@@ -128,6 +142,31 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   } finally {
     ceiling.stop();
   }
+}
+
+type Runs = { ceiling: LoadResult[]; ceilingMix: LoadResult[]; frontend: LoadResult[]; inside: LoadResult[] };
+
+/**
+ * The issue's goal for each mix and load generator: /api/frontend (all-in-one) at least half its same-payload ceiling
+ * and a p99 within 1.5 times the ceiling's own, each taken within a round and the median round reported.
+ */
+function mixGoals(autocannon: Runs, wrk: Runs | null) {
+  const rows: Record<string, unknown>[] = [];
+  for (const [generator, runs] of [['autocannon', autocannon], ['wrk', wrk]] as const) {
+    if (!runs) continue;
+    for (const [mix, served, ceiling] of [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const) {
+      const share = median(served.map((result, index) => result.requestsPerSecond / ceiling[index]!.requestsPerSecond));
+      const tail = median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01)));
+      rows.push({
+        generator, mix,
+        'req/s': medianResult(served).requestsPerSecond, 'p99 ms': medianResult(served).p99Ms,
+        'ceiling req/s': medianResult(ceiling).requestsPerSecond, 'ceiling p99 ms': medianResult(ceiling).p99Ms,
+        share: round(share, 2), 'p99 / ceiling p99': round(tail, 2),
+        'goal (>= 0.5, <= 1.5x)': share >= 0.5 && tail <= 1.5 ? 'met' : 'not met',
+      });
+    }
+  }
+  return rows;
 }
 
 /**

@@ -10,6 +10,7 @@ import { insightsRoutes } from './insights-routes.ts';
 import { createKnownFlags } from './known-flags.ts';
 import { recordMetrics } from './metric-facts.ts';
 import { readRetentionPolicy } from './metric-retention.ts';
+import { startProcessedMetricsPruner } from './processed-metrics.ts';
 import { startSnapshotTimer } from './snapshot-timer.ts';
 
 export const INSIGHTS_SCHEMA = 'insights';
@@ -41,16 +42,16 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       schema: DomainEvent,
       handle: (event) => recordEvent(db, event),
     });
+    const metricsConsumer = { messaging, stream: messaging.names.metricsStream, durable: messaging.names.consumer('insights_metrics') };
     const metrics = runDurableConsumer({
-      messaging,
+      ...metricsConsumer,
       metrics: infrastructure.metrics,
-      stream: messaging.names.metricsStream,
-      durable: messaging.names.consumer('insights_metrics'),
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
       handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names)),
     });
     const snapshots = startSnapshotTimer({ db, admin, log, retention });
+    const pruner = startProcessedMetricsPruner(db, metricsConsumer, log);
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -61,7 +62,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     });
 
     app.addHook('onClose', async () => {
-      await Promise.all([snapshots.stop(), events.stop(), metrics.stop()]);
+      await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop()]);
       await relay.stop();
     });
   };
