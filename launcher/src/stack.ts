@@ -15,7 +15,7 @@ import {
   type Infrastructure,
   type StartupState,
 } from '@bunting/platform';
-import { SERVICES, connectionsOf, parseTargets, type ServiceName } from './services.ts';
+import { SERVICES, SERVICE_NAMES, connectionsOf, parseTargets, type ServiceName } from './services.ts';
 
 /** The version Bunting reports (its API speaks Unleash 8.2's). */
 const BUNTING_VERSION = '0.1.0';
@@ -51,7 +51,13 @@ export async function startStack(options: { target?: string; env?: Env; listen?:
     await registerApiDocs(app, { version: BUNTING_VERSION });
     registerHealthRoutes(app, infrastructure.readiness, metrics);
     for (const target of targets) await app.register(SERVICES[target].build(infrastructure));
-    await registerApiDocsRoutes(app);
+    // Split apart, each service documents its own routes and admin-api (behind `/` at the ingress) serves the union.
+    const apart = SERVICE_NAMES.filter((name) => !targets.includes(name));
+    await registerApiDocsRoutes(app, {
+      messaging: infrastructure.messaging,
+      publishAs: apart.length > 0 ? targets.filter((name) => name !== 'admin-api') : [],
+      union: targets.includes('admin-api') ? apart : [],
+    });
     await app.ready();
   } catch (error) {
     await startup?.close();

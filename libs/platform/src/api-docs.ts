@@ -1,9 +1,11 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody } from '@bunting/contracts';
 import type { HttpServer } from './http-server.ts';
+import type { Messaging } from './messaging.ts';
 
 /** Unleash's tags for its operations, by where they live: the first rule that matches names the group. */
 const TAGS: readonly [RegExp, string][] = [
@@ -111,9 +113,53 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
   });
 }
 
-/** Serves the document at /docs/openapi.json and an interactive page at /docs/openapi. Registered after the routes. */
-export async function registerApiDocsRoutes(app: HttpServer) {
-  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+type OpenApiDocument = { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> }; tags?: { name: string }[] };
+
+/** Where a service running on its own answers with its document, so an admin-api apart from it can serve the whole API. */
+const docsSubject = (messaging: Pick<Messaging, 'names'>, service: string) => `${messaging.names.view('openapi')}.${service}`;
+
+/** The union of several services' documents: every path, schema and tag of each (the first says what a clash means). */
+export function mergeApiDocuments(base: OpenApiDocument, others: readonly OpenApiDocument[]): OpenApiDocument {
+  const merged = { ...base, paths: { ...base.paths }, components: { ...base.components, schemas: { ...base.components?.schemas } }, tags: [...(base.tags ?? [])] };
+  for (const other of others) {
+    for (const [path, item] of Object.entries(other.paths ?? {})) merged.paths[path] ??= item;
+    for (const [name, schema] of Object.entries(other.components?.schemas ?? {})) merged.components.schemas[name] ??= schema;
+    for (const tag of other.tags ?? []) if (!merged.tags.some((known) => known.name === tag.name)) merged.tags.push(tag);
+  }
+  return merged;
+}
+
+/**
+ * Serves the document at /docs/openapi.json and an interactive page at /docs/openapi. Registered after the routes.
+ * A service running on its own also answers for its document over NATS (`publishAs`); an admin-api running apart
+ * from the others (`union`) asks them and serves the union, leaving out any that does not answer within a second.
+ */
+export async function registerApiDocsRoutes(app: HttpServer, options: { messaging?: Messaging; publishAs?: readonly string[]; union?: readonly string[] } = {}) {
+  const { messaging } = options;
+  const own = () => app.swagger() as OpenApiDocument;
+  const asked = async (service: string): Promise<OpenApiDocument[]> => {
+    try {
+      const reply = await messaging!.nc.request(docsSubject(messaging!, service), '', { timeout: 1000 });
+      return [JSON.parse(gunzipSync(reply.data).toString('utf8')) as OpenApiDocument];
+    } catch {
+      return [];
+    }
+  };
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => {
+    if (!messaging || !options.union?.length || !messaging.connected()) return own();
+    return mergeApiDocuments(own(), (await Promise.all(options.union.map(asked))).flat());
+  });
+  if (messaging) {
+    for (const service of options.publishAs ?? []) {
+      const subscription = messaging.nc.subscribe(docsSubject(messaging, service), {
+        queue: `openapi-${service}`,
+        callback: (error, message) => {
+          if (!error) message.respond(gzipSync(JSON.stringify(own())));
+        },
+      });
+      app.addHook('onClose', async () => subscription.unsubscribe());
+    }
+  }
   await app.register(swaggerUi, {
     routePrefix: '/docs/openapi',
     staticCSP: true,

@@ -73,3 +73,15 @@ it('serves the web console from the admin-api process, and the console\'s sessio
   expect(history.status).toBe(200);
   expect(((await history.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
 });
+
+it('documents the whole running API at the ingress: admin-api serves the union of each service\'s own document', async () => {
+  const own = async (url: string) => Object.keys(((await (await fetch(`${url}/docs/openapi.json`)).json()) as { paths: Record<string, unknown> }).paths);
+  const eventLogPaths = await own(processes[1]!.url);
+  expect(eventLogPaths).toContain('/api/admin/events');
+  expect(eventLogPaths).not.toContain('/api/admin/projects');
+  const whole = await own(ingress.url);
+  for (const path of ['/api/admin/projects', '/api/admin/events', '/api/admin/search/events', '/api/admin/projects/{projectId}/health-report']) expect(whole).toContain(path);
+  // frontend-api and signals are not running here, so nothing of theirs is described.
+  expect(whole).not.toContain('/api/frontend');
+  expect(whole).not.toContain('/api/signal-endpoint/{endpointName}');
+});
