@@ -4,6 +4,7 @@ import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunt
 import { measureEventSearch } from './event-search.ts';
 import { load } from './load.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
+import { measureOfrep, startCeiling } from './sdk-edge.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -142,6 +143,39 @@ async function measureStreams(admin: HttpClient, replica: { url: string; pid: nu
   };
 }
 
+/** How long the replica took to compile the development snapshot it serves, from its metrics. */
+async function compileMs(url: string): Promise<number> {
+  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
+  return Number(/^bunting_snapshot_compile_seconds\{environment="development"\} ([\d.e-]+)$/m.exec(text)?.[1] ?? Number.NaN) * 1000;
+}
+
+/**
+ * The replica's memory with the largest flag count in three environments: each environment's client and frontend
+ * answers asked (so its snapshot is held and its bodies built), then a short load spread over all three.
+ */
+async function memoryWithEnvironments(admin: HttpClient, replica: { url: string; pid: number }) {
+  await admin.post('/api/admin/environments', { name: 'staging', type: 'test' });
+  await admin.post('/api/admin/projects/default/environments', { environment: 'staging' });
+  const environments = ['development', 'production', 'staging'];
+  const tokens = await Promise.all(environments.map(async (environment) => {
+    const make = async (type: string) => (await admin.post('/api/admin/api-tokens', { tokenName: `scale-${type}-${environment}`, type, environment, projects: ['*'] })).body.secret as string;
+    return { client: await make('client'), frontend: await make('frontend') };
+  }));
+  const before = rssMiB(replica.pid);
+  for (const token of tokens) {
+    await httpClient(replica.url, { authorization: token.client }).get('/api/client/features');
+    await httpClient(replica.url, { authorization: token.frontend }).get('/api/frontend?userId=u-1');
+  }
+  const paths = Array.from({ length: 60 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
+  const loaded = await Promise.all(tokens.map((token) => load({ url: replica.url, paths, headers: { authorization: token.frontend }, seconds, connections: 16 })));
+  return {
+    environments: 3,
+    'replica RSS MiB (one environment)': round(before),
+    'replica RSS MiB (three, after load)': round(rssMiB(replica.pid)),
+    'frontend req/s (all three)': loaded.reduce((sum, result) => sum + result.requestsPerSecond, 0),
+  };
+}
+
 const isolation = await isolate();
 const server = await startServiceProcess('all', {
   ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: clientToken,
@@ -167,8 +201,14 @@ try {
     }
     const features = await client.get('/api/client/features');
     const users = Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
-    const frontendBytes = (await httpClient(replica.url, { authorization: frontendToken }).get(users[0]!)).text.length;
+    const sample = (await httpClient(replica.url, { authorization: frontendToken }).get(users[0]!)).text;
+    const frontendBytes = sample.length;
     const frontend = await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 });
+    // The same-payload ceiling for this size, right after, and OFREP bulk with its own.
+    const ceiling = await startCeiling(sample);
+    const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50 }).finally(() => ceiling.stop());
+    const ofrep = await measureOfrep({ url: replica.url, frontendToken, seconds, rounds: 1 });
+    const share = frontend.requestsPerSecond / ceilingResult.requestsPerSecond;
     const notModified = await load({ url: replica.url, paths: ['/api/client/features'], headers: { authorization: clientToken, 'if-none-match': etag }, seconds: 2, connections: 50 });
     const moved = await propagation(admin, server.url, 20);
     flagRows.push({
@@ -179,9 +219,18 @@ try {
       'frontend kB': round(frontendBytes / 1024),
       'frontend req/s': frontend.requestsPerSecond,
       'frontend p99 ms': frontend.p99Ms,
+      'ceiling req/s': ceilingResult.requestsPerSecond,
+      'ceiling p99 ms': ceilingResult.p99Ms,
+      'share': round(share, 2),
+      'goal (>= 0.5, p99 <= 1.5x)': goal(share >= 0.5 && frontend.p99Ms <= 1.5 * ceilingResult.p99Ms),
+      'OFREP bulk req/s': ofrep.ofrep.requestsPerSecond,
+      'OFREP p99 ms': ofrep.ofrep.p99Ms,
+      'OFREP share': ofrep.shareOfCeiling,
+      'compile ms': round(await compileMs(replica.url), 1),
       '304 req/s': notModified.requestsPerSecond,
       'propagation p50 ms': moved.p50Ms,
       'propagation p99 ms': moved.p99Ms,
+      'propagation goal (p99 <500 ms)': goal(moved.p99Ms < 500),
       'replica RSS MiB': round(rssMiB(replica.pid)),
       'all-in-one RSS MiB': round(rssMiB(server.pid)),
     });
@@ -195,6 +244,8 @@ try {
   }
   console.log('\nFlags per environment (frontend-api replica; /api/frontend 50 connections for %d s):', seconds);
   console.table(flagRows);
+  console.log(`\nMemory with ${FLAG_STEPS.at(-1)} flags in three environments (frontend-api replica):`);
+  console.table([await memoryWithEnvironments(admin, replica)]);
 
   const apps = Number(process.env.SCALE_APPS ?? 100);
   const fleetSeconds = Number(process.env.SCALE_FLEET_SECONDS ?? 60);

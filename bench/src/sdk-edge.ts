@@ -33,7 +33,7 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-async function startCeiling(body: string) {
+export async function startCeiling(body: string) {
   const file = join(tmpdir(), `bunting-ceiling-${process.pid}.json`);
   writeFileSync(file, body);
   const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));

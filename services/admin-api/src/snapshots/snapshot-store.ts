@@ -42,7 +42,9 @@ export const snapshotStore = {
       from admin.features f
       join admin.project_environments pe on pe.project_id = f.project_id and pe.environment = ${environment}
       left join admin.feature_environments fe on fe.feature_name = f.name and fe.environment = ${environment}
-      where f.archived_at is null ${named(sql.identifier(['f', 'name']), names)} order by f.name`),
+      where f.archived_at is null ${named(sql.identifier(['f', 'name']), names)}
+      -- Byte order, whatever the database's collation: the edge places a flag it reads alone by the same order.
+      order by f.name collate "C"`),
   /** Enabled strategies of active flags in the environment (disabled ones are never sent to SDKs), in order. */
   strategies: (db: Queryable, environment: string, names?: readonly string[]) => db.any(sql.type(StrategyRow)`
       select s.feature_name as "featureName", s.id, s.strategy_name as name, s.title, s.sort_order as "sortOrder",

@@ -37,19 +37,22 @@ function changedSegments(before: EnvironmentSnapshot, after: EnvironmentSnapshot
   return segments;
 }
 
+/** A side of a comparison by name: its snapshot and each flag as it holds it. */
+type Held = { snapshot: EnvironmentSnapshot; featureNamed: (name: string) => { project?: string | null } | undefined };
+
 /**
- * The same comparison when the flags that may have changed are known: only those are looked at (each counted as
- * changed), with every segment. `projectOf` of each side gives a flag's project, before or after.
+ * The same comparison when the flags that may have changed are known: only those are compared (a flag named but as it
+ * was is left out), with every segment.
  */
-export function diffNamed(
-  before: { snapshot: EnvironmentSnapshot; projectOf: ReadonlyMap<string, string> },
-  after: { snapshot: EnvironmentSnapshot; projectOf: ReadonlyMap<string, string> },
-  names: readonly string[], from: number, to: number,
-): RevisionChange {
+export function diffNamed(before: Held, after: Held, names: readonly string[], from: number, to: number): RevisionChange {
   const features = new Map<string, string>();
   for (const name of names) {
-    const project = after.projectOf.get(name) ?? before.projectOf.get(name);
-    if (project !== undefined) features.set(name, project);
+    const previous = before.featureNamed(name);
+    const next = after.featureNamed(name);
+    if (previous === undefined && next === undefined) continue;
+    if (previous === undefined || next === undefined || JSON.stringify(previous) !== JSON.stringify(next)) {
+      features.set(name, (next ?? previous)!.project ?? '');
+    }
   }
   return { from, to, features, segments: changedSegments(before.snapshot, after.snapshot) };
 }

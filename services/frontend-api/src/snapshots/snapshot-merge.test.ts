@@ -11,13 +11,14 @@ describe('mergeSnapshot', () => {
   it('replaces read flags where they stood, drops the ones the read no longer has, and takes the fresh segments', () => {
     const fresh = snapshot([flag('gamma', false)], [{ id: 1, name: 'new', constraints: [] }]);
     const merged = mergeSnapshot(held, fresh, new Set(['beta', 'gamma']));
-    expect(merged?.features.map((feature) => [feature.name, feature.enabled])).toEqual([['alpha', true], ['gamma', false]]);
-    expect(merged?.segments).toEqual([{ id: 1, name: 'new', constraints: [] }]);
+    expect(merged.features.map((feature) => [feature.name, feature.enabled])).toEqual([['alpha', true], ['gamma', false]]);
+    expect(merged.segments).toEqual([{ id: 1, name: 'new', constraints: [] }]);
     expect(held.features).toHaveLength(3);
   });
 
-  it('gives up on a flag the held snapshot does not have, whose place only a whole build knows', () => {
-    expect(mergeSnapshot(held, snapshot([flag('delta')]), new Set(['delta']))).toBeNull();
+  it('adds flags the held snapshot does not have where the name order puts them', () => {
+    const merged = mergeSnapshot(held, snapshot([flag('zeta'), flag('Alpha'), flag('delta')]), new Set(['zeta', 'Alpha', 'delta', 'beta']));
+    expect(merged.features.map((feature) => feature.name)).toEqual(['Alpha', 'alpha', 'delta', 'gamma', 'zeta']);
   });
 });
 

@@ -1,20 +1,29 @@
 import type { EnvironmentSnapshot } from '@bunting/contracts';
 
 /**
- * A held snapshot with some of its flags read again: each named flag is replaced where it stood, or removed when the
- * fresh read no longer has it (archived, deleted, moved out of the environment); the segments are the fresh ones.
- * Null when the fresh read has a flag the held snapshot lacks: where a new flag goes in the order is the database's
- * to say, so that takes a whole build.
+ * A held snapshot with some of its flags read again: each named flag is replaced where it stood, added where the name
+ * order puts it (admin-api orders flags by name byte by byte, as JavaScript compares these ASCII names), or removed
+ * when the fresh read no longer has it (archived, deleted, moved out of the environment); the segments are the
+ * fresh ones.
  */
-export function mergeSnapshot(held: EnvironmentSnapshot, fresh: EnvironmentSnapshot, names: ReadonlySet<string>): EnvironmentSnapshot | null {
+export function mergeSnapshot(held: EnvironmentSnapshot, fresh: EnvironmentSnapshot, names: ReadonlySet<string>): EnvironmentSnapshot {
   const replacements = new Map(fresh.features.map((feature) => [feature.name, feature]));
-  const heldNames = new Set(held.features.map((feature) => feature.name));
-  for (const name of replacements.keys()) if (!heldNames.has(name)) return null;
-  const features = [];
+  const kept = [];
   for (const feature of held.features) {
-    if (!names.has(feature.name)) features.push(feature);
-    else if (replacements.has(feature.name)) features.push(replacements.get(feature.name)!);
+    if (!names.has(feature.name)) kept.push(feature);
+    else if (replacements.has(feature.name)) {
+      kept.push(replacements.get(feature.name)!);
+      replacements.delete(feature.name);
+    }
   }
+  const added = [...replacements.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const features = [];
+  let next = 0;
+  for (const feature of kept) {
+    while (next < added.length && added[next]!.name < feature.name) features.push(added[next++]!);
+    features.push(feature);
+  }
+  features.push(...added.slice(next));
   return { environment: held.environment, features, segments: fresh.segments };
 }
 

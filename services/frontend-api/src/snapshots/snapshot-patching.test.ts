@@ -5,8 +5,8 @@ import { askView } from '@bunting/platform';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
- * A change to one flag reads only that flag again and patches the held snapshot: after a run of such changes, what
- * the edge stored is exactly what reading the whole environment gives.
+ * A change to one flag (a new one too) reads only that flag again and patches the held snapshot: after a run of such
+ * changes, what the edge stored is exactly what reading the whole environment gives, in the same order.
  */
 let stack: TestStack;
 const clientToken = 'default:development.patching-client';
@@ -46,6 +46,7 @@ it('patches the held snapshot flag by flag, ending where a whole read ends', asy
     () => stack.admin.post(`${project}/features/gamma/environments/development/off`),
     () => stack.admin.post(`${project}/features/beta/dependencies`, { feature: 'alpha' }),
     () => stack.admin.delete(`${project}/features/gamma`),
+    () => stack.admin.post(`${project}/features`, { name: 'Beta-2' }),
     () => stack.admin.post(`${project}/features/alpha/environments/development/off`),
   ];
   const patched: (string[] | undefined)[] = [];
@@ -61,7 +62,7 @@ it('patches the held snapshot flag by flag, ending where a whole read ends', asy
     patched.push((await stored()).changed?.features);
   }
   // Each was patched, reading the flag changed (and any whose event came after the snapshot before was read).
-  ['alpha', 'beta', 'beta', 'gamma', 'beta', 'gamma', 'alpha'].forEach((flag, index) => expect(patched[index]).toContain(flag));
+  ['alpha', 'beta', 'beta', 'gamma', 'beta', 'gamma', 'Beta-2', 'alpha'].forEach((flag, index) => expect(patched[index]).toContain(flag));
   expect(patched.at(-1)).toEqual(['alpha']);
 
   const whole = await askView(stack.messaging, SnapshotView, { environment: 'development' });

@@ -83,6 +83,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   // Events before start are not known one by one: a snapshot covering less than this is never patched.
   let startedAt = Number.POSITIVE_INFINITY;
 
+  const held = (state: CompiledEnvironment) => ({ snapshot: state.snapshot, featureNamed: (name: string) => state.engine.get(name)?.source });
   const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
 
   function install(stored: Stored): CompiledEnvironment {
@@ -100,7 +101,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       if (existing) {
         const named = stored.changed?.from === existing.revision ? stored.changed.features : null;
         history.record(environment, named
-          ? diffNamed(existing, compiled, named, existing.revision, stored.revision)
+          ? diffNamed(held(existing), held(compiled), named, existing.revision, stored.revision)
           : diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
       }
       for (const listener of listeners.get(environment) ?? []) {
@@ -138,7 +139,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
 
   /**
    * The held snapshot with only the flags changed since it read again, when that is enough: no event about more than
-   * single flags since, no new flag, not too many. Undefined means read the whole environment.
+   * single flags since, and not too many of them. Undefined means read the whole environment.
    */
   async function patchHeld(environment: string): Promise<{ snapshot: EnvironmentSnapshot; changed: { from: number; features: string[] } } | undefined> {
     const held = states.get(environment);
@@ -146,8 +147,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const names = changedFlags.since(environment, held.coveredSeq);
     if (!names || names.size > PARTIAL_LIMIT) return undefined;
     const fresh = await askView(messaging, SnapshotView, { environment, features: [...names] });
-    const snapshot = mergeSnapshot(held.snapshot, fresh, names);
-    return snapshot ? { snapshot, changed: { from: held.revision, features: [...names] } } : undefined;
+    return { snapshot: mergeSnapshot(held.snapshot, fresh, names), changed: { from: held.revision, features: [...names] } };
   }
 
   /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
