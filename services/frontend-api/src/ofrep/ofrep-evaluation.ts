@@ -1,5 +1,5 @@
 import type { ClientFeature } from '@bunting/contracts';
-import type { Evaluation } from '@bunting/evaluation';
+import type { CompiledFeature, Evaluation } from '@bunting/evaluation';
 
 export type OfrepResult =
   | { key: string; value?: unknown; reason: string; variant: string; metadata: Record<string, string | boolean> }
@@ -61,4 +61,26 @@ export function ofrepResult(feature: ClientFeature, result: Evaluation, hasTarge
   const value = payloadValue(variant.payload);
   if ('error' in value) return { key, errorCode: 'PARSE_ERROR', errorDetails: `${key}: ${value.error}` };
   return { key, value: value.value, reason: 'SPLIT', variant: variant.name, metadata };
+}
+
+/** Each flag's encoded answers, by what decides them; dropped with the compiled snapshot they belong to. */
+const encoded = new WeakMap<CompiledFeature, Map<string, string>>();
+
+/**
+ * One flag's answer as JSON text, made once per flag and answer: an answer depends only on the evaluation's slot
+ * (which variant, if on) and, when off, on whether the flag is off and whether a targeting key was given.
+ */
+export function encodedOfrepResult(feature: CompiledFeature, result: Evaluation, hasTargetingKey: boolean): string {
+  const key = result.enabled ? `on:${result.slot}` : !feature.source.enabled ? 'off' : hasTargetingKey ? 'default' : 'no-key';
+  let answers = encoded.get(feature);
+  if (!answers) {
+    answers = new Map();
+    encoded.set(feature, answers);
+  }
+  let text = answers.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(ofrepResult(feature.source, result, hasTargetingKey));
+    answers.set(key, text);
+  }
+  return text;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileEngine, PreparedContext } from '@bunting/evaluation';
 import { ofrepContext } from './ofrep-context.ts';
-import { ofrepResult } from './ofrep-evaluation.ts';
+import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
 
 describe('ofrepContext', () => {
   it('takes targetingKey as the userId, Unleash fields by name and anything else as a property', () => {
@@ -55,5 +55,20 @@ describe('ofrepResult', () => {
   it('says the targeting key is missing when a rollout by userId had none', () => {
     expect(answer('by-user', {})).toMatchObject({ errorCode: 'TARGETING_KEY_MISSING' });
     expect(answer('by-user', { userId: 'u1' })).toMatchObject({ value: true });
+  });
+});
+
+describe('encodedOfrepResult', () => {
+  it('is the answer as JSON, kept per flag and answer, never mixing what the context decides', () => {
+    const contexts: [Record<string, unknown>, boolean][] = [[{}, false], [{ userId: 'u1' }, true], [{ properties: { plan: 'pro' } }, false], [{ properties: { plan: 'free' } }, false]];
+    // Twice over, so the second pass answers from what the first kept.
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (const feature of engine.features) {
+        for (const [raw, targetingKey] of contexts) {
+          const result = feature.evaluate(new PreparedContext(raw));
+          expect(encodedOfrepResult(feature, result, targetingKey)).toBe(JSON.stringify(ofrepResult(feature.source, result, targetingKey)));
+        }
+      }
+    }
   });
 });

@@ -7,7 +7,7 @@ import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
 import { corsHeaders, preflight } from '../frontend/cors.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
-import { ofrepResult } from './ofrep-evaluation.ts';
+import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
 
 const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
 const KeyParams = z.object({ key: z.string().min(1).max(255) });
@@ -51,11 +51,11 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // so a poll that changes nothing is a 304.
   app.post('/ofrep/v1/evaluate/flags', async (request, reply: FastifyReply) => {
     const { access, environment, context, targetingKey } = await scope(request);
-    const flags = [];
+    const flags: string[] = [];
     for (const feature of environment.visibleFeatures(access.projects)) {
-      flags.push(ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey));
+      flags.push(encodedOfrepResult(feature.compiled, evaluateFeature(feature.compiled, context), targetingKey));
     }
-    const body = JSON.stringify({ flags });
+    const body = `{"flags":[${flags.join(',')}]}`;
     const etag = `"${shortHash(body)}"`;
     reply.header('etag', etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
