@@ -38,6 +38,8 @@ function toggleJson(name: string, impressionData: boolean, variant: VariantDefin
   return Buffer.from(JSON.stringify({ name, enabled: true, variant: variantShape, impressionData }));
 }
 
+const OFF_VARIANT = { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false };
+
 /** Each answer's bytes are made when first sent: a change recompiles every flag, most of which are not asked for soon. */
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
   const bySlot: (Buffer | undefined)[] = [];
@@ -45,8 +47,7 @@ function frontendFeature(compiled: CompiledFeature): FrontendFeature {
   return {
     compiled,
     get offToggle() {
-      const off = { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false };
-      offToggle ??= Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: off, impressionData: compiled.impressionData }));
+      offToggle ??= Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: OFF_VARIANT, impressionData: compiled.impressionData }));
       return offToggle;
     },
     toggle: (result) => (bySlot[result.slot] ??= toggleJson(compiled.name, compiled.impressionData, result.variant)),

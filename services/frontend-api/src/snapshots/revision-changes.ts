@@ -12,39 +12,24 @@ export type RevisionChange = {
 /** Everything that changed since a revision, merged; null when it is too old to know (send everything). */
 export type ChangesSince = { features: Map<string, string>; segments: Set<number> };
 
-const byName = (snapshot: EnvironmentSnapshot) => new Map(snapshot.features.map((feature) => [feature.name, feature]));
 const byId = (snapshot: EnvironmentSnapshot) => new Map(snapshot.segments.map((segment) => [segment.id, JSON.stringify(segment)]));
+
+/** A side of a comparison: its snapshot and each flag as it holds it. */
+type Side = { snapshot: EnvironmentSnapshot; featureNamed: (name: string) => { project?: string | null } | undefined };
 
 /** Compares two snapshots of one environment feature by feature and segment by segment. */
 export function diffSnapshots(before: EnvironmentSnapshot, after: EnvironmentSnapshot, from: number, to: number): RevisionChange {
-  const features = new Map<string, string>();
-  const old = byName(before);
-  const next = byName(after);
-  for (const [name, feature] of next) {
-    const previous = old.get(name);
-    if (!previous || JSON.stringify(previous) !== JSON.stringify(feature)) features.set(name, feature.project);
-  }
-  for (const [name, feature] of old) if (!next.has(name)) features.set(name, feature.project);
-  return { from, to, features, segments: changedSegments(before, after) };
+  const old = new Map(before.features.map((feature) => [feature.name, feature]));
+  const next = new Map(after.features.map((feature) => [feature.name, feature]));
+  const names = [...next.keys(), ...[...old.keys()].filter((name) => !next.has(name))];
+  return diffNamed({ snapshot: before, featureNamed: (name) => old.get(name) }, { snapshot: after, featureNamed: (name) => next.get(name) }, names, from, to);
 }
-
-function changedSegments(before: EnvironmentSnapshot, after: EnvironmentSnapshot): Set<number> {
-  const segments = new Set<number>();
-  const oldSegments = byId(before);
-  const nextSegments = byId(after);
-  for (const [id, json] of nextSegments) if (oldSegments.get(id) !== json) segments.add(id);
-  for (const id of oldSegments.keys()) if (!nextSegments.has(id)) segments.add(id);
-  return segments;
-}
-
-/** A side of a comparison by name: its snapshot and each flag as it holds it. */
-type Held = { snapshot: EnvironmentSnapshot; featureNamed: (name: string) => { project?: string | null } | undefined };
 
 /**
  * The same comparison when the flags that may have changed are known: only those are compared (a flag named but as it
- * was is left out), with every segment.
+ * was is left out), with every segment. A flag removed counts in the project it was in.
  */
-export function diffNamed(before: Held, after: Held, names: readonly string[], from: number, to: number): RevisionChange {
+export function diffNamed(before: Side, after: Side, names: readonly string[], from: number, to: number): RevisionChange {
   const features = new Map<string, string>();
   for (const name of names) {
     const previous = before.featureNamed(name);
@@ -55,6 +40,15 @@ export function diffNamed(before: Held, after: Held, names: readonly string[], f
     }
   }
   return { from, to, features, segments: changedSegments(before.snapshot, after.snapshot) };
+}
+
+function changedSegments(before: EnvironmentSnapshot, after: EnvironmentSnapshot): Set<number> {
+  const segments = new Set<number>();
+  const oldSegments = byId(before);
+  const nextSegments = byId(after);
+  for (const [id, json] of nextSegments) if (oldSegments.get(id) !== json) segments.add(id);
+  for (const id of oldSegments.keys()) if (!nextSegments.has(id)) segments.add(id);
+  return segments;
 }
 
 const KEPT = 200;

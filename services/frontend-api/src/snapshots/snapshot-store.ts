@@ -83,7 +83,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   // Events before start are not known one by one: a snapshot covering less than this is never patched.
   let startedAt = Number.POSITIVE_INFINITY;
 
-  const held = (state: CompiledEnvironment) => ({ snapshot: state.snapshot, featureNamed: (name: string) => state.engine.get(name)?.source });
+  /** A held state as the delta history compares it: each flag through the engine's own index. */
+  const comparable = (state: CompiledEnvironment) => ({ snapshot: state.snapshot, featureNamed: (name: string) => state.engine.get(name)?.source });
   const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
 
   function install(stored: Stored): CompiledEnvironment {
@@ -101,7 +102,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       if (existing) {
         const named = stored.changed?.from === existing.revision ? stored.changed.features : null;
         history.record(environment, named
-          ? diffNamed(held(existing), held(compiled), named, existing.revision, stored.revision)
+          ? diffNamed(comparable(existing), comparable(compiled), named, existing.revision, stored.revision)
           : diffSnapshots(existing.snapshot, stored.snapshot, existing.revision, stored.revision));
       }
       for (const listener of listeners.get(environment) ?? []) {
@@ -146,8 +147,9 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     if (!held || held.coveredSeq < startedAt) return undefined;
     const names = changedFlags.since(environment, held.coveredSeq);
     if (!names || names.size > PARTIAL_LIMIT) return undefined;
-    const fresh = await askView(messaging, SnapshotView, { environment, features: [...names] });
-    return { snapshot: mergeSnapshot(held.snapshot, fresh, names), changed: { from: held.revision, features: [...names] } };
+    const features = [...names];
+    const fresh = await askView(messaging, SnapshotView, { environment, features });
+    return { snapshot: mergeSnapshot(held.snapshot, fresh, names), changed: { from: held.revision, features } };
   }
 
   /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
