@@ -33,7 +33,13 @@ export type Stack = {
  * The same function serves `npm start` (all), a single-service deployment and the tests. While a dependency is
  * awaited the port already answers /health (200) and /ready (503).
  */
-export async function startStack(options: { target?: string; env?: Env; listen?: boolean } = {}): Promise<Stack> {
+export async function startStack(options: {
+  target?: string;
+  env?: Env;
+  listen?: boolean;
+  /** Called on the server before any route is registered (tests add hooks that must see every route). */
+  instrument?: (app: HttpServer) => void;
+} = {}): Promise<Stack> {
   const env = options.env ?? process.env;
   const config = readPlatformConfig(env);
   const targets = parseTargets(options.target ?? env.BUNTING_TARGET ?? 'all');
@@ -49,6 +55,7 @@ export async function startStack(options: { target?: string; env?: Env; listen?:
     infrastructure = await connectInfrastructure(config, log, env, needs, starting, metrics);
     addConnectionChecks(infrastructure, tolerated);
     await registerApiDocs(app, { version: BUNTING_VERSION });
+    options.instrument?.(app);
     registerHealthRoutes(app, infrastructure.readiness, metrics);
     for (const target of targets) await app.register(SERVICES[target].build(infrastructure));
     // Split apart, each service documents its own routes and admin-api (behind `/` at the ingress) serves the union.

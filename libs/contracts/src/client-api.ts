@@ -168,3 +168,20 @@ export function metricsEnvironment(message: MetricsMessage, entryEnvironment: st
 /** Origins the frontend API allows by CORS, as an admin set them (null: not set, the deployment's default applies). */
 export const FrontendSettings = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100).nullable() });
 export type FrontendSettings = z.infer<typeof FrontendSettings>;
+
+/** GET/POST /api/frontend: the flags on for the context. */
+export const FrontendAnswer = z.object({ toggles: z.array(FrontendToggle) });
+/** /api/frontend/all: every flag the token sees, the off ones with enabled false. */
+export const FrontendAllAnswer = z.object({ toggles: z.array(FrontendToggle.extend({ enabled: z.boolean() })) });
+
+/** The delta events the Unleash SDKs apply (client spec 5.2): a hydration, or what changed since a revision. */
+export const DeltaEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hydration'), eventId: z.number(), features: z.array(ClientFeature), segments: z.array(ClientSegment) }),
+  z.object({ type: z.literal('feature-updated'), eventId: z.number(), feature: ClientFeature }),
+  z.object({ type: z.literal('feature-removed'), eventId: z.number(), featureName: z.string(), project: z.string() }),
+  z.object({ type: z.literal('segment-updated'), eventId: z.number(), segment: ClientSegment }),
+  z.object({ type: z.literal('segment-removed'), eventId: z.number(), segmentId: z.number() }),
+]);
+export type DeltaEvent = z.infer<typeof DeltaEvent>;
+/** GET /api/client/delta */
+export const DeltaAnswer = z.object({ events: z.array(DeltaEvent) });

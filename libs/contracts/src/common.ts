@@ -14,3 +14,15 @@ export const UrlFriendlyName = z
 /** Path parameters arrive as strings; this bounds them so a huge id cannot reach a query. */
 export const PathName = z.string().min(1).max(255);
 export const NumericId = z.coerce.number().int().min(0).max(2_147_483_647);
+
+/**
+ * An answer without a body (a write's 204, or a 200/202 that only acknowledges). A null schema is how the OpenAPI
+ * generator learns there is no content; its type is void so that a handler's `reply.send()` takes no payload.
+ */
+export const NoContent = z.null().describe('No content') as unknown as z.ZodType<void>;
+
+/** A redirect (302): no body, the Location header says where. Typed void as NoContent is. */
+export const Redirect = z.null().describe('A redirect: the Location header says where') as unknown as z.ZodType<void>;
+
+/** A text answer of the given media type (CSV, Prometheus' exposition format, server-sent events). */
+export const textAnswer = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });

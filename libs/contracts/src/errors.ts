@@ -18,11 +18,21 @@ export type ErrorName = z.infer<typeof ErrorName>;
 export const ErrorDetail = z.object({ path: z.string().optional(), message: z.string() });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
-/** Every error body the services send: the spec's Error plus Unleash's per-field details. */
+/** Another way to sign in, as a 401 names it. */
+export const SignInOption = z.object({ type: z.string(), message: z.string(), path: z.string() });
+
+/**
+ * Every error body the services send: the spec's Error plus Unleash's per-field details; a 401 to a browser also
+ * says how to sign in (the password form's path, whether it is hidden, other options), as Unleash's does.
+ */
 export const ErrorBody = z.object({
   id: z.string(),
   name: z.string(),
   message: z.string(),
   details: z.array(ErrorDetail).optional(),
+  path: z.string().optional(),
+  type: z.string().optional(),
+  defaultHidden: z.boolean().optional(),
+  options: z.array(SignInOption).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -27,3 +27,5 @@ export * from './published-views.ts';
 export * from './permissions.ts';
 export * from './change-requests.ts';
 export * from './banners.ts';
+export * from './answers.ts';
+export * from './ofrep.ts';

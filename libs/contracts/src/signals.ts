@@ -39,6 +39,9 @@ export const ReceivedSignal = z.object({
 });
 export type ReceivedSignal = z.infer<typeof ReceivedSignal>;
 
+/** What a signal endpoint answers (202) to a signal it accepted: the signal's id. */
+export const SignalAccepted = z.object({ id: z.number() });
+
 /** A filter on a path into the payload ("data.severity"), with the operators constraints use. */
 export const PayloadFilter = z.object({
   operator: z.enum(CONSTRAINT_OPERATORS),

@@ -61,6 +61,7 @@ const STANDARD_ERRORS: Record<string, ReturnType<typeof errorResponse>> = {
   403: errorResponse('NoAccessError: the credential lacks the permission named in the message'),
   404: errorResponse('NotFoundError: the resource does not exist'),
   503: errorResponse('ServiceUnavailableError: a dependency is down; try again after Retry-After'),
+  default: errorResponse('Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests...'),
 };
 
 const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
@@ -97,7 +98,6 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
       const transformed = zodTransform(document);
       const schema = (transformed.schema ?? {}) as Record<string, unknown> & { response?: Record<string, unknown> };
       const response: Record<string, unknown> = { ...(schema.response ?? {}) };
-      if (!Object.keys(response).some((status) => status.startsWith('2'))) response['200'] = { description: 'OK' };
       for (const [status, error] of Object.entries(STANDARD_ERRORS)) response[status] ??= error;
       return {
         url: transformed.url,

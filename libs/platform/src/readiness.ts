@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { z } from 'zod';
+import { textAnswer } from '@bunting/contracts';
 import type { Metrics } from './metrics.ts';
 import type { HttpServer } from './http-server.ts';
 
@@ -25,19 +27,25 @@ async function evaluate(checks: readonly ReadinessCheck[]) {
     }),
   );
   const ready = results.every((result) => result.ok || !result.critical);
-  const health = !ready ? 'BAD' : results.every((result) => result.ok) ? 'GOOD' : 'DEGRADED';
+  const health = !ready ? 'BAD' as const : results.every((result) => result.ok) ? 'GOOD' as const : 'DEGRADED' as const;
   return { ready, body: { health, checks: results } };
 }
+
+const Health = z.object({ health: z.literal('GOOD') });
+const ReadinessAnswer = z.object({
+  health: z.enum(['GOOD', 'DEGRADED', 'BAD']),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), critical: z.boolean(), error: z.string().optional() })),
+});
 
 /** /health says the process is alive; /ready runs every check: 503 when a critical one fails, DEGRADED when only others do. */
 export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metrics?: Metrics) {
   // Prometheus scrapes this (unauthenticated, as Unleash's internal-backstage; keep it inside the cluster).
   if (metrics) {
-    app.get('/internal-backstage/prometheus', async (_request, reply) =>
+    app.get('/internal-backstage/prometheus', { schema: { response: { 200: textAnswer('text/plain', "Prometheus' text exposition format") } } }, async (_request, reply) =>
       reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()));
   }
-  app.get('/health', async () => ({ health: 'GOOD' }));
-  app.get('/ready', async (_request, reply) => {
+  app.get('/health', { schema: { response: { 200: Health } } }, async () => ({ health: 'GOOD' as const }));
+  app.get('/ready', { schema: { response: { 200: ReadinessAnswer, 503: ReadinessAnswer } } }, async (_request, reply) => {
     const { ready, body } = await evaluate(readiness.checks());
     return reply.code(ready ? 200 : 503).send(body);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventList, EventSearch, EventSearchQuery, EventsQuery, PathName } from '@bunting/contracts';
+import { FeatureEventList, EventSearchAnswer, EventCreators, EventList, EventSearch, EventSearchQuery, EventsQuery, PathName } from '@bunting/contracts';
 import { Permission, ValidationError, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
 import { eventStore } from './event-store.ts';
 
@@ -18,7 +18,7 @@ export function eventRoutes(app: HttpServer, db: DatabasePool) {
     return { version: 1 as const, events, totalEvents: total };
   });
 
-  app.get('/api/admin/events/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
+  app.get('/api/admin/events/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: FeatureEventList } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { events, total } = await eventStore.find(db, { feature: [request.params.featureName] }, { limit: null, offset: 0 });
     return { version: 1, toggleName: request.params.featureName, events, totalEvents: total };
@@ -37,7 +37,7 @@ export function eventRoutes(app: HttpServer, db: DatabasePool) {
   });
 
   // Unleash's operators (IS:, IS_ANY_OF:) on every filter; the dates are days, both included.
-  app.get('/api/admin/search/events', { schema: { querystring: EventSearchQuery }, config: { etag: true } }, async (request) => {
+  app.get('/api/admin/search/events', { schema: { querystring: EventSearchQuery, response: { 200: EventSearchAnswer } }, config: { etag: true } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { offset, limit, from, to, id, ...filter } = request.query;
     const ids = id?.map(Number);
@@ -50,7 +50,7 @@ export function eventRoutes(app: HttpServer, db: DatabasePool) {
     return { events, total };
   });
 
-  app.get('/api/admin/event-creators', async (request) => {
+  app.get('/api/admin/event-creators', { schema: { response: { 200: EventCreators } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return eventStore.creators(db);
   });

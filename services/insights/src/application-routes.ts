@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApplicationsQuery, CreateApplication, PathName, RawMetricsQuery } from '@bunting/contracts';
+import { ApplicationList, ApplicationView, ApplicationInstances, ApplicationOverview, OutdatedSdks, FeatureMetrics, FeatureMetricsRaw, NoContent, ApplicationsQuery, CreateApplication, PathName, RawMetricsQuery } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, sql, type DatabasePool, type HttpServer } from '@bunting/platform';
 import type { AnnounceApplications } from './metric-facts.ts';
 import { isOutdatedSdk, outdatedSdks } from './outdated-sdks.ts';
@@ -40,7 +40,7 @@ const FeatureMetricRow = z.object({
 
 /** Applications seen through SDK registrations and metrics, and the metrics of one flag, hour by hour. */
 export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: AnnounceApplications) {
-  app.get('/api/admin/metrics/applications', { schema: { querystring: ApplicationsQuery } }, async (request) => {
+  app.get('/api/admin/metrics/applications', { schema: { querystring: ApplicationsQuery, response: { 200: ApplicationList } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { query, offset = 0, limit = 1000, sortOrder = 'asc' } = request.query;
     const filter = query ? sql.fragment`where a.app_name ilike ${`%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}` : sql.fragment``;
@@ -53,7 +53,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
     return { total, applications: rows.map(view) };
   });
 
-  app.get('/api/admin/metrics/applications/:appName', { schema: { params: z.object({ appName: PathName }) } }, async (request) => {
+  app.get('/api/admin/metrics/applications/:appName', { schema: { params: z.object({ appName: PathName }), response: { 200: ApplicationView } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const row = await db.maybeOne(sql.type(ApplicationRow)`select ${columns} from insights.applications a where a.app_name = ${request.params.appName}`);
     if (!row) throw new NotFoundError(`Could not find application ${request.params.appName}`);
@@ -63,7 +63,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   const AppParams = z.object({ appName: PathName });
 
   // Describes an application (made if it was not seen yet, recording application-created).
-  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: CreateApplication } }, async (request, reply) => {
+  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: CreateApplication, response: { 200: NoContent } } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
     const { appName } = request.params;
     const meta = request.body;
@@ -82,7 +82,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // Forgets an application and its instances; it comes back when its SDK next reports.
-  app.delete('/api/admin/metrics/applications/:appName', { schema: { params: AppParams } }, async (request, reply) => {
+  app.delete('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, response: { 200: NoContent } } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
     await db.transaction(async (tx) => {
       await tx.query(sql.unsafe`delete from insights.application_instances where app_name = ${request.params.appName}`);
@@ -92,7 +92,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   app.get('/api/admin/metrics/instances/:appName/environment/:environment', {
-    schema: { params: AppParams.extend({ environment: PathName }) },
+    schema: { params: AppParams.extend({ environment: PathName }), response: { 200: ApplicationInstances } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const instances = await db.any(sql.type(Instance)`
@@ -102,7 +102,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // Where an application runs and which flags it asks for (missingFeatures: flags the configuration lacks).
-  app.get('/api/admin/metrics/applications/:appName/overview', { schema: { params: AppParams } }, async (request) => {
+  app.get('/api/admin/metrics/applications/:appName/overview', { schema: { params: AppParams, response: { 200: ApplicationOverview } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { appName } = request.params;
     if (!(await db.exists(sql.unsafe`select 1 from insights.applications where app_name = ${appName}`))) {
@@ -140,7 +140,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   const InstanceSdk = z.object({ appName: z.string(), sdkVersion: z.string().nullable() });
 
   // SDK versions older than Unleash's minimum for them, with the applications running them.
-  app.get('/api/admin/metrics/sdks/outdated', async (request) => {
+  app.get('/api/admin/metrics/sdks/outdated', { schema: { response: { 200: OutdatedSdks } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const instances = await db.any(sql.type(InstanceSdk)`select distinct app_name as "appName", sdk_version as "sdkVersion"
       from insights.application_instances where sdk_version is not null`);
@@ -148,7 +148,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // The same for the applications that evaluate the project's flags.
-  app.get('/api/admin/projects/:projectId/sdks/outdated', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/sdks/outdated', { schema: { params: z.object({ projectId: PathName }), response: { 200: OutdatedSdks } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     const instances = await db.any(sql.type(InstanceSdk)`select distinct i.app_name as "appName", i.sdk_version as "sdkVersion"
       from insights.application_instances i where i.sdk_version is not null and exists (
@@ -168,7 +168,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
 
   // A flag's usage as Unleash sums it (the last hour and the whole kept period per environment, the applications
   // that reported it), with the last 48 hours per hour, environment and application in `data`.
-  app.get('/api/admin/client-metrics/features/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
+  app.get('/api/admin/client-metrics/features/:name', { schema: { params: z.object({ name: PathName }), response: { 200: FeatureMetrics } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const featureName = request.params.name;
     const data = await metricsOf(featureName, 48);
@@ -193,7 +193,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   app.get('/api/admin/client-metrics/features/:name/raw', {
-    schema: { params: z.object({ name: PathName }), querystring: RawMetricsQuery },
+    schema: { params: z.object({ name: PathName }), querystring: RawMetricsQuery, response: { 200: FeatureMetricsRaw } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return { version: 1, maturity: 'stable', data: await metricsOf(request.params.name, request.query.hoursBack ?? 1) };

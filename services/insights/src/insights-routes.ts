@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HealthReport, InsightsRange, InstanceInsights, InstanceStatistics, PathName, ProjectApplicationsQuery } from '@bunting/contracts';
+import { ProjectInsights, ProjectStatusAnswer, ProjectDora, ProjectApplicationList, UnknownFlags, LifecycleTrends, HealthReport, InsightsRange, InstanceInsights, InstanceStatistics, PathName, ProjectApplicationsQuery, textAnswer } from '@bunting/contracts';
 import { NotFoundError, Permission, principalOf, requirePermission, type DatabasePool, type HttpServer } from '@bunting/platform';
 import type { AdminClient } from './admin-client.ts';
 import { dayRange, instanceInsights } from './instance-insights.ts';
@@ -26,7 +26,7 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
   });
 
   // Unleash's project insights (deprecated there, kept): the health report's numbers, lead times, flag types.
-  app.get('/api/admin/projects/:projectId/insights', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/insights', { schema: { params: z.object({ projectId: PathName }), response: { 200: ProjectInsights } } }, async (request) => {
     const { projectId } = request.params;
     const principal = principalOf(request);
     requirePermission(principal, Permission.READ, { project: projectId });
@@ -45,13 +45,13 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     };
   });
 
-  app.get('/api/admin/projects/:projectId/status', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/status', { schema: { params: z.object({ projectId: PathName }), response: { 200: ProjectStatusAnswer } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     return projectStatus(db, await admin.inventory(), request.params.projectId);
   });
 
   // Lead time to production of the project's flags (DORA).
-  app.get('/api/admin/projects/:projectId/dora', { schema: { params: z.object({ projectId: PathName }) } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/dora', { schema: { params: z.object({ projectId: PathName }), response: { 200: ProjectDora } } }, async (request) => {
     const { projectId } = request.params;
     const principal = principalOf(request);
     requirePermission(principal, Permission.READ, { project: projectId });
@@ -61,13 +61,13 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
   });
 
   app.get('/api/admin/projects/:projectId/applications', {
-    schema: { params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery },
+    schema: { params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery, response: { 200: ProjectApplicationList } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     return projectApplications(db, request.params.projectId, request.query);
   });
 
-  app.get('/api/admin/metrics/unknown-flags', async (request) => {
+  app.get('/api/admin/metrics/unknown-flags', { schema: { response: { 200: UnknownFlags } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const inventory = await admin.inventory();
     return unknownFlags(db, new Set(Object.keys(inventory.featureProjects)));
@@ -79,12 +79,12 @@ export function insightsRoutes(app: HttpServer, { db, admin, version }: Insights
     requirePermission(principalOf(request), Permission.READ);
     return statistics();
   });
-  app.get('/api/admin/instance-admin/statistics/csv', async (request, reply) => {
+  app.get('/api/admin/instance-admin/statistics/csv', { schema: { response: { 200: textAnswer('text/csv', 'The statistics as CSV: a header line and one line of values') } } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.READ);
     return reply.type('text/csv; charset=utf-8').send(statisticsCsv(await statistics()));
   });
 
-  app.get('/api/admin/insights/lifecycle', async (request) => {
+  app.get('/api/admin/insights/lifecycle', { schema: { response: { 200: LifecycleTrends } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return lifecycleTrends(await admin.inventory());
   });

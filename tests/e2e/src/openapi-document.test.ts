@@ -39,6 +39,8 @@ describe('the OpenAPI document', () => {
     for (const { path, method, operation } of all) {
       expect(operation.tags, `${method} ${path}`).toHaveLength(1);
       expect(operation.tags[0], `${method} ${path}`).not.toBe('Other');
+      // Every route declares what it answers on success (a body's schema, or that there is none).
+      expect(Object.keys(operation.responses).filter((status) => /^[23]/.test(status)), `${method} ${path}`).not.toHaveLength(0);
       // The spec's error shape on every operation.
       expect(operation.responses['401'].content['application/json'].schema.$ref, `${method} ${path}`).toBe('#/components/schemas/Error');
     }

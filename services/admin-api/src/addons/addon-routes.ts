@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddonInput, NumericId } from '@bunting/contracts';
+import { AddonList, AddonView, AddonDeliveries, NoContent, AddonInput, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -10,34 +10,34 @@ import { WEBHOOK_PROVIDER } from './addon-providers.ts';
 const IdParams = z.object({ id: NumericId });
 /** Integrations (Unleash's addons). Changing them is for admins, as they can send events anywhere. */
 export function addonRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/addons', async (request) => {
+  app.get('/api/admin/addons', { schema: { response: { 200: AddonList } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return { addons: (await addonStore.list(db)).map(addonView), providers: [WEBHOOK_PROVIDER] };
   });
 
-  app.post('/api/admin/addons', { schema: { body: AddonInput } }, async (request) => {
+  app.post('/api/admin/addons', { schema: { body: AddonInput, response: { 200: AddonView } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => addonService.create(change, request.body));
   });
 
-  app.get('/api/admin/addons/:id', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/addons/:id', { schema: { params: IdParams, response: { 200: AddonView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return addonView(await requireAddon(db, request.params.id));
   });
 
-  app.put('/api/admin/addons/:id', { schema: { params: IdParams, body: AddonInput } }, async (request) => {
+  app.put('/api/admin/addons/:id', { schema: { params: IdParams, body: AddonInput, response: { 200: AddonView } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => addonService.update(change, request.params.id, request.body));
   });
 
-  app.delete('/api/admin/addons/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/addons/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => addonService.delete(change, request.params.id));
     return reply.code(200).send();
   });
 
   // The latest deliveries of one addon, newest first.
-  app.get('/api/admin/addons/:id/events', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/addons/:id/events', { schema: { params: IdParams, response: { 200: AddonDeliveries } } }, async (request) => {
     allow(request, Permission.ADMIN);
     await requireAddon(db, request.params.id);
     return { integrationEvents: await addonStore.deliveries(db, request.params.id) };

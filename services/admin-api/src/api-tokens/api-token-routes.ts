@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiToken, CreateApiToken, PathName, UpdateApiToken } from '@bunting/contracts';
+import { ApiTokenList, NoContent, ApiToken, CreateApiToken, PathName, UpdateApiToken } from '@bunting/contracts';
 import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -15,12 +15,12 @@ const createPermission = {
 const TokenParams = z.object({ token: z.string().min(1).max(1000) });
 
 export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
-  app.get('/api/admin/api-tokens', async (request) => {
+  app.get('/api/admin/api-tokens', { schema: { response: { 200: ApiTokenList } } }, async (request) => {
     allow(request, Permission.READ_API_TOKEN);
     return apiTokenService.list(db);
   });
 
-  app.get('/api/admin/api-tokens/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
+  app.get('/api/admin/api-tokens/:name', { schema: { params: z.object({ name: PathName }), response: { 200: ApiTokenList } } }, async (request) => {
     allow(request, Permission.READ_API_TOKEN);
     return apiTokenService.listByName(db, request.params.name);
   });
@@ -31,13 +31,13 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return reply.code(201).send(created);
   });
 
-  app.put('/api/admin/api-tokens/:token', { schema: { params: TokenParams, body: UpdateApiToken } }, async (request, reply) => {
+  app.put('/api/admin/api-tokens/:token', { schema: { params: TokenParams, body: UpdateApiToken, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_CLIENT_API_TOKEN);
     await changes.run(actor, (change) => apiTokenService.updateExpiry(change, request.params.token, request.body.expiresAt));
     return reply.code(200).send();
   });
 
-  app.delete('/api/admin/api-tokens/:token', { schema: { params: TokenParams } }, async (request, reply) => {
+  app.delete('/api/admin/api-tokens/:token', { schema: { params: TokenParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_CLIENT_API_TOKEN);
     await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token));
     return reply.code(200).send();
@@ -45,7 +45,7 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   const ProjectParams = z.object({ projectId: PathName });
 
-  app.get('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams, response: { 200: ApiTokenList } } }, async (request) => {
     allow(request, Permission.READ_PROJECT_API_TOKEN, { project: request.params.projectId });
     return apiTokenService.listForProject(db, request.params.projectId);
   });
@@ -62,7 +62,7 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return reply.code(201).send(created);
   });
 
-  app.delete('/api/admin/projects/:projectId/api-tokens/:token', { schema: { params: ProjectParams.extend(TokenParams.shape) } }, async (request, reply) => {
+  app.delete('/api/admin/projects/:projectId/api-tokens/:token', { schema: { params: ProjectParams.extend(TokenParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_PROJECT_API_TOKEN, { project: request.params.projectId });
     await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token, request.params.projectId));
     return reply.code(200).send();

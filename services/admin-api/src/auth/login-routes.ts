@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Login } from '@bunting/contracts';
+import { z } from 'zod';
+import { Login, Redirect, User } from '@bunting/contracts';
 import { AuthenticationRequired, credentialOf, type HttpServer } from '@bunting/platform';
 import { clearedSessionCookie, sessionCookie } from '../sessions/session-cookie.ts';
 import { passwordMatches, spendPasswordCheck } from '../users/passwords.ts';
@@ -11,7 +12,7 @@ import { loadSimpleAuthSettings } from './simple-auth-settings.ts';
 
 /** Password login (/auth/simple/login) gives a server-side session in the unleash-session cookie. */
 export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config }: LoginDeps) {
-  app.post('/auth/simple/login', { schema: { body: Login } }, async (request, reply) => {
+  app.post('/auth/simple/login', { schema: { body: Login, response: { 200: User } } }, async (request, reply) => {
     const { username, password } = request.body;
     if ((await loadSimpleAuthSettings(db)).disabled) {
       throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in with OpenID Connect.');
@@ -49,6 +50,8 @@ export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config 
     if (browser) return reply.redirect(redirectUrl ?? '/login', 302);
     return reply.code(200).send({ message: 'Logged out', ...(redirectUrl ? { redirectUrl } : {}) });
   };
-  app.post('/auth/logout', logout);
-  app.post('/logout', logout);
+  const LoggedOut = z.object({ message: z.string(), redirectUrl: z.string().optional() });
+  const loggedOut = { schema: { response: { 200: LoggedOut, 302: Redirect } } };
+  app.post('/auth/logout', loggedOut, logout);
+  app.post('/logout', loggedOut, logout);
 }

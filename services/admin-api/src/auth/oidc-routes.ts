@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
-import { SYSTEM_ACTOR } from '@bunting/contracts';
+import { Redirect, SYSTEM_ACTOR } from '@bunting/contracts';
 import { AuthenticationRequired, NoAccessError, ValidationError, type HttpServer } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { groupService } from '../groups/group-service.ts';
@@ -73,7 +73,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
   const browserCookie = (request: FastifyRequest, value: string, maxAge: number) =>
     `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure(request)}`;
 
-  app.get('/auth/oidc/login', async (request, reply) => {
+  app.get('/auth/oidc/login', { schema: { response: { 302: Redirect } } }, async (request, reply) => {
     const settings = await loadOidcSettings(db);
     const configuration = await providerConfiguration(settings);
     const state = client.randomState();
@@ -95,7 +95,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     return reply.header('set-cookie', browserCookie(request, browser, LOGIN_SECONDS)).redirect(url.href, 302);
   });
 
-  app.get('/auth/oidc/callback', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.get('/auth/oidc/callback', { schema: { response: { 302: Redirect } } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const settings = await loadOidcSettings(db);
     const configuration = await providerConfiguration(settings);
     const query = request.query as Record<string, string | undefined>;

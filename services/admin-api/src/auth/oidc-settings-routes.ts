@@ -1,4 +1,4 @@
-import { OidcSettingsInput } from '@bunting/contracts';
+import { OidcSettingsView, OidcSettingsInput } from '@bunting/contracts';
 import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -7,12 +7,12 @@ import { loadOidcSettings, publicOidcSettings, saveOidcSettings } from './oidc-s
 
 /** The OpenID Connect settings, for admins (the client secret is never shown). */
 export function oidcSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/auth/oidc/settings', async (request) => {
+  app.get('/api/admin/auth/oidc/settings', { schema: { response: { 200: OidcSettingsView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return publicOidcSettings(await loadOidcSettings(db));
   });
 
-  app.post('/api/admin/auth/oidc/settings', { schema: { body: OidcSettingsInput } }, async (request) => {
+  app.post('/api/admin/auth/oidc/settings', { schema: { body: OidcSettingsInput, response: { 200: OidcSettingsView } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     if (request.body.enabled && (!request.body.discoverUrl || !request.body.clientId)) {
       throw ValidationError.field(request.body.discoverUrl ? 'clientId' : 'discoverUrl', 'is required to enable OpenID Connect');

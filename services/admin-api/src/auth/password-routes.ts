@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangePassword, ResetPasswordRequest, SYSTEM_ACTOR } from '@bunting/contracts';
+import { ResetPasswordLink, ResetTokenOwner, NoContent, ChangePassword, ResetPasswordRequest, SYSTEM_ACTOR } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor } from '../access/guard.ts';
@@ -10,12 +10,12 @@ const Token = z.string().min(1).max(200);
 
 /** Password resets through one-time links. */
 export function passwordRoutes(app: HttpServer, { db, changes, config, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'config' | 'sessions'>) {
-  app.post('/api/admin/user-admin/reset-password', { schema: { body: ResetPasswordRequest } }, async (request) => {
+  app.post('/api/admin/user-admin/reset-password', { schema: { body: ResetPasswordRequest, response: { 200: ResetPasswordLink } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => createResetLink(change, request.body.id, config.baseUrl));
   });
 
-  app.get('/auth/reset/validate', { schema: { querystring: z.object({ token: Token }) } }, async (request) => {
+  app.get('/auth/reset/validate', { schema: { querystring: z.object({ token: Token }), response: { 200: ResetTokenOwner } } }, async (request) => {
     const user = await userOfResetToken(db, request.query.token);
     const role = await roleReadModel.view(db, user.rootRole);
     return {
@@ -28,12 +28,12 @@ export function passwordRoutes(app: HttpServer, { db, changes, config, sessions 
     };
   });
 
-  app.post('/auth/reset/password', { schema: { body: ChangePassword.extend({ token: Token }) } }, async (request, reply) => {
+  app.post('/auth/reset/password', { schema: { body: ChangePassword.extend({ token: Token }), response: { 200: NoContent } } }, async (request, reply) => {
     // Whoever held a session of the user (perhaps why the password is being reset) loses it.
     await changes.run(SYSTEM_ACTOR, async (change) => sessions.endAllOf(await resetPassword(change, request.body.token, request.body.password)));
     return reply.code(200).send();
   });
 
   // The password rules, checked without changing anything (the reset page asks before sending).
-  app.post('/auth/reset/validate-password', { schema: { body: ChangePassword } }, async (_request, reply) => reply.code(200).send());
+  app.post('/auth/reset/validate-password', { schema: { body: ChangePassword, response: { 200: NoContent } } }, async (_request, reply) => reply.code(200).send());
 }

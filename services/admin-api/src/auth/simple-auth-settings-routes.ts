@@ -1,4 +1,4 @@
-import { SimpleAuthSettings } from '@bunting/contracts';
+import { SimpleAuthSettingsView, SimpleAuthSettings } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -6,12 +6,12 @@ import { loadSimpleAuthSettings, saveSimpleAuthSettings } from './simple-auth-se
 
 /** The switch that turns password sign-in off, for admins. */
 export function simpleAuthSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/auth/simple/settings', async (request) => {
+  app.get('/api/admin/auth/simple/settings', { schema: { response: { 200: SimpleAuthSettingsView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return loadSimpleAuthSettings(db);
   });
 
-  app.post('/api/admin/auth/simple/settings', { schema: { body: SimpleAuthSettings } }, async (request) => {
+  app.post('/api/admin/auth/simple/settings', { schema: { body: SimpleAuthSettings, response: { 200: SimpleAuthSettingsView } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => saveSimpleAuthSettings(change, request.body));
   });

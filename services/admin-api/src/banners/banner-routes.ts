@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Banner, Banners, CreateBanner } from '@bunting/contracts';
+import { NoContent, Banner, Banners, CreateBanner } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -32,7 +32,7 @@ export function bannerRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, '
     });
   }
 
-  app.delete('/api/admin/banners/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/banners/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => bannerService.delete(change, request.params.id));
     return reply.code(200).send();

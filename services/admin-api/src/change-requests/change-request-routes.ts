@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  ChangeRequestConfigList, ChangeRequestAnswer, ChangeRequestList, ChangeRequestCounts, ScheduledChangeRequests, ChangeRequestReviewers,
+  NoContent,
   AddChangeRequestComment, ChangeRequestChangeInput, ChangeRequestChangesInput, OPEN_CHANGE_REQUEST_STATES, PathName,
   ScheduledChangeRequestQuery, UpdateChangeRequestConfig, UpdateChangeRequestReviewers, UpdateChangeRequestState, UpdateChangeRequestTitle,
   type Principal,
@@ -27,19 +29,19 @@ const base = '/api/admin/projects/:projectId/change-requests';
 export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   const writer = (request: Parameters<typeof principalOf>[0], project: string): Principal => allow(request, Permission.READ, { project });
 
-  app.get(`${base}/config`, { schema: { params: ProjectParams } }, async (request) => {
+  app.get(`${base}/config`, { schema: { params: ProjectParams, response: { 200: ChangeRequestConfigList } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return changeRequestSettingsService.list(db, request.params.projectId);
   });
 
-  app.put('/api/admin/projects/:projectId/environments/:environment/change-requests/config', { schema: { params: EnvironmentParams, body: UpdateChangeRequestConfig } }, async (request, reply) => {
+  app.put('/api/admin/projects/:projectId/environments/:environment/change-requests/config', { schema: { params: EnvironmentParams, body: UpdateChangeRequestConfig, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, environment } = request.params;
     const actor = actorFor(request, Permission.UPDATE_PROJECT, { project: projectId });
     await changes.run(actor, (change) => changeRequestSettingsService.update(change, projectId, environment, request.body));
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/projects/:projectId/environments/:environment/change-requests', { schema: { params: EnvironmentParams, body: ChangeRequestChangesInput } }, async (request) => {
+  app.post('/api/admin/projects/:projectId/environments/:environment/change-requests', { schema: { params: EnvironmentParams, body: ChangeRequestChangesInput, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, environment } = request.params;
     const principal = writer(request, projectId);
     const inputs = Array.isArray(request.body) ? request.body : [request.body];
@@ -47,12 +49,12 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
     return changeRequestView(db, await requireChangeRequest(db, projectId, id));
   });
 
-  app.get(base, { schema: { params: ProjectParams } }, async (request) => {
+  app.get(base, { schema: { params: ProjectParams, response: { 200: ChangeRequestList } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return changeRequestViews(db, await changeRequestStore.list(db, { project: request.params.projectId, limit: PROJECT_LIST_LIMIT }));
   });
 
-  app.get(`${base}/count`, { schema: { params: ProjectParams } }, async (request) => {
+  app.get(`${base}/count`, { schema: { params: ProjectParams, response: { 200: ChangeRequestCounts } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     const counts = new Map((await changeRequestStore.countByState(db, request.params.projectId)).map((row) => [row.state, row.count]));
     const count = (state: string) => counts.get(state) ?? 0;
@@ -68,7 +70,7 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
 
   // The caller's own open change requests in the project (Unleash: "pending for the current user"; /open is its old name).
   for (const path of ['pending', 'open']) {
-    app.get(`${base}/${path}`, { schema: { params: ProjectParams } }, async (request) => {
+    app.get(`${base}/${path}`, { schema: { params: ProjectParams, response: { 200: ChangeRequestList } } }, async (request) => {
       const principal = allowRead(request, { project: request.params.projectId });
       const mine = principal.kind === 'api-token' || principal.userId === null
         ? (await changeRequestStore.list(db, { project: request.params.projectId, states: OPEN_CHANGE_REQUEST_STATES })).filter((row) => row.createdByUserId === null && row.createdByName === principal.name)
@@ -77,73 +79,73 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
     });
   }
 
-  app.get(`${base}/pending/:featureName`, { schema: { params: ProjectParams.extend({ featureName: PathName }) } }, async (request) => {
+  app.get(`${base}/pending/:featureName`, { schema: { params: ProjectParams.extend({ featureName: PathName }), response: { 200: ChangeRequestList } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return changeRequestViews(db, await changeRequestStore.list(db, { project: request.params.projectId, states: ['Draft', 'In review', 'Approved'], feature: request.params.featureName }));
   });
 
-  app.get(`${base}/scheduled`, { schema: { params: ProjectParams, querystring: ScheduledChangeRequestQuery } }, async (request) => {
+  app.get(`${base}/scheduled`, { schema: { params: ProjectParams, querystring: ScheduledChangeRequestQuery, response: { 200: ScheduledChangeRequests } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     const rows = await changeRequestStore.scheduledTouching(db, request.params.projectId, request.query);
     return rows.map((row) => ({ id: row.id, environment: row.environment, ...(row.title ? { title: row.title } : {}) }));
   });
 
-  app.get(`${base}/available-reviewers/:environment`, { schema: { params: EnvironmentParams } }, async (request) => {
+  app.get(`${base}/available-reviewers/:environment`, { schema: { params: EnvironmentParams, response: { 200: ChangeRequestReviewers } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return { reviewers: await changeRequestReviewers.available(db, { project: request.params.projectId, environment: request.params.environment }) };
   });
 
-  app.get(`${base}/:id`, { schema: { params: RequestParams } }, async (request) => {
+  app.get(`${base}/:id`, { schema: { params: RequestParams, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return changeRequestView(db, await requireChangeRequest(db, request.params.projectId, request.params.id));
   });
 
-  app.delete(`${base}/:id`, { schema: { params: RequestParams } }, async (request, reply) => {
+  app.delete(`${base}/:id`, { schema: { params: RequestParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.discard(change, principal, request.params.projectId, request.params.id));
     return reply.code(200).send();
   });
 
-  app.put(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams, body: ChangeRequestChangeInput } }, async (request) => {
+  app.put(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams, body: ChangeRequestChangeInput, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, changeRequestId, changeId } = request.params;
     const principal = writer(request, projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.editChange(change, principal, projectId, changeRequestId, changeId, request.body));
     return changeRequestView(db, await requireChangeRequest(db, projectId, changeRequestId));
   });
 
-  app.delete(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams } }, async (request, reply) => {
+  app.delete(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, changeRequestId, changeId } = request.params;
     const principal = writer(request, projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.discardChange(change, principal, projectId, changeRequestId, changeId));
     return reply.code(200).send();
   });
 
-  app.put(`${base}/:id/state`, { schema: { params: RequestParams, body: UpdateChangeRequestState } }, async (request) => {
+  app.put(`${base}/:id/state`, { schema: { params: RequestParams, body: UpdateChangeRequestState, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, id } = request.params;
     const principal = writer(request, projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.setState(change, principal, projectId, id, request.body));
     return changeRequestView(db, await requireChangeRequest(db, projectId, id));
   });
 
-  app.put(`${base}/:id/title`, { schema: { params: RequestParams, body: UpdateChangeRequestTitle } }, async (request, reply) => {
+  app.put(`${base}/:id/title`, { schema: { params: RequestParams, body: UpdateChangeRequestTitle, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.setTitle(change, principal, request.params.projectId, request.params.id, request.body.title));
     return reply.code(204).send();
   });
 
-  app.post(`${base}/:id/comments`, { schema: { params: RequestParams, body: AddChangeRequestComment } }, async (request, reply) => {
+  app.post(`${base}/:id/comments`, { schema: { params: RequestParams, body: AddChangeRequestComment, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.comment(change, principal, request.params.projectId, request.params.id, request.body.text));
     return reply.code(204).send();
   });
 
-  app.get(`${base}/:id/approvers`, { schema: { params: RequestParams } }, async (request) => {
+  app.get(`${base}/:id/approvers`, { schema: { params: RequestParams, response: { 200: ChangeRequestReviewers } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     await requireChangeRequest(db, request.params.projectId, request.params.id);
     return { reviewers: await changeRequestReviewers.requested(db, request.params.id) };
   });
 
-  app.put(`${base}/:id/approvers`, { schema: { params: RequestParams, body: UpdateChangeRequestReviewers } }, async (request, reply) => {
+  app.put(`${base}/:id/approvers`, { schema: { params: RequestParams, body: UpdateChangeRequestReviewers, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
     await changes.run(actorOf(principal), (change) => changeRequestService.setReviewers(change, principal, request.params.projectId, request.params.id,
       request.body.reviewers, (ids) => changeRequestReviewers.existing(change.tx, ids)));

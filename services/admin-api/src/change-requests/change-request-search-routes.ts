@@ -1,4 +1,4 @@
-import { ChangeRequestSearchQuery, OPEN_CHANGE_REQUEST_STATES } from '@bunting/contracts';
+import { ChangeRequestSearchAnswer, ChangeRequestSearchQuery, OPEN_CHANGE_REQUEST_STATES } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
@@ -10,7 +10,7 @@ const ids = (filter: string | undefined) => (filter ? filter.split(':')[1]!.spli
 
 /** GET /api/admin/search/change-requests: by author, by requested reviewer, open or closed; newest first, paged. */
 export function changeRequestSearchRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/search/change-requests', { schema: { querystring: ChangeRequestSearchQuery } }, async (request) => {
+  app.get('/api/admin/search/change-requests', { schema: { querystring: ChangeRequestSearchQuery, response: { 200: ChangeRequestSearchAnswer } } }, async (request) => {
     allowRead(request);
     const { createdBy, requestedApproverId, state, offset, limit } = request.query;
     const filter = {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
+import { StrategiesUsing, NoContent, ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -51,7 +51,7 @@ function contextFieldRoutesAt(
     return reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(created.name)}`).send(created);
   });
 
-  app.post(`${base}/validate`, { schema: { params: ListParams, body: z.object({ name: CreateContextField.shape.name }) } }, async (request, reply) => {
+  app.post(`${base}/validate`, { schema: { params: ListParams, body: z.object({ name: CreateContextField.shape.name }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request, scope(request));
     await contextFieldService.validateName(db, request.body.name);
     return reply.code(200).send();
@@ -63,12 +63,12 @@ function contextFieldRoutesAt(
   });
 
   // The strategies whose constraints use the field, so it can be told what deleting it would affect.
-  app.get(`${base}/:contextField/strategies`, { schema: { params: Params } }, async (request) => {
+  app.get(`${base}/:contextField/strategies`, { schema: { params: Params, response: { 200: StrategiesUsing } } }, async (request) => {
     allowRead(request, scope(request));
     return contextFieldService.strategiesUsing(db, request.params.contextField, projectOf(request));
   });
 
-  app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField } }, async (request, reply) => {
+  app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(actor, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
@@ -77,7 +77,7 @@ function contextFieldRoutesAt(
     return reply.code(200).send();
   });
 
-  app.post(`${base}/:contextField/legal-values`, { schema: { params: Params, body: LegalValue } }, async (request, reply) => {
+  app.post(`${base}/:contextField/legal-values`, { schema: { params: Params, body: LegalValue, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(actor, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
@@ -87,7 +87,7 @@ function contextFieldRoutesAt(
   });
 
   app.delete(`${base}/:contextField/legal-values/:legalValue`, {
-    schema: { params: Params.extend({ legalValue: PathName }) },
+    schema: { params: Params.extend({ legalValue: PathName }), response: { 200: NoContent } },
   }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(actor, async (change) => {
@@ -97,7 +97,7 @@ function contextFieldRoutesAt(
     return reply.code(200).send();
   });
 
-  app.delete(`${base}/:contextField`, { schema: { params: Params } }, async (request, reply) => {
+  app.delete(`${base}/:contextField`, { schema: { params: Params, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_CONTEXT_FIELD, scope(request));
     await changes.run(actor, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateDependency, PathName } from '@bunting/contracts';
+import { FeatureNameList, FeatureDependencies, ProjectHasDependencies, ArchiveValidation, NoContent, CreateDependency, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer, type Queryable } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
@@ -17,33 +17,33 @@ const everyEnvironment = (project: string) => async (db: Queryable) =>
 export function dependencyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   const base = '/api/admin/projects/:projectId/features/:child';
 
-  app.post(`${base}/dependencies`, { schema: { params: ChildParams, body: CreateDependency } }, async (request, reply) => {
+  app.post(`${base}/dependencies`, { schema: { params: ChildParams, body: CreateDependency, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
     await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
       (change) => dependencyService.add(change, request.params.projectId, request.params.child, request.body)));
     return reply.code(200).send();
   });
 
-  app.delete(`${base}/dependencies/:parent`, { schema: { params: ChildParams.extend({ parent: PathName }) } }, async (request, reply) => {
+  app.delete(`${base}/dependencies/:parent`, { schema: { params: ChildParams.extend({ parent: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
     await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
       (change) => dependencyService.remove(change, request.params.projectId, request.params.child, request.params.parent)));
     return reply.code(200).send();
   });
 
-  app.delete(`${base}/dependencies`, { schema: { params: ChildParams } }, async (request, reply) => {
+  app.delete(`${base}/dependencies`, { schema: { params: ChildParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
     await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
       (change) => dependencyService.removeAll(change, request.params.projectId, request.params.child)));
     return reply.code(200).send();
   });
 
-  app.get(`${base}/parents`, { schema: { params: ChildParams } }, async (request) => {
+  app.get(`${base}/parents`, { schema: { params: ChildParams, response: { 200: FeatureNameList } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return dependencyService.parentOptions(db, request.params.projectId, request.params.child);
   });
 
-  app.get(`${base}/dependencies`, { schema: { params: ChildParams } }, async (request) => {
+  app.get(`${base}/dependencies`, { schema: { params: ChildParams, response: { 200: FeatureDependencies } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return dependencyService.parents(db, request.params.projectId, request.params.child);
   });
@@ -51,20 +51,20 @@ export function dependencyRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
   const ProjectParams = z.object({ projectId: PathName });
 
   // Whether any flag of the project depends on another (the UI shows dependency columns only then).
-  app.get('/api/admin/projects/:projectId/dependencies', { schema: { params: ProjectParams } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/dependencies', { schema: { params: ProjectParams, response: { 200: ProjectHasDependencies } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return dependencyService.projectHasDependencies(db, request.params.projectId);
   });
 
   // The variants a child may require of a parent: every variant name the parent has in any environment or strategy.
-  app.get('/api/admin/projects/:projectId/features/:parent/parent-variants', { schema: { params: ProjectParams.extend({ parent: PathName }) } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/features/:parent/parent-variants', { schema: { params: ProjectParams.extend({ parent: PathName }), response: { 200: FeatureNameList } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return dependencyService.parentVariants(db, request.params.parent);
   });
 
   // Before archiving flags: which of them are parents of flags not being archived, and whether any link would go.
   app.post('/api/admin/projects/:projectId/archive/validate', {
-    schema: { params: ProjectParams, body: z.object({ features: z.array(PathName).max(10_000) }) },
+    schema: { params: ProjectParams, body: z.object({ features: z.array(PathName).max(10_000) }), response: { 200: ArchiveValidation } },
   }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return dependencyService.archiveImpact(db, request.body.features);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
+import { NoContent, CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -19,13 +19,13 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
   });
 
-  app.post('/api/admin/environments/validate', { schema: { body: z.object({ name: CreateEnvironment.shape.name }) } }, async (request, reply) => {
+  app.post('/api/admin/environments/validate', { schema: { body: z.object({ name: CreateEnvironment.shape.name }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     await environmentService.validateName(db, request.body.name);
     return reply.code(200).send();
   });
 
-  app.put('/api/admin/environments/sort-order', { schema: { body: EnvironmentSortOrder } }, async (request, reply) => {
+  app.put('/api/admin/environments/sort-order', { schema: { body: EnvironmentSortOrder, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
     await changes.run(actor, async (change) => {
       for (const [name, sortOrder] of Object.entries(request.body)) {
@@ -46,14 +46,14 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    app.post(`/api/admin/environments/:name/${action}`, { schema: { params: NameParams } }, async (request, reply) => {
+    app.post(`/api/admin/environments/:name/${action}`, { schema: { params: NameParams, response: { 204: NoContent } } }, async (request, reply) => {
       const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
       await changes.run(actor, (change) => environmentService.update(change, request.params.name, { enabled }));
       return reply.code(204).send();
     });
   }
 
-  app.delete('/api/admin/environments/:name', { schema: { params: NameParams } }, async (request, reply) => {
+  app.delete('/api/admin/environments/:name', { schema: { params: NameParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_ENVIRONMENT);
     await changes.run(actor, (change) => environmentService.delete(change, request.params.name));
     return reply.code(200).send();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathName } from '@bunting/contracts';
+import { NoContent, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -10,7 +10,7 @@ const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 /** Marking a flag as favourite, for the caller only. */
 export function favoriteRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
   for (const [method, favorite] of [['post', true], ['delete', false]] as const) {
-    app[method]('/api/admin/projects/:projectId/features/:featureName/favorites', { schema: { params: FeatureParams } }, async (request, reply) => {
+    app[method]('/api/admin/projects/:projectId/features/:featureName/favorites', { schema: { params: FeatureParams, response: { 200: NoContent } } }, async (request, reply) => {
       const principal = allowRead(request, { project: request.params.projectId });
       const actor = actorFor(request, Permission.READ);
       await changes.run(actor, (change) => featureFavoriteService.set(change, principal.key, request.params.projectId, request.params.featureName, favorite));

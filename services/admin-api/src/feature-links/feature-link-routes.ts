@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureLinkInput } from '@bunting/contracts';
+import { NoContent, FeatureLinkInput } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor } from '../access/guard.ts';
@@ -13,7 +13,7 @@ const LinkParams = FeatureParams.extend({ linkId: z.string().min(1).max(100) });
 export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
   const base = '/api/admin/projects/:projectId/features/:featureName/link';
 
-  app.post(base, { schema: { params: FeatureParams, body: FeatureLinkInput } }, async (request, reply) => {
+  app.post(base, { schema: { params: FeatureParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => {
@@ -23,7 +23,7 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
     return reply.code(204).send();
   });
 
-  app.put(`${base}/:linkId`, { schema: { params: LinkParams, body: FeatureLinkInput } }, async (request, reply) => {
+  app.put(`${base}/:linkId`, { schema: { params: LinkParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => {
@@ -33,7 +33,7 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
     return reply.code(204).send();
   });
 
-  app.delete(`${base}/:linkId`, { schema: { params: LinkParams } }, async (request, reply) => {
+  app.delete(`${base}/:linkId`, { schema: { params: LinkParams, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => {

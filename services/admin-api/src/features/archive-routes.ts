@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureNames, PathName } from '@bunting/contracts';
+import { FeatureList, NoContent, FeatureNames, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow, allowRead } from '../access/guard.ts';
@@ -13,7 +13,7 @@ const ProjectParams = z.object({ projectId: PathName });
 
 /** Archiving flags, the archive, reviving and deleting archived flags. */
 export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.post('/api/admin/projects/:projectId/archive', { schema: { params: ProjectParams, body: FeatureNames } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/archive', { schema: { params: ProjectParams, body: FeatureNames, response: { 202: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
     await changes.run(actorOf(principal), direct(principal, enabledIn(request.params.projectId, request.body.features), async (change) => {
       for (const name of request.body.features) await featureService.archive(change, request.params.projectId, name);
@@ -21,7 +21,7 @@ export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(202).send();
   });
 
-  app.post('/api/admin/projects/:projectId/revive', { schema: { params: ProjectParams, body: FeatureNames } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/revive', { schema: { params: ProjectParams, body: FeatureNames, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
     await changes.run(actor, async (change) => {
       for (const name of request.body.features) await featureService.revive(change, name, request.params.projectId);
@@ -29,7 +29,7 @@ export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/projects/:projectId/delete', { schema: { params: ProjectParams, body: FeatureNames } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/delete', { schema: { params: ProjectParams, body: FeatureNames, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
     await changes.run(actor, async (change) => {
       for (const name of request.body.features) await featureService.deleteArchived(change, name, request.params.projectId);
@@ -37,25 +37,25 @@ export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/archive/features', async (request) => {
+  app.get('/api/admin/archive/features', { schema: { response: { 200: FeatureList } } }, async (request) => {
     const principal = allowRead(request);
     return featureService.listArchived(db, principal.key);
   });
 
-  app.get('/api/admin/archive/features/:projectId', { schema: { params: ProjectParams } }, async (request) => {
+  app.get('/api/admin/archive/features/:projectId', { schema: { params: ProjectParams, response: { 200: FeatureList } } }, async (request) => {
     const principal = allowRead(request, { project: request.params.projectId });
     return featureService.listArchived(db, principal.key, request.params.projectId);
   });
 
   const projectOf = async (name: string) => (await findFeature(db, name))?.project;
 
-  app.post('/api/admin/archive/revive/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request, reply) => {
+  app.post('/api/admin/archive/revive/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: await projectOf(request.params.featureName) });
     await changes.run(actor, (change) => featureService.revive(change, request.params.featureName));
     return reply.code(200).send();
   });
 
-  app.delete('/api/admin/archive/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request, reply) => {
+  app.delete('/api/admin/archive/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_FEATURE, { project: await projectOf(request.params.featureName) });
     await changes.run(actor, (change) => featureService.deleteArchived(change, request.params.featureName));
     return reply.code(200).send();

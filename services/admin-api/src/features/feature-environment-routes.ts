@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureNames, PathName } from '@bunting/contracts';
+import { FeatureEnvironmentView, NoContent, FeatureNames, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
@@ -13,14 +13,14 @@ const EnvironmentParams = FeatureParams.extend({ environment: PathName });
 
 /** A flag in one environment: reading it and switching it on or off (one flag, or many at once). */
 export function featureEnvironmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/projects/:projectId/features/:featureName/environments/:environment', { schema: { params: EnvironmentParams } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/features/:featureName/environments/:environment', { schema: { params: EnvironmentParams, response: { 200: FeatureEnvironmentView } } }, async (request) => {
     const { projectId, featureName, environment } = request.params;
     allowRead(request, { project: projectId, environment });
     return featureEnvironmentService.get(db, projectId, featureName, environment);
   });
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    app.post(`/api/admin/projects/:projectId/features/:featureName/environments/:environment/${action}`, { schema: { params: EnvironmentParams } }, async (request, reply) => {
+    app.post(`/api/admin/projects/:projectId/features/:featureName/environments/:environment/${action}`, { schema: { params: EnvironmentParams, response: { 200: NoContent } } }, async (request, reply) => {
       const { projectId, featureName, environment } = request.params;
       const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });
       await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
@@ -29,7 +29,7 @@ export function featureEnvironmentRoutes(app: HttpServer, { db, changes }: Pick<
     });
 
     app.post(`/api/admin/projects/:projectId/bulk_features/environments/:environment/${action}`, {
-      schema: { params: ProjectParams.extend({ environment: PathName }), body: FeatureNames },
+      schema: { params: ProjectParams.extend({ environment: PathName }), body: FeatureNames, response: { 200: NoContent } },
     }, async (request, reply) => {
       const { projectId, environment } = request.params;
       const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });

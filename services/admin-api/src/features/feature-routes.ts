@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreatedFeature, CreateFeature, Feature, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
+import { FeatureList, NoContent, CreatedFeature, CreateFeature, Feature, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow, allowRead } from '../access/guard.ts';
@@ -13,13 +13,13 @@ const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 
 /** Flags themselves: list, create, read, change, clone, mark stale. */
 export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.post('/api/admin/features/validate', { schema: { body: ValidateFeatureName } }, async (request, reply) => {
+  app.post('/api/admin/features/validate', { schema: { body: ValidateFeatureName, response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     await featureService.validateName(db, request.body.name, request.body.projectId);
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/features', async (request) => {
+  app.get('/api/admin/features', { schema: { response: { 200: FeatureList } } }, async (request) => {
     const principal = allowRead(request);
     return featureService.listAll(db, principal.key);
   });
@@ -29,7 +29,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return featureService.getByName(db, request.params.featureName, principal.key);
   });
 
-  app.get('/api/admin/projects/:projectId/features', { schema: { params: ProjectParams } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/features', { schema: { params: ProjectParams, response: { 200: FeatureList } } }, async (request) => {
     const principal = allowRead(request, { project: request.params.projectId });
     return featureService.listInProject(db, request.params.projectId, principal.key);
   });
@@ -58,7 +58,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return changes.run(actor, (change) => featureService.patch(change, projectId, featureName, request.body));
   });
 
-  app.delete('/api/admin/projects/:projectId/features/:featureName', { schema: { params: FeatureParams } }, async (request, reply) => {
+  app.delete('/api/admin/projects/:projectId/features/:featureName', { schema: { params: FeatureParams, response: { 202: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const principal = allow(request, Permission.DELETE_FEATURE, { project: projectId });
     await changes.run(actorOf(principal), direct(principal, enabledIn(projectId, [featureName]), (change) => featureService.archive(change, projectId, featureName)));
@@ -74,7 +74,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(201).send(created);
   });
 
-  app.post('/api/admin/projects/:projectId/stale', { schema: { params: ProjectParams, body: FeatureStale } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/stale', { schema: { params: ProjectParams, body: FeatureStale, response: { 202: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
     await changes.run(actor, (change) => featureService.setStale(change, request.params.projectId, request.body.features, request.body.stale));
     return reply.code(202).send();

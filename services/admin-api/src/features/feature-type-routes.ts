@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathName } from '@bunting/contracts';
+import { FeatureTypeList, FeatureTypeView, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -7,13 +7,13 @@ import { featureTypeService } from './feature-type-service.ts';
 
 /** Flag types and the lifetime after which a flag of each type counts as potentially stale. */
 export function featureTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/feature-types', async (request) => {
+  app.get('/api/admin/feature-types', { schema: { response: { 200: FeatureTypeList } } }, async (request) => {
     allowRead(request);
     return featureTypeService.list(db);
   });
 
   app.put('/api/admin/feature-types/:id/lifetime', {
-    schema: { params: z.object({ id: PathName }), body: z.object({ lifetimeDays: z.number().int().min(0).max(2_147_483_647).nullable() }) },
+    schema: { params: z.object({ id: PathName }), body: z.object({ lifetimeDays: z.number().int().min(0).max(2_147_483_647).nullable() }), response: { 200: FeatureTypeView } },
   }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => featureTypeService.setLifetime(change, request.params.id, request.body.lifetimeDays));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureLifecycleCompleted, PathName } from '@bunting/contracts';
+import { FeatureLifecycleStages, LifecycleCounts, NoContent, FeatureLifecycleCompleted, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -10,28 +10,28 @@ const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 
 /** Where a flag is in its life (initial, pre-live, live, completed, archived) and the stages it went through. */
 export function lifecycleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/projects/:projectId/features/:featureName/lifecycle', { schema: { params: FeatureParams } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/features/:featureName/lifecycle', { schema: { params: FeatureParams, response: { 200: FeatureLifecycleStages } } }, async (request) => {
     const { projectId, featureName } = request.params;
     allowRead(request, { project: projectId });
     await requireFeature(db, projectId, featureName, { allowArchived: true });
     return lifecycleService.history(db, featureName);
   });
 
-  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: FeatureLifecycleCompleted } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: FeatureLifecycleCompleted, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => lifecycleService.complete(change, await requireFeature(change.tx, projectId, featureName, { allowArchived: true, forWrite: true }), request.body));
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete', { schema: { params: FeatureParams } }, async (request, reply) => {
+  app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete', { schema: { params: FeatureParams, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(actor, async (change) => lifecycleService.uncomplete(change, await requireFeature(change.tx, projectId, featureName, { forWrite: true })));
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/lifecycle/count', async (request) => {
+  app.get('/api/admin/lifecycle/count', { schema: { response: { 200: LifecycleCounts } } }, async (request) => {
     allowRead(request);
     return lifecycleService.count(db);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateGroup, NumericId } from '@bunting/contracts';
+import { GroupList, GroupAnswer, NoContent, CreateGroup, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -8,23 +8,23 @@ import { groupService } from './group-service.ts';
 const IdParams = z.object({ groupId: NumericId });
 
 export function groupRoutes(app: HttpServer, { db, changes }: AdminDeps) {
-  app.get('/api/admin/groups', async (request) => {
+  app.get('/api/admin/groups', { schema: { response: { 200: GroupList } } }, async (request) => {
     allowRead(request);
     return groupService.list(db);
   });
-  app.post('/api/admin/groups', { schema: { body: CreateGroup } }, async (request, reply) => {
+  app.post('/api/admin/groups', { schema: { body: CreateGroup, response: { 201: GroupAnswer } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     return reply.code(201).send(await changes.run(actor, (change) => groupService.create(change, request.body)));
   });
-  app.get('/api/admin/groups/:groupId', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/groups/:groupId', { schema: { params: IdParams, response: { 200: GroupAnswer } } }, async (request) => {
     allowRead(request);
     return groupService.get(db, request.params.groupId);
   });
-  app.put('/api/admin/groups/:groupId', { schema: { params: IdParams, body: CreateGroup } }, async (request) => {
+  app.put('/api/admin/groups/:groupId', { schema: { params: IdParams, body: CreateGroup, response: { 200: GroupAnswer } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => groupService.update(change, request.params.groupId, request.body));
   });
-  app.delete('/api/admin/groups/:groupId', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/groups/:groupId', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => groupService.delete(change, request.params.groupId));
     return reply.code(200).send();

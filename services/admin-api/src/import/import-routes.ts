@@ -1,4 +1,4 @@
-import { ExportQuery, ExportResult, ImportToggles, ImportValidateResult } from '@bunting/contracts';
+import { NoContent, ExportQuery, ExportResult, ImportToggles, ImportValidateResult } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -25,7 +25,7 @@ export function importRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
   });
 
   // Permissions are checked per need inside (the validation's list), so reading is enough to get there.
-  app.post('/api/admin/features-batch/import', { bodyLimit, schema: { body: ImportToggles } }, async (request, reply) => {
+  app.post('/api/admin/features-batch/import', { bodyLimit, schema: { body: ImportToggles, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allowRead(request, { project: request.body.project });
     await changes.run(actorOf(principal), direct(principal, [{ project: request.body.project, environment: request.body.environment }],
       (change) => importFeatures(change, principal, request.body)));

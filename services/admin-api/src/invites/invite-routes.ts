@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateInvitedUser, CreateSignupToken, UpdateSignupToken, User } from '@bunting/contracts';
+import { SignupTokenList, SignupTokenView, NoContent, CreateInvitedUser, CreateSignupToken, UpdateSignupToken, User } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -11,19 +11,19 @@ const TokenParams = z.object({ token: z.string().min(1).max(200) });
 export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
   const invites = createInviteService(config.baseUrl);
 
-  app.get('/api/admin/invite-link/tokens', async (request) => {
+  app.get('/api/admin/invite-link/tokens', { schema: { response: { 200: SignupTokenList } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return invites.list(db);
   });
-  app.post('/api/admin/invite-link/tokens', { schema: { body: CreateSignupToken } }, async (request, reply) => {
+  app.post('/api/admin/invite-link/tokens', { schema: { body: CreateSignupToken, response: { 201: SignupTokenView } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     return reply.code(201).send(await changes.run(actor, (change) => invites.create(change, request.body)));
   });
-  app.get('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams } }, async (request) => {
+  app.get('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, response: { 200: SignupTokenView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return invites.get(db, request.params.token);
   });
-  app.put('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, body: UpdateSignupToken } }, async (request) => {
+  app.put('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, body: UpdateSignupToken, response: { 200: SignupTokenView } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => invites.update(change, request.params.token, request.body));
   });
@@ -32,7 +32,7 @@ export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
 /** Routes a person without an account uses: no credential needed. */
 export function publicInviteRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
   const invites = createInviteService(config.baseUrl);
-  app.get('/invite/:token/validate', { schema: { params: TokenParams } }, async (request, reply) => {
+  app.get('/invite/:token/validate', { schema: { params: TokenParams, response: { 200: NoContent } } }, async (request, reply) => {
     await invites.validate(db, request.params.token);
     return reply.code(200).send();
   });

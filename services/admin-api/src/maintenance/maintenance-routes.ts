@@ -1,16 +1,16 @@
-import { MaintenanceSettings } from '@bunting/contracts';
+import { MaintenanceView, NoContent, MaintenanceSettings } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
 import { loadMaintenance, saveMaintenance } from './maintenance.ts';
 
 export function maintenanceRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/maintenance', async (request) => {
+  app.get('/api/admin/maintenance', { schema: { response: { 200: MaintenanceView } } }, async (request) => {
     allowRead(request);
     return loadMaintenance(db);
   });
 
-  app.post('/api/admin/maintenance', { schema: { body: MaintenanceSettings } }, async (request, reply) => {
+  app.post('/api/admin/maintenance', { schema: { body: MaintenanceSettings, response: { 204: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => saveMaintenance(change, request.body));
     return reply.code(204).send();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreatePat, NumericId, Pat, Pats } from '@bunting/contracts';
+import { NoContent, CreatePat, NumericId, Pat, Pats } from '@bunting/contracts';
 import { NoAccessError, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorOf } from '../events/changes.ts';
@@ -24,7 +24,7 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
     return reply.code(201).send(created);
   });
 
-  app.delete('/api/admin/user/tokens/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/user/tokens/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = ownUserId(request);
     await changes.run(actorOf(principal), (change) => patService.delete(change, principal.userId!, request.params.id));
     return reply.code(200).send();

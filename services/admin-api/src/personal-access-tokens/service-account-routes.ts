@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreatePat, CreateServiceAccount, NumericId, Pat, Pats, UpdateServiceAccount, User } from '@bunting/contracts';
+import { ServiceAccountList, NoContent, CreatePat, CreateServiceAccount, NumericId, Pat, Pats, UpdateServiceAccount, User } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow } from '../access/guard.ts';
@@ -12,7 +12,7 @@ const IdParams = z.object({ id: NumericId });
 
 /** Service accounts (users that are not people) and their tokens, for admins. */
 export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/service-account', async (request) => {
+  app.get('/api/admin/service-account', { schema: { response: { 200: ServiceAccountList } } }, async (request) => {
     allow(request, Permission.ADMIN);
     const [serviceAccounts, rootRoles] = await Promise.all([userReadModel.serviceAccounts(db), roleReadModel.rootRoles(db)]);
     return { serviceAccounts, rootRoles };
@@ -29,7 +29,7 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
     return changes.run(actor, (change) => userService.update(change, request.params.id, request.body, { serviceAccount: true }));
   });
 
-  app.delete('/api/admin/service-account/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/service-account/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => userService.delete(change, request.params.id, { serviceAccount: true }));
     return reply.code(200).send();
@@ -51,7 +51,7 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
     return reply.code(201).send(created);
   });
 
-  app.delete('/api/admin/service-account/:id/token/:tokenId', { schema: { params: IdParams.extend({ tokenId: NumericId }) } }, async (request, reply) => {
+  app.delete('/api/admin/service-account/:id/token/:tokenId', { schema: { params: IdParams.extend({ tokenId: NumericId }), response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, async (change) => {
       await requireUser(change.tx, request.params.id, { serviceAccount: true });

@@ -1,3 +1,4 @@
+import { PersonalDashboard } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
@@ -11,7 +12,7 @@ import { personalDashboardStore } from './personal-dashboard-store.ts';
  * admins are and who owns their projects. An API token belongs to no one, so it sees only the admins.
  */
 export function personalDashboardRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/personal-dashboard', async (request) => {
+  app.get('/api/admin/personal-dashboard', { schema: { response: { 200: PersonalDashboard } } }, async (request) => {
     const principal = allowRead(request);
     const userId = principal.userId !== null && principal.userId > 0 ? principal.userId : null;
     const memberOf = userId === null ? [] : await userReadModel.projectsOf(db, userId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathName } from '@bunting/contracts';
+import { NoContent, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -10,7 +10,7 @@ const ProjectParams = z.object({ projectId: PathName });
 /** Marking a project as favourite, for the caller only. */
 export function projectFavoriteRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
   for (const [method, favorite] of [['post', true], ['delete', false]] as const) {
-    app[method]('/api/admin/projects/:projectId/favorites', { schema: { params: ProjectParams } }, async (request, reply) => {
+    app[method]('/api/admin/projects/:projectId/favorites', { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
       const principal = allowRead(request, { project: request.params.projectId });
       const actor = actorFor(request, Permission.READ);
       await changes.run(actor, (change) => projectService.setFavorite(change, principal.key, request.params.projectId, favorite));

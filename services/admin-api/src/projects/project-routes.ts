@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateProject, PathName, Project, UpdateProject } from '@bunting/contracts';
+import { ProjectList, NoContent, CreateProject, PathName, Project, UpdateProject } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -9,7 +9,7 @@ const ProjectParams = z.object({ projectId: PathName });
 
 /** Projects themselves: list, create, read, change, archive, delete. */
 export function projectRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/projects', async (request) => {
+  app.get('/api/admin/projects', { schema: { response: { 200: ProjectList } } }, async (request) => {
     const principal = allowRead(request);
     return projectService.list(db, principal.key);
   });
@@ -20,7 +20,7 @@ export function projectRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(201).header('location', `/api/admin/projects/${encodeURIComponent(created.id)}`).send(created);
   });
 
-  app.post('/api/admin/projects/validate', { schema: { body: z.object({ id: CreateProject.shape.id }) } }, async (request, reply) => {
+  app.post('/api/admin/projects/validate', { schema: { body: z.object({ id: CreateProject.shape.id }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     await projectService.validateId(db, request.body.id);
     return reply.code(200).send();
@@ -38,14 +38,14 @@ export function projectRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     });
   }
 
-  app.delete('/api/admin/projects/:projectId', { schema: { params: ProjectParams } }, async (request, reply) => {
+  app.delete('/api/admin/projects/:projectId', { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
     await changes.run(actor, (change) => projectService.delete(change, request.params.projectId));
     return reply.code(200).send();
   });
 
   for (const [action, archived] of [['archive', true], ['revive', false]] as const) {
-    app.post(`/api/admin/projects/${action}/:projectId`, { schema: { params: ProjectParams } }, async (request, reply) => {
+    app.post(`/api/admin/projects/${action}/:projectId`, { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
       const actor = actorFor(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
       await changes.run(actor, (change) => projectService.setArchived(change, request.params.projectId, archived));
       return reply.code(200).send();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateRole, NumericId } from '@bunting/contracts';
+import { RoleList, PermissionList, RoleWithPermissions, NoContent, CreateRole, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -8,32 +8,32 @@ import { roleService } from './role-service.ts';
 const IdParams = z.object({ roleId: NumericId });
 
 export function roleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/roles', async (request) => {
+  app.get('/api/admin/roles', { schema: { response: { 200: RoleList } } }, async (request) => {
     allowRead(request);
     return roleService.list(db);
   });
-  app.get('/api/admin/permissions', async (request) => {
+  app.get('/api/admin/permissions', { schema: { response: { 200: PermissionList } } }, async (request) => {
     allowRead(request);
     return roleService.permissionCatalogue();
   });
-  app.post('/api/admin/roles', { schema: { body: CreateRole } }, async (request, reply) => {
+  app.post('/api/admin/roles', { schema: { body: CreateRole, response: { 201: RoleWithPermissions } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     return reply.code(201).send(await changes.run(actor, (change) => roleService.create(change, request.body)));
   });
-  app.post('/api/admin/roles/validate', { schema: { body: z.object({ name: z.string().min(1).max(100), roleId: z.number().optional() }) } }, async (request, reply) => {
+  app.post('/api/admin/roles/validate', { schema: { body: z.object({ name: z.string().min(1).max(100), roleId: z.number().optional() }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     await roleService.validateName(db, request.body.name, request.body.roleId);
     return reply.code(200).send();
   });
-  app.get('/api/admin/roles/:roleId', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/roles/:roleId', { schema: { params: IdParams, response: { 200: RoleWithPermissions } } }, async (request) => {
     allowRead(request);
     return roleService.get(db, request.params.roleId);
   });
-  app.put('/api/admin/roles/:roleId', { schema: { params: IdParams, body: CreateRole } }, async (request) => {
+  app.put('/api/admin/roles/:roleId', { schema: { params: IdParams, body: CreateRole, response: { 200: RoleWithPermissions } } }, async (request) => {
     const actor = actorFor(request, Permission.ADMIN);
     return changes.run(actor, (change) => roleService.update(change, request.params.roleId, request.body));
   });
-  app.delete('/api/admin/roles/:roleId', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/roles/:roleId', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, (change) => roleService.delete(change, request.params.roleId));
     return reply.code(200).send();

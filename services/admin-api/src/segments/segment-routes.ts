@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NumericId, Segment, UpsertSegment } from '@bunting/contracts';
+import { SegmentList, SegmentStrategies, NoContent, NumericId, Segment, UpsertSegment } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow, allowRead } from '../access/guard.ts';
@@ -11,7 +11,7 @@ import { requireSegment, segmentService } from './segment-service.ts';
 const IdParams = z.object({ id: NumericId });
 
 export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/segments', async (request) => {
+  app.get('/api/admin/segments', { schema: { response: { 200: SegmentList } } }, async (request) => {
     allowRead(request);
     return segmentService.list(db);
   });
@@ -21,7 +21,7 @@ export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return reply.code(201).send(await changes.run(actor, (change) => segmentService.create(change, request.body)));
   });
 
-  app.post('/api/admin/segments/validate', { schema: { body: z.object({ name: z.string().min(1).max(255) }) } }, async (request, reply) => {
+  app.post('/api/admin/segments/validate', { schema: { body: z.object({ name: z.string().min(1).max(255) }), response: { 204: NoContent } } }, async (request, reply) => {
     allowRead(request);
     await segmentService.validateName(db, request.body.name);
     return reply.code(204).send();
@@ -32,24 +32,24 @@ export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     return requireSegment(db, request.params.id);
   });
 
-  app.get('/api/admin/segments/strategies/:strategyId', { schema: { params: z.object({ strategyId: z.string().min(1).max(255) }) } }, async (request) => {
+  app.get('/api/admin/segments/strategies/:strategyId', { schema: { params: z.object({ strategyId: z.string().min(1).max(255) }), response: { 200: SegmentList } } }, async (request) => {
     allowRead(request);
     return segmentService.ofStrategy(db, request.params.strategyId);
   });
 
-  app.get('/api/admin/segments/:id/strategies', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/segments/:id/strategies', { schema: { params: IdParams, response: { 200: SegmentStrategies } } }, async (request) => {
     allowRead(request);
     return segmentService.strategiesUsing(db, request.params.id);
   });
 
-  app.put('/api/admin/segments/:id', { schema: { params: IdParams, body: UpsertSegment } }, async (request, reply) => {
+  app.put('/api/admin/segments/:id', { schema: { params: IdParams, body: UpsertSegment, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_SEGMENT, { project: request.body.project });
     await changes.run(actorOf(principal), direct(principal, (db) => segmentReadModel.environmentsUsing(db, request.params.id),
       (change) => segmentService.update(change, request.params.id, request.body)));
     return reply.code(204).send();
   });
 
-  app.delete('/api/admin/segments/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/segments/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_SEGMENT);
     await changes.run(actorOf(principal), direct(principal, (db) => segmentReadModel.environmentsUsing(db, request.params.id),
       (change) => segmentService.delete(change, request.params.id)));

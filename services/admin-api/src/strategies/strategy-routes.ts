@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateFeatureStrategy, FeatureStrategy, PatchOperations, PathName, StrategySortOrder, UpdateStrategySegments } from '@bunting/contracts';
+import { NoContent, CreateFeatureStrategy, FeatureStrategy, PatchOperations, PathName, StrategySortOrder, UpdateStrategySegments } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
@@ -28,7 +28,7 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
     return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.add(change, path, request.body)));
   });
 
-  app.post(`${base}/set-sort-order`, { schema: { params: Params, body: StrategySortOrder } }, async (request, reply) => {
+  app.post(`${base}/set-sort-order`, { schema: { params: Params, body: StrategySortOrder, response: { 200: NoContent } } }, async (request, reply) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
     await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.setSortOrder(change, path, request.body)));
@@ -52,7 +52,7 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
     return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.patch(change, path, request.params.strategyId, request.body)));
   });
 
-  app.delete(`${base}/:strategyId`, { schema: { params: StrategyParams } }, async (request, reply) => {
+  app.delete(`${base}/:strategyId`, { schema: { params: StrategyParams, response: { 200: NoContent } } }, async (request, reply) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.DELETE_FEATURE_STRATEGY, path);
     await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.remove(change, path, request.params.strategyId)));
@@ -60,7 +60,7 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
   });
 
   // Replaces the segments of one strategy, as a strategy update (feature-strategy-update).
-  app.post('/api/admin/segments/strategies', { schema: { body: UpdateStrategySegments } }, async (request, reply) => {
+  app.post('/api/admin/segments/strategies', { schema: { body: UpdateStrategySegments, response: { 201: NoContent } } }, async (request, reply) => {
     const { projectId, strategyId, environmentId, segmentIds } = request.body;
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, { project: projectId, environment: environmentId });
     await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment: environmentId }],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateTag, PathName, ProjectTagsBulk, TagsList, UpdateFeatureTags } from '@bunting/contracts';
+import { FeatureTagView, FeatureTagList, NoContent, CreateTag, PathName, ProjectTagsBulk, TagsList, UpdateFeatureTags } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -18,7 +18,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     return { version: 1, tags: await tagStore.forFeature(db, request.params.featureName) };
   });
 
-  app.post('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: CreateTag } }, async (request, reply) => {
+  app.post('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: CreateTag, response: { 201: FeatureTagView } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     const tag = await changes.run(actor, async (change) => {
@@ -28,7 +28,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     return reply.code(201).send(tag);
   });
 
-  app.put('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: UpdateFeatureTags } }, async (request) => {
+  app.put('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: UpdateFeatureTags, response: { 200: FeatureTagList } } }, async (request) => {
     const feature = await findFeature(db, request.params.featureName);
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     return changes.run(actor, async (change) => {
@@ -39,7 +39,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     });
   });
 
-  app.delete('/api/admin/features/:featureName/tags/:type/:value', { schema: { params: FeatureParams.extend(TagParams.shape) } }, async (request, reply) => {
+  app.delete('/api/admin/features/:featureName/tags/:type/:value', { schema: { params: FeatureParams.extend(TagParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     await changes.run(actor, async (change) => {
@@ -49,7 +49,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     return reply.code(200).send();
   });
 
-  app.put('/api/admin/projects/:projectId/tags', { schema: { params: z.object({ projectId: PathName }), body: ProjectTagsBulk } }, async (request, reply) => {
+  app.put('/api/admin/projects/:projectId/tags', { schema: { params: z.object({ projectId: PathName }), body: ProjectTagsBulk, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
     await changes.run(actor, async (change) => {
       for (const name of request.body.features) {

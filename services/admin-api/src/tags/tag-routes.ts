@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateTag, PathName, TagsList, TagWithVersion } from '@bunting/contracts';
+import { NoContent, CreateTag, PathName, TagsList, TagWithVersion } from '@bunting/contracts';
 import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -33,7 +33,7 @@ export function tagRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
     return reply.code(201).send({ version: 1, tag });
   });
 
-  app.delete('/api/admin/tags/:type/:value', { schema: { params: TagParams } }, async (request, reply) => {
+  app.delete('/api/admin/tags/:type/:value', { schema: { params: TagParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: '*' });
     await changes.run(actor, (change) => tagService.deleteTag(change, request.params));
     return reply.code(200).send();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateTagType, PathName, UpdateTagType, ValidateTagType } from '@bunting/contracts';
+import { TagTypeList, TagTypeView, TagTypeValidation, TagTypeAnswer, NoContent, CreateTagType, PathName, UpdateTagType, ValidateTagType } from '@bunting/contracts';
 import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -8,36 +8,36 @@ import { tagTypeStore } from './tag-store.ts';
 
 /** Tag types: the kinds of tags flags can carry. */
 export function tagTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/tag-types', async (request) => {
+  app.get('/api/admin/tag-types', { schema: { response: { 200: TagTypeList } } }, async (request) => {
     allowRead(request);
     return { version: 1, tagTypes: await tagTypeStore.list(db) };
   });
 
-  app.post('/api/admin/tag-types', { schema: { body: CreateTagType } }, async (request, reply) => {
+  app.post('/api/admin/tag-types', { schema: { body: CreateTagType, response: { 201: TagTypeView } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.CREATE_TAG_TYPE);
     return reply.code(201).send(await changes.run(actor, (change) => tagService.createTagType(change, request.body)));
   });
 
-  app.post('/api/admin/tag-types/validate', { schema: { body: ValidateTagType } }, async (request) => {
+  app.post('/api/admin/tag-types/validate', { schema: { body: ValidateTagType, response: { 200: TagTypeValidation } } }, async (request) => {
     allowRead(request);
     await tagService.validateTagTypeName(db, request.body.name);
     return { valid: true, tagType: { name: request.body.name } };
   });
 
-  app.get('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }) } }, async (request) => {
+  app.get('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), response: { 200: TagTypeAnswer } } }, async (request) => {
     allowRead(request);
     const tagType = await tagTypeStore.get(db, request.params.name);
     if (!tagType) throw new NotFoundError(`Could not find tag type ${request.params.name}`);
     return { version: 1, tagType };
   });
 
-  app.put('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), body: UpdateTagType } }, async (request, reply) => {
+  app.put('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), body: UpdateTagType, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.UPDATE_TAG_TYPE);
     await changes.run(actor, (change) => tagService.updateTagType(change, request.params.name, request.body));
     return reply.code(200).send();
   });
 
-  app.delete('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }) } }, async (request, reply) => {
+  app.delete('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.DELETE_TAG_TYPE);
     await changes.run(actor, (change) => tagService.deleteTagType(change, request.params.name));
     return reply.code(200).send();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SetCors } from '@bunting/contracts';
+import { UiConfig, NoContent, SetCors } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allowRead } from '../access/guard.ts';
@@ -13,7 +13,7 @@ const UNLEASH_API_VERSION = '8.2.0';
 const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<AdminDeps, 'db' | 'config' | 'changes'>) {
-  app.get('/api/admin/ui-config', async (request) => {
+  app.get('/api/admin/ui-config', { schema: { response: { 200: UiConfig } } }, async (request) => {
     allowRead(request);
     const [simple, oidc, maintenance, frontend] = await Promise.all([
       loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db), frontendSettings.load(db),
@@ -47,7 +47,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<Ad
   });
 
   // Sets the origins the frontend API allows by CORS; every frontend-api replica takes them up within a second.
-  app.post('/api/admin/ui-config/cors', { schema: { body: SetCors } }, async (request, reply) => {
+  app.post('/api/admin/ui-config/cors', { schema: { body: SetCors, response: { 204: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     const frontendApiOrigins = checkOrigins(request.body.frontendApiOrigins);
     await changes.run(actor, (change) => frontendSettings.save(change, { frontendApiOrigins }));

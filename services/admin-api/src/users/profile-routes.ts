@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangeOwnPassword, Profile } from '@bunting/contracts';
+import { CurrentUser, OwnRoles, NoContent, ChangeOwnPassword, Profile } from '@bunting/contracts';
 import { AuthenticationRequired, NoAccessError, Permission, credentialOf, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
@@ -13,7 +13,7 @@ import { splashSeen } from '../splash/splash-read-model.ts';
 
 /** The caller's own account: who they are, their root role and projects, their password. */
 export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'sessions'>) {
-  app.get('/api/admin/user', async (request) => {
+  app.get('/api/admin/user', { schema: { response: { 200: CurrentUser } } }, async (request) => {
     // SDK tokens have no place on the admin API, not even to ask who they are.
     const principal = allowRead(request);
     const user = principal.userId !== null ? await userReadModel.find(db, principal.userId) : null;
@@ -49,13 +49,13 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
   });
 
   // As Unleash: the caller's roles in the project given (directly or through groups); without a project, 400.
-  app.get('/api/admin/user/roles', { schema: { querystring: z.object({ projectId: z.string().min(1).max(255) }) } }, async (request) => {
+  app.get('/api/admin/user/roles', { schema: { querystring: z.object({ projectId: z.string().min(1).max(255) }), response: { 200: OwnRoles } } }, async (request) => {
     const principal = allowRead(request);
     const roles = principal.userId === null ? [] : await userReadModel.projectRolesOf(db, principal.userId, request.query.projectId);
     return { version: 1, roles };
   });
 
-  app.post('/api/admin/user/change-password', { schema: { body: ChangeOwnPassword } }, async (request, reply) => {
+  app.post('/api/admin/user/change-password', { schema: { body: ChangeOwnPassword, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = principalOf(request);
     if (principal.userId === null || principal.kind !== 'user') throw new NoAccessError('CHANGE_OWN_PASSWORD');
     if (request.body.confirmPassword !== undefined && request.body.confirmPassword !== request.body.password) {

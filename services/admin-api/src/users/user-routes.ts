@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangePassword, CreateUser, NumericId, UpdateUser, User, UserIds, Users } from '@bunting/contracts';
+import { UserSearchAnswer, AdminCounts, InactiveUsers, NoContent, ChangePassword, CreateUser, NumericId, UpdateUser, User, UserIds, Users } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { actorFor, allow, allowRead } from '../access/guard.ts';
@@ -15,7 +15,7 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return userService.list(db);
   });
 
-  app.get('/api/admin/user-admin/search', { schema: { querystring: z.object({ q: z.string().max(255).default('') }) } }, async (request) => {
+  app.get('/api/admin/user-admin/search', { schema: { querystring: z.object({ q: z.string().max(255).default('') }), response: { 200: UserSearchAnswer } } }, async (request) => {
     allowRead(request);
     return userService.search(db, request.query.q);
   });
@@ -26,24 +26,24 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return reply.code(201).header('location', `/api/admin/user-admin/${created.id}`).send(userView(created));
   });
 
-  app.post('/api/admin/user-admin/validate-password', { schema: { body: ChangePassword } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/validate-password', { schema: { body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/user-admin/admin-count', async (request) => {
+  app.get('/api/admin/user-admin/admin-count', { schema: { response: { 200: AdminCounts } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return userReadModel.adminCount(db);
   });
 
   // Users who have not been seen for 180 days (Unleash's "inactive users"), and deleting some of them at once.
-  app.get('/api/admin/user-admin/inactive', async (request) => {
+  app.get('/api/admin/user-admin/inactive', { schema: { response: { 200: InactiveUsers } } }, async (request) => {
     allow(request, Permission.ADMIN);
     const users = await userReadModel.inactive(db);
     return { version: 1, inactiveUsers: users.map(({ id, name, username, email, seenAt, createdAt }) => ({ id, name, username, email, seenAt, createdAt })) };
   });
 
-  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: UserIds } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: UserIds, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     // Their sessions end with them, in the same unit: if Redis cannot be reached nothing is deleted.
     await changes.run(actor, async (change) => {
@@ -62,7 +62,7 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return changes.run(actor, (change) => userService.update(change, request.params.id, request.body));
   });
 
-  app.delete('/api/admin/user-admin/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/user-admin/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     await changes.run(actor, async (change) => {
       await userService.delete(change, request.params.id);
@@ -71,7 +71,7 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/user-admin/:id/change-password', { schema: { params: IdParams, body: ChangePassword } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/:id/change-password', { schema: { params: IdParams, body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
     const actor = actorFor(request, Permission.ADMIN);
     // Every session of the user ends with the old password.
     await changes.run(actor, async (change) => {

@@ -1,15 +1,9 @@
-import type { ClientFeature, ClientSegment } from '@bunting/contracts';
+import type { ClientFeature, DeltaEvent } from '@bunting/contracts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import type { ChangesSince } from '../snapshots/revision-changes.ts';
 import { clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 
-/** The delta events the Unleash SDKs apply (client spec 5.2): a hydration, or what changed since a revision. */
-export type DeltaEvent =
-  | { type: 'hydration'; eventId: number; features: ClientFeature[]; segments: ClientSegment[] }
-  | { type: 'feature-updated'; eventId: number; feature: ClientFeature }
-  | { type: 'feature-removed'; eventId: number; featureName: string; project: string }
-  | { type: 'segment-updated'; eventId: number; segment: ClientSegment }
-  | { type: 'segment-removed'; eventId: number; segmentId: number };
+export type { DeltaEvent };
 
 /**
  * Events that bring an SDK holding the changes' starting revision up to `environment`'s, for the flags its token

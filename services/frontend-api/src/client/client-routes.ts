@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { BulkMetrics, ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
+import { ClientFeature, ClientFeatures, NoContent, BulkMetrics, ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
+import { settled } from '../settled.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
@@ -14,14 +15,14 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
   const { snapshots, tokens, counts } = deps;
 
   // Answered at once when the snapshot is held (the token is checked in memory), else after loading it.
-  app.get('/api/client/features', { schema: { querystring: FeaturesQuery } }, (request, reply) => {
+  app.get('/api/client/features', { schema: { querystring: FeaturesQuery, response: { 200: ClientFeatures, 304: NoContent } } }, (request, reply) => {
     const access = edgeAccess(tokens, request, 'client');
     const withAccess = (known: EdgeAccess) => {
       const environment = snapshots.current(known.environment);
       if (environment) return sendFeatures(request, reply, known, environment);
       return snapshots.ensure(known.environment).then((loaded) => sendFeatures(request, reply, known, loaded));
     };
-    return access instanceof Promise ? access.then(withAccess) : withAccess(access);
+    return settled(access instanceof Promise ? access.then(withAccess) : withAccess(access));
   });
 
   function sendFeatures(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>, reply: FastifyReply, access: EdgeAccess, environment: CompiledEnvironment) {
@@ -38,7 +39,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     return reply.type('application/json; charset=utf-8').send(clientBody(environment, query, etag));
   }
 
-  app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }) } }, async (request) => {
+  app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: ClientFeature } } }, async (request) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const query: ClientQuery = { projects: access.projects, inlineSegments: inlinesSegments(request) };
@@ -48,20 +49,20 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     return clientFeature(feature, segments, query.inlineSegments);
   });
 
-  app.post('/api/client/register', { schema: { body: ClientRegistration } }, async (request, reply) => {
+  app.post('/api/client/register', { schema: { body: ClientRegistration, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     await publishMetrics(deps.messaging, { kind: 'client-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
+  app.post('/api/client/metrics', { schema: { body: ClientMetrics, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics/bulk', { schema: { body: BulkMetrics } }, async (request, reply) => {
+  app.post('/api/client/metrics/bulk', { schema: { body: BulkMetrics, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(request.body, access, environment) });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { DeltaAnswer, NoContent, textAnswer } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, stillValid } from '../access.ts';
@@ -45,7 +46,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { environment, query, tag: shortHash(queryKey(query)) };
   }
 
-  app.get('/api/client/delta', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
+  app.get('/api/client/delta', { schema: { querystring: FeaturesQuery, response: { 200: DeltaAnswer, 304: NoContent } } }, async (request, reply) => {
     const { environment, query, tag } = await resolve(request);
     reply.header('etag', `"${tag}:${environment.revision}"`).header('cache-control', 'no-cache');
     const held = heldRevision(request.headers['if-none-match'], tag);
@@ -54,7 +55,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { events: deltaEvents(environment, query, changes) };
   });
 
-  app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery } }, async (request, reply) => {
+  app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery, response: { 200: textAnswer('text/event-stream', 'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change') } } }, async (request, reply) => {
     const { environment, query, tag } = await resolve(request);
     const lastEventId = Number(request.headers['last-event-id']);
     const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ClientMetrics, FrontendRegistration, PathName } from '@bunting/contracts';
+import { FrontendAllAnswer, FrontendAnswer, FrontendToggle, NoContent, ClientMetrics, FrontendRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
@@ -10,6 +10,7 @@ import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 import { corsHeaders, preflight } from './cors.ts';
+import { settled } from '../settled.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
@@ -78,10 +79,10 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
    * Answered without a single await when the environment's snapshot is at hand (the common case: the token is
    * checked in memory); otherwise after loading the snapshot.
    */
-  function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE): FastifyReply | Promise<FastifyReply> {
+  function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE): void | Promise<void> {
     const access = edgeAccess(tokens, request, 'frontend');
-    if (access instanceof Promise) return access.then((known) => answerFor(request, reply, input, known, scope));
-    return answerFor(request, reply, input, access, scope);
+    if (access instanceof Promise) return settled(access.then((known) => answerFor(request, reply, input, known, scope)));
+    return settled(answerFor(request, reply, input, access, scope));
   }
 
   function answerFor(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, scope: Scope) {
@@ -118,38 +119,38 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
     return reply.send(joinToggles(scratch, count, length));
   }
 
-  app.get('/api/frontend', (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
+  app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
 
-  app.post('/api/frontend', (request, reply) => answer(request, reply, contextOf(request.body)));
+  app.post('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, contextOf(request.body)));
 
   // Every flag the token sees, off ones with enabled false, when the installation allows it.
   const all = { includeOff: true };
   function requireAllEndpoint() {
     if (!config.allEndpointEnabled) throw new NotFoundError('/api/frontend/all is not enabled on this installation (FRONTEND_API_ALL_ENDPOINT).');
   }
-  app.get('/api/frontend/all', (request, reply) => {
+  app.get('/api/frontend/all', { schema: { response: { 200: FrontendAllAnswer } } }, (request, reply) => {
     requireAllEndpoint();
     return answer(request, reply, request.query as Record<string, unknown>, all);
   });
-  app.post('/api/frontend/all', (request, reply) => {
+  app.post('/api/frontend/all', { schema: { response: { 200: FrontendAllAnswer } } }, (request, reply) => {
     requireAllEndpoint();
     return answer(request, reply, contextOf(request.body), all);
   });
 
   const FlagParams = z.object({ featureName: PathName });
-  app.get('/api/frontend/features/:featureName', { schema: { params: FlagParams } }, (request, reply) =>
+  app.get('/api/frontend/features/:featureName', { schema: { params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
     answer(request, reply, request.query as Record<string, unknown>, { only: request.params.featureName }));
-  app.post('/api/frontend/features/:featureName', { schema: { params: FlagParams } }, (request, reply) =>
+  app.post('/api/frontend/features/:featureName', { schema: { params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
     answer(request, reply, contextOf(request.body), { only: request.params.featureName }));
 
-  app.post('/api/frontend/client/metrics', { schema: { body: ClientMetrics } }, async (request, reply) => {
+  app.post('/api/frontend/client/metrics', { schema: { body: ClientMetrics, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(200).send();
   });
 
-  app.post('/api/frontend/client/register', { schema: { body: FrontendRegistration } }, async (request, reply) => {
+  app.post('/api/frontend/client/register', { schema: { body: FrontendRegistration, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
     await publishMetrics(deps.messaging, { kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(200).send();

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer } from '@bunting/contracts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
@@ -11,6 +12,8 @@ import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
 
 const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
 const KeyParams = z.object({ key: z.string().min(1).max(255) });
+/** OFREP's refusals of a context or a flag: the error shape with OFREP's code. */
+const OFREP_ERRORS = { 400: OfrepErrorBody, 404: OfrepErrorBody };
 
 /**
  * The OpenFeature Remote Evaluation Protocol over the same snapshots and token scopes as /api/frontend: frontend
@@ -36,7 +39,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { access, environment, context: new PreparedContext(raw), targetingKey };
   }
 
-  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { params: KeyParams } }, async (request, reply) => {
+  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { params: KeyParams, response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS } } }, async (request, reply) => {
     const { key } = request.params;
     const { access, environment, context, targetingKey } = await scope(request);
     const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
@@ -49,7 +52,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
   // missing from it would give the code's default (perhaps `true`) where the flag is off. ETag over the answer,
   // so a poll that changes nothing is a 304.
-  app.post('/ofrep/v1/evaluate/flags', async (request, reply: FastifyReply) => {
+  app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, async (request, reply: FastifyReply) => {
     const { access, environment, context, targetingKey } = await scope(request);
     const flags: string[] = [];
     for (const feature of environment.visibleFeatures(access.projects)) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateSignalEndpoint, CreateSignalEndpointToken, NumericId, UpdateSignalEndpoint } from '@bunting/contracts';
+import { SignalEndpointList, SignalEndpointView, SignalEndpointDetail, SignalEndpointTokenList, CreatedSignalEndpointToken, EndpointSignals, SignalList, NoContent, CreateSignalEndpoint, CreateSignalEndpointToken, NumericId, UpdateSignalEndpoint } from '@bunting/contracts';
 import { Permission, actorOf, principalOf, requirePermission, type HttpServer } from '@bunting/platform';
 import type { FastifyRequest } from 'fastify';
 import type { SignalsDeps } from '../signals-deps.ts';
@@ -19,55 +19,55 @@ function asAdmin(request: FastifyRequest) {
 export function endpointRoutes(app: HttpServer, { db, changes, config }: Pick<SignalsDeps, 'db' | 'changes' | 'config'>) {
   const endpoints = createEndpointService(config);
 
-  app.get('/api/admin/signal-endpoints', async (request) => {
+  app.get('/api/admin/signal-endpoints', { schema: { response: { 200: SignalEndpointList } } }, async (request) => {
     asAdmin(request);
     return endpoints.list(db);
   });
-  app.post('/api/admin/signal-endpoints', { schema: { body: CreateSignalEndpoint } }, async (request, reply) => {
+  app.post('/api/admin/signal-endpoints', { schema: { body: CreateSignalEndpoint, response: { 201: SignalEndpointView } } }, async (request, reply) => {
     const created = await changes.run(asAdmin(request), (change) => endpoints.create(change, request.body));
     return reply.code(201).send(created);
   });
-  app.get('/api/admin/signal-endpoints/:id', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/signal-endpoints/:id', { schema: { params: IdParams, response: { 200: SignalEndpointDetail } } }, async (request) => {
     asAdmin(request);
     return endpoints.get(db, request.params.id);
   });
-  app.put('/api/admin/signal-endpoints/:id', { schema: { params: IdParams, body: UpdateSignalEndpoint } }, async (request, reply) => {
+  app.put('/api/admin/signal-endpoints/:id', { schema: { params: IdParams, body: UpdateSignalEndpoint, response: { 200: NoContent } } }, async (request, reply) => {
     await changes.run(asAdmin(request), (change) => endpoints.update(change, request.params.id, request.body));
     return reply.code(200).send();
   });
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
-    app.post(`/api/admin/signal-endpoints/:id/${action}`, { schema: { params: IdParams } }, async (request, reply) => {
+    app.post(`/api/admin/signal-endpoints/:id/${action}`, { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
       await changes.run(asAdmin(request), (change) => endpoints.update(change, request.params.id, { enabled }));
       return reply.code(200).send();
     });
   }
-  app.delete('/api/admin/signal-endpoints/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.delete('/api/admin/signal-endpoints/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     await changes.run(asAdmin(request), (change) => endpoints.delete(change, request.params.id));
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/signal-endpoints/:id/tokens', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/admin/signal-endpoints/:id/tokens', { schema: { params: IdParams, response: { 200: SignalEndpointTokenList } } }, async (request) => {
     asAdmin(request);
     return { signalEndpointTokens: (await endpoints.get(db, request.params.id)).tokens };
   });
-  app.post('/api/admin/signal-endpoints/:id/tokens', { schema: { params: IdParams, body: CreateSignalEndpointToken } }, async (request, reply) => {
+  app.post('/api/admin/signal-endpoints/:id/tokens', { schema: { params: IdParams, body: CreateSignalEndpointToken, response: { 201: CreatedSignalEndpointToken } } }, async (request, reply) => {
     const created = await changes.run(asAdmin(request), (change) => endpoints.createToken(change, request.params.id, request.body.name));
     return reply.code(201).send(created);
   });
-  app.put('/api/admin/signal-endpoints/:id/tokens/:tokenId', { schema: { params: TokenParams, body: CreateSignalEndpointToken } }, async (request, reply) => {
+  app.put('/api/admin/signal-endpoints/:id/tokens/:tokenId', { schema: { params: TokenParams, body: CreateSignalEndpointToken, response: { 200: NoContent } } }, async (request, reply) => {
     await changes.run(asAdmin(request), (change) => endpoints.renameToken(change, request.params.id, request.params.tokenId, request.body.name));
     return reply.code(200).send();
   });
-  app.delete('/api/admin/signal-endpoints/:id/tokens/:tokenId', { schema: { params: TokenParams } }, async (request, reply) => {
+  app.delete('/api/admin/signal-endpoints/:id/tokens/:tokenId', { schema: { params: TokenParams, response: { 200: NoContent } } }, async (request, reply) => {
     await changes.run(asAdmin(request), (change) => endpoints.deleteToken(change, request.params.id, request.params.tokenId));
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/signal-endpoints/:id/signals', { schema: { params: IdParams, querystring: Limit } }, async (request) => {
+  app.get('/api/admin/signal-endpoints/:id/signals', { schema: { params: IdParams, querystring: Limit, response: { 200: EndpointSignals } } }, async (request) => {
     asAdmin(request);
     return { signalEndpointSignals: await endpoints.signals(db, request.params.id, request.query.limit) };
   });
-  app.get('/api/admin/signals', { schema: { querystring: Limit } }, async (request) => {
+  app.get('/api/admin/signals', { schema: { querystring: Limit, response: { 200: SignalList } } }, async (request) => {
     asAdmin(request);
     return { signals: await endpoints.signals(db, null, request.query.limit) };
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { SYSTEM_ACTOR, type ReceivedSignal } from '@bunting/contracts';
+import { SignalAccepted, SYSTEM_ACTOR, type ReceivedSignal } from '@bunting/contracts';
 import { AuthenticationRequired, NotFoundError, RateLimitError, ValidationError, sql, type HttpServer } from '@bunting/platform';
 import type { SignalsDeps } from '../signals-deps.ts';
 import { endpointStore } from '../endpoints/endpoint-store.ts';
@@ -38,7 +38,7 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
       received.inc({ outcome: OUTCOMES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'error' : 'refused') });
       done();
     },
-    schema: { params: z.object({ endpointName: z.string().min(1).max(255) }) },
+    schema: { params: z.object({ endpointName: z.string().min(1).max(255) }), response: { 202: SignalAccepted } },
   }, async (request, reply) => {
     const endpoint = await endpointStore.byName(db, request.params.endpointName);
     if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find signal endpoint ${request.params.endpointName}`);
