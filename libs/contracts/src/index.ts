@@ -29,3 +29,4 @@ export * from './change-requests.ts';
 export * from './banners.ts';
 export * from './answers.ts';
 export * from './ofrep.ts';
+export { registerExamples } from './examples.ts';

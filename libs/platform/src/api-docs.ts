@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBody } from '@bunting/contracts';
+import { ErrorBody, registerExamples } from '@bunting/contracts';
 import type { HttpServer } from './http-server.ts';
 import type { Messaging } from './messaging.ts';
 
@@ -71,6 +71,7 @@ const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
  * the whole API; a single service documents its own routes. Must be registered before any route.
  */
 export async function registerApiDocs(app: HttpServer, options: { version: string }) {
+  registerExamples();
   const zodTransform = createJsonSchemaTransform({ skipList: [] });
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answerSerializerCompiler } from './answer-serializer.ts';
 import { SESSION_COOKIE } from './credentials.ts';
 import { DomainError, NotFoundError, ValidationError } from './errors.ts';
 import { sendError } from './http-errors.ts';
@@ -94,7 +95,7 @@ export function createHttpServer(options: {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler);
 
   // Bodies are JSON only: a text/plain body is refused (415) like any other type.
   app.removeContentTypeParser('text/plain');

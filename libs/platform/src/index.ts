@@ -19,3 +19,4 @@ export * from './published-views.ts';
 export * from './dependency-errors.ts';
 export * from './metrics.ts';
 export * from './api-docs.ts';
+export * from './answer-serializer.ts';

@@ -54,6 +54,9 @@ describe('the OpenAPI document', () => {
     const created = document.paths['/api/admin/environments'].post;
     expect(created.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['name', 'type']));
     expect(Object.keys(created.responses)).toContain('201');
+    // The most used bodies carry an example.
+    const createFlag = document.paths['/api/admin/projects/{projectId}/features'].post.requestBody.content['application/json'];
+    expect(createFlag.example).toMatchObject({ name: 'new-checkout', type: 'release' });
   });
 
   it('has an interactive page', async () => {

@@ -22,6 +22,7 @@ beforeAll(async () => {
     await reply.type('application/json').send('{"name":"x","count":"many"}' as never);
   });
   app.get('/leaky', { schema: { response: { 200: Thing } } }, async () => ({ name: 'x', count: 1, secret: 'kept back' }) as z.infer<typeof Thing>);
+  app.get('/miscounted', { schema: { response: { 200: Thing } } }, async () => ({ name: 'x', count: '7' }) as unknown as z.infer<typeof Thing>);
   app.post('/accepted', { schema: { response: { 201: NoContent } } }, async (_request, reply) => reply.code(202 as 201).send());
   await app.ready();
 });
@@ -48,7 +49,12 @@ describe('checking answers against the OpenAPI document', () => {
   it('reports a field the handler gave and the schema dropped', async () => {
     const { status, found } = await violationsOf('GET', '/leaky');
     expect(status).toBe(200);
-    expect(found).toEqual(['GET /leaky -> 200: its schema drops what the route gave: .secret']);
+    expect(found).toEqual(['GET /leaky -> 200: its schema changes what the route gave: .secret left out']);
+  });
+
+  it('reports a value written otherwise than the handler gave it', async () => {
+    const { found } = await violationsOf('GET', '/miscounted');
+    expect(found).toEqual(['GET /miscounted -> 200: its schema changes what the route gave: .count "7" written as 7']);
   });
 
   it('reports a success status the operation does not list', async () => {

@@ -22,7 +22,7 @@ function decoded(body: Buffer, encoding: unknown): string {
  * A test-only hook: every answer the stack sends is checked against its operation in the stack's own OpenAPI
  * document (/docs/openapi.json) for the status sent, so the document cannot drift from what the routes answer.
  * A status the operation does not list, a body its schema refuses, or a field the handler gave that its schema
- * dropped, is a violation; the stack's disposal fails with them. Answers of routes the document hides (the
+ * dropped or wrote otherwise, is a violation; the stack's disposal fails with them. Answers of routes the document hides (the
  * console, the docs themselves) are not checked.
  */
 export function checkAnswersAgainstDocument(app: HttpServer): { violations: () => string[] } {
@@ -41,20 +41,22 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
     return validate;
   };
 
-  // What a handler returned, before its schema shaped it: a field the schema drops is one the document does not list.
+  // What a handler returned, before its schema shaped it: a field the schema drops is one the document does not
+  // list, and a value written otherwise (a string where a number is declared) is a contract that is wrong.
   const raw = new WeakMap<object, unknown>();
   app.addHook('preSerialization', async (request, _reply, payload) => {
     raw.set(request, JSON.parse(JSON.stringify(payload ?? null)));
     return payload;
   });
-  const dropped = (before: unknown, after: unknown, path: string, out: string[]) => {
-    if (Array.isArray(before) && Array.isArray(after)) before.forEach((item, index) => dropped(item, after[index], `${path}[]`, out));
+  // Where the written answer differs from what the handler gave: a field left out, or a value written otherwise.
+  const differences = (before: unknown, after: unknown, path: string, out: string[]) => {
+    if (Array.isArray(before) && Array.isArray(after)) before.forEach((item, index) => differences(item, after[index], `${path}[]`, out));
     else if (before && typeof before === 'object' && after && typeof after === 'object') {
       for (const key of Object.keys(before)) {
-        if (!(key in (after as object))) out.push(`${path}.${key}`);
-        else dropped((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${path}.${key}`, out);
+        if (!(key in (after as object))) out.push(`${path}.${key} left out`);
+        else differences((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${path}.${key}`, out);
       }
-    }
+    } else if (before !== after) out.push(`${path} ${JSON.stringify(before)} written as ${JSON.stringify(after)}`);
   };
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
@@ -88,9 +90,9 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
       return payload;
     }
     if (raw.has(request)) {
-      const lost: string[] = [];
-      dropped(raw.get(request), JSON.parse(text), '', lost);
-      if (lost.length > 0) violations.push(`${where}: its schema drops what the route gave: ${[...new Set(lost)].join(' ')}`);
+      const changed: string[] = [];
+      differences(raw.get(request), JSON.parse(text), '', changed);
+      if (changed.length > 0) violations.push(`${where}: its schema changes what the route gave: ${[...new Set(changed)].join(', ')}`);
     }
     const validate = validatorFor(path, method, declared);
     if (!validate(JSON.parse(text))) {
