@@ -41,6 +41,37 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/(health|ready|internal-backstage)/, 'Operational'],
 ];
 
+/** What each group holds, as the interactive page shows it above the group's operations. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Frontend API': 'Flags evaluated for one user, for browser and mobile SDKs (frontend tokens).',
+  'Client API': 'Flag configuration for server SDKs to evaluate themselves: polling, delta and streaming; metrics and registration.',
+  'OpenFeature (OFREP)': "The OpenFeature Remote Evaluation Protocol over the same tokens as the frontend API.",
+  Signals: 'Signal endpoints that outside systems post to, their tokens and what they received.',
+  Actions: 'Action sets: what a matching signal does to flags, run as a service account.',
+  'Change Requests': 'Change control per project environment: drafts, review, approval, scheduling and application.',
+  Banners: 'Messages shown to everyone using the console.',
+  Events: 'The event log: every change, who made it and when.',
+  Insights: 'Health, lifecycle, time to production and instance statistics.',
+  Metrics: 'Applications and flag usage reported by SDKs.',
+  Features: 'Flags, their strategies, variants, dependencies, links and lifecycle.',
+  'Import/Export': 'Moving flags between installations or environments.',
+  Projects: 'Projects, their environments, members and roles.',
+  Environments: 'The installation\'s environments.',
+  Segments: 'Reusable sets of constraints.',
+  Context: 'Context fields and constraint validation.',
+  Tags: 'Tag types and tags on flags.',
+  Addons: 'Integrations that send events elsewhere (webhooks).',
+  'API tokens': 'Tokens for SDKs and scripts, and what Unleash Edge asks about them.',
+  'Personal access tokens': 'Tokens of users and service accounts.',
+  Users: 'Users, groups, roles and permissions.',
+  'Public signup tokens': 'Invite links and signing up through them.',
+  Auth: 'Signing in and out: password, OpenID Connect, password resets.',
+  Playground: 'Evaluating flags for a context without an SDK.',
+  Maintenance: 'Maintenance mode: the installation refuses changes.',
+  'Admin UI': "What the console asks for itself: its configuration, the user's dashboard, seen splash screens.",
+  Operational: 'Liveness, readiness and Prometheus metrics.',
+};
+
 function tagOf(url: string): string {
   return TAGS.find(([pattern]) => pattern.test(url))?.[1] ?? 'Other';
 }
@@ -89,7 +120,7 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
         },
       },
       security: [{ apiKey: [] }, { session: [] }],
-      tags: [...new Set(TAGS.map(([, tag]) => tag))].map((name) => ({ name })),
+      tags: [...new Set(TAGS.map(([, tag]) => tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     },
     transform: (document) => {
       const { url, route } = document;

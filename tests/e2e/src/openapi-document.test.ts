@@ -46,6 +46,7 @@ describe('the OpenAPI document', () => {
     }
     expect(document.components.schemas.Error.required).toEqual(['id', 'name', 'message']);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
     // The spec's endpoints are there, with their parameters.
     for (const [path, method] of [['/api/admin/events', 'get'], ['/api/frontend', 'get'], ['/invite/{token}/signup', 'post'], ['/api/signal-endpoint/{endpointName}', 'post'],
       ['/api/admin/environments', 'post'], ['/api/admin/projects/{projectId}/health-report', 'get'], ['/api/admin/user-admin', 'get'], ['/ofrep/v1/evaluate/flags', 'post']] as const) {
