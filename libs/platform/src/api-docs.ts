@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ErrorBody, registerExamples } from '@bunting/contracts';
 import type { HttpServer } from './http-server.ts';
 import type { Messaging } from './messaging.ts';
+import { OPERATION_SUMMARIES } from './operation-summaries.ts';
 
 /** Unleash's tags for its operations, by where they live: the first rule that matches names the group. */
 const TAGS: readonly [RegExp, string][] = [
@@ -137,7 +138,7 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
           ...schema,
           tags: [tagOf(url)],
           operationId: operationIdOf(method, url),
-          summary: (schema.summary as string | undefined) ?? `${method} ${url}`,
+          summary: OPERATION_SUMMARIES[`${method} ${url.replace(/:(\w+)/g, '{$1}')}`] ?? (schema.summary as string | undefined) ?? `${method} ${url}`,
           response,
         },
       };

@@ -39,6 +39,8 @@ describe('the OpenAPI document', () => {
     for (const { path, method, operation } of all) {
       expect(operation.tags, `${method} ${path}`).toHaveLength(1);
       expect(operation.tags[0], `${method} ${path}`).not.toBe('Other');
+      // A sentence saying what the operation does, not its method and path again.
+      expect(operation.summary, `${method} ${path}`).not.toMatch(/^(GET|POST|PUT|PATCH|DELETE) \//);
       // Every route declares what it answers on success (a body's schema, or that there is none).
       expect(Object.keys(operation.responses).filter((status) => /^[23]/.test(status)), `${method} ${path}`).not.toHaveLength(0);
       // The spec's error shape on every operation.
