@@ -11,6 +11,12 @@ type SerializerInput = Parameters<typeof zodSerializerCompiler>[0];
  * bench/src/serialisation.ts measures the three.
  */
 export function answerSerializerCompiler(input: SerializerInput): (data: unknown) => string {
+  // Compiled on a route's first answer: a process has some 300 routes, and most answer rarely or never.
+  let serialise: ((data: unknown) => string) | undefined;
+  return (data) => (serialise ??= compile(input))(data);
+}
+
+function compile(input: SerializerInput): (data: unknown) => string {
   const schema = input.schema as unknown;
   if (schema instanceof z.ZodType) {
     try {
