@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Event, EventType } from './events.ts';
 
-
 /** A role's permission: environment permissions name their environment. */
 const RolePermission = z.object({ name: z.string(), environment: z.string().optional() });
 
@@ -19,18 +18,21 @@ const Application = z.object({
 
 // Answers of routes whose shape is not one contract of its own: what each route sends, field by field.
 
+/** POST /api/admin/addons */
+export const AddonView = z.object({
+  id: z.number(),
+  provider: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  parameters: z.record(z.string(), z.unknown()),
+  events: z.array(z.string()),
+  projects: z.array(z.string()),
+  environments: z.array(z.string()),
+});
+
 /** GET /api/admin/addons */
 export const AddonList = z.object({
-  addons: z.array(z.object({
-    id: z.number(),
-    provider: z.string(),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    parameters: z.record(z.string(), z.unknown()),
-    events: z.array(z.string()),
-    projects: z.array(z.string()),
-    environments: z.array(z.string()),
-  })),
+  addons: z.array(AddonView),
   providers: z.array(z.object({
     name: z.string(),
     displayName: z.string(),
@@ -46,18 +48,6 @@ export const AddonList = z.object({
     })),
     events: z.array(EventType),
   })),
-});
-
-/** POST /api/admin/addons */
-export const AddonView = z.object({
-  id: z.number(),
-  provider: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  parameters: z.record(z.string(), z.unknown()),
-  events: z.array(z.string()),
-  projects: z.array(z.string()),
-  environments: z.array(z.string()),
 });
 
 /** GET /api/admin/addons/:id/events */
@@ -194,58 +184,7 @@ export const ChangeRequestAnswer = z.object({
 });
 
 /** GET base */
-export const ChangeRequestList = z.array(z.object({
-  id: z.number(),
-  environment: z.string(),
-  minApprovals: z.number(),
-  project: z.string(),
-  features: z.array(z.object({
-    name: z.string(),
-    changes: z.array(z.object({
-      id: z.number(),
-      action: z.string(),
-      payload: z.unknown(),
-      createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable() }),
-      createdAt: z.string(),
-      conflict: z.string().optional(),
-    })),
-    conflict: z.string().optional(),
-  })),
-  segments: z.array(z.object({
-    id: z.number(),
-    action: z.string(),
-    payload: z.unknown(),
-    createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable() }),
-    createdAt: z.string(),
-    name: z.string(),
-    conflict: z.string().optional(),
-  })),
-  approvals: z.array(z.object({
-    createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable(), id: z.number() }),
-    createdAt: z.string(),
-  })),
-  rejections: z.array(z.object({
-    createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable(), id: z.number() }),
-    createdAt: z.string(),
-  })),
-  comments: z.array(z.object({
-    id: z.number(),
-    text: z.string(),
-    createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable() }),
-    createdAt: z.string(),
-  })),
-  createdBy: z.object({ username: z.string().nullable(), imageUrl: z.string().nullable() }),
-  createdAt: z.string(),
-  stateTimestamps: z.record(z.string(), z.string()),
-  state: z.enum(["Draft", "In review", "Approved", "Scheduled", "Applied", "Cancelled", "Rejected"]),
-  title: z.string().optional(),
-  schedule: z.object({
-    scheduledAt: z.string(),
-    status: z.enum(["pending", "failed", "suspended"]),
-    reason: z.string().optional(),
-    failureReason: z.string().nullable().optional(),
-  }).optional(),
-}));
+export const ChangeRequestList = z.array(ChangeRequestAnswer);
 
 /** GET ${base}/count */
 export const ChangeRequestCounts = z.object({
@@ -337,108 +276,6 @@ export const EdgeTokenValidation = z.object({
   })),
 });
 
-/** GET /api/admin/archive/features */
-export const FeatureList = z.object({
-  version: z.number(),
-  features: z.array(z.object({
-    name: z.string(),
-    type: z.string(),
-    description: z.string().nullable(),
-    archived: z.boolean(),
-    project: z.string(),
-    enabled: z.boolean(),
-    stale: z.boolean(),
-    favorite: z.boolean(),
-    impressionData: z.boolean(),
-    createdAt: z.string().nullable(),
-    archivedAt: z.string().nullable(),
-    lastSeenAt: z.string().nullable(),
-    environments: z.array(z.object({
-      name: z.string(),
-      featureName: z.string(),
-      environment: z.string(),
-      type: z.string(),
-      enabled: z.boolean(),
-      sortOrder: z.number(),
-      variantCount: z.number(),
-      strategies: z.array(z.object({
-        id: z.string(),
-        name: z.string(),
-        title: z.string().nullable(),
-        disabled: z.boolean(),
-        featureName: z.string(),
-        sortOrder: z.number(),
-        segments: z.array(z.number()),
-        constraints: z.array(z.object({
-          contextName: z.string(),
-          operator: z.string(),
-          caseInsensitive: z.boolean().optional(),
-          inverted: z.boolean().optional(),
-          values: z.array(z.string()).optional(),
-          value: z.string().optional(),
-        })),
-        variants: z.array(z.object({
-          name: z.string(),
-          weight: z.number(),
-          weightType: z.enum(["variable", "fix"]),
-          stickiness: z.string(),
-          payload: z.object({ type: z.enum(["string", "number", "json", "csv"]), value: z.string() }).optional(),
-        })),
-        parameters: z.record(z.string(), z.string()),
-        milestoneId: z.string().nullable().optional(),
-      })),
-      variants: z.array(z.object({
-        name: z.string(),
-        weight: z.number(),
-        weightType: z.enum(["variable", "fix"]),
-        stickiness: z.string(),
-        payload: z.object({ type: z.enum(["string", "number", "json", "csv"]), value: z.string() }).optional(),
-        overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
-      })),
-      lastSeenAt: z.string().nullable(),
-      hasStrategies: z.boolean(),
-      hasEnabledStrategies: z.boolean(),
-      yes: z.number().optional(),
-      no: z.number().optional(),
-    })),
-    variants: z.array(z.object({
-      name: z.string(),
-      weight: z.number(),
-      weightType: z.enum(["variable", "fix"]),
-      stickiness: z.string(),
-      payload: z.object({ type: z.enum(["string", "number", "json", "csv"]), value: z.string() }).optional(),
-      overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
-    })),
-    strategies: z.array(z.unknown()),
-    tags: z.array(z.object({
-      value: z.string(),
-      type: z.string(),
-      color: z.string().nullable().optional(),
-    })).nullable(),
-    children: z.array(z.string()),
-    dependencies: z.array(z.object({
-      feature: z.string(),
-      enabled: z.boolean(),
-      variants: z.array(z.string()).optional(),
-    })),
-    createdBy: z.object({ id: z.number(), name: z.string(), imageUrl: z.string() }).optional(),
-    lifecycle: z.object({
-      stage: z.string(),
-      enteredStageAt: z.string(),
-      status: z.string().nullable().optional(),
-    }).optional(),
-    collaborators: z.object({
-      users: z.array(z.object({ id: z.number(), name: z.string(), imageUrl: z.string() })),
-    }).optional(),
-    links: z.array(z.object({
-      id: z.string(),
-      url: z.string(),
-      title: z.string().nullable(),
-      feature: z.string(),
-    })).optional(),
-  })),
-});
-
 /** GET /api/admin/projects/:projectId/features/:featureName/environments/:environment */
 export const FeatureEnvironmentView = z.object({
   name: z.string(),
@@ -487,6 +324,61 @@ export const FeatureEnvironmentView = z.object({
   hasEnabledStrategies: z.boolean(),
   yes: z.number().optional(),
   no: z.number().optional(),
+});
+
+/** GET /api/admin/archive/features */
+export const FeatureList = z.object({
+  version: z.number(),
+  features: z.array(z.object({
+    name: z.string(),
+    type: z.string(),
+    description: z.string().nullable(),
+    archived: z.boolean(),
+    project: z.string(),
+    enabled: z.boolean(),
+    stale: z.boolean(),
+    favorite: z.boolean(),
+    impressionData: z.boolean(),
+    createdAt: z.string().nullable(),
+    archivedAt: z.string().nullable(),
+    lastSeenAt: z.string().nullable(),
+    environments: z.array(FeatureEnvironmentView),
+    variants: z.array(z.object({
+      name: z.string(),
+      weight: z.number(),
+      weightType: z.enum(["variable", "fix"]),
+      stickiness: z.string(),
+      payload: z.object({ type: z.enum(["string", "number", "json", "csv"]), value: z.string() }).optional(),
+      overrides: z.array(z.object({ contextName: z.string(), values: z.array(z.string()) })).optional(),
+    })),
+    strategies: z.array(z.unknown()),
+    tags: z.array(z.object({
+      value: z.string(),
+      type: z.string(),
+      color: z.string().nullable().optional(),
+    })).nullable(),
+    children: z.array(z.string()),
+    dependencies: z.array(z.object({
+      feature: z.string(),
+      enabled: z.boolean(),
+      variants: z.array(z.string()).optional(),
+    })),
+    createdBy: z.object({ id: z.number(), name: z.string(), imageUrl: z.string() }).optional(),
+    lifecycle: z.object({
+      stage: z.string(),
+      enteredStageAt: z.string(),
+      status: z.string().nullable().optional(),
+    }).optional(),
+    collaborators: z.object({
+      users: z.array(z.object({ id: z.number(), name: z.string(), imageUrl: z.string() })),
+    }).optional(),
+    links: z.array(z.object({
+      id: z.string(),
+      url: z.string(),
+      title: z.string().nullable(),
+      feature: z.string(),
+    })).optional(),
+  })),
 });
 
 /** GET /api/admin/search/features */
@@ -571,39 +463,6 @@ export const LifecycleCounts = z.object({
   archived: z.number(),
 });
 
-/** GET /api/admin/groups */
-export const GroupList = z.object({
-  groups: z.array(z.object({
-    users: z.array(z.object({
-      user: z.object({
-        id: z.number(),
-        isAPI: z.boolean().optional(),
-        name: z.string().nullable().optional(),
-        email: z.string().optional(),
-        username: z.string().nullable().optional(),
-        imageUrl: z.string().optional(),
-        inviteLink: z.string().optional(),
-        loginAttempts: z.number().optional(),
-        emailSent: z.boolean().optional(),
-        rootRole: z.number().optional(),
-        seenAt: z.string().nullable().optional(),
-        createdAt: z.string().optional(),
-        accountType: z.string().optional(),
-        permissions: z.array(z.string()).optional(),
-        scimId: z.string().nullable().optional(),
-      }),
-    })),
-    userCount: z.number(),
-    id: z.number(),
-    name: z.string(),
-    description: z.string().nullable(),
-    rootRole: z.number().nullable(),
-    mappingsSSO: z.array(z.string()),
-    createdBy: z.string().nullable(),
-    createdAt: z.string(),
-  })),
-});
-
 /** POST /api/admin/groups */
 export const GroupAnswer = z.object({
   users: z.array(z.object({
@@ -635,6 +494,9 @@ export const GroupAnswer = z.object({
   createdAt: z.string(),
 });
 
+/** GET /api/admin/groups */
+export const GroupList = z.object({ groups: z.array(GroupAnswer) });
+
 /** GET /api/admin/user-admin/access */
 export const AccessOverview = z.object({
   users: z.array(z.object({
@@ -649,38 +511,6 @@ export const AccessOverview = z.object({
     name: z.string(),
     userCount: z.number(),
     rootRole: z.number().nullable(),
-  })),
-});
-
-/** GET /api/admin/invite-link/tokens */
-export const SignupTokenList = z.object({
-  tokens: z.array(z.object({
-    url: z.string(),
-    users: z.array(z.object({
-      id: z.number(),
-      isAPI: z.boolean().optional(),
-      name: z.string().nullable().optional(),
-      email: z.string().optional(),
-      username: z.string().nullable().optional(),
-      imageUrl: z.string().optional(),
-      inviteLink: z.string().optional(),
-      loginAttempts: z.number().optional(),
-      emailSent: z.boolean().optional(),
-      rootRole: z.number().optional(),
-      seenAt: z.string().nullable().optional(),
-      createdAt: z.string().optional(),
-      accountType: z.string().optional(),
-      permissions: z.array(z.string()).optional(),
-      scimId: z.string().nullable().optional(),
-    })),
-    role: z.object({ id: z.number(), name: z.string(), type: z.string() }).nullable(),
-    secret: z.string(),
-    name: z.string(),
-    expiresAt: z.string(),
-    enabled: z.boolean(),
-    roleId: z.number(),
-    createdBy: z.string().nullable(),
-    createdAt: z.string(),
   })),
 });
 
@@ -713,6 +543,9 @@ export const SignupTokenView = z.object({
   createdBy: z.string().nullable(),
   createdAt: z.string(),
 });
+
+/** GET /api/admin/invite-link/tokens */
+export const SignupTokenList = z.object({ tokens: z.array(SignupTokenView) });
 
 /** GET /api/admin/maintenance */
 export const MaintenanceView = z.object({ enabled: z.boolean() });
@@ -1158,25 +991,6 @@ export const SegmentStrategies = z.object({
 /** POST /api/admin/splash/:id */
 export const SplashSeen = z.object({ userId: z.number(), splashId: z.string(), seen: z.boolean() });
 
-/** GET /api/admin/strategies */
-export const StrategyDefinitionList = z.object({
-  version: z.number(),
-  strategies: z.array(z.object({
-    name: z.string(),
-    displayName: z.string().nullable(),
-    title: z.string().nullable(),
-    description: z.string().nullable(),
-    editable: z.boolean(),
-    deprecated: z.boolean(),
-    parameters: z.array(z.object({
-      name: z.string(),
-      type: z.string(),
-      description: z.string().optional(),
-      required: z.boolean().optional(),
-    })),
-  })),
-});
-
 /** POST /api/admin/strategies */
 export const StrategyDefinitionView = z.object({
   name: z.string(),
@@ -1193,6 +1007,9 @@ export const StrategyDefinitionView = z.object({
   })),
 });
 
+/** GET /api/admin/strategies */
+export const StrategyDefinitionList = z.object({ version: z.number(), strategies: z.array(StrategyDefinitionView) });
+
 /** POST /api/admin/features/:featureName/tags */
 export const FeatureTagView = z.object({ value: z.string(), type: z.string() });
 
@@ -1200,17 +1017,6 @@ export const FeatureTagView = z.object({ value: z.string(), type: z.string() });
 export const FeatureTagList = z.object({
   version: z.number(),
   tags: z.array(z.object({ value: z.string(), type: z.string(), color: z.string().nullable() })),
-});
-
-/** GET /api/admin/tag-types */
-export const TagTypeList = z.object({
-  version: z.number(),
-  tagTypes: z.array(z.object({
-    name: z.string(),
-    description: z.string().nullable(),
-    icon: z.string().nullable(),
-    color: z.string().nullable(),
-  })).readonly(),
 });
 
 /** POST /api/admin/tag-types */
@@ -1221,19 +1027,14 @@ export const TagTypeView = z.object({
   color: z.string().nullable(),
 });
 
+/** GET /api/admin/tag-types */
+export const TagTypeList = z.object({ version: z.number(), tagTypes: z.array(TagTypeView).readonly() });
+
 /** POST /api/admin/tag-types/validate */
 export const TagTypeValidation = z.object({ valid: z.boolean(), tagType: z.object({ name: z.string() }) });
 
 /** GET /api/admin/tag-types/:name */
-export const TagTypeAnswer = z.object({
-  version: z.number(),
-  tagType: z.object({
-    name: z.string(),
-    description: z.string().nullable(),
-    icon: z.string().nullable(),
-    color: z.string().nullable(),
-  }),
-});
+export const TagTypeAnswer = z.object({ version: z.number(), tagType: TagTypeView });
 
 /** GET /api/admin/ui-config */
 export const UiConfig = z.object({
@@ -1253,7 +1054,7 @@ export const UiConfig = z.object({
   links: z.array(z.never()),
   versionInfo: z.object({
     current: z.object({ oss: z.string() }),
-    latest: z.object({  }),
+    latest: z.object({ }),
     isLatest: z.boolean(),
     bunting: z.string(),
   }),
@@ -1347,7 +1148,6 @@ export const EventSearchAnswer = z.object({ events: z.array(Event), total: z.num
 /** GET /api/admin/event-creators */
 export const EventCreators = z.array(z.object({ id: z.number().nullable(), name: z.string() })).readonly();
 
-
 /** GET /api/admin/metrics/applications */
 export const ApplicationList = z.object({ total: z.number(), applications: z.array(Application) });
 
@@ -1420,6 +1220,12 @@ export const FeatureMetricsRaw = z.object({
   })).readonly(),
 });
 
+/** GET /api/admin/projects/:projectId/dora */
+export const ProjectDora = z.object({
+  projectAverage: z.number(),
+  features: z.array(z.object({ name: z.string(), timeToProduction: z.number() })),
+});
+
 /** GET /api/admin/projects/:projectId/insights */
 export const ProjectInsights = z.object({
   stats: z.object({
@@ -1444,10 +1250,7 @@ export const ProjectInsights = z.object({
     staleCount: z.number(),
     rating: z.number(),
   }),
-  leadTime: z.object({
-    projectAverage: z.number(),
-    features: z.array(z.object({ name: z.string(), timeToProduction: z.number() })),
-  }),
+  leadTime: ProjectDora,
   featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number() })),
   members: z.object({ currentMembers: z.number(), change: z.number() }),
 });
@@ -1466,12 +1269,6 @@ export const ProjectStatusAnswer = z.object({
     preLive: z.object({ averageDays: z.number().nullable(), currentFlags: z.number() }),
   }),
   staleFlags: z.object({ total: z.number() }),
-});
-
-/** GET /api/admin/projects/:projectId/dora */
-export const ProjectDora = z.object({
-  projectAverage: z.number(),
-  features: z.array(z.object({ name: z.string(), timeToProduction: z.number() })),
 });
 
 /** GET /api/admin/projects/:projectId/applications */
@@ -1531,56 +1328,6 @@ export const LifecycleTrends = z.object({
   }),
 });
 
-/** GET base */
-export const ActionSetList = z.object({
-  actions: z.array(z.object({
-    id: z.number(),
-    project: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    actorId: z.number(),
-    match: z.object({
-      source: z.string(),
-      sourceId: z.number(),
-      payload: z.record(z.string(), z.object({
-        operator: z.enum([
-          "NOT_IN",
-          "IN",
-          "STR_ENDS_WITH",
-          "STR_STARTS_WITH",
-          "STR_CONTAINS",
-          "NUM_EQ",
-          "NUM_GT",
-          "NUM_GTE",
-          "NUM_LT",
-          "NUM_LTE",
-          "DATE_AFTER",
-          "DATE_BEFORE",
-          "SEMVER_EQ",
-          "SEMVER_GT",
-          "SEMVER_LT",
-          "SEMVER_GTE",
-          "SEMVER_LTE",
-          "REGEX",
-          "IN_CIDR",
-        ]),
-        value: z.string().optional(),
-        values: z.array(z.string()).optional(),
-        inverted: z.boolean().optional(),
-        caseInsensitive: z.boolean().optional(),
-      })).optional(),
-    }),
-    actions: z.array(z.object({
-      action: z.enum(["ENABLE_FEATURE", "DISABLE_FEATURE"]),
-      executionParams: z.object({ project: z.string(), environment: z.string(), featureName: z.string() }),
-      sortOrder: z.number().optional(),
-    })),
-    createdAt: z.string(),
-    createdByUserId: z.number().nullable(),
-  })),
-});
-
 /** POST base */
 export const ActionSetView = z.object({
   id: z.number(),
@@ -1629,6 +1376,9 @@ export const ActionSetView = z.object({
   createdByUserId: z.number().nullable(),
 });
 
+/** GET base */
+export const ActionSetList = z.object({ actions: z.array(ActionSetView) });
+
 /** GET ${base}/:id/events */
 export const ActionSetEvents = z.object({
   actionSetEvents: z.array(z.object({
@@ -1640,42 +1390,6 @@ export const ActionSetEvents = z.object({
     createdAt: z.string(),
     finishedAt: z.string().nullable(),
   })).readonly(),
-});
-
-/** GET /api/admin/signal-endpoints */
-export const SignalEndpointList = z.object({
-  signalEndpoints: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    createdAt: z.string(),
-    createdByUserId: z.number().nullable(),
-    tokens: z.array(z.object({
-      id: z.number(),
-      name: z.string(),
-      signalEndpointId: z.number(),
-      createdAt: z.string(),
-      createdByUserId: z.number().nullable(),
-    })),
-  })),
-});
-
-/** POST /api/admin/signal-endpoints */
-export const SignalEndpointView = z.object({
-  tokens: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    signalEndpointId: z.number(),
-    createdAt: z.string(),
-    createdByUserId: z.number().nullable(),
-  })),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  name: z.string(),
-  id: z.number(),
-  createdAt: z.string(),
-  createdByUserId: z.number().nullable(),
 });
 
 /** GET /api/admin/signal-endpoints/:id */
@@ -1693,6 +1407,26 @@ export const SignalEndpointDetail = z.object({
     createdAt: z.string(),
     createdByUserId: z.number().nullable(),
   })),
+});
+
+/** GET /api/admin/signal-endpoints */
+export const SignalEndpointList = z.object({ signalEndpoints: z.array(SignalEndpointDetail) });
+
+/** POST /api/admin/signal-endpoints */
+export const SignalEndpointView = z.object({
+  tokens: z.array(z.object({
+    id: z.number(),
+    name: z.string(),
+    signalEndpointId: z.number(),
+    createdAt: z.string(),
+    createdByUserId: z.number().nullable(),
+  })),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  name: z.string(),
+  id: z.number(),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
 });
 
 /** GET /api/admin/signal-endpoints/:id/tokens */
