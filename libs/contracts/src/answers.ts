@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Event, EventType } from './events.ts';
+import { Role, User } from './identity.ts';
 
 /** A role's permission: environment permissions name their environment. */
 const RolePermission = z.object({ name: z.string(), environment: z.string().optional() });
@@ -109,13 +110,7 @@ export const ResetTokenOwner = z.object({
   email: z.string(),
   token: z.string(),
   createdBy: z.null(),
-  role: z.object({
-    id: z.number(),
-    type: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    project: z.string().nullable().optional(),
-  }).nullable(),
+  role: Role.nullable(),
 });
 
 /** GET /api/admin/auth/simple/settings */
@@ -466,23 +461,7 @@ export const LifecycleCounts = z.object({
 /** POST /api/admin/groups */
 export const GroupAnswer = z.object({
   users: z.array(z.object({
-    user: z.object({
-      id: z.number(),
-      isAPI: z.boolean().optional(),
-      name: z.string().nullable().optional(),
-      email: z.string().optional(),
-      username: z.string().nullable().optional(),
-      imageUrl: z.string().optional(),
-      inviteLink: z.string().optional(),
-      loginAttempts: z.number().optional(),
-      emailSent: z.boolean().optional(),
-      rootRole: z.number().optional(),
-      seenAt: z.string().nullable().optional(),
-      createdAt: z.string().optional(),
-      accountType: z.string().optional(),
-      permissions: z.array(z.string()).optional(),
-      scimId: z.string().nullable().optional(),
-    }),
+    user: User,
   })),
   userCount: z.number(),
   id: z.number(),
@@ -517,23 +496,7 @@ export const AccessOverview = z.object({
 /** POST /api/admin/invite-link/tokens */
 export const SignupTokenView = z.object({
   url: z.string(),
-  users: z.array(z.object({
-    id: z.number(),
-    isAPI: z.boolean().optional(),
-    name: z.string().nullable().optional(),
-    email: z.string().optional(),
-    username: z.string().nullable().optional(),
-    imageUrl: z.string().optional(),
-    inviteLink: z.string().optional(),
-    loginAttempts: z.number().optional(),
-    emailSent: z.boolean().optional(),
-    rootRole: z.number().optional(),
-    seenAt: z.string().nullable().optional(),
-    createdAt: z.string().optional(),
-    accountType: z.string().optional(),
-    permissions: z.array(z.string()).optional(),
-    scimId: z.string().nullable().optional(),
-  })),
+  users: z.array(User),
   role: z.object({ id: z.number(), name: z.string(), type: z.string() }).nullable(),
   secret: z.string(),
   name: z.string(),
@@ -552,30 +515,8 @@ export const MaintenanceView = z.object({ enabled: z.boolean() });
 
 /** GET /api/admin/service-account */
 export const ServiceAccountList = z.object({
-  serviceAccounts: z.array(z.object({
-    id: z.number(),
-    isAPI: z.boolean().optional(),
-    name: z.string().nullable().optional(),
-    email: z.string().optional(),
-    username: z.string().nullable().optional(),
-    imageUrl: z.string().optional(),
-    inviteLink: z.string().optional(),
-    loginAttempts: z.number().optional(),
-    emailSent: z.boolean().optional(),
-    rootRole: z.number().optional(),
-    seenAt: z.string().nullable().optional(),
-    createdAt: z.string().optional(),
-    accountType: z.string().optional(),
-    permissions: z.array(z.string()).optional(),
-    scimId: z.string().nullable().optional(),
-  })),
-  rootRoles: z.array(z.object({
-    id: z.number(),
-    type: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    project: z.string().nullable().optional(),
-  })),
+  serviceAccounts: z.array(User),
+  rootRoles: z.array(Role),
 });
 
 /** GET /api/admin/personal-dashboard */
@@ -706,13 +647,7 @@ export const AdvancedPlaygroundAnswer = z.object({
 
 /** GET /api/admin/projects/:projectId/access */
 export const ProjectAccessView = z.object({
-  roles: z.array(z.object({
-    id: z.number(),
-    type: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    project: z.string().nullable().optional(),
-  })),
+  roles: z.array(Role),
   users: z.array(z.object({
     roleId: z.number().optional(),
     roles: z.array(z.number()),
@@ -815,13 +750,7 @@ export const ProjectList = z.object({
 /** GET /api/admin/roles */
 export const RoleList = z.object({
   version: z.number(),
-  roles: z.array(z.object({
-    id: z.number(),
-    type: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    project: z.string().nullable().optional(),
-  })),
+  roles: z.array(Role),
 });
 
 /** GET /api/admin/permissions */
@@ -1062,23 +991,7 @@ export const UiConfig = z.object({
 
 /** GET /api/admin/user */
 export const CurrentUser = z.object({
-  user: z.object({
-    id: z.number(),
-    isAPI: z.boolean().optional(),
-    name: z.string().nullable().optional(),
-    email: z.string().optional(),
-    username: z.string().nullable().optional(),
-    imageUrl: z.string().optional(),
-    inviteLink: z.string().optional(),
-    loginAttempts: z.number().optional(),
-    emailSent: z.boolean().optional(),
-    rootRole: z.number().optional(),
-    seenAt: z.string().nullable().optional(),
-    createdAt: z.string().optional(),
-    accountType: z.string().optional(),
-    permissions: z.array(z.string()).optional(),
-    scimId: z.string().nullable().optional(),
-  }),
+  user: User,
   permissions: z.array(z.object({
     permission: z.string(),
     project: z.string().optional(),
@@ -1100,23 +1013,7 @@ export const OwnRoles = z.object({
 });
 
 /** GET /api/admin/user-admin/search */
-export const UserSearchAnswer = z.array(z.object({
-  id: z.number(),
-  isAPI: z.boolean().optional(),
-  name: z.string().nullable().optional(),
-  email: z.string().optional(),
-  username: z.string().nullable().optional(),
-  imageUrl: z.string().optional(),
-  inviteLink: z.string().optional(),
-  loginAttempts: z.number().optional(),
-  emailSent: z.boolean().optional(),
-  rootRole: z.number().optional(),
-  seenAt: z.string().nullable().optional(),
-  createdAt: z.string().optional(),
-  accountType: z.string().optional(),
-  permissions: z.array(z.string()).optional(),
-  scimId: z.string().nullable().optional(),
-}));
+export const UserSearchAnswer = z.array(User);
 
 /** GET /api/admin/user-admin/admin-count */
 export const AdminCounts = z.object({ password: z.number(), noPassword: z.number(), service: z.number() });
