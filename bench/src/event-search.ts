@@ -48,7 +48,8 @@ export async function measureEventSearch(admin: HttpClient, databaseUrl: string,
       samples.push(performance.now() - started);
     }
     const summary = summarize(samples);
-    rows.push({ read, 'p50 ms': round(summary.p50), 'p99 ms': round(summary.p99), 'goal (p99 <100 ms)': summary.p99 < 100 ? 'met' : 'not met' });
+    // The first read of each kind meets a cold cache; the p99 of 40 is that read when it is the slowest.
+    rows.push({ read, 'first ms': round(samples[0]!), 'p50 ms': round(summary.p50), 'p99 ms': round(summary.p99), 'goal (p99 <100 ms)': summary.p99 < 100 ? 'met' : 'not met' });
   }
   return { seedSeconds, rows };
 }

@@ -65,6 +65,22 @@ describe('POST /api/admin/events/search', () => {
     expect(byTypeText.body.events.map((e: { type: string }) => e.type)).toEqual(['project-created']);
   });
 
+  it('counts every free-text match, on a page, past the last page and with none', async () => {
+    const every = await stack.admin.post('/api/admin/events/search', { query: 'alpha' });
+    const total = every.body.totalEvents;
+    const rest = await stack.admin.post('/api/admin/events/search', { query: 'alpha', offset: 100 });
+    expect(rest.body.totalEvents).toBe(total);
+    expect(every.body.events.length + rest.body.events.length).toBe(total);
+    expect(total).toBeGreaterThan(3);
+    const page = await stack.admin.post('/api/admin/events/search', { query: 'alpha', limit: 2, offset: 1 });
+    expect(page.body).toMatchObject({ totalEvents: total });
+    expect(page.body.events.map((e: { id: number }) => e.id)).toEqual(every.body.events.slice(1, 3).map((e: { id: number }) => e.id));
+    const past = await stack.admin.post('/api/admin/events/search', { query: 'alpha', offset: total + 5 });
+    expect(past.body).toEqual({ version: 1, events: [], totalEvents: total });
+    const none = await stack.admin.post('/api/admin/events/search', { query: 'no such text anywhere' });
+    expect(none.body).toEqual({ version: 1, events: [], totalEvents: 0 });
+  });
+
   it('pages with limit (1..100, default 100) and offset', async () => {
     const all = await stack.admin.post('/api/admin/events/search', {});
     expect(all.body.events).toHaveLength(100);
