@@ -2,14 +2,18 @@ import autocannon from 'autocannon';
 
 export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
 
-/** A fixed-time autocannon run; `paths` are spread over the requests so users differ. */
-export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; method?: 'GET' | 'POST'; bodies?: string[] }): Promise<LoadResult> {
+/**
+ * A fixed-time autocannon run; `paths` are spread over the requests so users differ. With `rate`, requests are
+ * offered at that many per second (latencies corrected for coordinated omission) instead of as fast as answered.
+ */
+export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; method?: 'GET' | 'POST'; bodies?: string[]; rate?: number }): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.seconds,
     headers: options.headers,
+    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
     requests: [{
       setupRequest: (request) => {
         const index = next++;

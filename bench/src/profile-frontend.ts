@@ -49,6 +49,11 @@ try {
   const rows: Record<string, unknown> = {};
   rows[`ceiling (${generator})`] = await measured(ceilingPid, () => drive(ceiling.url, ['/ceiling']));
   rows[`GET /api/frontend (${generator})`] = await measured(server.pid, () => drive(server.url, users, { authorization: frontendToken }));
+  rows[`ceiling again (${generator})`] = await measured(ceilingPid, () => drive(ceiling.url, ['/ceiling']));
+  // Both at the same offered load, below what either can do: the tail without queueing behind saturation.
+  const rate = Number(process.env.PROFILE_RATE ?? 5000);
+  rows[`ceiling at ${rate} req/s`] = await measured(ceilingPid, () => load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50, rate }));
+  rows[`GET /api/frontend at ${rate} req/s`] = await measured(server.pid, () => load({ url: server.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50, rate }));
   console.table(rows);
   // The collector's pauses and the event loop's delay over the run, from the replica's own metrics.
   const metrics = await (await fetch(`${server.url}/internal-backstage/prometheus`)).text();

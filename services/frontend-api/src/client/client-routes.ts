@@ -4,7 +4,7 @@ import { ClientFeature, ClientFeatures, NoContent, BulkMetrics, ClientMetrics, C
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
-import { settled } from '../settled.ts';
+import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
@@ -22,7 +22,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
       if (environment) return sendFeatures(request, reply, known, environment);
       return snapshots.ensure(known.environment).then((loaded) => sendFeatures(request, reply, known, loaded));
     };
-    return settled(access instanceof Promise ? access.then(withAccess) : withAccess(access));
+    return settledAfterSend(access instanceof Promise ? access.then(withAccess) : withAccess(access));
   });
 
   function sendFeatures(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>, reply: FastifyReply, access: EdgeAccess, environment: CompiledEnvironment) {
@@ -35,8 +35,8 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     };
     const etag = clientEtag(environment, query);
     reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(clientBody(environment, query, etag));
+    if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
+    return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), clientBody(environment, query, etag));
   }
 
   app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: ClientFeature } } }, async (request) => {

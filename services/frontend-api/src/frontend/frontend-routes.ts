@@ -10,7 +10,7 @@ import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 import { corsHeaders, preflight } from './cors.ts';
-import { settled } from '../settled.ts';
+import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
@@ -81,8 +81,8 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
    */
   function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE): void | Promise<void> {
     const access = edgeAccess(tokens, request, 'frontend');
-    if (access instanceof Promise) return settled(access.then((known) => answerFor(request, reply, input, known, scope)));
-    return settled(answerFor(request, reply, input, access, scope));
+    if (access instanceof Promise) return settledAfterSend(access.then((known) => answerFor(request, reply, input, known, scope)));
+    return settledAfterSend(answerFor(request, reply, input, access, scope));
   }
 
   function answerFor(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, scope: Scope) {
@@ -102,7 +102,7 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       const feature = features.find((candidate) => candidate.compiled.name === only);
       const result = feature && evaluateFeature(feature.compiled, context);
       if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
-      return reply.send(feature.toggle(result));
+      return sendAtTurnEnd(reply, feature.toggle(result));
     }
     // Gathered into one array kept across requests (answering is synchronous from here to joinToggles);
     // only its first `count` entries belong to this request.
@@ -116,7 +116,7 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       scratch[count++] = toggle;
       length += toggle.length + 1;
     }
-    return reply.send(joinToggles(scratch, count, length));
+    return sendAtTurnEnd(reply, joinToggles(scratch, count, length));
   }
 
   app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));

@@ -1,0 +1,48 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendAtTurnEnd, settledAfterSend } from './turn-end-replies.ts';
+
+const app = Fastify();
+const handled: string[] = [];
+app.get('/now/:id', (request, reply) => {
+  const { id } = request.params as { id: string };
+  handled.push(`handled ${id}`);
+  return sendAtTurnEnd(reply.type('application/json'), Buffer.from(JSON.stringify({ id })));
+});
+app.get('/later/:id', (request, reply) => {
+  const { id } = request.params as { id: string };
+  return settledAfterSend(new Promise((resolve) => setTimeout(resolve, 5)).then(() => sendAtTurnEnd(reply.type('application/json'), Buffer.from(JSON.stringify({ id })))));
+});
+app.get('/not-modified', (_request, reply) => sendAtTurnEnd(reply.code(304)));
+app.addHook('onSend', async (request, _reply, payload) => {
+  handled.push(`sent ${request.url}`);
+  return payload;
+});
+
+describe('answers sent at the end of the turn', () => {
+  let url = '';
+  beforeAll(async () => {
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  it('answers each request with its own body, after every handler of the turn has run', async () => {
+    handled.length = 0;
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => fetch(`${url}/now/${index}`).then((reply) => reply.json())));
+    expect(replies).toEqual(Array.from({ length: 20 }, (_, index) => ({ id: String(index) })));
+    // No answer goes out in the middle of a turn: every send follows the handlers that ran before it in the same turn.
+    const injected = await Promise.all([app.inject('/now/a'), app.inject('/now/b')]);
+    expect(injected.map((reply) => reply.json())).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(handled.slice(-4)).toEqual(['handled a', 'handled b', 'sent /now/a', 'sent /now/b']);
+  });
+
+  it('answers a request made after an await with its body, not an empty one', async () => {
+    const replies = await Promise.all(['x', 'y'].map((id) => fetch(`${url}/later/${id}`).then(async (reply) => [reply.status, await reply.text()])));
+    expect(replies).toEqual([[200, '{"id":"x"}'], [200, '{"id":"y"}']]);
+  });
+
+  it('sends an answer without a body', async () => {
+    const reply = await fetch(`${url}/not-modified`);
+    expect(reply.status).toBe(304);
+  });
+});
