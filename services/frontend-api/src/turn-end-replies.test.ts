@@ -36,6 +36,14 @@ describe('answers sent at the end of the turn', () => {
     expect(handled.slice(-4)).toEqual(['handled a', 'handled b', 'sent /now/a', 'sent /now/b']);
   });
 
+  it('sends the waiting answers when many wait, not only at the turn\'s end', async () => {
+    handled.length = 0;
+    const replies = await Promise.all(Array.from({ length: 40 }, (_, index) => app.inject(`/now/${index}`)));
+    expect(replies.map((reply) => reply.json().id)).toEqual(Array.from({ length: 40 }, (_, index) => String(index)));
+    // Injected requests are handled in one turn: the first 16 answers go out before the 17th is handled.
+    expect(handled.indexOf('sent /now/0')).toBeLessThan(handled.indexOf('handled 16'));
+  });
+
   it('answers a request made after an await with its body, not an empty one', async () => {
     const replies = await Promise.all(['x', 'y'].map((id) => fetch(`${url}/later/${id}`).then(async (reply) => [reply.status, await reply.text()])));
     expect(replies).toEqual([[200, '{"id":"x"}'], [200, '{"id":"y"}']]);

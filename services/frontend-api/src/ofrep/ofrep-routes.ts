@@ -9,6 +9,7 @@ import { corsHeaders, preflight } from '../frontend/cors.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
+import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
 const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
 const KeyParams = z.object({ key: z.string().min(1).max(255) });
@@ -52,16 +53,16 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
   // missing from it would give the code's default (perhaps `true`) where the flag is off. ETag over the answer,
   // so a poll that changes nothing is a 304.
-  app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, async (request, reply: FastifyReply) => {
-    const { access, environment, context, targetingKey } = await scope(request);
-    const flags: string[] = [];
-    for (const feature of environment.visibleFeatures(access.projects)) {
-      flags.push(encodedOfrepResult(feature.compiled, evaluateFeature(feature.compiled, context), targetingKey));
-    }
-    const body = `{"flags":[${flags.join(',')}]}`;
-    const etag = `"${shortHash(body)}"`;
-    reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+  app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
+    settledAfterSend(scope(request).then(({ access, environment, context, targetingKey }) => {
+      const flags: string[] = [];
+      for (const feature of environment.visibleFeatures(access.projects)) {
+        flags.push(encodedOfrepResult(feature.compiled, evaluateFeature(feature.compiled, context), targetingKey));
+      }
+      const body = `{"flags":[${flags.join(',')}]}`;
+      const etag = `"${shortHash(body)}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
+      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), body);
+    })));
 }
