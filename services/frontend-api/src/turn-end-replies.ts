@@ -4,9 +4,18 @@ const replies: FastifyReply[] = [];
 const bodies: (Buffer | string | undefined)[] = [];
 let sent: PromiseWithResolvers<void> | null = null;
 let sending = false;
+const burstListeners: ((handedOver: boolean) => void)[] = [];
+
+/** Whether every byte of an answer sent is with the kernel: nothing of it is still held by Node to write later. */
+function handedOver(reply: FastifyReply): boolean {
+  const response = reply.raw;
+  const socket = response.socket;
+  return response.writableEnded && response.writableLength === 0 && socket !== null && !socket.destroyed && socket.writableLength === 0;
+}
 
 function sendWaiting() {
   sending = true;
+  let allHandedOver = true;
   // Read the length each time: a send may queue another answer (an answer made in a hook), which goes out too.
   for (let index = 0; index < replies.length; index += 1) {
     const reply = replies[index]!;
@@ -16,6 +25,7 @@ function sendWaiting() {
       // Never leave a request waiting: what went wrong is answered in the error's shape.
       if (!reply.sent) reply.send(error);
     }
+    if (allHandedOver && !handedOver(reply)) allHandedOver = false;
   }
   replies.length = 0;
   bodies.length = 0;
@@ -23,6 +33,15 @@ function sendWaiting() {
   const waiting = sent;
   sent = null;
   waiting?.resolve();
+  for (const listener of burstListeners) listener(allHandedOver);
+}
+
+/**
+ * Tells `listener` after each burst of answers is sent whether all of them were handed to the kernel, so memory
+ * their bodies were cut from may be used again (when false, some are still being written from it).
+ */
+export function afterEachBurst(listener: (handedOver: boolean) => void): void {
+  burstListeners.push(listener);
 }
 
 /**
