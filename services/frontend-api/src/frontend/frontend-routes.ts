@@ -10,33 +10,17 @@ import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 import { corsHeaders, preflight } from './cors.ts';
-import { afterEachBurst, sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
+import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
+import { answerMemory, settle } from './answer-memory.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
 const COMMA = 0x2c;
-const SLAB_SIZE = 1 << 20;
 const scratch: Buffer[] = [];
-let slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-let slabOffset = 0;
 
-/**
- * `{"toggles":[a,b,...]}` in one buffer carved from a 1 MiB slab: a fresh ArrayBuffer per response costs more
- * than the evaluation. The slab is used again from its start once every answer cut from it is with the kernel;
- * while one is still being written from it, it is left to that write and a new one is taken. (A new slab per
- * megabyte of answers made V8 collect the whole heap four times a second, 7-8 ms each, under load: the tail.)
- */
-function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: number): Buffer {
-  let out: Buffer;
-  if (maximumLength > SLAB_SIZE / 8) {
-    out = Buffer.allocUnsafe(maximumLength);
-  } else {
-    if (slabOffset + maximumLength > SLAB_SIZE) {
-      slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-      slabOffset = 0;
-    }
-    out = slab.subarray(slabOffset, slabOffset + maximumLength);
-  }
+/** `{"toggles":[a,b,...]}` in one buffer from answerMemory (see there why not a fresh one per answer). */
+function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: number, reply: FastifyReply): Buffer {
+  const out = answerMemory(maximumLength, reply);
   out.set(TOGGLES_OPEN, 0);
   let position = TOGGLES_OPEN.length;
   for (let index = 0; index < count; index += 1) {
@@ -47,14 +31,9 @@ function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: n
   }
   out.set(TOGGLES_CLOSE, position);
   position += TOGGLES_CLOSE.length;
-  if (out.buffer === slab.buffer) slabOffset += (position + 7) & ~7;
+  settle(out, position);
   return out.subarray(0, position);
 }
-
-afterEachBurst((handedOver) => {
-  if (!handedOver) slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-  slabOffset = 0;
-});
 
 /** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
 function contextOf(rawBody: unknown): Record<string, unknown> {
@@ -123,7 +102,7 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       scratch[count++] = toggle;
       length += toggle.length + 1;
     }
-    return sendAtTurnEnd(reply, joinToggles(scratch, count, length));
+    return sendAtTurnEnd(reply, joinToggles(scratch, count, length, reply));
   }
 
   app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
