@@ -45,14 +45,13 @@ const ceiling = await startCeiling(sample.text);
 const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
   generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50 }) : load({ url, paths, headers, seconds, connections: 50 });
 try {
-  const ceilingPid = Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).at(-1));
   const rows: Record<string, unknown> = {};
-  rows[`ceiling (${generator})`] = await measured(ceilingPid, () => drive(ceiling.url, ['/ceiling']));
+  rows[`ceiling (${generator})`] = await measured(ceiling.pid, () => drive(ceiling.url, ['/ceiling']));
   rows[`GET /api/frontend (${generator})`] = await measured(server.pid, () => drive(server.url, users, { authorization: frontendToken }));
-  rows[`ceiling again (${generator})`] = await measured(ceilingPid, () => drive(ceiling.url, ['/ceiling']));
+  rows[`ceiling again (${generator})`] = await measured(ceiling.pid, () => drive(ceiling.url, ['/ceiling']));
   // Both at the same offered load, below what either can do: the tail without queueing behind saturation.
   const rate = Number(process.env.PROFILE_RATE ?? 5000);
-  rows[`ceiling at ${rate} req/s`] = await measured(ceilingPid, () => load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50, rate }));
+  rows[`ceiling at ${rate} req/s`] = await measured(ceiling.pid, () => load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50, rate }));
   rows[`GET /api/frontend at ${rate} req/s`] = await measured(server.pid, () => load({ url: server.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50, rate }));
   console.table(rows);
   // The collector's pauses and the event loop's delay over the run, from the replica's own metrics.
