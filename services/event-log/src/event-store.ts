@@ -41,16 +41,26 @@ function where(filter: EventFilter) {
   }
   if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
-  if (filter.query) {
-    const pattern = `%${filter.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    // The expression of the trigram index (migration 002): the three fields as one text.
-    conditions.push(sql.fragment`(type || ' ' || created_by || ' ' || coalesce(data::text, '')) ilike ${pattern}`);
-  }
+  if (filter.query) conditions.push(sql.fragment`id in (select id from event_log.event_text where ${textMatches(filter.query)})`);
   return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : null;
 }
 
-/** Up to this many matches are sorted after reading them by index; more are met walking the log backwards. */
+/** The free text, anywhere in an event's type, creator or payload, ignoring case (the text table is lower-cased). */
+function textMatches(query: string) {
+  const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return sql.fragment`body like lower(${pattern})`;
+}
+
+const onlyText = (filter: EventFilter): filter is EventFilter & { query: string } =>
+  Boolean(filter.query) && Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
+
 const FEW_MATCHES = 5_000;
+/**
+ * Up to FEW_MATCHES matches are read through the filters' indexes and sorted (id + 0 keeps the planner off the primary key,
+ * which it would walk backwards hoping to meet matches early, through the whole table if they are rare); many are
+ * met soon walking the log backwards.
+ */
+const newestFirst = (total: number) => (total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`);
 const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map((row) => ({ ...row, type: row.type as Event['type'] }));
 
 export const eventStore = {
@@ -66,16 +76,31 @@ export const eventStore = {
           ${event.preData === null ? null : sql.jsonb(event.preData as object)},
           ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})
         on conflict (uuid) do nothing
-        returning 1
+        returning id, type, created_by, data
+      ),
+      searched as (
+        insert into event_log.event_text (id, body)
+        select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from stored
       )
       update event_log.event_count set total = total + 1 where exists (select from stored)`);
     return result.rowCount > 0;
   },
 
   async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
-    const condition = where(filter);
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
     const Count = z.object({ count: z.number() });
+    if (onlyText(filter)) {
+      // Free text alone is counted and paged in the text table; only the page's events are read.
+      const matches = textMatches(filter.query);
+      const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.event_text where ${matches}`);
+      if (total === 0) return { events: [], total };
+      const rows = await db.any(sql.type(EventRow)`
+        select ${columns} from event_log.events where id in (
+          select id from event_log.event_text where ${matches} order by ${newestFirst(total)} ${limit} offset ${page.offset})
+        order by id desc`);
+      return { events: typed(rows), total };
+    }
+    const condition = where(filter);
     if (condition === null) {
       const [rows, total] = await Promise.all([
         db.any(sql.type(EventRow)`select ${columns} from event_log.events order by id desc ${limit} offset ${page.offset}`),
@@ -84,10 +109,7 @@ export const eventStore = {
       return { events: typed(rows), total };
     }
     const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.events ${condition}`);
-    // Few matches: read them through the filters' indexes and sort them (id + 0 keeps the planner off the primary
-    // key, which it would walk backwards hoping to meet matches early, through the whole table if they are rare).
-    const order = total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`;
-    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by ${order} ${limit} offset ${page.offset}`);
+    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by ${newestFirst(total)} ${limit} offset ${page.offset}`);
     return { events: typed(rows), total };
   },
 

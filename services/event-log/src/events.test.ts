@@ -63,6 +63,19 @@ describe('POST /api/admin/events/search', () => {
     expect(byCreator.body.events.length).toBeGreaterThan(0);
     const byTypeText = await stack.admin.post('/api/admin/events/search', { query: 'project-cre' });
     expect(byTypeText.body.events.map((e: { type: string }) => e.type)).toEqual(['project-created']);
+    const anyCase = await stack.admin.post('/api/admin/events/search', { query: 'NeEdLe In' });
+    expect(anyCase.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['alpha-7']);
+    // LIKE's wildcards are plain characters in a query.
+    expect((await stack.admin.post('/api/admin/events/search', { query: 'need%in' })).body.totalEvents).toBe(0);
+    expect((await stack.admin.post('/api/admin/events/search', { query: 'needle_in' })).body.totalEvents).toBe(0);
+  });
+
+  it('combines free text with the other filters', async () => {
+    const created = await stack.admin.post('/api/admin/events/search', { query: 'needle', type: 'feature-created', project: 'alpha' });
+    expect(created.body).toMatchObject({ totalEvents: 1, events: [{ featureName: 'alpha-7' }] });
+    expect((await stack.admin.post('/api/admin/events/search', { query: 'needle', project: 'default' })).body.totalEvents).toBe(0);
+    const searched = await stack.admin.get('/api/admin/search/events?query=needle&type=IS:feature-created');
+    expect(searched.body).toMatchObject({ total: 1, events: [{ featureName: 'alpha-7' }] });
   });
 
   it('counts every free-text match, on a page, past the last page and with none', async () => {
