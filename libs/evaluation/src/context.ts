@@ -18,6 +18,9 @@ export class PreparedContext {
   // The last two ids hashed: a request hashes the same id or two (rollout and variant stickiness) for every flag.
   private lastKey: HashKey | undefined = undefined;
   private otherKey: HashKey | undefined = undefined;
+  // What default stickiness hashes, found once per request (undefined until asked; null when the context has none).
+  private rolloutKey: HashKey | null | undefined = undefined;
+  private variantKey: HashKey | null | undefined = undefined;
 
   constructor(raw: Context) {
     this.raw = raw;
@@ -40,6 +43,27 @@ export class PreparedContext {
 
   value(field: string): string | undefined {
     return this.fields.get(field);
+  }
+
+  /** The id a rollout with default stickiness hashes (userId, else sessionId); null when there is neither. */
+  defaultRolloutKey(): HashKey | null {
+    if (this.rolloutKey === undefined) {
+      const id = this.userId || this.sessionId;
+      this.rolloutKey = id ? this.hashKey(typeof id === 'string' ? id : String(id)) : null;
+    }
+    return this.rolloutKey;
+  }
+
+  /** The id variants with default stickiness hash: the first non-empty of userId, sessionId, remoteAddress; or null. */
+  defaultVariantKey(): HashKey | null {
+    if (this.variantKey === undefined) {
+      const { userId, sessionId, remoteAddress } = this;
+      const id = typeof userId === 'string' && userId !== '' ? userId
+        : typeof sessionId === 'string' && sessionId !== '' ? sessionId
+          : typeof remoteAddress === 'string' && remoteAddress !== '' ? remoteAddress : null;
+      this.variantKey = id === null ? null : this.hashKey(id);
+    }
+    return this.variantKey;
   }
 
   hashKey(text: string): HashKey {

@@ -70,3 +70,20 @@ describe('hashWithPrefix', () => {
     }
   });
 });
+
+describe('bucketWithPrefix', () => {
+  it('is murmur3 % n + 1 for small and large n, hashes above 2^31 included', async () => {
+    const { murmur3, bucketWithPrefix, HashPrefix, HashKey } = await import('./hashing.ts');
+    let aboveSignedRange = 0;
+    for (let round = 0; round < 3000; round += 1) {
+      const prefix = `flag-${round % 37}:`;
+      const key = `user-${round * 7919}`;
+      const hash = murmur3(prefix + key, 0);
+      if (hash >= 2 ** 31) aboveSignedRange += 1;
+      for (const n of [1, 3, 100, 1000, 10_007, 65_537, 2 ** 31 - 1, 2 ** 32 - 5]) {
+        expect(bucketWithPrefix(new HashPrefix(prefix, 0), new HashKey(key), n), `${prefix}${key} % ${n}`).toBe((hash % n) + 1);
+      }
+    }
+    expect(aboveSignedRange).toBeGreaterThan(1000);
+  });
+});

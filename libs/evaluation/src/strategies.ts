@@ -1,7 +1,7 @@
 import type { ClientStrategy, Constraint } from '@bunting/contracts';
 import { ConstraintList, ConstraintPlan, parseRange, type Check } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, bucketWithPrefix } from './hashing.ts';
+import { HashPrefix, bucketWithPrefix, type HashKey } from './hashing.ts';
 import { VariantPlan, type Random, type VariantDefinition } from './variants.ts';
 
 export type StrategyOptions = {
@@ -154,18 +154,18 @@ export class StrategyPlan<T> {
   }
 }
 
-/** The id a flexibleRollout hashes, by its stickiness; undefined when the context lacks it. */
-function stickyId<T>(plan: StrategyPlan<T>, context: PreparedContext): string | undefined {
+/** The key of the id a flexibleRollout hashes, by its stickiness; undefined when the context lacks it. */
+function stickyKey<T>(plan: StrategyPlan<T>, context: PreparedContext): HashKey | undefined {
   switch (plan.stickiness) {
-    case Stickiness.Default: {
-      const id = context.userId || context.sessionId;
-      return id ? (typeof id === 'string' ? id : String(id)) : randomBucket(plan.random);
-    }
+    case Stickiness.Default:
+      return context.defaultRolloutKey() ?? context.hashKey(randomBucket(plan.random));
     case Stickiness.Random:
-      return randomBucket(plan.random);
-    default:
+      return context.hashKey(randomBucket(plan.random));
+    default: {
       // Any named field (userId and sessionId included) is read root first, then properties; empty means off.
-      return context.fields.get(plan.stickinessField) || undefined;
+      const id = context.fields.get(plan.stickinessField);
+      return id ? context.hashKey(id) : undefined;
+    }
   }
 }
 
@@ -177,10 +177,8 @@ export function strategyIsOn<T>(plan: StrategyPlan<T>, context: PreparedContext)
       return true;
     case Activation.FlexibleRollout: {
       if (!(plan.percent > 0)) return false;
-      const id = stickyId(plan, context);
-      if (id === undefined) return false;
-      const key = context.hashKey(id);
-      return bucketWithPrefix(plan.prefix, key, 100) <= plan.percent;
+      const key = stickyKey(plan, context);
+      return key !== undefined && bucketWithPrefix(plan.prefix, key, 100) <= plan.percent;
     }
     default:
       return plan.other(context);

@@ -1,6 +1,6 @@
 import type { VariantPayload } from '@bunting/contracts';
 import type { PreparedContext } from './context.ts';
-import { HashPrefix, VARIANT_SEED, bucketWithPrefix } from './hashing.ts';
+import { HashPrefix, VARIANT_SEED, bucketWithPrefix, type HashKey } from './hashing.ts';
 
 /** A variant definition as the engine keeps it (feature-environment or strategy variant). */
 export type VariantDefinition = {
@@ -60,17 +60,11 @@ export class VariantPlan<T> {
   }
 }
 
-/** The value the variant hash is taken of: default stickiness tries userId, sessionId, remoteAddress. */
-function seedFor<T>(plan: VariantPlan<T>, context: PreparedContext): string {
-  if (plan.byDefault) {
-    // The SDK takes the first of these that is a non-empty string.
-    const { userId, sessionId, remoteAddress } = context;
-    if (typeof userId === 'string' && userId !== '') return userId;
-    if (typeof sessionId === 'string' && sessionId !== '') return sessionId;
-    if (typeof remoteAddress === 'string' && remoteAddress !== '') return remoteAddress;
-    return randomSeed(plan.random);
-  }
-  return context.fields.get(plan.stickiness) || randomSeed(plan.random);
+/** The key of the value the variant hash is taken of: default stickiness tries userId, sessionId, remoteAddress. */
+function seedKey<T>(plan: VariantPlan<T>, context: PreparedContext): HashKey {
+  // The SDK takes the first of those that is a non-empty string, else a random seed.
+  if (plan.byDefault) return context.defaultVariantKey() ?? context.hashKey(randomSeed(plan.random));
+  return context.hashKey(context.fields.get(plan.stickiness) || randomSeed(plan.random));
 }
 
 export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext): T | undefined {
@@ -79,8 +73,7 @@ export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext)
     const forced = override(plan.variants, context);
     if (forced) return plan.answers[plan.variants.indexOf(forced)];
   }
-  const key = context.hashKey(seedFor(plan, context));
-  const target = bucketWithPrefix(plan.prefix, key, plan.total);
+  const target = bucketWithPrefix(plan.prefix, seedKey(plan, context), plan.total);
   const weights = plan.weights;
   let counter = 0;
   for (let index = 0; index < weights.length; index += 1) {

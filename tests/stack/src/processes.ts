@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@bunting/testing';
 
@@ -12,14 +13,15 @@ export type ServiceProcess = { target: string; url: string; pid: number; stop: (
 /**
  * Starts one service as its own process, the way deploy/ runs it, and waits until it is ready; with `waitFor`
  * 'serving', until its services answer (ready or not); with 'alive', until anything answers (it may still be waiting
- * for its dependencies).
+ * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions).
  */
-export async function startServiceProcess(target: string, env: Record<string, string>, options: { waitFor?: 'ready' | 'serving' | 'alive'; logFile?: string } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(target: string, env: Record<string, string>, options: { waitFor?: 'ready' | 'serving' | 'alive'; logFile?: string; root?: string } = {}): Promise<ServiceProcess> {
   const waitFor = options.waitFor ?? 'ready';
   const port = await freePort();
   // The log (stdout) goes to a file when a test reads it afterwards.
   const log = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child: ChildProcess = spawn(process.execPath, [launcher, `--target=${target}`], {
+  const main = options.root === undefined ? launcher : join(options.root, 'launcher/src/main.ts');
+  const child: ChildProcess = spawn(process.execPath, [main, `--target=${target}`], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, 'inherit'],
   });

@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
+import { configureFlags, startCeiling } from './sdk-edge.ts';
+import { load, type LoadResult } from './load.ts';
+import { wrkLoad } from './wrk.ts';
+
+/**
+ * `npm run bench:compare`: /api/frontend on two frontend-api replicas side by side, one from this working tree and
+ * one from another revision (`COMPARE_BASE`, default HEAD), with the bare route sending the same bytes, in
+ * `COMPARE_ROUNDS` interleaved rounds (the order turns each round): this VM's speed drifts by tens of per cent
+ * within a minute, so two separate runs do not compare. Prints each round and the median of each target: req/s,
+ * p99 and CPU time per request. `PROFILE_LOAD=wrk`, `PROFILE_COUNTRY` and `BENCH_SECONDS` as for bench:profile.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const base = process.env.COMPARE_BASE ?? 'HEAD';
+const rounds = Number(process.env.COMPARE_ROUNDS ?? 4);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
+
+/** A checkout of `revision` that uses this tree's installed packages but its own workspaces. */
+function checkout(revision: string): string {
+  const directory = mkdtempSync(join(tmpdir(), 'bunting-base-'));
+  execFileSync('git', ['worktree', 'add', '--detach', directory, revision], { cwd: root, stdio: 'ignore' });
+  const modules = join(root, 'node_modules');
+  mkdirSync(join(directory, 'node_modules', '@bunting'), { recursive: true });
+  for (const entry of readdirSync(modules)) {
+    if (entry !== '@bunting') symlinkSync(join(modules, entry), join(directory, 'node_modules', entry));
+  }
+  // The workspaces' links are relative, so the same links point into the checkout.
+  for (const entry of readdirSync(join(modules, '@bunting'))) {
+    symlinkSync(readlinkSync(join(modules, '@bunting', entry)), join(directory, 'node_modules', '@bunting', entry));
+  }
+  return directory;
+}
+
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const revision = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+const baseDirectory = checkout(base);
+const isolation = await isolate();
+const adminToken = '*:*.compare-admin';
+const frontendToken = 'default:development.compare-frontend';
+const env = { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken };
+const stack = await startServiceProcess('all', env);
+try {
+  await configureFlags(httpClient(stack.url, { authorization: adminToken }));
+  const working = await startServiceProcess('frontend-api', env);
+  const based = await startServiceProcess('frontend-api', env, { root: baseDirectory });
+  const country = process.env.PROFILE_COUNTRY;
+  const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`);
+  const ceiling = await startCeiling((await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text);
+  const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
+    generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50 }) : load({ url, paths, headers, seconds, connections: 50 });
+  const targets = [
+    { name: 'ceiling', pid: ceiling.pid, run: () => drive(ceiling.url, ['/ceiling']) },
+    { name: 'working tree', pid: working.pid, run: () => drive(working.url, users, { authorization: frontendToken }) },
+    { name: revision, pid: based.pid, run: () => drive(based.url, users, { authorization: frontendToken }) },
+  ];
+  // A warm-up for each, so neither replica's first round includes its compilation.
+  for (const target of targets) await target.run();
+  const results = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>(targets.map((target) => [target.name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = targets.map((_, index) => targets[(index + round) % targets.length]!);
+    for (const target of order) {
+      const before = cpuMs(target.pid);
+      const result = await target.run();
+      const cpuUsPerRequest = Math.round(((cpuMs(target.pid) - before) * 1000) / (result.requestsPerSecond * seconds));
+      results.get(target.name)!.push({ ...result, cpuUsPerRequest });
+    }
+    console.log(`round ${round + 1}: ${targets.map((target) => { const last = results.get(target.name)!.at(-1)!; return `${target.name} ${last.requestsPerSecond} req/s p99 ${last.p99Ms} ms ${last.cpuUsPerRequest} µs`; }).join(' | ')}`);
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+  console.table(Object.fromEntries(targets.map((target) => {
+    const runs = results.get(target.name)!;
+    return [target.name, { 'req/s': median(runs.map((run) => run.requestsPerSecond)), 'p99 ms': median(runs.map((run) => run.p99Ms)), 'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)) }];
+  })));
+  ceiling.stop();
+  await working.stop();
+  await based.stop();
+} finally {
+  await stack.stop();
+  await isolation.cleanup();
+  execFileSync('git', ['worktree', 'remove', '--force', baseDirectory], { cwd: root, stdio: 'ignore' });
+}
