@@ -37,6 +37,11 @@ export type FollowSpec<S extends z.ZodType> = StreamSpec<S> & {
 
 export type RunningConsumer = { stop: () => Promise<void> };
 
+/** Messages a consumer handled by outcome: one counter for every reader, durable or storing its own position. */
+export function consumerMessagesCounter(metrics: Metrics | undefined) {
+  return metrics?.counter('bunting_consumer_messages_total', 'Messages a durable consumer handled, by outcome (acked, retried, dropped)', ['consumer', 'outcome']);
+}
+
 /**
  * How long one pull waits on the server. The server's heartbeats come every half of it and two missed ones make the
  * client pull again: in a cluster, a pull left on a consumer leader that died is replaced within about this long
@@ -95,7 +100,7 @@ function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handleO
 export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): RunningConsumer {
   const { messaging } = spec;
   const log = messaging.log.child({ consumer: spec.durable });
-  const handled = spec.metrics?.counter('bunting_consumer_messages_total', 'Messages a durable consumer handled, by outcome (acked, retried, dropped)', ['consumer', 'outcome']);
+  const handled = consumerMessagesCounter(spec.metrics);
   const redelivered = spec.metrics?.counter('bunting_consumer_redeliveries_total', 'Messages a durable consumer received again', ['consumer']);
   const count = (outcome: string) => handled?.inc({ consumer: spec.durable, outcome });
   // Read from JetStream when scraped: what the stream holds that this consumer has not yet acknowledged.
@@ -174,6 +179,107 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
     if (parsed.success) spec.handle(parsed.data, message);
   };
   return consumeLoop(messaging.log.child({ follower: spec.stream }), open, handleOne);
+}
+
+const NOTHING_YET = Symbol('nothing yet');
+/** Settles after the pending microtasks and I/O callbacks: what a stream reader had buffered is handed over before it. */
+const nothingYet = () => new Promise<typeof NOTHING_YET>((resolve) => setImmediate(() => resolve(NOTHING_YET)));
+
+export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
+  /** The last stream sequence the reader's own store holds; reading starts after it, and again after any failure. */
+  storedUpTo: () => Promise<number>;
+  /**
+   * Stores a run of consecutive messages (in stream order; those that do not fit the schema left out) together with
+   * `upTo`, the run's last sequence, in one transaction, so that what is stored and where to resume never disagree.
+   * A failure stores nothing: reading starts again from storedUpTo after a delay.
+   */
+  store: (messages: readonly { sequence: number; value: z.infer<S> }[], upTo: number) => Promise<void>;
+  /** At most this many messages a run (default 500). */
+  maxRun?: number;
+};
+
+/**
+ * Reads a stream in order into a store that keeps its own position (the event log): every replica follows the whole
+ * stream with an ordered consumer and hands over the messages already received as one run, so a burst of thousands
+ * of events costs a few transactions instead of a round trip each. Nothing is acknowledged: the store's position is
+ * the bookmark, and the store skips what another replica stored first.
+ */
+export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>): RunningConsumer {
+  const { messaging } = spec;
+  const log = messaging.log.child({ follower: spec.stream, store: true });
+  const maxRun = spec.maxRun ?? 500;
+  let stopped = false;
+  let current: ConsumerMessages | undefined;
+  let wake: (() => void) | undefined;
+  let inFlight: Promise<void> | undefined;
+  let failures = 0;
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const from = (await spec.storedUpTo()) + 1;
+        const consumer = await messaging.js.consumers.get(spec.stream, {
+          filter_subjects: spec.filterSubject,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: from,
+        });
+        const messages = await consumer.consume({ max_messages: maxRun, expires: PULL_EXPIRES_MS });
+        current = messages;
+        const iterator = messages[Symbol.asyncIterator]();
+        // A read already asked for when the previous run closed: its message (when one comes) starts the next run.
+        let waiting: Promise<IteratorResult<JsMsg>> | undefined;
+        while (!stopped) {
+          const first = await (waiting ?? iterator.next());
+          waiting = undefined;
+          if (first.done || stopped) break;
+          const run: JsMsg[] = [first.value];
+          // What has already arrived goes with it (it is handed over within microtasks); nothing waits for more.
+          while (run.length < maxRun) {
+            const next = iterator.next();
+            const ready = await Promise.race([next, nothingYet()]);
+            if (ready === NOTHING_YET) {
+              waiting = next;
+              break;
+            }
+            if (ready.done) break;
+            run.push(ready.value);
+          }
+          const values: { sequence: number; value: z.infer<S> }[] = [];
+          for (const message of run) {
+            const parsed = spec.schema.safeParse(safeJson(message));
+            if (parsed.success) values.push({ sequence: message.seq, value: parsed.data });
+            else log.error({ subject: message.subject, sequence: message.seq }, 'skipping a message that does not match its contract');
+          }
+          inFlight = spec.store(values, run.at(-1)!.seq);
+          await inFlight;
+          inFlight = undefined;
+          failures = 0;
+        }
+      } catch (error) {
+        inFlight = undefined;
+        if (stopped) break;
+        failures += 1;
+        log.warn({ err: error }, 'stream reader interrupted; reading again from what is stored');
+      } finally {
+        // Not awaited: the reader's close settles only once its iterator is read again, which a loop that is
+        // leaving does not do (the subscription ends at once either way).
+        void current?.close().catch(() => undefined);
+        current = undefined;
+      }
+      const delay = Math.min(10_000, 500 * 2 ** Math.min(failures, 5));
+      if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, delay); });
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      wake?.();
+      void current?.close().catch(() => undefined);
+      await inFlight?.catch(() => undefined);
+      void loop;
+    },
+  };
 }
 
 function safeJson(message: JsMsg): unknown {

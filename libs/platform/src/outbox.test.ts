@@ -12,6 +12,7 @@ import { migrate } from './migrations.ts';
 import { createOutbox, startRelay, type Relay } from './outbox.ts';
 
 const SCHEMA = 'relay_test';
+const OTHER_SCHEMA = 'relay_other';
 const log = createLogger('silent', 'outbox-test');
 let isolation: Isolation;
 let nats: Awaited<ReturnType<typeof startPrivateNats>>;
@@ -19,6 +20,7 @@ let db: DatabasePool;
 let messaging: Messaging;
 let migrations: string;
 const received: string[] = [];
+const receivedOther: string[] = [];
 const relays: Relay[] = [];
 
 beforeAll(async () => {
@@ -26,10 +28,12 @@ beforeAll(async () => {
   nats = await startPrivateNats();
   migrations = mkdtempSync(join(tmpdir(), 'bunting-migrations-'));
   await migrate({ databaseUrl: isolation.databaseUrl, schema: SCHEMA, dir: migrations, log, outbox: true });
+  await migrate({ databaseUrl: isolation.databaseUrl, schema: OTHER_SCHEMA, dir: migrations, log, outbox: true });
   db = await connectDatabase(isolation.databaseUrl);
   messaging = await connectMessaging(nats.url, isolation.namespace, log);
   await ensureStandardStreams(messaging);
   messaging.nc.subscribe(messaging.names.eventSubject('relay-test'), { callback: (_error, message) => { received.push(message.json<{ id: string }>().id); } });
+  messaging.nc.subscribe(messaging.names.eventSubject('relay-other'), { callback: (_error, message) => { receivedOther.push(message.json<{ id: string }>().id); } });
 });
 
 afterAll(async () => {
@@ -41,8 +45,8 @@ afterAll(async () => {
   rmSync(migrations, { recursive: true, force: true });
 });
 
-function relay(sweepIntervalMs: number) {
-  const started = startRelay({ schema: SCHEMA, db, databaseUrl: isolation.databaseUrl, messaging, log, sweepIntervalMs });
+function relay(sweepIntervalMs: number, schema = SCHEMA) {
+  const started = startRelay({ schema, db, databaseUrl: isolation.databaseUrl, messaging, log, sweepIntervalMs });
   relays.push(started);
   return started;
 }
@@ -52,6 +56,18 @@ async function stopRelays() {
 }
 
 const message = (id: string) => ({ uuid: randomUUID(), subject: messaging.names.eventSubject('relay-test'), payload: { id } });
+/** What the stream holds under a subject, in stream order (a core subscriber also hears publishes JetStream refused). */
+async function streamed(subject: string): Promise<string[]> {
+  const consumer = await messaging.js.consumers.get(messaging.names.eventsStream, { filter_subjects: messaging.names.eventSubject(subject) });
+  const count = (await consumer.info()).num_pending;
+  const ids: string[] = [];
+  if (count === 0) return ids;
+  for await (const entry of await consumer.fetch({ max_messages: count, expires: 2000 })) {
+    ids.push(entry.json<{ id: string }>().id);
+    if (ids.length === count) break;
+  }
+  return ids;
+}
 const pending = () => db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from relay_test.outbox where published_at is null`);
 
 describe('the outbox relay', () => {
@@ -71,6 +87,40 @@ describe('the outbox relay', () => {
     await db.query(sql.unsafe`insert into relay_test.outbox (uuid, subject, payload) values (${randomUUID()}, ${messaging.names.eventSubject('relay-test')}, ${sql.jsonb({ id: 'swept' })})`);
     await eventually(async () => received.includes('swept'));
     await eventually(async () => (await pending()) === 0);
+    await stopRelays();
+  });
+
+  it('publishes bursts in commit order, each once, while another service\'s relay publishes to the same stream', async () => {
+    relay(600_000);
+    relay(600_000, OTHER_SCHEMA);
+    const burst = (prefix: string, subject: string) => Array.from({ length: 400 }, (_, index) => ({ uuid: randomUUID(), subject: messaging.names.eventSubject(subject), payload: { id: `${prefix}-${index}` } }));
+    await Promise.all([
+      db.transaction((tx) => createOutbox(SCHEMA).add(tx, burst('burst', 'relay-test'))),
+      db.transaction((tx) => createOutbox(OTHER_SCHEMA).add(tx, burst('other', 'relay-other'))),
+    ]);
+    // Both relays are woken by NOTIFY only (no sweep within the test): a window cut short by the other service's
+    // messages goes on at once.
+    await eventually(async () => received.filter((id) => id.startsWith('burst-')).length === 400 && receivedOther.length === 400, { timeoutMs: 15_000 });
+    await eventually(async () => (await pending()) === 0);
+    expect((await streamed('relay-test')).filter((id) => id.startsWith('burst-'))).toEqual(Array.from({ length: 400 }, (_, index) => `burst-${index}`));
+    expect(await streamed('relay-other')).toEqual(Array.from({ length: 400 }, (_, index) => `other-${index}`));
+    await stopRelays();
+  }, 20_000);
+
+  it('lets no row overtake one that failed to publish', async () => {
+    const started = relay(600_000);
+    await started.drain();
+    const rows = ['hold-0', 'hold-1', 'hold-2', 'hold-3'].map(message);
+    // A subject outside the stream: JetStream cannot take the second row.
+    rows[1]!.subject = 'nowhere.relay-test';
+    await db.transaction((tx) => createOutbox(SCHEMA).add(tx, rows));
+    await started.drain();
+    expect(await pending()).toBe(3);
+    expect((await streamed('relay-test')).filter((id) => id.startsWith('hold-'))).toEqual(['hold-0']);
+    await db.query(sql.unsafe`update relay_test.outbox set subject = ${messaging.names.eventSubject('relay-test')} where payload->>'id' = 'hold-1'`);
+    await started.drain();
+    expect(await pending()).toBe(0);
+    expect((await streamed('relay-test')).filter((id) => id.startsWith('hold-'))).toEqual(['hold-0', 'hold-1', 'hold-2', 'hold-3']);
     await stopRelays();
   });
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { DomainEvent } from '@bunting/contracts';
-import { authenticate, migrate, runDurableConsumer, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import { authenticate, consumerMessagesCounter, followIntoStore, migrate, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { eventRoutes } from './event-routes.ts';
 import { eventStore } from './event-store.ts';
 
@@ -8,27 +8,36 @@ export const EVENT_LOG_SCHEMA = 'event_log';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /**
- * event-log: stores every domain event once, in arrival order, and serves the event log API.
- * Replicas share one durable consumer, so each event is stored by exactly one of them, one at a time in stream order.
+ * event-log: stores every domain event once, in stream order, and serves the event log API. Every replica follows
+ * the stream and stores runs of events with the position they reach in one transaction; what another replica
+ * stored first is skipped, so the log's ids follow the stream however many replicas run.
  */
 export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: EVENT_LOG_SCHEMA, dir: migrationsDir, log });
 
-    const consumer = runDurableConsumer({
+    const durable = messaging.names.consumer('event_log');
+    // Until 2026-11 the log read through a durable consumer; the position table took its place.
+    await messaging.jsm.consumers.delete(messaging.names.eventsStream, durable).catch(() => undefined);
+    const stored = consumerMessagesCounter(infrastructure.metrics);
+    const consumer = followIntoStore({
       messaging,
-      metrics: infrastructure.metrics,
       stream: messaging.names.eventsStream,
-      durable: messaging.names.consumer('event_log'),
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
-      // One event out at a time across replicas, so the log's ids follow commit order however many replicas run.
-      maxAckPending: 1,
-      handle: async (event) => {
-        await eventStore.insert(db, event);
+      storedUpTo: () => eventStore.storedUpTo(db),
+      store: async (run, upTo) => {
+        const added = await eventStore.storeRun(db, run, upTo);
+        stored?.inc({ consumer: durable, outcome: 'acked' }, added);
       },
     });
+    // The backlog, as the durable consumers report theirs: what the stream holds beyond the stored position.
+    const removeBacklog = infrastructure.metrics?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', ['consumer'])
+      .addSource(async () => {
+        const [info, position] = await Promise.all([messaging.jsm.streams.info(messaging.names.eventsStream), eventStore.storedUpTo(db)]);
+        return [{ labels: { consumer: durable }, value: Math.max(0, info.state.last_seq - position) }];
+      });
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -38,6 +47,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
     });
 
     app.addHook('onClose', async () => {
+      removeBacklog?.();
       await consumer.stop();
     });
   };

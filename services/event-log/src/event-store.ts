@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
-import { sql, type Queryable } from '@bunting/platform';
+import { sql, type DatabasePool, type Queryable } from '@bunting/platform';
 
 // A stored event: the stream's event with its log id; the type is read as stored, whatever the list was then.
 const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.number(), type: z.string() });
@@ -54,6 +54,33 @@ function textMatches(query: string) {
 const onlyText = (filter: EventFilter): filter is EventFilter & { query: string } =>
   Boolean(filter.query) && Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
 
+const Position = z.object({ lastSequence: z.coerce.number() });
+
+/** Inserts events in the given order (each row's id is taken as its row is inserted), with their free text and the kept count. */
+async function insertEvents(db: Queryable, events: readonly DomainEvent[]): Promise<number> {
+  const rows = events.map((event) => sql.fragment`(${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
+    ${event.environment}, ${event.project}, ${event.featureName},
+    ${event.data === null ? null : sql.jsonb(event.data as object)}, ${event.preData === null ? null : sql.jsonb(event.preData as object)},
+    ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})`);
+  const Added = z.object({ added: z.number() });
+  return db.oneFirst(sql.type(Added)`
+    with stored as (
+      insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
+        feature_name, data, pre_data, tags, group_id)
+      values ${sql.join(rows, sql.fragment`, `)}
+      on conflict (uuid) do nothing
+      returning id, type, created_by, data
+    ),
+    searched as (
+      insert into event_log.event_text (id, body)
+      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from stored
+    ),
+    counted as (
+      update event_log.event_count set total = total + (select count(*) from stored)
+    )
+    select count(*)::int as added from stored`);
+}
+
 const FEW_MATCHES = 5_000;
 /**
  * Up to FEW_MATCHES matches are read through the filters' indexes and sorted (id + 0 keeps the planner off the primary key,
@@ -64,27 +91,23 @@ const newestFirst = (total: number) => (total <= FEW_MATCHES ? sql.fragment`id +
 const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map((row) => ({ ...row, type: row.type as Event['type'] }));
 
 export const eventStore = {
-  /** Stores an event once: a redelivered message finds its uuid taken and changes nothing. */
-  async insert(db: Queryable, event: DomainEvent): Promise<boolean> {
-    const result = await db.query(sql.unsafe`
-      with stored as (
-        insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
-          feature_name, data, pre_data, tags, group_id)
-        values (${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
-          ${event.environment}, ${event.project}, ${event.featureName},
-          ${event.data === null ? null : sql.jsonb(event.data as object)},
-          ${event.preData === null ? null : sql.jsonb(event.preData as object)},
-          ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})
-        on conflict (uuid) do nothing
-        returning id, type, created_by, data
-      ),
-      searched as (
-        insert into event_log.event_text (id, body)
-        select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from stored
-      )
-      update event_log.event_count set total = total + 1 where exists (select from stored)`);
-    return result.rowCount > 0;
+  /**
+   * Stores a run of the stream's events after those already stored, in one transaction with the stream position it
+   * reaches: events at or before the stored position (another replica stored them) are left out, and an event whose
+   * uuid is taken (published again) changes nothing. Ids follow the run's order, which is the stream's.
+   */
+  async storeRun(db: DatabasePool, run: readonly { sequence: number; value: DomainEvent }[], upTo: number): Promise<number> {
+    return db.transaction(async (tx) => {
+      const stored = await tx.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position for update`);
+      const fresh = run.filter((entry) => entry.sequence > stored).map((entry) => entry.value);
+      const added = fresh.length === 0 ? 0 : await insertEvents(tx, fresh);
+      if (upTo > stored) await tx.query(sql.unsafe`update event_log.stream_position set last_sequence = ${upTo}`);
+      return added;
+    });
   },
+
+  /** The last stream sequence the log holds. */
+  storedUpTo: (db: Queryable) => db.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position`),
 
   async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
