@@ -2,6 +2,7 @@ import type { ClientFeature, ClientSegment } from '@bunting/contracts';
 import { prepareContext, type Context, type PreparedContext } from './context.ts';
 import { StrategyPlan, strategyIsOn } from './strategies.ts';
 import { VariantPlan, selectVariant, type Random, type VariantDefinition } from './variants.ts';
+import { evaluateSimple, simplePlanOf, type SimplePlan } from './simple-plan.ts';
 
 /** The variant answer SDKs give; `feature_enabled` tells whether the flag itself was on. */
 export type VariantResult = {
@@ -41,9 +42,12 @@ export type FeaturePlan = {
   hasStrategies: boolean;
   strategies: readonly StrategyPlan<Evaluation>[];
   variants: VariantPlan<Evaluation> | null;
+  /** The same flag from one object when its shape allows (see simple-plan.ts); null otherwise. */
+  simple: SimplePlan<Evaluation> | null;
 };
 
-export type EngineOptions = { hostname?: string; random?: Random };
+/** `generalOnly` leaves out the simple plans (tests compare the two paths). */
+export type EngineOptions = { hostname?: string; random?: Random; generalOnly?: boolean };
 
 export type Engine = {
   features: readonly CompiledFeature[];
@@ -58,6 +62,15 @@ const ON_WITHOUT_VARIANT: Evaluation = { enabled: true, variant: undefined, slot
 export function evaluateFeature(feature: CompiledFeature, context: PreparedContext): Evaluation {
   const plan = feature.plan;
   if (!plan.enabled) return OFF;
+  if (plan.simple !== null) {
+    const answer = evaluateSimple(plan.simple, context, OFF);
+    if (answer !== undefined) return answer;
+  }
+  return evaluateGeneral(plan, context);
+}
+
+/** Any flag: parents, each strategy in turn, then the winner's variants or the flag's. */
+function evaluateGeneral(plan: FeaturePlan, context: PreparedContext): Evaluation {
   if (plan.parentsSatisfied !== null && !plan.parentsSatisfied(context)) return OFF;
   if (plan.hasStrategies) {
     const strategies = plan.strategies;
@@ -116,14 +129,17 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
       return true;
     };
 
+    const hasStrategies = Array.isArray(feature.strategies) && feature.strategies.length > 0;
+    const variantPlan = variants.length > 0
+      ? new VariantPlan(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
+      : null;
     const plan: FeaturePlan = {
       enabled: feature.enabled === true,
       parentsSatisfied: dependencies.length > 0 ? parentsSatisfied : null,
-      hasStrategies: Array.isArray(feature.strategies) && feature.strategies.length > 0,
+      hasStrategies,
       strategies,
-      variants: variants.length > 0
-        ? new VariantPlan(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
-        : null,
+      variants: variantPlan,
+      simple: options.generalOnly ? null : simplePlanOf(dependencies.length > 0, hasStrategies, strategies, variantPlan, ON_WITHOUT_VARIANT),
     };
     const entry: CompiledFeature = {
       name: feature.name,

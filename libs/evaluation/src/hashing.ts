@@ -124,8 +124,7 @@ export class HashKey {
  * an integer for any n below 2^32).
  */
 export function bucketWithPrefix(prefix: HashPrefix, key: HashKey, n: number): number {
-  const hash = signedHash(prefix, key) >>> 0;
-  return hash - Math.floor(hash / n) * n + 1;
+  return bucketOf(signedHash(prefix, key), n);
 }
 
 /** murmur3(prefix + key, seed), from the prefix's state and the key's packed blocks. */
@@ -135,7 +134,14 @@ export function hashWithPrefix(prefix: HashPrefix, key: HashKey): number {
 
 /** The hash as a signed 32-bit integer, which stays unboxed when returned. */
 function signedHash(prefix: HashPrefix, key: HashKey): number {
-  const { state, pending, pendingLength: offset, length: prefixLength } = prefix;
+  return signedHashAfter(prefix.state, prefix.pending, prefix.pendingLength, prefix.length, key);
+}
+
+/**
+ * murmur3(prefix + key, seed) as a signed 32-bit integer, from the prefix's four numbers (see HashPrefix) given one
+ * by one, so a plan may keep them in its own fields instead of behind another object.
+ */
+export function signedHashAfter(state: number, pending: number, offset: number, prefixLength: number, key: HashKey): number {
   const total = offset + key.length;
   const blocks = total >> 2;
   const words = key.words;
@@ -146,6 +152,12 @@ function signedHash(prefix: HashPrefix, key: HashKey): number {
   for (let block = 1; block < blocks; block += 1) h1 = mixBlock(h1, words[base + block]!);
   const tailLength = total & 3;
   return finishSigned(h1, tailLength === 0 ? 0 : words[base + blocks]!, tailLength, length);
+}
+
+/** Unleash's bucket (hash % n + 1) of a hash from signedHashAfter; see bucketWithPrefix for why not `%`. */
+export function bucketOf(signed: number, n: number): number {
+  const hash = signed >>> 0;
+  return hash - Math.floor(hash / n) * n + 1;
 }
 
 /** Unleash's bucket: murmur3("<groupId>:<id>", seed) % n + 1, in 1..n. */

@@ -87,11 +87,11 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
   }
 }
 
-const Activation = { Always: 0, FlexibleRollout: 1, Other: 2 } as const;
-type Activation = (typeof Activation)[keyof typeof Activation];
+export const Activation = { Always: 0, FlexibleRollout: 1, Other: 2 } as const;
+export type Activation = (typeof Activation)[keyof typeof Activation];
 
-const Stickiness = { Default: 0, Random: 1, Field: 2 } as const;
-type Stickiness = (typeof Stickiness)[keyof typeof Stickiness];
+export const Stickiness = { Default: 0, Random: 1, Field: 2 } as const;
+export type Stickiness = (typeof Stickiness)[keyof typeof Stickiness];
 
 function stickinessOf(name: string): Stickiness {
   switch (name) {

@@ -198,7 +198,9 @@ export function createHttpServer(options: {
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag || typeof payload !== 'string') return done(null, payload);
+    // The SDK edge's answers are Buffers: they leave here before the route's options are looked up (a getter that
+    // builds them anew each time).
+    if (typeof payload !== 'string' || request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag) return done(null, payload);
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
     // The browser keeps the answer but asks again each time, naming the copy it has.
@@ -220,19 +222,20 @@ const SDK_PATHS = /^\/(api\/frontend|api\/client\/|ofrep\/)/;
  */
 function observeRequests(app: HttpServer, log: Logger, metrics: Metrics | undefined, logSdkRequests: boolean) {
   const histogram = metrics?.histogram('bunting_http_request_duration_seconds', 'HTTP requests by route pattern, method and status', ['route', 'method', 'status'], DURATION_BUCKETS);
-  const children = new Map<string, { observe: (seconds: number) => void }>();
+  // By route, then method and status: no label text is made per request.
+  const children = new Map<string, Map<string, Map<number, { observe: (seconds: number) => void }>>>();
   app.addHook('onResponse', (request, reply, done) => {
     // Unrouted requests share one label, so a scan of random URLs cannot grow the label set.
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     if (histogram) {
-      const key = `${request.method} ${status} ${route}`;
-      let child = children.get(key);
-      if (child === undefined) {
-        child = histogram.labels(route, request.method, String(status));
-        children.set(key, child);
-      }
+      let byMethod = children.get(route);
+      if (byMethod === undefined) children.set(route, byMethod = new Map());
+      let byStatus = byMethod.get(request.method);
+      if (byStatus === undefined) byMethod.set(request.method, byStatus = new Map());
+      let child = byStatus.get(status);
+      if (child === undefined) byStatus.set(status, child = histogram.child(route, request.method, String(status)));
       child.observe(ms / 1000);
     }
     if (status >= 400 || logSdkRequests || !SDK_PATHS.test(request.url)) {
