@@ -234,7 +234,8 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
           if (first.done || stopped) break;
           const run: JsMsg[] = [first.value];
           // What has already arrived goes with it (it is handed over within microtasks); nothing waits for more.
-          while (run.length < maxRun) {
+          // getPending() may count a message too many, never too few: at 0 the run is complete without a look.
+          while (run.length < maxRun && messages.getPending() > 0) {
             const next = iterator.next();
             const ready = await Promise.race([next, nothingYet()]);
             if (ready === NOTHING_YET) {

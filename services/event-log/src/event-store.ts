@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
-import { sql, type DatabasePool, type Queryable } from '@bunting/platform';
+import { sql, type Queryable } from '@bunting/platform';
 
 // A stored event: the stream's event with its log id; the type is read as stored, whatever the list was then.
 const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.number(), type: z.string() });
@@ -56,18 +56,29 @@ const onlyText = (filter: EventFilter): filter is EventFilter & { query: string 
 
 const Position = z.object({ lastSequence: z.coerce.number() });
 
-/** Inserts events in the given order (each row's id is taken as its row is inserted), with their free text and the kept count. */
-async function insertEvents(db: Queryable, events: readonly DomainEvent[]): Promise<number> {
-  const rows = events.map((event) => sql.fragment`(${event.uuid}, ${event.type}, ${event.createdAt}, ${event.createdBy}, ${event.createdByUserId},
-    ${event.environment}, ${event.project}, ${event.featureName},
-    ${event.data === null ? null : sql.jsonb(event.data as object)}, ${event.preData === null ? null : sql.jsonb(event.preData as object)},
-    ${sql.jsonb(event.tags ?? [])}, ${event.groupId ?? null})`);
+/**
+ * One statement, so a run costs one round trip: the position row is locked (a replica storing the same run waits,
+ * then reads the position the other left), events after it are inserted in stream order (each row's id is taken as
+ * it is inserted) with their free text and the kept count, and the position moves to the run's end.
+ */
+function storeRunStatement(run: readonly { sequence: number; value: DomainEvent }[], upTo: number) {
+  const rows = run.map(({ sequence, value: event }) => sql.fragment`(${sequence}::bigint, ${event.uuid}::uuid, ${event.type}, ${event.createdAt}::timestamptz,
+    ${event.createdBy}, ${event.createdByUserId}::integer, ${event.environment}::text, ${event.project}::text, ${event.featureName}::text,
+    ${event.data === null ? null : sql.jsonb(event.data as object)}::jsonb, ${event.preData === null ? null : sql.jsonb(event.preData as object)}::jsonb,
+    ${sql.jsonb(event.tags ?? [])}::jsonb, ${event.groupId ?? null}::text)`);
   const Added = z.object({ added: z.number() });
-  return db.oneFirst(sql.type(Added)`
-    with stored as (
+  return sql.type(Added)`
+    with position as (
+      select last_sequence from event_log.stream_position for update
+    ),
+    stored as (
       insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
         feature_name, data, pre_data, tags, group_id)
-      values ${sql.join(rows, sql.fragment`, `)}
+      select uuid, type, created_at, created_by, created_by_user_id, environment, project, feature_name, data, pre_data, tags, group_id
+      from (values ${sql.join(rows, sql.fragment`, `)}) as run (sequence, uuid, type, created_at, created_by, created_by_user_id,
+        environment, project, feature_name, data, pre_data, tags, group_id)
+      where sequence > (select last_sequence from position)
+      order by sequence
       on conflict (uuid) do nothing
       returning id, type, created_by, data
     ),
@@ -77,9 +88,13 @@ async function insertEvents(db: Queryable, events: readonly DomainEvent[]): Prom
     ),
     counted as (
       update event_log.event_count set total = total + (select count(*) from stored)
+    ),
+    moved as (
+      update event_log.stream_position set last_sequence = greatest(last_sequence, ${upTo}::bigint)
     )
-    select count(*)::int as added from stored`);
+    select count(*)::int as added from stored`;
 }
+
 
 const FEW_MATCHES = 5_000;
 /**
@@ -96,14 +111,12 @@ export const eventStore = {
    * reaches: events at or before the stored position (another replica stored them) are left out, and an event whose
    * uuid is taken (published again) changes nothing. Ids follow the run's order, which is the stream's.
    */
-  async storeRun(db: DatabasePool, run: readonly { sequence: number; value: DomainEvent }[], upTo: number): Promise<number> {
-    return db.transaction(async (tx) => {
-      const stored = await tx.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position for update`);
-      const fresh = run.filter((entry) => entry.sequence > stored).map((entry) => entry.value);
-      const added = fresh.length === 0 ? 0 : await insertEvents(tx, fresh);
-      if (upTo > stored) await tx.query(sql.unsafe`update event_log.stream_position set last_sequence = ${upTo}`);
-      return added;
-    });
+  async storeRun(db: Queryable, run: readonly { sequence: number; value: DomainEvent }[], upTo: number): Promise<number> {
+    if (run.length === 0) {
+      await db.query(sql.unsafe`update event_log.stream_position set last_sequence = greatest(last_sequence, ${upTo}::bigint)`);
+      return 0;
+    }
+    return db.oneFirst(storeRunStatement(run, upTo));
   },
 
   /** The last stream sequence the log holds. */
