@@ -10,7 +10,7 @@ import { round } from './stats.ts';
 const count = Number(process.env.IMPORT_FLAGS ?? 5000);
 const adminToken = '*:*.import-admin';
 const isolation = await isolate();
-const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken });
+const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, NODE_OPTIONS: process.env.IMPORT_NODE_OPTIONS ?? '' });
 const admin = httpClient(server.url, { authorization: adminToken });
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 try {
