@@ -14,12 +14,29 @@ import { wrkLoad } from './wrk.ts';
  * `COMPARE_ROUNDS` interleaved rounds (the order turns each round): this VM's speed drifts by tens of per cent
  * within a minute, so two separate runs do not compare. Prints each round and the median of each target: req/s,
  * p99 and CPU time per request. `PROFILE_LOAD=wrk`, `PROFILE_COUNTRY` and `BENCH_SECONDS` as for bench:profile.
+ * `COMPARE_FLAGS=N` loads bench:scale's flags instead (N imported flags, each a 50 % rollout, 200 users).
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const base = process.env.COMPARE_BASE ?? 'HEAD';
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
+const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
+
+/** bench:scale's flags: `count` flags imported 2,000 at a time, each a 50 % rollout on in development. */
+async function importFlags(admin: ReturnType<typeof httpClient>, count: number) {
+  for (let start = 0; start < count; start += 2000) {
+    const names = Array.from({ length: Math.min(2000, count - start) }, (_, offset) => `scale-${start + offset}`);
+    const data = {
+      features: names.map((name) => ({ name, type: 'release', project: 'default' })),
+      tagTypes: [],
+      featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
+      featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
+    };
+    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data });
+    if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
+  }
+}
 
 /** A checkout of `revision` that uses this tree's installed packages but its own workspaces. */
 function checkout(revision: string): string {
@@ -50,11 +67,15 @@ const frontendToken = 'default:development.compare-frontend';
 const env = { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken };
 const stack = await startServiceProcess('all', env);
 try {
-  await configureFlags(httpClient(stack.url, { authorization: adminToken }));
+  const admin = httpClient(stack.url, { authorization: adminToken });
+  if (scaleFlags === undefined) await configureFlags(admin);
+  else await importFlags(admin, scaleFlags);
   const working = await startServiceProcess('frontend-api', env);
   const based = await startServiceProcess('frontend-api', env, { root: baseDirectory });
   const country = process.env.PROFILE_COUNTRY;
-  const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`);
+  const users = scaleFlags === undefined
+    ? Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`)
+    : Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
   const ceiling = await startCeiling((await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
     generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50 }) : load({ url, paths, headers, seconds, connections: 50 });

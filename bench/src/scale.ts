@@ -24,6 +24,25 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const goal = (met: boolean) => (met ? 'met' : 'not met');
 
+const cpuTicks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+
+/** Waits until a process has used under a tenth of a core for a whole second (at most 60 s); the seconds waited. */
+async function quiet(pid: number): Promise<number> {
+  const started = Date.now();
+  let before = cpuTicks(pid);
+  while (Date.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpuTicks(pid);
+    // Ticks are hundredths of a second: under 10 in one second is under 10 % of a core.
+    if (now - before < 10) break;
+    before = now;
+  }
+  return round((Date.now() - started) / 1000);
+}
+
 async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>) {
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -203,6 +222,10 @@ try {
     const users = Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
     const sample = (await httpClient(replica.url, { authorization: frontendToken }).get(users[0]!)).text;
     const frontendBytes = sample.length;
+    // The edge alone: the all-in-one process done with the growth's events (insights, the event log, its own
+    // snapshots), and the replica's answer bytes for this revision made by a short run first.
+    const waited = await quiet(server.pid);
+    await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds: 1, connections: 50 });
     const frontend = await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 });
     // The same-payload ceiling for this size, right after, and OFREP bulk with its own.
     const ceiling = await startCeiling(sample);
@@ -217,6 +240,7 @@ try {
       'API created/s': grown.createdPerSecond,
       'client/features kB': round(features.text.length / 1024),
       'frontend kB': round(frontendBytes / 1024),
+      'all-in-one busy after growth s': waited,
       'frontend req/s': frontend.requestsPerSecond,
       'frontend p99 ms': frontend.p99Ms,
       'ceiling req/s': ceilingResult.requestsPerSecond,

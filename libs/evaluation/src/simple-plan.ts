@@ -2,7 +2,7 @@ import type { ConstraintList } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
 import { bucketOf, signedHashAfter, type HashPrefix } from './hashing.ts';
 import { Activation, Stickiness, type StrategyPlan } from './strategies.ts';
-import type { VariantPlan } from './variants.ts';
+import { answerAtBucket, type VariantPlan } from './variants.ts';
 
 /**
  * The shape nearly every flag has, evaluated from one object: no parents; no strategy, or one default or
@@ -91,14 +91,6 @@ export function evaluateSimple<T>(plan: SimplePlan<T>, context: PreparedContext,
   if (!plan.hasVariants) return plan.plain;
   const key = context.defaultVariantKey();
   if (key === null) return undefined;
-  const target = bucketOf(signedHashAfter(plan.variantState, plan.variantPending, plan.variantOffset, plan.variantLength, key), plan.total);
-  const weights = plan.weights;
-  let counter = 0;
-  for (let index = 0; index < weights.length; index += 1) {
-    const weight = weights[index]!;
-    if (weight === 0) continue;
-    counter += weight;
-    if (counter >= target) return plan.answers[index]!;
-  }
-  return plan.plain;
+  const bucket = bucketOf(signedHashAfter(plan.variantState, plan.variantPending, plan.variantOffset, plan.variantLength, key), plan.total);
+  return answerAtBucket(plan.weights, plan.answers, bucket) ?? plan.plain;
 }

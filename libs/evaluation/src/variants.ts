@@ -73,14 +73,17 @@ export function selectVariant<T>(plan: VariantPlan<T>, context: PreparedContext)
     const forced = override(plan.variants, context);
     if (forced) return plan.answers[plan.variants.indexOf(forced)];
   }
-  const target = bucketWithPrefix(plan.prefix, seedKey(plan, context), plan.total);
-  const weights = plan.weights;
+  return answerAtBucket(plan.weights, plan.answers, bucketWithPrefix(plan.prefix, seedKey(plan, context), plan.total));
+}
+
+/** Walks the variants in stored order, skipping weight 0, until the running sum of weights reaches the bucket. */
+export function answerAtBucket<T>(weights: readonly number[], answers: readonly T[], bucket: number): T | undefined {
   let counter = 0;
   for (let index = 0; index < weights.length; index += 1) {
     const weight = weights[index]!;
     if (weight === 0) continue;
     counter += weight;
-    if (counter >= target) return plan.answers[index];
+    if (counter >= bucket) return answers[index];
   }
   return undefined;
 }
