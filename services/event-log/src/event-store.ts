@@ -145,7 +145,11 @@ export const eventStore = {
       return { events: typed(rows), total };
     }
     const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.events ${condition}`);
-    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events ${condition} order by ${newestFirst(total)} ${limit} offset ${page.offset}`);
+    // The page's ids first, then only those events: rows skipped by the offset are then read from the filter's
+    // index alone (project, type, creator each index their id), not fetched whole and thrown away.
+    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events where id in (
+      select id from event_log.events ${condition} order by ${newestFirst(total)} ${limit} offset ${page.offset})
+      order by id desc`);
     return { events: typed(rows), total };
   },
 
