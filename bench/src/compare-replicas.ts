@@ -15,12 +15,14 @@ import { wrkLoad } from './wrk.ts';
  * within a minute, so two separate runs do not compare. Prints each round and the median of each target: req/s,
  * p99 and CPU time per request. `PROFILE_LOAD=wrk`, `PROFILE_COUNTRY` and `BENCH_SECONDS` as for bench:profile.
  * `COMPARE_FLAGS=N` loads bench:scale's flags instead (N imported flags, each a 50 % rollout, 200 users).
+ * `COMPARE_API=ofrep` drives OFREP's bulk evaluation (POST, autocannon) instead of /api/frontend.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const base = process.env.COMPARE_BASE ?? 'HEAD';
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
+const ofrep = process.env.COMPARE_API === 'ofrep';
 const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
 
 /** bench:scale's flags: `count` flags imported 2,000 at a time, each a 50 % rollout on in development. */
@@ -76,13 +78,26 @@ try {
   const users = scaleFlags === undefined
     ? Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`)
     : Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
-  const ceiling = await startCeiling((await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text);
+  // OFREP: the same users as bulk evaluation contexts.
+  const bodies = users.map((path) => {
+    const query = new URLSearchParams(path.split('?')[1]);
+    const country = query.get('properties[country]');
+    return JSON.stringify({ context: { targetingKey: query.get('userId'), appName: query.get('appName'), ...(country === null ? {} : { country }) } });
+  });
+  const ofrepHeaders = { authorization: frontendToken, 'content-type': 'application/json' };
+  const sample = ofrep
+    ? (await httpClient(working.url, ofrepHeaders).post('/ofrep/v1/evaluate/flags', bodies[1])).text
+    : (await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text;
+  const ceiling = await startCeiling(sample);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
     generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50 }) : load({ url, paths, headers, seconds, connections: 50 });
+  const edge = (url: string) => (ofrep
+    ? load({ url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies, headers: ofrepHeaders, seconds, connections: 50 })
+    : drive(url, users, { authorization: frontendToken }));
   const targets = [
     { name: 'ceiling', pid: ceiling.pid, run: () => drive(ceiling.url, ['/ceiling']) },
-    { name: 'working tree', pid: working.pid, run: () => drive(working.url, users, { authorization: frontendToken }) },
-    { name: revision, pid: based.pid, run: () => drive(based.url, users, { authorization: frontendToken }) },
+    { name: 'working tree', pid: working.pid, run: () => edge(working.url) },
+    { name: revision, pid: based.pid, run: () => edge(based.url) },
   ];
   // A warm-up for each, so neither replica's first round includes its compilation.
   for (const target of targets) await target.run();

@@ -97,6 +97,17 @@ describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
     const etag = first.headers.get('etag')!;
     expect(first.body.flags.map((result: { key: string }) => result.key)).toContain('banner-text');
     expect((await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } }, { 'if-none-match': etag })).status).toBe(304);
+    // Another answer (checkout is off for the free plan) is not that copy.
+    const other = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u5', plan: 'free' } }, { 'if-none-match': etag });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('etag')).not.toBe(etag);
+    // A new flag is in every bulk answer (off ones included): once it reaches the edge, the old copy is stale.
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'etag-probe' });
+    const after = await eventually(async () => {
+      const reply = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } }, { 'if-none-match': etag });
+      return reply.status === 200 && reply;
+    });
+    expect(after.body.flags.map((result: { key: string }) => result.key)).toContain('etag-probe');
     await WebFeatures.setContext({ targetingKey: 'u5', plan: 'free' });
     expect(web.getBooleanValue('checkout', true)).toBe(false);
   });

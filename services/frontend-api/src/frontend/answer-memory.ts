@@ -64,3 +64,25 @@ export function answerMemory(length: number, reply: FastifyReply): Buffer {
 export function settle(memory: Buffer, used: number): void {
   if (memory.buffer === slab.buffer) slabOffset += (used + 7) & ~7;
 }
+
+const COMMA = 0x2c;
+
+/**
+ * `open`, the first `count` of `parts` separated by commas, then `close`, in one buffer from answerMemory;
+ * `length` is at least the bytes that makes.
+ */
+export function joinAnswer(open: Buffer, parts: readonly Buffer[], count: number, close: Buffer, length: number, reply: FastifyReply): Buffer {
+  const out = answerMemory(length, reply);
+  out.set(open, 0);
+  let position = open.length;
+  for (let index = 0; index < count; index += 1) {
+    if (index > 0) out[position++] = COMMA;
+    const part = parts[index]!;
+    out.set(part, position);
+    position += part.length;
+  }
+  out.set(close, position);
+  position += close.length;
+  settle(out, position);
+  return out.subarray(0, position);
+}

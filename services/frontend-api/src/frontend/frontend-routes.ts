@@ -11,29 +11,11 @@ import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 import { corsHeaders, preflight } from './cors.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
-import { answerMemory, settle } from './answer-memory.ts';
+import { joinAnswer } from './answer-memory.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
-const COMMA = 0x2c;
 const scratch: Buffer[] = [];
-
-/** `{"toggles":[a,b,...]}` in one buffer from answerMemory (see there why not a fresh one per answer). */
-function joinToggles(toggles: readonly Buffer[], count: number, maximumLength: number, reply: FastifyReply): Buffer {
-  const out = answerMemory(maximumLength, reply);
-  out.set(TOGGLES_OPEN, 0);
-  let position = TOGGLES_OPEN.length;
-  for (let index = 0; index < count; index += 1) {
-    if (index > 0) out[position++] = COMMA;
-    const toggle = toggles[index]!;
-    out.set(toggle, position);
-    position += toggle.length;
-  }
-  out.set(TOGGLES_CLOSE, position);
-  position += TOGGLES_CLOSE.length;
-  settle(out, position);
-  return out.subarray(0, position);
-}
 
 /** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
 function contextOf(rawBody: unknown): Record<string, unknown> {
@@ -102,7 +84,7 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       scratch[count++] = toggle;
       length += toggle.length + 1;
     }
-    return sendAtTurnEnd(reply, joinToggles(scratch, count, length, reply));
+    return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, scratch, count, TOGGLES_CLOSE, length, reply));
   }
 
   app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));

@@ -1,5 +1,6 @@
 import type { ClientFeature } from '@bunting/contracts';
 import type { CompiledFeature, Evaluation } from '@bunting/evaluation';
+import type { FrontendFeature } from '../snapshots/compiled-environment.ts';
 
 export type OfrepResult =
   | { key: string; value?: unknown; reason: string; variant: string; metadata: Record<string, string | boolean> }
@@ -63,24 +64,23 @@ export function ofrepResult(feature: ClientFeature, result: Evaluation, hasTarge
   return { key, value: value.value, reason: 'SPLIT', variant: variant.name, metadata };
 }
 
-/** Each flag's encoded answers, by what decides them; dropped with the compiled snapshot they belong to. */
-const encoded = new WeakMap<CompiledFeature, Map<string, string>>();
+/** Off answers' codes; an answer that is on has the code ON + its slot. */
+const DISABLED = 0;
+const DEFAULT = 1;
+const NO_TARGETING_KEY = 2;
+const ON = 3;
 
 /**
- * One flag's answer as JSON text, made once per flag and answer: an answer depends only on the evaluation's slot
- * (which variant, if on) and, when off, on whether the flag is off and whether a targeting key was given.
+ * What decides one flag's OFREP answer, as a small number: the evaluation's slot when it is on (which variant),
+ * else whether the flag is off and whether a targeting key was given. Equal codes, equal answers.
  */
-export function encodedOfrepResult(feature: CompiledFeature, result: Evaluation, hasTargetingKey: boolean): string {
-  const key = result.enabled ? `on:${result.slot}` : !feature.source.enabled ? 'off' : hasTargetingKey ? 'default' : 'no-key';
-  let answers = encoded.get(feature);
-  if (!answers) {
-    answers = new Map();
-    encoded.set(feature, answers);
-  }
-  let text = answers.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(ofrepResult(feature.source, result, hasTargetingKey));
-    answers.set(key, text);
-  }
-  return text;
+export function ofrepAnswerCode(feature: CompiledFeature, result: Evaluation, hasTargetingKey: boolean): number {
+  if (result.enabled) return ON + result.slot;
+  if (!feature.source.enabled) return DISABLED;
+  return hasTargetingKey ? DEFAULT : NO_TARGETING_KEY;
+}
+
+/** One flag's answer as JSON, encoded once per flag and answer code and kept with the flag. */
+export function encodedOfrepAnswer(feature: FrontendFeature, code: number, result: Evaluation, hasTargetingKey: boolean): Buffer {
+  return (feature.ofrepAnswers[code] ??= Buffer.from(JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey))));
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileEngine, PreparedContext } from '@bunting/evaluation';
+import { compileEngine, evaluateFeature, PreparedContext } from '@bunting/evaluation';
 import { ofrepContext } from './ofrep-context.ts';
-import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
+import { encodedOfrepAnswer, ofrepAnswerCode, ofrepResult } from './ofrep-evaluation.ts';
+import { compileEnvironment } from '../snapshots/compiled-environment.ts';
 
 describe('ofrepContext', () => {
   it('takes targetingKey as the userId, Unleash fields by name and anything else as a property', () => {
@@ -58,15 +59,17 @@ describe('ofrepResult', () => {
   });
 });
 
-describe('encodedOfrepResult', () => {
-  it('is the answer as JSON, kept per flag and answer, never mixing what the context decides', () => {
+describe('encodedOfrepAnswer', () => {
+  it('is the answer as JSON, kept per flag and answer code, never mixing what the context decides', () => {
+    const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
     const contexts: [Record<string, unknown>, boolean][] = [[{}, false], [{ userId: 'u1' }, true], [{ properties: { plan: 'pro' } }, false], [{ properties: { plan: 'free' } }, false]];
     // Twice over, so the second pass answers from what the first kept.
     for (let pass = 0; pass < 2; pass += 1) {
-      for (const feature of engine.features) {
+      for (const feature of environment.visibleFeatures(['*'])) {
         for (const [raw, targetingKey] of contexts) {
-          const result = feature.evaluate(new PreparedContext(raw));
-          expect(encodedOfrepResult(feature, result, targetingKey)).toBe(JSON.stringify(ofrepResult(feature.source, result, targetingKey)));
+          const result = evaluateFeature(feature.compiled, new PreparedContext(raw));
+          const code = ofrepAnswerCode(feature.compiled, result, targetingKey);
+          expect(encodedOfrepAnswer(feature, code, result, targetingKey).toString()).toBe(JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)));
         }
       }
     }

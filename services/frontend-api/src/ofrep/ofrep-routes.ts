@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer } from '@bunting/contracts';
-import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
+import { createHash } from 'node:crypto';
+import { PreparedContext, evaluateFeature, type Evaluation } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
 import { corsHeaders, preflight } from '../frontend/cors.ts';
-import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
-import { encodedOfrepResult, ofrepResult } from './ofrep-evaluation.ts';
+import { encodedOfrepAnswer, ofrepAnswerCode, ofrepResult } from './ofrep-evaluation.ts';
+import { joinAnswer } from '../frontend/answer-memory.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
 const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
@@ -51,18 +53,35 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   });
 
   // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
-  // missing from it would give the code's default (perhaps `true`) where the flag is off. ETag over the answer,
-  // so a poll that changes nothing is a 304.
+  // missing from it would give the code's default (perhaps `true`) where the flag is off. The ETag is taken over
+  // what decides the answer (the snapshot's revision, the token's projects, each flag's answer code), so a poll
+  // that changes nothing is a 304 without making the answer.
   app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
     settledAfterSend(scope(request).then(({ access, environment, context, targetingKey }) => {
-      const flags: string[] = [];
-      for (const feature of environment.visibleFeatures(access.projects)) {
-        flags.push(encodedOfrepResult(feature.compiled, evaluateFeature(feature.compiled, context), targetingKey));
+      const features = environment.visibleFeatures(access.projects);
+      if (codes.length < features.length) codes = new Uint32Array(features.length * 2);
+      for (let index = 0; index < features.length; index += 1) {
+        const result = evaluateFeature(features[index]!.compiled, context);
+        results[index] = result;
+        codes[index] = ofrepAnswerCode(features[index]!.compiled, result, targetingKey);
       }
-      const body = `{"flags":[${flags.join(',')}]}`;
-      const etag = `"${shortHash(body)}"`;
+      const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:`)
+        .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
-      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), body);
+      let length = FLAGS_OPEN.length + FLAGS_CLOSE.length;
+      for (let index = 0; index < features.length; index += 1) {
+        const answer = encodedOfrepAnswer(features[index]!, codes[index]!, results[index]!, targetingKey);
+        parts[index] = answer;
+        length += answer.length + 1;
+      }
+      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, features.length, FLAGS_CLOSE, length, reply));
     })));
 }
+
+const FLAGS_OPEN = Buffer.from('{"flags":[');
+const FLAGS_CLOSE = Buffer.from(']}');
+// Kept across requests (a bulk answer is made without an await from its first flag to its last).
+let codes = new Uint32Array(1024);
+const results: Evaluation[] = [];
+const parts: Buffer[] = [];

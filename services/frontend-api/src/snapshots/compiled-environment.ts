@@ -29,6 +29,8 @@ export type FrontendFeature = {
   toggle: (result: Evaluation) => Buffer;
   /** The toggle /api/frontend/all sends for an answer that is off, encoded on first use. */
   readonly offToggle: Buffer;
+  /** OFREP's encoded answers for this flag, kept by answer code (ofrep-evaluation.ts fills and reads it). */
+  readonly ofrepAnswers: (Buffer | undefined)[];
 };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
@@ -51,6 +53,7 @@ function frontendFeature(compiled: CompiledFeature): FrontendFeature {
       return offToggle;
     },
     toggle: (result) => (bySlot[result.slot] ??= toggleJson(compiled.name, compiled.impressionData, result.variant)),
+    ofrepAnswers: [],
   };
 }
 
