@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
 import { configureFlags, startCeiling } from './sdk-edge.ts';
 import { load, type LoadResult } from './load.ts';
+import { quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
 
 /**
@@ -72,6 +73,8 @@ try {
   const admin = httpClient(stack.url, { authorization: adminToken });
   if (scaleFlags === undefined) await configureFlags(admin);
   else await importFlags(admin, scaleFlags);
+  // The all-in-one process done with the configuration's events before the replicas start and the load begins.
+  await quiet(stack.pid);
   const working = await startServiceProcess('frontend-api', env);
   const based = await startServiceProcess('frontend-api', env, { root: baseDirectory });
   const country = process.env.PROFILE_COUNTRY;

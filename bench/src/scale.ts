@@ -5,6 +5,7 @@ import { measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
 import { measureOfrep, startCeiling } from './sdk-edge.ts';
+import { quiet } from './quiet.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -24,24 +25,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const goal = (met: boolean) => (met ? 'met' : 'not met');
 
-const cpuTicks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
-
-/** Waits until a process has used under a tenth of a core for a whole second (at most 60 s); the seconds waited. */
-async function quiet(pid: number): Promise<number> {
-  const started = Date.now();
-  let before = cpuTicks(pid);
-  while (Date.now() - started < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = cpuTicks(pid);
-    // Ticks are hundredths of a second: under 10 in one second is under 10 % of a core.
-    if (now - before < 10) break;
-    before = now;
-  }
-  return round((Date.now() - started) / 1000);
-}
 
 async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>) {
   let next = 0;
