@@ -95,12 +95,11 @@ function storeRunStatement(run: readonly { sequence: number; value: DomainEvent 
     select count(*)::int as added from stored`;
 }
 
-
 const FEW_MATCHES = 5_000;
 /**
- * Up to FEW_MATCHES matches are read through the filters' indexes and sorted (id + 0 keeps the planner off the primary key,
- * which it would walk backwards hoping to meet matches early, through the whole table if they are rare); many are
- * met soon walking the log backwards.
+ * Up to FEW_MATCHES matches are read through the filters' indexes and sorted (id + 0 keeps the planner off the
+ * primary key, which it would walk backwards hoping to meet matches early, through the whole table if they are
+ * rare); many are met soon walking the log backwards.
  */
 const newestFirst = (total: number) => (total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`);
 const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map((row) => ({ ...row, type: row.type as Event['type'] }));
