@@ -1,11 +1,12 @@
 import type { ClientFeature } from '@bunting/contracts';
-import { PreparedContext, compileEngine, evaluateFeature, type Engine } from '@bunting/evaluation';
+import { PlanLane, PreparedContext, compileEngine, evaluateFeature, type Engine } from '@bunting/evaluation';
 
 /**
  * `npm run bench:evaluation`: the cost of evaluating one /api/frontend request's flags in-process, without HTTP:
  * the bench's 200 flags (flexibleRollout, one IN constraint of 10 values, two strategy variants) for 1,000 users
- * inside the constraint, in five rounds, with the simple plans the SDK edge uses and with every flag on the general
- * path, interleaved. What the SDK edge spends per request before it writes the answer.
+ * inside the constraint, in five rounds, interleaved: through the plan lane the SDK edge uses, flag by flag with
+ * simple plans, and with every flag on the general path. What the SDK edge spends per request before it writes the
+ * answer.
  */
 const FLAGS = Number(process.env.EVALUATION_FLAGS ?? 200);
 const features: ClientFeature[] = Array.from({ length: FLAGS }, (_, index) => ({
@@ -27,30 +28,47 @@ const features: ClientFeature[] = Array.from({ length: FLAGS }, (_, index) => ({
   variants: [],
   dependencies: [],
 }) as unknown as ClientFeature);
-// The engine as the SDK edge compiles it, and with every flag on the general path, to compare the two in one process.
+// Flag by flag with simple plans, and with every flag on the general path, to compare them in one process.
 const engines = { 'simple plans': compileEngine({ features, segments: [] }), 'general path': compileEngine({ features, segments: [] }, { generalOnly: true }) };
 const contexts = Array.from({ length: 1000 }, (_, index) => ({ userId: `user-${index}`, appName: 'bench', environment: 'development', remoteAddress: '127.0.0.1', properties: { country: 'NO' } }));
 
 let sink = 0;
-function request(engine: Engine, raw: (typeof contexts)[number]) {
-  const context = new PreparedContext(raw);
-  const compiled = engine.features;
-  for (let index = 0; index < compiled.length; index += 1) {
-    const result = evaluateFeature(compiled[index]!, context);
-    if (result.enabled) sink += result.slot;
-  }
+function flagByFlag(engine: Engine) {
+  return (raw: (typeof contexts)[number]) => {
+    const context = new PreparedContext(raw);
+    const compiled = engine.features;
+    for (let index = 0; index < compiled.length; index += 1) {
+      const result = evaluateFeature(compiled[index]!, context);
+      if (result.enabled) sink += result.slot;
+    }
+  };
 }
 
+// The edge's way: every flag's slot from the plan lane, then the answers by slot.
+const laneEngine = compileEngine({ features, segments: [] });
+const lane = new PlanLane(laneEngine.features.map((feature) => feature.plan));
+const slots = new Int32Array(lane.size);
+function throughLane(raw: (typeof contexts)[number]) {
+  const context = new PreparedContext(raw);
+  lane.slotsOf(context, slots, (index) => evaluateFeature(laneEngine.features[index]!, context).slot);
+  for (let index = 0; index < lane.size; index += 1) if (slots[index]! >= 0) sink += slots[index]!;
+}
+
+const ways: Record<string, (raw: (typeof contexts)[number]) => void> = {
+  'plan lane': throughLane,
+  'simple plans': flagByFlag(engines['simple plans']),
+  'general path': flagByFlag(engines['general path']),
+};
 const REQUESTS = 100_000;
 for (let round = 0; round < 6; round += 1) {
   const line: string[] = [];
-  for (const [name, engine] of Object.entries(engines)) {
+  for (const [name, request] of Object.entries(ways)) {
     const started = process.hrtime.bigint();
-    for (let index = 0; index < REQUESTS; index += 1) request(engine, contexts[index % contexts.length]!);
+    for (let index = 0; index < REQUESTS; index += 1) request(contexts[index % contexts.length]!);
     const ns = Number(process.hrtime.bigint() - started) / REQUESTS;
     line.push(`${name} ${(ns / 1000).toFixed(2)} µs a request (${(ns / FLAGS).toFixed(1)} ns a flag)`);
   }
-  // The first round warms both up.
+  // The first round warms them up.
   if (round > 0) console.log(`round ${round}: ${line.join(', ')}`);
 }
 if (sink === 42) console.log('');

@@ -32,6 +32,8 @@ export type CompiledFeature = {
   evaluate: (context: PreparedContext) => Evaluation;
   /** What evaluateFeature reads; many flags in a loop are fastest through it. */
   plan: FeaturePlan;
+  /** Every answer it gives when on, by slot (0: on without a variant), for callers that work with slots. */
+  answers: readonly Evaluation[];
 };
 
 /** A feature compiled into one object shape, so that evaluating many flags runs one monomorphic path. */
@@ -103,8 +105,12 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
 
   for (const feature of state.features) {
     // The answers for variants are made when compiling, so evaluating allocates nothing per request.
-    let slots = 0;
-    const onWith = (variant: VariantDefinition): Evaluation => ({ enabled: true, variant, slot: (slots += 1) });
+    const answers: Evaluation[] = [ON_WITHOUT_VARIANT];
+    const onWith = (variant: VariantDefinition): Evaluation => {
+      const answer: Evaluation = { enabled: true, variant, slot: answers.length };
+      answers.push(answer);
+      return answer;
+    };
     const strategies = (feature.strategies ?? [])
       .filter((strategy) => strategy.disabled !== true)
       .map((strategy) => new StrategyPlan(strategy, feature.name, segments, strategyOptions, onWith));
@@ -148,6 +154,7 @@ export function compileEngine(state: { features: readonly ClientFeature[]; segme
       source: feature,
       evaluate: (context) => evaluateFeature(entry, context),
       plan,
+      answers,
     };
     byName.set(feature.name, entry);
     compiled.push(entry);

@@ -6,3 +6,4 @@ export * from './strategies.ts';
 export * from './engine.ts';
 export * from './delta.ts';
 export * from './explain.ts';
+export * from './plan-lane.ts';

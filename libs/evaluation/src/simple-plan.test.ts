@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientFeature } from '@bunting/contracts';
-import { PreparedContext, compileEngine, evaluateFeature } from './index.ts';
+import { PlanLane, PreparedContext, compileEngine, evaluateFeature } from './index.ts';
 
 /** A small deterministic generator, so a failure names a seed that reproduces it. */
 function generator(seed: number) {
@@ -100,6 +100,38 @@ describe('simple plans', () => {
     // Both kinds were met: a good share of the flags had a simple plan, the rest the general path.
     expect(simpleFlags).toBeGreaterThan(40 * 60 * 0.2);
     expect(simpleFlags).toBeLessThan(40 * 60 * 0.8);
+    expect(compared).toBe(40 * 60 * 50);
+  });
+});
+
+describe('plan lanes', () => {
+  it('give the slot of the general path for every flag, for random flags and contexts', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const random = generator(seed);
+      const features = randomFeatures(random, 60);
+      const state = { features, segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }] };
+      const options = { random: () => 0.37 };
+      const engine = compileEngine(state, options);
+      const general = compileEngine(state, { ...options, generalOnly: true });
+      const lane = new PlanLane(engine.features.map((feature) => feature.plan));
+      // Longer than the lane: only its first `size` entries are written.
+      const slots = new Int32Array(lane.size + 3).fill(-7);
+      for (let round = 0; round < 50; round += 1) {
+        const raw = randomContext(random);
+        const context = new PreparedContext(raw);
+        const onGeneral = new PreparedContext(raw);
+        lane.slotsOf(context, slots, (index) => evaluateFeature(engine.features[index]!, context).slot);
+        const expected = general.features.map((feature) => evaluateFeature(feature, onGeneral).slot);
+        expect([...slots.subarray(0, lane.size)], `seed ${seed}, ${JSON.stringify(raw)}`).toEqual(expected);
+        expect([...slots.subarray(lane.size)]).toEqual([-7, -7, -7]);
+        // Each slot names the answer it stands for.
+        for (let index = 0; index < lane.size; index += 1) {
+          if (slots[index]! >= 0) expect(engine.features[index]!.answers[slots[index]!]!.slot).toBe(slots[index]);
+        }
+        compared += lane.size;
+      }
+    }
     expect(compared).toBe(40 * 60 * 50);
   });
 });

@@ -16,6 +16,7 @@ import { joinAnswer } from './answer-memory.ts';
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
 const scratch: Buffer[] = [];
+let slots = new Int32Array(256);
 
 /** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
 function contextOf(rawBody: unknown): Record<string, unknown> {
@@ -74,13 +75,15 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
     }
     // Gathered into one array kept across requests (answering is synchronous from here to joinToggles);
     // only its first `count` entries belong to this request.
+    if (slots.length < features.length) slots = new Int32Array(features.length * 2);
+    environment.laneOf(features).slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
     let count = 0;
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let index = 0; index < features.length; index += 1) {
+      const slot = slots[index]!;
+      if (slot < 0 && !includeOff) continue;
       const feature = features[index]!;
-      const result = evaluateFeature(feature.compiled, context);
-      if (!result.enabled && !includeOff) continue;
-      const toggle = result.enabled ? feature.toggle(result) : feature.offToggle;
+      const toggle = slot >= 0 ? feature.toggleOfSlot(slot) : feature.offToggle;
       scratch[count++] = toggle;
       length += toggle.length + 1;
     }

@@ -71,16 +71,19 @@ const NO_TARGETING_KEY = 2;
 const ON = 3;
 
 /**
- * What decides one flag's OFREP answer, as a small number: the evaluation's slot when it is on (which variant),
- * else whether the flag is off and whether a targeting key was given. Equal codes, equal answers.
+ * What decides one flag's OFREP answer, as a small number: the answer's slot when it is on (which variant; see
+ * Evaluation), else whether the flag is off and whether a targeting key was given. Equal codes, equal answers.
  */
-export function ofrepAnswerCode(feature: CompiledFeature, result: Evaluation, hasTargetingKey: boolean): number {
-  if (result.enabled) return ON + result.slot;
+export function ofrepAnswerCode(feature: CompiledFeature, slot: number, hasTargetingKey: boolean): number {
+  if (slot >= 0) return ON + slot;
   if (!feature.source.enabled) return DISABLED;
   return hasTargetingKey ? DEFAULT : NO_TARGETING_KEY;
 }
 
-/** One flag's answer as JSON, encoded once per flag and answer code and kept with the flag. */
-export function encodedOfrepAnswer(feature: FrontendFeature, code: number, result: Evaluation, hasTargetingKey: boolean): Buffer {
+const OFF: Evaluation = { enabled: false, variant: undefined, slot: -1 };
+
+/** One flag's answer as JSON, encoded once per flag and answer code (see ofrepAnswerCode) and kept with the flag. */
+export function encodedOfrepAnswer(feature: FrontendFeature, code: number, hasTargetingKey: boolean): Buffer {
+  const result = code >= ON ? feature.compiled.answers[code - ON]! : OFF;
   return (feature.ofrepAnswers[code] ??= Buffer.from(JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey))));
 }

@@ -68,8 +68,8 @@ describe('encodedOfrepAnswer', () => {
       for (const feature of environment.visibleFeatures(['*'])) {
         for (const [raw, targetingKey] of contexts) {
           const result = evaluateFeature(feature.compiled, new PreparedContext(raw));
-          const code = ofrepAnswerCode(feature.compiled, result, targetingKey);
-          expect(encodedOfrepAnswer(feature, code, result, targetingKey).toString()).toBe(JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)));
+          const code = ofrepAnswerCode(feature.compiled, result.slot, targetingKey);
+          expect(encodedOfrepAnswer(feature, code, targetingKey).toString()).toBe(JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)));
         }
       }
     }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer } from '@bunting/contracts';
 import { createHash } from 'node:crypto';
-import { PreparedContext, evaluateFeature, type Evaluation } from '@bunting/evaluation';
+import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
@@ -59,19 +59,19 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
     settledAfterSend(scope(request).then(({ access, environment, context, targetingKey }) => {
       const features = environment.visibleFeatures(access.projects);
-      if (codes.length < features.length) codes = new Uint32Array(features.length * 2);
-      for (let index = 0; index < features.length; index += 1) {
-        const result = evaluateFeature(features[index]!.compiled, context);
-        results[index] = result;
-        codes[index] = ofrepAnswerCode(features[index]!.compiled, result, targetingKey);
+      if (codes.length < features.length) {
+        codes = new Uint32Array(features.length * 2);
+        slots = new Int32Array(features.length * 2);
       }
+      environment.laneOf(features).slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+      for (let index = 0; index < features.length; index += 1) codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
       const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:`)
         .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
       let length = FLAGS_OPEN.length + FLAGS_CLOSE.length;
       for (let index = 0; index < features.length; index += 1) {
-        const answer = encodedOfrepAnswer(features[index]!, codes[index]!, results[index]!, targetingKey);
+        const answer = encodedOfrepAnswer(features[index]!, codes[index]!, targetingKey);
         parts[index] = answer;
         length += answer.length + 1;
       }
@@ -83,5 +83,5 @@ const FLAGS_OPEN = Buffer.from('{"flags":[');
 const FLAGS_CLOSE = Buffer.from(']}');
 // Kept across requests (a bulk answer is made without an await from its first flag to its last).
 let codes = new Uint32Array(1024);
-const results: Evaluation[] = [];
+let slots = new Int32Array(1024);
 const parts: Buffer[] = [];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EnvironmentSnapshot } from '@bunting/contracts';
-import { compileEngine, type CompiledFeature, type Engine, type Evaluation, type VariantDefinition } from '@bunting/evaluation';
+import { PlanLane, compileEngine, type CompiledFeature, type Engine, type Evaluation, type VariantDefinition } from '@bunting/evaluation';
 
 /**
  * One environment's snapshot, compiled once per change: the evaluation engine, each feature's fixed JSON
@@ -13,6 +13,8 @@ export type CompiledEnvironment = {
   engine: Engine;
   /** Features a token may see, by its projects, in snapshot order. */
   visibleFeatures: (projects: readonly string[]) => readonly FrontendFeature[];
+  /** The same features' plans packed for answering all of them at once (see PlanLane), made on first use. */
+  laneOf: (features: readonly FrontendFeature[]) => PlanLane<Evaluation>;
   /** Cached client payload bodies, keyed by the query they answer. */
   clientBodies: Map<string, Buffer>;
   /** The project of each flag in the environment, for checking what an SDK reports metrics about. */
@@ -27,6 +29,8 @@ export type FrontendFeature = {
   compiled: CompiledFeature;
   /** The toggle for an answer that is on, encoded on first use and kept by the answer's slot. */
   toggle: (result: Evaluation) => Buffer;
+  /** The same by slot (0 or more; see Evaluation). */
+  toggleOfSlot: (slot: number) => Buffer;
   /** The toggle /api/frontend/all sends for an answer that is off, encoded on first use. */
   readonly offToggle: Buffer;
   /** OFREP's encoded answers for this flag, kept by answer code (ofrep-evaluation.ts fills and reads it). */
@@ -53,6 +57,7 @@ function frontendFeature(compiled: CompiledFeature): FrontendFeature {
       return offToggle;
     },
     toggle: (result) => (bySlot[result.slot] ??= toggleJson(compiled.name, compiled.impressionData, result.variant)),
+    toggleOfSlot: (slot) => (bySlot[slot] ??= toggleJson(compiled.name, compiled.impressionData, compiled.answers[slot]!.variant)),
     ofrepAnswers: [],
   };
 }
@@ -61,6 +66,7 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
   const engine = compileEngine(snapshot, { hostname });
   const all = engine.features.map(frontendFeature);
   const byProjects = new Map<string, readonly FrontendFeature[]>();
+  const lanes = new WeakMap<readonly FrontendFeature[], PlanLane<Evaluation>>();
   return {
     environment: snapshot.environment,
     revision,
@@ -76,6 +82,14 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
         byProjects.set(key, visible);
       }
       return visible;
+    },
+    laneOf: (features) => {
+      let lane = lanes.get(features);
+      if (!lane) {
+        lane = new PlanLane(features.map((feature) => feature.compiled.plan));
+        lanes.set(features, lane);
+      }
+      return lane;
     },
     clientBodies: new Map(),
     projectOf: new Map(snapshot.features.map((feature) => [feature.name, feature.project])),
