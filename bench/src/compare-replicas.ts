@@ -17,6 +17,8 @@ import { wrkLoad } from './wrk.ts';
  * p99 and CPU time per request. `PROFILE_LOAD=wrk`, `PROFILE_COUNTRY` and `BENCH_SECONDS` as for bench:profile.
  * `COMPARE_FLAGS=N` loads bench:scale's flags instead (N imported flags, each a 50 % rollout, 200 users).
  * `COMPARE_API=ofrep` drives OFREP's bulk evaluation (POST, autocannon) instead of /api/frontend.
+ * `COMPARE_NODE_OPTIONS` starts the working tree's replica with those Node options (with `COMPARE_BASE=HEAD`, this
+ * compares the options alone).
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const base = process.env.COMPARE_BASE ?? 'HEAD';
@@ -75,7 +77,7 @@ try {
   else await importFlags(admin, scaleFlags);
   // The all-in-one process done with the configuration's events before the replicas start and the load begins.
   await quiet(stack.pid);
-  const working = await startServiceProcess('frontend-api', env);
+  const working = await startServiceProcess('frontend-api', { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.COMPARE_NODE_OPTIONS ?? ''}`.trim() });
   const based = await startServiceProcess('frontend-api', env, { root: baseDirectory });
   const country = process.env.PROFILE_COUNTRY;
   const users = scaleFlags === undefined
@@ -118,7 +120,10 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   console.table(Object.fromEntries(targets.map((target) => {
     const runs = results.get(target.name)!;
-    return [target.name, { 'req/s': median(runs.map((run) => run.requestsPerSecond)), 'p99 ms': median(runs.map((run) => run.p99Ms)), 'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)) }];
+    // The p99 against the ceiling's of the same round, as npm run bench takes it.
+    const ceilingRuns = results.get('ceiling')!;
+    const p99Ratio = median(runs.map((run, round) => run.p99Ms / ceilingRuns[round]!.p99Ms));
+    return [target.name, { 'req/s': median(runs.map((run) => run.requestsPerSecond)), 'p99 ms': median(runs.map((run) => run.p99Ms)), 'p99 / ceiling p99': Math.round(p99Ratio * 100) / 100, 'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)) }];
   })));
   ceiling.stop();
   await working.stop();
