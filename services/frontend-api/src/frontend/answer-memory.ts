@@ -68,16 +68,17 @@ export function settle(memory: Buffer, used: number): void {
 const COMMA = 0x2c;
 
 /**
- * `open`, the first `count` of `parts` separated by commas, then `close`, in one buffer from answerMemory;
- * `length` is at least the bytes that makes.
+ * `open`, `count` parts separated by commas, then `close`, in one buffer from answerMemory: the parts at the
+ * first `count` indexes in `picked`, or the first `count` parts when it is null. `length` is at least the bytes that
+ * makes.
  */
-export function joinAnswer(open: Buffer, parts: readonly Buffer[], count: number, close: Buffer, length: number, reply: FastifyReply): Buffer {
+export function joinAnswer(open: Buffer, parts: readonly (Buffer | undefined)[], picked: Int32Array | null, count: number, close: Buffer, length: number, reply: FastifyReply): Buffer {
   const out = answerMemory(length, reply);
   out.set(open, 0);
   let position = open.length;
   for (let index = 0; index < count; index += 1) {
     if (index > 0) out[position++] = COMMA;
-    const part = parts[index]!;
+    const part = parts[picked === null ? index : picked[index]!]!;
     out.set(part, position);
     position += part.length;
   }

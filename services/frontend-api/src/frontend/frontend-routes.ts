@@ -15,8 +15,10 @@ import { joinAnswer } from './answer-memory.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
-const scratch: Buffer[] = [];
+// Kept across requests (answering is synchronous from the first flag to joinAnswer): each flag's slot, then the
+// toggle table's entries gathered for the answer (only the first `count` belong to this request).
 let slots = new Int32Array(256);
+let picked = new Int32Array(256);
 
 /** The context of a POST: the body's `context`, or the body itself, as the SDKs send either. */
 function contextOf(rawBody: unknown): Record<string, unknown> {
@@ -73,21 +75,23 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
       return sendAtTurnEnd(reply, feature.toggle(result));
     }
-    // Gathered into one array kept across requests (answering is synchronous from here to joinToggles);
-    // only its first `count` entries belong to this request.
-    if (slots.length < features.length) slots = new Int32Array(features.length * 2);
-    environment.laneOf(features).slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+    if (slots.length < features.length) {
+      slots = new Int32Array(features.length * 2);
+      picked = new Int32Array(features.length * 2);
+    }
+    const { lane, toggles } = environment.answering(features);
+    lane.slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+    const lengths = toggles.lengths;
     let count = 0;
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let index = 0; index < features.length; index += 1) {
       const slot = slots[index]!;
       if (slot < 0 && !includeOff) continue;
-      const feature = features[index]!;
-      const toggle = slot >= 0 ? feature.toggleOfSlot(slot) : feature.offToggle;
-      scratch[count++] = toggle;
-      length += toggle.length + 1;
+      const entry = toggles.entry(index, slot);
+      picked[count++] = entry;
+      length += lengths[entry]! + 1;
     }
-    return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, scratch, count, TOGGLES_CLOSE, length, reply));
+    return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, toggles.parts, picked, count, TOGGLES_CLOSE, length, reply));
   }
 
   app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));

@@ -63,7 +63,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         codes = new Uint32Array(features.length * 2);
         slots = new Int32Array(features.length * 2);
       }
-      environment.laneOf(features).slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+      environment.answering(features).lane.slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
       for (let index = 0; index < features.length; index += 1) codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
       const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:`)
         .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;
@@ -75,7 +75,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         parts[index] = answer;
         length += answer.length + 1;
       }
-      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, features.length, FLAGS_CLOSE, length, reply));
+      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, null, features.length, FLAGS_CLOSE, length, reply));
     })));
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EnvironmentSnapshot } from '@bunting/contracts';
+import { ToggleTable } from './toggle-table.ts';
 import { PlanLane, compileEngine, type CompiledFeature, type Engine, type Evaluation, type VariantDefinition } from '@bunting/evaluation';
 
 /**
@@ -13,8 +14,8 @@ export type CompiledEnvironment = {
   engine: Engine;
   /** Features a token may see, by its projects, in snapshot order. */
   visibleFeatures: (projects: readonly string[]) => readonly FrontendFeature[];
-  /** The same features' plans packed for answering all of them at once (see PlanLane), made on first use. */
-  laneOf: (features: readonly FrontendFeature[]) => PlanLane<Evaluation>;
+  /** What answering all of a list of features at once takes (from visibleFeatures), made on first use. */
+  answering: (features: readonly FrontendFeature[]) => Answering;
   /** Cached client payload bodies, keyed by the query they answer. */
   clientBodies: Map<string, Buffer>;
   /** The project of each flag in the environment, for checking what an SDK reports metrics about. */
@@ -36,6 +37,9 @@ export type FrontendFeature = {
   /** OFREP's encoded answers for this flag, kept by answer code (ofrep-evaluation.ts fills and reads it). */
   readonly ofrepAnswers: (Buffer | undefined)[];
 };
+
+/** A list of features' plans packed (see PlanLane) and their toggles by slot (see ToggleTable). */
+export type Answering = { lane: PlanLane<Evaluation>; toggles: ToggleTable };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
   const variantShape = variant
@@ -66,7 +70,7 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
   const engine = compileEngine(snapshot, { hostname });
   const all = engine.features.map(frontendFeature);
   const byProjects = new Map<string, readonly FrontendFeature[]>();
-  const lanes = new WeakMap<readonly FrontendFeature[], PlanLane<Evaluation>>();
+  const answerings = new WeakMap<readonly FrontendFeature[], Answering>();
   return {
     environment: snapshot.environment,
     revision,
@@ -83,13 +87,13 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
       }
       return visible;
     },
-    laneOf: (features) => {
-      let lane = lanes.get(features);
-      if (!lane) {
-        lane = new PlanLane(features.map((feature) => feature.compiled.plan));
-        lanes.set(features, lane);
+    answering: (features) => {
+      let answering = answerings.get(features);
+      if (!answering) {
+        answering = { lane: new PlanLane(features.map((feature) => feature.compiled.plan)), toggles: new ToggleTable(features) };
+        answerings.set(features, answering);
       }
-      return lane;
+      return answering;
     },
     clientBodies: new Map(),
     projectOf: new Map(snapshot.features.map((feature) => [feature.name, feature.project])),
