@@ -56,7 +56,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   });
 
   app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery, response: { 200: textAnswer('text/event-stream', 'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change') } } }, async (request, reply) => {
-    const { environment, query, tag } = await resolve(request);
+    const { environment, query } = await resolve(request);
     const lastEventId = Number(request.headers['last-event-id']);
     const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;
 
@@ -64,13 +64,13 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     let sent = environment.revision;
-    raw.write(sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
+    raw.write(resumed === null ? updates.hydrationFor(environment, query) : sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
 
     const onRevision = (next: CompiledEnvironment) => {
       if (next.revision <= sent || raw.destroyed) return;
       // A token revoked since the stream opened gets no more changes: its stream ends instead.
       if (!stillValid(tokens, request)) return close();
-      const message = updates.messageFor(next, query, tag, sent);
+      const message = updates.messageFor(next, query, sent);
       sent = next.revision;
       if (message !== null) raw.write(message);
     };
