@@ -114,3 +114,73 @@ describe('a durable consumer', () => {
     expect(done).toEqual(['in-hand']);
   });
 });
+
+describe('a durable consumer handling runs', () => {
+  function consumeRuns(name: string, handleRun: (notes: Note[]) => Promise<void>, handle: (note: Note) => Promise<void>) {
+    const consumer = runDurableConsumer({
+      messaging,
+      stream: messaging.names.eventsStream,
+      durable: messaging.names.consumer(name),
+      filterSubject: messaging.names.eventSubject(name),
+      schema: Note,
+      handle: (note) => handle(note),
+      handleRun: (run) => handleRun(run.map(({ value }) => value)),
+    });
+    running.push(consumer);
+    return consumer;
+  }
+
+  it('hands over what has arrived as runs, in order, and acknowledges each message once its run is done', async () => {
+    const runs: string[][] = [];
+    const single: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    consumeRuns('runs', async (notes) => {
+      runs.push(notes.map((note) => note.id));
+    }, async (note) => {
+      single.push(note.id);
+      if (note.id === '0') await gate;
+    });
+    // The first message is handled alone (nothing else has arrived) and holds the consumer; the rest arrive meanwhile.
+    await publish('runs', { id: '0' });
+    await eventually(async () => single.length > 0);
+    for (let index = 1; index < 60; index += 1) await publish('runs', { id: String(index) });
+    release();
+    await eventually(async () => single.length + runs.flat().length === 60);
+    await eventually(async () => (await pendingAcks('runs')) === 0);
+    const handled = [...single, ...runs.flat()].map(Number);
+    expect(handled).toEqual([...handled].sort((a, b) => a - b));
+    expect(new Set(handled).size).toBe(60);
+    // Most of the 59 that waited came in a few runs, not one by one.
+    expect(runs.some((run) => run.length >= 10)).toBe(true);
+  });
+
+  it('handles a failed run message by message, so only the message that fails is retried', async () => {
+    const handledAlone: string[] = [];
+    let failedRuns = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    consumeRuns('run-fails', async (notes) => {
+      if (notes.some((note) => note.fail !== undefined)) {
+        failedRuns += 1;
+        throw new Error('a note in this run cannot be handled');
+      }
+    }, async (note) => {
+      if (note.id === 'first') await gate;
+      if (note.fail !== undefined) throw new Error('cannot handle this note');
+      handledAlone.push(note.id);
+    });
+    await publish('run-fails', { id: 'first' });
+    await eventually(async () => (await pendingAcks('run-fails')) === 1);
+    for (const id of ['a', 'b', 'c']) await publish('run-fails', { id });
+    await publish('run-fails', { id: 'bad', fail: 1 });
+    await publish('run-fails', { id: 'd' });
+    release();
+    await eventually(async () => handledAlone.includes('d'));
+    expect(failedRuns).toBeGreaterThan(0);
+    expect(handledAlone).toEqual(expect.arrayContaining(['first', 'a', 'b', 'c', 'd']));
+    expect(handledAlone).not.toContain('bad');
+    // Everything but the failing note is acknowledged; it alone stays out, waiting to be tried again.
+    await eventually(async () => (await pendingAcks('run-fails')) === 1);
+  });
+});

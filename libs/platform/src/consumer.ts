@@ -18,6 +18,12 @@ export type ConsumerSpec<S extends z.ZodType> = StreamSpec<S> & {
   durable: string;
   /** Must be idempotent: a message may arrive again after a crash between the work and the ack. */
   handle: (message: z.infer<S>, raw: JsMsg) => Promise<void>;
+  /**
+   * Handles the messages already received as one run (in one transaction), when given: a busy stream then costs a
+   * commit per run instead of one per message. Must be idempotent per message, like `handle`. A run that fails is
+   * handled again message by message through `handle`, so one bad message is retried on its own.
+   */
+  handleRun?: (run: readonly { value: z.infer<S>; raw: JsMsg }[]) => Promise<void>;
   maxMessages?: number;
   /**
    * How many messages may be out unacknowledged at once, across every replica. 1 hands the stream over in order even
@@ -49,11 +55,44 @@ export function consumerMessagesCounter(metrics: Metrics | undefined) {
  */
 const PULL_EXPIRES_MS = 5_000;
 
+const NOTHING_YET = Symbol('nothing yet');
+/** Settles after the pending microtasks and I/O callbacks: what a stream reader had buffered is handed over before it. */
+const nothingYet = () => new Promise<typeof NOTHING_YET>((resolve) => setImmediate(() => resolve(NOTHING_YET)));
+
 /**
- * The one loop every stream reader runs: open the consumer, read, hand each message over, and after the connection
- * or the consumer goes away open it again a second later, until stopped.
+ * Reads a consumer's messages in runs: each run waits for its first message, then takes what has already arrived
+ * (handed over within microtasks), at most `maxRun`; nothing waits for more. Null when the messages end.
  */
-function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handleOne: (message: JsMsg) => Promise<void> | void): RunningConsumer {
+function runReader(messages: ConsumerMessages, maxRun: number): () => Promise<JsMsg[] | null> {
+  const iterator = messages[Symbol.asyncIterator]();
+  // A read already asked for when the previous run closed: its message (when one comes) starts the next run.
+  let waiting: Promise<IteratorResult<JsMsg>> | undefined;
+  return async () => {
+    const first = await (waiting ?? iterator.next());
+    waiting = undefined;
+    if (first.done) return null;
+    const run: JsMsg[] = [first.value];
+    // getPending() may count a message too many, never too few: at 0 the run is complete without a look.
+    while (run.length < maxRun && messages.getPending() > 0) {
+      const next = iterator.next();
+      const ready = await Promise.race([next, nothingYet()]);
+      if (ready === NOTHING_YET) {
+        waiting = next;
+        break;
+      }
+      if (ready.done) break;
+      run.push(ready.value);
+    }
+    return run;
+  };
+}
+
+/**
+ * The one loop every stream reader runs: open the consumer, read, hand the messages over (one at a time, or in runs
+ * of what has already arrived when `maxRun` is above 1), and after the connection or the consumer goes away open it
+ * again a second later, until stopped.
+ */
+function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1): RunningConsumer {
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
@@ -63,12 +102,13 @@ function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handleO
     while (!stopped) {
       try {
         current = await open();
-        for await (const message of current) {
+        const nextRun = runReader(current, maxRun);
+        for (let run = await nextRun(); run !== null; run = await nextRun()) {
           if (stopped) {
-            message.nak();
+            for (const message of run) message.nak();
             break;
           }
-          inFlight = handleOne(message);
+          inFlight = handle(run);
           await inFlight;
           inFlight = undefined;
         }
@@ -149,7 +189,38 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
     }
   }
 
-  const running = consumeLoop(log, open, handleOne);
+  const handleRun = spec.handleRun;
+  async function handleMany(run: readonly JsMsg[]) {
+    if (handleRun === undefined || run.length === 1) {
+      for (const message of run) await handleOne(message);
+      return;
+    }
+    const values: { value: z.infer<S>; raw: JsMsg }[] = [];
+    for (const message of run) {
+      const parsed = spec.schema.safeParse(safeJson(message));
+      if (parsed.success) values.push({ value: parsed.data, raw: message });
+      else await handleOne(message); // dropped, as handleOne does with a message that does not fit
+    }
+    if (values.length === 0) return;
+    try {
+      await withSpan(`${spec.durable} process run`, {
+        kind: SpanKind.CONSUMER,
+        parent: contextFromCarrier(fromNatsHeaders(values[0]!.raw.headers)),
+        attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': values.length },
+      }, () => handleRun(values));
+    } catch (error) {
+      log.warn({ err: error, messages: values.length }, 'a run failed; handling its messages one by one');
+      for (const { raw } of values) await handleOne(raw);
+      return;
+    }
+    for (const { raw } of values) {
+      if (raw.info.redelivered) redelivered?.inc({ consumer: spec.durable });
+      raw.ack();
+      count('acked');
+    }
+  }
+
+  const running = consumeLoop(log, open, handleMany, handleRun === undefined ? 1 : spec.maxMessages ?? 100);
   return {
     stop: async () => {
       removeSource?.();
@@ -178,12 +249,10 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
     const parsed = spec.schema.safeParse(safeJson(message));
     if (parsed.success) spec.handle(parsed.data, message);
   };
-  return consumeLoop(messaging.log.child({ follower: spec.stream }), open, handleOne);
+  return consumeLoop(messaging.log.child({ follower: spec.stream }), open, (run) => {
+    for (const message of run) handleOne(message);
+  });
 }
-
-const NOTHING_YET = Symbol('nothing yet');
-/** Settles after the pending microtasks and I/O callbacks: what a stream reader had buffered is handed over before it. */
-const nothingYet = () => new Promise<typeof NOTHING_YET>((resolve) => setImmediate(() => resolve(NOTHING_YET)));
 
 export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
   /** The last stream sequence the reader's own store holds; reading starts after it, and again after any failure. */
@@ -225,26 +294,10 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         });
         const messages = await consumer.consume({ max_messages: maxRun, expires: PULL_EXPIRES_MS });
         current = messages;
-        const iterator = messages[Symbol.asyncIterator]();
-        // A read already asked for when the previous run closed: its message (when one comes) starts the next run.
-        let waiting: Promise<IteratorResult<JsMsg>> | undefined;
+        const nextRun = runReader(messages, maxRun);
         while (!stopped) {
-          const first = await (waiting ?? iterator.next());
-          waiting = undefined;
-          if (first.done || stopped) break;
-          const run: JsMsg[] = [first.value];
-          // What has already arrived goes with it (it is handed over within microtasks); nothing waits for more.
-          // getPending() may count a message too many, never too few: at 0 the run is complete without a look.
-          while (run.length < maxRun && messages.getPending() > 0) {
-            const next = iterator.next();
-            const ready = await Promise.race([next, nothingYet()]);
-            if (ready === NOTHING_YET) {
-              waiting = next;
-              break;
-            }
-            if (ready.done) break;
-            run.push(ready.value);
-          }
+          const run = await nextRun();
+          if (run === null || stopped) break;
           const values: { sequence: number; value: z.infer<S> }[] = [];
           for (const message of run) {
             const parsed = spec.schema.safeParse(safeJson(message));

@@ -8,7 +8,7 @@ import { applicationRoutes } from './application-routes.ts';
 import { recordEvent } from './event-facts.ts';
 import { insightsRoutes } from './insights-routes.ts';
 import { createKnownFlags } from './known-flags.ts';
-import { recordMetrics } from './metric-facts.ts';
+import { recordMetrics, recordMetricsRun } from './metric-facts.ts';
 import { readRetentionPolicy } from './metric-retention.ts';
 import { startProcessedMetricsPruner } from './processed-metrics.ts';
 import { startSnapshotTimer } from './snapshot-timer.ts';
@@ -49,6 +49,8 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
       handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names)),
+      // A fleet posts hundreds of times a second: what has arrived is recorded in one transaction.
+      handleRun: (run) => recordMetricsRun(db, run.map(({ value, raw }) => ({ message: value, sequence: raw.seq })), announce, (names) => knownFlags.unknownAmong(names)),
     });
     const snapshots = startSnapshotTimer({ db, admin, log, retention });
     const pruner = startProcessedMetricsPruner(db, metricsConsumer, log);

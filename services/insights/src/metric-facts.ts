@@ -105,47 +105,97 @@ async function withinUnknownBounds(tx: Queryable, rows: MetricRow[], unknown: Re
 
 const column = <K extends keyof MetricRow>(rows: MetricRow[], key: K) => rows.map((row) => row[key]);
 
+/** One metrics message of a run, with its stream sequence (what makes recording it idempotent). */
+export type SequencedMetrics = { message: MetricsMessage; sequence: number };
+
 /**
  * Adds one metrics or registration message to the hourly sums and the list of applications. Sums are not
  * idempotent by themselves, so the message's stream sequence is recorded in the same transaction and a
  * redelivered message changes nothing.
  */
-export async function recordMetrics(
+export function recordMetrics(
   db: DatabasePool,
   message: MetricsMessage,
   streamSequence: number,
   announce: AnnounceApplications,
   unknownAmong: (names: readonly string[]) => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<void> {
-  const facts = metricFacts(message);
-  const { apps, registration, instances } = facts;
-  if (apps.length === 0) return;
-  const unknown = await unknownAmong([...new Set(facts.rows.map((row) => row.feature))]);
+  return recordMetricsRun(db, [{ message, sequence: streamSequence }], announce, unknownAmong);
+}
+
+/** The latest of two ISO times (either may be absent). */
+const later = (a: string | undefined, b: string) => (a === undefined || Date.parse(b) > Date.parse(a) ? b : a);
+
+/**
+ * Records a run of messages as recordMetrics records each, in ONE transaction and a few statements: under a fleet's
+ * posts (hundreds a second) a transaction per message, each with its own commit, left insights seconds behind. Rows
+ * for the same hour, application, environment and flag are summed into one upsert, in key order, so two replicas'
+ * runs take their row locks in the same order. Messages already recorded (by sequence) are left out.
+ */
+export async function recordMetricsRun(
+  db: DatabasePool,
+  run: readonly SequencedMetrics[],
+  announce: AnnounceApplications,
+  unknownAmong: (names: readonly string[]) => Promise<ReadonlySet<string>> = async () => new Set(),
+): Promise<void> {
+  const items = run.map((item) => ({ ...item, facts: metricFacts(item.message) })).filter((item) => item.facts.apps.length > 0);
+  if (items.length === 0) return;
+  const unknown = await unknownAmong([...new Set(items.flatMap((item) => item.facts.rows.map((row) => row.feature)))]);
   await db.transaction(async (tx) => {
-    const fresh = await tx.query(sql.unsafe`
-      insert into insights.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`);
-    if (fresh.rowCount === 0) return;
-    const rows = unknown.size === 0 ? facts.rows : await withinUnknownBounds(tx, facts.rows, unknown);
+    const fresh = new Set(await tx.anyFirst(sql.type(z.object({ sequence: z.number() }))`
+      insert into insights.processed_metrics (stream_sequence)
+      select unnest(${sql.array(items.map((item) => item.sequence), 'int8')}::int8[])
+      on conflict do nothing returning stream_sequence::int8 as sequence`));
+    const recorded = items.filter((item) => fresh.has(item.sequence));
+    if (recorded.length === 0) return;
+
+    // Each application's last sighting, and each instance's: the latest time, and the last SDK version told in order.
+    const lastSeen = new Map<string, string>();
+    const instances = new Map<string, Instance & { lastSeen: string }>();
+    for (const { message, facts } of recorded) {
+      for (const app of facts.apps) lastSeen.set(app, later(lastSeen.get(app), message.receivedAt));
+      for (const instance of facts.instances) {
+        const key = `${instance.app}\u0000${instance.instanceId}\u0000${instance.environment}`;
+        const known = instances.get(key);
+        instances.set(key, {
+          ...(known ?? instance),
+          sdkVersion: instance.sdkVersion ?? known?.sdkVersion ?? null,
+          lastSeen: later(known?.lastSeen, message.receivedAt),
+        });
+      }
+    }
+    const apps = [...lastSeen.keys()].sort();
+    const times = apps.map((app) => lastSeen.get(app)!);
     const created = await tx.anyFirst(sql.type(z.object({ app: z.string() }))`
       insert into insights.applications (app_name, first_seen, last_seen)
-      select app, ${message.receivedAt}::timestamptz, ${message.receivedAt}::timestamptz from unnest(${sql.array(apps, 'text')}::text[]) as t(app)
+      select app, seen, seen from unnest(${sql.array(apps, 'text')}::text[], ${sql.array(times, 'timestamptz')}::timestamptz[]) as t(app, seen)
       on conflict (app_name) do nothing returning app_name as app`);
     await announce(tx, created);
-    for (const instance of instances) {
+    const sightings = [...instances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, instance]) => instance);
+    if (sightings.length > 0) {
       await tx.query(sql.unsafe`
         insert into insights.application_instances (app_name, instance_id, environment, sdk_version, frontend, last_seen)
-        values (${instance.app}, ${instance.instanceId}, ${instance.environment}, ${instance.sdkVersion}, ${instance.frontend}, ${message.receivedAt})
+        select * from unnest(${sql.array(sightings.map((item) => item.app), 'text')}::text[], ${sql.array(sightings.map((item) => item.instanceId), 'text')}::text[],
+          ${sql.array(sightings.map((item) => item.environment), 'text')}::text[], ${sql.array(sightings.map((item) => item.sdkVersion), 'text')}::text[],
+          ${sql.array(sightings.map((item) => item.frontend), 'bool')}::bool[], ${sql.array(sightings.map((item) => item.lastSeen), 'timestamptz')}::timestamptz[])
         on conflict (app_name, instance_id, environment) do update set last_seen = greatest(insights.application_instances.last_seen, excluded.last_seen),
           sdk_version = coalesce(excluded.sdk_version, insights.application_instances.sdk_version)`);
     }
-    await tx.query(sql.unsafe`update insights.applications set last_seen = greatest(last_seen, ${message.receivedAt}::timestamptz)
-      where app_name = any(${sql.array(apps, 'text')})`);
-    if (registration) {
-      await tx.query(sql.unsafe`update insights.applications set sdk_version = ${registration.sdkVersion},
-        strategies = ${sql.jsonb(registration.strategies)} where app_name = ${registration.app}`);
+    await tx.query(sql.unsafe`update insights.applications set last_seen = greatest(insights.applications.last_seen, t.seen)
+      from unnest(${sql.array(apps, 'text')}::text[], ${sql.array(times, 'timestamptz')}::timestamptz[]) as t(app, seen)
+      where app_name = t.app`);
+    const rows: MetricRow[] = [];
+    for (const { facts } of recorded) {
+      if (facts.registration) {
+        const { registration } = facts;
+        await tx.query(sql.unsafe`update insights.applications set sdk_version = ${registration.sdkVersion},
+          strategies = ${sql.jsonb(registration.strategies)} where app_name = ${registration.app}`);
+      }
+      const kept = unknown.size === 0 || !facts.rows.some((row) => unknown.has(row.feature)) ? facts.rows : await withinUnknownBounds(tx, facts.rows, unknown);
+      for (const row of kept) rows.push(row);
     }
     if (rows.length === 0) return;
-    // Sum rows for the same key first: one insert may not update a row twice.
+    // Sum rows for the same key first (one insert may not update a row twice), in key order.
     await tx.query(sql.unsafe`
       insert into insights.metric_hours (hour, app_name, environment, feature_name, yes, no)
       select hour, app, environment, feature, sum(yes), sum(no)
@@ -154,6 +204,7 @@ export async function recordMetrics(
         ${sql.array(column(rows, 'yes'), 'int8')}::int8[], ${sql.array(column(rows, 'no'), 'int8')}::int8[])
         as t(hour, app, environment, feature, yes, no)
       group by hour, app, environment, feature
+      order by hour, app, environment, feature
       on conflict (hour, app_name, environment, feature_name)
       do update set yes = insights.metric_hours.yes + excluded.yes, no = insights.metric_hours.no + excluded.no`);
     const variants = rows.flatMap((row) => row.variants.map(([variant, count]) => ({ ...row, variant, count })));
@@ -166,6 +217,7 @@ export async function recordMetrics(
         ${sql.array(variants.map((row) => row.feature), 'text')}::text[], ${sql.array(variants.map((row) => row.variant), 'text')}::text[],
         ${sql.array(variants.map((row) => row.count), 'int8')}::int8[]) as t(hour, app, environment, feature, variant, count)
       group by hour, app, environment, feature, variant
+      order by hour, app, environment, feature, variant
       on conflict (hour, app_name, environment, feature_name, variant)
       do update set count = insights.metric_variant_hours.count + excluded.count`);
   });
