@@ -121,11 +121,12 @@ function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handle:
   })();
 
   return {
-    // Stop pulling and wait for the message in hand; the iterator itself may only notice at its next pull expiry.
+    // Stop pulling and wait for the work in hand. The reader's close is not awaited: it settles only once its
+    // iterator is read again, which a loop that stopped after a run does not do (shutdown then hung).
     stop: async () => {
       stopped = true;
       wake?.();
-      await current?.close().catch(() => undefined);
+      void current?.close().catch(() => undefined);
       await inFlight;
       void loop;
     },
