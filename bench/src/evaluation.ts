@@ -46,11 +46,11 @@ function flagByFlag(engine: Engine) {
 
 // The edge's way: every flag's slot from the plan lane, then the answers by slot.
 const laneEngine = compileEngine({ features, segments: [] });
-const lane = new PlanLane(laneEngine.features.map((feature) => feature.plan));
+const lane = new PlanLane(laneEngine.features);
 const slots = new Int32Array(lane.size);
 function throughLane(raw: (typeof contexts)[number]) {
   const context = new PreparedContext(raw);
-  lane.slotsOf(context, slots, (index) => evaluateFeature(laneEngine.features[index]!, context).slot);
+  lane.slotsOf(context, slots);
   for (let index = 0; index < lane.size; index += 1) if (slots[index]! >= 0) sink += slots[index]!;
 }
 

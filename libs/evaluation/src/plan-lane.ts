@@ -1,7 +1,7 @@
 import type { ConstraintList } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
+import { evaluateFeature, type CompiledFeature } from './engine.ts';
 import { bucketOf, signedHashAfter } from './hashing.ts';
-import type { SimplePlan } from './simple-plan.ts';
 
 /** What a lane's flag is: off whatever the context, a simple plan, or a flag for the general path. */
 const OFF = 0;
@@ -25,17 +25,15 @@ const FIRST_WEIGHT = 12;
 const WEIGHT_COUNT = 13;
 const FIELDS = 16;
 
-/** What a lane is made of: per flag, whether it is on at all, its simple plan or null. */
-export type LaneFlag<T extends { slot: number }> = { enabled: boolean; simple: SimplePlan<T> | null };
-
 /**
  * Many flags' simple plans packed into typed arrays, one flag after the other, so that answering a request for
  * all of them walks a few kilobytes of numbers instead of an object graph per flag spread over the heap (under
  * load, the SDK edge's loop over 200 flags took half again the time in the server that it took alone).
  * `slotsOf` gives each flag's answer as its slot (see Evaluation): -1 off, 0 on without a variant, 1.. a variant.
  */
-export class PlanLane<T extends { slot: number }> {
+export class PlanLane {
   readonly size: number;
+  private readonly features: readonly CompiledFeature[];
   private readonly numbers: Int32Array;
   private readonly percents: Float64Array;
   private readonly totals: Float64Array;
@@ -45,7 +43,9 @@ export class PlanLane<T extends { slot: number }> {
   /** Each flag's constraints (null for none), kept by the index in its CONSTRAINTS field. */
   private readonly constraints: (ConstraintList | null)[];
 
-  constructor(flags: readonly LaneFlag<T>[]) {
+  constructor(features: readonly CompiledFeature[]) {
+    this.features = features;
+    const flags = features.map((feature) => feature.plan);
     this.size = flags.length;
     this.numbers = new Int32Array(flags.length * FIELDS);
     this.percents = new Float64Array(flags.length);
@@ -88,11 +88,8 @@ export class PlanLane<T extends { slot: number }> {
     this.answerSlots = Int32Array.from(answerSlots);
   }
 
-  /**
-   * Writes each flag's slot for the context into `out` (at least `size` long), as evaluateFeature would answer;
-   * `general(index)` answers a flag the lane cannot (the general path's slot).
-   */
-  slotsOf(context: PreparedContext, out: Int32Array, general: (index: number) => number): void {
+  /** Writes each flag's slot for the context into `out` (at least `size` long), as evaluateFeature answers. */
+  slotsOf(context: PreparedContext, out: Int32Array): void {
     const numbers = this.numbers;
     const constraints = this.constraints;
     const rolloutKey = context.defaultRolloutKey();
@@ -105,7 +102,7 @@ export class PlanLane<T extends { slot: number }> {
         continue;
       }
       if (mode === GENERAL) {
-        out[index] = general(index);
+        out[index] = this.general(index, context);
         continue;
       }
       const list = constraints[numbers[at + CONSTRAINTS]!]!;
@@ -115,7 +112,7 @@ export class PlanLane<T extends { slot: number }> {
       }
       if (numbers[at + ALWAYS] === 0) {
         if (rolloutKey === null) {
-          out[index] = general(index);
+          out[index] = this.general(index, context);
           continue;
         }
         const hash = signedHashAfter(numbers[at + ROLLOUT_STATE]!, numbers[at + ROLLOUT_PENDING]!, numbers[at + ROLLOUT_OFFSET]!, numbers[at + ROLLOUT_LENGTH]!, rolloutKey);
@@ -129,12 +126,17 @@ export class PlanLane<T extends { slot: number }> {
         continue;
       }
       if (variantKey === null) {
-        out[index] = general(index);
+        out[index] = this.general(index, context);
         continue;
       }
       const bucket = bucketOf(signedHashAfter(numbers[at + VARIANT_STATE]!, numbers[at + VARIANT_PENDING]!, numbers[at + VARIANT_OFFSET]!, numbers[at + VARIANT_LENGTH]!, variantKey), this.totals[index]!);
       out[index] = this.slotAtBucket(numbers[at + FIRST_WEIGHT]!, numbers[at + WEIGHT_COUNT]!, bucket);
     }
+  }
+
+  /** A flag the lane cannot answer, on the general path. */
+  private general(index: number, context: PreparedContext): number {
+    return evaluateFeature(this.features[index]!, context).slot;
   }
 
   /** As answerAtBucket: the variants in stored order, skipping weight 0, until the running sum reaches the bucket. */

@@ -71,18 +71,24 @@ function randomContext(random: ReturnType<typeof generator>) {
   };
 }
 
+/**
+ * Seed `seed`'s 60 random flags compiled as the edge does and with every flag on the general path (the same fixed
+ * draw in both, so random stickiness answers alike), and the generator that goes on to draw the contexts.
+ */
+function enginesFor(seed: number) {
+  const random = generator(seed);
+  const features = randomFeatures(random, 60);
+  const state = { features, segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }] };
+  const options = { random: () => 0.37 };
+  return { random, simple: compileEngine(state, options), general: compileEngine(state, { ...options, generalOnly: true }) };
+}
+
 describe('simple plans', () => {
   it('answer as the general path does, for random flags and contexts', () => {
     let simpleFlags = 0;
     let compared = 0;
     for (let seed = 1; seed <= 40; seed += 1) {
-      const random = generator(seed);
-      const features = randomFeatures(random, 60);
-      const state = { features, segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }] };
-      // The same fixed draw in both, so random stickiness answers alike.
-      const options = { random: () => 0.37 };
-      const simple = compileEngine(state, options);
-      const general = compileEngine(state, { ...options, generalOnly: true });
+      const { random, simple, general } = enginesFor(seed);
       simpleFlags += simple.features.filter((feature) => feature.plan.simple !== null).length;
       for (let round = 0; round < 50; round += 1) {
         const raw = randomContext(random);
@@ -108,20 +114,15 @@ describe('plan lanes', () => {
   it('give the slot of the general path for every flag, for random flags and contexts', () => {
     let compared = 0;
     for (let seed = 1; seed <= 40; seed += 1) {
-      const random = generator(seed);
-      const features = randomFeatures(random, 60);
-      const state = { features, segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }] };
-      const options = { random: () => 0.37 };
-      const engine = compileEngine(state, options);
-      const general = compileEngine(state, { ...options, generalOnly: true });
-      const lane = new PlanLane(engine.features.map((feature) => feature.plan));
+      const { random, simple: engine, general } = enginesFor(seed);
+      const lane = new PlanLane(engine.features);
       // Longer than the lane: only its first `size` entries are written.
       const slots = new Int32Array(lane.size + 3).fill(-7);
       for (let round = 0; round < 50; round += 1) {
         const raw = randomContext(random);
         const context = new PreparedContext(raw);
         const onGeneral = new PreparedContext(raw);
-        lane.slotsOf(context, slots, (index) => evaluateFeature(engine.features[index]!, context).slot);
+        lane.slotsOf(context, slots);
         const expected = general.features.map((feature) => evaluateFeature(feature, onGeneral).slot);
         expect([...slots.subarray(0, lane.size)], `seed ${seed}, ${JSON.stringify(raw)}`).toEqual(expected);
         expect([...slots.subarray(lane.size)]).toEqual([-7, -7, -7]);

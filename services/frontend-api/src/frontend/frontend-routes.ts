@@ -80,7 +80,7 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
       picked = new Int32Array(features.length * 2);
     }
     const { lane, toggles } = environment.answering(features);
-    lane.slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+    lane.slotsOf(context, slots);
     const lengths = toggles.lengths;
     let count = 0;
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;

@@ -63,7 +63,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         codes = new Uint32Array(features.length * 2);
         slots = new Int32Array(features.length * 2);
       }
-      environment.answering(features).lane.slotsOf(context, slots, (index) => evaluateFeature(features[index]!.compiled, context).slot);
+      environment.answering(features).lane.slotsOf(context, slots);
       for (let index = 0; index < features.length; index += 1) codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
       const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:`)
         .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;

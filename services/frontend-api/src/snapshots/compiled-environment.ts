@@ -39,7 +39,7 @@ export type FrontendFeature = {
 };
 
 /** A list of features' plans packed (see PlanLane) and their toggles by slot (see ToggleTable). */
-export type Answering = { lane: PlanLane<Evaluation>; toggles: ToggleTable };
+export type Answering = { lane: PlanLane; toggles: ToggleTable };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
   const variantShape = variant
@@ -54,14 +54,15 @@ const OFF_VARIANT = { name: 'disabled', enabled: false, feature_enabled: false, 
 function frontendFeature(compiled: CompiledFeature): FrontendFeature {
   const bySlot: (Buffer | undefined)[] = [];
   let offToggle: Buffer | undefined;
+  const toggleOfSlot = (slot: number) => (bySlot[slot] ??= toggleJson(compiled.name, compiled.impressionData, compiled.answers[slot]!.variant));
   return {
     compiled,
     get offToggle() {
       offToggle ??= Buffer.from(JSON.stringify({ name: compiled.name, enabled: false, variant: OFF_VARIANT, impressionData: compiled.impressionData }));
       return offToggle;
     },
-    toggle: (result) => (bySlot[result.slot] ??= toggleJson(compiled.name, compiled.impressionData, result.variant)),
-    toggleOfSlot: (slot) => (bySlot[slot] ??= toggleJson(compiled.name, compiled.impressionData, compiled.answers[slot]!.variant)),
+    toggle: (result) => toggleOfSlot(result.slot),
+    toggleOfSlot,
     ofrepAnswers: [],
   };
 }
@@ -90,7 +91,7 @@ export function compileEnvironment(snapshot: EnvironmentSnapshot, revision: numb
     answering: (features) => {
       let answering = answerings.get(features);
       if (!answering) {
-        answering = { lane: new PlanLane(features.map((feature) => feature.compiled.plan)), toggles: new ToggleTable(features) };
+        answering = { lane: new PlanLane(features.map((feature) => feature.compiled)), toggles: new ToggleTable(features) };
         answerings.set(features, answering);
       }
       return answering;
