@@ -15,19 +15,24 @@ export async function measureEventSearch(admin: HttpClient, databaseUrl: string,
   await db.connect();
   const seeded = performance.now();
   try {
+    const before = Number((await db.query('select coalesce(max(id), 0) as id from event_log.events')).rows[0].id);
     await db.query(`
       insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project, feature_name, data, tags)
       select gen_random_uuid(), ($2::text[])[1 + n % ${TYPES.length}], now() - make_interval(mins => ($1 - n)::int * 2),
         'person-' || (n % 100), 1000 + n % 100, case when n % 3 = 0 then 'production' else 'development' end,
         'project-' || (n % 50), 'flag-' || (n % 10000), jsonb_build_object('name', 'flag-' || (n % 10000), 'enabled', n % 2 = 0), '[]'
       from generate_series(1, $1) as n`, [count, TYPES]);
-    // Straight into the table, so the log's kept count and its free-text rows are brought up to date by hand.
+    // Straight into the table, so the log's kept count, its free-text rows and its words are brought up to date by hand.
     await db.query('update event_log.event_count set total = (select count(*) from event_log.events)');
     await db.query(`insert into event_log.event_text (id, body)
-      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from event_log.events
-      on conflict (id) do nothing`);
-    await db.query('vacuum analyze event_log.events');
-    await db.query('vacuum analyze event_log.event_text');
+      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from event_log.events where id > $1`, [before]);
+    await db.query(`insert into event_log.event_word_ids (hash, id)
+      select hashtextextended(word, 0), id from event_log.event_text, event_log.text_words(body) as word where id > $1`, [before]);
+    await db.query(`insert into event_log.event_words (hash, word)
+      select distinct on (hashtextextended(word, 0)) hashtextextended(word, 0), word
+      from event_log.event_text, event_log.text_words(body) as word where id > $1
+      on conflict (hash) do nothing`, [before]);
+    for (const table of ['events', 'event_text', 'event_word_ids', 'event_words']) await db.query(`vacuum analyze event_log.${table}`);
   } finally {
     await db.end();
   }
@@ -37,7 +42,9 @@ export async function measureEventSearch(admin: HttpClient, databaseUrl: string,
     ['GET /api/admin/events/:flag (a flag\'s 100)', () => admin.get('/api/admin/events/flag-4321')],
     ['POST events/search {feature}', () => admin.post('/api/admin/events/search', { feature: 'flag-4321' })],
     ['POST events/search {project, type}', () => admin.post('/api/admin/events/search', { project: 'project-7', type: 'feature-updated' })],
-    ['POST events/search {query} (free text)', () => admin.post('/api/admin/events/search', { query: 'person-42' })],
+    ['POST events/search {query} (one word, 10,000 events)', () => admin.post('/api/admin/events/search', { query: 'person-42' })],
+    ['POST events/search {query} (111 words, 11,100 events)', () => admin.post('/api/admin/events/search', { query: 'flag-43' })],
+    ['POST events/search {query} (punctuated, 100 events)', () => admin.post('/api/admin/events/search', { query: '"flag-4321"' })],
     ['GET search/events?type=IS:', () => admin.get('/api/admin/search/events?type=IS:feature-archived')],
     ['GET search/events?createdBy&from&to', () => admin.get(`/api/admin/search/events?createdBy=IS:1042&from=${day(-30)}&to=${day(0)}`)],
     ['GET search/events?project&offset=5000', () => admin.get('/api/admin/search/events?project=IS:project-7&offset=5000&limit=50')],

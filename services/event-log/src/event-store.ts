@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
+import { freeText, type FreeText } from './free-text.ts';
 
 // A stored event: the stream's event with its log id; the type is read as stored, whatever the list was then.
 const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.number(), type: z.string() });
@@ -26,7 +27,7 @@ export type EventFilter = {
 
 const anyOf = (values: readonly string[]) => sql.array([...values], 'text');
 
-function where(filter: EventFilter) {
+function where(filter: EventFilter, text: FreeText | null) {
   const conditions = [];
   if (filter.id !== undefined) conditions.push(sql.fragment`id = any(${sql.array([...filter.id], 'int8')})`);
   if (filter.groupId !== undefined) conditions.push(sql.fragment`group_id::text = any(${anyOf(filter.groupId)})`);
@@ -41,18 +42,11 @@ function where(filter: EventFilter) {
   }
   if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
-  if (filter.query) conditions.push(sql.fragment`id in (select id from event_log.event_text where ${textMatches(filter.query)})`);
+  if (text !== null && !text.none) conditions.push(sql.fragment`id in (${text.ids})`);
   return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : null;
 }
 
-/** The free text, anywhere in an event's type, creator or payload, ignoring case (the text table is lower-cased). */
-function textMatches(query: string) {
-  const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql.fragment`body like lower(${pattern})`;
-}
-
-const onlyText = (filter: EventFilter): filter is EventFilter & { query: string } =>
-  Boolean(filter.query) && Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
+const onlyText = (filter: EventFilter) => Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
 
 const Position = z.object({ lastSequence: z.coerce.number() });
 
@@ -82,9 +76,20 @@ function storeRunStatement(run: readonly { sequence: number; value: DomainEvent 
       on conflict (uuid) do nothing
       returning id, type, created_by, data
     ),
+    texts as (
+      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) as body from stored
+    ),
     searched as (
-      insert into event_log.event_text (id, body)
-      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from stored
+      insert into event_log.event_text (id, body) select id, body from texts
+    ),
+    words as (
+      select id, hashtextextended(word, 0) as hash, word from texts, event_log.text_words(body) as word
+    ),
+    indexed as (
+      insert into event_log.event_word_ids (hash, id) select hash, id from words
+    ),
+    listed as (
+      insert into event_log.event_words (hash, word) select distinct on (hash) hash, word from words on conflict (hash) do nothing
     ),
     counted as (
       update event_log.event_count set total = total + (select count(*) from stored)
@@ -124,18 +129,19 @@ export const eventStore = {
   async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
     const Count = z.object({ count: z.number() });
-    if (onlyText(filter)) {
-      // Free text alone is counted and paged in the text table; only the page's events are read.
-      const matches = textMatches(filter.query);
-      const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.event_text where ${matches}`);
+    const text = filter.query ? await freeText(db, filter.query) : null;
+    if (text?.none) return { events: [], total: 0 };
+    if (text !== null && onlyText(filter)) {
+      // Free text alone is counted and paged where it is matched; only the page's events are read.
+      const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from (${text.ids}) as matched`);
       if (total === 0) return { events: [], total };
       const rows = await db.any(sql.type(EventRow)`
         select ${columns} from event_log.events where id in (
-          select id from event_log.event_text where ${matches} order by ${newestFirst(total)} ${limit} offset ${page.offset})
+          select id from (${text.ids}) as matched order by ${newestFirst(total)} ${limit} offset ${page.offset})
         order by id desc`);
       return { events: typed(rows), total };
     }
-    const condition = where(filter);
+    const condition = where(filter, text);
     if (condition === null) {
       const [rows, total] = await Promise.all([
         db.any(sql.type(EventRow)`select ${columns} from event_log.events order by id desc ${limit} offset ${page.offset}`),
