@@ -24,8 +24,8 @@ async function checkProjectRules(db: Queryable, projectId: string, name: string)
   const rules = await projectReadModel.flagRules(db, projectId);
   if (rules.archived) throw new NotFoundError(`Project ${projectId} is archived`);
   checkFlagName(rules.naming, name);
-  if (rules.featureLimit !== null && rules.activeFlags >= rules.featureLimit) {
-    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${rules.featureLimit} feature flags`);
+  if (rules.limit && rules.limit.activeFlags >= rules.limit.featureLimit) {
+    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${rules.limit.featureLimit} feature flags`);
   }
 }
 

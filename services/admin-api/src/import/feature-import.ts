@@ -14,7 +14,7 @@ import { NoAccessError, ValidationError } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { contextFieldService } from '../context-fields/context-field-service.ts';
 import { dependencyService } from '../dependencies/dependency-service.ts';
-import { findFeature, requireFeature } from '../feature-state/feature-lookup.ts';
+import { requireFeature } from '../feature-state/feature-lookup.ts';
 import { featureEnvironmentService } from '../features/feature-environment-service.ts';
 import { featureService } from '../features/feature-service.ts';
 import { strategyService } from '../strategies/strategy-service.ts';
@@ -98,15 +98,16 @@ export async function importFeatures(change: Change, principal: Principal, input
   const strategiesOf = groupBy(strategies, (strategy) => strategy.featureName);
   const tagsOf = groupBy(featureTags, (tag) => tag.featureName);
   const stateOf = new Map(featureEnvironments.map((entry) => [entry.featureName ?? entry.name, entry]));
+  // Which flags exist, asked once; a flag created here has no strategies to replace and needs its row only for tags.
+  const existing = new Set((await importStore.features(tx, features.map((feature) => feature.name))).map((row) => row.name));
   for (const feature of features) {
-    const existing = await findFeature(tx, feature.name);
-    if (existing) {
+    const path = { project, feature: feature.name, environment };
+    if (existing.has(feature.name)) {
       await featureService.update(change, project, feature.name, { type: feature.type, description: feature.description, impressionData: feature.impressionData });
+      for (const current of await strategyService.list(tx, path)) await strategyService.remove(change, path, current.id);
     } else {
       await featureService.create(change, project, feature);
     }
-    const path = { project, feature: feature.name, environment };
-    for (const current of await strategyService.list(tx, path)) await strategyService.remove(change, path, current.id);
     for (const strategy of strategiesOf.get(feature.name) ?? []) {
       const { featureName: _featureName, ...definition } = strategy;
       const segments = (definition.segments ?? []).map((id) => segmentIds.get(segmentNames.get(id) ?? '')!);
@@ -114,9 +115,10 @@ export async function importFeatures(change: Change, principal: Principal, input
     }
     const state = stateOf.get(feature.name);
     if (state?.variants) await variantService.put(change, project, feature.name, environment, state.variants);
-    const row = await requireFeature(tx, project, feature.name, { forWrite: true });
-    for (const tag of tagsOf.get(feature.name) ?? []) {
-      await tagService.attach(change, row, { type: tag.tagType ?? 'simple', value: tag.tagValue });
+    const tags = tagsOf.get(feature.name) ?? [];
+    if (tags.length > 0) {
+      const row = await requireFeature(tx, project, feature.name, { forWrite: true });
+      for (const tag of tags) await tagService.attach(change, row, { type: tag.tagType ?? 'simple', value: tag.tagValue });
     }
   }
   // Parents may be imported after their children, so dependencies come once every flag exists.

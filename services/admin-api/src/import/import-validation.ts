@@ -39,7 +39,6 @@ export async function validateImport(db: Queryable, principal: Principal, input:
   const segmentNames = unique((data.segments ?? []).flatMap((segment) => (segment.name ? [segment.name] : [])));
   const tagTypeNames = unique([...data.tagTypes.map((tagType) => tagType.name), ...(data.featureTags ?? []).flatMap((tag) => (tag.tagType ? [tag.tagType] : []))]);
 
-  const activeCount = project.activeFlags;
   const [environmentExists, existing, strategies, knownContextFields, knownSegments, knownTagTypes] = await Promise.all([
     environmentReadModel.exists(db, environment),
     importStore.features(db, names),
@@ -84,7 +83,7 @@ export async function validateImport(db: Queryable, principal: Principal, input:
   const missingParents = parentNames.filter((name) => !knownParents.has(name));
 
   const badlyNamed = unique(newNames.filter((name) => breaksNaming(project.naming, name)));
-  const overLimit = project.featureLimit !== null && activeCount + newNames.length > project.featureLimit;
+  const overLimit = project.limit !== null && project.limit.activeFlags + newNames.length > project.limit.featureLimit;
 
   const errors: ImportValidateItem[] = [
     ...item(`The environment ${environment} does not exist; create it before importing into it:`, environmentExists ? [] : [environment]),
@@ -97,7 +96,7 @@ export async function validateImport(db: Queryable, principal: Principal, input:
     ...item('Strategies refer to these segment ids, which the import data does not describe:', undescribedSegments),
     ...item('These dependencies name parent flags that are neither imported nor in the project:', missingParents),
     ...item(`These flag names do not match the project's naming pattern ${project.naming.pattern ?? ''}:`, badlyNamed),
-    ...item(`Importing would exceed the project's limit of ${project.featureLimit ?? 0} flags; these flags would be new:`, overLimit ? newNames : []),
+    ...item(`Importing would exceed the project's limit of ${project.limit?.featureLimit ?? 0} flags; these flags would be new:`, overLimit ? newNames : []),
   ];
   const warnings: ImportValidateItem[] = [
     ...item('These flags already exist in the project; the import replaces their configuration in the environment:', activeHere.map((feature) => feature.name).sort()),

@@ -100,14 +100,16 @@ export const projectReadModel = {
   requireProject,
   requireProjectEnvironment,
   exists: (db: Queryable, id: string) => projectStore.exists(db, id),
-  /** The rules a new flag in the project must follow. */
-  async flagRules(db: Queryable, id: string): Promise<{ naming: FeatureNaming; featureLimit: number | null; archived: boolean; activeFlags: number }> {
+  /**
+   * The rules a new flag in the project must follow. Its active flags are counted only against a limit: counting
+   * them for every flag made cost an import of thousands of flags time that grew with the square of their number.
+   */
+  async flagRules(db: Queryable, id: string): Promise<{ naming: FeatureNaming; archived: boolean; limit: { featureLimit: number; activeFlags: number } | null }> {
     const project = await requireProjectSettings(db, id);
     return {
       naming: { pattern: project.featureNamingPattern, example: project.featureNamingExample },
-      featureLimit: project.featureLimit,
       archived: project.archivedAt !== null,
-      activeFlags: project.activeFlags,
+      limit: project.featureLimit === null ? null : { featureLimit: project.featureLimit, activeFlags: await projectStore.activeFlagCount(db, id) },
     };
   },
   /** The strategy configured for flags enabled in the environment without one, if any. */

@@ -28,10 +28,9 @@ export const ProjectRow = z.object({
 });
 export type ProjectRow = z.infer<typeof ProjectRow>;
 
-/** What writing a flag needs of its project: none of the listing's counts over every flag but the active ones. */
+/** What writing a flag needs of its project: none of the listing's counts over every flag. */
 export const ProjectSettingsRow = ProjectRow
-  .pick({ defaultStickiness: true, featureLimit: true, featureNamingPattern: true, featureNamingExample: true, archivedAt: true })
-  .extend({ activeFlags: z.number() });
+  .pick({ defaultStickiness: true, featureLimit: true, featureNamingPattern: true, featureNamingExample: true, archivedAt: true });
 export type ProjectSettingsRow = z.infer<typeof ProjectSettingsRow>;
 
 const select = sql.fragment`
@@ -85,9 +84,12 @@ export const projectStore = {
     return db.maybeOne(sql.type(ProjectSettingsRow)`
       select p.default_stickiness as "defaultStickiness", p.feature_limit as "featureLimit",
         p.feature_naming_pattern as "featureNamingPattern", p.feature_naming_example as "featureNamingExample",
-        p.archived_at as "archivedAt",
-        (select count(*) from admin.features f where f.project_id = p.id and f.archived_at is null)::int as "activeFlags"
+        p.archived_at as "archivedAt"
       from admin.projects p where p.id = ${id}`);
+  },
+  activeFlagCount(db: Queryable, id: string) {
+    return db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int as count from admin.features where project_id = ${id} and archived_at is null`);
   },
   exists(db: Queryable, id: string) {
     return db.exists(sql.unsafe`select 1 from admin.projects where id = ${id}`);
