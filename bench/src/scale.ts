@@ -211,23 +211,32 @@ try {
     await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds: 1, connections: 50 });
     // /api/frontend and the same-payload ceiling for this size in three interleaved rounds, the median of each
     // reported (one round of each swung by tens of per cent with the machine's drift); then OFREP bulk with its own.
+    // The bare route sends the body as a string (encoded per response) and as a ready Buffer; with big bodies the
+    // string's fresh memory for every response makes it the slower one, so each round's ceiling is the better of
+    // the two (more requests, the lower p99).
     const ceiling = await startCeiling(sample);
-    const rounds: { frontend: LoadResult; ceiling: LoadResult }[] = [];
+    const rounds: { frontend: LoadResult; string: LoadResult; buffer: LoadResult }[] = [];
     try {
       for (let round = 0; round < 3; round += 1) {
         rounds.push({
           frontend: await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 }),
-          ceiling: await load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50 }),
+          string: await load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50 }),
+          buffer: await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
         });
       }
     } finally {
       ceiling.stop();
     }
     const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+    const ceilingOf = (round: (typeof rounds)[number]) => ({
+      requestsPerSecond: Math.max(round.string.requestsPerSecond, round.buffer.requestsPerSecond),
+      p99Ms: Math.min(round.string.p99Ms, round.buffer.p99Ms),
+    });
     const frontend = { requestsPerSecond: middle(rounds.map((round) => round.frontend.requestsPerSecond)), p99Ms: middle(rounds.map((round) => round.frontend.p99Ms)) };
-    const ceilingResult = { requestsPerSecond: middle(rounds.map((round) => round.ceiling.requestsPerSecond)), p99Ms: middle(rounds.map((round) => round.ceiling.p99Ms)) };
+    const ceilingResult = { requestsPerSecond: middle(rounds.map((round) => ceilingOf(round).requestsPerSecond)), p99Ms: middle(rounds.map((round) => ceilingOf(round).p99Ms)) };
+    const ceilingKinds = `${middle(rounds.map((round) => round.string.requestsPerSecond))} / ${middle(rounds.map((round) => round.buffer.requestsPerSecond))}`;
     const ofrep = await measureOfrep({ url: replica.url, frontendToken, seconds, rounds: 1 });
-    const share = middle(rounds.map((round) => round.frontend.requestsPerSecond / round.ceiling.requestsPerSecond));
+    const share = middle(rounds.map((round) => round.frontend.requestsPerSecond / ceilingOf(round).requestsPerSecond));
     const notModified = await load({ url: replica.url, paths: ['/api/client/features'], headers: { authorization: clientToken, 'if-none-match': etag }, seconds: 2, connections: 50 });
     const moved = await propagation(admin, server.url, 20);
     flagRows.push({
@@ -240,6 +249,7 @@ try {
       'frontend req/s': frontend.requestsPerSecond,
       'frontend p99 ms': frontend.p99Ms,
       'ceiling req/s': ceilingResult.requestsPerSecond,
+      'ceiling req/s (string / Buffer)': ceilingKinds,
       'ceiling p99 ms': ceilingResult.p99Ms,
       'share': round(share, 2),
       'goal (>= 0.5, p99 <= 1.5x)': goal(share >= 0.5 && frontend.p99Ms <= 1.5 * ceilingResult.p99Ms),
