@@ -25,13 +25,8 @@ export async function measureEventSearch(admin: HttpClient, databaseUrl: string,
     // Straight into the table, so the log's kept count, its free-text rows and its words are brought up to date by hand.
     await db.query('update event_log.event_count set total = (select count(*) from event_log.events)');
     await db.query(`insert into event_log.event_text (id, body)
-      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) from event_log.events where id > $1`, [before]);
-    await db.query(`insert into event_log.event_word_ids (hash, id)
-      select hashtextextended(word, 0), id from event_log.event_text, event_log.text_words(body) as word where id > $1`, [before]);
-    await db.query(`insert into event_log.event_words (hash, word)
-      select distinct on (hashtextextended(word, 0)) hashtextextended(word, 0), word
-      from event_log.event_text, event_log.text_words(body) as word where id > $1
-      on conflict (hash) do nothing`, [before]);
+      select id, event_log.text_of(type, created_by, data) from event_log.events where id > $1`, [before]);
+    await db.query('select event_log.add_words($1)', [before]);
     for (const table of ['events', 'event_text', 'event_word_ids', 'event_words']) await db.query(`vacuum analyze event_log.${table}`);
   } finally {
     await db.end();

@@ -4,7 +4,7 @@ import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunt
 import { measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
-import { measureOfrep, startCeiling } from './sdk-edge.ts';
+import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
 import { round, summarize } from './stats.ts';
 
@@ -211,9 +211,7 @@ try {
     await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds: 1, connections: 50 });
     // /api/frontend and the same-payload ceiling for this size in three interleaved rounds, the median of each
     // reported (one round of each swung by tens of per cent with the machine's drift); then OFREP bulk with its own.
-    // The bare route sends the body as a string (encoded per response) and as a ready Buffer; with big bodies the
-    // string's fresh memory for every response makes it the slower one, so each round's ceiling is the better of
-    // the two (more requests, the lower p99).
+    // Each round's ceiling is the better of the bare route's string and Buffer answers (betterCeiling).
     const ceiling = await startCeiling(sample);
     const rounds: { frontend: LoadResult; string: LoadResult; buffer: LoadResult }[] = [];
     try {
@@ -228,10 +226,7 @@ try {
       ceiling.stop();
     }
     const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
-    const ceilingOf = (round: (typeof rounds)[number]) => ({
-      requestsPerSecond: Math.max(round.string.requestsPerSecond, round.buffer.requestsPerSecond),
-      p99Ms: Math.min(round.string.p99Ms, round.buffer.p99Ms),
-    });
+    const ceilingOf = (round: (typeof rounds)[number]) => betterCeiling(round.string, round.buffer);
     const frontend = { requestsPerSecond: middle(rounds.map((round) => round.frontend.requestsPerSecond)), p99Ms: middle(rounds.map((round) => round.frontend.p99Ms)) };
     const ceilingResult = { requestsPerSecond: middle(rounds.map((round) => ceilingOf(round).requestsPerSecond)), p99Ms: middle(rounds.map((round) => ceilingOf(round).p99Ms)) };
     const ceilingKinds = `${middle(rounds.map((round) => round.string.requestsPerSecond))} / ${middle(rounds.map((round) => round.buffer.requestsPerSecond))}`;

@@ -13,6 +13,11 @@ create function text_words(body text) returns setof text language sql immutable 
   select distinct word from unnest(string_to_array(translate(body, E'\t\n\r"{}[],:', '          '), ' ')) as word where word <> ''
 $$;
 
+-- An event's searchable text, as event_text holds it (what migration 003 first wrote inline).
+create function text_of(type text, created_by text, data jsonb) returns text language sql immutable parallel safe as $$
+  select lower(type || ' ' || created_by || ' ' || coalesce(data::text, ''))
+$$;
+
 -- Every word seen, once, to find the words holding a query.
 create table event_words (
   hash bigint primary key,
@@ -25,11 +30,17 @@ create table event_word_ids (
   id bigint not null
 ) with (autovacuum_vacuum_insert_scale_factor = 0.01);
 
-insert into event_word_ids (hash, id)
-  select hashtextextended(word, 0), id from event_text, text_words(body) as word;
-insert into event_words (hash, word)
-  select distinct on (hashtextextended(word, 0)) hashtextextended(word, 0), word from event_text, text_words(body) as word
-  on conflict (hash) do nothing;
+-- The words of the text table's events after `after`: this migration's fill and a seeded log's (the bench). The
+-- statement that stores events writes their words itself, beside their text.
+create function add_words(after bigint) returns void language sql as $$
+  insert into event_log.event_word_ids (hash, id)
+    select hashtextextended(word, 0), id from event_log.event_text, event_log.text_words(body) as word where id > after;
+  insert into event_log.event_words (hash, word)
+    select distinct on (hashtextextended(word, 0)) hashtextextended(word, 0), word
+    from event_log.event_text, event_log.text_words(body) as word where id > after
+    on conflict (hash) do nothing;
+$$;
+select add_words(0);
 
 create index event_word_ids_by_word on event_word_ids (hash, id);
 

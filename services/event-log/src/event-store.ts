@@ -77,7 +77,7 @@ function storeRunStatement(run: readonly { sequence: number; value: DomainEvent 
       returning id, type, created_by, data
     ),
     texts as (
-      select id, lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')) as body from stored
+      select id, event_log.text_of(type, created_by, data) as body from stored
     ),
     searched as (
       insert into event_log.event_text (id, body) select id, body from texts
