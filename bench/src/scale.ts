@@ -71,12 +71,18 @@ async function growFlags(admin: HttpClient, from: number, total: number) {
 
 async function propagation(admin: HttpClient, url: string, changes: number) {
   const frontend = httpClient(url, { authorization: frontendToken });
+  // A user inside scale-0's 50 % rollout: without one, half the answers are "off" while the flag is on, and a toggle
+  // off looked seen at once (before 2026-11-25's night, every other sample was that).
+  let user = 0;
+  while ((await frontend.get(`/api/frontend/features/scale-0?userId=u-${user}`)).status !== 200) {
+    if (++user === 1000) throw new Error('scale-0 is on for none of 1,000 users');
+  }
   const samples: number[] = [];
   for (let index = 0; index < changes; index += 1) {
     const enabled = index % 2 === 1;
     const start = performance.now();
     await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
-    while (((await frontend.get('/api/frontend/features/scale-0')).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (((await frontend.get(`/api/frontend/features/scale-0?userId=u-${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
     samples.push(performance.now() - start);
   }
   const summary = summarize(samples);

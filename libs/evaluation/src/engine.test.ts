@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PreparedContext } from './context.ts';
 import { compileEngine, evaluateFeature } from './engine.ts';
 import { VARIANT_SEED, normalizedValue } from './hashing.ts';
+import type { ClientFeature } from '@bunting/contracts';
 
 const inNorway = { contextName: 'country', operator: 'IN' as const, values: ['NO'] };
 
@@ -41,5 +42,35 @@ describe('compileEngine', () => {
       names.add(expected);
     }
     expect(names).toEqual(new Set(['x', 'y']));
+  });
+
+  it('lends a later engine the features that are the very same objects, and answers as a fresh compile does', () => {
+    const rollout = (name: string, percent: number) => ({
+      name, enabled: true, project: 'default',
+      strategies: [{ name: 'flexibleRollout', parameters: { rollout: String(percent), stickiness: 'default', groupId: name }, constraints: [] }],
+      variants: [{ name: 'blue', weight: 500, stickiness: 'default' }, { name: 'green', weight: 500, stickiness: 'default' }],
+    }) as never as ClientFeature;
+    const parent = rollout('parent', 50);
+    const child = { ...rollout('child', 100), dependencies: [{ feature: 'parent' }] } as ClientFeature;
+    const others = Array.from({ length: 20 }, (_, index) => rollout(`flag-${index}`, index * 5));
+    const first = compileEngine({ features: [parent, child, ...others] });
+    // The parent changes (a new object), one flag is removed and one is added.
+    const changedParent = rollout('parent', 10);
+    const added = rollout('added', 70);
+    const features = [changedParent, child, ...others.slice(1), added];
+    const lent = compileEngine({ features }, { reuse: first });
+    const fresh = compileEngine({ features });
+
+    for (const other of others.slice(1)) expect(lent.get(other.name)).toBe(first.get(other.name));
+    // Changed and added flags are compiled; a child is always compiled, as it looks up its parent in its own engine.
+    expect(lent.get('parent')).not.toBe(first.get('parent'));
+    expect(lent.get('child')).not.toBe(first.get('child'));
+    expect(lent.get('flag-0')).toBeUndefined();
+    for (let index = 0; index < 200; index += 1) {
+      const context = new PreparedContext({ userId: `user-${index}` });
+      for (const feature of features) {
+        expect(lent.getVariant(feature.name, context), `${feature.name} for user-${index}`).toEqual(fresh.getVariant(feature.name, context));
+      }
+    }
   });
 });

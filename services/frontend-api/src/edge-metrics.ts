@@ -9,8 +9,8 @@ export function createEdgeCounts(): EdgeCounts {
   return { frontend: 0, client: 0, delta: 0, ofrep: 0, streamsOpen: () => 0 };
 }
 
-/** What the SDK edge reports: snapshots held (revision, age, compile time), open streams, answers served. */
-export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotStore, 'held'>, counts: EdgeCounts): () => void {
+/** What the SDK edge reports: snapshots held (revision, age, compile time) and installed, open streams, answers served. */
+export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotStore, 'held' | 'installs'>, counts: EdgeCounts): () => void {
   const held = () => snapshots.held();
   const removals = [
     metrics.sampledGauge('bunting_snapshot_revision', 'Revision of the snapshot this replica serves, per environment', ['environment'])
@@ -28,6 +28,16 @@ export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotSt
       collect() {
         this.reset();
         for (const api of ['frontend', 'client', 'delta', 'ofrep'] as const) this.inc({ api }, counts[api]);
+      },
+    });
+  }
+  if (!metrics.registry.getSingleMetric('bunting_snapshot_installs_total')) {
+    new Counter({
+      name: 'bunting_snapshot_installs_total', labelNames: ['environment', 'how'], registers: [metrics.registry],
+      help: 'Snapshot revisions this replica installed, by how each came: built here, patched from a notice, read from the stored copy',
+      collect() {
+        this.reset();
+        for (const { environment, how, count } of snapshots.installs()) this.inc({ environment, how }, count);
       },
     });
   }

@@ -3,7 +3,7 @@ import { httpClient, isolate, startServiceProcess, type Isolation, type ServiceP
 
 /**
  * Two frontend-api replicas in their own processes: a change made through the admin API is visible on both
- * well within a second.
+ * well within a second, the replica that did not build the new revision taking it from the builder's notice.
  */
 let isolation: Isolation;
 const processes: ServiceProcess[] = [];
@@ -23,10 +23,19 @@ afterAll(async () => {
   await isolation?.cleanup();
 });
 
+/** Revisions a replica installed since it started, by how they came (see bunting_snapshot_installs_total). */
+async function installs(url: string, how: 'built' | 'patch' | 'copy'): Promise<number> {
+  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
+  const line = text.split('\n').find((entry) => entry.startsWith('bunting_snapshot_installs_total{') && entry.includes(`how="${how}"`));
+  return line === undefined ? 0 : Number(line.split(' ').at(-1));
+}
+
 it('shows an admin change on every frontend-api replica within a second', async () => {
   const admin = httpClient(processes[0]!.url, { authorization: adminToken });
   const replicas = processes.slice(1).map((child) => httpClient(child.url, { authorization: frontendToken }));
   await admin.post('/api/admin/projects/default/features', { name: 'propagated' });
+  // With a strategy already there, each switch below is one event, so one new revision.
+  await admin.post('/api/admin/projects/default/features/propagated/environments/development/strategies', { name: 'default', parameters: {}, constraints: [] });
   for (const replica of replicas) expect((await replica.get('/api/frontend')).body.toggles).toEqual([]);
 
   const delays: number[] = [];
@@ -46,4 +55,9 @@ it('shows an admin change on every frontend-api replica within a second', async 
     delays.push(Date.now() - start);
   }
   expect(Math.max(...delays)).toBeLessThan(1000);
+  // Each switch was built by one replica and sent to the other with its patch: the other applied it without reading
+  // the stored copy (a copy may still be read if a notice comes after it, on a slow machine, hence at least one).
+  const patched = await Promise.all(processes.slice(1).map((child) => installs(child.url, 'patch')));
+  const built = await Promise.all(processes.slice(1).map((child) => installs(child.url, 'built')));
+  expect(patched[0]! + patched[1]!, `built ${built.join(', ')}`).toBeGreaterThanOrEqual(1);
 }, 30_000);

@@ -14,7 +14,7 @@ function admission(access: EdgeAccess, environment: CompiledEnvironment) {
   const projects = new Set(access.projects);
   let unknown = 0;
   return (name: string): boolean => {
-    const project = environment.projectOf.get(name);
+    const project = environment.projectOf(name);
     if (project !== undefined) return everyProject || projects.has(project);
     unknown += 1;
     return unknown <= UNKNOWN_FLAGS_PER_POST;

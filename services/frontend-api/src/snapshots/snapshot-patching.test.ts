@@ -19,7 +19,15 @@ afterAll(() => stack?.dispose());
 
 type Stored = { revision: number; snapshot: unknown; changed?: { from: number; features: string[] } };
 const stored = async (): Promise<Stored> => JSON.parse(gunzipSync((await stack.redis.getBuffer(`${stack.isolation.namespace}:snapshot:development`))!).toString('utf8'));
-const served = async () => (await httpClient(stack.url, { authorization: clientToken }).get('/api/client/features')).headers.get('etag');
+const servedAnswer = () => httpClient(stack.url, { authorization: clientToken }).get('/api/client/features');
+const served = async () => (await servedAnswer()).headers.get('etag');
+/** The stored copy once it holds the revision served (a patched revision's copy is written a moment after it is served). */
+const storedAsServed = async (): Promise<Stored> => {
+  const revision = (await servedAnswer()).body.meta.revisionId as number;
+  let copy!: Stored;
+  await eventually(async () => (copy = await stored()).revision >= revision);
+  return copy;
+};
 
 it('patches the held snapshot flag by flag, ending where a whole read ends', async () => {
   const { body: segment } = await stack.admin.post('/api/admin/segments', { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1', '2'] }] });
@@ -59,14 +67,14 @@ it('patches the held snapshot flag by flag, ending where a whole read ends', asy
       etag = now;
       return moved;
     });
-    patched.push((await stored()).changed?.features);
+    patched.push((await storedAsServed()).changed?.features);
   }
   // Each was patched, reading the flag changed (and any whose event came after the snapshot before was read).
   ['alpha', 'beta', 'beta', 'gamma', 'beta', 'gamma', 'Beta-2', 'alpha'].forEach((flag, index) => expect(patched[index]).toContain(flag));
   expect(patched.at(-1)).toEqual(['alpha']);
 
   const whole = await askView(stack.messaging, SnapshotView, { environment: 'development' });
-  const last = await stored();
+  const last = await storedAsServed();
   expect(last.snapshot).toEqual(whole);
   expect(last.revision).toBeGreaterThan(before);
 });

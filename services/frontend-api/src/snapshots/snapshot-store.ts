@@ -1,5 +1,3 @@
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import { z } from 'zod';
 import { EnvironmentSnapshot, SnapshotView } from '@bunting/contracts';
 import { DomainError, askView, type Logger, type Messaging, type Redis } from '@bunting/platform';
@@ -7,26 +5,23 @@ import { compileEnvironment, type CompiledEnvironment } from './compiled-environ
 import { flagOf, scopeOf } from './configuration-events.ts';
 import { createRevisionHistory, diffNamed, diffSnapshots, type ChangesSince } from './revision-changes.ts';
 import { createChangedFlags, mergeSnapshot } from './snapshot-merge.ts';
+import { createStoredCopy, type Stored } from './stored-copy.ts';
 
-/** A stored snapshot; `changed` names the flags it changed from the revision before, when it was made by reading only them. */
-const Stored = z.object({
+/**
+ * A new revision. When it patched the one before, the patch rides along (the flags read again, as read) if it is small
+ * enough for a NATS message: a replica holding the revision it was made from applies it without reading Redis.
+ */
+const Notice = z.object({
+  environment: z.string(),
   revision: z.number(),
-  coveredSeq: z.number(),
-  snapshot: EnvironmentSnapshot,
-  changed: z.object({ from: z.number(), features: z.array(z.string()) }).optional(),
+  patch: z.object({ from: z.number(), coveredSeq: z.number(), names: z.array(z.string()), fresh: EnvironmentSnapshot }).optional(),
 });
-type Stored = z.infer<typeof Stored>;
-const Notice = z.object({ environment: z.string(), revision: z.number() });
+type Notice = z.infer<typeof Notice>;
+/** Below NATS's default largest message (1 MiB), with room to spare. */
+const NOTICE_PATCH_LIMIT = 256 * 1024;
 const ConfigurationEvent = z.object({ type: z.string(), environment: z.string().nullable().optional(), featureName: z.string().nullable().optional() });
 /** Up to this many changed flags are read alone; more, and the whole environment is read. */
 const PARTIAL_LIMIT = 500;
-/**
- * Snapshots stored in Redis are written on every change and read once per replica: fast compression wins, done off the
- * event loop (in libuv's pool) so answers keep flowing meanwhile.
- */
-const STORED_GZIP = { level: 1 };
-const gzip = promisify(gzipCallback);
-const gunzip = promisify(gunzipCallback);
 
 function unavailable(environment: string) {
   return new DomainError(503, 'ServiceUnavailableError', `The flags of ${environment} are not loaded yet and cannot be fetched right now; try again shortly.`, { headers: { 'retry-after': '2' } });
@@ -48,7 +43,12 @@ export type SnapshotStore = {
   stop: () => Promise<void>;
   /** The environments this replica serves, with their revision, when each was installed and how long it took to compile. */
   held: () => { environment: string; revision: number; installedAt: number; compileMs: number }[];
+  /** Revisions installed since start, by environment and how each came. */
+  installs: () => { environment: string; how: InstallKind; count: number }[];
 };
+
+/** How a revision came to a replica: built here, patched from a notice, or read from the stored copy. */
+export type InstallKind = 'built' | 'patch' | 'copy';
 
 type Deps = { messaging: Messaging; redis: Redis; log: Logger; namespace: string; hostname: string; revisionCheckMs: number };
 
@@ -66,6 +66,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     revision: (environment: string) => `${deps.namespace}:snapshot-revision:${environment}`,
     lock: (environment: string) => `${deps.namespace}:snapshot-lock:${environment}`,
   };
+  const copies = createStoredCopy({ redis, log, namespace: deps.namespace });
   const noticeSubject = `${deps.namespace}.snapshots.updated`;
   const states = new Map<string, CompiledEnvironment & { coveredSeq: number; installedAt: number; compileMs: number }>();
   const loading = new Map<string, Promise<CompiledEnvironment>>();
@@ -78,6 +79,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   let timer: NodeJS.Timeout | undefined;
   const subscriptions: { unsubscribe: () => void }[] = [];
   const history = createRevisionHistory();
+  const installCounts = new Map<string, number>();
   const listeners = new Map<string, Set<(compiled: CompiledEnvironment) => void>>();
   const changedFlags = createChangedFlags();
   // Events before start are not known one by one: a snapshot covering less than this is never patched.
@@ -87,14 +89,21 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   const comparable = (state: CompiledEnvironment) => ({ snapshot: state.snapshot, featureNamed: (name: string) => state.engine.get(name)?.source });
   const requiredSeq = (environment: string) => Math.max(seenForAll, seenForEnvironment.get(environment) ?? 0);
 
-  function install(stored: Stored): CompiledEnvironment {
+  /**
+   * Serves a revision, built here, patched from a notice or read from the stored copy. A snapshot made here from the
+   * one held (not read from the copy) keeps the objects of every flag not read again, and what was compiled for them.
+   */
+  function install(stored: Stored, how: InstallKind): CompiledEnvironment {
     const existing = states.get(stored.snapshot.environment);
     if (existing && existing.revision >= stored.revision) return existing;
     const started = performance.now();
-    const built = compileEnvironment(stored.snapshot, stored.revision, deps.hostname);
+    const lender = how !== 'copy' && existing !== undefined && existing.revision === stored.changed?.from ? existing : undefined;
+    const built = compileEnvironment(stored.snapshot, stored.revision, deps.hostname, lender);
     const compiled = Object.assign(built, { coveredSeq: stored.coveredSeq, installedAt: Date.now(), compileMs: performance.now() - started });
     const environment = stored.snapshot.environment;
     states.set(environment, compiled);
+    const counted = `${environment}\u0000${how}`;
+    installCounts.set(counted, (installCounts.get(counted) ?? 0) + 1);
     changedFlags.forget(new Map([...states].map(([name, state]) => [name, state.coveredSeq])));
     // Comparing the snapshots for the delta protocol waits until the new one is being served: until then a delta
     // SDK asking gets a hydration, which is never wrong.
@@ -116,13 +125,6 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     return compiled;
   }
 
-  async function readStored(environment: string): Promise<Stored | undefined> {
-    const raw = await redis.getBuffer(key.data(environment));
-    if (!raw) return undefined;
-    const parsed = Stored.safeParse(JSON.parse((await gunzip(raw)).toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  }
-
   /**
    * The next revision of an environment: Redis's counter, but never at or below what this replica serves (a Redis
    * restarted without its data starts counting from zero again).
@@ -142,14 +144,33 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
    * The held snapshot with only the flags changed since it read again, when that is enough: no event about more than
    * single flags since, and not too many of them. Undefined means read the whole environment.
    */
-  async function patchHeld(environment: string): Promise<{ snapshot: EnvironmentSnapshot; changed: { from: number; features: string[] } } | undefined> {
+  async function patchHeld(environment: string): Promise<{ snapshot: EnvironmentSnapshot; fresh: EnvironmentSnapshot; changed: { from: number; features: string[] } } | undefined> {
     const held = states.get(environment);
     if (!held || held.coveredSeq < startedAt) return undefined;
     const names = changedFlags.since(environment, held.coveredSeq);
     if (!names || names.size > PARTIAL_LIMIT) return undefined;
     const features = [...names];
     const fresh = await askView(messaging, SnapshotView, { environment, features });
-    return { snapshot: mergeSnapshot(held.snapshot, fresh, names), changed: { from: held.revision, features } };
+    return { snapshot: mergeSnapshot(held.snapshot, fresh, names), fresh, changed: { from: held.revision, features } };
+  }
+
+  /** The notice of a patched revision with its patch, or undefined when the patch is too big to send. */
+  function patchNotice(stored: Stored, fresh: EnvironmentSnapshot): string | undefined {
+    const { changed, revision, coveredSeq } = stored;
+    if (!changed) return undefined;
+    const notice: Notice = { environment: fresh.environment, revision, patch: { from: changed.from, coveredSeq, names: changed.features, fresh } };
+    const text = JSON.stringify(notice);
+    return text.length <= NOTICE_PATCH_LIMIT ? text : undefined;
+  }
+
+  /** A notice's patch applied to the revision held, when it was made from that one. */
+  function applyNotice(notice: Notice): boolean {
+    const held = states.get(notice.environment);
+    const patch = notice.patch;
+    if (!held || !patch || patch.from !== held.revision) return false;
+    const snapshot = mergeSnapshot(held.snapshot, patch.fresh, new Set(patch.names));
+    install({ revision: notice.revision, coveredSeq: patch.coveredSeq, snapshot, changed: { from: patch.from, features: patch.names } }, 'patch');
+    return true;
   }
 
   /** One replica builds under the lock; the others wait for a stored snapshot that covers what they saw. */
@@ -159,29 +180,41 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       const token = `${process.pid}:${Math.random()}`;
       const locked = await redis.set(key.lock(environment), token, 'PX', 10_000, 'NX');
       if (locked === 'OK') {
-        let stored: Stored;
         try {
           const coveredSeq = requiredSeq(environment);
           const patched = await patchHeld(environment);
           const snapshot = patched?.snapshot ?? await askView(messaging, SnapshotView, { environment });
           const revision = await nextRevision(environment);
-          stored = { revision, coveredSeq, snapshot, ...(patched ? { changed: patched.changed } : {}) };
-          await redis.set(key.data(environment), await gzip(JSON.stringify(stored), STORED_GZIP));
+          const stored: Stored = { revision, coveredSeq, snapshot, ...(patched ? { changed: patched.changed } : {}) };
+          // A patch is served and sent at once, and the whole copy for replicas that start later follows: at 10,000
+          // flags encoding and compressing it took 50-500 ms, and reading it back as much on every other replica.
+          const notice = patched && patchNotice(stored, patched.fresh);
+          if (notice) {
+            install(stored, 'built');
+            messaging.nc.publish(noticeSubject, notice);
+            copies.writeSoon(stored);
+          } else {
+            await copies.write(stored);
+            install(stored, 'built');
+            messaging.nc.publish(noticeSubject, JSON.stringify({ environment, revision }));
+          }
         } finally {
           await redis.eval(
             "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
             1, key.lock(environment), token,
           );
         }
-        install(stored);
-        messaging.nc.publish(noticeSubject, JSON.stringify({ environment, revision: stored.revision }));
         return;
       }
       const deadline = Date.now() + 3000;
       while (Date.now() < deadline && !stopped) {
-        const stored = await readStored(environment);
+        // The lock holder's notice may have brought it already.
+        if ((states.get(environment)?.coveredSeq ?? -1) >= needed) return;
+        // Reading the copy costs tens of milliseconds at 10,000 flags: only once it covers what is needed.
+        const covered = await copies.covered(environment);
+        const stored = covered === null || covered >= needed ? await copies.read(environment) : undefined;
         if (stored && stored.coveredSeq >= needed) {
-          install(stored);
+          install(stored, 'copy');
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -223,8 +256,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
    * the background; with nothing at all, 503 at once.
    */
   async function load(environment: string): Promise<CompiledEnvironment> {
-    const stored = await readStored(environment).catch(() => undefined);
-    if (stored && stored.coveredSeq >= requiredSeq(environment)) return install(stored);
+    const stored = await copies.read(environment).catch(() => undefined);
+    if (stored && stored.coveredSeq >= requiredSeq(environment)) return install(stored, 'copy');
     try {
       await rebuild(environment, { once: true });
     } catch (error) {
@@ -233,7 +266,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const state = states.get(environment);
     if (state) return state;
     if (!stored) throw unavailable(environment);
-    const served = install(stored);
+    const served = install(stored, 'copy');
     scheduleRebuild(environment);
     return served;
   }
@@ -257,13 +290,15 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     }
   }
 
-  /** Catches a missed notice: any environment whose Redis revision is ahead is reloaded. */
+  /** Catches a missed notice: any environment whose stored copy is ahead is reloaded. */
   async function checkRevisions() {
     for (const [environment, state] of states) {
-      const revision = Number(await redis.get(key.revision(environment)));
+      // A rebuild under way installs what it finds itself.
+      if (running.has(environment)) continue;
+      const revision = (await copies.revision(environment)) ?? Number(await redis.get(key.revision(environment)));
       if (revision > state.revision) {
-        const stored = await readStored(environment);
-        if (stored) install(stored);
+        const stored = await copies.read(environment);
+        if (stored) install(stored, 'copy');
       }
     }
   }
@@ -271,6 +306,10 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   return {
     current: (environment) => states.get(environment),
     held: () => [...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
+    installs: () => [...installCounts].map(([counted, count]) => {
+      const [environment, how] = counted.split('\u0000') as [string, InstallKind];
+      return { environment, how, count };
+    }),
     changesSince(environment, revision) {
       const state = states.get(environment);
       return state ? history.since(environment, revision, state.revision) : null;
@@ -302,8 +341,14 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
           const notice = Notice.safeParse(message.json());
           if (!notice.success) return;
           const state = states.get(notice.data.environment);
-          if (!state || state.revision >= notice.data.revision) return;
-          void readStored(notice.data.environment).then((stored) => stored && install(stored)).catch(() => undefined);
+          if (!state || state.revision >= notice.data.revision || applyNotice(notice.data)) return;
+          // Not the revision the patch was made from: the copy, once it is stored (a patched revision's comes a moment
+          // later, and the wait for a rebuild or the periodic check reads it then).
+          void (async () => {
+            if (((await copies.revision(notice.data.environment)) ?? notice.data.revision) < notice.data.revision) return;
+            const stored = await copies.read(notice.data.environment);
+            if (stored) install(stored, 'copy');
+          })().catch(() => undefined);
         },
       }));
       timer = setInterval(() => void checkRevisions().catch(() => undefined), deps.revisionCheckMs);
@@ -313,6 +358,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
       if (timer) clearInterval(timer);
       for (const subscription of subscriptions) subscription.unsubscribe();
       await Promise.allSettled([...running.values()]);
+      await copies.flush();
     },
   };
 }
