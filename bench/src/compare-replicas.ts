@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
 import { configureFlags, startCeiling } from './sdk-edge.ts';
 import { load, type LoadResult } from './load.ts';
 import { quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
+import { checkout, removeCheckout } from './checkout.ts';
 
 /**
  * `npm run bench:compare`: /api/frontend on two frontend-api replicas side by side, one from this working tree and
@@ -43,29 +42,13 @@ async function importFlags(admin: ReturnType<typeof httpClient>, count: number) 
   }
 }
 
-/** A checkout of `revision` that uses this tree's installed packages but its own workspaces. */
-function checkout(revision: string): string {
-  const directory = mkdtempSync(join(tmpdir(), 'bunting-base-'));
-  execFileSync('git', ['worktree', 'add', '--detach', directory, revision], { cwd: root, stdio: 'ignore' });
-  const modules = join(root, 'node_modules');
-  mkdirSync(join(directory, 'node_modules', '@bunting'), { recursive: true });
-  for (const entry of readdirSync(modules)) {
-    if (entry !== '@bunting') symlinkSync(join(modules, entry), join(directory, 'node_modules', entry));
-  }
-  // The workspaces' links are relative, so the same links point into the checkout.
-  for (const entry of readdirSync(join(modules, '@bunting'))) {
-    symlinkSync(readlinkSync(join(modules, '@bunting', entry)), join(directory, 'node_modules', '@bunting', entry));
-  }
-  return directory;
-}
-
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const revision = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
-const baseDirectory = checkout(base);
+const baseDirectory = checkout(root, base);
 const isolation = await isolate();
 const adminToken = '*:*.compare-admin';
 const frontendToken = 'default:development.compare-frontend';
@@ -131,5 +114,5 @@ try {
 } finally {
   await stack.stop();
   await isolation.cleanup();
-  execFileSync('git', ['worktree', 'remove', '--force', baseDirectory], { cwd: root, stdio: 'ignore' });
+  removeCheckout(root, baseDirectory);
 }
