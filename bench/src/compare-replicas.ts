@@ -7,6 +7,7 @@ import { load, type LoadResult } from './load.ts';
 import { quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
 import { checkout, removeCheckout } from './checkout.ts';
+import { importScaleFlags } from './scale-flags.ts';
 
 /**
  * `npm run bench:compare`: /api/frontend on two frontend-api replicas side by side, one from this working tree and
@@ -27,21 +28,6 @@ const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
 const ofrep = process.env.COMPARE_API === 'ofrep';
 const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
 
-/** bench:scale's flags: `count` flags imported 2,000 at a time, each a 50 % rollout on in development. */
-async function importFlags(admin: ReturnType<typeof httpClient>, count: number) {
-  for (let start = 0; start < count; start += 2000) {
-    const names = Array.from({ length: Math.min(2000, count - start) }, (_, offset) => `scale-${start + offset}`);
-    const data = {
-      features: names.map((name) => ({ name, type: 'release', project: 'default' })),
-      tagTypes: [],
-      featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
-      featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-    };
-    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data });
-    if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
-  }
-}
-
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -57,7 +43,7 @@ const stack = await startServiceProcess('all', env);
 try {
   const admin = httpClient(stack.url, { authorization: adminToken });
   if (scaleFlags === undefined) await configureFlags(admin);
-  else await importFlags(admin, scaleFlags);
+  else await importScaleFlags(admin, 0, scaleFlags);
   // The all-in-one process done with the configuration's events before the replicas start and the load begins.
   await quiet(stack.pid);
   const working = await startServiceProcess('frontend-api', { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.COMPARE_NODE_OPTIONS ?? ''}`.trim() });

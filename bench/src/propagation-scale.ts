@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { checkout, removeCheckout } from './checkout.ts';
 import { quiet } from './quiet.ts';
+import { importScaleFlags, scale0Answers, userInsideScale0 } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -20,22 +21,9 @@ const adminToken = '*:*.propagation-admin';
 const frontendToken = 'default:development.propagation-frontend';
 const clientToken = 'default:development.propagation-client';
 
-async function importFlags(admin: HttpClient) {
-  for (let start = 0; start < flags; start += 2000) {
-    const names = Array.from({ length: Math.min(2000, flags - start) }, (_, offset) => `scale-${start + offset}`);
-    const data = {
-      features: names.map((name) => ({ name, type: 'release', project: 'default' })), tagTypes: [],
-      featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
-      featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-    };
-    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data });
-    if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
-  }
-}
-
-/** Polls (every 2 ms) until the flag's answer for `user` is `enabled`; ms since `start`. */
-async function seen(client: HttpClient, user: string, enabled: boolean, start: number): Promise<number> {
-  while (((await client.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+/** ms from `start` until scale-0's answer for `user` on `frontend` is `enabled`. */
+async function seen(frontend: HttpClient, user: string, enabled: boolean, start: number): Promise<number> {
+  await scale0Answers(frontend, user, enabled);
   return performance.now() - start;
 }
 
@@ -47,24 +35,21 @@ async function run(label: string, checkoutRoot: string | undefined) {
   const replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' }, options);
   try {
     const admin = httpClient(server.url, { authorization: adminToken });
-    await importFlags(admin);
+    await importScaleFlags(admin, 0, flags);
     const targets = [server, replica].map((process) => ({ frontend: httpClient(process.url, { authorization: frontendToken }), client: httpClient(process.url, { authorization: clientToken }) }));
     for (const target of targets) {
       while (!(await target.client.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`)) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // The import's events (the event log, insights) done first, as a change would usually find the stack.
     await quiet(server.pid);
-    let user = 0;
-    while ((await targets[0]!.frontend.get(`/api/frontend/features/scale-0?userId=u-${user}`)).status !== 200) {
-      if (++user === 1000) throw new Error('scale-0 is on for none of 1,000 users');
-    }
+    const user = await userInsideScale0(targets[0]!.frontend);
     const samples = { admin: [] as number[], allInOne: [] as number[], replica: [] as number[] };
     for (let index = 0; index < toggles; index += 1) {
       const enabled = index % 2 === 1;
       const start = performance.now();
       await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
       samples.admin.push(performance.now() - start);
-      const [allInOne, onReplica] = await Promise.all(targets.map((target) => seen(target.frontend, `u-${user}`, enabled, start)));
+      const [allInOne, onReplica] = await Promise.all(targets.map((target) => seen(target.frontend, user, enabled, start)));
       samples.allInOne.push(allInOne!);
       samples.replica.push(onReplica!);
     }

@@ -7,6 +7,7 @@ import { measureMetricsFleet } from './metrics-fleet.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
 import { round, summarize } from './stats.ts';
+import { importScaleFlags, scale0Answers, scaleExport, userInsideScale0 } from './scale-flags.ts';
 
 /**
  * `npm run bench:scale`: how the SDK edge's costs grow with the work. Flags per environment (200, 2,000,
@@ -33,16 +34,6 @@ async function inParallel(count: number, concurrency: number, work: (index: numb
   }));
 }
 
-/** The flags of an export: each a gradual rollout to half the users, on in development. */
-function exportOf(names: string[], project: string) {
-  const features = names.map((name) => ({ name, type: 'release', project }));
-  return {
-    features, tagTypes: [],
-    featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
-    featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-  };
-}
-
 /**
  * Grows the flags to `total`: the last 100 through the API one by one (16 at a time, each created and turned on),
  * the rest by import in batches of 2,000; flags per second of each way.
@@ -52,11 +43,7 @@ async function growFlags(admin: HttpClient, from: number, total: number) {
   let importedPerSecond = Number.NaN;
   if (total - byApi > from) {
     const started = performance.now();
-    for (let start = from; start < total - byApi; start += 2000) {
-      const names = Array.from({ length: Math.min(2000, total - byApi - start) }, (_, offset) => `scale-${start + offset}`);
-      const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data: exportOf(names, 'default') });
-      if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
-    }
+    await importScaleFlags(admin, from, total - byApi);
     importedPerSecond = round((total - byApi - from) / ((performance.now() - started) / 1000));
   }
   const started = performance.now();
@@ -71,18 +58,14 @@ async function growFlags(admin: HttpClient, from: number, total: number) {
 
 async function propagation(admin: HttpClient, url: string, changes: number) {
   const frontend = httpClient(url, { authorization: frontendToken });
-  // A user inside scale-0's 50 % rollout: without one, half the answers are "off" while the flag is on, and a toggle
-  // off looked seen at once (before 2026-11-25's night, every other sample was that).
-  let user = 0;
-  while ((await frontend.get(`/api/frontend/features/scale-0?userId=u-${user}`)).status !== 200) {
-    if (++user === 1000) throw new Error('scale-0 is on for none of 1,000 users');
-  }
+  // As a user inside the rollout (before 2026-11-25's night, without one, every other sample was a toggle off seen at once).
+  const user = await userInsideScale0(frontend);
   const samples: number[] = [];
   for (let index = 0; index < changes; index += 1) {
     const enabled = index % 2 === 1;
     const start = performance.now();
     await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
-    while (((await frontend.get(`/api/frontend/features/scale-0?userId=u-${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+    await scale0Answers(frontend, user, enabled);
     samples.push(performance.now() - start);
   }
   const summary = summarize(samples);
@@ -291,7 +274,7 @@ try {
   const rssBefore = rssMiB(server.pid);
   const started = performance.now();
   const names = Array.from({ length: 5000 }, (_, index) => `imported-${index}`);
-  const imported = await admin.post('/api/admin/features-batch/import', { project: 'imports', environment: 'development', data: exportOf(names, 'imports') });
+  const imported = await admin.post('/api/admin/features-batch/import', { project: 'imports', environment: 'development', data: scaleExport(names, 'imports') });
   const answered = performance.now();
   console.log(`\nImport of 5,000 flags in one features-batch/import: ${imported.status}, ${round((answered - started) / 1000, 2)} s, all-in-one RSS ${round(rssBefore)} -> ${round(rssMiB(server.pid))} MiB`);
   // How far behind the import's answer the event log holds all of it (features-imported is the import's last event).

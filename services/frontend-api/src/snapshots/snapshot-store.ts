@@ -79,7 +79,7 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   let timer: NodeJS.Timeout | undefined;
   const subscriptions: { unsubscribe: () => void }[] = [];
   const history = createRevisionHistory();
-  const installCounts = new Map<string, number>();
+  const installCounts = new Map<string, Record<InstallKind, number>>();
   const listeners = new Map<string, Set<(compiled: CompiledEnvironment) => void>>();
   const changedFlags = createChangedFlags();
   // Events before start are not known one by one: a snapshot covering less than this is never patched.
@@ -102,8 +102,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
     const compiled = Object.assign(built, { coveredSeq: stored.coveredSeq, installedAt: Date.now(), compileMs: performance.now() - started });
     const environment = stored.snapshot.environment;
     states.set(environment, compiled);
-    const counted = `${environment}\u0000${how}`;
-    installCounts.set(counted, (installCounts.get(counted) ?? 0) + 1);
+    const counts = installCounts.get(environment) ?? installCounts.set(environment, { built: 0, patch: 0, copy: 0 }).get(environment)!;
+    counts[how] += 1;
     changedFlags.forget(new Map([...states].map(([name, state]) => [name, state.coveredSeq])));
     // Comparing the snapshots for the delta protocol waits until the new one is being served: until then a delta
     // SDK asking gets a hydration, which is never wrong.
@@ -306,10 +306,8 @@ export function createSnapshotStore(deps: Deps): SnapshotStore {
   return {
     current: (environment) => states.get(environment),
     held: () => [...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
-    installs: () => [...installCounts].map(([counted, count]) => {
-      const [environment, how] = counted.split('\u0000') as [string, InstallKind];
-      return { environment, how, count };
-    }),
+    installs: () => [...installCounts].flatMap(([environment, counts]) =>
+      (Object.keys(counts) as InstallKind[]).map((how) => ({ environment, how, count: counts[how] }))),
     changesSince(environment, revision) {
       const state = states.get(environment);
       return state ? history.since(environment, revision, state.revision) : null;
