@@ -47,10 +47,18 @@ async function streamInfo() {
   return stack.messaging.jsm.streams.info(stack.messaging.names.eventsStream);
 }
 
-/** The events of one flag in the event log, oldest first. */
+/**
+ * The events of one flag in the event log, oldest first. The event log checks credentials with admin-api over NATS,
+ * so while the stack's connection moves to a live node it answers 503 with Retry-After: that is waited out, never
+ * read as "no events".
+ */
 async function eventsOf(flag: string): Promise<{ type: string }[]> {
-  const reply = await stack.admin.get(`/api/admin/events/${flag}`);
-  return reply.status === 200 ? [...(reply.body.events as { type: string }[])].reverse() : [];
+  const reply = await eventually(async () => {
+    const answer = await stack.admin.get(`/api/admin/events/${flag}`);
+    return answer.status === 503 && answer.headers.get('retry-after') ? undefined : answer;
+  }, { timeoutMs: 30_000, intervalMs: 100 });
+  expect(reply.status).toBe(200);
+  return [...(reply.body.events as { type: string }[])].reverse();
 }
 
 async function pendingOutbox(): Promise<number> {
