@@ -87,3 +87,12 @@ describe('bucketWithPrefix', () => {
     expect(aboveSignedRange).toBeGreaterThan(1000);
   });
 });
+
+describe('percentBucketOf', () => {
+  it('is the unsigned hash % 100 + 1, at the ends of the range and for random hashes', async () => {
+    const { percentBucketOf } = await import('./hashing.ts');
+    const ends = [0, 1, 99, 100, 65_535, 65_536, 2 ** 31 - 1, -(2 ** 31), -1, -100, -65_536];
+    const random = Array.from({ length: 20_000 }, (_, index) => Math.imul(index + 1, 0x9e3779b1) ^ (index << 7));
+    for (const signed of [...ends, ...random]) expect(percentBucketOf(signed), String(signed)).toBe(((signed >>> 0) % 100) + 1);
+  });
+});

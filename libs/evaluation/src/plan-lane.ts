@@ -1,7 +1,7 @@
 import type { ConstraintList } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
 import { evaluateFeature, type CompiledFeature } from './engine.ts';
-import { bucketOf, signedHashAfter } from './hashing.ts';
+import { bucketOf, percentBucketOf, signedHashAfter } from './hashing.ts';
 
 /** What a lane's flag is: off whatever the context, a simple plan, or a flag for the general path. */
 const OFF = 0;
@@ -35,7 +35,11 @@ export class PlanLane {
   readonly size: number;
   private readonly features: readonly CompiledFeature[];
   private readonly numbers: Int32Array;
-  private readonly percents: Float64Array;
+  /**
+   * Each rollout's percentage as the highest bucket inside it: an integer bucket is over a percentage exactly when
+   * it is over the percentage's floor (a simple plan's percentage is above 0; one of 100 or more lets every bucket in).
+   */
+  private readonly cutoffs: Int32Array;
   private readonly totals: Float64Array;
   private readonly weights: Float64Array;
   /** The slot of the answer at the same place in `weights`. */
@@ -48,7 +52,7 @@ export class PlanLane {
     const flags = features.map((feature) => feature.plan);
     this.size = flags.length;
     this.numbers = new Int32Array(flags.length * FIELDS);
-    this.percents = new Float64Array(flags.length);
+    this.cutoffs = new Int32Array(flags.length);
     this.totals = new Float64Array(flags.length);
     const weights: number[] = [];
     const answerSlots: number[] = [];
@@ -66,7 +70,7 @@ export class PlanLane {
       this.numbers[at + CONSTRAINTS] = this.constraints.length;
       this.constraints.push(plan.constraints);
       this.numbers[at + ALWAYS] = plan.always ? 1 : 0;
-      this.percents[index] = plan.percent;
+      this.cutoffs[index] = plan.percent >= 100 ? 100 : Math.floor(plan.percent);
       this.numbers[at + ROLLOUT_STATE] = plan.rolloutState;
       this.numbers[at + ROLLOUT_PENDING] = plan.rolloutPending;
       this.numbers[at + ROLLOUT_OFFSET] = plan.rolloutOffset;
@@ -92,6 +96,7 @@ export class PlanLane {
   slotsOf(context: PreparedContext, out: Int32Array): void {
     const numbers = this.numbers;
     const constraints = this.constraints;
+    const cutoffs = this.cutoffs;
     const rolloutKey = context.defaultRolloutKey();
     const variantKey = context.defaultVariantKey();
     for (let index = 0; index < this.size; index += 1) {
@@ -115,8 +120,14 @@ export class PlanLane {
           out[index] = this.general(index, context);
           continue;
         }
-        const hash = signedHashAfter(numbers[at + ROLLOUT_STATE]!, numbers[at + ROLLOUT_PENDING]!, numbers[at + ROLLOUT_OFFSET]!, numbers[at + ROLLOUT_LENGTH]!, rolloutKey);
-        if (bucketOf(hash, 100) > this.percents[index]!) {
+        const bucket = percentBucketOf(signedHashAfter(numbers[at + ROLLOUT_STATE]!, numbers[at + ROLLOUT_PENDING]!, numbers[at + ROLLOUT_OFFSET]!, numbers[at + ROLLOUT_LENGTH]!, rolloutKey));
+        // -1 past the cutoff, 0 within: without a branch, which a 50 % rollout mispredicts every other flag.
+        const past = (cutoffs[index]! - bucket) >> 31;
+        if (numbers[at + HAS_VARIANTS] === 0) {
+          out[index] = past;
+          continue;
+        }
+        if (past !== 0) {
           out[index] = -1;
           continue;
         }

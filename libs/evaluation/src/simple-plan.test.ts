@@ -32,7 +32,7 @@ function randomStrategy(random: ReturnType<typeof generator>, name: string) {
   const kind = random.pick(['flexibleRollout', 'flexibleRollout', 'flexibleRollout', 'default', 'default', 'userWithId', 'gradualRolloutUserId']);
   const parameters: Record<string, string> = {};
   if (kind === 'flexibleRollout') {
-    parameters.rollout = String(random.pick([0, 1, 25, 50, 99, 100]));
+    parameters.rollout = String(random.pick([0, 0.5, 1, 12.5, 25, 50, 99, 99.9, 100, 150]));
     parameters.stickiness = random.pick(['default', 'default', 'default', 'userId', 'sessionId', 'random', 'country']);
     if (random.chance(0.7)) parameters.groupId = random.pick([name, 'shared-group']);
   }

@@ -1,6 +1,6 @@
 import type { ConstraintList } from './constraints.ts';
 import type { PreparedContext } from './context.ts';
-import { bucketOf, signedHashAfter, type HashPrefix } from './hashing.ts';
+import { bucketOf, percentBucketOf, signedHashAfter, type HashPrefix } from './hashing.ts';
 import { Activation, Stickiness, type StrategyPlan } from './strategies.ts';
 import { answerAtBucket, type VariantPlan } from './variants.ts';
 
@@ -85,7 +85,7 @@ export function evaluateSimple<T>(plan: SimplePlan<T>, context: PreparedContext,
   if (!plan.always) {
     const key = context.defaultRolloutKey();
     if (key === null) return undefined;
-    const bucket = bucketOf(signedHashAfter(plan.rolloutState, plan.rolloutPending, plan.rolloutOffset, plan.rolloutLength, key), 100);
+    const bucket = percentBucketOf(signedHashAfter(plan.rolloutState, plan.rolloutPending, plan.rolloutOffset, plan.rolloutLength, key));
     if (bucket > plan.percent) return off;
   }
   if (!plan.hasVariants) return plan.plain;

@@ -41,4 +41,18 @@ describe('the toggle table', () => {
     expect(JSON.parse(toggles.parts[toggles.entry(1, 2)]!.toString())).toMatchObject({ name: 'split', variant: { name: 'b', payload: { value: 'x' } }, impressionData: true });
     expect(JSON.parse(toggles.parts[toggles.entry(2, -1)]!.toString())).toMatchObject({ name: 'off', enabled: false });
   });
+
+  it('gathers the entries of the flags that are on, in order, with their bytes and a comma each', () => {
+    const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
+    const visible = environment.visibleFeatures(['*']);
+    const { toggles } = environment.answering(visible);
+    // Longer than the flags: only the first `count` entries of picked belong to the answer.
+    const picked = new Int32Array(8).fill(-9);
+    for (const slots of [[-1, -1, -1], [0, -1, -1], [-1, 2, 0], [0, 3, 0], [0, 0, -1]]) {
+      const count = toggles.gatherOn(Int32Array.from(slots), slots.length, picked);
+      const expected = slots.flatMap((slot, index) => (slot < 0 ? [] : [toggles.entry(index, slot)]));
+      expect([...picked.subarray(0, count)], JSON.stringify(slots)).toEqual(expected);
+      expect(toggles.gatheredBytes).toBe(expected.reduce((sum, entry) => sum + toggles.lengths[entry]! + 1, 0));
+    }
+  });
 });
