@@ -8,8 +8,13 @@ const TYPES = ['feature-created', 'feature-updated', 'feature-strategy-add', 'fe
 /**
  * Seeds the event log with `count` events straight into its table (50 projects, 10,000 flags, 100 people, four
  * years), then times the event log's reads against it: the recent list, the deprecated search and the search with
- * Unleash's operators, each 40 times in a row.
+ * Unleash's operators, each READS times in a row.
  */
+/**
+ * Reads of each kind: enough that the p99 is a percentile (with 40 it was the slowest read, which is the first, cold one).
+ */
+export const READS = 200;
+
 export async function measureEventSearch(admin: HttpClient, databaseUrl: string, count: number) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -47,15 +52,15 @@ export async function measureEventSearch(admin: HttpClient, databaseUrl: string,
   const rows: Record<string, unknown>[] = [];
   for (const [read, send] of reads) {
     const samples: number[] = [];
-    for (let round = 0; round < 40; round += 1) {
+    for (let round = 0; round < READS; round += 1) {
       const started = performance.now();
       const reply = await send();
       if (reply.status !== 200) throw new Error(`${read}: ${reply.status}`);
       samples.push(performance.now() - started);
     }
     const summary = summarize(samples);
-    // The first read of each kind meets a cold cache; the p99 of 40 is that read when it is the slowest.
-    rows.push({ read, 'first ms': round(samples[0]!), 'p50 ms': round(summary.p50), 'p99 ms': round(summary.p99), 'goal (p99 <100 ms)': summary.p99 < 100 ? 'met' : 'not met' });
+    // The first read of each kind meets a cold cache (a million rows were just written through 128 MB of shared buffers).
+    rows.push({ read, 'first ms': round(samples[0]!), 'p50 ms': round(summary.p50), 'p99 ms': round(summary.p99), 'max ms': round(summary.max), 'goal (p99 <100 ms)': summary.p99 < 100 ? 'met' : 'not met' });
   }
   return { seedSeconds, rows };
 }

@@ -1,5 +1,5 @@
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
-import { measureEventSearch } from './event-search.ts';
+import { READS, measureEventSearch } from './event-search.ts';
 
 /**
  * `npm run bench:events`: only the event log's reads over a seeded table (what `bench:scale` ends with), on an
@@ -11,7 +11,7 @@ const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: '
 try {
   const eventCount = Number(process.env.SCALE_EVENTS ?? 1_000_000);
   const search = await measureEventSearch(httpClient(server.url, { authorization: adminToken }), isolation.databaseUrl, eventCount);
-  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; 40 reads each, one at a time):`);
+  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`);
   console.table(search.rows);
 } finally {
   await server.stop();

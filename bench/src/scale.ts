@@ -1,7 +1,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
-import { measureEventSearch } from './event-search.ts';
+import { READS, measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
@@ -286,7 +286,7 @@ try {
 
   const eventCount = Number(process.env.SCALE_EVENTS ?? 1_000_000);
   const search = await measureEventSearch(admin, isolation.databaseUrl, eventCount);
-  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; 40 reads each, one at a time):`);
+  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`);
   console.table(search.rows);
 } finally {
   await replica?.stop();
