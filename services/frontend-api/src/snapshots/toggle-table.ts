@@ -47,7 +47,8 @@ export class ToggleTable {
       const slot = slots[index]!;
       const on = (slot >> 31) + 1;
       const entry = zero[index]! + slot;
-      if (lengths[entry] === 0 && on === 1) this.entry(index, slot);
+      // One test that is nearly always false: an off flag's entry may be unencoded too, and is not needed.
+      if ((lengths[entry]! | (on ^ 1)) === 0) this.entry(index, slot);
       // Written for every flag and kept only when the count moves past it.
       picked[count] = entry;
       count += on;
