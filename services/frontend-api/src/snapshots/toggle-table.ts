@@ -36,7 +36,7 @@ export class ToggleTable {
   /**
    * The entries of the flags on in `slots` (slot 0 or more), in order, written to `picked`; returns how many, with
    * their bytes plus one each (for the commas) in `gatheredBytes`. Without a branch on the slot, which a 50 %
-   * rollout mispredicts every other flag (10,000 flags: 67 -> 30 µs a request).
+   * rollout mispredicts every other flag (a table of 10,000 flags, 40 % off at random: 86 -> 68 µs a request).
    */
   gatherOn(slots: Int32Array, size: number, picked: Int32Array): number {
     const zero = this.zero;
