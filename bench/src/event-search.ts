@@ -6,15 +6,15 @@ const TYPES = ['feature-created', 'feature-updated', 'feature-strategy-add', 'fe
   'feature-environment-disabled', 'feature-archived', 'feature-tagged', 'segment-updated', 'project-created'];
 
 /**
- * Seeds the event log with `count` events straight into its table (50 projects, 10,000 flags, 100 people, four
- * years), then times the event log's reads against it: the recent list, the deprecated search and the search with
- * Unleash's operators, each READS times in a row.
- */
-/**
  * Reads of each kind: enough that the p99 is a percentile (with 40 it was the slowest read, which is the first, cold one).
  */
 export const READS = 200;
 
+/**
+ * Seeds the event log with `count` events straight into its table (50 projects, 10,000 flags, 100 people, four
+ * years), then times the event log's reads against it: the recent list, the deprecated search and the search with
+ * Unleash's operators, each READS times in a row.
+ */
 export async function measureEventSearch(admin: HttpClient, databaseUrl: string, count: number) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();

@@ -81,19 +81,8 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
     }
     const { lane, toggles } = environment.answering(features);
     lane.slotsOf(context, slots);
-    let count = 0;
-    let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
-    if (includeOff) {
-      const lengths = toggles.lengths;
-      for (let index = 0; index < features.length; index += 1) {
-        const entry = toggles.entry(index, slots[index]!);
-        picked[count++] = entry;
-        length += lengths[entry]! + 1;
-      }
-    } else {
-      count = toggles.gatherOn(slots, features.length, picked);
-      length += toggles.gatheredBytes;
-    }
+    const count = includeOff ? toggles.gatherAll(slots, features.length, picked) : toggles.gatherOn(slots, features.length, picked);
+    const length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length + toggles.gatheredBytes;
     return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, toggles.parts, picked, count, TOGGLES_CLOSE, length, reply));
   }
 

@@ -18,7 +18,7 @@ export class ToggleTable {
   /** Each flag's entry for slot 0. */
   private readonly zero: Int32Array;
   private readonly features: readonly TableFeature[];
-  /** The bytes of the last gatherOn's entries, one more each. */
+  /** The bytes of the last gathering's entries, one more each. */
   gatheredBytes = 0;
 
   constructor(features: readonly TableFeature[]) {
@@ -56,6 +56,19 @@ export class ToggleTable {
     }
     this.gatheredBytes = bytes;
     return count;
+  }
+
+  /** The entries of every flag in `slots`, off ones with their off toggle, as gatherOn gives the flags that are on. */
+  gatherAll(slots: Int32Array, size: number, picked: Int32Array): number {
+    const lengths = this.lengths;
+    let bytes = 0;
+    for (let index = 0; index < size; index += 1) {
+      const entry = this.entry(index, slots[index]!);
+      picked[index] = entry;
+      bytes += lengths[entry]! + 1;
+    }
+    this.gatheredBytes = bytes;
+    return size;
   }
 
   /** The entry of the flag at `index` answering `slot` (-1 for off), its toggle encoded. */
