@@ -124,32 +124,48 @@ export function createHttpServer(options: {
     done(null, parsed);
   });
 
-  // The same for the URL: a NUL in a path or query value could never be stored or looked up.
+  // One hook for every request's checks, as each hook is a step of its own on the SDK edge's hot path.
   app.addHook('onRequest', (request, _reply, done) => {
+    // The same as for bodies: a NUL in a path or query value could never be stored or looked up.
     if (request.url.includes('%00') || request.url.includes('\0')) return done(new ValidationError('The URL must not contain NUL characters.'));
-    done();
+    // A write carrying a session cookie must come from this installation's own pages: the cookie is SameSite=Lax,
+    // and the Origin (or, without one, Sec-Fetch-Site) must say so. API tokens are not cookies and pass.
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    if (request.headers.authorization || !request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return done();
+    if (isSameOrigin(request, publicOrigin)) return done();
+    done(new DomainError(403, 'NoAccessError', 'A change made with a session must come from Bunting\'s own pages; this cross-site request was refused.'));
   });
 
-  // Answers a browser may show say how it may show them; the SDK edge's answers are read by code only (and are its
-  // hot path), so they go without.
+  // While closing, answers to requests already in flight close their connection, so keep-alive sockets
+  // do not hold the shutdown open until their idle timeout.
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  // One hook for what every answer may need, as for the requests' checks above; before the not-found handler, so
+  // its answers have it too.
   app.addHook('onSend', (request, reply, payload, done) => {
     const url = request.url;
+    // Answers a browser may show say how it may show them; the SDK edge's answers are read by code only (and are
+    // its hot path), so they go without.
     if (!url.startsWith('/api/frontend') && !url.startsWith('/api/client/')) {
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'same-origin');
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
     }
-    done(null, payload);
-  });
-
-  // A write carrying a session cookie must come from this installation's own pages: the cookie is SameSite=Lax,
-  // and the Origin (or, without one, Sec-Fetch-Site) must say so. API tokens are not cookies and pass.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
-    if (request.headers.authorization || !request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return done();
-    if (isSameOrigin(request, publicOrigin)) return done();
-    done(new DomainError(403, 'NoAccessError', 'A change made with a session must come from Bunting\'s own pages; this cross-site request was refused.'));
+    if (draining) reply.header('connection', 'close');
+    // The SDK edge's answers are Buffers: they leave here before the route's options are looked up (a getter that
+    // builds them anew each time).
+    if (typeof payload !== 'string' || request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag) return done(null, payload);
+    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+    reply.header('etag', etag);
+    // The browser keeps the answer but asks again each time, naming the copy it has.
+    reply.header('cache-control', 'private, no-cache');
+    if (request.headers['if-none-match'] !== etag) return done(null, payload);
+    reply.code(304);
+    done(null, '');
   });
 
   // Before the not-found handler, which takes the hooks registered up to then.
@@ -185,30 +201,6 @@ export function createHttpServer(options: {
       done();
     });
   }
-  // While closing, answers to requests already in flight close their connection, so keep-alive sockets
-  // do not hold the shutdown open until their idle timeout.
-  let draining = false;
-  app.addHook('preClose', (done) => {
-    draining = true;
-    done();
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // The SDK edge's answers are Buffers: they leave here before the route's options are looked up (a getter that
-    // builds them anew each time).
-    if (typeof payload !== 'string' || request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag) return done(null, payload);
-    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
-    // The browser keeps the answer but asks again each time, naming the copy it has.
-    reply.header('cache-control', 'private, no-cache');
-    if (request.headers['if-none-match'] !== etag) return done(null, payload);
-    reply.code(304);
-    done(null, '');
-  });
   return app;
 }
 

@@ -8,6 +8,7 @@ import { frontendRoutes } from './frontend/frontend-routes.ts';
 import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
 import { createSnapshotStore } from './snapshots/snapshot-store.ts';
 import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
+import { browserRoutesHook } from './frontend/cors.ts';
 import { createSdkTokens } from './tokens/sdk-tokens.ts';
 import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
 
@@ -46,6 +47,7 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
     const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
     const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts };
     await inScope(app, (server) => {
+      browserRoutesHook(server, () => config.frontendApiEnabled, () => origins.current());
       frontendRoutes(server, deps);
       clientRoutes(server, deps);
       deltaRoutes(server, deps);

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError, type HttpServer } from '@bunting/platform';
 
 const ALLOWED_HEADERS = 'authorization, content-type, if-none-match, x-api-key, unleash-appname, unleash-connection-id, unleash-instanceid, unleash-sdk, x-unleash-sdk';
 
@@ -19,4 +20,21 @@ export function preflight(_request: FastifyRequest, reply: FastifyReply) {
     .header('access-control-allow-headers', ALLOWED_HEADERS)
     .header('access-control-max-age', '86400')
     .send();
+}
+
+/**
+ * CORS on the routes browsers call, /api/frontend (refused whole when the installation turns the frontend API off)
+ * and OFREP, in one hook for both: each hook is a step of its own on every request to the SDK edge.
+ */
+export function browserRoutesHook(app: HttpServer, frontendApiEnabled: () => boolean, origins: () => readonly string[]) {
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    if (url.startsWith('/api/frontend')) {
+      if (!frontendApiEnabled()) return done(new NotFoundError('The frontend API is disabled on this installation.'));
+      corsHeaders(origins(), request, reply);
+    } else if (url.startsWith('/ofrep/')) {
+      corsHeaders(origins(), request, reply);
+    }
+    done();
+  });
 }

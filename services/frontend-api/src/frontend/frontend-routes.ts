@@ -9,7 +9,7 @@ import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
-import { corsHeaders, preflight } from './cors.ts';
+import { preflight } from './cors.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 import { joinAnswer } from './answer-memory.ts';
 
@@ -32,13 +32,7 @@ function contextOf(rawBody: unknown): Record<string, unknown> {
 export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'messaging' | 'origins' | 'counts'>) {
   const { config, snapshots, tokens, counts } = deps;
 
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/api/frontend')) return done();
-    if (!config.frontendApiEnabled) return done(new NotFoundError('The frontend API is disabled on this installation.'));
-    corsHeaders(deps.origins.current(), request, reply);
-    done();
-  });
-
+  // CORS and the frontend API's switch: browserRoutesHook (cors.ts), one hook with OFREP's.
   app.options('/api/frontend', preflight);
   app.options('/api/frontend/*', preflight);
 

@@ -6,7 +6,7 @@ import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
-import { corsHeaders, preflight } from '../frontend/cors.ts';
+import { preflight } from '../frontend/cors.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { encodedOfrepAnswer, ofrepAnswerCode, ofrepResult } from './ofrep-evaluation.ts';
@@ -25,10 +25,7 @@ const OFREP_ERRORS = { 400: OfrepErrorBody, 404: OfrepErrorBody };
 export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'origins' | 'counts'>) {
   const { snapshots, tokens, counts } = deps;
 
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/ofrep/')) corsHeaders(deps.origins.current(), request, reply);
-    done();
-  });
+  // CORS: browserRoutesHook (frontend/cors.ts).
   app.options('/ofrep/*', preflight);
 
   async function scope(request: FastifyRequest): Promise<{ access: EdgeAccess & { kind: TokenKind }; environment: CompiledEnvironment; context: PreparedContext; targetingKey: boolean }> {
