@@ -18,7 +18,7 @@ import { importScaleFlags } from './scale-flags.ts';
  * `COMPARE_FLAGS=N` loads bench:scale's flags instead (N imported flags, each a 50 % rollout, 200 users).
  * `COMPARE_API=ofrep` drives OFREP's bulk evaluation (POST, autocannon) instead of /api/frontend.
  * `COMPARE_NODE_OPTIONS` starts the working tree's replica with those Node options (with `COMPARE_BASE=HEAD`, this
- * compares the options alone).
+ * compares the options alone). `COMPARE_RATE=N` with `PROFILE_LOAD=wrk` paces wrk to at most N requests a second.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const base = process.env.COMPARE_BASE ?? 'HEAD';
@@ -27,6 +27,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
 const ofrep = process.env.COMPARE_API === 'ofrep';
 const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
+// wrk pacing its connections to at most this many requests a second: the tail of a server that keeps up.
+const rate = process.env.COMPARE_RATE === undefined ? undefined : Number(process.env.COMPARE_RATE);
 
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -64,7 +66,7 @@ try {
     : (await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text;
   const ceiling = await startCeiling(sample);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
-    generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50 }) : load({ url, paths, headers, seconds, connections: 50 });
+    generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50, rate }) : load({ url, paths, headers, seconds, connections: 50 });
   const edge = (url: string) => (ofrep
     ? load({ url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies, headers: ofrepHeaders, seconds, connections: 50 })
     : drive(url, users, { authorization: frontendToken }));

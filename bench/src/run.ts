@@ -48,6 +48,10 @@ try {
   // The issue's goal, judged on the median rounds; the ceiling's own p99 shows what the host allowed at the time.
   console.log('\nBy mix and load generator (bench mix: a third of the users outside the constraint, against the same-size mix; all inside: every answer the full ~20 kB, against the string ceiling):');
   console.table(edge.mixes);
+  if (edge.atRate) {
+    console.log(`At one offered load, at most ${edge.atRate.rate} req/s (half the string ceiling's under wrk), wrk pacing 50 connections: the tail without the queue a closed loop builds in front of the slower server`);
+    console.table(edge.atRate.rows);
+  }
   const meets = (share: number, p99: number) => (share >= 0.5 && p99 < 10 ? 'met' : 'not met');
   console.log(`Issue 3's older goal (at least 50 % of the string ceiling, p99 under 10 ms; issue 18's is the table's last column): all-in-one ${meets(edge.frontendShareOfCeiling, edge.frontend.p99Ms)}, replica ${meets(edge.replicaShareOfCeiling, edge.frontendReplica.p99Ms)}; the ceiling's own p99 ${edge.ceiling.p99Ms} ms`);
   console.log(`RSS: all-in-one ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after; frontend-api replica ${edge.replicaRssBeforeMiB} MiB before, ${edge.replicaRssAfterMiB} MiB after`);

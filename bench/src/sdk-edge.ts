@@ -113,6 +113,17 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       shares.frontendOfMix.push(allInOne.requestsPerSecond / mixResult.requestsPerSecond);
       shares.replicaOfMix.push(replica.requestsPerSecond / mixResult.requestsPerSecond);
     }
+    // Both at one offered load that neither saturates (wrk pacing its connections; autocannon's own CPU would set
+    // the tail at any rate): the tail without the queue that a closed loop of 50 connections builds in front of
+    // whichever serves fewer requests a second.
+    const rate = withWrk ? Math.round(medianResult(wrkRuns.ceiling).requestsPerSecond / 2) : 0;
+    const atRate = { ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], ceiling: [] as LoadResult[], inside: [] as LoadResult[] };
+    for (let round = 0; withWrk && round < options.rounds; round += 1) {
+      atRate.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50, rate }));
+      atRate.frontend.push(await wrkLoad({ url: options.url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate }));
+      atRate.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50, rate }));
+      atRate.inside.push(await wrkLoad({ url: options.url, paths: insiders, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate }));
+    }
     const client = httpClient(options.url, { authorization: options.clientToken });
     const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
     const etag = full.headers.get('etag')!;
@@ -139,6 +150,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
         replicaP99: runs.replica[index]!.p99Ms,
       })),
       mixes: mixGoals(runs, withWrk ? wrkRuns : null),
+      atRate: withWrk ? { rate, rows: tailsAtRate(atRate) } : null,
       frontendShareOfCeiling: round(median(shares.frontend), 2),
       replicaShareOfCeiling: round(median(shares.replica), 2),
       frontendShareOfMixCeiling: round(median(shares.frontendOfMix), 2),
@@ -176,6 +188,18 @@ function mixGoals(autocannon: Runs, wrk: Runs | null) {
     }
   }
   return rows;
+}
+
+/** Each mix's p99 against its ceiling's at the same offered load, taken within a round and the median round reported. */
+function tailsAtRate(runs: Runs) {
+  return (
+    [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const
+  ).map(([mix, served, ceiling]) => ({
+    mix,
+    'req/s': medianResult(served).requestsPerSecond, 'p50 ms': medianResult(served).p50Ms, 'p99 ms': medianResult(served).p99Ms,
+    'ceiling p50 ms': medianResult(ceiling).p50Ms, 'ceiling p99 ms': medianResult(ceiling).p99Ms,
+    'p99 / ceiling p99': round(median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01))), 2),
+  }));
 }
 
 /**

@@ -23,8 +23,11 @@ function latencyMs(output: string, percentile: string): number {
  * A fixed-time wrk run (one thread, as the issue measured), requests spread over `paths` by a generated Lua script.
  * Same result shape as autocannon's `load`, so the two generators' rows sit side by side.
  */
-export async function wrkLoad(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number }): Promise<LoadResult> {
+export async function wrkLoad(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; rate?: number }): Promise<LoadResult> {
   const script = join(tmpdir(), `bunting-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+  // With `rate`, each connection waits connections / rate seconds after an answer before its next request (wrk's
+  // delay hook): at most that many requests a second, so a server that keeps up answers without a queue.
+  const pause = options.rate === undefined ? [] : ['delay = function()', `  return ${Math.round((options.connections / options.rate) * 1000)}`, 'end'];
   writeFileSync(script, [
     `local paths = { ${options.paths.map((path) => JSON.stringify(path)).join(', ')} }`,
     'local next = 0',
@@ -32,6 +35,7 @@ export async function wrkLoad(options: { url: string; paths: string[]; headers?:
     '  next = next + 1',
     '  return wrk.format("GET", paths[(next % #paths) + 1])',
     'end',
+    ...pause,
     '',
   ].join('\n'));
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);

@@ -52,17 +52,39 @@ export function afterEachBurst(listener: (handedOver: boolean) => void): void {
  */
 const MOST_WAITING = 16;
 
+let answeredThisTurn = 0;
+let turnEndScheduled = false;
+/**
+ * How many answers wait before a burst goes out: half as many as the last turn made, 1 to MOST_WAITING. Under
+ * saturation turns are long and bursts full; under a load the edge keeps up with, an answer no longer waits for
+ * the rest of its turn (wrk pacing 50 connections to about half the bare route's rate: p99 1.36x the bare
+ * route's against 1.55x with bursts of 16 always; saturated, as many answers a second as before).
+ */
+let limit = MOST_WAITING;
+
+function turnEnd() {
+  turnEndScheduled = false;
+  limit = Math.min(MOST_WAITING, Math.max(1, answeredThisTurn >> 1));
+  answeredThisTurn = 0;
+  if (replies.length > 0) sendWaiting();
+}
+
 /**
  * Sends a pre-encoded answer at the end of the event loop's turn, with the other answers made in that turn,
  * instead of at once. Each write to a socket wakes its reader; on a loaded host a reader that went to sleep
  * between our writes costs the writer a cross-CPU wake-up (measured: half the edge's system time per request
- * under wrk), while answers written back to back find it still awake. Idle, an answer waits for nothing.
+ * under wrk), while answers written back to back find it still awake. Idle, an answer waits for nothing; how many
+ * wait in a busy turn follows the last turn (see limit).
  */
 export function sendAtTurnEnd(reply: FastifyReply, body?: Buffer | string): void {
   replies.push(reply);
   bodies.push(body);
-  if (replies.length === 1) setImmediate(sendWaiting);
-  else if (replies.length >= MOST_WAITING && !sending) sendWaiting();
+  answeredThisTurn += 1;
+  if (!turnEndScheduled) {
+    turnEndScheduled = true;
+    setImmediate(turnEnd);
+  }
+  if (replies.length >= limit && !sending) sendWaiting();
 }
 
 /** Resolves once the answers waiting for the turn's end are sent (at once when none is). */
