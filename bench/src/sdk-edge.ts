@@ -88,8 +88,10 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   const shares = { frontend: [] as number[], replica: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[] };
   const withWrk = wrkAvailable();
   const wrkRuns = { ceiling: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], inside: [] as LoadResult[] };
+  // The same on the frontend-api replica, a process with the SDK edge alone (as deploy/ runs it).
+  const wrkReplica = { ceiling: wrkRuns.ceiling, ceilingMix: wrkRuns.ceilingMix, frontend: [] as LoadResult[], inside: [] as LoadResult[] };
   const frontendLoad = (url: string, paths = users) => load({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
-  const frontendWrk = (paths: string[]) => wrkLoad({ url: options.url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+  const frontendWrk = (paths: string[], url = options.url) => wrkLoad({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
   try {
     for (let round = 0; round < options.rounds; round += 1) {
       const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
@@ -107,6 +109,8 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
         wrkRuns.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 }));
         wrkRuns.frontend.push(await frontendWrk(users));
         wrkRuns.inside.push(await frontendWrk(insiders));
+        wrkReplica.frontend.push(await frontendWrk(users, options.replica.url));
+        wrkReplica.inside.push(await frontendWrk(insiders, options.replica.url));
       }
       shares.frontend.push(allInOne.requestsPerSecond / ceilingResult.requestsPerSecond);
       shares.replica.push(replica.requestsPerSecond / ceilingResult.requestsPerSecond);
@@ -149,7 +153,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
         replica: runs.replica[index]!.requestsPerSecond,
         replicaP99: runs.replica[index]!.p99Ms,
       })),
-      mixes: mixGoals(runs, withWrk ? wrkRuns : null),
+      mixes: mixGoals(runs, withWrk ? wrkRuns : null, withWrk ? wrkReplica : null),
       atRate: withWrk ? { rate, rows: tailsAtRate(atRate) } : null,
       frontendShareOfCeiling: round(median(shares.frontend), 2),
       replicaShareOfCeiling: round(median(shares.replica), 2),
@@ -168,12 +172,13 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
 type Runs = { ceiling: LoadResult[]; ceilingMix: LoadResult[]; frontend: LoadResult[]; inside: LoadResult[] };
 
 /**
- * The issue's goal for each mix and load generator: /api/frontend (all-in-one) at least half its same-payload ceiling
- * and a p99 within 1.5 times the ceiling's own, each taken within a round and the median round reported.
+ * The issue's goal for each mix and load generator: /api/frontend (all-in-one; with wrk, the replica too) at least
+ * half its same-payload ceiling and a p99 within 1.5 times the ceiling's own, each taken within a round and the
+ * median round reported.
  */
-function mixGoals(autocannon: Runs, wrk: Runs | null) {
+function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
   const rows: Record<string, unknown>[] = [];
-  for (const [generator, runs] of [['autocannon', autocannon], ['wrk', wrk]] as const) {
+  for (const [generator, runs] of [['autocannon', autocannon], ['wrk', wrk], ['wrk, replica', wrkReplica]] as const) {
     if (!runs) continue;
     for (const [mix, served, ceiling] of [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const) {
       const share = median(served.map((result, index) => result.requestsPerSecond / ceiling[index]!.requestsPerSecond));
