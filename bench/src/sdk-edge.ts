@@ -91,7 +91,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   // The same on the frontend-api replica, a process with the SDK edge alone (as deploy/ runs it).
   const wrkReplica = { ceiling: wrkRuns.ceiling, ceilingMix: wrkRuns.ceilingMix, frontend: [] as LoadResult[], inside: [] as LoadResult[] };
   const frontendLoad = (url: string, paths = users) => load({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
-  const frontendWrk = (paths: string[], url = options.url) => wrkLoad({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+  const frontendWrk = (paths: string[], url = options.url, rate?: number) => wrkLoad({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate });
   try {
     for (let round = 0; round < options.rounds; round += 1) {
       const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
@@ -124,9 +124,9 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
     const atRate = { ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], ceiling: [] as LoadResult[], inside: [] as LoadResult[] };
     for (let round = 0; withWrk && round < options.rounds; round += 1) {
       atRate.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50, rate }));
-      atRate.frontend.push(await wrkLoad({ url: options.url, paths: users, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate }));
+      atRate.frontend.push(await frontendWrk(users, options.url, rate));
       atRate.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50, rate }));
-      atRate.inside.push(await wrkLoad({ url: options.url, paths: insiders, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate }));
+      atRate.inside.push(await frontendWrk(insiders, options.url, rate));
     }
     const client = httpClient(options.url, { authorization: options.clientToken });
     const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
@@ -171,6 +171,9 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
 
 type Runs = { ceiling: LoadResult[]; ceilingMix: LoadResult[]; frontend: LoadResult[]; inside: LoadResult[] };
 
+/** Each mix's runs beside its same-payload ceiling's: the bench mix against the mixed route, all inside against the string one. */
+const mixesOf = (runs: Runs) => [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const;
+
 /**
  * The issue's goal for each mix and load generator: /api/frontend (all-in-one; with wrk, the replica too) at least
  * half its same-payload ceiling and a p99 within 1.5 times the ceiling's own, each taken within a round and the
@@ -180,7 +183,7 @@ function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
   const rows: Record<string, unknown>[] = [];
   for (const [generator, runs] of [['autocannon', autocannon], ['wrk', wrk], ['wrk, replica', wrkReplica]] as const) {
     if (!runs) continue;
-    for (const [mix, served, ceiling] of [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const) {
+    for (const [mix, served, ceiling] of mixesOf(runs)) {
       const share = median(served.map((result, index) => result.requestsPerSecond / ceiling[index]!.requestsPerSecond));
       const tail = median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01)));
       rows.push({
@@ -197,9 +200,7 @@ function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
 
 /** Each mix's p99 against its ceiling's at the same offered load, taken within a round and the median round reported. */
 function tailsAtRate(runs: Runs) {
-  return (
-    [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const
-  ).map(([mix, served, ceiling]) => ({
+  return mixesOf(runs).map(([mix, served, ceiling]) => ({
     mix,
     'req/s': medianResult(served).requestsPerSecond, 'p50 ms': medianResult(served).p50Ms, 'p99 ms': medianResult(served).p99Ms,
     'ceiling p50 ms': medianResult(ceiling).p50Ms, 'ceiling p99 ms': medianResult(ceiling).p99Ms,
