@@ -86,7 +86,7 @@ try {
       const cpuUsPerRequest = Math.round(((cpuMs(target.pid) - before) * 1000) / (result.requestsPerSecond * seconds));
       results.get(target.name)!.push({ ...result, cpuUsPerRequest });
     }
-    console.log(`round ${round + 1}: ${targets.map((target) => { const last = results.get(target.name)!.at(-1)!; return `${target.name} ${last.requestsPerSecond} req/s p99 ${last.p99Ms} ms ${last.cpuUsPerRequest} µs`; }).join(' | ')}`);
+    console.log(`round ${round + 1}: ${targets.map((target) => { const last = results.get(target.name)!.at(-1)!; return `${target.name} ${last.requestsPerSecond} req/s p50/90/99 ${last.p50Ms}/${last.p90Ms}/${last.p99Ms} ms ${last.cpuUsPerRequest} µs`; }).join(' | ')}`);
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   console.table(Object.fromEntries(targets.map((target) => {

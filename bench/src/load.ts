@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 
-export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
+export type LoadResult = { requestsPerSecond: number; p50Ms: number; p90Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
 
 /**
  * A fixed-time autocannon run; `paths` are spread over the requests so users differ. With `rate`, requests are
@@ -27,6 +27,7 @@ export async function load(options: { url: string; paths: string[]; headers?: Re
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,

@@ -61,6 +61,7 @@ function medianResult(results: readonly LoadResult[]): LoadResult {
   return {
     requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
     p50Ms: median(results.map((result) => result.p50Ms)),
+    p90Ms: median(results.map((result) => result.p90Ms)),
     p99Ms: median(results.map((result) => result.p99Ms)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),

@@ -50,6 +50,7 @@ export async function wrkLoad(options: { url: string; paths: string[]; headers?:
   return {
     requestsPerSecond: Math.round(requests),
     p50Ms: latencyMs(stdout, '50'),
+    p90Ms: latencyMs(stdout, '90'),
     p99Ms: latencyMs(stdout, '99'),
     errors: errors ? errors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0,
     non2xx,
