@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
-import { configureFlags, startCeiling } from './sdk-edge.ts';
+import { configureFlags, p99AgainstCeiling, startCeiling } from './sdk-edge.ts';
 import { load, type LoadResult } from './load.ts';
 import { quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
@@ -93,7 +93,7 @@ try {
     const runs = results.get(target.name)!;
     // The p99 against the ceiling's of the same round, as npm run bench takes it.
     const ceilingRuns = results.get('ceiling')!;
-    const p99Ratio = median(runs.map((run, round) => run.p99Ms / ceilingRuns[round]!.p99Ms));
+    const p99Ratio = p99AgainstCeiling(runs, ceilingRuns);
     return [target.name, { 'req/s': median(runs.map((run) => run.requestsPerSecond)), 'p99 ms': median(runs.map((run) => run.p99Ms)), 'p99 / ceiling p99': Math.round(p99Ratio * 100) / 100, 'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)) }];
   })));
   ceiling.stop();

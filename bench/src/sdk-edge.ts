@@ -172,6 +172,11 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
 
 type Runs = { ceiling: LoadResult[]; ceilingMix: LoadResult[]; frontend: LoadResult[]; inside: LoadResult[] };
 
+/** The median over rounds of a target's p99 against the ceiling's p99 of the same round (index by index). */
+export function p99AgainstCeiling(served: readonly LoadResult[], ceiling: readonly LoadResult[]): number {
+  return median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01)));
+}
+
 /** Each mix's runs beside its same-payload ceiling's: the bench mix against the mixed route, all inside against the string one. */
 const mixesOf = (runs: Runs) => [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const;
 
@@ -186,7 +191,7 @@ function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
     if (!runs) continue;
     for (const [mix, served, ceiling] of mixesOf(runs)) {
       const share = median(served.map((result, index) => result.requestsPerSecond / ceiling[index]!.requestsPerSecond));
-      const tail = median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01)));
+      const tail = p99AgainstCeiling(served, ceiling);
       rows.push({
         generator, mix,
         'req/s': medianResult(served).requestsPerSecond, 'p99 ms': medianResult(served).p99Ms,
@@ -201,12 +206,16 @@ function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
 
 /** Each mix's p99 against its ceiling's at the same offered load, taken within a round and the median round reported. */
 function tailsAtRate(runs: Runs) {
-  return mixesOf(runs).map(([mix, served, ceiling]) => ({
-    mix,
-    'req/s': medianResult(served).requestsPerSecond, 'p50 ms': medianResult(served).p50Ms, 'p99 ms': medianResult(served).p99Ms,
-    'ceiling p50 ms': medianResult(ceiling).p50Ms, 'ceiling p99 ms': medianResult(ceiling).p99Ms,
-    'p99 / ceiling p99': round(median(served.map((result, index) => result.p99Ms / Math.max(ceiling[index]!.p99Ms, 0.01))), 2),
-  }));
+  return mixesOf(runs).map(([mix, served, ceiling]) => {
+    const edge = medianResult(served);
+    const bare = medianResult(ceiling);
+    return {
+      mix,
+      'req/s': edge.requestsPerSecond, 'p50 ms': edge.p50Ms, 'p99 ms': edge.p99Ms,
+      'ceiling p50 ms': bare.p50Ms, 'ceiling p99 ms': bare.p99Ms,
+      'p99 / ceiling p99': round(p99AgainstCeiling(served, ceiling), 2),
+    };
+  });
 }
 
 /**
