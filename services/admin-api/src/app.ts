@@ -51,6 +51,7 @@ import { importRoutes } from './import/import-routes.ts';
 import { environmentRoutes } from './environments/environment-routes.ts';
 import { environmentService } from './environments/environment-service.ts';
 import { createChanges } from './events/changes.ts';
+import { unitOfWorkGate } from './change-request-settings/change-request-gate.ts';
 import { archiveRoutes } from './features/archive-routes.ts';
 import { featureEnvironmentRoutes } from './features/feature-environment-routes.ts';
 import { featureRoutes } from './features/feature-routes.ts';
@@ -94,7 +95,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
-    const changes = createChanges({ db, outbox, messaging });
+    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const credentials = createCredentialService({ db, log, sessions });

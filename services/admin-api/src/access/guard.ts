@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@bunting/contracts';
 import { Permission, principalOf, requirePermission, type Scope } from '@bunting/platform';
-import { actorOf } from '../events/changes.ts';
 
 /** The caller, after checking they hold `permission` in `scope`; throws 403 naming it otherwise. */
 export function allow(request: FastifyRequest, permission: string, scope: Scope = {}): Principal {
@@ -13,9 +12,4 @@ export function allow(request: FastifyRequest, permission: string, scope: Scope 
 /** Reading the admin API needs any admin-capable credential; client and frontend tokens are refused. */
 export function allowRead(request: FastifyRequest, scope: Scope = {}): Principal {
   return allow(request, Permission.READ, scope);
-}
-
-/** The caller as events record them, after the permission check. */
-export function actorFor(request: FastifyRequest, permission: string, scope: Scope = {}) {
-  return actorOf(allow(request, permission, scope));
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddonList, AddonView, AddonDeliveries, NoContent, AddonInput, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { addonService, addonView, requireAddon } from './addon-service.ts';
 import { addonStore } from './addon-store.ts';
 import { WEBHOOK_PROVIDER } from './addon-providers.ts';
@@ -16,8 +16,8 @@ export function addonRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'd
   });
 
   app.post('/api/admin/addons', { schema: { body: AddonInput, response: { 200: AddonView } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => addonService.create(change, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => addonService.create(change, request.body));
   });
 
   app.get('/api/admin/addons/:id', { schema: { params: IdParams, response: { 200: AddonView } } }, async (request) => {
@@ -26,13 +26,13 @@ export function addonRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'd
   });
 
   app.put('/api/admin/addons/:id', { schema: { params: IdParams, body: AddonInput, response: { 200: AddonView } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => addonService.update(change, request.params.id, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => addonService.update(change, request.params.id, request.body));
   });
 
   app.delete('/api/admin/addons/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => addonService.delete(change, request.params.id));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => addonService.delete(change, request.params.id));
     return reply.code(200).send();
   });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiTokenList, NoContent, ApiToken, CreateApiToken, PathName, UpdateApiToken } from '@bunting/contracts';
 import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { apiTokenService } from './api-token-service.ts';
 
 const createPermission = {
@@ -26,20 +26,20 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.post('/api/admin/api-tokens', { schema: { body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
-    const actor = actorFor(request, createPermission[request.body.type]);
-    const created = await changes.run(actor, (change) => apiTokenService.create(change, request.body));
+    const principal = allow(request, createPermission[request.body.type]);
+    const created = await changes.run(principal, (change) => apiTokenService.create(change, request.body));
     return reply.code(201).send(created);
   });
 
   app.put('/api/admin/api-tokens/:token', { schema: { params: TokenParams, body: UpdateApiToken, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CLIENT_API_TOKEN);
-    await changes.run(actor, (change) => apiTokenService.updateExpiry(change, request.params.token, request.body.expiresAt));
+    const principal = allow(request, Permission.UPDATE_CLIENT_API_TOKEN);
+    await changes.run(principal, (change) => apiTokenService.updateExpiry(change, request.params.token, request.body.expiresAt));
     return reply.code(200).send();
   });
 
   app.delete('/api/admin/api-tokens/:token', { schema: { params: TokenParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_CLIENT_API_TOKEN);
-    await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token));
+    const principal = allow(request, Permission.DELETE_CLIENT_API_TOKEN);
+    await changes.run(principal, (change) => apiTokenService.delete(change, request.params.token));
     return reply.code(200).send();
   });
 
@@ -52,19 +52,19 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
 
   app.post('/api/admin/projects/:projectId/api-tokens', { schema: { params: ProjectParams, body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
     const { projectId } = request.params;
-    const actor = actorFor(request, Permission.CREATE_PROJECT_API_TOKEN, { project: projectId });
+    const principal = allow(request, Permission.CREATE_PROJECT_API_TOKEN, { project: projectId });
     // A project's token is an SDK token of that project: asking for more is refused, not quietly narrowed.
     if (request.body.type === 'admin') throw ValidationError.field('type', 'a project API token is a client or frontend token, never an admin one');
     const named = request.body.projects ?? (request.body.project ? [request.body.project] : [projectId]);
     if (named.some((project) => project !== projectId)) throw ValidationError.field('projects', `a token made in project ${projectId} can see that project only`);
     const body = { ...request.body, projects: [projectId], project: undefined };
-    const created = await changes.run(actor, (change) => apiTokenService.create(change, body));
+    const created = await changes.run(principal, (change) => apiTokenService.create(change, body));
     return reply.code(201).send(created);
   });
 
   app.delete('/api/admin/projects/:projectId/api-tokens/:token', { schema: { params: ProjectParams.extend(TokenParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_PROJECT_API_TOKEN, { project: request.params.projectId });
-    await changes.run(actor, (change) => apiTokenService.delete(change, request.params.token, request.params.projectId));
+    const principal = allow(request, Permission.DELETE_PROJECT_API_TOKEN, { project: request.params.projectId });
+    await changes.run(principal, (change) => apiTokenService.delete(change, request.params.token, request.params.projectId));
     return reply.code(200).send();
   });
 }

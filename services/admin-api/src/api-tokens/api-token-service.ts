@@ -116,7 +116,7 @@ export const apiTokenService = {
         log.warn({ type }, 'ignoring an init token that is not of the form <project>:<environment>.<secret>');
         continue;
       }
-      await changes.run(SYSTEM_ACTOR, async ({ tx, emit }) => {
+      await changes.run({ system: SYSTEM_ACTOR }, async ({ tx, emit }) => {
         if (await apiTokenStore.findByHash(tx, hashSecret(secret))) return;
         const projects = type === 'admin' || scope.project === '*' || scope.project === '[]' ? ['*'] : [scope.project];
         const row = await apiTokenStore.insert(tx, {

@@ -122,7 +122,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     } catch (error) {
       throw new AuthenticationRequired(`The OpenID provider did not confirm the login: ${(error as Error).message}`);
     }
-    const userId = await changes.run(SYSTEM_ACTOR, async (change) => {
+    const userId = await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
       const user = await userFor(change, settings, claims);
       if (settings.enableGroupSyncing && settings.groupJsonPath) {
         await groupService.syncFromClaims(change, user.id, claimValues(claims, settings.groupJsonPath));

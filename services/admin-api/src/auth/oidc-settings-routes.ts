@@ -1,7 +1,7 @@
 import { OidcSettingsView, OidcSettingsInput } from '@bunting/contracts';
 import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { loadOidcSettings, publicOidcSettings, saveOidcSettings } from './oidc-settings.ts';
 
@@ -13,11 +13,11 @@ export function oidcSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminD
   });
 
   app.post('/api/admin/auth/oidc/settings', { schema: { body: OidcSettingsInput, response: { 200: OidcSettingsView } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
+    const principal = allow(request, Permission.ADMIN);
     if (request.body.enabled && (!request.body.discoverUrl || !request.body.clientId)) {
       throw ValidationError.field(request.body.discoverUrl ? 'clientId' : 'discoverUrl', 'is required to enable OpenID Connect');
     }
     if (request.body.defaultRootRoleId !== undefined) await roleReadModel.requireRootRole(db, request.body.defaultRootRoleId, 'defaultRootRoleId');
-    return changes.run(actor, (change) => saveOidcSettings(change, request.body));
+    return changes.run(principal, (change) => saveOidcSettings(change, request.body));
   });
 }

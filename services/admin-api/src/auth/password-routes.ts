@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ResetPasswordLink, ResetTokenOwner, NoContent, ChangePassword, ResetPasswordRequest, SYSTEM_ACTOR } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { createResetLink, resetPassword, userOfResetToken } from './password-reset.ts';
 
@@ -11,8 +11,8 @@ const Token = z.string().min(1).max(200);
 /** Password resets through one-time links. */
 export function passwordRoutes(app: HttpServer, { db, changes, config, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'config' | 'sessions'>) {
   app.post('/api/admin/user-admin/reset-password', { schema: { body: ResetPasswordRequest, response: { 200: ResetPasswordLink } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => createResetLink(change, request.body.id, config.baseUrl));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => createResetLink(change, request.body.id, config.baseUrl));
   });
 
   app.get('/auth/reset/validate', { schema: { querystring: z.object({ token: Token }), response: { 200: ResetTokenOwner } } }, async (request) => {
@@ -30,7 +30,7 @@ export function passwordRoutes(app: HttpServer, { db, changes, config, sessions 
 
   app.post('/auth/reset/password', { schema: { body: ChangePassword.extend({ token: Token }), response: { 200: NoContent } } }, async (request, reply) => {
     // Whoever held a session of the user (perhaps why the password is being reset) loses it.
-    await changes.run(SYSTEM_ACTOR, async (change) => sessions.endAllOf(await resetPassword(change, request.body.token, request.body.password)));
+    await changes.run({ system: SYSTEM_ACTOR }, async (change) => sessions.endAllOf(await resetPassword(change, request.body.token, request.body.password)));
     return reply.code(200).send();
   });
 

@@ -1,7 +1,7 @@
 import { SimpleAuthSettingsView, SimpleAuthSettings } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { loadSimpleAuthSettings, saveSimpleAuthSettings } from './simple-auth-settings.ts';
 
 /** The switch that turns password sign-in off, for admins. */
@@ -12,7 +12,7 @@ export function simpleAuthSettingsRoutes(app: HttpServer, { db, changes }: Pick<
   });
 
   app.post('/api/admin/auth/simple/settings', { schema: { body: SimpleAuthSettings, response: { 200: SimpleAuthSettingsView } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => saveSimpleAuthSettings(change, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => saveSimpleAuthSettings(change, request.body));
   });
 }

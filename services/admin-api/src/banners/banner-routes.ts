@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NoContent, Banner, Banners, CreateBanner } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { bannerService } from './banner-service.ts';
 
 const IdParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
@@ -15,26 +15,26 @@ export function bannerRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, '
   });
 
   app.post('/api/admin/banners', { schema: { body: CreateBanner, response: { 201: Banner } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    const banner = await changes.run(actor, (change) => bannerService.create(change, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    const banner = await changes.run(principal, (change) => bannerService.create(change, request.body));
     return reply.code(201).header('location', `/api/admin/banners/${banner.id}`).send(banner);
   });
 
   app.put('/api/admin/banners/:id', { schema: { params: IdParams, body: CreateBanner, response: { 200: Banner } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => bannerService.update(change, request.params.id, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => bannerService.update(change, request.params.id, request.body));
   });
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
     app.post(`/api/admin/banners/:id/${action}`, { schema: { params: IdParams, response: { 200: Banner } } }, async (request) => {
-      const actor = actorFor(request, Permission.ADMIN);
-      return changes.run(actor, (change) => bannerService.setEnabled(change, request.params.id, enabled));
+      const principal = allow(request, Permission.ADMIN);
+      return changes.run(principal, (change) => bannerService.setEnabled(change, request.params.id, enabled));
     });
   }
 
   app.delete('/api/admin/banners/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => bannerService.delete(change, request.params.id));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => bannerService.delete(change, request.params.id));
     return reply.code(200).send();
   });
 }

@@ -15,14 +15,11 @@ export const changeRequestSettingsStore = {
       select project_id as project, environment, enabled, required_approvals as "requiredApprovals"
       from admin.change_request_settings where project_id = ${project}`);
   },
-  /** The settings of the given project environments that have change requests on. */
-  enabledAmong(db: Queryable, scopes: readonly { project: string; environment: string }[]) {
+  /** Every project environment with change requests on (a small table: one row per project environment at most). */
+  enabled(db: Queryable) {
     return db.any(sql.type(SettingRow)`
-      select s.project_id as project, s.environment, s.enabled, s.required_approvals as "requiredApprovals"
-      from admin.change_request_settings s
-      join unnest(${sql.array(scopes.map((scope) => scope.project), 'text')}, ${sql.array(scopes.map((scope) => scope.environment), 'text')}) as wanted(project, environment)
-        on wanted.project = s.project_id and wanted.environment = s.environment
-      where s.enabled`);
+      select project_id as project, environment, enabled, required_approvals as "requiredApprovals"
+      from admin.change_request_settings where enabled`);
   },
   upsert(db: Queryable, setting: ChangeRequestSetting) {
     return db.query(sql.unsafe`

@@ -8,9 +8,8 @@ import {
 } from '@bunting/contracts';
 import { Permission, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { changeRequestSettingsService } from '../change-request-settings/change-request-settings-service.ts';
-import { actorOf } from '../events/changes.ts';
 import { changeRequestReviewers } from './change-request-reviewers.ts';
 import { changeRequestService, requireChangeRequest } from './change-request-service.ts';
 import { changeRequestStore } from './change-request-store.ts';
@@ -36,8 +35,8 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
 
   app.put('/api/admin/projects/:projectId/environments/:environment/change-requests/config', { schema: { params: EnvironmentParams, body: UpdateChangeRequestConfig, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, environment } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_PROJECT, { project: projectId });
-    await changes.run(actor, (change) => changeRequestSettingsService.update(change, projectId, environment, request.body));
+    const principal = allow(request, Permission.UPDATE_PROJECT, { project: projectId });
+    await changes.run(principal, (change) => changeRequestSettingsService.update(change, projectId, environment, request.body));
     return reply.code(200).send();
   });
 
@@ -45,7 +44,7 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
     const { projectId, environment } = request.params;
     const principal = writer(request, projectId);
     const inputs = Array.isArray(request.body) ? request.body : [request.body];
-    const id = await changes.run(actorOf(principal), (change) => changeRequestService.propose(change, principal, { project: projectId, environment }, inputs));
+    const id = await changes.run(principal, (change) => changeRequestService.propose(change, principal, { project: projectId, environment }, inputs));
     return changeRequestView(db, await requireChangeRequest(db, projectId, id));
   });
 
@@ -102,40 +101,40 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
 
   app.delete(`${base}/:id`, { schema: { params: RequestParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.discard(change, principal, request.params.projectId, request.params.id));
+    await changes.run(principal, (change) => changeRequestService.discard(change, principal, request.params.projectId, request.params.id));
     return reply.code(200).send();
   });
 
   app.put(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams, body: ChangeRequestChangeInput, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, changeRequestId, changeId } = request.params;
     const principal = writer(request, projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.editChange(change, principal, projectId, changeRequestId, changeId, request.body));
+    await changes.run(principal, (change) => changeRequestService.editChange(change, principal, projectId, changeRequestId, changeId, request.body));
     return changeRequestView(db, await requireChangeRequest(db, projectId, changeRequestId));
   });
 
   app.delete(`${base}/:changeRequestId/changes/:changeId`, { schema: { params: ChangeParams, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, changeRequestId, changeId } = request.params;
     const principal = writer(request, projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.discardChange(change, principal, projectId, changeRequestId, changeId));
+    await changes.run(principal, (change) => changeRequestService.discardChange(change, principal, projectId, changeRequestId, changeId));
     return reply.code(200).send();
   });
 
   app.put(`${base}/:id/state`, { schema: { params: RequestParams, body: UpdateChangeRequestState, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, id } = request.params;
     const principal = writer(request, projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.setState(change, principal, projectId, id, request.body));
+    await changes.run(principal, (change) => changeRequestService.setState(change, principal, projectId, id, request.body));
     return changeRequestView(db, await requireChangeRequest(db, projectId, id));
   });
 
   app.put(`${base}/:id/title`, { schema: { params: RequestParams, body: UpdateChangeRequestTitle, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.setTitle(change, principal, request.params.projectId, request.params.id, request.body.title));
+    await changes.run(principal, (change) => changeRequestService.setTitle(change, principal, request.params.projectId, request.params.id, request.body.title));
     return reply.code(204).send();
   });
 
   app.post(`${base}/:id/comments`, { schema: { params: RequestParams, body: AddChangeRequestComment, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.comment(change, principal, request.params.projectId, request.params.id, request.body.text));
+    await changes.run(principal, (change) => changeRequestService.comment(change, principal, request.params.projectId, request.params.id, request.body.text));
     return reply.code(204).send();
   });
 
@@ -147,7 +146,7 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
 
   app.put(`${base}/:id/approvers`, { schema: { params: RequestParams, body: UpdateChangeRequestReviewers, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = writer(request, request.params.projectId);
-    await changes.run(actorOf(principal), (change) => changeRequestService.setReviewers(change, principal, request.params.projectId, request.params.id,
+    await changes.run(principal, (change) => changeRequestService.setReviewers(change, principal, request.params.projectId, request.params.id,
       request.body.reviewers, (ids) => changeRequestReviewers.existing(change.tx, ids)));
     return reply.code(204).send();
   });

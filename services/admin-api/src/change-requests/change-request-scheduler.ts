@@ -24,7 +24,7 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
 
   async function suspendOrphans() {
     for (const orphan of await changeRequestStore.orphanedSchedules(db)) {
-      await changes.run(SYSTEM_ACTOR, async (change) => {
+      await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
         const request = await changeRequestStore.get(change.tx, orphan.id, { forUpdate: true, skipLocked: true });
         if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending') return;
         const reason = `The user who scheduled this change request (user id: ${orphan.userId}) has been deleted from this Bunting instance.`;
@@ -40,7 +40,7 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
     if (!seen) return;
     const actor = { createdBy: seen.scheduledByName ?? SYSTEM_ACTOR.createdBy, createdByUserId: seen.scheduledByUserId ?? SYSTEM_ACTOR.createdByUserId };
     try {
-      const applied = await changes.run(actor, async (change) => {
+      const applied = await changes.run({ system: actor }, async (change) => {
         const request = await changeRequestStore.get(change.tx, id, { forUpdate: true, skipLocked: true });
         // Another replica holds it, or has already applied it.
         if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending' || Date.parse(request.scheduledAt!) > Date.now()) return false;
@@ -52,7 +52,7 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
     } catch (error) {
       // Only a refusal (a conflict, a rule the changes now break) fails the schedule; an outage is tried again.
       if (!(error instanceof DomainError)) throw error;
-      const failed = await changes.run(actor, async (change) => {
+      const failed = await changes.run({ system: actor }, async (change) => {
         const request = await changeRequestStore.get(change.tx, id, { forUpdate: true, skipLocked: true });
         if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending') return false;
         await changeRequestStore.setSchedule(change.tx, id, { at: request.scheduledAt, status: 'failed', reason: error.message });

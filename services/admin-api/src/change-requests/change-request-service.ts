@@ -1,8 +1,9 @@
 import type { ChangeRequestChangeInput, ChangeRequestState, Principal, UpdateChangeRequestState } from '@bunting/contracts';
 import { OPEN_CHANGE_REQUEST_STATES } from '@bunting/contracts';
 import { DomainError, NameExistsError, NotFoundError, Permission, ValidationError, hasPermission, requirePermission, type Queryable } from '@bunting/platform';
-import { changeRequestGate } from '../change-request-settings/change-request-gate.ts';
-import type { Change } from '../events/changes.ts';
+import { changeRequestGate, unitOfWorkGate } from '../change-request-settings/change-request-gate.ts';
+import type { Change, EventDraft } from '../events/changes.ts';
+import { requireSegment } from '../segments/segment-service.ts';
 import { CHANGE_HANDLERS, featureConflict, type RequestScope } from './change-actions.ts';
 import { changeRequestStore, type Author, type ChangeRow, type RequestRow } from './change-request-store.ts';
 
@@ -25,16 +26,20 @@ const refused = (message: string) => new DomainError(403, 'NoAccessError', messa
 
 /**
  * Runs a change against the database inside a savepoint and rolls it back: the same checks the direct route
- * makes (the flag exists, the strategy's constraints are valid, the segment is in use...), at the moment it is
+ * makes (the flag exists, the strategy's constraints are valid, the segment is in use...), and the change-control
+ * check its application will meet (a segment used where this request is not approved), at the moment it is
  * proposed rather than only when it is applied.
  */
 async function dryRun(change: Change, scope: RequestScope, input: ChangeRequestChangeInput) {
   const rollback = new Error('dry run');
   try {
     await change.tx.transaction(async (savepoint) => {
-      await CHANGE_HANDLERS[input.action].apply({ tx: savepoint, actor: change.actor, emit: () => undefined }, scope, {
+      const drafts: EventDraft[] = [];
+      const before = await unitOfWorkGate.before(savepoint);
+      await CHANGE_HANDLERS[input.action].apply({ tx: savepoint, actor: change.actor, emit: (draft) => drafts.push(draft), approve: () => undefined }, scope, {
         feature: 'feature' in input ? input.feature : null, action: input.action, payload: input.payload ?? {}, snapshot: null,
       });
+      await unitOfWorkGate.check(savepoint, { runner: { system: change.actor }, approved: [scope], drafts, before });
       throw rollback;
     });
   } catch (error) {
@@ -42,11 +47,13 @@ async function dryRun(change: Change, scope: RequestScope, input: ChangeRequestC
   }
 }
 
-function checkProposer(principal: Principal, scope: RequestScope, input: ChangeRequestChangeInput) {
+async function checkProposer(db: Queryable, principal: Principal, scope: RequestScope, input: ChangeRequestChangeInput) {
   const needed = CHANGE_HANDLERS[input.action].permission(scope);
   if (input.action === 'updateSegment' || input.action === 'deleteSegment') {
-    // A project's own segments may also be changed by whoever may update the project's segments.
-    if (hasPermission(principal, needed.permission) || hasPermission(principal, Permission.UPDATE_PROJECT_SEGMENT, { project: scope.project })) return;
+    // A project's own segments may also be changed by whoever may update that project's segments, through that
+    // project's change requests; a global segment or another project's needs the root permission.
+    const segment = await requireSegment(db, (input.payload as { id: number }).id);
+    if (segment.project === scope.project && hasPermission(principal, Permission.UPDATE_PROJECT_SEGMENT, { project: scope.project })) return;
   }
   requirePermission(principal, needed.permission, needed.scope);
 }
@@ -89,7 +96,7 @@ export const changeRequestService = {
     if (!(await changeRequestGate.isOn(change.tx, scope))) {
       throw ValidationError.field('environment', `change requests are not enabled for project ${scope.project} in ${scope.environment}`);
     }
-    for (const input of inputs) checkProposer(principal, scope, input);
+    for (const input of inputs) await checkProposer(change.tx, principal, scope, input);
     const author = authorOf(principal);
     let request = await changeRequestStore.draftOf(change.tx, scope.project, scope.environment, author);
     if (!request) {
@@ -117,7 +124,7 @@ export const changeRequestService = {
     if (!isAuthor(request, principal)) throw refused('Only the author of a change request may change it');
     const before = await changeRequestStore.change(change.tx, id, changeId);
     if (!before) throw new NotFoundError(`Could not find change ${changeId} in change request ${id}`);
-    checkProposer(principal, scopeOf(request), input);
+    await checkProposer(change.tx, principal, scopeOf(request), input);
     const row = await stored(change, scopeOf(request), input);
     await changeRequestStore.deleteChange(change.tx, id, changeId);
     const newId = await changeRequestStore.insertChange(change.tx, id, row, authorOf(principal));
@@ -279,6 +286,8 @@ export async function applyAll(change: Change, request: RequestRow) {
       throw new NameExistsError(`Change request ${request.id} cannot be applied: ${row.action}${row.feature ? ` on ${row.feature}` : ''}: ${conflict}. Nothing was applied.`);
     }
   }
+  // What the request's approvals cover: its own project environment, and no other.
+  change.approve([scope]);
   for (const row of inApplicationOrder(rows)) await CHANGE_HANDLERS[row.action as ChangeRequestChangeInput['action']].apply(change, scope, row);
   await changeRequestStore.setState(change.tx, request.id, 'Applied');
   if (request.state === 'Scheduled') await changeRequestStore.setSchedule(change.tx, request.id, { at: request.scheduledAt, status: null, reason: null });

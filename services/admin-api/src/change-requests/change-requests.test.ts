@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventLogTotalAfterMarker, eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { eventLogTotalAfterMarker, eventually, httpClient, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Change requests through the admin API: configuration, the direct routes refused where they are on, every
@@ -101,10 +101,63 @@ describe('the direct routes where change requests are on', () => {
     expect((await author.post(`${project}/archive`, { features: ['banner'] })).status).toBe(403);
     expect((await author.post(`${flag('banner')}/dependencies`, { feature: 'parent' })).status).toBe(403);
     expect((await stack.admin.put(`/api/admin/segments/${segment.body.id}`, { name: 'vips', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] })).status).toBe(403);
-    expect((await stack.admin.delete(`/api/admin/segments/${segment.body.id}`)).status).toBe(403);
-    // A flag that is off in production may be archived directly.
-    expect((await author.delete(flag('parent'))).status).toBe(202);
-    expect((await stack.admin.post(`${project}/revive`, { features: ['parent'] })).status).toBe(200);
+    // Deleting a segment in use is refused on its own account (it is in use); nothing changes either way.
+    expect((await stack.admin.delete(`/api/admin/segments/${segment.body.id}`)).status).toBe(409);
+    // Archiving is refused in a project with change requests on, even for a flag that is off there (as in Unleash).
+    expect((await author.delete(flag('parent'))).status).toBe(403);
+    expect((await author.post(`${project}/archive`, { features: ['parent'] })).status).toBe(403);
+    expect((await stack.admin.get(flag('parent'))).body.archived).toBe(false);
+  });
+
+  it('refuse a service account, even with the Admin role, as they refuse API tokens: it is not a person', async () => {
+    const account = await stack.admin.post('/api/admin/service-account', { username: 'deploy-bot', rootRole: 'Admin' });
+    const token = await stack.admin.post(`/api/admin/service-account/${account.body.id}/token`, { description: 'ci', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const bot = httpClient(stack.url, { authorization: token.body.secret });
+    const refused = await bot.post(`${flag('checkout')}/environments/production/on`);
+    expect([refused.status, refused.body.name]).toEqual([403, 'NoAccessError']);
+    expect((await environmentOf('checkout')).enabled).toBe(false);
+    expect((await bot.post(`${flag('checkout')}/environments/development/off`)).status).toBe(200);
+  });
+
+  it('refuse a project owner removing the environment from the project, which would wipe its configuration', async () => {
+    await stack.admin.post('/api/admin/user-admin', { username: 'owen', password: 'a-long-password', rootRole: 'Viewer' });
+    const owen = await loginAs(stack.url, 'owen', 'a-long-password');
+    expect((await owen.post('/api/admin/projects', { id: 'owens', name: 'Owen\'s' })).status).toBe(403);
+    const owner = (await stack.admin.get('/api/admin/roles')).body.roles.find((role: { name: string }) => role.name === 'Owner');
+    const owenId = (await stack.admin.get('/api/admin/user-admin')).body.users.find((user: { username: string }) => user.username === 'owen').id;
+    expect((await stack.admin.post(`${project}/access`, { roles: [owner.id], users: [owenId] })).status).toBeLessThan(300);
+    const refused = await owen.delete(`${project}/environments/production`);
+    expect(refused.status).toBe(403);
+    expect((await stack.admin.get(`${project}/change-requests/config`)).body.map((entry: { environment: string }) => entry.environment)).toContain('production');
+    expect(await environmentOf('banner')).toMatchObject({ enabled: true });
+  });
+
+  it('refuse a change request of another project changing a global segment used here, when proposed and when applied', async () => {
+    await stack.admin.post('/api/admin/projects', { id: 'other', name: 'Other' });
+    await stack.admin.put('/api/admin/projects/other/environments/production/change-requests/config', { changeRequestsEnabled: true, requiredApprovals: 1 });
+    await stack.admin.post('/api/admin/user-admin', { username: 'rosa', password: 'a-long-password', rootRole: 'Viewer' });
+    const rosaId = (await stack.admin.get('/api/admin/user-admin')).body.users.find((user: { username: string }) => user.username === 'rosa').id;
+    const owner = (await stack.admin.get('/api/admin/roles')).body.roles.find((role: { name: string }) => role.name === 'Owner');
+    await stack.admin.post('/api/admin/projects/other/access', { roles: [owner.id], users: [rosaId] });
+    const rosa = await loginAs(stack.url, 'rosa', 'a-long-password');
+    const shared = await stack.admin.post('/api/admin/segments', { name: 'shared', constraints: [] });
+    const change = { action: 'updateSegment', payload: { id: shared.body.id, name: 'shared', constraints: [{ contextName: 'userId', operator: 'IN', values: ['x'] }] } };
+    // Unused, the global segment is still not rosa's to change: she owns a project, not the instance's segments.
+    expect((await rosa.post('/api/admin/projects/other/environments/production/change-requests', change)).status).toBe(403);
+    // A request of "other" proposed by someone who may change global segments, before the segment is used in shop...
+    const drafted = await stack.admin.post('/api/admin/projects/other/environments/production/change-requests', change);
+    expect(drafted.status).toBe(200);
+    // ...then the segment is used in shop's production, where that request is not approved: it cannot be applied.
+    expect((await adminUser.post(`${flag('banner')}/environments/production/strategies`, { name: 'default', segments: [shared.body.id] })).status).toBe(200);
+    await stack.admin.put(`/api/admin/projects/other/change-requests/${drafted.body.id}/state`, { state: 'In review' });
+    expect((await approver.put(`/api/admin/projects/other/change-requests/${drafted.body.id}/state`, { state: 'Approved' })).body.state).toBe('Approved');
+    // Applied by someone who may not skip change requests in shop (an admin could: they may skip them anywhere).
+    const applied = await approver.put(`/api/admin/projects/other/change-requests/${drafted.body.id}/state`, { state: 'Applied' });
+    expect(applied.status).toBe(403);
+    expect(applied.body.message).toContain('"shop" in the "production" environment');
+    expect((await stack.admin.get(`/api/admin/segments/${shared.body.id}`)).body.constraints).toEqual([]);
+    // Proposed now, it is refused at once.
+    expect((await stack.admin.post('/api/admin/projects/other/environments/production/change-requests', change)).status).toBe(403);
   });
 });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { StrategiesUsing, NoContent, ContextField, CreateContextField, LegalValue, PathName, UpdateContextField } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { requireProject } from '../projects/project-read-model.ts';
 import { contextFieldService, contextFieldWithUsage, requireContextField } from './context-field-service.ts';
 
@@ -44,10 +44,10 @@ function contextFieldRoutesAt(
   });
 
   app.post(base, { schema: { params: ListParams, body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_CONTEXT_FIELD, scope(request));
+    const principal = allow(request, Permission.CREATE_CONTEXT_FIELD, scope(request));
     await requireProjectExists(request);
     const project = projectOf(request);
-    const created = await changes.run(actor, (change) => contextFieldService.create(change, { ...request.body, ...(project !== undefined ? { project } : {}) }));
+    const created = await changes.run(principal, (change) => contextFieldService.create(change, { ...request.body, ...(project !== undefined ? { project } : {}) }));
     return reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(created.name)}`).send(created);
   });
 
@@ -69,8 +69,8 @@ function contextFieldRoutesAt(
   });
 
   app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
       return contextFieldService.update(change, request.params.contextField, request.body);
     });
@@ -78,8 +78,8 @@ function contextFieldRoutesAt(
   });
 
   app.post(`${base}/:contextField/legal-values`, { schema: { params: Params, body: LegalValue, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
       return contextFieldService.addLegalValue(change, request.params.contextField, request.body);
     });
@@ -89,8 +89,8 @@ function contextFieldRoutesAt(
   app.delete(`${base}/:contextField/legal-values/:legalValue`, {
     schema: { params: Params.extend({ legalValue: PathName }), response: { 200: NoContent } },
   }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
+    await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
       return contextFieldService.removeLegalValue(change, request.params.contextField, request.params.legalValue);
     });
@@ -98,8 +98,8 @@ function contextFieldRoutesAt(
   });
 
   app.delete(`${base}/:contextField`, { schema: { params: Params, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_CONTEXT_FIELD, scope(request));
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.DELETE_CONTEXT_FIELD, scope(request));
+    await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
       return contextFieldService.delete(change, request.params.contextField);
     });

@@ -1,40 +1,30 @@
 import { z } from 'zod';
 import { FeatureNameList, FeatureDependencies, ProjectHasDependencies, ArchiveValidation, NoContent, CreateDependency, PathName } from '@bunting/contracts';
-import { Permission, type HttpServer, type Queryable } from '@bunting/platform';
+import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
-import { projectReadModel } from '../projects/project-read-model.ts';
 import { dependencyService } from './dependency-service.ts';
 
 const ChildParams = z.object({ projectId: PathName, child: PathName });
-
-/** A dependency holds in every environment of the project, so change requests in any of them apply to it. */
-const everyEnvironment = (project: string) => async (db: Queryable) =>
-  (await projectReadModel.environmentsOf(db, [project])).map((environment) => ({ project, environment: environment.name }));
 
 export function dependencyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   const base = '/api/admin/projects/:projectId/features/:child';
 
   app.post(`${base}/dependencies`, { schema: { params: ChildParams, body: CreateDependency, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
-    await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
-      (change) => dependencyService.add(change, request.params.projectId, request.params.child, request.body)));
+    await changes.run(principal, (change) => dependencyService.add(change, request.params.projectId, request.params.child, request.body));
     return reply.code(200).send();
   });
 
   app.delete(`${base}/dependencies/:parent`, { schema: { params: ChildParams.extend({ parent: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
-    await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
-      (change) => dependencyService.remove(change, request.params.projectId, request.params.child, request.params.parent)));
+    await changes.run(principal, (change) => dependencyService.remove(change, request.params.projectId, request.params.child, request.params.parent));
     return reply.code(200).send();
   });
 
   app.delete(`${base}/dependencies`, { schema: { params: ChildParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_DEPENDENCY, { project: request.params.projectId });
-    await changes.run(actorOf(principal), direct(principal, everyEnvironment(request.params.projectId),
-      (change) => dependencyService.removeAll(change, request.params.projectId, request.params.child)));
+    await changes.run(principal, (change) => dependencyService.removeAll(change, request.params.projectId, request.params.child));
     return reply.code(200).send();
   });
 

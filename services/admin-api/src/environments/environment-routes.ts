@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NoContent, CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { environmentService, environmentView } from './environment-service.ts';
 
 const NameParams = z.object({ name: PathName });
@@ -14,8 +14,8 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.post('/api/admin/environments', { schema: { body: CreateEnvironment, response: { 201: Environment } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_ENVIRONMENT);
-    const created = await changes.run(actor, (change) => environmentService.create(change, request.body));
+    const principal = allow(request, Permission.CREATE_ENVIRONMENT);
+    const created = await changes.run(principal, (change) => environmentService.create(change, request.body));
     return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
   });
 
@@ -26,8 +26,8 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.put('/api/admin/environments/sort-order', { schema: { body: EnvironmentSortOrder, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_ENVIRONMENT);
+    await changes.run(principal, async (change) => {
       for (const [name, sortOrder] of Object.entries(request.body)) {
         await environmentService.update(change, name, { sortOrder });
       }
@@ -41,27 +41,27 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   });
 
   app.put('/api/admin/environments/update/:name', { schema: { params: NameParams, body: UpdateEnvironment, response: { 200: Environment } } }, async (request) => {
-    const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
-    return changes.run(actor, (change) => environmentService.update(change, request.params.name, request.body));
+    const principal = allow(request, Permission.UPDATE_ENVIRONMENT);
+    return changes.run(principal, (change) => environmentService.update(change, request.params.name, request.body));
   });
 
   for (const [action, enabled] of [['on', true], ['off', false]] as const) {
     app.post(`/api/admin/environments/:name/${action}`, { schema: { params: NameParams, response: { 204: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.UPDATE_ENVIRONMENT);
-      await changes.run(actor, (change) => environmentService.update(change, request.params.name, { enabled }));
+      const principal = allow(request, Permission.UPDATE_ENVIRONMENT);
+      await changes.run(principal, (change) => environmentService.update(change, request.params.name, { enabled }));
       return reply.code(204).send();
     });
   }
 
   app.delete('/api/admin/environments/:name', { schema: { params: NameParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_ENVIRONMENT);
-    await changes.run(actor, (change) => environmentService.delete(change, request.params.name));
+    const principal = allow(request, Permission.DELETE_ENVIRONMENT);
+    await changes.run(principal, (change) => environmentService.delete(change, request.params.name));
     return reply.code(200).send();
   });
 
   app.post('/api/admin/environments/:name/clone', { schema: { params: NameParams, body: CloneEnvironment, response: { 201: Environment } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_ENVIRONMENT);
-    const created = await changes.run(actor, (change) => environmentService.clone(change, request.params.name, request.body));
+    const principal = allow(request, Permission.CREATE_ENVIRONMENT);
+    const created = await changes.run(principal, (change) => environmentService.clone(change, request.params.name, request.body));
     return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor, DomainEvent, EventType, Tag } from '@bunting/contracts';
-import { eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
+import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
+import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
 import { eventTagStore } from './event-tag-store.ts';
 import { projectActivityStore } from './project-activity-store.ts';
 
@@ -15,24 +15,56 @@ export type EventDraft = {
   tags?: Tag[];
 };
 
+/** A project environment: where change requests are switched on or off. */
+export type EnvironmentScope = { project: string; environment: string };
+
+/**
+ * Who runs a change. A principal is a caller of the API (a person, a token, a service account); `system` is
+ * Bunting itself (start-up, timers). Neither may touch an environment where change requests are on unless the
+ * principal may skip them there, or the work declares, with `approve`, the environments an approval covers.
+ */
+export type Runner = Principal | { system: Actor };
+
 export type Change = {
   tx: DatabaseTransactionConnection;
   actor: Actor;
   emit: (draft: EventDraft) => void;
+  /**
+   * Declares that this change carries out what was approved in these environments: a change request being
+   * applied, or an automatic action approved when it was configured. Only those callers say it.
+   */
+  approve: (scopes: readonly EnvironmentScope[]) => void;
+};
+
+/** What the unit asks before it commits: whether the runner may make a change that wrote these events. */
+export type ChangeGate = {
+  /** What the gate must know from before the work ran (settings the work itself may remove). */
+  before: (tx: DatabaseTransactionConnection) => Promise<unknown>;
+  /** Throws when the change touches an environment it may not; runs inside the transaction, before the events are written. */
+  check: (tx: DatabaseTransactionConnection, run: { runner: Runner; approved: readonly EnvironmentScope[]; drafts: readonly EventDraft[]; before: unknown }) => Promise<void>;
 };
 
 export type Changes = {
-  /** Runs `work` in one transaction and writes every event it emitted to the outbox in that same transaction. */
-  run: <T>(actor: Actor, work: (change: Change) => Promise<T>) => Promise<T>;
+  /**
+   * Runs `work` in one transaction, checks the change against change control, and writes every event it emitted
+   * to the outbox in that same transaction.
+   */
+  run: <T>(runner: Runner, work: (change: Change) => Promise<T>) => Promise<T>;
 };
 
-export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messaging: Pick<Messaging, 'names'> }): Changes {
+export const actorOfRunner = (runner: Runner): Actor => ('system' in runner ? runner.system : actorOf(runner));
+
+export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messaging: Pick<Messaging, 'names'>; gate: ChangeGate }): Changes {
   return {
-    run(actor, work) {
+    run(runner, work) {
+      const actor = actorOfRunner(runner);
       return deps.db.transaction(async (tx) => {
         const drafts: EventDraft[] = [];
-        const result = await work({ tx, actor, emit: (draft) => drafts.push(draft) });
+        const approved: EnvironmentScope[] = [];
+        const before = await deps.gate.before(tx);
+        const result = await work({ tx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) });
         if (drafts.length > 0) {
+          await deps.gate.check(tx, { runner, approved, drafts, before });
           const events = await toEvents(tx, actor, drafts);
           await deps.outbox.add(tx, eventMessages(deps.messaging, events));
           const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];

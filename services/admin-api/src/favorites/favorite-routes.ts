@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NoContent, PathName } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allowRead } from '../access/guard.ts';
 import { featureFavoriteService } from './feature-favorite-service.ts';
 
 const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
@@ -12,8 +12,7 @@ export function favoriteRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'ch
   for (const [method, favorite] of [['post', true], ['delete', false]] as const) {
     app[method]('/api/admin/projects/:projectId/features/:featureName/favorites', { schema: { params: FeatureParams, response: { 200: NoContent } } }, async (request, reply) => {
       const principal = allowRead(request, { project: request.params.projectId });
-      const actor = actorFor(request, Permission.READ);
-      await changes.run(actor, (change) => featureFavoriteService.set(change, principal.key, request.params.projectId, request.params.featureName, favorite));
+      await changes.run(principal, (change) => featureFavoriteService.set(change, principal.key, request.params.projectId, request.params.featureName, favorite));
       return reply.code(200).send();
     });
   }

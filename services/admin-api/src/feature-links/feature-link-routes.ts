@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NoContent, FeatureLinkInput } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { requireFeature } from '../feature-state/feature-lookup.ts';
 import { featureLinkService } from './feature-link-service.ts';
 
@@ -15,8 +15,8 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
 
   app.post(base, { schema: { params: FeatureParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(principal, async (change) => {
       const feature = await requireFeature(change.tx, projectId, featureName, { forWrite: true });
       await featureLinkService.add(change, feature, request.body);
     });
@@ -25,8 +25,8 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
 
   app.put(`${base}/:linkId`, { schema: { params: LinkParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(principal, async (change) => {
       const feature = await requireFeature(change.tx, projectId, featureName, { forWrite: true });
       await featureLinkService.update(change, feature, linkId, request.body);
     });
@@ -35,8 +35,8 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
 
   app.delete(`${base}/:linkId`, { schema: { params: LinkParams, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(principal, async (change) => {
       const feature = await requireFeature(change.tx, projectId, featureName, { forWrite: true });
       await featureLinkService.remove(change, feature, linkId);
     });

@@ -9,7 +9,7 @@ import { featureStore } from './feature-store.ts';
  * Flags that are no longer potentially stale (marked stale, or their type's lifetime grew) lose the mark quietly.
  */
 export async function markPotentiallyStale(changes: Changes): Promise<number> {
-  return changes.run(SYSTEM_ACTOR, async ({ tx, emit }) => {
+  return changes.run({ system: SYSTEM_ACTOR }, async ({ tx, emit }) => {
     const marked = await featureStore.markPotentiallyStale(tx);
     for (const flag of marked) emit({ type: 'feature-potentially-stale-on', project: flag.project, featureName: flag.name });
     await featureStore.unmarkPotentiallyStale(tx);

@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { FeatureList, NoContent, FeatureNames, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
-import { enabledIn } from './enabled-in.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { findFeature } from '../feature-state/feature-lookup.ts';
 import { featureService } from './feature-service.ts';
 
@@ -15,23 +12,23 @@ const ProjectParams = z.object({ projectId: PathName });
 export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.post('/api/admin/projects/:projectId/archive', { schema: { params: ProjectParams, body: FeatureNames, response: { 202: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
-    await changes.run(actorOf(principal), direct(principal, enabledIn(request.params.projectId, request.body.features), async (change) => {
+    await changes.run(principal, async (change) => {
       for (const name of request.body.features) await featureService.archive(change, request.params.projectId, name);
-    }));
+    });
     return reply.code(202).send();
   });
 
   app.post('/api/admin/projects/:projectId/revive', { schema: { params: ProjectParams, body: FeatureNames, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
+    await changes.run(principal, async (change) => {
       for (const name of request.body.features) await featureService.revive(change, name, request.params.projectId);
     });
     return reply.code(200).send();
   });
 
   app.post('/api/admin/projects/:projectId/delete', { schema: { params: ProjectParams, body: FeatureNames, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
+    await changes.run(principal, async (change) => {
       for (const name of request.body.features) await featureService.deleteArchived(change, name, request.params.projectId);
     });
     return reply.code(200).send();
@@ -50,14 +47,14 @@ export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   const projectOf = async (name: string) => (await findFeature(db, name))?.project;
 
   app.post('/api/admin/archive/revive/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: await projectOf(request.params.featureName) });
-    await changes.run(actor, (change) => featureService.revive(change, request.params.featureName));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: await projectOf(request.params.featureName) });
+    await changes.run(principal, (change) => featureService.revive(change, request.params.featureName));
     return reply.code(200).send();
   });
 
   app.delete('/api/admin/archive/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_FEATURE, { project: await projectOf(request.params.featureName) });
-    await changes.run(actor, (change) => featureService.deleteArchived(change, request.params.featureName));
+    const principal = allow(request, Permission.DELETE_FEATURE, { project: await projectOf(request.params.featureName) });
+    await changes.run(principal, (change) => featureService.deleteArchived(change, request.params.featureName));
     return reply.code(200).send();
   });
 }

@@ -3,8 +3,6 @@ import { FeatureEnvironmentView, NoContent, FeatureNames, PathName } from '@bunt
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
 import { featureEnvironmentService } from './feature-environment-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -23,8 +21,7 @@ export function featureEnvironmentRoutes(app: HttpServer, { db, changes }: Pick<
     app.post(`/api/admin/projects/:projectId/features/:featureName/environments/:environment/${action}`, { schema: { params: EnvironmentParams, response: { 200: NoContent } } }, async (request, reply) => {
       const { projectId, featureName, environment } = request.params;
       const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });
-      await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
-        (change) => featureEnvironmentService.setEnabled(change, projectId, featureName, environment, enabled)));
+      await changes.run(principal, (change) => featureEnvironmentService.setEnabled(change, projectId, featureName, environment, enabled));
       return reply.code(200).send();
     });
 
@@ -33,9 +30,9 @@ export function featureEnvironmentRoutes(app: HttpServer, { db, changes }: Pick<
     }, async (request, reply) => {
       const { projectId, environment } = request.params;
       const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT, { project: projectId, environment });
-      await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }], async (change) => {
+      await changes.run(principal, async (change) => {
         for (const name of request.body.features) await featureEnvironmentService.setEnabled(change, projectId, name, environment, enabled);
-      }));
+      });
       return reply.code(200).send();
     });
   }

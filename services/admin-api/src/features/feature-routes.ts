@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { FeatureList, NoContent, CreatedFeature, CreateFeature, Feature, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
-import { enabledIn } from './enabled-in.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { featureService } from './feature-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -35,8 +32,8 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   app.post('/api/admin/projects/:projectId/features', { schema: { params: ProjectParams, body: CreateFeature, response: { 201: CreatedFeature } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_FEATURE, { project: request.params.projectId });
-    const created = await changes.run(actor, (change) => featureService.create(change, request.params.projectId, request.body));
+    const principal = allow(request, Permission.CREATE_FEATURE, { project: request.params.projectId });
+    const created = await changes.run(principal, (change) => featureService.create(change, request.params.projectId, request.body));
     return reply.code(201).send(created);
   });
 
@@ -48,20 +45,20 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
 
   app.put('/api/admin/projects/:projectId/features/:featureName', { schema: { params: FeatureParams, body: UpdateFeature, response: { 200: Feature } } }, async (request) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    return changes.run(actor, (change) => featureService.update(change, projectId, featureName, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    return changes.run(principal, (change) => featureService.update(change, projectId, featureName, request.body));
   });
 
   app.patch('/api/admin/projects/:projectId/features/:featureName', { schema: { params: FeatureParams, body: PatchOperations, response: { 200: Feature } } }, async (request) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    return changes.run(actor, (change) => featureService.patch(change, projectId, featureName, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    return changes.run(principal, (change) => featureService.patch(change, projectId, featureName, request.body));
   });
 
   app.delete('/api/admin/projects/:projectId/features/:featureName', { schema: { params: FeatureParams, response: { 202: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const principal = allow(request, Permission.DELETE_FEATURE, { project: projectId });
-    await changes.run(actorOf(principal), direct(principal, enabledIn(projectId, [featureName]), (change) => featureService.archive(change, projectId, featureName)));
+    await changes.run(principal, (change) => featureService.archive(change, projectId, featureName));
     return reply.code(202).send();
   });
 
@@ -69,14 +66,14 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     schema: { params: FeatureParams, body: z.object({ name: CreateFeature.shape.name, replaceGroupId: z.boolean().optional() }), response: { 201: CreatedFeature } },
   }, async (request, reply) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.CREATE_FEATURE, { project: projectId });
-    const created = await changes.run(actor, (change) => featureService.clone(change, projectId, featureName, request.body));
+    const principal = allow(request, Permission.CREATE_FEATURE, { project: projectId });
+    const created = await changes.run(principal, (change) => featureService.clone(change, projectId, featureName, request.body));
     return reply.code(201).send(created);
   });
 
   app.post('/api/admin/projects/:projectId/stale', { schema: { params: ProjectParams, body: FeatureStale, response: { 202: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
-    await changes.run(actor, (change) => featureService.setStale(change, request.params.projectId, request.body.features, request.body.stale));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
+    await changes.run(principal, (change) => featureService.setStale(change, request.params.projectId, request.body.features, request.body.stale));
     return reply.code(202).send();
   });
 }

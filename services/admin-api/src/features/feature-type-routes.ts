@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FeatureTypeList, FeatureTypeView, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { featureTypeService } from './feature-type-service.ts';
 
 /** Flag types and the lifetime after which a flag of each type counts as potentially stale. */
@@ -15,7 +15,7 @@ export function featureTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDe
   app.put('/api/admin/feature-types/:id/lifetime', {
     schema: { params: z.object({ id: PathName }), body: z.object({ lifetimeDays: z.number().int().min(0).max(2_147_483_647).nullable() }), response: { 200: FeatureTypeView } },
   }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => featureTypeService.setLifetime(change, request.params.id, request.body.lifetimeDays));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => featureTypeService.setLifetime(change, request.params.id, request.body.lifetimeDays));
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FeatureLifecycleStages, LifecycleCounts, NoContent, FeatureLifecycleCompleted, PathName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { requireFeature } from '../feature-state/feature-lookup.ts';
 import { lifecycleService } from '../feature-state/lifecycle.ts';
 
@@ -19,15 +19,15 @@ export function lifecycleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps
 
   app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/complete', { schema: { params: FeatureParams, body: FeatureLifecycleCompleted, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    await changes.run(actor, async (change) => lifecycleService.complete(change, await requireFeature(change.tx, projectId, featureName, { allowArchived: true, forWrite: true }), request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(principal, async (change) => lifecycleService.complete(change, await requireFeature(change.tx, projectId, featureName, { allowArchived: true, forWrite: true }), request.body));
     return reply.code(200).send();
   });
 
   app.post('/api/admin/projects/:projectId/features/:featureName/lifecycle/uncomplete', { schema: { params: FeatureParams, response: { 200: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: projectId });
-    await changes.run(actor, async (change) => lifecycleService.uncomplete(change, await requireFeature(change.tx, projectId, featureName, { forWrite: true })));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
+    await changes.run(principal, async (change) => lifecycleService.uncomplete(change, await requireFeature(change.tx, projectId, featureName, { forWrite: true })));
     return reply.code(200).send();
   });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GroupList, GroupAnswer, NoContent, CreateGroup, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { groupService } from './group-service.ts';
 
 const IdParams = z.object({ groupId: NumericId });
@@ -13,20 +13,20 @@ export function groupRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     return groupService.list(db);
   });
   app.post('/api/admin/groups', { schema: { body: CreateGroup, response: { 201: GroupAnswer } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return reply.code(201).send(await changes.run(actor, (change) => groupService.create(change, request.body)));
+    const principal = allow(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(principal, (change) => groupService.create(change, request.body)));
   });
   app.get('/api/admin/groups/:groupId', { schema: { params: IdParams, response: { 200: GroupAnswer } } }, async (request) => {
     allowRead(request);
     return groupService.get(db, request.params.groupId);
   });
   app.put('/api/admin/groups/:groupId', { schema: { params: IdParams, body: CreateGroup, response: { 200: GroupAnswer } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => groupService.update(change, request.params.groupId, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => groupService.update(change, request.params.groupId, request.body));
   });
   app.delete('/api/admin/groups/:groupId', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => groupService.delete(change, request.params.groupId));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => groupService.delete(change, request.params.groupId));
     return reply.code(200).send();
   });
 }

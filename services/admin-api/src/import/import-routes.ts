@@ -1,9 +1,7 @@
 import { NoContent, ExportQuery, ExportResult, ImportToggles, ImportValidateResult } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { exportFeatures } from './feature-export.ts';
 import { importFeatures } from './feature-import.ts';
 import { validateImport } from './import-validation.ts';
@@ -16,8 +14,8 @@ export function importRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
   });
 
   app.post('/api/admin/features-batch/export', { schema: { body: ExportQuery, response: { 200: ExportResult } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.READ);
-    const result = await changes.run(actor, (change) => exportFeatures(change, request.body));
+    const principal = allow(request, Permission.READ);
+    const result = await changes.run(principal, (change) => exportFeatures(change, request.body));
     if (request.body.downloadFile) {
       reply.header('content-disposition', `attachment; filename="export-${new Date().toISOString().slice(0, 10)}.json"`);
     }
@@ -27,8 +25,7 @@ export function importRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
   // Permissions are checked per need inside (the validation's list), so reading is enough to get there.
   app.post('/api/admin/features-batch/import', { bodyLimit, schema: { body: ImportToggles, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allowRead(request, { project: request.body.project });
-    await changes.run(actorOf(principal), direct(principal, [{ project: request.body.project, environment: request.body.environment }],
-      (change) => importFeatures(change, principal, request.body)));
+    await changes.run(principal, (change) => importFeatures(change, principal, request.body));
     return reply.code(200).send();
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SignupTokenList, SignupTokenView, NoContent, CreateInvitedUser, CreateSignupToken, UpdateSignupToken, User } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { createInviteService } from './invite-service.ts';
 
 const TokenParams = z.object({ token: z.string().min(1).max(200) });
@@ -16,16 +16,16 @@ export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
     return invites.list(db);
   });
   app.post('/api/admin/invite-link/tokens', { schema: { body: CreateSignupToken, response: { 201: SignupTokenView } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return reply.code(201).send(await changes.run(actor, (change) => invites.create(change, request.body)));
+    const principal = allow(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(principal, (change) => invites.create(change, request.body)));
   });
   app.get('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, response: { 200: SignupTokenView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return invites.get(db, request.params.token);
   });
   app.put('/api/admin/invite-link/tokens/:token', { schema: { params: TokenParams, body: UpdateSignupToken, response: { 200: SignupTokenView } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => invites.update(change, request.params.token, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => invites.update(change, request.params.token, request.body));
   });
 }
 

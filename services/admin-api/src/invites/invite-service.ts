@@ -67,7 +67,7 @@ export function createInviteService(baseUrl: string) {
 
     /** Signs a person up as the link's role (Viewer), linked to the link; nothing is created when anything is wrong. */
     async signup(changes: Changes, secret: string, input: CreateInvitedUser) {
-      return changes.run(SYSTEM_ACTOR, async (change) => {
+      return changes.run({ system: SYSTEM_ACTOR }, async (change) => {
         const token = await requireUsable(change.tx, secret);
         const user = await userService.create(change, { ...input, rootRole: token.roleId });
         await inviteStore.addUser(change.tx, secret, user.id);

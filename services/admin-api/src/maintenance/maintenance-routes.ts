@@ -1,7 +1,7 @@
 import { MaintenanceView, NoContent, MaintenanceSettings } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { loadMaintenance, saveMaintenance } from './maintenance.ts';
 
 export function maintenanceRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
@@ -11,8 +11,8 @@ export function maintenanceRoutes(app: HttpServer, { db, changes }: Pick<AdminDe
   });
 
   app.post('/api/admin/maintenance', { schema: { body: MaintenanceSettings, response: { 204: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => saveMaintenance(change, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => saveMaintenance(change, request.body));
     return reply.code(204).send();
   });
 }

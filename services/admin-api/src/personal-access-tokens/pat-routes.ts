@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { NoContent, CreatePat, NumericId, Pat, Pats } from '@bunting/contracts';
 import { NoAccessError, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorOf } from '../events/changes.ts';
 import { patService } from './pat-service.ts';
 
 const IdParams = z.object({ id: NumericId });
@@ -20,13 +19,13 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
 
   app.post('/api/admin/user/tokens', { schema: { body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
     const principal = ownUserId(request);
-    const created = await changes.run(actorOf(principal), (change) => patService.create(change, principal.userId!, request.body));
+    const created = await changes.run(principal, (change) => patService.create(change, principal.userId!, request.body));
     return reply.code(201).send(created);
   });
 
   app.delete('/api/admin/user/tokens/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = ownUserId(request);
-    await changes.run(actorOf(principal), (change) => patService.delete(change, principal.userId!, request.params.id));
+    await changes.run(principal, (change) => patService.delete(change, principal.userId!, request.params.id));
     return reply.code(200).send();
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ServiceAccountList, NoContent, CreatePat, CreateServiceAccount, NumericId, Pat, Pats, UpdateServiceAccount, User } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { requireUser, userReadModel, userView } from '../users/user-read-model.ts';
 import { userService } from '../users/user-service.ts';
@@ -19,19 +19,19 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
   });
 
   app.post('/api/admin/service-account', { schema: { body: CreateServiceAccount, response: { 201: User } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    const created = await changes.run(actor, (change) => userService.create(change, { ...request.body, isService: true }));
+    const principal = allow(request, Permission.ADMIN);
+    const created = await changes.run(principal, (change) => userService.create(change, { ...request.body, isService: true }));
     return reply.code(201).send(userView(created));
   });
 
   app.put('/api/admin/service-account/:id', { schema: { params: IdParams, body: UpdateServiceAccount, response: { 200: User } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => userService.update(change, request.params.id, request.body, { serviceAccount: true }));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => userService.update(change, request.params.id, request.body, { serviceAccount: true }));
   });
 
   app.delete('/api/admin/service-account/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => userService.delete(change, request.params.id, { serviceAccount: true }));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => userService.delete(change, request.params.id, { serviceAccount: true }));
     return reply.code(200).send();
   });
 
@@ -43,8 +43,8 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
   });
 
   app.post('/api/admin/service-account/:id/token', { schema: { params: IdParams, body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    const created = await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.ADMIN);
+    const created = await changes.run(principal, async (change) => {
       await requireUser(change.tx, request.params.id, { serviceAccount: true });
       return patService.create(change, request.params.id, request.body);
     });
@@ -52,8 +52,8 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
   });
 
   app.delete('/api/admin/service-account/:id/token/:tokenId', { schema: { params: IdParams.extend({ tokenId: NumericId }), response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, async (change) => {
       await requireUser(change.tx, request.params.id, { serviceAccount: true });
       await patService.delete(change, request.params.id, request.params.tokenId);
     });

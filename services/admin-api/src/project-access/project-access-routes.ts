@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProjectAccessView, RoleProjectAccess, NoContent, NumericId, PathName, ProjectAccessInput, RoleIds } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow } from '../access/guard.ts';
+import { allow } from '../access/guard.ts';
 import { projectAccessService } from './project-access-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -16,8 +16,8 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<Admin
 
   for (const method of ['post', 'put'] as const) {
     app[method]('/api/admin/projects/:projectId/access', { schema: { params: ProjectParams, body: ProjectAccessInput, response: { 200: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
-      await changes.run(actor, (change) => projectAccessService.add(change, request.params.projectId, {
+      const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
+      await changes.run(principal, (change) => projectAccessService.add(change, request.params.projectId, {
         roles: request.body.roles, users: ids(request.body.users), groups: ids(request.body.groups),
       }));
       return reply.code(200).send();
@@ -28,13 +28,13 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<Admin
     const path = `/api/admin/projects/:projectId/${subject}s/:subjectId/roles`;
     const Params = ProjectParams.extend({ subjectId: NumericId });
     app.put(path, { schema: { params: Params, body: RoleIds, response: { 200: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
-      await changes.run(actor, (change) => projectAccessService.setRoles(change, request.params.projectId, subject, request.params.subjectId, request.body.roles));
+      const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
+      await changes.run(principal, (change) => projectAccessService.setRoles(change, request.params.projectId, subject, request.params.subjectId, request.body.roles));
       return reply.code(200).send();
     });
     app.delete(path, { schema: { params: Params, response: { 200: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
-      await changes.run(actor, (change) => projectAccessService.setRoles(change, request.params.projectId, subject, request.params.subjectId, []));
+      const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
+      await changes.run(principal, (change) => projectAccessService.setRoles(change, request.params.projectId, subject, request.params.subjectId, []));
       return reply.code(200).send();
     });
   }
@@ -44,8 +44,8 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<Admin
     schema: { params: ProjectParams.extend({ groupId: NumericId, roleId: NumericId }), response: { 200: NoContent } },
   }, async (request, reply) => {
     const { projectId, groupId, roleId } = request.params;
-    const actor = actorFor(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: projectId });
-    await changes.run(actor, (change) => projectAccessService.setRoles(change, projectId, 'group', groupId, [roleId]));
+    const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: projectId });
+    await changes.run(principal, (change) => projectAccessService.setRoles(change, projectId, 'group', groupId, [roleId]));
     return reply.code(200).send();
   });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NoContent, PathName } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allowRead } from '../access/guard.ts';
 import { projectService } from './project-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -12,8 +12,7 @@ export function projectFavoriteRoutes(app: HttpServer, { changes }: Pick<AdminDe
   for (const [method, favorite] of [['post', true], ['delete', false]] as const) {
     app[method]('/api/admin/projects/:projectId/favorites', { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
       const principal = allowRead(request, { project: request.params.projectId });
-      const actor = actorFor(request, Permission.READ);
-      await changes.run(actor, (change) => projectService.setFavorite(change, principal.key, request.params.projectId, favorite));
+      await changes.run(principal, (change) => projectService.setFavorite(change, principal.key, request.params.projectId, favorite));
       return reply.code(200).send();
     });
   }

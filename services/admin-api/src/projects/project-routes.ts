@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProjectList, NoContent, CreateProject, PathName, Project, UpdateProject } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { projectService } from './project-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -15,8 +15,8 @@ export function projectRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   app.post('/api/admin/projects', { schema: { body: CreateProject, response: { 201: Project } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_PROJECT);
-    const created = await changes.run(actor, (change) => projectService.create(change, request.body));
+    const principal = allow(request, Permission.CREATE_PROJECT);
+    const created = await changes.run(principal, (change) => projectService.create(change, request.body));
     return reply.code(201).header('location', `/api/admin/projects/${encodeURIComponent(created.id)}`).send(created);
   });
 
@@ -33,21 +33,21 @@ export function projectRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
 
   for (const path of ['/api/admin/projects/:projectId', '/api/admin/projects/:projectId/settings']) {
     app.put(path, { schema: { params: ProjectParams, body: UpdateProject, response: { 200: Project } } }, async (request) => {
-      const actor = actorFor(request, Permission.UPDATE_PROJECT, { project: request.params.projectId });
-      return changes.run(actor, (change) => projectService.update(change, request.params.projectId, request.body));
+      const principal = allow(request, Permission.UPDATE_PROJECT, { project: request.params.projectId });
+      return changes.run(principal, (change) => projectService.update(change, request.params.projectId, request.body));
     });
   }
 
   app.delete('/api/admin/projects/:projectId', { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
-    await changes.run(actor, (change) => projectService.delete(change, request.params.projectId));
+    const principal = allow(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
+    await changes.run(principal, (change) => projectService.delete(change, request.params.projectId));
     return reply.code(200).send();
   });
 
   for (const [action, archived] of [['archive', true], ['revive', false]] as const) {
     app.post(`/api/admin/projects/${action}/:projectId`, { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
-      await changes.run(actor, (change) => projectService.setArchived(change, request.params.projectId, archived));
+      const principal = allow(request, Permission.DELETE_PROJECT, { project: request.params.projectId });
+      await changes.run(principal, (change) => projectService.setArchived(change, request.params.projectId, archived));
       return reply.code(200).send();
     });
   }

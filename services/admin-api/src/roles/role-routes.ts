@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RoleList, PermissionList, RoleWithPermissions, NoContent, CreateRole, NumericId } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { roleService } from './role-service.ts';
 
 const IdParams = z.object({ roleId: NumericId });
@@ -17,8 +17,8 @@ export function roleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db
     return roleService.permissionCatalogue();
   });
   app.post('/api/admin/roles', { schema: { body: CreateRole, response: { 201: RoleWithPermissions } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return reply.code(201).send(await changes.run(actor, (change) => roleService.create(change, request.body)));
+    const principal = allow(request, Permission.ADMIN);
+    return reply.code(201).send(await changes.run(principal, (change) => roleService.create(change, request.body)));
   });
   app.post('/api/admin/roles/validate', { schema: { body: z.object({ name: z.string().min(1).max(100), roleId: z.number().optional() }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
@@ -30,12 +30,12 @@ export function roleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db
     return roleService.get(db, request.params.roleId);
   });
   app.put('/api/admin/roles/:roleId', { schema: { params: IdParams, body: CreateRole, response: { 200: RoleWithPermissions } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => roleService.update(change, request.params.roleId, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => roleService.update(change, request.params.roleId, request.body));
   });
   app.delete('/api/admin/roles/:roleId', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, (change) => roleService.delete(change, request.params.roleId));
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => roleService.delete(change, request.params.roleId));
     return reply.code(200).send();
   });
 }

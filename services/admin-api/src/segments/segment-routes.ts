@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { SegmentList, SegmentStrategies, NoContent, NumericId, Segment, UpsertSegment } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
-import { segmentReadModel } from './segment-read-model.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { requireSegment, segmentService } from './segment-service.ts';
 
 const IdParams = z.object({ id: NumericId });
@@ -17,8 +14,8 @@ export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   app.post('/api/admin/segments', { schema: { body: UpsertSegment, response: { 201: Segment } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_SEGMENT, { project: request.body.project });
-    return reply.code(201).send(await changes.run(actor, (change) => segmentService.create(change, request.body)));
+    const principal = allow(request, Permission.CREATE_SEGMENT, { project: request.body.project });
+    return reply.code(201).send(await changes.run(principal, (change) => segmentService.create(change, request.body)));
   });
 
   app.post('/api/admin/segments/validate', { schema: { body: z.object({ name: z.string().min(1).max(255) }), response: { 204: NoContent } } }, async (request, reply) => {
@@ -44,15 +41,13 @@ export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
 
   app.put('/api/admin/segments/:id', { schema: { params: IdParams, body: UpsertSegment, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_SEGMENT, { project: request.body.project });
-    await changes.run(actorOf(principal), direct(principal, (db) => segmentReadModel.environmentsUsing(db, request.params.id),
-      (change) => segmentService.update(change, request.params.id, request.body)));
+    await changes.run(principal, (change) => segmentService.update(change, request.params.id, request.body));
     return reply.code(204).send();
   });
 
   app.delete('/api/admin/segments/:id', { schema: { params: IdParams, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_SEGMENT);
-    await changes.run(actorOf(principal), direct(principal, (db) => segmentReadModel.environmentsUsing(db, request.params.id),
-      (change) => segmentService.delete(change, request.params.id)));
+    await changes.run(principal, (change) => segmentService.delete(change, request.params.id));
     return reply.code(204).send();
   });
 }

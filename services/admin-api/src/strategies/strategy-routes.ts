@@ -3,8 +3,6 @@ import { NoContent, CreateFeatureStrategy, FeatureStrategy, PatchOperations, Pat
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
 import { strategyService, type StrategyPath } from './strategy-service.ts';
 
 const Params = z.object({ projectId: PathName, featureName: PathName, environment: PathName });
@@ -25,13 +23,13 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
   app.post(base, { schema: { params: Params, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.CREATE_FEATURE_STRATEGY, path);
-    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.add(change, path, request.body)));
+    return changes.run(principal, (change) => strategyService.add(change, path, request.body));
   });
 
   app.post(`${base}/set-sort-order`, { schema: { params: Params, body: StrategySortOrder, response: { 200: NoContent } } }, async (request, reply) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.setSortOrder(change, path, request.body)));
+    await changes.run(principal, (change) => strategyService.setSortOrder(change, path, request.body));
     return reply.code(200).send();
   });
 
@@ -43,19 +41,19 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
   app.put(`${base}/:strategyId`, { schema: { params: StrategyParams, body: CreateFeatureStrategy, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.update(change, path, request.params.strategyId, request.body)));
+    return changes.run(principal, (change) => strategyService.update(change, path, request.params.strategyId, request.body));
   });
 
   app.patch(`${base}/:strategyId`, { schema: { params: StrategyParams, body: PatchOperations, response: { 200: FeatureStrategy } } }, async (request) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, path);
-    return changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.patch(change, path, request.params.strategyId, request.body)));
+    return changes.run(principal, (change) => strategyService.patch(change, path, request.params.strategyId, request.body));
   });
 
   app.delete(`${base}/:strategyId`, { schema: { params: StrategyParams, response: { 200: NoContent } } }, async (request, reply) => {
     const path = pathOf(request.params);
     const principal = allow(request, Permission.DELETE_FEATURE_STRATEGY, path);
-    await changes.run(actorOf(principal), direct(principal, [path], (change) => strategyService.remove(change, path, request.params.strategyId)));
+    await changes.run(principal, (change) => strategyService.remove(change, path, request.params.strategyId));
     return reply.code(200).send();
   });
 
@@ -63,8 +61,7 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
   app.post('/api/admin/segments/strategies', { schema: { body: UpdateStrategySegments, response: { 201: NoContent } } }, async (request, reply) => {
     const { projectId, strategyId, environmentId, segmentIds } = request.body;
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, { project: projectId, environment: environmentId });
-    await changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment: environmentId }],
-      (change) => strategyService.replaceSegments(change, projectId, environmentId, strategyId, segmentIds)));
+    await changes.run(principal, (change) => strategyService.replaceSegments(change, projectId, environmentId, strategyId, segmentIds));
     return reply.code(201).send();
   });
 }

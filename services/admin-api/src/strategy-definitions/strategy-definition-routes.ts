@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { StrategyDefinitionList, StrategyDefinitionView, NoContent, CreateStrategyDefinition, PathName, UpdateStrategyDefinition } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { strategyDefinitionService } from './strategy-definition-service.ts';
 
 const NameParams = z.object({ name: PathName });
@@ -14,8 +14,8 @@ export function strategyDefinitionRoutes(app: HttpServer, { db, changes }: Admin
   });
 
   app.post('/api/admin/strategies', { schema: { body: CreateStrategyDefinition, response: { 201: StrategyDefinitionView } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_STRATEGY);
-    return reply.code(201).send(await changes.run(actor, (change) => strategyDefinitionService.create(change, request.body)));
+    const principal = allow(request, Permission.CREATE_STRATEGY);
+    return reply.code(201).send(await changes.run(principal, (change) => strategyDefinitionService.create(change, request.body)));
   });
 
   app.get('/api/admin/strategies/:name', { schema: { params: NameParams, response: { 200: StrategyDefinitionView } } }, async (request) => {
@@ -24,22 +24,22 @@ export function strategyDefinitionRoutes(app: HttpServer, { db, changes }: Admin
   });
 
   app.put('/api/admin/strategies/:name', { schema: { params: NameParams, body: UpdateStrategyDefinition, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_STRATEGY);
-    await changes.run(actor, (change) => strategyDefinitionService.update(change, request.params.name, request.body));
+    const principal = allow(request, Permission.UPDATE_STRATEGY);
+    await changes.run(principal, (change) => strategyDefinitionService.update(change, request.params.name, request.body));
     return reply.code(200).send();
   });
 
   for (const [action, deprecated] of [['deprecate', true], ['reactivate', false]] as const) {
     app.post(`/api/admin/strategies/:name/${action}`, { schema: { params: NameParams, response: { 200: NoContent } } }, async (request, reply) => {
-      const actor = actorFor(request, Permission.UPDATE_STRATEGY);
-      await changes.run(actor, (change) => strategyDefinitionService.setDeprecated(change, request.params.name, deprecated));
+      const principal = allow(request, Permission.UPDATE_STRATEGY);
+      await changes.run(principal, (change) => strategyDefinitionService.setDeprecated(change, request.params.name, deprecated));
       return reply.code(200).send();
     });
   }
 
   app.delete('/api/admin/strategies/:name', { schema: { params: NameParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_STRATEGY);
-    await changes.run(actor, (change) => strategyDefinitionService.delete(change, request.params.name));
+    const principal = allow(request, Permission.DELETE_STRATEGY);
+    await changes.run(principal, (change) => strategyDefinitionService.delete(change, request.params.name));
     return reply.code(200).send();
   });
 }

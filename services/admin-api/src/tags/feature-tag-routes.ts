@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FeatureTagView, FeatureTagList, NoContent, CreateTag, PathName, ProjectTagsBulk, TagsList, UpdateFeatureTags } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { findFeature, requireFeature, requireFeatureByName } from '../feature-state/feature-lookup.ts';
 import { tagService } from './tag-service.ts';
 import { tagStore } from './tag-store.ts';
@@ -20,8 +20,8 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
 
   app.post('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: CreateTag, response: { 201: FeatureTagView } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
-    const tag = await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
+    const tag = await changes.run(principal, async (change) => {
       const locked = await requireFeatureByName(change.tx, request.params.featureName, { forWrite: true });
       return tagService.attach(change, locked, request.body);
     });
@@ -30,8 +30,8 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
 
   app.put('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: UpdateFeatureTags, response: { 200: FeatureTagList } } }, async (request) => {
     const feature = await findFeature(db, request.params.featureName);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
-    return changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
+    return changes.run(principal, async (change) => {
       const locked = await requireFeatureByName(change.tx, request.params.featureName, { forWrite: true });
       for (const tag of request.body.addedTags) await tagService.attach(change, locked, tag);
       for (const tag of request.body.removedTags) await tagService.detach(change, locked, tag);
@@ -41,8 +41,8 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
 
   app.delete('/api/admin/features/:featureName/tags/:type/:value', { schema: { params: FeatureParams.extend(TagParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: feature?.project });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
+    await changes.run(principal, async (change) => {
       const locked = await requireFeatureByName(change.tx, request.params.featureName, { forWrite: true });
       await tagService.detach(change, locked, request.params);
     });
@@ -50,8 +50,8 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
   });
 
   app.put('/api/admin/projects/:projectId/tags', { schema: { params: z.object({ projectId: PathName }), body: ProjectTagsBulk, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
+    await changes.run(principal, async (change) => {
       for (const name of request.body.features) {
         const feature = await requireFeature(change.tx, request.params.projectId, name, { forWrite: true, allowArchived: true });
         for (const tag of request.body.tags.addedTags) await tagService.attach(change, feature, tag);

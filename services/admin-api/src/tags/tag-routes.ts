@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NoContent, CreateTag, PathName, TagsList, TagWithVersion } from '@bunting/contracts';
 import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { tagService } from './tag-service.ts';
 import { tagStore } from './tag-store.ts';
 
@@ -28,14 +28,14 @@ export function tagRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
   });
 
   app.post('/api/admin/tags', { schema: { body: CreateTag, response: { 201: TagWithVersion } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: '*' });
-    const tag = await changes.run(actor, (change) => tagService.createTag(change, request.body));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: '*' });
+    const tag = await changes.run(principal, (change) => tagService.createTag(change, request.body));
     return reply.code(201).send({ version: 1, tag });
   });
 
   app.delete('/api/admin/tags/:type/:value', { schema: { params: TagParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_FEATURE, { project: '*' });
-    await changes.run(actor, (change) => tagService.deleteTag(change, request.params));
+    const principal = allow(request, Permission.UPDATE_FEATURE, { project: '*' });
+    await changes.run(principal, (change) => tagService.deleteTag(change, request.params));
     return reply.code(200).send();
   });
 }

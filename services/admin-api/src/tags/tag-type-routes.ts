@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TagTypeList, TagTypeView, TagTypeValidation, TagTypeAnswer, NoContent, CreateTagType, PathName, UpdateTagType, ValidateTagType } from '@bunting/contracts';
 import { NotFoundError, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { tagService } from './tag-service.ts';
 import { tagTypeStore } from './tag-store.ts';
 
@@ -14,8 +14,8 @@ export function tagTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   app.post('/api/admin/tag-types', { schema: { body: CreateTagType, response: { 201: TagTypeView } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.CREATE_TAG_TYPE);
-    return reply.code(201).send(await changes.run(actor, (change) => tagService.createTagType(change, request.body)));
+    const principal = allow(request, Permission.CREATE_TAG_TYPE);
+    return reply.code(201).send(await changes.run(principal, (change) => tagService.createTagType(change, request.body)));
   });
 
   app.post('/api/admin/tag-types/validate', { schema: { body: ValidateTagType, response: { 200: TagTypeValidation } } }, async (request) => {
@@ -32,14 +32,14 @@ export function tagTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   app.put('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), body: UpdateTagType, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.UPDATE_TAG_TYPE);
-    await changes.run(actor, (change) => tagService.updateTagType(change, request.params.name, request.body));
+    const principal = allow(request, Permission.UPDATE_TAG_TYPE);
+    await changes.run(principal, (change) => tagService.updateTagType(change, request.params.name, request.body));
     return reply.code(200).send();
   });
 
   app.delete('/api/admin/tag-types/:name', { schema: { params: z.object({ name: PathName }), response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.DELETE_TAG_TYPE);
-    await changes.run(actor, (change) => tagService.deleteTagType(change, request.params.name));
+    const principal = allow(request, Permission.DELETE_TAG_TYPE);
+    await changes.run(principal, (change) => tagService.deleteTagType(change, request.params.name));
     return reply.code(200).send();
   });
 }

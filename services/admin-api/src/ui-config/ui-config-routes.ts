@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UiConfig, NoContent, SetCors } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { checkOrigins, frontendSettings } from './frontend-origins.ts';
 import { loadOidcSettings } from '../auth/oidc-settings.ts';
 import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
@@ -48,9 +48,9 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<Ad
 
   // Sets the origins the frontend API allows by CORS; every frontend-api replica takes them up within a second.
   app.post('/api/admin/ui-config/cors', { schema: { body: SetCors, response: { 204: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
+    const principal = allow(request, Permission.ADMIN);
     const frontendApiOrigins = checkOrigins(request.body.frontendApiOrigins);
-    await changes.run(actor, (change) => frontendSettings.save(change, { frontendApiOrigins }));
+    await changes.run(principal, (change) => frontendSettings.save(change, { frontendApiOrigins }));
     return reply.code(204).send();
   });
 }

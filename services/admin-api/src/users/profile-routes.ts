@@ -3,7 +3,6 @@ import { CurrentUser, OwnRoles, NoContent, ChangeOwnPassword, Profile } from '@b
 import { AuthenticationRequired, NoAccessError, Permission, credentialOf, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
-import { actorOf } from '../events/changes.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { userReadModel, userView } from './user-read-model.ts';
 import { userService } from './user-service.ts';
@@ -66,7 +65,7 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
       throw new AuthenticationRequired('The old password is wrong');
     }
     // Every other session of the user ends; this one goes on.
-    await changes.run(actorOf(principal), async (change) => {
+    await changes.run(principal, async (change) => {
       await userService.setPassword(change, user.id, request.body.password);
       await sessions.endAllOf(user.id, credentialOf(request).session);
     });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UserSearchAnswer, AdminCounts, InactiveUsers, NoContent, ChangePassword, CreateUser, NumericId, UpdateUser, User, UserIds, Users } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
-import { actorFor, allow, allowRead } from '../access/guard.ts';
+import { allow, allowRead } from '../access/guard.ts';
 import { userReadModel, userView } from './user-read-model.ts';
 import { userService } from './user-service.ts';
 
@@ -21,8 +21,8 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
   });
 
   app.post('/api/admin/user-admin', { schema: { body: CreateUser, response: { 201: User } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    const created = await changes.run(actor, (change) => userService.create(change, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    const created = await changes.run(principal, (change) => userService.create(change, request.body));
     return reply.code(201).header('location', `/api/admin/user-admin/${created.id}`).send(userView(created));
   });
 
@@ -44,9 +44,9 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
   });
 
   app.post('/api/admin/user-admin/inactive/delete', { schema: { body: UserIds, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
+    const principal = allow(request, Permission.ADMIN);
     // Their sessions end with them, in the same unit: if Redis cannot be reached nothing is deleted.
-    await changes.run(actor, async (change) => {
+    await changes.run(principal, async (change) => {
       for (const id of await userService.deleteInactive(change, request.body.ids)) await sessions.endAllOf(id);
     });
     return reply.code(200).send();
@@ -58,13 +58,13 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
   });
 
   app.put('/api/admin/user-admin/:id', { schema: { params: IdParams, body: UpdateUser, response: { 200: User } } }, async (request) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    return changes.run(actor, (change) => userService.update(change, request.params.id, request.body));
+    const principal = allow(request, Permission.ADMIN);
+    return changes.run(principal, (change) => userService.update(change, request.params.id, request.body));
   });
 
   app.delete('/api/admin/user-admin/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
-    await changes.run(actor, async (change) => {
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, async (change) => {
       await userService.delete(change, request.params.id);
       await sessions.endAllOf(request.params.id);
     });
@@ -72,9 +72,9 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
   });
 
   app.post('/api/admin/user-admin/:id/change-password', { schema: { params: IdParams, body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
-    const actor = actorFor(request, Permission.ADMIN);
+    const principal = allow(request, Permission.ADMIN);
     // Every session of the user ends with the old password.
-    await changes.run(actor, async (change) => {
+    await changes.run(principal, async (change) => {
       await userService.setPassword(change, request.params.id, request.body.password);
       await sessions.endAllOf(request.params.id);
     });

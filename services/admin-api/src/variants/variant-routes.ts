@@ -3,8 +3,6 @@ import { FeatureVariants, PatchOperations, PathName, PushVariants, VariantInput 
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
-import { direct } from '../change-request-settings/change-request-gate.ts';
-import { actorOf } from '../events/changes.ts';
 import { variantService } from './variant-service.ts';
 
 const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
@@ -28,21 +26,18 @@ export function variantRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   app.put(`${feature}/environments/:environment/variants`, { schema: { params: EnvironmentParams, body: Variants, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName, environment } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
-    return changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
-      (change) => variantService.put(change, projectId, featureName, environment, request.body)));
+    return changes.run(principal, (change) => variantService.put(change, projectId, featureName, environment, request.body));
   });
 
   app.patch(`${feature}/environments/:environment/variants`, { schema: { params: EnvironmentParams, body: PatchOperations, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName, environment } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId, environment });
-    return changes.run(actorOf(principal), direct(principal, [{ project: projectId, environment }],
-      (change) => variantService.patch(change, projectId, featureName, environment, request.body)));
+    return changes.run(principal, (change) => variantService.patch(change, projectId, featureName, environment, request.body));
   });
 
   app.put(`${feature}/variants-batch`, { schema: { params: FeatureParams, body: PushVariants, response: { 200: FeatureVariants } } }, async (request) => {
     const { projectId, featureName } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project: projectId });
-    return changes.run(actorOf(principal), direct(principal, request.body.environments.map((environment) => ({ project: projectId, environment })),
-      (change) => variantService.putInEnvironments(change, projectId, featureName, request.body.environments, request.body.variants)));
+    return changes.run(principal, (change) => variantService.putInEnvironments(change, projectId, featureName, request.body.environments, request.body.variants));
   });
 }
