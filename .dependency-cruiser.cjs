@@ -2,19 +2,19 @@
 module.exports = {
   forbidden: [
     {
-      name: 'no-cycle-between-admin-slices',
-      comment: 'admin-api slices depend on each other in one direction only: a slice offers a read model, lower layers never import the slices above.',
+      name: 'no-cycle-between-slices',
+      comment: 'the slices of a service depend on each other in one direction only: a slice offers a read model, lower layers never import the slices above.',
       severity: 'error',
       scope: 'folder',
-      from: { path: '^services/admin-api/src/[^/]+' },
+      from: { path: '^services/[^/]+/src/[^/]+' },
       to: { circular: true },
     },
     {
-      name: 'admin-store-private-to-its-slice',
-      comment: 'a slice keeps its store to itself and offers the rest a read model; rules/ is the shared lower layer.',
+      name: 'store-private-to-its-slice',
+      comment: 'a slice keeps its store to itself and offers the rest a read model; a service\'s shared lower layer (admin-api\'s rules/, insights\' facts/) is the exception.',
       severity: 'error',
-      from: { path: '^services/admin-api/src/([^/]+)/' },
-      to: { path: '^services/admin-api/src/[^/]+/[^/]+-store[.]ts$', pathNot: ['^services/admin-api/src/$1/', '^services/admin-api/src/rules/'] },
+      from: { path: '^services/([^/]+)/src/([^/]+)/' },
+      to: { path: '^services/[^/]+/src/[^/]+/[^/]+-store[.]ts$', pathNot: ['^services/$1/src/$2/', '^services/$1/src/(rules|facts)/'] },
     },
     {
       name: 'no-file-cycles',

@@ -49,9 +49,11 @@ import { contextFieldRoutes } from './context-fields/context-field-routes.ts';
 import { dependencyRoutes } from './dependencies/dependency-routes.ts';
 import { importRoutes } from './import/import-routes.ts';
 import { environmentRoutes } from './environments/environment-routes.ts';
+import { environmentCloneRoutes } from './environment-clone/environment-clone-routes.ts';
 import { environmentService } from './environments/environment-service.ts';
 import { createChanges } from './events/changes.ts';
 import { unitOfWorkGate } from './change-request-settings/change-request-gate.ts';
+import { touchProjects } from './projects/project-activity.ts';
 import { archiveRoutes } from './features/archive-routes.ts';
 import { featureEnvironmentRoutes } from './features/feature-environment-routes.ts';
 import { featureRoutes } from './features/feature-routes.ts';
@@ -95,7 +97,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
-    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate });
+    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const credentials = createCredentialService({ db, log, sessions });
@@ -152,7 +154,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         route.onRequest = [adminGuard, ...existing];
       });
       for (const routes of [
-        environmentRoutes, projectRoutes, projectEnvironmentRoutes, projectFavoriteRoutes, featureRoutes, featureEnvironmentRoutes,
+        environmentRoutes, environmentCloneRoutes, projectRoutes, projectEnvironmentRoutes, projectFavoriteRoutes, featureRoutes, featureEnvironmentRoutes,
         archiveRoutes, lifecycleRoutes, featureSearchRoutes, featureTypeRoutes, favoriteRoutes, strategyRoutes,
         variantRoutes, dependencyRoutes, tagTypeRoutes, tagRoutes, featureTagRoutes, oidcSettingsRoutes,
         segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, profileRoutes,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
-import { freeText, type FreeText } from './free-text.ts';
+import { freeText, type FreeText } from './free-text-store.ts';
 
 // A stored event: the stream's event with its log id; the type is read as stored, whatever the list was then.
 const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.number(), type: z.string() });

@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
 import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
-import { applicationAnnouncer } from './application-events.ts';
 import { adminClient } from './admin-client.ts';
-import { applicationRoutes } from './application-routes.ts';
-import { recordEvent } from './event-facts.ts';
-import { insightsRoutes } from './insights-routes.ts';
-import { createKnownFlags } from './known-flags.ts';
-import { recordMetrics, recordMetricsRun } from './metric-facts.ts';
-import { readRetentionPolicy } from './metric-retention.ts';
-import { startProcessedMetricsPruner } from './processed-metrics.ts';
-import { startSnapshotTimer } from './snapshot-timer.ts';
+import { applicationAnnouncer } from './applications/application-events.ts';
+import { applicationRoutes } from './applications/application-routes.ts';
+import { recordEvent } from './facts/event-facts.ts';
+import { projectRoutes } from './projects/project-routes.ts';
+import { featureMetricRoutes } from './sdk-metrics/feature-metric-routes.ts';
+import { createKnownFlags } from './sdk-metrics/known-flags.ts';
+import { recordMetrics, recordMetricsRun } from './sdk-metrics/metric-recording.ts';
+import { readRetentionPolicy } from './sdk-metrics/metric-retention.ts';
+import { startProcessedMetricsPruner } from './sdk-metrics/processed-metrics.ts';
+import { startSnapshotTimer } from './trends/snapshot-timer.ts';
+import { trendRoutes } from './trends/trend-routes.ts';
 
 export const INSIGHTS_SCHEMA = 'insights';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -59,8 +61,10 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
       });
-      insightsRoutes(server, { db, admin, version });
+      projectRoutes(server, { db, admin });
+      trendRoutes(server, { db, admin, version });
       applicationRoutes(server, db, announce);
+      featureMetricRoutes(server, { db, admin });
     });
 
     app.addHook('onClose', async () => {

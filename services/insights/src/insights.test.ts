@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 import { MetricsMessage } from '@bunting/contracts';
 import { createOutbox } from '@bunting/platform';
-import { applicationAnnouncer } from './application-events.ts';
-import { recordMetrics } from './metric-facts.ts';
+import { applicationAnnouncer } from './applications/application-events.ts';
+import { recordMetrics } from './sdk-metrics/metric-recording.ts';
 
 let stack: TestStack;
 let client: HttpClient;

@@ -5,6 +5,7 @@ import { actionRoutes } from './actions/action-routes.ts';
 import { createSecretBox } from './actions/secret-box.ts';
 import { endpointRoutes } from './endpoints/endpoint-routes.ts';
 import { ingestionRoutes } from './ingestion/ingestion-routes.ts';
+import { signalRoutes } from './ingestion/signal-routes.ts';
 import { createSignalChanges } from './signal-changes.ts';
 import { readSignalsConfig, type SignalsConfig } from './signals-config.ts';
 import type { SignalsDeps } from './signals-deps.ts';
@@ -35,6 +36,7 @@ export function signalsService(infrastructure: ServiceInfrastructure<'db' | 'mes
         await authenticate(verifier, request);
       });
       endpointRoutes(server, deps);
+      signalRoutes(server, deps);
       actionRoutes(server, { ...deps, actionDeps: { adminApiUrl, secrets } });
     });
 

@@ -57,9 +57,14 @@ function verdicts(db: Queryable, table: VerdictTable, changeRequestIds: readonly
 }
 
 function addVerdict(db: Queryable, table: VerdictTable, id: number, user: Reviewer) {
-  return db.query(sql.unsafe`
-    insert into ${sql.identifier(['admin', table])} (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
-    on conflict do nothing`);
+  // Named in full, so what a store writes can be read from its text (the table-owner check does).
+  return table === 'change_request_approvals'
+    ? db.query(sql.unsafe`
+      insert into admin.change_request_approvals (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
+      on conflict do nothing`)
+    : db.query(sql.unsafe`
+      insert into admin.change_request_rejections (change_request_id, user_id, username, image_url) values (${id}, ${user.userId}, ${user.name}, ${user.imageUrl})
+      on conflict do nothing`);
 }
 
 export const changeRequestStore = {

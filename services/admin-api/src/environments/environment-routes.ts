@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoContent, CloneEnvironment, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
+import { NoContent, CreateEnvironment, Environment, EnvironmentSortOrder, Environments, PathName, UpdateEnvironment } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
@@ -57,11 +57,5 @@ export function environmentRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     const principal = allow(request, Permission.DELETE_ENVIRONMENT);
     await changes.run(principal, (change) => environmentService.delete(change, request.params.name));
     return reply.code(200).send();
-  });
-
-  app.post('/api/admin/environments/:name/clone', { schema: { params: NameParams, body: CloneEnvironment, response: { 201: Environment } } }, async (request, reply) => {
-    const principal = allow(request, Permission.CREATE_ENVIRONMENT);
-    const created = await changes.run(principal, (change) => environmentService.clone(change, request.params.name, request.body));
-    return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);
   });
 }

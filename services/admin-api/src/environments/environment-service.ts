@@ -74,11 +74,4 @@ export const environmentService = {
   setProtected(db: Queryable, names: string[]) {
     return environmentStore.setProtected(db, names);
   },
-
-  async clone(change: Change, source: string, target: { name: string; type: string; projects?: string[] }) {
-    await requireEnvironment(change.tx, source);
-    const created = await environmentService.create(change, { name: target.name, type: target.type });
-    await environmentStore.copyFlags(change.tx, source, target.name, target.projects);
-    return created;
-  },
 };

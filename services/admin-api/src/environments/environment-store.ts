@@ -61,6 +61,18 @@ export const environmentStore = {
   delete(db: Queryable, name: string) {
     return db.query(sql.unsafe`delete from admin.environments where name = ${name}`);
   },
+  addToProject(db: Queryable, project: string, environment: string) {
+    return db.query(sql.unsafe`
+      insert into admin.project_environments (project_id, environment) values (${project}, ${environment}) on conflict do nothing`);
+  },
+  removeFromProject(db: Queryable, project: string, environment: string) {
+    return db.query(sql.unsafe`delete from admin.project_environments where project_id = ${project} and environment = ${environment}`);
+  },
+  setDefaultStrategy(db: Queryable, project: string, environment: string, strategy: unknown) {
+    return db.query(sql.unsafe`
+      update admin.project_environments set default_strategy = ${sql.jsonb(strategy as object)}
+      where project_id = ${project} and environment = ${environment}`);
+  },
   addToAllProjects(db: Queryable, name: string) {
     return db.query(sql.unsafe`
       insert into admin.project_environments (project_id, environment)
@@ -69,34 +81,4 @@ export const environmentStore = {
   setProtected(db: Queryable, names: string[]) {
     return db.query(sql.unsafe`update admin.environments set protected = (name = any(${sql.array(names, 'text')}))`);
   },
-  /** Copies every feature's state, strategies and the strategies' segment links from one environment into a new one. */
-  copyFlags(db: Queryable, source: string, target: string, projects: string[] | undefined) {
-    const projectFilter = projects && projects.length > 0
-      ? sql.fragment`and f.project_id = any(${sql.array(projects, 'text')})`
-      : sql.fragment``;
-    // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
-    return db.query(sql.unsafe`
-      with copied_env as (
-        insert into admin.feature_environments (feature_name, environment, enabled, variants)
-        select fe.feature_name, ${target}, fe.enabled, fe.variants from admin.feature_environments fe
-        join admin.features f on f.name = fe.feature_name
-        where fe.environment = ${source} ${projectFilter}
-        returning feature_name
-      ), strategy_ids as (
-        select s.id as old_id, gen_random_uuid()::text as new_id
-        from admin.feature_strategies s join admin.features f on f.name = s.feature_name
-        where s.environment = ${source} ${projectFilter}
-      ), copied_strategies as (
-        insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
-        select ids.new_id, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
-        from strategy_ids ids join admin.feature_strategies s on s.id = ids.old_id
-        returning id
-      ), copied_segments as (
-        insert into admin.feature_strategy_segments (strategy_id, segment_id)
-        select ids.new_id, links.segment_id
-        from strategy_ids ids join admin.feature_strategy_segments links on links.strategy_id = ids.old_id
-        returning strategy_id
-      )
-      select (select count(*) from copied_env) + (select count(*) from copied_strategies) + (select count(*) from copied_segments)`);
-    },
 };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
 import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
 import { eventTagStore } from './event-tag-store.ts';
-import { projectActivityStore } from './project-activity-store.ts';
 
 /** What a change says happened; the unit fills in uuid, time, actor and the feature's tags. */
 export type EventDraft = {
@@ -54,7 +53,17 @@ export type Changes = {
 
 export const actorOfRunner = (runner: Runner): Actor => ('system' in runner ? runner.system : actorOf(runner));
 
-export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messaging: Pick<Messaging, 'names'>; gate: ChangeGate }): Changes {
+/**
+ * The unit of work, given what it asks of the slices above it: the change-control gate, and moving on the last
+ * activity of the projects a change's events name.
+ */
+export function createChanges(deps: {
+  db: DatabasePool;
+  outbox: Outbox;
+  messaging: Pick<Messaging, 'names'>;
+  gate: ChangeGate;
+  touchProjects: (tx: DatabaseTransactionConnection, projects: readonly string[]) => Promise<unknown>;
+}): Changes {
   return {
     run(runner, work) {
       const actor = actorOfRunner(runner);
@@ -68,7 +77,7 @@ export function createChanges(deps: { db: DatabasePool; outbox: Outbox; messagin
           const events = await toEvents(tx, actor, drafts);
           await deps.outbox.add(tx, eventMessages(deps.messaging, events));
           const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];
-          if (projects.length > 0) await projectActivityStore.touch(tx, projects);
+          if (projects.length > 0) await deps.touchProjects(tx, projects);
         }
         return result;
       });

@@ -14,4 +14,9 @@ export const environmentState = {
     featureEnvironmentStore.setVariants(db, featureName, environment, variants),
   /** A revived flag comes back switched off everywhere. */
   disableAll: (db: Queryable, featureName: string) => featureEnvironmentStore.disableAll(db, featureName),
+  /** When SDKs last reported the flags in an environment. */
+  markSeen: (db: Queryable, environment: string, names: readonly string[], seenAt: string) => featureEnvironmentStore.markSeen(db, environment, names, seenAt),
+  /** Every flag's state in one environment copied into a new one (cloning an environment). */
+  copyEnvironment: (db: Queryable, source: string, target: string, projects: readonly string[] | undefined) =>
+    featureEnvironmentStore.copyEnvironment(db, source, target, projects),
 };

@@ -162,4 +162,23 @@ export const featureEnvironmentStore = {
   disableAll(db: Queryable, featureName: string) {
     return db.query(sql.unsafe`update admin.feature_environments set enabled = false where feature_name = ${featureName}`);
   },
+  /** Marks the flags seen at a time; the later of the stored and the new time wins. Unknown flags are skipped. */
+  markSeen(db: Queryable, environment: string, names: readonly string[], seenAt: string) {
+    return db.query(sql.unsafe`
+      insert into admin.feature_environments (feature_name, environment, last_seen_at)
+      select f.name, e.name, ${seenAt}::timestamptz
+      from admin.features f join admin.environments e on e.name = ${environment}
+      where f.name = any(${sql.array([...names], 'text')})
+      on conflict (feature_name, environment) do update
+        set last_seen_at = greatest(coalesce(admin.feature_environments.last_seen_at, excluded.last_seen_at), excluded.last_seen_at)`);
+  },
+  /** Every flag's state in one environment copied into another (of the given projects, or all). */
+  copyEnvironment(db: Queryable, source: string, target: string, projects: readonly string[] | undefined) {
+    const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
+    return db.query(sql.unsafe`
+      insert into admin.feature_environments (feature_name, environment, enabled, variants)
+      select fe.feature_name, ${target}, fe.enabled, fe.variants from admin.feature_environments fe
+      join admin.features f on f.name = fe.feature_name
+      where fe.environment = ${source} ${projectFilter}`);
+  },
 };

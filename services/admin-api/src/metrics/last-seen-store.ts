@@ -29,14 +29,4 @@ export const lastSeenStore = {
       where feature_name = any(${sql.array(featureNames, 'text')}) and hour >= date_trunc('hour', now()) - interval '1 hour'
       group by feature_name, environment`);
   },
-  /** Marks the flags seen at a time; the later of the stored and the new time wins. Unknown flags are skipped. */
-  markSeen(db: Queryable, environment: string, names: readonly string[], seenAt: string) {
-    return db.query(sql.unsafe`
-      insert into admin.feature_environments (feature_name, environment, last_seen_at)
-      select f.name, e.name, ${seenAt}::timestamptz
-      from admin.features f join admin.environments e on e.name = ${environment}
-      where f.name = any(${sql.array([...names], 'text')})
-      on conflict (feature_name, environment) do update
-        set last_seen_at = greatest(coalesce(admin.feature_environments.last_seen_at, excluded.last_seen_at), excluded.last_seen_at)`);
-  },
 };

@@ -1,5 +1,6 @@
 import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
 import type { DatabasePool } from '@bunting/platform';
+import { environmentState } from '../feature-state/environment-state.ts';
 import { lastSeenStore } from './last-seen-store.ts';
 
 const evaluated = (counts: { yes?: number | undefined; no?: number | undefined }) => (counts.yes ?? 0) + (counts.no ?? 0) > 0;
@@ -46,7 +47,7 @@ export async function recordLastSeen(db: DatabasePool, message: MetricsMessage, 
   await db.transaction(async (tx) => {
     if (!await lastSeenStore.claimMessage(tx, streamSequence)) return;
     for (const [environment, flags] of counted) {
-      await lastSeenStore.markSeen(tx, environment, [...flags.keys()], message.receivedAt);
+      await environmentState.markSeen(tx, environment, [...flags.keys()], message.receivedAt);
       await lastSeenStore.addExposures(tx, environment, message.receivedAt, flags);
     }
   });

@@ -4,6 +4,7 @@ import { requireGroup } from '../groups/group-read-model.ts';
 import { requireProject } from '../projects/project-read-model.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { requireUser, userReadModel } from '../users/user-read-model.ts';
+import { projectMembers } from '../projects/project-members.ts';
 import { projectAccessStore, type Subject } from './project-access-store.ts';
 
 async function requireSubject(db: Queryable, subject: Subject, id: number) {
@@ -46,7 +47,7 @@ export const projectAccessService = {
       for (const id of ids) {
         await requireSubject(change.tx, subject, id);
         for (const roleId of input.roles) {
-          await projectAccessStore.grant(change.tx, subject, project, id, roleId);
+          await projectMembers.grant(change.tx, subject, project, id, roleId);
         }
       }
     }
@@ -59,8 +60,8 @@ export const projectAccessService = {
     await requireSubject(change.tx, subject, id);
     for (const roleId of roles) await roleReadModel.requireProjectRole(change.tx, roleId);
     const before = await projectAccessStore.rolesOf(change.tx, subject, project, id);
-    await projectAccessStore.revokeAll(change.tx, subject, project, id);
-    for (const roleId of roles) await projectAccessStore.grant(change.tx, subject, project, id, roleId);
+    await projectMembers.revokeAll(change.tx, subject, project, id);
+    for (const roleId of roles) await projectMembers.grant(change.tx, subject, project, id, roleId);
     const key = subject === 'user' ? 'userId' : 'groupId';
     if (roles.length === 0) {
       if (before.length === 0) throw new NotFoundError(`${subject} ${id} has no roles in project ${project}`);

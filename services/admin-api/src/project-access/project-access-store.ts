@@ -18,10 +18,6 @@ export const projectAccessStore = {
     return db.any(sql.type(Assignment)`select ${column(subject)} as id, role_id as "roleId" from ${table(subject)}
       where project_id = ${project} order by 1, 2`);
   },
-  grant: (db: Queryable, subject: Subject, project: string, id: number, roleId: number) =>
-    db.query(sql.unsafe`insert into ${table(subject)} (project_id, ${column(subject)}, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`),
-  revokeAll: (db: Queryable, subject: Subject, project: string, id: number) =>
-    db.query(sql.unsafe`delete from ${table(subject)} where project_id = ${project} and ${column(subject)} = ${id}`),
   usersWithRole(db: Queryable, roleId: number) {
     return db.any(sql.type(z.object({ userId: z.number(), project: z.string() }))`
       select user_id as "userId", project_id as project from admin.project_user_roles where role_id = ${roleId} order by project_id, user_id`);

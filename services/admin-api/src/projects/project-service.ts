@@ -5,6 +5,7 @@ import type { Change } from '../events/changes.ts';
 import { environmentReadModel } from '../environments/environment-read-model.ts';
 import { normalizeStrategy } from '../rules/strategy-rules.ts';
 import { checkFeatureNaming } from '../rules/project-rules.ts';
+import { projectEnvironments } from '../environments/project-environments.ts';
 import { projectStore, type ProjectRow, type ProjectWrite } from './project-store.ts';
 import { featureNaming, requireProject, requireProjectEnvironment, toProject } from './project-read-model.ts';
 
@@ -57,7 +58,7 @@ export const projectService = {
       if (!(await environmentReadModel.exists(tx, environment))) {
         throw ValidationError.field('environments', `environment ${environment} does not exist`);
       }
-      await projectStore.addEnvironment(tx, input.id, environment);
+      await projectEnvironments.add(tx, input.id, environment);
     }
     emit({ type: 'project-created', project: input.id, data: { ...eventState(write), environments } });
     // A person who creates a project owns it.
@@ -113,7 +114,7 @@ export const projectService = {
     await requireProject(tx, id);
     if (!(await environmentReadModel.exists(tx, environment))) throw new NotFoundError(`Could not find environment with name ${environment}`);
     if (await projectStore.hasEnvironment(tx, id, environment)) return;
-    await projectStore.addEnvironment(tx, id, environment);
+    await projectEnvironments.add(tx, id, environment);
     emit({ type: 'project-environment-added', project: id, environment });
   },
 
@@ -122,7 +123,7 @@ export const projectService = {
     if (!(await projectStore.hasEnvironment(tx, id, environment))) {
       throw new NotFoundError(`Environment ${environment} is not part of project ${id}`);
     }
-    await projectStore.removeEnvironment(tx, id, environment);
+    await projectEnvironments.remove(tx, id, environment);
     emit({ type: 'project-environment-removed', project: id, environment });
   },
 
@@ -134,7 +135,7 @@ export const projectService = {
     const normalized = await normalizeStrategy(tx, input, { featureName: '', defaultStickiness: project.defaultStickiness, sortOrder: 0 });
     const stored = { name: normalized.name, title: normalized.title, disabled: normalized.disabled, constraints: normalized.constraints,
       parameters: normalized.parameters, variants: normalized.variants, segments: normalized.segments };
-    await projectStore.setDefaultStrategy(tx, id, environment, stored);
+    await projectEnvironments.setDefaultStrategy(tx, id, environment, stored);
     emit({ type: 'default-strategy-updated', project: id, environment, data: stored });
     return stored;
   },

@@ -113,6 +113,10 @@ export const projectStore = {
     return db.query(sql.unsafe`
       update admin.projects set archived_at = ${archived ? sql.fragment`now()` : null}, updated_at = now() where id = ${id}`);
   },
+  /** Every change that writes an event about a project moves its last activity on. */
+  touch(db: Queryable, projects: readonly string[]) {
+    return db.query(sql.unsafe`update admin.projects set last_activity_at = now() where id = any(${sql.array([...projects], 'text')})`);
+  },
   delete(db: Queryable, id: string) {
     return db.query(sql.unsafe`delete from admin.projects where id = ${id}`);
   },
@@ -121,13 +125,6 @@ export const projectStore = {
       select count(*)::int as count from admin.features where project_id = ${id}
       ${includeArchived ? sql.fragment`` : sql.fragment`and archived_at is null`}`);
   },
-  addEnvironment(db: Queryable, id: string, environment: string) {
-    return db.query(sql.unsafe`
-      insert into admin.project_environments (project_id, environment) values (${id}, ${environment}) on conflict do nothing`);
-  },
-  removeEnvironment(db: Queryable, id: string, environment: string) {
-    return db.query(sql.unsafe`delete from admin.project_environments where project_id = ${id} and environment = ${environment}`);
-  },
   hasEnvironment(db: Queryable, id: string, environment: string) {
     return db.exists(sql.unsafe`
       select 1 from admin.project_environments where project_id = ${id} and environment = ${environment}`);
@@ -135,11 +132,6 @@ export const projectStore = {
   defaultStrategy(db: Queryable, id: string, environment: string) {
     return db.maybeOneFirst(sql.type(z.object({ strategy: z.record(z.string(), z.unknown()).nullable() }))`
       select default_strategy as strategy from admin.project_environments
-      where project_id = ${id} and environment = ${environment}`);
-  },
-  setDefaultStrategy(db: Queryable, id: string, environment: string, strategy: unknown) {
-    return db.query(sql.unsafe`
-      update admin.project_environments set default_strategy = ${sql.jsonb(strategy as object)}
       where project_id = ${id} and environment = ${environment}`);
   },
   /** Environments of the project in display order, with the strategy each gives flags enabled without one. */
@@ -161,6 +153,18 @@ export const projectStore = {
     return db.maybeOneFirst(sql.type(z.object({ name: z.string() }))`
       select e.name from admin.project_environments pe join admin.environments e on e.name = pe.environment
       where pe.project_id = ${id} and e.type = 'production' order by e.sort_order, e.name limit 1`);
+  },
+  /** Gives a user or a group a role in the project. */
+  grant(db: Queryable, subject: 'user' | 'group', project: string, id: number, roleId: number) {
+    return subject === 'user'
+      ? db.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`)
+      : db.query(sql.unsafe`insert into admin.project_group_roles (project_id, group_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`);
+  },
+  /** Takes every role in the project from a user or a group. */
+  revokeAll(db: Queryable, subject: 'user' | 'group', project: string, id: number) {
+    return subject === 'user'
+      ? db.query(sql.unsafe`delete from admin.project_user_roles where project_id = ${project} and user_id = ${id}`)
+      : db.query(sql.unsafe`delete from admin.project_group_roles where project_id = ${project} and group_id = ${id}`);
   },
   /** Makes a person who created a project its owner, if they are a user (tokens and the system are not). */
   addOwner(db: Queryable, id: string, userId: number, ownerRoleId: number) {

@@ -36,6 +36,9 @@ async function disableIfNoEnabledStrategies(change: Change, feature: FeatureRow,
 }
 
 export const strategyService = {
+  /** Every strategy of one environment copied into a new one (cloning an environment). */
+  copyEnvironment: (db: Queryable, source: string, target: string, projects: readonly string[] | undefined) => strategyStore.copyEnvironment(db, source, target, projects),
+
   async list(db: Queryable, path: StrategyPath) {
     await requireFeature(db, path.project, path.feature, { allowArchived: true });
     await requireProjectEnvironment(db, path.project, path.environment);

@@ -77,6 +77,26 @@ export const strategyStore = {
   delete(db: Queryable, id: string) {
     return db.query(sql.unsafe`delete from admin.feature_strategies where id = ${id}`);
   },
+  /** Every strategy of one environment, with its segment links, copied into another under new ids (of the given projects, or all). */
+  copyEnvironment(db: Queryable, source: string, target: string, projects: readonly string[] | undefined) {
+    const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
+    // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
+    return db.query(sql.unsafe`
+      with strategy_ids as (
+        select s.id as old_id, gen_random_uuid()::text as new_id
+        from admin.feature_strategies s join admin.features f on f.name = s.feature_name
+        where s.environment = ${source} ${projectFilter}
+      ), copied_strategies as (
+        insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
+        select ids.new_id, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
+        from strategy_ids ids join admin.feature_strategies s on s.id = ids.old_id
+        returning id
+      )
+      insert into admin.feature_strategy_segments (strategy_id, segment_id)
+      select ids.new_id, links.segment_id
+      from strategy_ids ids join admin.feature_strategy_segments links on links.strategy_id = ids.old_id
+      where ids.new_id in (select id from copied_strategies)`);
+  },
 };
 
 /** A strategy as the API and events show it. */

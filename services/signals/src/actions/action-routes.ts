@@ -3,7 +3,7 @@ import { ActionSetList, ActionSetView, ActionSetEvents, NoContent, CreateActionS
 import { Permission, actorOf, principalOf, requirePermission, type HttpServer } from '@bunting/platform';
 import type { FastifyRequest } from 'fastify';
 import type { SignalsDeps } from '../signals-deps.ts';
-import { listRuns } from './action-runner.ts';
+import { actionStore } from './action-store.ts';
 import { actionService, requireActionSet, type ActionDeps } from './action-service.ts';
 
 const ProjectParams = z.object({ projectId: PathName });
@@ -42,6 +42,6 @@ export function actionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 'ch
   app.get(`${base}/:id/events`, { schema: { params: SetParams, querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }), response: { 200: ActionSetEvents } } }, async (request) => {
     asAdmin(request);
     await requireActionSet(db, request.params.projectId, request.params.id);
-    return { actionSetEvents: await listRuns(db, request.params.id, request.query.limit) };
+    return { actionSetEvents: await actionStore.runs(db, request.params.id, request.query.limit) };
   });
 }

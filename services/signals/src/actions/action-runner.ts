@@ -1,7 +1,6 @@
 import type { Metrics } from '@bunting/platform';
-import { z } from 'zod';
 import { ReceivedSignal } from '@bunting/contracts';
-import { runDurableConsumer, sql, type DatabasePool, type Logger, type Messaging } from '@bunting/platform';
+import { runDurableConsumer, type DatabasePool, type Logger, type Messaging } from '@bunting/platform';
 import type { ActionDeps } from './action-service.ts';
 import { actionStore, type ActionSetRow } from './action-store.ts';
 import { compilePayloadFilters } from './payload-filters.ts';
@@ -38,9 +37,7 @@ export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messagi
     handle: async (signal) => {
       for (const set of await actionStore.forSource(db, signal.endpointId)) {
         if (!compilePayloadFilters(set.match.payload)(signal.payload)) continue;
-        const runId = await db.maybeOneFirst(sql.type(z.object({ id: z.number() }))`
-          insert into signals.action_runs (action_set_id, signal_id, state) values (${set.id}, ${signal.id}, 'running')
-          on conflict (action_set_id, signal_id) do nothing returning id`);
+        const runId = await actionStore.startRun(db, set.id, signal.id);
         if (runId === null) continue;
         const token = deps.secrets.open(set.actorToken);
         const outcomes: ActionOutcome[] = [];
@@ -52,18 +49,9 @@ export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messagi
           outcomes.push(await runAction(deps, token, action));
         }
         const state = outcomes.every((outcome) => outcome.state === 'success') ? 'success' : 'failed';
-        await db.query(sql.unsafe`update signals.action_runs set state = ${state}, actions = ${sql.jsonb(outcomes)}, finished_at = now()
-          where id = ${runId}`);
+        await actionStore.finishRun(db, runId, state, outcomes);
         if (state === 'failed') deps.log.warn({ actionSet: set.id, signal: signal.id, outcomes }, 'an action set run failed');
       }
     },
   });
-}
-
-const RunRow = z.object({ id: z.number(), actionSetId: z.number(), signalId: z.number(), state: z.string(), actions: z.array(z.unknown()), createdAt: z.string(), finishedAt: z.string().nullable() });
-
-export function listRuns(db: DatabasePool, actionSetId: number, limit: number) {
-  return db.any(sql.type(RunRow)`select r.id, r.action_set_id as "actionSetId", r.signal_id as "signalId", r.state, r.actions,
-    r.created_at as "createdAt", r.finished_at as "finishedAt" from signals.action_runs r
-    where r.action_set_id = ${actionSetId} order by r.id desc limit ${limit}`);
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ActionInput, PayloadFilter } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
+const RunRow = z.object({ id: z.number(), actionSetId: z.number(), signalId: z.number(), state: z.string(), actions: z.array(z.unknown()), createdAt: z.string(), finishedAt: z.string().nullable() });
+
 export const ActionSetRow = z.object({
   id: z.number(),
   project: z.string(),
@@ -50,5 +52,20 @@ export const actionStore = {
   },
   delete(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from signals.action_sets where id = ${id}`);
+  },
+
+  /** Records that an action set starts running for a signal; null when it already did (a redelivered signal). */
+  startRun(db: Queryable, actionSetId: number, signalId: number) {
+    return db.maybeOneFirst(sql.type(z.object({ id: z.number() }))`
+      insert into signals.action_runs (action_set_id, signal_id, state) values (${actionSetId}, ${signalId}, 'running')
+      on conflict (action_set_id, signal_id) do nothing returning id`);
+  },
+  async finishRun(db: Queryable, runId: number, state: string, outcomes: unknown[]) {
+    await db.query(sql.unsafe`update signals.action_runs set state = ${state}, actions = ${sql.jsonb(outcomes as never)}, finished_at = now() where id = ${runId}`);
+  },
+  runs(db: Queryable, actionSetId: number, limit: number) {
+    return db.any(sql.type(RunRow)`select r.id, r.action_set_id as "actionSetId", r.signal_id as "signalId", r.state, r.actions,
+      r.created_at as "createdAt", r.finished_at as "finishedAt" from signals.action_runs r
+      where r.action_set_id = ${actionSetId} order by r.id desc limit ${limit}`);
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SignalEndpointList, SignalEndpointView, SignalEndpointDetail, SignalEndpointTokenList, CreatedSignalEndpointToken, EndpointSignals, SignalList, NoContent, CreateSignalEndpoint, CreateSignalEndpointToken, NumericId, UpdateSignalEndpoint } from '@bunting/contracts';
+import { SignalEndpointList, SignalEndpointView, SignalEndpointDetail, SignalEndpointTokenList, CreatedSignalEndpointToken, NoContent, CreateSignalEndpoint, CreateSignalEndpointToken, NumericId, UpdateSignalEndpoint } from '@bunting/contracts';
 import { Permission, actorOf, principalOf, requirePermission, type HttpServer } from '@bunting/platform';
 import type { FastifyRequest } from 'fastify';
 import type { SignalsDeps } from '../signals-deps.ts';
@@ -7,7 +7,6 @@ import { createEndpointService } from './endpoint-service.ts';
 
 const IdParams = z.object({ id: NumericId });
 const TokenParams = z.object({ id: NumericId, tokenId: NumericId });
-const Limit = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 
 /** Creating and managing signal endpoints needs ADMIN (spec, authentication rule 6). */
 function asAdmin(request: FastifyRequest) {
@@ -61,14 +60,5 @@ export function endpointRoutes(app: HttpServer, { db, changes, config }: Pick<Si
   app.delete('/api/admin/signal-endpoints/:id/tokens/:tokenId', { schema: { params: TokenParams, response: { 200: NoContent } } }, async (request, reply) => {
     await changes.run(asAdmin(request), (change) => endpoints.deleteToken(change, request.params.id, request.params.tokenId));
     return reply.code(200).send();
-  });
-
-  app.get('/api/admin/signal-endpoints/:id/signals', { schema: { params: IdParams, querystring: Limit, response: { 200: EndpointSignals } } }, async (request) => {
-    asAdmin(request);
-    return { signalEndpointSignals: await endpoints.signals(db, request.params.id, request.query.limit) };
-  });
-  app.get('/api/admin/signals', { schema: { querystring: Limit, response: { 200: SignalList } } }, async (request) => {
-    asAdmin(request);
-    return { signals: await endpoints.signals(db, null, request.query.limit) };
   });
 }

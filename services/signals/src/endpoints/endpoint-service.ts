@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { SignalEndpoint } from '@bunting/contracts';
-import { DomainError, NameExistsError, NotFoundError, sql, type Queryable } from '@bunting/platform';
+import { DomainError, NameExistsError, NotFoundError, type Queryable } from '@bunting/platform';
 import type { SignalChange } from '../signal-changes.ts';
 import type { SignalsConfig } from '../signals-config.ts';
 import { endpointStore, type EndpointRow, type TokenRow } from './endpoint-store.ts';
@@ -23,8 +22,6 @@ function limitReached(what: string, limit: number): DomainError {
   return new DomainError(409, 'ExceedsLimitError', `The limit of ${limit} ${what} has been reached; raise it in the configuration of a self-hosted installation.`);
 }
 
-const SignalRow = z.object({ id: z.number(), source: z.string(), sourceId: z.number(), tokenName: z.string().nullable(), payload: z.unknown(), createdAt: z.string() });
-
 export function createEndpointService(config: SignalsConfig) {
   return {
     async list(db: Queryable) {
@@ -36,8 +33,7 @@ export function createEndpointService(config: SignalsConfig) {
     },
 
     async create({ tx, actor, emit }: SignalChange, input: { name: string; description?: string | null | undefined; enabled?: boolean | undefined }) {
-      // Serialise creations so two concurrent requests cannot both take the last place.
-      await tx.query(sql.unsafe`lock table signals.signal_endpoints in share row exclusive mode`);
+      await endpointStore.lockForCreation(tx);
       if (await endpointStore.byName(tx, input.name)) throw new NameExistsError(`A signal endpoint named ${input.name} already exists`);
       if ((await endpointStore.count(tx)) >= config.maxEndpoints) throw limitReached('signal endpoints', config.maxEndpoints);
       const row = await endpointStore.insert(tx, {
@@ -70,7 +66,7 @@ export function createEndpointService(config: SignalsConfig) {
     /** The token's secret is in this answer only; the database keeps its hash. */
     async createToken({ tx, actor, emit }: SignalChange, endpointId: number, name: string) {
       await requireEndpoint(tx, endpointId);
-      await tx.query(sql.unsafe`select 1 from signals.signal_endpoints where id = ${endpointId} for update`);
+      await endpointStore.lock(tx, endpointId);
       const count = (await endpointStore.tokens(tx, [endpointId])).length;
       if (count >= config.maxTokensPerEndpoint) throw limitReached('tokens for this signal endpoint', config.maxTokensPerEndpoint);
       const secret = randomBytes(28).toString('hex');
@@ -92,13 +88,6 @@ export function createEndpointService(config: SignalsConfig) {
       if (!before) throw new NotFoundError(`Could not find token ${id} of signal endpoint ${endpointId}`);
       await endpointStore.deleteToken(tx, id);
       emit({ type: 'signal-endpoint-token-deleted', preData: before });
-    },
-
-    async signals(db: Queryable, endpointId: number | null, limit: number) {
-      if (endpointId !== null) await requireEndpoint(db, endpointId);
-      return db.any(sql.type(SignalRow)`select id, 'signal-endpoint' as source, endpoint_id as "sourceId", token_name as "tokenName",
-        payload, created_at as "createdAt" from signals.signals
-        ${endpointId !== null ? sql.fragment`where endpoint_id = ${endpointId}` : sql.fragment``} order by id desc limit ${limit}`);
     },
   };
 }

@@ -11,6 +11,14 @@ const endpointColumns = sql.fragment`id, name, description, enabled, created_at 
 const tokenColumns = sql.fragment`id, name, endpoint_id as "signalEndpointId", created_at as "createdAt", created_by_user_id as "createdByUserId"`;
 
 export const endpointStore = {
+  /** Serialises creations, so two concurrent requests cannot both take the last place. */
+  async lockForCreation(tx: Queryable) {
+    await tx.query(sql.unsafe`lock table signals.signal_endpoints in share row exclusive mode`);
+  },
+  /** Serialises changes to one endpoint's tokens. */
+  async lock(tx: Queryable, id: number) {
+    await tx.query(sql.unsafe`select 1 from signals.signal_endpoints where id = ${id} for update`);
+  },
   list(db: Queryable) {
     return db.any(sql.type(EndpointRow)`select ${endpointColumns} from signals.signal_endpoints order by id`);
   },

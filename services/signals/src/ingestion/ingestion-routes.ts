@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { SignalAccepted, SYSTEM_ACTOR, type ReceivedSignal } from '@bunting/contracts';
-import { AuthenticationRequired, NotFoundError, RateLimitError, ValidationError, sql, type HttpServer } from '@bunting/platform';
+import { AuthenticationRequired, NotFoundError, RateLimitError, ValidationError, type HttpServer } from '@bunting/platform';
 import type { SignalsDeps } from '../signals-deps.ts';
-import { endpointStore } from '../endpoints/endpoint-store.ts';
+import { endpointReadModel } from '../endpoints/endpoint-read-model.ts';
 import { hashToken } from '../endpoints/endpoint-service.ts';
 import { createRateLimiter } from './rate-limiter.ts';
+import { signalStore } from './signal-store.ts';
 
 /**
  * POST /api/signal-endpoint/:endpointName delivers a signal. The bearer token must be one of the endpoint's;
@@ -40,11 +41,11 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
     },
     schema: { params: z.object({ endpointName: z.string().min(1).max(255) }), response: { 202: SignalAccepted } },
   }, async (request, reply) => {
-    const endpoint = await endpointStore.byName(db, request.params.endpointName);
+    const endpoint = await endpointReadModel.byName(db, request.params.endpointName);
     if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find signal endpoint ${request.params.endpointName}`);
     const header = request.headers.authorization;
     const secret = typeof header === 'string' ? header.replace(/^bearer\s+/i, '').trim() : '';
-    const token = secret ? await endpointStore.tokenByHash(db, endpoint.id, hashToken(secret)) : null;
+    const token = secret ? await endpointReadModel.tokenByHash(db, endpoint.id, hashToken(secret)) : null;
     if (!token) throw new AuthenticationRequired('A valid token of this signal endpoint is required (Authorization: Bearer <token>).');
     const wait = await limiter.take(String(endpoint.id));
     if (wait !== null) {
@@ -52,14 +53,9 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
     }
     const payload = request.body ?? null;
     const signal = await changes.run(SYSTEM_ACTOR, async (change) => {
-      const row = await change.tx.one(sql.type(z.object({ id: z.number(), createdAt: z.string() }))`
-        insert into signals.signals (endpoint_id, token_id, token_name, payload)
-        values (${endpoint.id}, ${token.id}, ${token.name}, ${payload === null ? null : sql.jsonb(payload as object)})
-        returning id, created_at as "createdAt"`);
+      const row = await signalStore.insert(change.tx, { endpointId: endpoint.id, tokenId: token.id, tokenName: token.name, payload });
       // The newest are kept, a bounded number per endpoint; the stream carries each one to the actions already.
-      await change.tx.query(sql.unsafe`
-        delete from signals.signals where endpoint_id = ${endpoint.id} and id <= (
-          select id from signals.signals where endpoint_id = ${endpoint.id} order by id desc offset ${config.keptPerEndpoint} limit 1)`);
+      await signalStore.keepNewest(change.tx, endpoint.id, config.keptPerEndpoint);
       const received: ReceivedSignal = { id: row.id, endpointId: endpoint.id, endpointName: endpoint.name, tokenName: token.name, payload, createdAt: row.createdAt };
       change.publish({ uuid: randomUUID(), subject: messaging.names.signalSubject(String(endpoint.id)), payload: received });
       return received;

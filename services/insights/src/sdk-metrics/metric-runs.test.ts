@@ -3,8 +3,8 @@ import { MetricsMessage } from '@bunting/contracts';
 import { createOutbox, sql } from '@bunting/platform';
 import { startTestStack, type TestStack } from '@bunting/test-stack';
 import { z } from 'zod';
-import { applicationAnnouncer } from './application-events.ts';
-import { recordMetrics, recordMetricsRun, type SequencedMetrics } from './metric-facts.ts';
+import { applicationAnnouncer } from '../applications/application-events.ts';
+import { recordMetrics, recordMetricsRun, type SequencedMetrics } from './metric-recording.ts';
 
 let stack: TestStack;
 beforeAll(async () => { stack = await startTestStack({ target: 'admin-api,insights' }); });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SYSTEM_ACTOR, type DomainEvent } from '@bunting/contracts';
-import { eventMessages, type Messaging, type Outbox } from '@bunting/platform';
-import type { AnnounceApplications } from './metric-facts.ts';
+import { eventMessages, type Messaging, type Outbox, type Queryable } from '@bunting/platform';
+
+/** Records application-created for applications seen for the first time, in the caller's transaction. */
+export type AnnounceApplications = (tx: Queryable, apps: readonly string[]) => Promise<void>;
 
 /** application-created for each new application, written to insights' outbox in the caller's transaction. */
 export function applicationAnnouncer(outbox: Outbox, messaging: Pick<Messaging, 'names'>): AnnounceApplications {

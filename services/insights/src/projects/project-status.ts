@@ -1,8 +1,6 @@
-import { z } from 'zod';
 import type { Inventory } from '@bunting/contracts';
-import { NotFoundError, sql, type Queryable } from '@bunting/platform';
-
-const Activity = z.object({ date: z.string(), count: z.number() });
+import { NotFoundError, type Queryable } from '@bunting/platform';
+import { factStore } from '../facts/fact-store.ts';
 
 const STAGES = { initial: 'initial', preLive: 'pre-live', live: 'live', completed: 'completed' } as const;
 
@@ -13,14 +11,7 @@ const STAGES = { initial: 'initial', preLive: 'pre-live', live: 'live', complete
 export async function projectStatus(db: Queryable, inventory: Inventory, projectId: string) {
   const project = inventory.projects.find((candidate) => candidate.id === projectId);
   if (!project) throw new NotFoundError(`Could not find project with id ${projectId}`);
-  const [activityCountByDate, archivedLast30Days] = await Promise.all([
-    db.any(sql.type(Activity)`
-      select to_char((created_at at time zone 'utc')::date, 'YYYY-MM-DD') as date, count(*)::int as count from insights.events
-      where project = ${projectId} and created_at >= now() - interval '1 year' group by 1 order by 1`),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`
-      select count(*)::int as count from insights.events
-      where project = ${projectId} and type = 'feature-archived' and created_at >= now() - interval '30 days'`),
-  ]);
+  const [activityCountByDate, archivedLast30Days] = await Promise.all([factStore.activityByDay(db, projectId), factStore.archivedWithin30Days(db, projectId)]);
   const rows = inventory.lifecycle.filter((row) => row.project === projectId);
   const stage = (name: string) => {
     const inStage = rows.filter((row) => row.stage === name);

@@ -1,5 +1,6 @@
-import type { DomainEvent } from '@bunting/contracts';
-import { sql, type DatabasePool } from '@bunting/platform';
+import type { DomainEvent, Inventory } from '@bunting/contracts';
+import type { DatabasePool, Queryable } from '@bunting/platform';
+import { factStore } from './fact-store.ts';
 
 /** How many project members an event adds, for the health report's "members added" window. */
 export function membersAdded(event: Pick<DomainEvent, 'type' | 'data'>): number {
@@ -21,22 +22,20 @@ function text(value: unknown): string | null {
  */
 export async function recordEvent(db: DatabasePool, event: DomainEvent): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.query(sql.unsafe`
-      insert into insights.events (uuid, type, created_at, project, environment, feature_name, members_added)
-      values (${event.uuid}, ${event.type}, ${event.createdAt}, ${event.project}, ${event.environment},
-        ${event.featureName}, ${membersAdded(event)})
-      on conflict (uuid) do nothing`);
+    await factStore.recordEvent(tx, { ...event, membersAdded: membersAdded(event) });
     if (event.featureName && event.project && (event.type === 'feature-created' || event.type === 'feature-project-change')) {
-      await tx.query(sql.unsafe`
-        insert into insights.feature_projects (feature_name, project) values (${event.featureName}, ${event.project})
-        on conflict (feature_name) do update set project = excluded.project`);
+      await factStore.setFeatureProjects(tx, [[event.featureName, event.project]]);
     }
     const environmentType = text(event.data?.type);
     const environmentName = text(event.data?.name) ?? event.environment;
     if ((event.type === 'environment-created' || event.type === 'environment-updated') && environmentName && environmentType) {
-      await tx.query(sql.unsafe`
-        insert into insights.environment_types (name, type) values (${environmentName}, ${environmentType})
-        on conflict (name) do update set type = excluded.type`);
+      await factStore.setEnvironmentTypes(tx, [{ name: environmentName, type: environmentType }]);
     }
   });
+}
+
+/** What the inventory says of flags' projects and environments' types, kept for attributing metrics and changes. */
+export async function learnInventory(tx: Queryable, inventory: Inventory): Promise<void> {
+  await factStore.setEnvironmentTypes(tx, inventory.environments);
+  await factStore.setFeatureProjects(tx, Object.entries(inventory.featureProjects));
 }

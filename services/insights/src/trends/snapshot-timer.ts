@@ -1,6 +1,6 @@
 import type { DatabasePool, Logger } from '@bunting/platform';
-import type { AdminClient } from './admin-client.ts';
-import { applyRetention, type RetentionPolicy } from './metric-retention.ts';
+import type { AdminClient } from '../admin-client.ts';
+import { applyRetention, type RetentionPolicy } from '../sdk-metrics/metric-retention.ts';
 import { recordSnapshot } from './trend-snapshots.ts';
 
 const HOUR_MS = 3_600_000;

@@ -3,8 +3,9 @@ import { MetricsMessage } from '@bunting/contracts';
 import { createOutbox, sql } from '@bunting/platform';
 import { startTestStack, type TestStack } from '@bunting/test-stack';
 import { z } from 'zod';
-import { applicationAnnouncer } from './application-events.ts';
-import { UNKNOWN_FLAGS_PER_APP, recordMetrics } from './metric-facts.ts';
+import { applicationAnnouncer } from '../applications/application-events.ts';
+import { recordMetrics } from './metric-recording.ts';
+import { UNKNOWN_FLAGS_PER_APP } from './metric-store.ts';
 
 let stack: TestStack;
 beforeAll(async () => { stack = await startTestStack({ target: 'admin-api,insights' }); });

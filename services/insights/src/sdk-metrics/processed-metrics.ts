@@ -1,17 +1,17 @@
-import { sql, type DatabasePool, type Logger, type Messaging } from '@bunting/platform';
+import type { DatabasePool, Logger, Messaging } from '@bunting/platform';
+import { metricStore } from './metric-store.ts';
 
 type Consumer = { messaging: Messaging; stream: string; durable: string };
 
 /**
  * Forgets the stream sequences of metrics messages that can never come again: JetStream's ack floor is the
- * sequence up to which every message of the consumer has been acknowledged, so none at or below it is redelivered.
- * What stays is about the messages in flight, however many posts an hour the fleet sends.
+ * sequence up to which every message of the consumer has been acknowledged, so none at or below it is redelivered;
+ * nor is one older than the metrics stream's retention. What stays is about the messages in flight, however many
+ * posts an hour the fleet sends.
  */
 export async function pruneProcessedMetrics(db: DatabasePool, consumer: Consumer): Promise<number> {
   const info = await consumer.messaging.jsm.consumers.info(consumer.stream, consumer.durable);
-  const floor = info.ack_floor.stream_seq;
-  if (floor <= 0) return 0;
-  return (await db.query(sql.unsafe`delete from insights.processed_metrics where stream_sequence <= ${floor}`)).rowCount;
+  return metricStore.pruneProcessed(db, Math.max(0, info.ack_floor.stream_seq));
 }
 
 /** Prunes every `intervalMs`; a failure (NATS away) is tried again on the next tick. */

@@ -1,5 +1,5 @@
 import type { Logger } from '@bunting/platform';
-import type { AdminClient } from './admin-client.ts';
+import type { AdminClient } from '../admin-client.ts';
 
 /** How often a name not in the list may send insights back to admin-api for a fresh one. */
 const REFRESH_AT_MOST_EVERY_MS = 60_000;
