@@ -5,7 +5,7 @@ import { contextFieldsQuery, featureTypesQuery, segmentsQuery, strategyDefinitio
 import { queryClient } from './api/query-client.ts';
 import { meQuery } from './api/session.ts';
 import { readFilters, searchQuery } from './features/flag-filters.ts';
-import { flagQuery, flagSearchQuery } from './features/flag-queries.ts';
+import { flagQuery, flagSearchQuery } from './feature-state/flag-queries.ts';
 import { AppLayout } from './layout/app-layout.tsx';
 import { projectQuery, projectsQuery } from './projects/project-queries.ts';
 
@@ -59,7 +59,7 @@ export const router = createBrowserRouter([
       { path: '/projects/:projectId/change-requests', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestsPage })) },
       { path: '/projects/:projectId/change-requests/:id', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestPage })) },
       { path: '/projects/:projectId/health', lazy: page(() => import('./insights/project-status-page.tsx')) },
-      { path: '/projects/:projectId/settings/access', lazy: page(() => import('./projects/project-access-page.tsx')) },
+      { path: '/projects/:projectId/settings/access', lazy: page(() => import('./project-access/project-access-page.tsx')) },
       { path: '/projects/:projectId/settings/actions', lazy: page(() => import('./signals/action-sets-page.tsx')) },
       { path: '/history', lazy: page(() => import('./history/history-page.tsx')) },
       { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
@@ -69,25 +69,25 @@ export const router = createBrowserRouter([
       { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },
       {
         path: '/admin',
-        lazy: page(() => import('./admin/admin-layout.tsx')),
+        lazy: page(() => import('./layout/admin-layout.tsx')),
         children: [
           { index: true, element: <Navigate to="/admin/users" replace /> },
-          { path: 'users', lazy: page(() => import('./admin/users-page.tsx')) },
-          { path: 'groups', lazy: page(() => import('./admin/groups-page.tsx')) },
-          { path: 'roles', lazy: page(() => import('./admin/roles-page.tsx')) },
-          { path: 'service-accounts', lazy: page(() => import('./admin/service-accounts-page.tsx')) },
-          { path: 'invite-links', lazy: page(() => import('./admin/invite-links-page.tsx')) },
-          { path: 'api-tokens', lazy: page(() => import('./admin/api-tokens-page.tsx')) },
-          { path: 'environments', lazy: page(() => import('./admin/environments-page.tsx')) },
-          { path: 'context-fields', lazy: page(() => import('./admin/context-fields-page.tsx')) },
-          { path: 'segments', lazy: page(() => import('./admin/segments-page.tsx')) },
-          { path: 'strategies', lazy: page(() => import('./admin/strategies-page.tsx')) },
-          { path: 'tag-types', lazy: page(() => import('./admin/tag-types-page.tsx')) },
-          { path: 'webhooks', lazy: page(() => import('./admin/webhooks-page.tsx')) },
-          { path: 'signals', lazy: page(() => import('./admin/signals-page.tsx')) },
-          { path: 'auth', lazy: page(() => import('./admin/sign-in-settings-page.tsx')) },
-          { path: 'maintenance', lazy: page(() => import('./admin/maintenance-page.tsx')) },
-          { path: 'instance', lazy: page(() => import('./admin/instance-stats-page.tsx')) },
+          { path: 'users', lazy: page(() => import('./users/users-page.tsx')) },
+          { path: 'groups', lazy: page(() => import('./groups/groups-page.tsx')) },
+          { path: 'roles', lazy: page(() => import('./roles/roles-page.tsx')) },
+          { path: 'service-accounts', lazy: page(() => import('./personal-access-tokens/service-accounts-page.tsx')) },
+          { path: 'invite-links', lazy: page(() => import('./invites/invite-links-page.tsx')) },
+          { path: 'api-tokens', lazy: page(() => import('./api-tokens/api-tokens-page.tsx')) },
+          { path: 'environments', lazy: page(() => import('./environments/environments-page.tsx')) },
+          { path: 'context-fields', lazy: page(() => import('./context-fields/context-fields-page.tsx')) },
+          { path: 'segments', lazy: page(() => import('./segments/segments-page.tsx')) },
+          { path: 'strategies', lazy: page(() => import('./strategy-definitions/strategy-definitions-page.tsx')) },
+          { path: 'tag-types', lazy: page(() => import('./tags/tag-types-page.tsx')) },
+          { path: 'webhooks', lazy: page(() => import('./addons/webhooks-page.tsx')) },
+          { path: 'signals', lazy: page(() => import('./signals/signal-endpoints-page.tsx')) },
+          { path: 'auth', lazy: page(() => import('./auth/sign-in-settings-page.tsx')) },
+          { path: 'maintenance', lazy: page(() => import('./maintenance/maintenance-page.tsx')) },
+          { path: 'instance', lazy: page(() => import('./insights/instance-stats-page.tsx')) },
         ],
       },
       { path: '*', lazy: page(() => import('./layout/not-found-page.tsx')) },

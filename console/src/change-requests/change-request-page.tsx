@@ -6,7 +6,7 @@ import { OPEN_CHANGE_REQUEST_STATES, type ChangeRequestView } from '@bunting/con
 import { messageOf, post, put, segment } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
 import { flagKeys } from '../api/keys.ts';
-import { useFlag } from '../features/flag-queries.ts';
+import { useFlag } from '../feature-state/flag-queries.ts';
 import { DiffTable } from '../history/diff-table.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';

@@ -7,7 +7,7 @@ import { Permission, type Dependency, type FeatureSearchResult } from '@bunting/
 import { get, post, remove, segment } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from './flag-queries.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
 
 /** Flags of the project a parent may be chosen from, found by the server as the user types. */
 function useParentCandidates(project: string, flag: string, text: string) {

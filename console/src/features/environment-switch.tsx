@@ -5,7 +5,7 @@ import { Permission } from '@bunting/contracts';
 import { post, segment } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from './flag-queries.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
 
 type Toggle = { flag: string; environment: string; on: boolean };
 

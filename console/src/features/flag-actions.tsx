@@ -11,7 +11,7 @@ import { usePermission } from '../api/session.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from './flag-queries.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
 
 function EditFlagModal({ flag, onClose }: { flag: Feature; onClose: () => void }) {
   const types = useFeatureTypes();

@@ -7,7 +7,7 @@ import { Failed, Loading } from '../ui/states.tsx';
 import { DependenciesSection } from './dependencies-section.tsx';
 import { EnvironmentPanel } from './environment-panel.tsx';
 import { FlagActions } from './flag-actions.tsx';
-import { useFlag } from './flag-queries.ts';
+import { useFlag } from '../feature-state/flag-queries.ts';
 import { TagsSection } from './tags-section.tsx';
 
 /** One flag: its switches and strategies per environment, variants, tags and dependencies, kept current live. */

@@ -13,7 +13,7 @@ import { Empty, Failed, Loading } from '../ui/states.tsx';
 import { CreateFlagModal } from './create-flag-modal.tsx';
 import { EnvironmentSwitch, useEnvironmentToggles, useToggleReasons } from './environment-switch.tsx';
 import { PAGE_SIZES, readFilters, searchQuery, writeFilters, type FlagFilters } from './flag-filters.ts';
-import { useFlagSearch } from './flag-queries.ts';
+import { useFlagSearch } from '../feature-state/flag-queries.ts';
 
 const SORT_OPTIONS = [
   { value: 'createdAt:desc', label: 'Newest first' },

@@ -6,7 +6,7 @@ import { useTagTypes } from '../api/reference.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
 import { RemovablePill } from '../ui/removable-pill.tsx';
-import { useFlagChange } from './flag-queries.ts';
+import { useFlagChange } from '../feature-state/flag-queries.ts';
 
 /** A flag's tags: shown as type:value, added and removed by whoever may update the flag. */
 export function TagsSection({ project, flag, tags }: { project: string; flag: string; tags: Tag[] }) {

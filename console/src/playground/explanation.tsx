@@ -1,7 +1,7 @@
 import { Badge, Group, List, Stack, Text } from '@mantine/core';
 import type { AdvancedPlaygroundEvaluation, ExplainedConstraint } from '@bunting/contracts';
 import { describeConstraint } from '../constraints/constraint-values.ts';
-import { strategySummary } from '../strategies/strategy-summary.ts';
+import { strategySummary } from '../strategy-definitions/strategy-summary.ts';
 import { ADDED_COLOR, REMOVED_COLOR } from '../theme.ts';
 
 const mark = (result: boolean | 'unknown') => (result === 'unknown' ? '?' : result ? '✓' : '✗');

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import type { Pat, Role } from '@bunting/contracts';
 import { fieldError, get, messageOf, post } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
-import { adminKeys } from '../admin/admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';

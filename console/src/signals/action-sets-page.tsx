@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ACTION_TYPES, SINGLE_VALUE_OPERATORS, type CreateActionSet, type PayloadFilter, type SignalEndpoint } from '@bunting/contracts';
-import { adminKeys } from '../admin/admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 import { get, messageOf, post, segment } from '../api/http.ts';
 import { useEnvironments } from '../api/reference.ts';
 import { usePermission } from '../api/session.ts';

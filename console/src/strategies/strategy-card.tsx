@@ -4,12 +4,12 @@ import { post, put, remove, segment as encode } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { describeConstraint } from '../constraints/constraint-values.ts';
-import { flagPath, useFlagChange } from '../features/flag-queries.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { Guarded } from '../ui/guarded.tsx';
 import { copyBody, strategyBody, draftOf } from './strategy-draft.ts';
 import { strategyLabel } from './strategy-editor.tsx';
-import { movedOrder, strategySummary } from './strategy-summary.ts';
+import { movedOrder, strategySummary } from '../strategy-definitions/strategy-summary.ts';
 
 type Props = {
   project: string;

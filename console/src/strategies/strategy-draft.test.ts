@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyDefinition } from '@bunting/contracts';
-import { copyBody, defaultParameters, draftProblems, newStrategyDraft, stickinessOptions, strategyBody } from './strategy-draft.ts';
-import { movedOrder, strategySummary } from './strategy-summary.ts';
+import { stickinessOptions } from '../context-fields/stickiness.ts';
+import { copyBody, defaultParameters, draftProblems, newStrategyDraft, strategyBody } from './strategy-draft.ts';
+import { movedOrder, strategySummary } from '../strategy-definitions/strategy-summary.ts';
 
 const flexibleRollout: StrategyDefinition = {
   name: 'flexibleRollout', displayName: 'Gradual rollout', description: null, editable: false, deprecated: false,

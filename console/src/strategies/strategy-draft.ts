@@ -1,11 +1,6 @@
-import type { ConstraintInput, ContextField, CreateFeatureStrategy, FeatureStrategy, StrategyDefinition } from '@bunting/contracts';
+import type { ConstraintInput, CreateFeatureStrategy, FeatureStrategy, StrategyDefinition } from '@bunting/contracts';
 import { constraintProblem, toWire as constraintToWire } from '../constraints/constraint-values.ts';
 import { toDraft, toWire as variantsToWire, variantsReady, type VariantDraft } from '../variants/variant-drafts.ts';
-
-/** The stickiness a rollout or variant may use: Unleash's built-in ones and every context field marked for it. */
-export function stickinessOptions(fields: readonly ContextField[]): string[] {
-  return [...new Set(['default', 'userId', 'sessionId', 'random', ...fields.filter((field) => field.stickiness).map((field) => field.name)])];
-}
 
 /** A new strategy's parameters: rollouts start at 100 % with default stickiness, grouped by the flag's name. */
 export function defaultParameters(definition: StrategyDefinition | undefined, flagName: string): Record<string, string> {

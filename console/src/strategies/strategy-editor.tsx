@@ -5,10 +5,11 @@ import type { ContextField, FeatureStrategy, Segment, StrategyDefinition } from 
 import { fieldError, post, put, segment as encode } from '../api/http.ts';
 import { segmentsQuery } from '../api/reference.ts';
 import { ConstraintEditor } from '../constraints/constraint-editor.tsx';
-import { flagPath, useFlagChange } from '../features/flag-queries.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { VariantsEditor } from '../variants/variants-editor.tsx';
-import { draftOf, draftProblems, newStrategyDraft, stickinessOptions, strategyBody, type StrategyDraft } from './strategy-draft.ts';
+import { stickinessOptions } from '../context-fields/stickiness.ts';
+import { draftOf, draftProblems, newStrategyDraft, strategyBody, type StrategyDraft } from './strategy-draft.ts';
 import { StrategyParameters } from './strategy-parameters.tsx';
 
 type Props = {

@@ -2,7 +2,7 @@ import { Group, NumberInput, Select, Slider, Stack, Switch, Text, TextInput } fr
 import type { ContextField, StrategyDefinition } from '@bunting/contracts';
 import { ValueListInput } from '../constraints/value-list-input.tsx';
 import { parseValues } from '../constraints/constraint-values.ts';
-import { stickinessOptions } from './strategy-draft.ts';
+import { stickinessOptions } from '../context-fields/stickiness.ts';
 
 const LABELS: Record<string, string> = { rollout: 'Rollout', stickiness: 'Stickiness', groupId: 'Group id', userIds: 'User ids', IPs: 'IP addresses', hostNames: 'Host names', percentage: 'Percentage' };
 

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import type { ContextField, Variant } from '@bunting/contracts';
 import { put, segment } from '../api/http.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
-import { flagPath, useFlagChange } from '../features/flag-queries.ts';
-import { stickinessOptions } from '../strategies/strategy-draft.ts';
+import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
+import { stickinessOptions } from '../context-fields/stickiness.ts';
 import { toDraft, toWire, variantsReady, type VariantDraft } from './variant-drafts.ts';
 import { VariantsEditor } from './variants-editor.tsx';
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Role, User } from '@bunting/contracts';
-import { adminKeys } from '../admin/admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 import { get, messageOf, post, segment } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';

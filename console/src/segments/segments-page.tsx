@@ -13,7 +13,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type SegmentUse = { strategies: { id: string; featureName: string; projectId: string; environment: string }[] };
 

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { InstanceStatistics } from '@bunting/contracts';
 import { get } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 import { statisticRows } from './statistic-rows.ts';
 
 /** Instance statistics (Unleash's /admin/instance): what this installation holds and how it is used, with a CSV. */

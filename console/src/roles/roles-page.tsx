@@ -10,7 +10,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type PermissionEntry = { name: string; displayName: string };
 type Catalogue = { root: PermissionEntry[]; project: PermissionEntry[]; environments: { name: string; permissions: PermissionEntry[] }[] };

@@ -9,7 +9,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type Parameter = StrategyDefinition['parameters'][number];
 const TYPES: Parameter['type'][] = ['string', 'percentage', 'list', 'number', 'boolean'];

@@ -11,7 +11,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 function ContextFieldModal({ field, onClose }: { field: ContextField | null; onClose: () => void }) {
   const queryClient = useQueryClient();

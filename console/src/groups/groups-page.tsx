@@ -9,7 +9,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type GroupView = { id: number; name: string; description: string | null; rootRole: number | null; users: { user: User }[] };
 

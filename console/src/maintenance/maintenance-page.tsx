@@ -4,7 +4,7 @@ import { get, post } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { notifyFailed } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 export const maintenanceQuery = () => ({ queryKey: adminKeys.maintenance, queryFn: ({ signal }: { signal: AbortSignal }) => get<{ enabled: boolean }>('/api/admin/maintenance', signal), staleTime: 15_000 });
 

@@ -7,7 +7,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type InviteLink = { secret: string; url: string; name: string; enabled: boolean; expiresAt: string; createdAt: string; users?: unknown[] };
 

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { fieldError, get, messageOf, post } from '../api/http.ts';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type Oidc = { enabled?: boolean; discoverUrl?: string; clientId?: string; secret?: string; autoCreate?: boolean; defaultRootRole?: 'Viewer' | 'Editor' | 'Admin'; emailDomains?: string };
 

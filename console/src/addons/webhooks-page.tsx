@@ -11,7 +11,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type Delivery = { id: string; state: string; stateDetails: string; createdAt: string; event: { type?: string } };
 

@@ -10,8 +10,8 @@ import { Guarded } from '../ui/guarded.tsx';
 import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { movedOrder } from '../strategies/strategy-summary.ts';
-import { adminKeys } from './admin-keys.ts';
+import { movedOrder } from '../strategy-definitions/strategy-summary.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 const ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
 

@@ -8,7 +8,7 @@ import { ConfirmButton } from '../ui/confirm-button.tsx';
 import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 /** Tag types: the kinds of tag flags carry (simple, or your own, with a colour). */
 export default function TagTypesPage() {

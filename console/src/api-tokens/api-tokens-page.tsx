@@ -13,7 +13,7 @@ import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 const TYPES = [
   { value: 'client', label: 'Backend (server SDKs, /api/client)' },

@@ -10,7 +10,7 @@ import { notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 type Accounts = { serviceAccounts: User[]; rootRoles: Role[] };
 const EXPIRIES = [{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }];

@@ -10,7 +10,7 @@ import { notifyFailed, notifySaved } from '../ui/notify.ts';
 import { useRemoval } from '../ui/use-removal.ts';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from './admin-keys.ts';
+import { adminKeys } from '../api/admin-keys.ts';
 
 /** A signal as the signals API lists it. */
 type ReceivedSignal = { id: number; tokenName: string | null; payload: unknown; createdAt: string };
