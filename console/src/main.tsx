@@ -13,10 +13,11 @@ import { cssVariablesResolver, theme } from './theme.ts';
 
 // A session that ended (signed out elsewhere, expired) sends the user to sign in, then back to where they were.
 whenUnauthenticated(() => {
-  if (window.location.pathname === '/login') return;
+  // Back to the page being opened when the refusal came while navigating to it, else to the one shown.
+  const to = router.state.navigation.location ?? window.location;
+  if (to.pathname === '/login') return;
   queryClient.clear();
-  const back = `${window.location.pathname}${window.location.search}`;
-  void router.navigate(`/login?redirect=${encodeURIComponent(back)}`);
+  void router.navigate(`/login?redirect=${encodeURIComponent(`${to.pathname}${to.search}`)}`);
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -1,7 +1,11 @@
 import type { ComponentType } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { contextFieldsQuery, featureTypesQuery, segmentsQuery, strategyDefinitionsQuery, tagsQuery } from './api/reference.ts';
+import { contextFieldsQuery } from './context-fields/context-field-queries.ts';
+import { featureTypesQuery } from './features/feature-queries.ts';
+import { segmentsQuery } from './segments/segment-queries.ts';
+import { strategyDefinitionsQuery } from './strategy-definitions/strategy-definition-queries.ts';
+import { tagsQuery } from './tags/tag-queries.ts';
 import { queryClient } from './api/query-client.ts';
 import { meQuery } from './api/session.ts';
 import { readFilters, searchQuery } from './features/flag-filters.ts';
@@ -43,7 +47,7 @@ export const router = createBrowserRouter([
         loader: ({ params, request }) => {
           const project = params.projectId ?? '';
           const filters = readFilters(new URL(request.url).searchParams);
-          return prefetch(flagSearchQuery(project, searchQuery(project, filters)), projectQuery(project), featureTypesQuery(), tagsQuery());
+          return prefetch(flagSearchQuery(searchQuery(project, filters)), projectQuery(project), featureTypesQuery(), tagsQuery());
         },
       },
       {

@@ -1,4 +1,6 @@
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { ErrorDetail } from '@bunting/contracts';
+import type { paths } from './bunting-api.gen.d.ts';
 
 /** An answer the API refused, in the spec's error shape: what to show, and which field it is about. */
 export class ApiError extends Error {
@@ -23,41 +25,35 @@ export function whenUnauthenticated(handler: Unauthenticated) {
   onUnauthenticated = handler;
 }
 
-/**
- * A call to Bunting's own API with the session cookie. JSON in and out; a refusal throws ApiError. Writes carry the
- * page's origin (browsers add it), which admin-api checks against cross-site requests.
- */
-export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const response = await fetch(path, {
-    method: init.method ?? 'GET',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    ...(init.signal ? { signal: init.signal } : {}),
-  });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = { message: text };
-  }
-  if (!response.ok) {
+/** A refusal becomes an ApiError, so every call either answers its success shape or throws. */
+const refusals: Middleware = {
+  async onResponse({ request, response }) {
+    if (response.ok) return undefined;
+    const text = await response.clone().text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      body = { message: text };
+    }
     const error = new ApiError(response.status, (body ?? {}) as Record<string, unknown>);
-    if (response.status === 401 && !path.startsWith('/auth/')) onUnauthenticated(error);
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/auth/')) onUnauthenticated(error);
     throw error;
-  }
-  return body as T;
+  },
+};
+
+/**
+ * Bunting's own API with the session cookie, typed from its OpenAPI document (`bunting-api.gen.d.ts`): the paths,
+ * parameters, bodies and answers are those the server declares. Writes carry the page's origin (browsers add it),
+ * which admin-api checks against cross-site requests.
+ */
+export const api = createClient<paths>({ credentials: 'same-origin', headers: { accept: 'application/json' } });
+api.use(refusals);
+
+/** The answer of a call that succeeded (a refusal has thrown already). */
+export async function answer<Result extends { data?: unknown }>(call: Promise<Result>): Promise<NonNullable<Result['data']>> {
+  return (await call).data as NonNullable<Result['data']>;
 }
-
-export const get = <T>(path: string, signal?: AbortSignal) => api<T>(path, signal ? { signal } : {});
-export const post = <T = unknown>(path: string, body?: unknown) => api<T>(path, { method: 'POST', body });
-export const put = <T = unknown>(path: string, body?: unknown) => api<T>(path, { method: 'PUT', body });
-export const patch = <T = unknown>(path: string, body?: unknown) => api<T>(path, { method: 'PATCH', body });
-export const remove = <T = unknown>(path: string) => api<T>(path, { method: 'DELETE' });
-
-/** A path segment, encoded. */
-export const segment = (value: string) => encodeURIComponent(value);
 
 /** The message a failed call shows the user. */
 export function messageOf(error: unknown): string {

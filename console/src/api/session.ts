@@ -1,13 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { User } from '@bunting/contracts';
-import { get } from './http.ts';
-import { sessionKeys } from './keys.ts';
+import { endpointQuery, type AnswerOf } from './endpoint.ts';
 
-export type Grant = { permission: string; project?: string; environment?: string };
-export type Me = { user: User; permissions: Grant[] };
+export type Me = AnswerOf<'/api/admin/user'>;
+export type Grant = Me['permissions'][number];
 
 /** Who is signed in, with every permission they hold (as /api/admin/user lists them). */
-export const meQuery = () => queryOptions({ queryKey: sessionKeys.me, queryFn: ({ signal }) => get<Me>('/api/admin/user', signal), staleTime: 30_000 });
+export const meQuery = () => queryOptions({ ...endpointQuery('/api/admin/user'), staleTime: 30_000 });
 
 export const useMe = () => useQuery(meQuery());
 

@@ -1,40 +1,20 @@
 import { Alert, Button, Center, Divider, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, get, messageOf, post } from '../api/http.ts';
-import { sessionKeys } from '../api/keys.ts';
-
-type SignInOptions = { defaultHidden?: boolean; options?: { type: string; message: string; path: string }[] };
+import { ApiError, messageOf } from '../api/http.ts';
+import { usePasswordSignIn, useSignInOptions } from './auth-queries.ts';
 
 /** Only addresses of this console: a redirect parameter must never send the user to another site. */
 function safeRedirect(value: string | null): string {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : '/projects';
 }
 
-/** How the unauthenticated answer of /api/admin/user says one may sign in (password, OpenID Connect), or null when signed in. */
-function useSignInOptions() {
-  return useQuery({
-    queryKey: ['sign-in-options'],
-    queryFn: async () => {
-      try {
-        await get('/api/admin/user');
-        return null;
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return error.body as SignInOptions;
-        throw error;
-      }
-    },
-    retry: false,
-  });
-}
-
 export default function LoginPage() {
   const [params] = useSearchParams();
   const redirect = safeRedirect(params.get('redirect'));
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const options = useSignInOptions();
+  const signIn = usePasswordSignIn();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -49,8 +29,7 @@ export default function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      await post('/auth/simple/login', { username, password });
-      await queryClient.invalidateQueries({ queryKey: sessionKeys.me });
+      await signIn.mutateAsync({ username, password });
       navigate(redirect, { replace: true });
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 401 ? 'Wrong user name or password.' : messageOf(failure));

@@ -1,24 +1,22 @@
 import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { fieldError, messageOf } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
+import { useInvite, useSignUp } from './auth-queries.ts';
 import { PublicPage } from './public-page.tsx';
 
 /** Sign-up with an invite link (Unleash's /new-user?invite=<token>), signed out; the account starts as a Viewer. */
 export default function NewUserPage() {
   const [params] = useSearchParams();
   const token = params.get('invite') ?? '';
-  const valid = useQuery({ queryKey: ['invite', token], queryFn: async ({ signal }) => (await get(`/invite/${encodeURIComponent(token)}/validate`, signal)) ?? true, retry: false, enabled: token !== '' });
+  const valid = useInvite(token);
   const [form, setForm] = useState({ name: '', email: '', username: '', password: '' });
-  const signUp = useMutation({
-    mutationFn: () => post(`/invite/${encodeURIComponent(token)}/signup`, { name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) }),
-  });
+  const signUp = useSignUp(token);
   const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    signUp.mutate();
+    signUp.mutate({ name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
   };
   if (!token) return <PublicPage title="Join Bunting"><Alert color="red" role="alert">This address has no invite in it. Ask for a new link.</Alert></PublicPage>;
   if (valid.isPending) return <PublicPage title="Join Bunting"><Loading label="Checking the invite link" /></PublicPage>;

@@ -1,8 +1,8 @@
 import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { fieldError, messageOf } from '../api/http.ts';
+import { useResetPassword, useResetToken } from './auth-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { PublicPage } from './public-page.tsx';
 
@@ -10,13 +10,13 @@ import { PublicPage } from './public-page.tsx';
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const user = useQuery({ queryKey: ['reset', token], queryFn: ({ signal }) => get<{ email: string; name?: string }>(`/auth/reset/validate?token=${encodeURIComponent(token)}`, signal), retry: false, enabled: token !== '' });
+  const user = useResetToken(token);
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const change = useMutation({ mutationFn: () => post('/auth/reset/password', { token, password }) });
+  const change = useResetPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (password === again) change.mutate();
+    if (password === again) change.mutate({ token, password });
   };
   if (!token) return <PublicPage title="Choose a password"><Alert color="red" role="alert">This address has no reset token in it.</Alert></PublicPage>;
   if (user.isPending) return <PublicPage title="Choose a password"><Loading label="Checking the link" /></PublicPage>;

@@ -1,29 +1,20 @@
 import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { fieldError, messageOf } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
+import { useOidcSettings, usePasswordSettings, useSaveOidcSettings, useSetPasswordSignIn, type OidcSettings } from './auth-queries.ts';
 
-type Oidc = { enabled?: boolean; discoverUrl?: string; clientId?: string; secret?: string; autoCreate?: boolean; defaultRootRole?: 'Viewer' | 'Editor' | 'Admin'; emailDomains?: string };
+type Oidc = OidcSettings;
 
 function OidcForm({ saved }: { saved: Oidc }) {
-  const queryClient = useQueryClient();
   const [form, setForm] = useState<Oidc>(saved);
   useEffect(() => setForm(saved), [saved]);
-  const save = useMutation({
-    // The secret comes back masked; sent back unchanged it keeps the stored one.
-    mutationFn: () => post<Oidc>('/api/admin/auth/oidc/settings', Object.fromEntries(Object.entries(form).filter(([, value]) => value !== '' && value !== undefined))),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminKeys.oidc });
-      notifySaved('OpenID Connect settings saved');
-    },
-  });
+  const save = useSaveOidcSettings();
   const set = <K extends keyof Oidc>(key: K, value: Oidc[K]) => setForm((current) => ({ ...current, [key]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    // The secret comes back masked; sent back unchanged it keeps the stored one. Empty fields are left out.
+    save.mutate(Object.fromEntries(Object.entries(form).filter(([, value]) => value !== '' && value !== undefined)));
   };
   return (
     <form onSubmit={submit} aria-label="OpenID Connect">
@@ -49,14 +40,9 @@ function OidcForm({ saved }: { saved: Oidc }) {
 
 /** How people sign in (Unleash's /admin/auth): the password form on or off, and OpenID Connect. */
 export default function SignInSettingsPage() {
-  const queryClient = useQueryClient();
-  const simple = useQuery({ queryKey: adminKeys.simpleAuth, queryFn: ({ signal }) => get<{ disabled: boolean }>('/api/admin/auth/simple/settings', signal) });
-  const oidc = useQuery({ queryKey: adminKeys.oidc, queryFn: ({ signal }) => get<Oidc>('/api/admin/auth/oidc/settings', signal) });
-  const togglePasswords = useMutation({
-    mutationFn: (disabled: boolean) => post('/api/admin/auth/simple/settings', { disabled }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.simpleAuth }); notifySaved('Password sign-in saved'); },
-    onError: (error) => notifyFailed(error),
-  });
+  const simple = usePasswordSettings();
+  const oidc = useOidcSettings();
+  const togglePasswords = useSetPasswordSignIn();
   return (
     <Stack maw={760}>
       <Paper withBorder p="md">

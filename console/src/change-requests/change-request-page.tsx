@@ -1,17 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { OPEN_CHANGE_REQUEST_STATES, type ChangeRequestView } from '@bunting/contracts';
-import { messageOf, post, put, segment } from '../api/http.ts';
+import { messageOf } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
-import { flagKeys } from '../api/keys.ts';
 import { useFlag } from '../feature-state/flag-queries.ts';
 import { DiffTable } from '../history/diff-table.tsx';
-import { notifySaved } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
 import { previewChange } from './change-preview.ts';
-import { changeRequestKeys, changeRequestPath, useChangeRequest, useChangeRequests } from './change-request-queries.ts';
+import { changeRequestPath, useChangeRequest, useChangeRequests, useCommentChangeRequest, useMoveChangeRequest } from './change-request-queries.ts';
 
 const STATE_COLORS: Record<string, string> = { Draft: 'gray', 'In review': 'blue', Approved: 'teal', Applied: 'green', Scheduled: 'indigo', Rejected: 'red', Cancelled: 'gray' };
 
@@ -22,7 +19,7 @@ function FlagChanges({ projectId, environment, feature, open }: { projectId: str
   const current = open ? flag.data : undefined;
   return (
     <Paper withBorder p="md" component="section" aria-label={`Changes to ${feature.name}`}>
-      <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(feature.name)}`}>{feature.name}</Anchor></Title>
+      <Title order={2} size="h4"><Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(feature.name)}`}>{feature.name}</Anchor></Title>
       {feature.conflict ? <Alert color="orange" mt="xs">{feature.conflict}</Alert> : null}
       <Text size="sm" c="dimmed">{open ? 'Each change next to the flag as it is now.' : 'What the request set; the flag may have changed since.'}</Text>
       <Stack gap="sm" mt="xs">
@@ -44,7 +41,9 @@ function FlagChanges({ projectId, environment, feature, open }: { projectId: str
 }
 
 /** What the signed-in person may do next with the request, given its state and who made it. */
-function nextSteps(request: ChangeRequestView, myName: string | undefined) {
+type Step = { state: 'In review' | 'Approved' | 'Rejected' | 'Applied' | 'Cancelled'; label: string };
+
+function nextSteps(request: ChangeRequestView, myName: string | undefined): Step[] {
   const mine = request.createdBy.username !== null && request.createdBy.username === myName;
   switch (request.state) {
     case 'Draft': return mine ? [{ state: 'In review', label: 'Send for review' }, { state: 'Cancelled', label: 'Cancel' }] : [];
@@ -57,36 +56,17 @@ function nextSteps(request: ChangeRequestView, myName: string | undefined) {
 /** A change request: its changes, approvals and comments, and the next step for whoever is looking. */
 export function ChangeRequestPage() {
   const { projectId = '', id = '0' } = useParams();
-  const queryClient = useQueryClient();
   const me = useMe();
   const request = useChangeRequest(projectId, Number(id));
   const [comment, setComment] = useState('');
   const [applyAt, setApplyAt] = useState('');
-  const schedule = useMutation({
-    mutationFn: () => put(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: new Date(applyAt).toISOString() }),
-    onSuccess: async () => { await refresh(); notifySaved('Change request scheduled'); },
-  });
-  const refresh = async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: changeRequestKeys.all }),
-      queryClient.invalidateQueries({ queryKey: flagKeys.all }),
-    ]);
-  };
-  const move = useMutation({
-    mutationFn: (state: string) => put(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/state`, { state, ...(comment.trim() ? { comment: comment.trim() } : {}) }),
-    onSuccess: async (_result, state) => {
-      setComment('');
-      await refresh();
-      notifySaved(`Change request ${state === 'Applied' ? 'applied' : `now ${state.toLowerCase()}`}`);
-    },
-  });
-  const addComment = useMutation({
-    mutationFn: () => post(`/api/admin/projects/${segment(projectId)}/change-requests/${id}/comments`, { text: comment.trim() }),
-    onSuccess: async () => { setComment(''); await refresh(); },
-  });
+  const move = useMoveChangeRequest(projectId, Number(id));
+  const addComment = useCommentChangeRequest(projectId, Number(id));
+  const moveTo = (state: Step['state']) => move.mutate({ state, ...(comment.trim() ? { comment: comment.trim() } : {}) }, { onSuccess: () => setComment('') });
+  const schedule = () => move.mutate({ state: 'Scheduled', scheduledAt: new Date(applyAt).toISOString() });
   const submitComment = (event: FormEvent) => {
     event.preventDefault();
-    addComment.mutate();
+    addComment.mutate(comment.trim(), { onSuccess: () => setComment('') });
   };
   if (request.isPending) return <Loading label="Loading the change request" />;
   if (request.isError) return <Failed error={request.error} />;
@@ -95,8 +75,8 @@ export function ChangeRequestPage() {
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor>
-        {' / '}<Anchor component={Link} to={`/projects/${segment(projectId)}/change-requests`}>Change requests</Anchor>
+        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}`}>{projectId}</Anchor>
+        {' / '}<Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}/change-requests`}>Change requests</Anchor>
       </Text>
       <Group gap="sm">
         <Title order={1}>{data.title ?? `Change request #${data.id}`}</Title>
@@ -117,17 +97,17 @@ export function ChangeRequestPage() {
             <Button type="submit" variant="default" disabled={!comment.trim()} loading={addComment.isPending}>Add comment</Button>
             {nextSteps(data, myName).map((step) => (
               <Button key={step.state} color={step.state === 'Rejected' || step.state === 'Cancelled' ? 'red' : undefined}
-                variant={step.state === 'Cancelled' ? 'subtle' : 'filled'} loading={move.isPending && move.variables === step.state} onClick={() => move.mutate(step.state)}>{step.label}</Button>
+                variant={step.state === 'Cancelled' ? 'subtle' : 'filled'} loading={move.isPending && move.variables?.state === step.state} onClick={() => moveTo(step.state)}>{step.label}</Button>
             ))}
           </Group>
           {data.state === 'Approved' ? (
             <Group align="flex-end">
               <TextInput type="datetime-local" label="Or apply at" description="Your local time" value={applyAt} onChange={(event) => setApplyAt(event.currentTarget.value)} />
-              <Button variant="light" disabled={!applyAt} loading={schedule.isPending} onClick={() => schedule.mutate()}>Schedule</Button>
+              <Button variant="light" disabled={!applyAt} loading={move.isPending && move.variables?.state === 'Scheduled'} onClick={schedule}>Schedule</Button>
             </Group>
           ) : null}
           {data.schedule ? <Text size="sm">Scheduled for {new Date(data.schedule.scheduledAt).toLocaleString()} ({data.schedule.status}{data.schedule.failureReason ? `: ${data.schedule.failureReason}` : ''}).</Text> : null}
-          {move.error || schedule.error ? <Alert color="red" role="alert">{messageOf(move.error ?? schedule.error)}</Alert> : null}
+          {move.error ? <Alert color="red" role="alert">{messageOf(move.error)}</Alert> : null}
         </Stack>
       </form>
     </Stack>
@@ -140,7 +120,7 @@ export function ChangeRequestsPage() {
   const requests = useChangeRequests(projectId);
   return (
     <Stack>
-      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor></Text>
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${encodeURIComponent(projectId)}`}>{projectId}</Anchor></Text>
       <Title order={1}>Change requests</Title>
       {requests.isPending ? <Loading label="Loading change requests" /> : requests.isError ? <Failed error={requests.error} /> : requests.data.length === 0 ? <Empty title="No change requests yet" /> : (
         <Table aria-label="Change requests">

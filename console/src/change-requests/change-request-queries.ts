@@ -1,45 +1,35 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangeRequestView } from '@bunting/contracts';
-import { get, post, segment } from '../api/http.ts';
-
-export type EnvironmentConfig = { environment: string; changeRequestEnabled: boolean; requiredApprovals: number | null };
-
-export const changeRequestKeys = {
-  all: ['change-requests'] as const,
-  config: (project: string) => ['change-requests', project, 'config'] as const,
-  pending: (project: string, flag: string) => ['change-requests', project, 'pending', flag] as const,
-  list: (project: string) => ['change-requests', project, 'list'] as const,
-  detail: (project: string, id: number) => ['change-requests', project, id] as const,
-};
-
-const base = (project: string) => `/api/admin/projects/${segment(project)}/change-requests`;
+import { endpointQuery, invalidate, type BodyOf, type ReadPath } from '../api/endpoint.ts';
+import { answer, api } from '../api/http.ts';
+import { FLAG_ENDPOINTS } from '../feature-state/flag-queries.ts';
+import { useChange } from '../ui/use-change.ts';
 
 /** Which environments of a project take changes through change requests. */
 export const changeRequestConfigQuery = (project: string) => queryOptions({
-  queryKey: changeRequestKeys.config(project),
-  queryFn: ({ signal }) => get<EnvironmentConfig[]>(`${base(project)}/config`, signal),
+  ...endpointQuery('/api/admin/projects/{projectId}/change-requests/config', { path: { projectId: project } }),
   staleTime: 30_000,
 });
 export const useChangeRequestConfig = (project: string) => useQuery(changeRequestConfigQuery(project));
 
 /** The open change requests touching one flag. */
-export const usePendingChanges = (project: string, flag: string) => useQuery({
-  queryKey: changeRequestKeys.pending(project, flag),
-  queryFn: ({ signal }) => get<ChangeRequestView[]>(`${base(project)}/pending/${segment(flag)}`, signal),
-});
+export const usePendingChanges = (project: string, flag: string) => useQuery(endpointQuery('/api/admin/projects/{projectId}/change-requests/pending/{featureName}', { path: { projectId: project, featureName: flag } }));
 
-export const useChangeRequests = (project: string) => useQuery({
-  queryKey: changeRequestKeys.list(project),
-  queryFn: ({ signal }) => get<ChangeRequestView[]>(base(project), signal),
-});
+export const useChangeRequests = (project: string) => useQuery(endpointQuery('/api/admin/projects/{projectId}/change-requests', { path: { projectId: project } }));
 
-export const useChangeRequest = (project: string, id: number) => useQuery({
-  queryKey: changeRequestKeys.detail(project, id),
-  queryFn: ({ signal }) => get<ChangeRequestView>(`${base(project)}/${id}`, signal),
-});
+export const useChangeRequest = (project: string, id: number) => useQuery(endpointQuery('/api/admin/projects/{projectId}/change-requests/{id}', { path: { projectId: project, id } }));
 
-export const changeRequestPath = (project: string, id: number) => `/projects/${segment(project)}/change-requests/${id}`;
-const proposePath = (project: string, environment: string) => `/api/admin/projects/${segment(project)}/environments/${segment(environment)}/change-requests`;
+export const changeRequestPath = (project: string, id: number) => `/projects/${encodeURIComponent(project)}/change-requests/${id}`;
+
+/** What moving a change request on makes stale: the requests, and (once applied) the flags they changed. */
+const REQUEST_ENDPOINTS: readonly ReadPath[] = [
+  '/api/admin/projects/{projectId}/change-requests',
+  '/api/admin/projects/{projectId}/change-requests/{id}',
+  '/api/admin/projects/{projectId}/change-requests/pending/{featureName}',
+  ...FLAG_ENDPOINTS,
+];
+
+/** One change proposed for a change request: its action and what it asks. */
+export type ProposedChange = Exclude<BodyOf<'/api/admin/projects/{projectId}/environments/{environment}/change-requests', 'post'>, unknown[]>;
 
 /**
  * Where a project's environments require change requests, a change made there goes to the user's draft instead:
@@ -52,10 +42,29 @@ export function useChangeRequestDrafts(project: string) {
     required: (environment: string) => config.data?.some((entry) => entry.environment === environment && entry.changeRequestEnabled) ?? false,
     /** The first environment that takes changes through requests: where a change to the whole flag (archiving) is drafted. */
     anyRequired: () => config.data?.find((entry) => entry.changeRequestEnabled)?.environment,
-    propose: async (environment: string, change: { feature: string; action: string; payload: unknown }) => {
-      const proposed = await post(proposePath(project, environment), change);
-      await queryClient.invalidateQueries({ queryKey: changeRequestKeys.all });
+    propose: async (environment: string, change: ProposedChange) => {
+      const proposed = await answer(api.POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+        params: { path: { projectId: project, environment } },
+        body: change,
+      }));
+      await invalidate(queryClient, ...REQUEST_ENDPOINTS);
       return proposed;
     },
   };
 }
+
+type StateChange = BodyOf<'/api/admin/projects/{projectId}/change-requests/{id}/state', 'put'>;
+
+/** A change request moved on: to review, approved, rejected, scheduled, applied or cancelled. */
+export const useMoveChangeRequest = (project: string, id: number) => useChange(
+  (body: StateChange) => answer(api.PUT('/api/admin/projects/{projectId}/change-requests/{id}/state', { params: { path: { projectId: project, id } }, body })),
+  {
+    refresh: REQUEST_ENDPOINTS,
+    done: (_answer, body) => (body.state === 'Applied' ? 'Change request applied' : body.state === 'Scheduled' ? 'Change request scheduled' : `Change request now ${body.state.toLowerCase()}`),
+  },
+);
+
+export const useCommentChangeRequest = (project: string, id: number) => useChange(
+  (text: string) => answer(api.POST('/api/admin/projects/{projectId}/change-requests/{id}/comments', { params: { path: { projectId: project, id } }, body: { text } })),
+  { refresh: REQUEST_ENDPOINTS },
+);

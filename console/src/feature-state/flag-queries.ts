@@ -1,8 +1,6 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Feature, FeatureSearchResult } from '@bunting/contracts';
-import { get, segment } from '../api/http.ts';
-import { flagKeys } from '../api/keys.ts';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { endpointQuery, type ParamsOf, type ReadPath } from '../api/endpoint.ts';
+import { useChange } from '../ui/use-change.ts';
 
 /**
  * How often an open flag page asks for the flag again, so a change made elsewhere (another user, a script, an
@@ -10,48 +8,41 @@ import { notifyFailed, notifySaved } from '../ui/notify.ts';
  */
 export const LIVE_REFRESH_MS = 2_000;
 
-export const flagPath = (project: string, name: string) => `/api/admin/projects/${segment(project)}/features/${segment(name)}`;
-
 export const flagQuery = (project: string, name: string) => queryOptions({
-  queryKey: flagKeys.detail(project, name),
-  queryFn: ({ signal }) => get<Feature>(flagPath(project, name), signal),
+  ...endpointQuery('/api/admin/projects/{projectId}/features/{featureName}', { path: { projectId: project, featureName: name } }),
   refetchInterval: LIVE_REFRESH_MS,
 });
 
 export const useFlag = (project: string, name: string) => useQuery(flagQuery(project, name));
 
-export const flagSearchQuery = (project: string, query: URLSearchParams) => {
-  const text = query.toString();
-  return queryOptions({
-    queryKey: flagKeys.search(project, text),
-    queryFn: ({ signal }) => get<FeatureSearchResult>(`/api/admin/search/features?${text}`, signal),
-    // The table keeps showing the last page while the next one loads, instead of flashing empty.
-    placeholderData: keepPreviousData,
-    refetchInterval: LIVE_REFRESH_MS * 5,
-  });
-};
+export type FlagSearchQuery = NonNullable<ParamsOf<'/api/admin/search/features'>['query']>;
 
-export const useFlagSearch = (project: string, query: URLSearchParams) => useQuery(flagSearchQuery(project, query));
+export const flagSearchQuery = (query: FlagSearchQuery) => queryOptions({
+  ...endpointQuery('/api/admin/search/features', { query }),
+  // The table keeps showing the last page while the next one loads, instead of flashing empty.
+  placeholderData: keepPreviousData,
+  refetchInterval: LIVE_REFRESH_MS * 5,
+});
+
+export const useFlagSearch = (query: FlagSearchQuery) => useQuery(flagSearchQuery(query));
+
+/** What a change to a flag makes stale: the flag, every list it appears in, its history and the project's lists. */
+export const FLAG_ENDPOINTS: readonly ReadPath[] = [
+  '/api/admin/projects/{projectId}/features/{featureName}',
+  '/api/admin/search/features',
+  '/api/admin/search/events',
+  '/api/admin/projects/{projectId}',
+];
 
 /**
  * A change to a flag: sent, then the flag and every list it appears in asked for again. A failure is shown and
  * thrown back to the form, which keeps what the user typed.
  */
-export function useFlagChange<Input, Output = unknown>(project: string, name: string, send: (input: Input) => Promise<Output>, saved?: string | ((input: Input) => string), mutationKey?: readonly unknown[]) {
-  const queryClient = useQueryClient();
-  return useMutation({
+export function useFlagChange<Input>(send: (input: Input) => Promise<unknown>, saved?: string | ((input: Input) => string), mutationKey?: readonly unknown[]) {
+  return useChange<Input, unknown>(send, {
+    refresh: FLAG_ENDPOINTS,
+    ...(saved ? { done: (_output: unknown, input: Input) => (typeof saved === 'string' ? saved : saved(input)) } : {}),
     ...(mutationKey ? { mutationKey } : {}),
-    mutationFn: send,
-    onSuccess: (_output, input) => {
-      if (saved) notifySaved(typeof saved === 'string' ? saved : saved(input));
-    },
-    onError: (error) => notifyFailed(error),
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: flagKeys.detail(project, name) }),
-        queryClient.invalidateQueries({ queryKey: [...flagKeys.all, 'search'] }),
-        queryClient.invalidateQueries({ queryKey: flagKeys.history(name) }),
-      ]);
-    },
+    failed: 'Not saved',
   });
 }

@@ -1,23 +1,11 @@
 import { Button, Group, MultiSelect, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Permission, type Dependency, type FeatureSearchResult } from '@bunting/contracts';
-import { get, post, remove, segment } from '../api/http.ts';
+import { Permission, type Dependency } from '@bunting/contracts';
 import { usePermission } from '../api/session.ts';
+import { useAddDependency, useParentCandidates, useParentVariants, useRemoveDependency } from '../dependencies/dependency-queries.ts';
+import { flagPage } from '../ui/addresses.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
-
-/** Flags of the project a parent may be chosen from, found by the server as the user types. */
-function useParentCandidates(project: string, flag: string, text: string) {
-  const [query] = useDebouncedValue(text, 200);
-  return useQuery({
-    queryKey: ['flags', 'parent-candidates', project, query],
-    queryFn: ({ signal }) => get<FeatureSearchResult>(`/api/admin/search/features?${new URLSearchParams({ project: `IS:${project}`, query, limit: '20', sortBy: 'name', sortOrder: 'asc' })}`, signal),
-    select: (result) => result.features.map((feature) => feature.name).filter((name) => name !== flag),
-  });
-}
 
 /** The flags this one depends on: it is only on where its parent is on (or off), with one of the parent's variants if chosen. */
 export function DependenciesSection({ project, flag, dependencies, dependents }: { project: string; flag: string; dependencies: Dependency[]; dependents: string[] }) {
@@ -28,14 +16,9 @@ export function DependenciesSection({ project, flag, dependencies, dependents }:
   const [enabled, setEnabled] = useState<string>('true');
   const [variants, setVariants] = useState<string[]>([]);
   const candidates = useParentCandidates(project, flag, search);
-  const parentVariants = useQuery({
-    queryKey: ['flags', 'parent-variants', project, parent],
-    queryFn: ({ signal }) => get<string[]>(`${flagPath(project, parent!)}/parent-variants`, signal),
-    enabled: parent !== null,
-  });
-  const base = `${flagPath(project, flag)}/dependencies`;
-  const add = useFlagChange(project, flag, (dependency: Dependency) => post(base, dependency), (dependency) => `${flag} now depends on ${dependency.feature}`);
-  const drop = useFlagChange(project, flag, (name: string) => remove(`${base}/${segment(name)}`), (name) => `Dependency on ${name} removed`);
+  const parentVariants = useParentVariants(project, parent);
+  const add = useAddDependency(project, flag);
+  const drop = useRemoveDependency(project, flag);
   const submit = () => {
     if (!parent) return;
     add.mutate({ feature: parent, enabled: enabled === 'true', ...(variants.length > 0 ? { variants } : {}) }, { onSuccess: () => { setParent(null); setVariants([]); } });
@@ -48,7 +31,7 @@ export function DependenciesSection({ project, flag, dependencies, dependents }:
           <Table.Tbody>
             {dependencies.map((dependency) => (
               <Table.Tr key={dependency.feature}>
-                <Table.Td><Link to={`/projects/${segment(project)}/features/${segment(dependency.feature)}`}>{dependency.feature}</Link></Table.Td>
+                <Table.Td><Link to={flagPage(project, dependency.feature)}>{dependency.feature}</Link></Table.Td>
                 <Table.Td><Text size="sm">{dependency.enabled ? 'must be on' : 'must be off'}{dependency.variants?.length ? ` with ${dependency.variants.join(' or ')}` : ''}</Text></Table.Td>
                 <Table.Td>
                   <Button size="compact-xs" variant="subtle" color="red" disabled={!allowed.allowed} onClick={() => drop.mutate(dependency.feature)} aria-label={`Remove dependency on ${dependency.feature}`}>Remove</Button>

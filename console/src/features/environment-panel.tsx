@@ -30,7 +30,7 @@ export function EnvironmentPanel({ project, flag, archived, state, environments,
   const create = can(Permission.CREATE_FEATURE_STRATEGY, { project, environment });
   const variantsAllowed = can(Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS, { project, environment });
   const toggleReason = can(Permission.UPDATE_FEATURE_ENVIRONMENT, { project, environment }).reason;
-  const toggles = useEnvironmentToggles(project, flag);
+  const toggles = useEnvironmentToggles(project);
   // Open change requests touching this flag here: what is about to change, and where to review it.
   const pending = (usePendingChanges(project, flag).data ?? []).filter((request) => request.environment === environment);
   const [editing, setEditing] = useState<Editing>(null);

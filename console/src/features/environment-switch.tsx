@@ -2,10 +2,10 @@ import { Switch } from '@mantine/core';
 import { useMutationState } from '@tanstack/react-query';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { Permission } from '@bunting/contracts';
-import { post, segment } from '../api/http.ts';
+import { answer, api } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
+import { useFlagChange } from '../feature-state/flag-queries.ts';
 
 type Toggle = { flag: string; environment: string; on: boolean };
 
@@ -13,13 +13,19 @@ type Toggle = { flag: string; environment: string; on: boolean };
  * Turning flags on and off in a project, one mutation for a whole page of switches (a table of 100 switches
  * would otherwise hold 100 of them). While a change is on its way its switch shows where it is going.
  */
-export function useEnvironmentToggles(project: string, flag = '') {
+export function useEnvironmentToggles(project: string) {
   const mutationKey = ['toggle', project];
   // Where change requests are on, a switch proposes the change in the user's draft instead of making it.
   const drafts = useChangeRequestDrafts(project);
-  const change = useFlagChange(project, flag, ({ flag: name, environment, on }: Toggle) => (drafts.required(environment)
-    ? drafts.propose(environment, { feature: name, action: 'updateEnabled', payload: { enabled: on } })
-    : post(`${flagPath(project, name)}/environments/${segment(environment)}/${on ? 'on' : 'off'}`)),
+  const switchIn = ({ flag: name, environment, on }: Toggle) => {
+    const params = { params: { path: { projectId: project, featureName: name, environment } } };
+    return on
+      ? answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', params))
+      : answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', params));
+  };
+  const change = useFlagChange((toggle: Toggle) => (drafts.required(toggle.environment)
+    ? drafts.propose(toggle.environment, { feature: toggle.flag, action: 'updateEnabled', payload: { enabled: toggle.on } })
+    : switchIn(toggle)),
   ({ flag: name, environment, on }) => (drafts.required(environment)
     ? `Turning ${name} ${on ? 'on' : 'off'} in ${environment} was added to your change request`
     : `${name} turned ${on ? 'on' : 'off'} in ${environment}`), mutationKey);

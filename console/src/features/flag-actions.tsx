@@ -1,37 +1,33 @@
-import { Alert, Button, Group, Modal, Select, Stack, Switch, Textarea } from '@mantine/core';
+import { Button, Group, Select, Switch, Textarea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Permission, type Feature } from '@bunting/contracts';
-import { fieldError, patch, post, put, remove, segment } from '../api/http.ts';
-import { flagKeys } from '../api/keys.ts';
-import { useFeatureTypes } from '../api/reference.ts';
+import { endpointKey } from '../api/endpoint.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
+import { useFlagChange } from '../feature-state/flag-queries.ts';
+import { projectPage } from '../ui/addresses.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { FormModal } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
+import { flagTypeOf, useArchiveFlag, useDeleteFlag, useFeatureTypes, useMarkStale, useReviveFlag, useUpdateFlag } from './feature-queries.ts';
 
 function EditFlagModal({ flag, onClose }: { flag: Feature; onClose: () => void }) {
   const types = useFeatureTypes();
   const [description, setDescription] = useState(flag.description ?? '');
   const [type, setType] = useState<string | null>(flag.type);
   const [impressionData, setImpressionData] = useState(flag.impressionData);
-  const save = useFlagChange(flag.project, flag.name, () => put(flagPath(flag.project, flag.name), { description: description || null, type: type ?? flag.type, impressionData }), 'Flag saved');
+  const save = useUpdateFlag(flag.project, flag.name);
   return (
-    <Modal opened onClose={onClose} title={`Edit ${flag.name}`}>
-      <Stack>
-        <Select label="Type" allowDeselect={false} data={(types.data ?? []).map((item) => ({ value: item.id, label: item.name }))} value={type} onChange={setType} error={fieldError(save.error, 'type')} />
-        <Textarea label="Description" autosize minRows={2} value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(save.error, 'description')} />
-        <Switch label="Impression data" checked={impressionData} onChange={(event) => setImpressionData(event.currentTarget.checked)} />
-        {save.error && !fieldError(save.error, 'type') && !fieldError(save.error, 'description') ? <Alert color="red" role="alert">{save.error.message}</Alert> : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Cancel</Button>
-          <Button loading={save.isPending} onClick={() => save.mutate(undefined, { onSuccess: onClose })}>Save</Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <FormModal title={`Edit ${flag.name}`} onClose={onClose} onSubmit={() => save.mutate({ description: description || null, type: flagTypeOf(type ?? flag.type), impressionData }, { onSuccess: onClose })}
+      submitLabel="Save" pending={save.isPending} error={save.error} fields={['type', 'description']}>
+      <Select label="Type" allowDeselect={false} data={(types.data ?? []).map((item) => ({ value: item.id, label: item.name }))} value={type} onChange={setType} error={fieldError(save.error, 'type')} />
+      <Textarea label="Description" autosize minRows={2} value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(save.error, 'description')} />
+      <Switch label="Impression data" checked={impressionData} onChange={(event) => setImpressionData(event.currentTarget.checked)} />
+    </FormModal>
   );
 }
 
@@ -43,17 +39,15 @@ export function FlagActions({ flag }: { flag: Feature }) {
   const update = can(Permission.UPDATE_FEATURE, { project: flag.project });
   const deletion = can(Permission.DELETE_FEATURE, { project: flag.project });
   const [editing, { open, close }] = useDisclosure(false);
-  const path = flagPath(flag.project, flag.name);
-  const projectPath = `/api/admin/projects/${segment(flag.project)}`;
-  const stale = useFlagChange(flag.project, flag.name, (value: boolean) => patch(path, [{ op: 'replace', path: '/stale', value }]), (value) => (value ? 'Marked stale' : 'Marked active'));
+  const stale = useMarkStale(flag.project, flag.name);
   // Where any environment takes changes through requests, archiving is drafted there as Unleash does.
   const drafts = useChangeRequestDrafts(flag.project);
   const archiveThrough = drafts.anyRequired();
-  const archive = useFlagChange(flag.project, flag.name, () => (archiveThrough
-    ? drafts.propose(archiveThrough, { feature: flag.name, action: 'archiveFeature', payload: undefined })
-    : remove(path)), archiveThrough ? `Archiving ${flag.name} was added to your change request in ${archiveThrough}` : `${flag.name} archived`);
-  const revive = useFlagChange(flag.project, flag.name, () => post(`${projectPath}/revive`, { features: [flag.name] }), `${flag.name} revived`);
-  const destroy = useFlagChange(flag.project, flag.name, () => post(`${projectPath}/delete`, { features: [flag.name] }), `${flag.name} deleted`);
+  const archiveDirectly = useArchiveFlag(flag.project, flag.name, `${flag.name} archived`);
+  const draftArchive = useFlagChange(() => drafts.propose(archiveThrough ?? '', { feature: flag.name, action: 'archiveFeature' }), `Archiving ${flag.name} was added to your change request in ${archiveThrough}`);
+  const archive = archiveThrough ? draftArchive : archiveDirectly;
+  const revive = useReviveFlag(flag.project, flag.name);
+  const destroy = useDeleteFlag(flag.project, flag.name);
 
   if (flag.archived) {
     return (
@@ -67,8 +61,8 @@ export function FlagActions({ flag }: { flag: Feature }) {
             message="The flag and its configuration are removed for good; its history stays in the event log."
             onConfirm={async () => {
               await destroy.mutateAsync();
-              queryClient.removeQueries({ queryKey: flagKeys.detail(flag.project, flag.name) });
-              navigate(`/projects/${segment(flag.project)}`);
+              queryClient.removeQueries({ queryKey: endpointKey('/api/admin/projects/{projectId}/features/{featureName}', { path: { projectId: flag.project, featureName: flag.name } }) });
+              navigate(projectPage(flag.project));
             }}
           >
             Delete

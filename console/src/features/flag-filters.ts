@@ -1,3 +1,5 @@
+import type { FlagSearchQuery } from '../feature-state/flag-queries.ts';
+
 /** The flags table's state, kept in the address so a filtered view can be bookmarked, shared and gone back to. */
 export type FlagFilters = {
   query: string;
@@ -55,17 +57,18 @@ export function writeFilters(filters: FlagFilters): URLSearchParams {
 }
 
 /** The feature search API's query (Unleash's OPERATOR:value grammar) for a project's table. */
-export function searchQuery(project: string, filters: FlagFilters): URLSearchParams {
-  const query = new URLSearchParams({ project: `IS:${project}` });
-  if (filters.query.trim()) query.set('query', filters.query.trim());
-  if (filters.types.length > 0) query.set('type', `IS_ANY_OF:${filters.types.join(',')}`);
-  if (filters.tags.length > 0) query.set('tag', `INCLUDE_ANY_OF:${filters.tags.join(',')}`);
-  if (filters.state) query.set('state', `IS:${filters.state}`);
-  if (filters.status) query.set('status', filters.status);
-  if (filters.archived) query.set('archived', 'IS:true');
-  query.set('sortBy', filters.sortBy);
-  query.set('sortOrder', filters.sortOrder);
-  query.set('limit', String(filters.pageSize));
-  query.set('offset', String((filters.page - 1) * filters.pageSize));
-  return query;
+export function searchQuery(project: string, filters: FlagFilters): FlagSearchQuery {
+  return {
+    project: `IS:${project}`,
+    ...(filters.query.trim() ? { query: filters.query.trim() } : {}),
+    ...(filters.types.length > 0 ? { type: `IS_ANY_OF:${filters.types.join(',')}` } : {}),
+    ...(filters.tags.length > 0 ? { tag: `INCLUDE_ANY_OF:${filters.tags.join(',')}` } : {}),
+    ...(filters.state ? { state: `IS:${filters.state}` } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.archived ? { archived: 'IS:true' as const } : {}),
+    sortBy: filters.sortBy,
+    sortOrder: filters.sortOrder,
+    limit: filters.pageSize,
+    offset: (filters.page - 1) * filters.pageSize,
+  };
 }

@@ -1,7 +1,9 @@
 import { Anchor, Badge, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { segment } from '../api/http.ts';
-import { useContextFields, useSegments, useStrategyDefinitions } from '../api/reference.ts';
+import { segment } from '../ui/addresses.ts';
+import { useContextFields } from '../context-fields/context-field-queries.ts';
+import { useSegments } from '../segments/segment-queries.ts';
+import { useStrategyDefinitions } from '../strategy-definitions/strategy-definition-queries.ts';
 import { useProject } from '../projects/project-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { DependenciesSection } from './dependencies-section.tsx';

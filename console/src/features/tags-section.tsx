@@ -1,12 +1,11 @@
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Permission, type Tag } from '@bunting/contracts';
-import { fieldError, post, remove, segment } from '../api/http.ts';
-import { useTagTypes } from '../api/reference.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
+import { useAddFeatureTag, useRemoveFeatureTag, useTagTypes } from '../tags/tag-queries.ts';
 import { Guarded } from '../ui/guarded.tsx';
 import { RemovablePill } from '../ui/removable-pill.tsx';
-import { useFlagChange } from '../feature-state/flag-queries.ts';
 
 /** A flag's tags: shown as type:value, added and removed by whoever may update the flag. */
 export function TagsSection({ project, flag, tags }: { project: string; flag: string; tags: Tag[] }) {
@@ -15,9 +14,8 @@ export function TagsSection({ project, flag, tags }: { project: string; flag: st
   const tagTypes = useTagTypes();
   const [type, setType] = useState<string | null>('simple');
   const [value, setValue] = useState('');
-  const base = `/api/admin/features/${segment(flag)}/tags`;
-  const add = useFlagChange(project, flag, (tag: Tag) => post(base, tag), (tag) => `Tag ${tag.type}:${tag.value} added`);
-  const drop = useFlagChange(project, flag, (tag: Tag) => remove(`${base}/${segment(tag.type)}/${segment(tag.value)}`), (tag) => `Tag ${tag.type}:${tag.value} removed`);
+  const add = useAddFeatureTag(flag);
+  const drop = useRemoveFeatureTag(flag);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!type || !value.trim()) return;

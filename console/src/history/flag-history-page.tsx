@@ -1,7 +1,7 @@
 import { Anchor, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { segment } from '../api/http.ts';
+import { segment } from '../ui/addresses.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
 import { EventItem } from './event-list.tsx';
 import { EVENTS_PER_PAGE, useEventPage } from './event-queries.ts';
@@ -10,7 +10,7 @@ import { EVENTS_PER_PAGE, useEventPage } from './event-queries.ts';
 export default function FlagHistoryPage() {
   const { projectId = '', featureName = '' } = useParams();
   const [page, setPage] = useState(1);
-  const events = useEventPage({ feature: `IS:${featureName}` }, page, featureName);
+  const events = useEventPage({ feature: `IS:${featureName}` }, page);
   const flagPath = `/projects/${segment(projectId)}/features/${segment(featureName)}`;
   return (
     <Stack>

@@ -1,26 +1,16 @@
 import { Anchor, Badge, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { get, segment } from '../api/http.ts';
+import { segment } from '../ui/addresses.ts';
+import { useApplicationOverview, useApplications } from './insight-queries.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-
-type Application = { appName: string; description?: string; sdkVersion?: string; usage?: { project: string; environments: string[] }[] };
-type Overview = {
-  projects: string[];
-  featureCount: number;
-  environments: { name: string; instanceCount: number; sdks: string[]; lastSeen: string | null; issues: { missingFeatures: string[]; outdatedSdks: string[] } }[];
-};
 
 /** The applications SDKs registered (Unleash's /applications), searchable. */
 export function ApplicationsPage() {
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, 250);
-  const applications = useQuery({
-    queryKey: ['applications', debounced],
-    queryFn: ({ signal }) => get<{ total: number; applications: Application[] }>(`/api/admin/metrics/applications?query=${encodeURIComponent(debounced)}&limit=100`, signal),
-  });
+  const applications = useApplications(debounced);
   return (
     <Stack>
       <Title order={1}>Applications</Title>
@@ -48,7 +38,7 @@ export function ApplicationsPage() {
 /** One application: where its instances run, their SDKs, and what needs attention (outdated SDKs, unknown flags). */
 export function ApplicationPage() {
   const appName = useParams().appName ?? '';
-  const overview = useQuery({ queryKey: ['applications', 'overview', appName], queryFn: ({ signal }) => get<Overview>(`/api/admin/metrics/applications/${segment(appName)}/overview`, signal) });
+  const overview = useApplicationOverview(appName);
   return (
     <Stack>
       <Text size="sm" c="dimmed"><Anchor component={Link} to="/applications">Applications</Anchor> / {appName}</Text>

@@ -1,10 +1,8 @@
 import { Group, SegmentedControl, SimpleGrid, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { InstanceInsights } from '@bunting/contracts';
-import { get } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { Chart } from './chart.tsx';
+import { useInstanceInsights } from './insight-queries.ts';
 import { environmentUpdates, flagTrend, projectHealth, sdkMetrics, userTrend } from './insights-data.ts';
 
 const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
@@ -13,10 +11,7 @@ const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISO
 export default function DashboardPage() {
   const [days, setDays] = useState('30');
   const range = { from: day(Number(days)), to: day(0) };
-  const insights = useQuery({
-    queryKey: ['insights', range.from, range.to],
-    queryFn: ({ signal }) => get<InstanceInsights>(`/api/admin/insights?from=${range.from}&to=${range.to}`, signal),
-  });
+  const insights = useInstanceInsights(range.from, range.to);
   const charts = useMemo(() => insights.data && {
     flags: flagTrend(insights.data), users: userTrend(insights.data), health: projectHealth(insights.data),
     changes: environmentUpdates(insights.data), metrics: sdkMetrics(insights.data),

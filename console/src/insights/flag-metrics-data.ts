@@ -1,12 +1,7 @@
 import type { ChartData } from './chart.tsx';
 
+/** An hour of a flag's metrics from one application in one environment, as far as the charts read it. */
 export type MetricRow = { environment: string; appName: string; timestamp: string; yes: number; no: number };
-export type FlagMetrics = {
-  lastHourUsage: { environment: string; yes: number; no: number }[];
-  totalUsage: { environment: string; yes: number; no: number }[];
-  seenApplications: string[];
-  data: MetricRow[];
-};
 
 export const HOURS = 48;
 

@@ -1,28 +1,24 @@
 import { Anchor, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { get, segment } from '../api/http.ts';
+import { flagPage, projectPage } from '../ui/addresses.ts';
+import { useFlagMetrics } from './insight-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { Chart } from './chart.tsx';
-import { HOURS, exposuresByHour, lastHours, type FlagMetrics } from './flag-metrics-data.ts';
+import { HOURS, exposuresByHour, lastHours } from './flag-metrics-data.ts';
 
 /** A flag's SDK metrics (Unleash's flag metrics tab): how often SDKs answered yes and no, per hour of the last 48. */
 export default function FlagMetricsPage() {
   const { projectId = '', featureName = '' } = useParams();
-  const metrics = useQuery({
-    queryKey: ['flags', featureName, 'metrics'],
-    queryFn: ({ signal }) => get<FlagMetrics>(`/api/admin/client-metrics/features/${segment(featureName)}`, signal),
-    refetchInterval: 15_000,
-  });
+  const metrics = useFlagMetrics(featureName);
   const environments = [...new Set((metrics.data?.data ?? []).map((row) => row.environment))].sort();
   const [chosen, setChosen] = useState<string | null>(null);
   const environment = chosen ?? environments[0] ?? '';
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor>
-        {' / '}<Anchor component={Link} to={`/projects/${segment(projectId)}/features/${segment(featureName)}`}>{featureName}</Anchor>
+        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPage(projectId)}>{projectId}</Anchor>
+        {' / '}<Anchor component={Link} to={flagPage(projectId, featureName)}>{featureName}</Anchor>
       </Text>
       <Title order={1}>Metrics of {featureName}</Title>
       {metrics.isPending ? <Loading label="Loading metrics" /> : metrics.isError ? <Failed error={metrics.error} /> : metrics.data.data.length === 0 ? (

@@ -1,14 +1,11 @@
 import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { InstanceStatistics } from '@bunting/contracts';
-import { get } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
+import { useInstanceStatistics } from './insight-queries.ts';
 import { statisticRows } from './statistic-rows.ts';
 
 /** Instance statistics (Unleash's /admin/instance): what this installation holds and how it is used, with a CSV. */
 export default function InstanceStatsPage() {
-  const statistics = useQuery({ queryKey: adminKeys.instanceStatistics, queryFn: ({ signal }) => get<InstanceStatistics>('/api/admin/instance-admin/statistics', signal) });
+  const statistics = useInstanceStatistics();
   return (
     <Stack>
       <Group justify="space-between">

@@ -1,14 +1,7 @@
+import type { AnswerOf } from '../api/endpoint.ts';
 import type { ChartData } from './chart.tsx';
 
-export type Stage = { averageDays: number | null; currentFlags: number; last30Days?: number };
-export type ProjectStatus = {
-  activityCountByDate: { date: string; count: number }[];
-  resources: { members: number; apiTokens: number; segments: number };
-  health: { current: number };
-  technicalDebt: { current: number };
-  lifecycleSummary: Record<string, Stage>;
-  staleFlags: { total: number };
-};
+type LifecycleSummary = AnswerOf<'/api/admin/projects/{projectId}/status'>['lifecycleSummary'];
 
 /** Changes per day over the last `days` days ending `today`, days without any at zero. */
 export function activityByDay(activity: readonly { date: string; count: number }[], today: Date, days = 30): ChartData {
@@ -19,6 +12,6 @@ export function activityByDay(activity: readonly { date: string; count: number }
 }
 
 /** Lifecycle stages in the order a flag goes through them, with Unleash's names. */
-export const STAGE_ORDER: readonly [string, string][] = [
+export const STAGE_ORDER: readonly [keyof LifecycleSummary, string][] = [
   ['initial', 'Define'], ['preLive', 'Develop'], ['live', 'Production'], ['completed', 'Cleanup'], ['archived', 'Archived'],
 ];

@@ -1,10 +1,10 @@
 import { Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { get, segment } from '../api/http.ts';
+import { projectPage } from '../ui/addresses.ts';
+import { useProjectStatus } from './insight-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { Chart } from './chart.tsx';
-import { STAGE_ORDER, activityByDay, type ProjectStatus } from './project-status-data.ts';
+import { STAGE_ORDER, activityByDay } from './project-status-data.ts';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -18,10 +18,10 @@ function Figure({ label, value }: { label: string; value: string | number }) {
 /** A project's status (Unleash's project status and health): health, what it holds, activity and lifecycle stages. */
 export default function ProjectStatusPage() {
   const project = useParams().projectId ?? '';
-  const status = useQuery({ queryKey: ['projects', project, 'status'], queryFn: ({ signal }) => get<ProjectStatus>(`/api/admin/projects/${segment(project)}/status`, signal) });
+  const status = useProjectStatus(project);
   return (
     <Stack>
-      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(project)}`}>{project}</Anchor></Text>
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPage(project)}>{project}</Anchor></Text>
       <Title order={1}>Status of {project}</Title>
       {status.isPending ? <Loading label="Loading the status" /> : status.isError ? <Failed error={status.error} /> : (
         <>
@@ -43,8 +43,8 @@ export default function ProjectStatusPage() {
                   return (
                     <Table.Tr key={key}>
                       <Table.Td>{label}</Table.Td>
-                      <Table.Td>{stage?.currentFlags ?? 0}</Table.Td>
-                      <Table.Td>{key === 'archived' ? `${stage?.last30Days ?? 0} in the last 30 days` : stage?.averageDays ?? '–'}</Table.Td>
+                      <Table.Td>{stage.currentFlags}</Table.Td>
+                      <Table.Td>{'last30Days' in stage ? `${stage.last30Days} in the last 30 days` : stage.averageDays ?? '–'}</Table.Td>
                     </Table.Tr>
                   );
                 })}

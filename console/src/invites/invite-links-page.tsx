@@ -1,34 +1,22 @@
 import { Badge, Button, Group, Stack, Table, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { fieldError, get, post, put } from '../api/http.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
+import { QueryView } from '../ui/query-view.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
-
-type InviteLink = { secret: string; url: string; name: string; enabled: boolean; expiresAt: string; createdAt: string; users?: unknown[] };
+import { useCreateInviteLink, useDisableInviteLink, useInviteLinks } from './invite-queries.ts';
 
 /** Links anyone may sign up with (as a Viewer) until they expire: made here, shared by the admin. */
 export default function InviteLinksPage() {
-  const queryClient = useQueryClient();
   const admin = usePermission()('ADMIN');
-  const links = useQuery({ queryKey: adminKeys.invites, queryFn: ({ signal }) => get<{ tokens: InviteLink[] }>('/api/admin/invite-link/tokens', signal) });
+  const links = useInviteLinks();
   const [name, setName] = useState('');
-  const create = useMutation({
-    mutationFn: () => post<InviteLink>('/api/admin/invite-link/tokens', { name, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.invites }); setName(''); },
-  });
-  const disable = useMutation({
-    mutationFn: (secret: string) => put(`/api/admin/invite-link/tokens/${encodeURIComponent(secret)}`, { enabled: false }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.invites }); notifySaved('Invite link disabled'); },
-    onError: (error) => notifyFailed(error),
-  });
+  const create = useCreateInviteLink();
+  const disable = useDisableInviteLink();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate(name, { onSuccess: () => setName('') });
   };
   return (
     <Stack>
@@ -39,11 +27,12 @@ export default function InviteLinksPage() {
         </Group>
       </form>
       {create.data ? <SecretOnce label="Invite link" secret={create.data.url} /> : null}
-      {links.isPending ? <Loading label="Loading invite links" /> : links.isError ? <Failed error={links.error} /> : links.data.tokens.length === 0 ? <Empty title="No invite links" /> : (
+      <QueryView query={links} loading="Loading invite links" empty="No invite links" isEmpty={(data) => data.tokens.length === 0}>
+        {(data) => (
         <Table aria-label="Invite links">
           <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Signed up</Table.Th><Table.Th>State</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {links.data.tokens.map((link) => {
+            {data.tokens.map((link) => {
               const expired = Date.parse(link.expiresAt) <= Date.now();
               return (
                 <Table.Tr key={link.secret}>
@@ -57,7 +46,8 @@ export default function InviteLinksPage() {
             })}
           </Table.Tbody>
         </Table>
-      )}
+        )}
+      </QueryView>
     </Stack>
   );
 }

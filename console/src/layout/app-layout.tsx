@@ -1,7 +1,9 @@
 import { AppShell, Anchor, Button, Group, Loader, Menu, Progress, Text, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router';
-import { post } from '../api/http.ts';
+import { useEffect } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { invalidate } from '../api/endpoint.ts';
+import { api } from '../api/http.ts';
 import classes from './app-layout.module.css';
 import { Banners } from './banners.tsx';
 import { useMe } from '../api/session.ts';
@@ -22,8 +24,13 @@ export function AppLayout() {
   const queryClient = useQueryClient();
   // While the next page's code loads, a thin bar says something is happening.
   const navigating = useNavigation().state === 'loading';
+  // Who is signed in is asked again on every page: a session ended elsewhere shows at the next page, not a minute later.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    void invalidate(queryClient, '/api/admin/user');
+  }, [pathname, queryClient]);
   const signOut = async () => {
-    await post('/logout').catch(() => undefined);
+    await api.POST('/logout').catch(() => undefined);
     queryClient.clear();
     navigate('/login');
   };
@@ -69,5 +76,5 @@ export function AppLayout() {
 
 export function SignOutButton() {
   const navigate = useNavigate();
-  return <Button variant="subtle" onClick={() => void post('/logout').finally(() => navigate('/login'))}>Sign out</Button>;
+  return <Button variant="subtle" onClick={() => void api.POST('/logout').finally(() => navigate('/login'))}>Sign out</Button>;
 }

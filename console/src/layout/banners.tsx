@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import type { Banner } from '@bunting/contracts';
-import { get } from '../api/http.ts';
+import { useShownBanners } from '../banners/banner-queries.ts';
+import { useMaintenance } from '../maintenance/maintenance-queries.ts';
 
 const COLORS: Record<string, string> = { info: 'blue', warning: 'orange', error: 'red', success: 'green' };
 
@@ -27,13 +27,8 @@ function BannerLink({ banner }: { banner: Banner }) {
 /** The messages admins put up for everyone (Unleash's banners), above every page. Markdown is shown as written. */
 export function Banners() {
   // Maintenance mode is announced to everyone: changes would be refused while it is on.
-  const maintenance = useQuery({ queryKey: ['admin', 'maintenance'], queryFn: ({ signal }) => get<{ enabled: boolean }>('/api/admin/maintenance', signal), staleTime: 15_000 });
-  const banners = useQuery({
-    queryKey: ['banners'],
-    queryFn: ({ signal }) => get<{ banners: Banner[] }>('/api/admin/banners', signal),
-    select: (data) => data.banners.filter((banner) => banner.enabled),
-    staleTime: 60_000,
-  });
+  const maintenance = useMaintenance();
+  const banners = useShownBanners();
   const shown = banners.data ?? [];
   if (shown.length === 0 && !maintenance.data?.enabled) return null;
   return (

@@ -1,33 +1,27 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import type { Pat, Role, User } from '@bunting/contracts';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
+import type { Role, User } from '@bunting/contracts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { FormError } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
+import { QueryView } from '../ui/query-view.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
-
-type Accounts = { serviceAccounts: User[]; rootRoles: Role[] };
+import {
+  patBody, useCreateServiceAccount, useCreateServiceAccountToken, useDeleteServiceAccount, useDeleteServiceAccountToken, useServiceAccountTokens, useServiceAccounts,
+} from './pat-queries.ts';
 const EXPIRIES = [{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }];
 
 function TokensModal({ account, onClose }: { account: User; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: adminKeys.serviceAccountTokens(account.id), queryFn: ({ signal }) => get<{ pats: Pat[] }>(`/api/admin/service-account/${account.id}/token`, signal) });
+  const tokens = useServiceAccountTokens(account.id);
   const [description, setDescription] = useState('');
   const [days, setDays] = useState('90');
-  const create = useMutation({
-    mutationFn: () => post<Pat>(`/api/admin/service-account/${account.id}/token`, { description: description.trim(), expiresAt: new Date(Date.now() + Number(days) * 86_400_000).toISOString() }),
-    onSuccess: () => { setDescription(''); void queryClient.invalidateQueries({ queryKey: adminKeys.serviceAccountTokens(account.id) }); },
-  });
-  const deleteToken = useRemoval((id: number) => `/api/admin/service-account/${account.id}/token/${id}`, { refresh: [adminKeys.serviceAccountTokens(account.id)], done: 'Token deleted' });
+  const create = useCreateServiceAccountToken(account.id);
+  const deleteToken = useDeleteServiceAccountToken(account.id);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate(patBody(description, Number(days)), { onSuccess: () => setDescription('') });
   };
   const name = account.name ?? account.username ?? `#${account.id}`;
   return (
@@ -42,11 +36,12 @@ function TokensModal({ account, onClose }: { account: User; onClose: () => void 
           </Group>
         </form>
         {create.data?.secret ? <SecretOnce label="Service account token" secret={create.data.secret} /> : null}
-        {tokens.isPending ? <Loading label="Loading tokens" /> : tokens.isError ? <Failed error={tokens.error} /> : tokens.data.pats.length === 0 ? <Text size="sm" c="dimmed">No tokens yet.</Text> : (
+        <QueryView query={tokens} loading="Loading tokens" empty="No tokens yet" isEmpty={(data) => data.pats.length === 0}>
+          {(data) => (
           <Table aria-label="Service account tokens">
             <Table.Thead><Table.Tr><Table.Th>Description</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
             <Table.Tbody>
-              {tokens.data.pats.map((token) => (
+              {data.pats.map((token) => (
                 <Table.Tr key={token.id}>
                   <Table.Td>{token.description}</Table.Td>
                   <Table.Td>{new Date(token.expiresAt).toLocaleDateString()}</Table.Td>
@@ -59,7 +54,8 @@ function TokensModal({ account, onClose }: { account: User; onClose: () => void 
               ))}
             </Table.Tbody>
           </Table>
-        )}
+          )}
+        </QueryView>
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
     </Modal>
@@ -67,22 +63,13 @@ function TokensModal({ account, onClose }: { account: User; onClose: () => void 
 }
 
 function NewAccountForm({ roles }: { roles: Role[] }) {
-  const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [name, setName] = useState('');
   const [rootRole, setRootRole] = useState(String(roles.find((role) => role.name === 'Editor')?.id ?? roles[0]?.id ?? ''));
-  const create = useMutation({
-    mutationFn: () => post('/api/admin/service-account', { username: username.trim(), ...(name.trim() ? { name: name.trim() } : {}), rootRole: Number(rootRole) }),
-    onSuccess: async () => {
-      setUsername('');
-      setName('');
-      await queryClient.invalidateQueries({ queryKey: adminKeys.serviceAccounts });
-      notifySaved('Service account created');
-    },
-  });
+  const create = useCreateServiceAccount();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ username: username.trim(), ...(name.trim() ? { name: name.trim() } : {}), rootRole: Number(rootRole) }, { onSuccess: () => { setUsername(''); setName(''); } });
   };
   return (
     <form onSubmit={submit} aria-label="Create a service account">
@@ -92,7 +79,7 @@ function NewAccountForm({ roles }: { roles: Role[] }) {
           <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
           <NativeSelect label="Root role" value={rootRole} onChange={(event) => setRootRole(event.currentTarget.value)} data={roles.map((role) => ({ value: String(role.id), label: role.name }))} />
         </Group>
-        {create.error && !fieldError(create.error, 'username') ? <Alert color="red" role="alert">{messageOf(create.error)}</Alert> : null}
+        <FormError error={create.error} fields={['username']} />
         <Group justify="flex-end"><Button type="submit" loading={create.isPending} disabled={!username.trim()}>Create service account</Button></Group>
       </Stack>
     </form>
@@ -102,19 +89,20 @@ function NewAccountForm({ roles }: { roles: Role[] }) {
 /** Service accounts: users for machines (scripts, action sets), with tokens of their own. */
 export default function ServiceAccountsPage() {
   const admin = usePermission()('ADMIN');
-  const accounts = useQuery({ queryKey: adminKeys.serviceAccounts, queryFn: ({ signal }) => get<Accounts>('/api/admin/service-account', signal), enabled: admin.allowed });
+  const accounts = useServiceAccounts(admin.allowed);
   const [tokensOf, setTokensOf] = useState<User | null>(null);
-  const deleteAccount = useRemoval((id: number) => `/api/admin/service-account/${id}`, { refresh: [adminKeys.serviceAccounts], done: 'Service account deleted' });
+  const deleteAccount = useDeleteServiceAccount();
   if (!admin.allowed) return <Guarded reason={admin.reason}><Text>{admin.reason}</Text></Guarded>;
   const roleName = (id: number | undefined) => accounts.data?.rootRoles.find((role) => role.id === id)?.name ?? '';
   return (
     <Stack>
       {accounts.data ? <NewAccountForm roles={accounts.data.rootRoles} /> : null}
-      {accounts.isPending ? <Loading label="Loading service accounts" /> : accounts.isError ? <Failed error={accounts.error} /> : accounts.data.serviceAccounts.length === 0 ? <Empty title="No service accounts yet" /> : (
+      <QueryView query={accounts} loading="Loading service accounts" empty="No service accounts yet" isEmpty={(data) => data.serviceAccounts.length === 0}>
+        {(data) => (
         <Table aria-label="Service accounts">
           <Table.Thead><Table.Tr><Table.Th>Username</Table.Th><Table.Th>Name</Table.Th><Table.Th>Root role</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {accounts.data.serviceAccounts.map((account) => (
+            {data.serviceAccounts.map((account) => (
               <Table.Tr key={account.id}>
                 <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setTokensOf(account)} aria-label={`Tokens of ${account.username ?? account.id}`}>{account.username}</Button></Table.Td>
                 <Table.Td>{account.name ?? ''}</Table.Td>
@@ -127,7 +115,8 @@ export default function ServiceAccountsPage() {
             ))}
           </Table.Tbody>
         </Table>
-      )}
+        )}
+      </QueryView>
       {tokensOf ? <TokensModal account={tokensOf} onClose={() => setTokensOf(null)} /> : null}
     </Stack>
   );

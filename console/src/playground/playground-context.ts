@@ -1,3 +1,7 @@
+import type { BodyOf } from '../api/endpoint.ts';
+
+/** The context the playground sends, as the API takes it. */
+type SdkContext = BodyOf<'/api/admin/playground/advanced', 'post'>['context'];
 /** A playground context as the form holds it: the standard fields and custom properties as rows. */
 export type ContextDraft = {
   appName: string;
@@ -13,8 +17,8 @@ export const emptyContext = (): ContextDraft => ({ appName: 'playground', userId
 const STANDARD = ['userId', 'sessionId', 'remoteAddress', 'currentTime'] as const;
 
 /** The request's context: empty fields left out, custom properties under `properties`. */
-export function toRequestContext(draft: ContextDraft): Record<string, unknown> {
-  const context: Record<string, unknown> = { appName: draft.appName.trim() || 'playground' };
+export function toRequestContext(draft: ContextDraft): SdkContext {
+  const context: SdkContext = { appName: draft.appName.trim() || 'playground' };
   for (const field of STANDARD) {
     const value = draft[field].trim();
     if (value) context[field] = value;

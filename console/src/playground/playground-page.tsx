@@ -1,12 +1,13 @@
 import { Alert, Autocomplete, Badge, Button, CloseButton, Group, Menu, MultiSelect, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { Fragment, useState, type FormEvent } from 'react';
-import type { AdvancedPlaygroundEvaluation, AdvancedPlaygroundResult } from '@bunting/contracts';
-import { fieldError, post } from '../api/http.ts';
-import { useContextFields, useEnvironments } from '../api/reference.ts';
+import type { AdvancedPlaygroundEvaluation } from '@bunting/contracts';
+import { fieldError } from '../api/http.ts';
+import { useContextFields } from '../context-fields/context-field-queries.ts';
+import { useEnvironments } from '../environments/environment-queries.ts';
 import { useProjects } from '../projects/project-queries.ts';
 import { Empty } from '../ui/states.tsx';
 import { Explanation } from './explanation.tsx';
+import { useAdvancedPlayground } from './playground-queries.ts';
 import { emptyContext, forgetContext, loadSaved, saveContext, toRequestContext, type ContextDraft, type SavedContext } from './playground-context.ts';
 
 function Answer({ evaluations }: { evaluations: AdvancedPlaygroundEvaluation[] | undefined }) {
@@ -36,16 +37,12 @@ export default function PlaygroundPage() {
   const [open, setOpen] = useState<string | null>(null);
   const environmentNames = (environments.data ?? []).filter((environment) => environment.enabled).map((environment) => environment.name);
   const selectedEnvironments = chosenEnvironments.length > 0 ? chosenEnvironments : environmentNames;
-  const run = useMutation({
-    mutationFn: () => post<AdvancedPlaygroundResult>('/api/admin/playground/advanced', {
-      environments: selectedEnvironments, projects: chosenProject ? [chosenProject] : '*', context: toRequestContext(context),
-    }),
-  });
+  const run = useAdvancedPlayground();
   const set = (field: keyof Omit<ContextDraft, 'properties'>, value: string) => setContext({ ...context, [field]: value });
   const setProperty = (index: number, row: { name: string; value: string }) => setContext({ ...context, properties: context.properties.map((current, at) => (at === index ? row : current)) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    run.mutate();
+    run.mutate({ environments: selectedEnvironments, projects: chosenProject ? [chosenProject] : '*', context: toRequestContext(context) });
   };
   const standard = new Set(['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime', 'environment']);
   const propertyNames = (fields.data ?? []).map((field) => field.name).filter((name) => !standard.has(name));

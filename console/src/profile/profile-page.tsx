@@ -1,36 +1,30 @@
 import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import type { Pat, Role } from '@bunting/contracts';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { fieldError, messageOf } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
-import { adminKeys } from '../api/admin-keys.ts';
+import { patBody, useCreateOwnToken, useDeleteOwnToken, useOwnTokens } from '../personal-access-tokens/pat-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
+import { FormError } from '../ui/form-modal.tsx';
+import { QueryView } from '../ui/query-view.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
-
-type Profile = { rootRole: Role; projects: string[]; groups: { id: number; name: string }[]; canChangePassword: boolean };
+import { useChangeOwnPassword, useProfile, useSignOutEverywhere } from './profile-queries.ts';
 
 function ChangePassword() {
   const [oldPassword, setOldPassword] = useState('');
   const [password, setPassword] = useState('');
-  const change = useMutation({
-    mutationFn: () => post('/api/admin/user/change-password', { oldPassword, password, confirmPassword: password }),
-    onSuccess: () => { setOldPassword(''); setPassword(''); notifySaved('Password changed; your other sessions were signed out'); },
-  });
+  const change = useChangeOwnPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    change.mutate();
+    change.mutate({ oldPassword, password, confirmPassword: password }, { onSuccess: () => { setOldPassword(''); setPassword(''); } });
   };
   return (
     <form onSubmit={submit}>
       <Stack maw={420}>
         <PasswordInput label="Current password" required value={oldPassword} onChange={(event) => setOldPassword(event.currentTarget.value)} />
         <PasswordInput label="New password" description="At least 8 characters" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} error={fieldError(change.error, 'password')} />
-        {change.error && !fieldError(change.error, 'password') ? <Alert color="red" role="alert">{messageOf(change.error)}</Alert> : null}
+        <FormError error={change.error} fields={['password']} />
         <Group><Button type="submit" loading={change.isPending} disabled={!oldPassword || !password}>Change password</Button></Group>
       </Stack>
     </form>
@@ -40,18 +34,14 @@ function ChangePassword() {
 const EXPIRIES = [{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }];
 
 function PersonalAccessTokens() {
-  const queryClient = useQueryClient();
-  const pats = useQuery({ queryKey: adminKeys.pats, queryFn: ({ signal }) => get<{ pats: Pat[] }>('/api/admin/user/tokens', signal) });
+  const pats = useOwnTokens();
   const [description, setDescription] = useState('');
   const [days, setDays] = useState('30');
-  const create = useMutation({
-    mutationFn: () => post<Pat>('/api/admin/user/tokens', { description, expiresAt: new Date(Date.now() + Number(days) * 86_400_000).toISOString() }),
-    onSuccess: () => { setDescription(''); void queryClient.invalidateQueries({ queryKey: adminKeys.pats }); },
-  });
-  const deletePat = useRemoval((id: number) => `/api/admin/user/tokens/${id}`, { refresh: [adminKeys.pats], done: 'Token deleted' });
+  const create = useCreateOwnToken();
+  const deletePat = useDeleteOwnToken();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate(patBody(description, Number(days)), { onSuccess: () => setDescription('') });
   };
   return (
     <Stack>
@@ -64,11 +54,12 @@ function PersonalAccessTokens() {
         </Group>
       </form>
       {create.data?.secret ? <SecretOnce label="Personal access token" secret={create.data.secret} /> : null}
-      {pats.isPending ? <Loading label="Loading your tokens" /> : pats.isError ? <Failed error={pats.error} /> : pats.data.pats.length === 0 ? <Text size="sm" c="dimmed">You have no personal access tokens.</Text> : (
+      <QueryView query={pats} loading="Loading your tokens" empty="You have no personal access tokens." isEmpty={(data) => data.pats.length === 0}>
+        {(data) => (
         <Table aria-label="Personal access tokens">
           <Table.Thead><Table.Tr><Table.Th>Description</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {pats.data.pats.map((pat) => (
+            {data.pats.map((pat) => (
               <Table.Tr key={pat.id}>
                 <Table.Td>{pat.description}</Table.Td>
                 <Table.Td>{new Date(pat.expiresAt).toLocaleDateString()}</Table.Td>
@@ -81,7 +72,8 @@ function PersonalAccessTokens() {
             ))}
           </Table.Tbody>
         </Table>
-      )}
+        )}
+      </QueryView>
     </Stack>
   );
 }
@@ -89,11 +81,7 @@ function PersonalAccessTokens() {
 /** Ends every session of the user, this one included: for a lost laptop or a shared computer left signed in. */
 function SignOutEverywhere() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const end = useMutation({
-    mutationFn: () => post('/logout?everywhere=true'),
-    onSuccess: () => { queryClient.clear(); navigate('/login'); },
-  });
+  const end = useSignOutEverywhere(() => navigate('/login'));
   return (
     <Stack gap="xs">
       <Text size="sm">Signs you out on every device and browser, this one included.</Text>
@@ -109,7 +97,7 @@ function SignOutEverywhere() {
 /** The signed-in person's own page (Unleash's /profile): who they are, their roles and projects, password, tokens. */
 export default function ProfilePage() {
   const me = useMe();
-  const profile = useQuery({ queryKey: adminKeys.profile, queryFn: ({ signal }) => get<Profile>('/api/admin/user/profile', signal) });
+  const profile = useProfile();
   if (me.isPending || profile.isPending) return <Loading label="Loading your profile" />;
   if (me.isError || profile.isError) return <Failed error={me.error ?? profile.error} />;
   const user = me.data.user;

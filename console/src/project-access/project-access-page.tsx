@@ -1,54 +1,33 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Role, User } from '@bunting/contracts';
-import { adminKeys } from '../api/admin-keys.ts';
-import { get, messageOf, post, segment } from '../api/http.ts';
+import { messageOf } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
+import { useGroups } from '../groups/group-queries.ts';
+import { useUsers } from '../users/user-queries.ts';
+import { projectPage } from '../ui/addresses.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { useGiveAccess, useProjectAccess, useTakeAccess } from './project-access-queries.ts';
 
-type Access = {
-  roles: Role[];
-  users: (User & { roles: number[] })[];
-  groups: { id: number; name: string; roles: number[] }[];
-};
-
-const keys = {
-  access: (project: string) => ['projects', project, 'access'] as const,
-};
-
-const nameOf = (user: User) => user.name ?? user.username ?? user.email ?? `User ${user.id}`;
+type Person = { id: number; name?: string | null; username?: string | null; email?: string | null };
+const nameOf = (user: Person) => user.name ?? user.username ?? user.email ?? `User ${user.id}`;
 
 /** Who may do what in one project: users and groups with project roles (Unleash's project access). */
 export default function ProjectAccessPage() {
   const project = useParams().projectId ?? '';
-  const queryClient = useQueryClient();
   const write = usePermission()('PROJECT_USER_ACCESS_WRITE', { project });
-  const access = useQuery({ queryKey: keys.access(project), queryFn: ({ signal }) => get<Access>(`/api/admin/projects/${segment(project)}/access`, signal) });
-  const users = useQuery({ queryKey: adminKeys.users, queryFn: ({ signal }) => get<{ users: User[] }>('/api/admin/user-admin', signal), enabled: write.allowed, refetchOnMount: 'always' });
-  const groups = useQuery({ queryKey: adminKeys.groups, queryFn: ({ signal }) => get<{ groups: { id: number; name: string }[] }>('/api/admin/groups', signal), enabled: write.allowed, refetchOnMount: 'always' });
+  const access = useProjectAccess(project);
+  const users = useUsers({ fresh: true });
+  const groups = useGroups();
   const [subject, setSubject] = useState('');
   const [roleId, setRoleId] = useState('');
-  const give = useMutation({
-    mutationFn: () => {
-      const [kind, id] = subject.split(':');
-      return post(`/api/admin/projects/${segment(project)}/access`, { roles: [Number(roleId)], users: kind === 'user' ? [Number(id)] : [], groups: kind === 'group' ? [Number(id)] : [] });
-    },
-    onSuccess: async () => {
-      setSubject('');
-      await queryClient.invalidateQueries({ queryKey: keys.access(project) });
-      notifySaved('Access given');
-    },
-  });
-  const take = useRemoval(({ kind, id }: { kind: 'users' | 'groups'; id: number }) => `/api/admin/projects/${segment(project)}/${kind}/${id}/roles`,
-    { refresh: [keys.access(project)], done: 'Access removed', failed: 'Not removed' });
+  const give = useGiveAccess(project);
+  const take = useTakeAccess(project);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    give.mutate();
+    const [kind, id] = subject.split(':');
+    give.mutate({ roles: [Number(roleId)], users: kind === 'user' ? [Number(id)] : [], groups: kind === 'group' ? [Number(id)] : [] }, { onSuccess: () => setSubject('') });
   };
   const roleNames = (ids: number[]) => ids.map((id) => access.data?.roles.find((role) => role.id === id)?.name ?? String(id)).join(', ');
   const rows = [
@@ -57,7 +36,7 @@ export default function ProjectAccessPage() {
   ];
   return (
     <Stack>
-      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(project)}`}>{project}</Anchor></Text>
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPage(project)}>{project}</Anchor></Text>
       <Title order={1}>Access</Title>
       {write.allowed ? (
         <form onSubmit={submit} aria-label="Give access">

@@ -1,19 +1,15 @@
-import { Alert, Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import type { Role } from '@bunting/contracts';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
-import { useEnvironments } from '../api/reference.ts';
+import { Checkbox, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
+import { useEnvironments } from '../environments/environment-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { Guarded } from '../ui/guarded.tsx';
-import { notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
+import { CreateButton } from '../ui/create-button.tsx';
+import { FormModal } from '../ui/form-modal.tsx';
+import { QueryView } from '../ui/query-view.tsx';
+import { useCreateRole, useDeleteRole, usePermissionCatalogue, useRoles, type PermissionCatalogue } from './role-queries.ts';
 
-type PermissionEntry = { name: string; displayName: string };
-type Catalogue = { root: PermissionEntry[]; project: PermissionEntry[]; environments: { name: string; permissions: PermissionEntry[] }[] };
+type Catalogue = PermissionCatalogue;
 type Kind = 'root-custom' | 'custom';
 
 const KIND_LABELS: Record<string, string> = { root: 'Root', 'root-custom': 'Root (custom)', project: 'Project', custom: 'Project (custom)' };
@@ -22,45 +18,33 @@ const KIND_LABELS: Record<string, string> = { root: 'Root', 'root-custom': 'Root
 const grantKey = (name: string, environment?: string) => (environment ? `${name}:${environment}` : name);
 
 function NewRoleModal({ catalogue, onClose }: { catalogue: Catalogue; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const environments = useEnvironments();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [kind, setKind] = useState<Kind>('custom');
   const [granted, setGranted] = useState<string[]>([]);
-  const create = useMutation({
-    mutationFn: () => post('/api/admin/roles', {
-      name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), type: kind,
-      permissions: granted.map((key) => {
-        const [permission, environment] = key.split(':');
-        return environment ? { name: permission!, environment } : { name: permission! };
-      }),
+  const create = useCreateRole();
+  const submit = () => create.mutate({
+    name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), type: kind,
+    permissions: granted.map((key) => {
+      const [permission, environment] = key.split(':');
+      return environment ? { name: permission!, environment } : { name: permission! };
     }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminKeys.roles });
-      notifySaved('Role created');
-      onClose();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  }, { onSuccess: onClose });
   const switchKind = (next: Kind) => {
     setKind(next);
     setGranted([]);
   };
   const environmentPermissions = catalogue.environments[0]?.permissions ?? [];
   return (
-    <Modal opened onClose={onClose} title="New role" size="xl">
-      <form onSubmit={submit}>
-        <Stack>
+    <FormModal title="New role" size="xl" onClose={onClose} onSubmit={submit} submitLabel="Create role" pending={create.isPending}
+      disabled={!name.trim() || granted.length === 0} error={create.error} fields={['name', 'description']}>
           <Group grow align="flex-start">
             <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
             <NativeSelect label="Kind" value={kind} onChange={(event) => switchKind(event.currentTarget.value as Kind)}
               data={[{ value: 'custom', label: 'Project role (given per project)' }, { value: 'root-custom', label: 'Root role (across the instance)' }]} />
           </Group>
-          <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
+          <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(create.error, 'description')} />
           <Checkbox.Group label="Permissions" value={granted} onChange={setGranted}>
             {kind === 'root-custom' ? (
               <SimpleGrid cols={2} mt="xs" role="group" aria-label="Instance permissions">
@@ -85,52 +69,45 @@ function NewRoleModal({ catalogue, onClose }: { catalogue: Catalogue; onClose: (
               </Stack>
             )}
           </Checkbox.Group>
-          {create.error && !fieldError(create.error, 'name') ? <Alert color="red" role="alert">{messageOf(create.error)}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.isPending} disabled={!name.trim() || granted.length === 0}>Create role</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    </FormModal>
   );
 }
 
 /** Roles: the built-in ones and custom root and project roles, each a set of permissions. */
 export default function RolesPage() {
   const admin = usePermission()('ADMIN');
-  const roles = useQuery({ queryKey: adminKeys.roles, queryFn: ({ signal }) => get<{ roles: Role[] }>('/api/admin/roles', signal) });
-  const catalogue = useQuery({ queryKey: adminKeys.permissions, queryFn: ({ signal }) => get<Catalogue>('/api/admin/permissions', signal) });
+  const roles = useRoles();
+  const catalogue = usePermissionCatalogue();
   const [creating, setCreating] = useState(false);
-  const deleteRole = useRemoval((id: number) => `/api/admin/roles/${id}`, { refresh: [adminKeys.roles], done: 'Role deleted' });
+  const deleteRole = useDeleteRole();
   return (
     <Stack>
-      <Group justify="flex-end">
-        <Guarded reason={admin.reason}><Button onClick={() => setCreating(true)} disabled={!admin.allowed || !catalogue.data}>New role</Button></Guarded>
-      </Group>
-      {roles.isPending ? <Loading label="Loading roles" /> : roles.isError ? <Failed error={roles.error} /> : roles.data.roles.length === 0 ? <Empty title="No roles" /> : (
-        <Table aria-label="Roles">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Description</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {roles.data.roles.map((role) => {
-              const custom = role.type === 'custom' || role.type === 'root-custom';
-              return (
-                <Table.Tr key={role.id}>
-                  <Table.Td><Text fw={600} size="sm">{role.name}</Text></Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}><Text size="sm">{KIND_LABELS[role.type] ?? role.type}</Text></Table.Td>
-                  <Table.Td><Text size="sm">{role.description ?? ''}</Text></Table.Td>
-                  <Table.Td>
-                    {custom ? (
-                      <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the role ${role.name}`} disabled={!admin.allowed}
-                        title="Delete this role?" message="Who holds it loses its permissions." confirmLabel="Delete" onConfirm={() => deleteRole.mutate(role.id)}>Delete</ConfirmButton>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
+      <CreateButton permission={{ allowed: admin.allowed && catalogue.data !== undefined, reason: admin.reason }} onClick={() => setCreating(true)}>New role</CreateButton>
+      <QueryView query={roles} loading="Loading roles" empty="No roles" isEmpty={(data) => data.roles.length === 0}>
+        {(data) => (
+          <Table aria-label="Roles">
+            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Description</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {data.roles.map((role) => {
+                const custom = role.type === 'custom' || role.type === 'root-custom';
+                return (
+                  <Table.Tr key={role.id}>
+                    <Table.Td><Text fw={600} size="sm">{role.name}</Text></Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}><Text size="sm">{KIND_LABELS[role.type] ?? role.type}</Text></Table.Td>
+                    <Table.Td><Text size="sm">{role.description ?? ''}</Text></Table.Td>
+                    <Table.Td>
+                      {custom ? (
+                        <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the role ${role.name}`} disabled={!admin.allowed}
+                          title="Delete this role?" message="Who holds it loses its permissions." confirmLabel="Delete" onConfirm={() => deleteRole.mutate(role.id)}>Delete</ConfirmButton>
+                      ) : null}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryView>
       {creating && catalogue.data ? <NewRoleModal catalogue={catalogue.data} onClose={() => setCreating(false)} /> : null}
     </Stack>
   );

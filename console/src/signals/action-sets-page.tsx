@@ -1,30 +1,26 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Modal, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { ActionIcon, Anchor, Badge, Button, Code, Group, Modal, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ACTION_TYPES, SINGLE_VALUE_OPERATORS, type CreateActionSet, type PayloadFilter, type SignalEndpoint } from '@bunting/contracts';
-import { adminKeys } from '../api/admin-keys.ts';
-import { get, messageOf, post, segment } from '../api/http.ts';
-import { useEnvironments } from '../api/reference.ts';
+import { ACTION_TYPES, SINGLE_VALUE_OPERATORS, type PayloadFilter } from '@bunting/contracts';
 import { usePermission } from '../api/session.ts';
 import { OPERATORS, OPERATOR_LABELS, parseValues, type Operator } from '../constraints/constraint-values.ts';
+import { useEnvironments } from '../environments/environment-queries.ts';
+import { useServiceAccounts } from '../personal-access-tokens/pat-queries.ts';
+import { projectPage } from '../ui/addresses.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { Guarded } from '../ui/guarded.tsx';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
+import { CreateButton } from '../ui/create-button.tsx';
+import { FormModal } from '../ui/form-modal.tsx';
+import { QueryView } from '../ui/query-view.tsx';
+import {
+  useActionSetRuns, useActionSets, useCreateActionSet, useDeleteActionSet, useSignalEndpoints, useSwitchActionSet, type ActionSetView,
+} from './signal-queries.ts';
 
-type ActionSet = CreateActionSet & { id: number; project: string; createdAt: string };
-type Run = { id: number; signalId: number; state: string; actions: { action?: string; state?: string; details?: string }[]; createdAt: string };
-type ServiceAccount = { id: number; name: string | null; username: string | null };
+type ActionSet = ActionSetView;
+/** What one action of a run did, as the run records it. */
+type ActionOutcome = { action?: string; state?: string; details?: string };
 
 type FilterDraft = { path: string; operator: Operator; values: string };
 type ActionDraft = { action: (typeof ACTION_TYPES)[number]; environment: string; featureName: string };
-
-const keys = {
-  sets: (project: string) => ['actions', project] as const,
-  runs: (project: string, id: number) => ['actions', project, id, 'runs'] as const,
-};
 
 const single = (operator: string) => SINGLE_VALUE_OPERATORS.has(operator);
 
@@ -35,40 +31,27 @@ function toPayload(filters: FilterDraft[]): Record<string, PayloadFilter> {
 }
 
 function NewActionSetModal({ project, onClose }: { project: string; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const environments = useEnvironments();
-  const endpoints = useQuery({ queryKey: adminKeys.signalEndpoints, queryFn: ({ signal }) => get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints', signal) });
-  const accounts = useQuery({ queryKey: adminKeys.serviceAccounts, queryFn: ({ signal }) => get<{ serviceAccounts: ServiceAccount[] }>('/api/admin/service-account', signal) });
+  const endpoints = useSignalEndpoints();
+  const accounts = useServiceAccounts(true);
   const [name, setName] = useState('');
   const [endpointId, setEndpointId] = useState('');
   const [actorId, setActorId] = useState('');
   const [filters, setFilters] = useState<FilterDraft[]>([]);
   const [actions, setActions] = useState<ActionDraft[]>([{ action: 'ENABLE_FEATURE', environment: '', featureName: '' }]);
-  const save = useMutation({
-    mutationFn: () => post(`/api/admin/projects/${segment(project)}/actions`, {
-      name: name.trim(),
-      actorId: Number(actorId),
-      match: { source: 'signal-endpoint', sourceId: Number(endpointId), payload: toPayload(filters) },
-      actions: actions.map((action) => ({ action: action.action, executionParams: { project, environment: action.environment, featureName: action.featureName.trim() } })),
-    }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.sets(project) });
-      notifySaved('Action set created');
-      onClose();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const save = useCreateActionSet(project);
+  const submit = () => save.mutate({
+    name: name.trim(),
+    actorId: Number(actorId),
+    match: { source: 'signal-endpoint', sourceId: Number(endpointId), payload: toPayload(filters) },
+    actions: actions.map((action) => ({ action: action.action, executionParams: { project, environment: action.environment, featureName: action.featureName.trim() } })),
+  }, { onSuccess: onClose });
   const updateFilter = (index: number, change: Partial<FilterDraft>) => setFilters((list) => list.map((filter, at) => (at === index ? { ...filter, ...change } : filter)));
   const updateAction = (index: number, change: Partial<ActionDraft>) => setActions((list) => list.map((action, at) => (at === index ? { ...action, ...change } : action)));
   const environmentNames = (environments.data ?? []).map((environment) => environment.name);
   const ready = name.trim() && endpointId && actorId && actions.every((action) => action.environment && action.featureName.trim());
   return (
-    <Modal opened onClose={onClose} title="New action set" size="xl">
-      <form onSubmit={submit}>
-        <Stack>
+    <FormModal title="New action set" size="xl" onClose={onClose} onSubmit={submit} submitLabel="Save action set" pending={save.isPending} disabled={!ready} error={save.error}>
           <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} data-autofocus />
           <Group grow>
             <NativeSelect label="When a signal arrives at" required value={endpointId} onChange={(event) => setEndpointId(event.currentTarget.value)}
@@ -105,40 +88,31 @@ function NewActionSetModal({ project, onClose }: { project: string; onClose: () 
             ))}
             <Group><Button variant="light" size="compact-sm" onClick={() => setActions((list) => [...list, { action: 'ENABLE_FEATURE', environment: '', featureName: '' }])}>Add action</Button></Group>
           </Stack>
-          {save.error ? <Alert color="red" role="alert">{messageOf(save.error)}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={save.isPending} disabled={!ready}>Save action set</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    </FormModal>
   );
 }
 
 function RunsModal({ project, set, onClose }: { project: string; set: ActionSet; onClose: () => void }) {
-  const runs = useQuery({
-    queryKey: keys.runs(project, set.id),
-    queryFn: ({ signal }) => get<{ actionSetEvents: Run[] }>(`/api/admin/projects/${segment(project)}/actions/${set.id}/events?limit=20`, signal),
-    refetchInterval: 2000,
-  });
+  const runs = useActionSetRuns(project, set.id);
   return (
     <Modal opened onClose={onClose} title={`Runs of ${set.name}`} size="lg">
       <Stack>
-        {runs.isPending ? <Loading label="Loading runs" /> : runs.isError ? <Failed error={runs.error} /> : runs.data.actionSetEvents.length === 0 ? <Text size="sm" c="dimmed">No matching signal yet.</Text> : (
+        <QueryView query={runs} loading="Loading runs" empty="No matching signal yet" isEmpty={(data) => data.actionSetEvents.length === 0}>
+          {(data) => (
           <Table aria-label="Runs">
             <Table.Thead><Table.Tr><Table.Th>When</Table.Th><Table.Th>Outcome</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>
-              {runs.data.actionSetEvents.map((run) => (
+              {data.actionSetEvents.map((run) => (
                 <Table.Tr key={run.id}>
                   <Table.Td><Text size="xs">{new Date(run.createdAt).toLocaleString()}</Text></Table.Td>
                   <Table.Td><Badge variant="light" color={run.state === 'success' ? 'green' : run.state === 'failed' ? 'red' : 'gray'}>{run.state}</Badge></Table.Td>
-                  <Table.Td><Text size="sm">{run.actions.map((action) => `${action.action ?? ''}: ${action.state ?? ''}${action.details ? ` (${action.details})` : ''}`).join('; ')}</Text></Table.Td>
+                  <Table.Td><Text size="sm">{(run.actions as ActionOutcome[]).map((action) => `${action.action ?? ''}: ${action.state ?? ''}${action.details ? ` (${action.details})` : ''}`).join('; ')}</Text></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-        )}
+          )}
+        </QueryView>
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
     </Modal>
@@ -148,33 +122,27 @@ function RunsModal({ project, set, onClose }: { project: string; set: ActionSet;
 /** A project's action sets (Unleash's actions): what a signal from outside switches, as whom, and how each run went. */
 export default function ActionSetsPage() {
   const project = useParams().projectId ?? '';
-  const queryClient = useQueryClient();
   const admin = usePermission()('ADMIN');
-  const sets = useQuery({ queryKey: keys.sets(project), queryFn: ({ signal }) => get<{ actions: ActionSet[] }>(`/api/admin/projects/${segment(project)}/actions`, signal), enabled: admin.allowed });
-  const endpoints = useQuery({ queryKey: adminKeys.signalEndpoints, queryFn: ({ signal }) => get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints', signal), enabled: admin.allowed });
+  const sets = useActionSets(project, admin.allowed);
+  const endpoints = useSignalEndpoints(admin.allowed);
   const [creating, setCreating] = useState(false);
   const [runsOf, setRunsOf] = useState<ActionSet | null>(null);
-  const toggle = useMutation({
-    mutationFn: (set: ActionSet) => post(`/api/admin/projects/${segment(project)}/actions/${set.id}/${set.enabled === false ? 'on' : 'off'}`),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.sets(project) }),
-    onError: (error) => notifyFailed(error),
-  });
-  const deleteSet = useRemoval((id: number) => `/api/admin/projects/${segment(project)}/actions/${id}`, { refresh: [keys.sets(project)], done: 'Action set deleted' });
+  const toggle = useSwitchActionSet(project);
+  const deleteSet = useDeleteActionSet(project);
   const endpointName = (id: number) => endpoints.data?.signalEndpoints.find((endpoint) => endpoint.id === id)?.name ?? `#${id}`;
   return (
     <Stack>
-      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={`/projects/${segment(project)}`}>{project}</Anchor></Text>
-      <Group justify="space-between">
-        <Title order={1}>Actions</Title>
-        <Guarded reason={admin.reason}><Button onClick={() => setCreating(true)} disabled={!admin.allowed}>New action set</Button></Guarded>
-      </Group>
-      {!admin.allowed ? <Text>{admin.reason}</Text> : sets.isPending ? <Loading label="Loading action sets" /> : sets.isError ? <Failed error={sets.error} /> : sets.data.actions.length === 0 ? (
-        <Empty title="No action sets yet">A signal endpoint's signals can switch this project's flags: make an action set to say which.</Empty>
-      ) : (
+      <Text size="sm" c="dimmed"><Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPage(project)}>{project}</Anchor></Text>
+      <Title order={1}>Actions</Title>
+      <CreateButton permission={admin} onClick={() => setCreating(true)}>New action set</CreateButton>
+      {!admin.allowed ? <Text>{admin.reason}</Text> : (
+        <QueryView query={sets} loading="Loading action sets" empty="No action sets yet" isEmpty={(data) => data.actions.length === 0}
+          emptyHint="A signal endpoint's signals can switch this project's flags: make an action set to say which.">
+          {(data) => (
         <Table aria-label="Action sets">
           <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Signal endpoint</Table.Th><Table.Th>Filters</Table.Th><Table.Th>Actions</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {sets.data.actions.map((set) => (
+            {data.actions.map((set) => (
               <Table.Tr key={set.id}>
                 <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setRunsOf(set)} aria-label={`Runs of ${set.name}`}>{set.name}</Button></Table.Td>
                 <Table.Td>{endpointName(set.match.sourceId)}</Table.Td>
@@ -182,7 +150,7 @@ export default function ActionSetsPage() {
                   <Code key={path} mr={4}>{`${path} ${OPERATOR_LABELS[filter.operator as Operator] ?? filter.operator} ${filter.value ?? (filter.values ?? []).join(', ')}`}</Code>
                 ))}</Table.Td>
                 <Table.Td><Text size="sm">{set.actions.map((action) => `${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}: ${action.executionParams.featureName} in ${action.executionParams.environment}`).join('; ')}</Text></Table.Td>
-                <Table.Td><Switch aria-label={`Action set ${set.name} enabled`} checked={set.enabled !== false} onChange={() => toggle.mutate(set)} /></Table.Td>
+                <Table.Td><Switch aria-label={`Action set ${set.name} enabled`} checked={set.enabled !== false} onChange={() => toggle.mutate({ id: set.id, enabled: set.enabled !== false })} /></Table.Td>
                 <Table.Td>
                   <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the action set ${set.name}`}
                     title="Delete this action set?" message="Signals no longer run its actions." confirmLabel="Delete" onConfirm={() => deleteSet.mutate(set.id)}>Delete</ConfirmButton>
@@ -191,6 +159,8 @@ export default function ActionSetsPage() {
             ))}
           </Table.Tbody>
         </Table>
+          )}
+        </QueryView>
       )}
       {creating ? <NewActionSetModal project={project} onClose={() => setCreating(false)} /> : null}
       {runsOf ? <RunsModal project={project} set={runsOf} onClose={() => setRunsOf(null)} /> : null}

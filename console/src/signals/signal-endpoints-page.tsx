@@ -1,45 +1,30 @@
-import { Alert, Button, Code, Group, Modal, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Code, Group, Modal, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import type { SignalEndpoint } from '@bunting/contracts';
-import { fieldError, get, messageOf, post } from '../api/http.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { FormError } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
+import { QueryView } from '../ui/query-view.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
-
-/** A signal as the signals API lists it. */
-type ReceivedSignal = { id: number; tokenName: string | null; payload: unknown; createdAt: string };
+import {
+  useCreateSignalEndpoint, useCreateSignalToken, useDeleteSignalEndpoint, useDeleteSignalToken, useReceivedSignals, useSignalEndpoints, useSwitchSignalEndpoint,
+  type SignalEndpointView,
+} from './signal-queries.ts';
 
 /** The address a sender posts to, as this browser reaches the instance. */
 const senderUrl = (name: string) => `${window.location.origin}/api/signal-endpoint/${encodeURIComponent(name)}`;
 
-function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpoint; onClose: () => void }) {
-  const queryClient = useQueryClient();
+function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpointView; onClose: () => void }) {
   const [tokenName, setTokenName] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   // Refreshed while open: a sender's signals appear without reloading.
-  const signals = useQuery({
-    queryKey: adminKeys.signals(endpoint.id),
-    queryFn: ({ signal }) => get<{ signalEndpointSignals: ReceivedSignal[] }>(`/api/admin/signal-endpoints/${endpoint.id}/signals?limit=20`, signal),
-    refetchInterval: 2000,
-  });
-  const createToken = useMutation({
-    mutationFn: () => post<{ token: string }>(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: tokenName.trim() }),
-    onSuccess: async (created) => {
-      setSecret(created.token);
-      setTokenName('');
-      await queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints });
-    },
-  });
-  const deleteToken = useRemoval((tokenId: number) => `/api/admin/signal-endpoints/${endpoint.id}/tokens/${tokenId}`, { refresh: [adminKeys.signalEndpoints], done: 'Token deleted' });
+  const signals = useReceivedSignals(endpoint.id);
+  const createToken = useCreateSignalToken(endpoint.id);
+  const deleteToken = useDeleteSignalToken(endpoint.id);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    createToken.mutate();
+    createToken.mutate(tokenName.trim(), { onSuccess: (created) => { setSecret(created.token); setTokenName(''); } });
   };
   return (
     <Modal opened onClose={onClose} title={`Signal endpoint ${endpoint.name}`} size="xl">
@@ -70,15 +55,16 @@ function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpoint; onClos
               <Button type="submit" loading={createToken.isPending} disabled={!tokenName.trim()}>Create token</Button>
             </Group>
           </form>
-          {createToken.error && !fieldError(createToken.error, 'name') ? <Alert color="red" role="alert">{messageOf(createToken.error)}</Alert> : null}
+          <FormError error={createToken.error} fields={['name']} />
         </Stack>
         <Stack gap={4}>
           <Text fw={600} size="sm">Received signals, newest first</Text>
-          {signals.isPending ? <Loading label="Loading signals" /> : signals.isError ? <Failed error={signals.error} /> : signals.data.signalEndpointSignals.length === 0 ? <Text size="sm" c="dimmed">None yet.</Text> : (
+          <QueryView query={signals} loading="Loading signals" empty="None yet" isEmpty={(data) => data.signalEndpointSignals.length === 0}>
+            {(data) => (
             <Table aria-label="Received signals">
               <Table.Thead><Table.Tr><Table.Th>Received</Table.Th><Table.Th>Token</Table.Th><Table.Th>Payload</Table.Th></Table.Tr></Table.Thead>
               <Table.Tbody>
-                {signals.data.signalEndpointSignals.map((signal) => (
+                {data.signalEndpointSignals.map((signal) => (
                   <Table.Tr key={signal.id}>
                     <Table.Td><Text size="xs">{new Date(signal.createdAt).toLocaleString()}</Text></Table.Td>
                     <Table.Td><Text size="sm">{signal.tokenName ?? ''}</Text></Table.Td>
@@ -87,7 +73,8 @@ function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpoint; onClos
                 ))}
               </Table.Tbody>
             </Table>
-          )}
+            )}
+          </QueryView>
         </Stack>
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
@@ -96,21 +83,12 @@ function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpoint; onClos
 }
 
 function NewEndpointForm() {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const create = useMutation({
-    mutationFn: () => post('/api/admin/signal-endpoints', { name: name.trim(), description: description.trim() || null }),
-    onSuccess: async () => {
-      setName('');
-      setDescription('');
-      await queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints });
-      notifySaved('Signal endpoint created');
-    },
-  });
+  const create = useCreateSignalEndpoint();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ name: name.trim(), description: description.trim() || null }, { onSuccess: () => { setName(''); setDescription(''); } });
   };
   return (
     <form onSubmit={submit} aria-label="Create a signal endpoint">
@@ -119,7 +97,7 @@ function NewEndpointForm() {
           <TextInput label="New signal endpoint" description="Letters, digits, _ and -; part of the senders' address" value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(create.error, 'name')} />
           <Textarea label="Description" autosize minRows={1} value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
         </Group>
-        {create.error && !fieldError(create.error, 'name') ? <Alert color="red" role="alert">{messageOf(create.error)}</Alert> : null}
+        <FormError error={create.error} fields={['name']} />
         <Group justify="flex-end"><Button type="submit" loading={create.isPending} disabled={!name.trim()}>Create endpoint</Button></Group>
       </Stack>
     </form>
@@ -128,27 +106,23 @@ function NewEndpointForm() {
 
 /** Signal endpoints (Unleash's signals): where outside systems send events, their tokens and what they sent. */
 export default function SignalsPage() {
-  const queryClient = useQueryClient();
   const can = usePermission();
   const admin = can('ADMIN');
-  const endpoints = useQuery({ queryKey: adminKeys.signalEndpoints, queryFn: ({ signal }) => get<{ signalEndpoints: SignalEndpoint[] }>('/api/admin/signal-endpoints', signal), enabled: admin.allowed });
+  const endpoints = useSignalEndpoints(admin.allowed);
   const [openId, setOpenId] = useState<number | null>(null);
-  const toggle = useMutation({
-    mutationFn: (endpoint: SignalEndpoint) => post(`/api/admin/signal-endpoints/${endpoint.id}/${endpoint.enabled ? 'off' : 'on'}`),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.signalEndpoints }),
-    onError: (error) => notifyFailed(error),
-  });
-  const deleteEndpoint = useRemoval((id: number) => `/api/admin/signal-endpoints/${id}`, { refresh: [adminKeys.signalEndpoints], done: 'Signal endpoint deleted' });
+  const toggle = useSwitchSignalEndpoint();
+  const deleteEndpoint = useDeleteSignalEndpoint();
   if (!admin.allowed) return <Guarded reason={admin.reason}><Text>{admin.reason}</Text></Guarded>;
   const open = endpoints.data?.signalEndpoints.find((endpoint) => endpoint.id === openId) ?? null;
   return (
     <Stack>
       <NewEndpointForm />
-      {endpoints.isPending ? <Loading label="Loading signal endpoints" /> : endpoints.isError ? <Failed error={endpoints.error} /> : endpoints.data.signalEndpoints.length === 0 ? <Empty title="No signal endpoints yet" /> : (
+      <QueryView query={endpoints} loading="Loading signal endpoints" empty="No signal endpoints yet" isEmpty={(data) => data.signalEndpoints.length === 0}>
+        {(data) => (
         <Table aria-label="Signal endpoints">
           <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Description</Table.Th><Table.Th>Tokens</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {endpoints.data.signalEndpoints.map((endpoint) => (
+            {data.signalEndpoints.map((endpoint) => (
               <Table.Tr key={endpoint.id}>
                 <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setOpenId(endpoint.id)}>{endpoint.name}</Button></Table.Td>
                 <Table.Td><Text size="sm" lineClamp={2}>{endpoint.description ?? ''}</Text></Table.Td>
@@ -162,7 +136,8 @@ export default function SignalsPage() {
             ))}
           </Table.Tbody>
         </Table>
-      )}
+        )}
+      </QueryView>
       {open ? <EndpointModal endpoint={open} onClose={() => setOpenId(null)} /> : null}
     </Stack>
   );

@@ -2,15 +2,14 @@ import { Alert, Badge, Button, Group, Modal, MultiSelect, Stack, Switch, Tabs, T
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ContextField, FeatureStrategy, Segment, StrategyDefinition } from '@bunting/contracts';
-import { fieldError, post, put, segment as encode } from '../api/http.ts';
-import { segmentsQuery } from '../api/reference.ts';
+import { fieldError, messageOf } from '../api/http.ts';
 import { ConstraintEditor } from '../constraints/constraint-editor.tsx';
-import { flagPath, useFlagChange } from '../feature-state/flag-queries.ts';
-import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
+import { segmentsQuery } from '../segments/segment-queries.ts';
 import { VariantsEditor } from '../variants/variants-editor.tsx';
 import { stickinessOptions } from '../context-fields/stickiness.ts';
 import { draftOf, draftProblems, newStrategyDraft, strategyBody, type StrategyDraft } from './strategy-draft.ts';
 import { StrategyParameters } from './strategy-parameters.tsx';
+import { useStrategyChanges } from './strategy-queries.ts';
 
 type Props = {
   project: string;
@@ -33,24 +32,18 @@ export function StrategyEditor({ project, flag, environment, editing, definition
   const definition = definitions.find((candidate) => candidate.name === name);
   const [draft, setDraft] = useState<StrategyDraft>(() => ('strategy' in editing ? draftOf(editing.strategy) : newStrategyDraft(definition, name, flag)));
   const [attempted, setAttempted] = useState(false);
-  const base = `${flagPath(project, flag)}/environments/${encode(environment)}/strategies`;
   // Where change requests are on, the strategy goes into the user's draft instead of straight to the flag.
-  const drafts = useChangeRequestDrafts(project);
-  const guarded = drafts.required(environment);
-  const save = useFlagChange(project, flag, (body: StrategyDraft) => {
-    if ('strategy' in editing) {
-      return guarded
-        ? drafts.propose(environment, { feature: flag, action: 'updateStrategy', payload: { ...strategyBody(body), id: editing.strategy.id } })
-        : put(`${base}/${encode(editing.strategy.id)}`, strategyBody(body));
-    }
-    return guarded ? drafts.propose(environment, { feature: flag, action: 'addStrategy', payload: strategyBody(body) }) : post(base, strategyBody(body));
-  }, guarded ? `Strategy added to your change request in ${environment}` : `Strategy saved in ${environment}`);
+  const changes = useStrategyChanges(project, flag, environment);
+  const save = 'strategy' in editing ? changes.update : changes.add;
+  const send = (body: StrategyDraft) => ('strategy' in editing
+    ? changes.update.mutate({ id: editing.strategy.id, body: strategyBody(body) }, { onSuccess: onClose })
+    : changes.add.mutate(strategyBody(body), { onSuccess: onClose }));
   const problems = draftProblems(draft, definition);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
     if (problems.any) return;
-    save.mutate(draft, { onSuccess: onClose });
+    send(draft);
   };
   const error = save.error;
   const constraintErrors = draft.constraints.map((_, index) => fieldError(error, `constraints[${index}]`) ?? (attempted ? problems.constraints[index] : undefined));
@@ -95,7 +88,7 @@ export function StrategyEditor({ project, flag, environment, editing, definition
             </Tabs.Panel>
           </Tabs>
           {attempted && problems.any && !error ? <Alert color="orange" role="alert">Some fields need attention before this can be saved{problems.constraints.some(Boolean) ? ' (see Constraints)' : ''}{problems.variants ? ' (see Variants)' : ''}.</Alert> : null}
-          {error ? <Alert color="red" role="alert" title="Not saved">{error.message}</Alert> : null}
+          {error ? <Alert color="red" role="alert" title="Not saved">{messageOf(error)}</Alert> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
             <Button type="submit" loading={save.isPending}>Save strategy</Button>

@@ -1,41 +1,29 @@
-import { ActionIcon, Alert, Badge, Button, Checkbox, Group, Modal, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { ActionIcon, Badge, Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import type { StrategyDefinition } from '@bunting/contracts';
-import { fieldError, get, messageOf, post, segment } from '../api/http.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { Guarded } from '../ui/guarded.tsx';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
-import { Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
+import { CreateButton } from '../ui/create-button.tsx';
+import { FormModal } from '../ui/form-modal.tsx';
+import { QueryView } from '../ui/query-view.tsx';
+import { useCreateStrategyDefinition, useDeleteStrategyDefinition, useDeprecateStrategyDefinition, useStrategyDefinitions } from './strategy-definition-queries.ts';
 
 type Parameter = StrategyDefinition['parameters'][number];
 const TYPES: Parameter['type'][] = ['string', 'percentage', 'list', 'number', 'boolean'];
 
 function NewStrategyModal({ onClose }: { onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [parameters, setParameters] = useState<Parameter[]>([]);
-  const create = useMutation({
-    mutationFn: () => post('/api/admin/strategies', { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), parameters: parameters.filter((parameter) => parameter.name.trim()) }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: adminKeys.strategies });
-      notifySaved('Strategy created');
-      onClose();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const create = useCreateStrategyDefinition();
+  const submit = () => create.mutate(
+    { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), parameters: parameters.filter((parameter) => parameter.name.trim()) },
+    { onSuccess: onClose },
+  );
   const update = (index: number, change: Partial<Parameter>) => setParameters((list) => list.map((parameter, at) => (at === index ? { ...parameter, ...change } : parameter)));
   return (
-    <Modal opened onClose={onClose} title="New strategy" size="xl">
-      <form onSubmit={submit}>
-        <Stack>
+    <FormModal title="New strategy" size="xl" onClose={onClose} onSubmit={submit} submitLabel="Create strategy" pending={create.isPending} disabled={!name.trim()} error={create.error} fields={['name']}>
           <TextInput label="Name" description="What SDKs know it by: letters, digits, ~ _ . -" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
           <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
           <Text fw={600} size="sm">Parameters</Text>
@@ -50,59 +38,45 @@ function NewStrategyModal({ onClose }: { onClose: () => void }) {
             </Group>
           ))}
           <Group><Button variant="light" size="compact-sm" onClick={() => setParameters((list) => [...list, { name: '', type: 'string', description: '', required: false }])}>Add parameter</Button></Group>
-          {create.error && !fieldError(create.error, 'name') ? <Alert color="red" role="alert">{messageOf(create.error)}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.isPending} disabled={!name.trim()}>Create strategy</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    </FormModal>
   );
 }
 
 /** Strategies: the built-in ones, and custom ones with the parameters their SDK implementation reads. */
 export default function StrategiesPage() {
-  const queryClient = useQueryClient();
   const can = usePermission();
-  const strategies = useQuery({ queryKey: adminKeys.strategies, queryFn: ({ signal }) => get<{ strategies: StrategyDefinition[] }>('/api/admin/strategies', signal) });
+  const strategies = useStrategyDefinitions();
   const [creating, setCreating] = useState(false);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.strategies });
-  const deprecate = useMutation({
-    mutationFn: (strategy: StrategyDefinition) => post(`/api/admin/strategies/${segment(strategy.name)}/${strategy.deprecated ? 'reactivate' : 'deprecate'}`),
-    onSuccess: refresh,
-    onError: (error) => notifyFailed(error),
-  });
-  const deleteStrategy = useRemoval((name: string) => `/api/admin/strategies/${segment(name)}`, { refresh: [adminKeys.strategies], done: 'Strategy deleted' });
-  const createAllowed = can('CREATE_STRATEGY');
+  const deprecate = useDeprecateStrategyDefinition();
+  const remove = useDeleteStrategyDefinition();
   return (
     <Stack>
-      <Group justify="flex-end">
-        <Guarded reason={createAllowed.reason}><Button onClick={() => setCreating(true)} disabled={!createAllowed.allowed}>New strategy</Button></Guarded>
-      </Group>
-      {strategies.isPending ? <Loading label="Loading strategies" /> : strategies.isError ? <Failed error={strategies.error} /> : (
-        <Table aria-label="Strategies">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Parameters</Table.Th><Table.Th>State</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {strategies.data.strategies.map((strategy) => (
-              <Table.Tr key={strategy.name}>
-                <Table.Td><Text fw={600} size="sm">{strategy.displayName ?? strategy.name}</Text><Text size="xs" c="dimmed">{strategy.description ?? ''}</Text></Table.Td>
-                <Table.Td><Text size="sm">{strategy.parameters.map((parameter) => `${parameter.name} (${parameter.type}${parameter.required ? ', required' : ''})`).join(', ')}</Text></Table.Td>
-                <Table.Td>{strategy.deprecated ? <Badge color="gray" variant="light">deprecated</Badge> : strategy.editable ? <Badge variant="light">custom</Badge> : <Badge color="gray" variant="outline">built-in</Badge>}</Table.Td>
-                <Table.Td>
-                  {strategy.editable ? (
-                    <Group gap={4} wrap="nowrap">
-                      <Button size="compact-sm" variant="subtle" onClick={() => deprecate.mutate(strategy)} disabled={!can('UPDATE_STRATEGY').allowed}>{strategy.deprecated ? 'Reactivate' : 'Deprecate'}</Button>
-                      <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the strategy ${strategy.name}`} disabled={!can('DELETE_STRATEGY').allowed}
-                        title="Delete this strategy?" message="Flags using it keep it until it is removed from them; it can no longer be added." confirmLabel="Delete" onConfirm={() => deleteStrategy.mutate(strategy.name)}>Delete</ConfirmButton>
-                    </Group>
-                  ) : null}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <CreateButton permission={can('CREATE_STRATEGY')} onClick={() => setCreating(true)}>New strategy</CreateButton>
+      <QueryView query={strategies} loading="Loading strategies">
+        {(all) => (
+          <Table aria-label="Strategies">
+            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Parameters</Table.Th><Table.Th>State</Table.Th><Table.Th /></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {all.map((strategy) => (
+                <Table.Tr key={strategy.name}>
+                  <Table.Td><Text fw={600} size="sm">{strategy.displayName ?? strategy.name}</Text><Text size="xs" c="dimmed">{strategy.description ?? ''}</Text></Table.Td>
+                  <Table.Td><Text size="sm">{strategy.parameters.map((parameter) => `${parameter.name} (${parameter.type}${parameter.required ? ', required' : ''})`).join(', ')}</Text></Table.Td>
+                  <Table.Td>{strategy.deprecated ? <Badge color="gray" variant="light">deprecated</Badge> : strategy.editable ? <Badge variant="light">custom</Badge> : <Badge color="gray" variant="outline">built-in</Badge>}</Table.Td>
+                  <Table.Td>
+                    {strategy.editable ? (
+                      <Group gap={4} wrap="nowrap">
+                        <Button size="compact-sm" variant="subtle" onClick={() => deprecate.mutate({ name: strategy.name, deprecated: !strategy.deprecated })} disabled={!can('UPDATE_STRATEGY').allowed}>{strategy.deprecated ? 'Reactivate' : 'Deprecate'}</Button>
+                        <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the strategy ${strategy.name}`} disabled={!can('DELETE_STRATEGY').allowed}
+                          title="Delete this strategy?" message="Flags using it keep it until it is removed from them; it can no longer be added." confirmLabel="Delete" onConfirm={() => remove.mutate(strategy.name)}>Delete</ConfirmButton>
+                      </Group>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryView>
       {creating ? <NewStrategyModal onClose={() => setCreating(false)} /> : null}
     </Stack>
   );

@@ -1,37 +1,31 @@
-import { Alert, Button, ColorInput, Group, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, ColorInput, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import type { TagType } from '@bunting/contracts';
-import { fieldError, get, messageOf, post, segment } from '../api/http.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
-import { notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
-import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
+import { FormError } from '../ui/form-modal.tsx';
+import { QueryView } from '../ui/query-view.tsx';
+import { useCreateTagType, useDeleteTagType, useTagTypes } from './tag-queries.ts';
 
 /** Tag types: the kinds of tag flags carry (simple, or your own, with a colour). */
 export default function TagTypesPage() {
-  const queryClient = useQueryClient();
   const can = usePermission();
-  const tagTypes = useQuery({ queryKey: adminKeys.tagTypes, queryFn: ({ signal }) => get<{ tagTypes: TagType[] }>('/api/admin/tag-types', signal) });
+  const tagTypes = useTagTypes();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [color, setColor] = useState('');
-  const create = useMutation({
-    mutationFn: () => post('/api/admin/tag-types', { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), ...(color ? { color } : {}) }),
-    onSuccess: async () => {
-      setName('');
-      setDescription('');
-      setColor('');
-      await queryClient.invalidateQueries({ queryKey: adminKeys.tagTypes });
-      notifySaved('Tag type created');
-    },
-  });
-  const deleteType = useRemoval((type: string) => `/api/admin/tag-types/${segment(type)}`, { refresh: [adminKeys.tagTypes], done: 'Tag type deleted' });
+  const create = useCreateTagType();
+  const deleteType = useDeleteTagType();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    const body = { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), ...(color ? { color } : {}) };
+    create.mutate(body, {
+      onSuccess: () => {
+        setName('');
+        setDescription('');
+        setColor('');
+      },
+    });
   };
   return (
     <Stack>
@@ -42,15 +36,16 @@ export default function TagTypesPage() {
             <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
             <ColorInput label="Colour" format="hex" value={color} onChange={setColor} eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen' }} error={fieldError(create.error, 'color')} />
           </Group>
-          {create.error && !fieldError(create.error, 'name') && !fieldError(create.error, 'color') ? <Alert mt="xs" color="red" role="alert">{messageOf(create.error)}</Alert> : null}
+          <FormError error={create.error} fields={['name', 'color']} />
           <Group justify="flex-end" mt="xs"><Button type="submit" loading={create.isPending} disabled={!name.trim()}>Create tag type</Button></Group>
         </form>
       ) : null}
-      {tagTypes.isPending ? <Loading label="Loading tag types" /> : tagTypes.isError ? <Failed error={tagTypes.error} /> : tagTypes.data.tagTypes.length === 0 ? <Empty title="No tag types" /> : (
+      <QueryView query={tagTypes} loading="Loading tag types" empty="No tag types" isEmpty={(all) => all.length === 0}>
+        {(all) => (
         <Table aria-label="Tag types">
           <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Description</Table.Th><Table.Th>Colour</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>
-            {tagTypes.data.tagTypes.map((type) => (
+            {all.map((type) => (
               <Table.Tr key={type.name}>
                 <Table.Td><Text fw={600} size="sm">{type.name}</Text></Table.Td>
                 <Table.Td><Text size="sm">{type.description ?? ''}</Text></Table.Td>
@@ -63,7 +58,8 @@ export default function TagTypesPage() {
             ))}
           </Table.Tbody>
         </Table>
-      )}
+        )}
+      </QueryView>
     </Stack>
   );
 }

@@ -1,54 +1,34 @@
-import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Role, User } from '@bunting/contracts';
-import { fieldError, get, messageOf, post, put } from '../api/http.ts';
+import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { FormModal } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { notifyFailed, notifySaved } from '../ui/notify.ts';
-import { useRemoval } from '../ui/use-removal.ts';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { adminKeys } from '../api/admin-keys.ts';
-
-type Users = { users: User[]; rootRoles: Role[] };
-
-const usersQuery = () => ({ queryKey: adminKeys.users, queryFn: ({ signal }: { signal: AbortSignal }) => get<Users>('/api/admin/user-admin', signal) });
+import { useCreateUser, useRemoveUser, useResetLink, useUpdateUser, useUsers } from './user-queries.ts';
 
 function displayName(user: User) {
   return user.name ?? user.username ?? user.email ?? `User ${user.id}`;
 }
 
-/** A link the new user (or one who forgot their password) sets a password with; shown because Bunting sends no e-mail. */
-function useResetLink() {
-  return useMutation({ mutationFn: (id: number) => post<{ resetPasswordUrl: string }>('/api/admin/user-admin/reset-password', { id: String(id) }) });
-}
-
 function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [form, setForm] = useState({ name: '', username: '', email: '', rootRole: 'Viewer', password: '' });
   const resetLink = useResetLink();
-  const create = useMutation({
-    mutationFn: () => post<User>('/api/admin/user-admin', {
-      ...(form.name ? { name: form.name } : {}), ...(form.username ? { username: form.username } : {}),
-      ...(form.email ? { email: form.email } : {}), ...(form.password ? { password: form.password } : {}),
-      rootRole: Number(form.rootRole) || form.rootRole,
-    }),
-    onSuccess: async (user) => {
-      await queryClient.invalidateQueries({ queryKey: adminKeys.users });
-      notifySaved(`${displayName(user)} was added`);
-      if (!form.password) resetLink.mutate(user.id);
-      else onClose();
-    },
-  });
+  const create = useCreateUser();
   const error = create.error;
   const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
+  const submit = () => create.mutate({
+    ...(form.name ? { name: form.name } : {}), ...(form.username ? { username: form.username } : {}),
+    ...(form.email ? { email: form.email } : {}), ...(form.password ? { password: form.password } : {}),
+    rootRole: Number(form.rootRole) || (roles.find((role) => role.name === form.rootRole)?.id ?? 0),
+  }, {
+    // Without a password, the new user is given a link to choose one.
+    onSuccess: (user) => (form.password ? onClose() : resetLink.mutate(user.id)),
+  });
   if (resetLink.data) {
     return (
       <Modal opened onClose={onClose} title="Give the new user this link">
@@ -61,79 +41,45 @@ function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => voi
     );
   }
   return (
-    <Modal opened onClose={onClose} title="New user">
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput label="Name" value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} error={fieldError(error, 'name')} data-autofocus />
-          <TextInput label="User name" value={form.username} onChange={(event) => set('username')(event.currentTarget.value)} error={fieldError(error, 'username')} />
-          <TextInput label="Email" type="email" value={form.email} onChange={(event) => set('email')(event.currentTarget.value)} error={fieldError(error, 'email')} description="A user name or an email is needed to sign in" />
-          <Select label="Root role" allowDeselect={false} data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={roles.find((role) => role.name === form.rootRole)?.id.toString() ?? form.rootRole} onChange={(value) => value && set('rootRole')(value)} />
-          <PasswordInput label="Password" description="Leave empty to give the user a link to choose one" value={form.password} onChange={(event) => set('password')(event.currentTarget.value)} error={fieldError(error, 'password')} />
-          {error && !fieldError(error, 'name') && !fieldError(error, 'username') && !fieldError(error, 'email') && !fieldError(error, 'password') ? <Alert color="red" role="alert">{messageOf(error)}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={create.isPending || resetLink.isPending}>Add user</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal title="New user" onClose={onClose} onSubmit={submit} submitLabel="Add user" pending={create.isPending || resetLink.isPending} error={error} fields={['name', 'username', 'email', 'password', 'rootRole']}>
+      <TextInput label="Name" value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} error={fieldError(error, 'name')} data-autofocus />
+      <TextInput label="User name" value={form.username} onChange={(event) => set('username')(event.currentTarget.value)} error={fieldError(error, 'username')} />
+      <TextInput label="Email" type="email" value={form.email} onChange={(event) => set('email')(event.currentTarget.value)} error={fieldError(error, 'email')} description="A user name or an email is needed to sign in" />
+      <Select label="Root role" allowDeselect={false} data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={roles.find((role) => role.name === form.rootRole)?.id.toString() ?? form.rootRole} onChange={(value) => value && set('rootRole')(value)} error={fieldError(error, 'rootRole')} />
+      <PasswordInput label="Password" description="Leave empty to give the user a link to choose one" value={form.password} onChange={(event) => set('password')(event.currentTarget.value)} error={fieldError(error, 'password')} />
+    </FormModal>
   );
 }
 
 function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState(user.name ?? '');
   const [email, setEmail] = useState(user.email ?? '');
-  const save = useMutation({
-    mutationFn: () => put<User>(`/api/admin/user-admin/${user.id}`, { name, ...(email ? { email } : {}) }),
-    onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: adminKeys.users });
-      notifySaved(`${displayName(saved)} was saved`);
-      onClose();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const save = useUpdateUser();
   return (
-    <Modal opened onClose={onClose} title={`Edit ${displayName(user)}`}>
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(save.error, 'name')} data-autofocus />
-          <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={fieldError(save.error, 'email')} />
-          {save.error && !fieldError(save.error, 'name') && !fieldError(save.error, 'email') ? <Alert color="red" role="alert">{messageOf(save.error)}</Alert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={save.isPending}>Save</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal title={`Edit ${displayName(user)}`} onClose={onClose} onSubmit={() => save.mutate({ id: user.id, body: { name, ...(email ? { email } : {}) } }, { onSuccess: onClose })}
+      submitLabel="Save" pending={save.isPending} error={save.error} fields={['name', 'email']}>
+      <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(save.error, 'name')} data-autofocus />
+      <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={fieldError(save.error, 'email')} />
+    </FormModal>
   );
 }
 
 /** People with an account: search, add (with a link to set a password), edit, change their root role, reset, remove. */
 export default function UsersPage() {
-  const queryClient = useQueryClient();
   const can = usePermission();
   const admin = can('ADMIN');
-  const users = useQuery(usersQuery());
+  const users = useUsers();
   const [search, setSearch] = useState('');
   const [settled] = useDebouncedValue(search.trim().toLowerCase(), 200);
   const [creating, { open, close }] = useDisclosure(false);
   const resetLink = useResetLink();
   const [resetFor, setResetFor] = useState<string | null>(null);
   const [editing, setEditing] = useState<User | null>(null);
-  const changeRole = useMutation({
-    mutationFn: ({ id, rootRole }: { id: number; rootRole: number }) => put(`/api/admin/user-admin/${id}`, { rootRole }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: adminKeys.users }); notifySaved('Root role changed'); },
-    onError: (error) => notifyFailed(error),
-  });
-  const removeUser = useRemoval((id: number) => `/api/admin/user-admin/${id}`, { refresh: [adminKeys.users], done: 'User removed', failed: 'Not removed' });
+  const changeRole = useUpdateUser();
+  const removeUser = useRemoveUser();
   if (users.isPending) return <Loading label="Loading users" />;
   if (users.isError) return <Failed error={users.error} />;
-  const roles = users.data.rootRoles;
+  const roles = users.data.rootRoles ?? [];
   const shown = users.data.users.filter((user) => !settled || [user.name, user.username, user.email].some((value) => value?.toLowerCase().includes(settled)));
   return (
     <Stack>
@@ -156,7 +102,7 @@ export default function UsersPage() {
                   <Select
                     aria-label={`Root role of ${displayName(user)}`} w={140} size="xs" allowDeselect={false} disabled={!admin.allowed}
                     data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={user.rootRole !== undefined ? String(user.rootRole) : null}
-                    onChange={(value) => value && changeRole.mutate({ id: user.id, rootRole: Number(value) })}
+                    onChange={(value) => value && changeRole.mutate({ id: user.id, body: { rootRole: Number(value) } })}
                   />
                 </Table.Td>
                 <Table.Td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : 'never'}</Table.Td>

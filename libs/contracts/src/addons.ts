@@ -31,3 +31,42 @@ export const WebhookParameters = z.object({
   customHeaders: z.string().max(5000).optional(),
 });
 export type WebhookParameters = z.infer<typeof WebhookParameters>;
+
+// Answers: what the routes of this resource send.
+
+/** POST /api/admin/addons */
+export const AddonView = Addon;
+
+/** GET /api/admin/addons */
+export const AddonList = z.object({
+  addons: z.array(AddonView),
+  providers: z.array(z.object({
+    name: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    documentationUrl: z.string(),
+    parameters: z.array(z.object({
+      name: z.string(),
+      displayName: z.string(),
+      placeholder: z.string().optional(),
+      type: z.string(),
+      required: z.boolean(),
+      sensitive: z.boolean(),
+    })),
+    events: z.array(EventType),
+  })),
+});
+
+/** One delivery of an event to an addon, and how it went (Unleash's integration event). */
+export const AddonDelivery = z.object({
+  id: z.string(),
+  integrationId: z.number(),
+  createdAt: z.string(),
+  state: z.string(),
+  stateDetails: z.string(),
+  event: z.record(z.string(), z.unknown()),
+  details: z.record(z.string(), z.unknown()),
+});
+
+/** GET /api/admin/addons/:id/events */
+export const AddonDeliveries = z.object({ integrationEvents: z.array(AddonDelivery).readonly() });

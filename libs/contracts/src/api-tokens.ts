@@ -43,3 +43,18 @@ export const ApiToken = z.object({
   secure: z.boolean().optional(),
 });
 export type ApiToken = z.infer<typeof ApiToken>;
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/api-tokens */
+export const ApiTokenList = z.object({ tokens: z.array(ApiToken) });
+
+/** POST /edge/validate */
+export const EdgeTokenValidation = z.object({
+  tokens: z.array(z.object({
+    token: z.string(),
+    type: z.enum(["client", "frontend"]),
+    projects: z.array(z.string()),
+    environment: z.string(),
+  })),
+});

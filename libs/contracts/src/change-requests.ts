@@ -148,3 +148,26 @@ export const ChangeRequestSearchItem = z.object({
   schedule: ChangeRequestSchedule.optional(),
 });
 export type ChangeRequestSearchItem = z.infer<typeof ChangeRequestSearchItem>;
+
+// Answers: what the routes of this resource send.
+
+/** GET ${base}/config */
+export const ChangeRequestConfigList = z.array(ChangeRequestEnvironmentConfig);
+
+/** POST /api/admin/projects/:projectId/environments/:environment/change-requests */
+export const ChangeRequestAnswer = ChangeRequestView;
+
+/** GET base */
+export const ChangeRequestList = z.array(ChangeRequestView);
+
+/** GET ${base}/count */
+export const ChangeRequestCounts = ChangeRequestsCount;
+
+/** GET ${base}/scheduled */
+export const ScheduledChangeRequests = z.array(ChangeRequestView.pick({ id: true, title: true, environment: true }));
+
+/** GET ${base}/available-reviewers/:environment */
+export const ChangeRequestReviewers = z.object({ reviewers: z.array(ChangeRequestReviewer) });
+
+/** GET /api/admin/search/change-requests */
+export const ChangeRequestSearchAnswer = z.object({ changeRequests: z.array(ChangeRequestSearchItem), total: z.number() });

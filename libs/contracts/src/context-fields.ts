@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StrategyUse } from './segments.ts';
 import { UrlFriendlyName } from './common.ts';
 
 export const LegalValue = z.object({
@@ -30,3 +31,8 @@ export const ContextField = z.object({
   usedInProjects: z.number().int().nullable().optional(),
 });
 export type ContextField = z.infer<typeof ContextField>;
+
+// Answers: what the routes of this resource send.
+
+/** GET ${base}/:contextField/strategies */
+export const StrategiesUsing = z.object({ strategies: z.array(StrategyUse).readonly() });

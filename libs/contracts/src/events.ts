@@ -90,5 +90,15 @@ export const EventSearch = z.object({
 });
 export type EventSearch = z.infer<typeof EventSearch>;
 
-/** The answer of GET /api/admin/search/events: one page of events, newest first, and how many match in all. */
-export type EventSearchResult = { events: Event[]; total: number };
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/events/:featureName */
+export const FeatureEventList = EventList.extend({ version: z.number(), toggleName: z.string() });
+
+/** GET /api/admin/search/events: one page of events, newest first, and how many match in all. */
+export const EventSearchAnswer = z.object({ events: z.array(Event), total: z.number() });
+export type EventSearchResult = z.infer<typeof EventSearchAnswer>;
+
+/** GET /api/admin/event-creators */
+export const EventCreators = z.array(z.object({ id: z.number().nullable(), name: z.string() })).readonly();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Feature, FeatureEnvironment } from './features.ts';
+import { Feature, FeatureEnvironment } from './features.ts';
 
 const listOperator = /^(IS|IS_NOT|IS_ANY_OF|IS_NONE_OF):(.+)$/;
 const includeOperator = /^(INCLUDE|DO_NOT_INCLUDE|INCLUDE_ALL_OF|INCLUDE_ANY_OF|EXCLUDE_IF_ANY_OF|EXCLUDE_ALL):(.+)$/;
@@ -35,12 +35,16 @@ export type FeatureSearchQuery = z.infer<typeof FeatureSearchQuery>;
 export const FEATURE_SEARCH_OPERATORS = { listOperator, includeOperator, dateOperator };
 
 /** One flag in a search answer: the flag without its strategies and variants, with its segments' names. */
-export type FeatureSearchItem = Pick<
-  Feature,
-  'name' | 'description' | 'type' | 'project' | 'stale' | 'favorite' | 'impressionData' | 'createdAt' | 'archivedAt' | 'createdBy' | 'lastSeenAt' | 'lifecycle' | 'tags'
-> & {
-  dependencyType: 'parent' | 'child' | null;
-  environments: Omit<FeatureEnvironment, 'strategies' | 'variants'>[];
-  segments: string[];
-};
-export type FeatureSearchResult = { total: number; features: FeatureSearchItem[] };
+export const FeatureSearchItem = Feature.pick({
+  type: true, description: true, name: true, createdAt: true, tags: true, createdBy: true, project: true, impressionData: true,
+  stale: true, archivedAt: true, favorite: true, lastSeenAt: true, lifecycle: true,
+}).extend({
+  dependencyType: z.enum(['child', 'parent']).nullable(),
+  environments: z.array(FeatureEnvironment.omit({ strategies: true, variants: true })),
+  segments: z.array(z.string()),
+});
+export type FeatureSearchItem = z.infer<typeof FeatureSearchItem>;
+
+/** GET /api/admin/search/features */
+export const FeatureSearchAnswer = z.object({ total: z.number(), features: z.array(FeatureSearchItem) });
+export type FeatureSearchResult = z.infer<typeof FeatureSearchAnswer>;

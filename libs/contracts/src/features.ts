@@ -127,3 +127,47 @@ export const CreatedFeature = z.object({
   archived: z.boolean(),
 });
 export type CreatedFeature = z.infer<typeof CreatedFeature>;
+
+// Answers: what the routes of this resource send.
+
+/** GET ${base}/parents */
+export const FeatureNameList = z.array(z.string()).readonly();
+
+/** GET ${base}/dependencies */
+export const FeatureDependencies = z.array(Dependency);
+
+/** GET /api/admin/projects/:projectId/dependencies */
+export const ProjectHasDependencies = z.boolean();
+
+/** POST /api/admin/projects/:projectId/archive/validate */
+export const ArchiveValidation = z.object({
+  parentsWithChildFeatures: z.array(z.string()).readonly(),
+  hasDeletedDependencies: z.boolean(),
+});
+
+/** GET /api/admin/projects/:projectId/features/:featureName/environments/:environment */
+export const FeatureEnvironmentView = FeatureEnvironment;
+
+/** GET /api/admin/archive/features, /api/admin/features, /api/admin/projects/:projectId/features */
+export const FeatureList = z.object({ version: z.number(), features: z.array(Feature) });
+
+/** GET /api/admin/flag-creators */
+export const FlagCreators = z.array(CreatedBy.pick({ id: true, name: true })).readonly();
+
+/** GET /api/admin/feature-types */
+export const FeatureTypeList = z.object({ version: z.number(), types: z.array(FeatureTypeInfo).readonly() });
+
+/** PUT /api/admin/feature-types/:id/lifetime */
+export const FeatureTypeView = FeatureTypeInfo;
+
+/** GET /api/admin/projects/:projectId/features/:featureName/lifecycle */
+export const FeatureLifecycleStages = z.array(Lifecycle.pick({ stage: true, enteredStageAt: true }).extend({ status: z.string().optional() }));
+
+/** GET /api/admin/lifecycle/count */
+export const LifecycleCounts = z.object({
+  initial: z.number(),
+  preLive: z.number(),
+  live: z.number(),
+  completed: z.number(),
+  archived: z.number(),
+});

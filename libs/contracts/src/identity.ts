@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENVIRONMENT_PERMISSIONS, PROJECT_PERMISSIONS, ROOT_PERMISSIONS } from './permissions.ts';
 
 export const Role = z.object({
   id: z.number().int(),
@@ -121,20 +122,134 @@ export const ProjectAccessInput = z.object({
 });
 export const RoleIds = z.object({ roles: z.array(z.number().int()).max(50) });
 
-export const OidcSettingsInput = z.object({
-  enabled: z.boolean().optional(),
-  discoverUrl: z.url().max(1000).optional(),
-  clientId: z.string().max(1000).optional(),
-  secret: z.string().max(1000).optional(),
-  autoCreate: z.boolean().optional(),
-  enableSingleSignOut: z.boolean().optional(),
-  defaultRootRole: z.enum(['Viewer', 'Editor', 'Admin']).optional(),
-  defaultRootRoleId: z.number().int().optional(),
-  emailDomains: z.string().max(2000).optional(),
-  acrValues: z.string().max(1000).optional(),
-  idTokenSigningAlgorithm: z.enum(['RS256', 'RS384', 'RS512']).optional(),
-  enableGroupSyncing: z.boolean().optional(),
-  groupJsonPath: z.string().max(255).optional(),
-  addGroupsScope: z.boolean().optional(),
+
+// Answers: what the routes of this resource send.
+
+/** A role's permission: environment permissions name their environment. */
+export const RolePermission = z.object({ name: z.string(), environment: z.string().optional() });
+
+/** POST /api/admin/groups */
+export const GroupAnswer = z.object({
+  users: z.array(z.object({
+    user: User,
+  })),
+  userCount: z.number(),
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  rootRole: z.number().nullable(),
+  mappingsSSO: z.array(z.string()),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
 });
-export type OidcSettingsInput = z.infer<typeof OidcSettingsInput>;
+
+/** GET /api/admin/groups */
+export const GroupList = z.object({ groups: z.array(GroupAnswer) });
+
+/** GET /api/admin/user-admin/access */
+export const AccessOverview = z.object({
+  users: z.array(z.object({
+    accountType: z.string(),
+    email: z.string().optional(),
+    id: z.number(),
+    name: z.string().nullable(),
+    username: z.string().nullable(),
+  })),
+  groups: z.array(z.object({
+    id: z.number(),
+    name: z.string(),
+    userCount: z.number(),
+    rootRole: z.number().nullable(),
+  })),
+});
+
+/** POST /api/admin/invite-link/tokens */
+export const SignupTokenView = z.object({
+  url: z.string(),
+  users: z.array(User),
+  role: z.object({ id: z.number(), name: z.string(), type: z.string() }).nullable(),
+  secret: z.string(),
+  name: z.string(),
+  expiresAt: z.string(),
+  enabled: z.boolean(),
+  roleId: z.number(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+/** GET /api/admin/invite-link/tokens */
+export const SignupTokenList = z.object({ tokens: z.array(SignupTokenView) });
+
+/** GET /api/admin/service-account */
+export const ServiceAccountList = z.object({
+  serviceAccounts: z.array(User),
+  rootRoles: z.array(Role),
+});
+
+/** GET /api/admin/roles */
+export const RoleList = z.object({
+  version: z.number(),
+  roles: z.array(Role),
+});
+
+/** A permission as the role editor offers it. */
+const PermissionEntry = <const Names extends readonly [string, ...string[]]>(names: Names) => z.object({ name: z.enum(names), displayName: z.enum(names), type: z.string() });
+
+/** GET /api/admin/permissions */
+export const PermissionList = z.object({
+  root: z.array(PermissionEntry(ROOT_PERMISSIONS)),
+  project: z.array(PermissionEntry(PROJECT_PERMISSIONS)),
+  environments: z.array(z.object({ name: z.string(), permissions: z.array(PermissionEntry(ENVIRONMENT_PERMISSIONS)) })),
+});
+
+/** POST /api/admin/roles */
+export const RoleWithPermissions = z.object({
+  permissions: z.array(RolePermission),
+  id: z.number(),
+  type: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  project: z.string().nullable().optional(),
+});
+
+/** GET /api/admin/user */
+export const CurrentUser = z.object({
+  user: User,
+  permissions: z.array(z.object({
+    permission: z.string(),
+    project: z.string().optional(),
+    environment: z.string().optional(),
+  })),
+  feedback: z.array(z.never()),
+  splash: z.record(z.string(), z.boolean()),
+});
+
+/** GET /api/admin/user/roles */
+export const OwnRoles = z.object({
+  version: z.number(),
+  roles: z.array(z.object({
+    id: z.number(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.string(),
+  })).readonly(),
+});
+
+/** GET /api/admin/user-admin/search */
+export const UserSearchAnswer = z.array(User);
+
+/** GET /api/admin/user-admin/admin-count */
+export const AdminCounts = z.object({ password: z.number(), noPassword: z.number(), service: z.number() });
+
+/** GET /api/admin/user-admin/inactive */
+export const InactiveUsers = z.object({
+  version: z.number(),
+  inactiveUsers: z.array(z.object({
+    id: z.number(),
+    name: z.string().nullable(),
+    username: z.string().nullable(),
+    email: z.string().nullable(),
+    seenAt: z.string().nullable(),
+    createdAt: z.string(),
+  })),
+});

@@ -142,3 +142,52 @@ export type Inventory = z.infer<typeof Inventory>;
 
 export const ProjectOverviewRequest = z.object({ projectId: z.string(), principalKey: z.string() });
 export type ProjectOverviewRequest = z.infer<typeof ProjectOverviewRequest>;
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/projects/:projectId/dora */
+export const ProjectDora = z.object({
+  projectAverage: z.number(),
+  features: z.array(z.object({ name: z.string(), timeToProduction: z.number() })),
+});
+
+/** Flags by health: how many are active, potentially stale and stale, and the rating they give. */
+const FlagHealth = z.object({ activeCount: z.number(), potentiallyStaleCount: z.number(), staleCount: z.number(), rating: z.number() });
+
+/** GET /api/admin/projects/:projectId/insights */
+export const ProjectInsights = z.object({
+  stats: ProjectStats,
+  health: FlagHealth,
+  technicalDebt: FlagHealth,
+  leadTime: ProjectDora,
+  featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number() })),
+  members: z.object({ currentMembers: z.number(), change: z.number() }),
+});
+
+const StageSummary = z.object({ averageDays: z.number().nullable(), currentFlags: z.number() });
+
+/** GET /api/admin/projects/:projectId/status */
+export const ProjectStatusAnswer = z.object({
+  activityCountByDate: z.array(z.object({ date: z.string(), count: z.number() })),
+  resources: z.object({ members: z.number(), apiTokens: z.number(), segments: z.number() }),
+  health: z.object({ current: z.number() }),
+  technicalDebt: z.object({ current: z.number() }),
+  lifecycleSummary: z.object({
+    archived: z.object({ currentFlags: z.number(), last30Days: z.number() }),
+    initial: StageSummary,
+    live: StageSummary,
+    completed: StageSummary,
+    preLive: StageSummary,
+  }),
+  staleFlags: z.object({ total: z.number() }),
+});
+
+const FlagCategory = z.object({ flagsOlderThanWeek: z.number(), newFlagsThisWeek: z.number() });
+const StageGroup = z.object({
+  totalFlags: z.number(),
+  averageDays: z.number(),
+  categories: z.object({ release: FlagCategory, experimental: FlagCategory, permanent: FlagCategory }),
+});
+
+/** GET /api/admin/insights/lifecycle */
+export const LifecycleTrends = z.object({ lifecycleTrends: z.object({ develop: StageGroup, production: StageGroup, cleanup: StageGroup }) });

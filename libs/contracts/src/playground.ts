@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Constraint } from './constraints.ts';
-import type { VariantPayload } from './variants.ts';
+import { Constraint } from './constraints.ts';
+import { FeatureStrategy } from './strategies.ts';
+import { Variant, VariantPayload } from './variants.ts';
 
 const Projects = z.union([z.literal('*'), z.array(z.string().min(1).max(255)).max(1000)]).optional();
 
@@ -25,35 +26,70 @@ export const AdvancedPlaygroundRequest = z.object({
 });
 
 /** Why a flag answers as it does for one context: each strategy's own check, each constraint, each segment. */
-export type ExplainedConstraint = Constraint & { result: boolean };
-export type ExplainedSegment = { id: number; name: string; result: boolean; constraints: ExplainedConstraint[] };
-export type ExplainedStrategy = {
-  id: string;
-  name: string;
-  title?: string;
-  disabled: boolean;
-  parameters: Record<string, string>;
-  constraints: ExplainedConstraint[];
-  segments: ExplainedSegment[];
-  result: { evaluationStatus: 'complete'; enabled: boolean } | { evaluationStatus: 'incomplete'; enabled: false | 'unknown' };
-};
-export type PlaygroundVariant = { name: string; enabled: boolean; payload?: VariantPayload; feature_enabled: boolean };
-export type ExplainedFeature = {
-  strategies: { result: boolean | 'unknown'; data: ExplainedStrategy[] };
-  isEnabledInCurrentEnvironment: boolean;
-  isEnabled: boolean;
-  hasUnsatisfiedDependency: boolean;
-  variant: PlaygroundVariant;
-};
+export const ExplainedConstraint = Constraint.extend({ result: z.boolean() });
+export type ExplainedConstraint = z.infer<typeof ExplainedConstraint>;
+export const ExplainedSegment = z.object({ id: z.number(), name: z.string(), result: z.boolean(), constraints: z.array(ExplainedConstraint) });
+export type ExplainedSegment = z.infer<typeof ExplainedSegment>;
+export const ExplainedStrategy = FeatureStrategy.pick({ id: true, name: true, disabled: true, parameters: true }).extend({
+  title: z.string().optional(),
+  constraints: z.array(ExplainedConstraint),
+  segments: z.array(ExplainedSegment),
+  result: z.union([
+    z.object({ evaluationStatus: z.literal('complete'), enabled: z.boolean() }),
+    z.object({ evaluationStatus: z.literal('incomplete'), enabled: z.union([z.literal(false), z.literal('unknown')]) }),
+  ]),
+});
+export type ExplainedStrategy = z.infer<typeof ExplainedStrategy>;
+export const PlaygroundVariant = z.object({ name: z.string(), enabled: z.boolean(), payload: VariantPayload.optional(), feature_enabled: z.boolean() });
+export type PlaygroundVariant = z.infer<typeof PlaygroundVariant>;
+export const ExplainedFeature = z.object({
+  strategies: z.object({ result: z.union([z.literal('unknown'), z.boolean()]), data: z.array(ExplainedStrategy) }),
+  isEnabledInCurrentEnvironment: z.boolean(),
+  isEnabled: z.boolean(),
+  hasUnsatisfiedDependency: z.boolean(),
+  variant: PlaygroundVariant,
+});
+export type ExplainedFeature = z.infer<typeof ExplainedFeature>;
 /** One flag's answer in one environment for one of the advanced playground's contexts. */
-export type AdvancedPlaygroundEvaluation = ExplainedFeature & {
-  name: string;
-  projectId: string;
-  environment: string;
-  variants: unknown[];
-  context: Record<string, unknown>;
-};
+export const AdvancedPlaygroundEvaluation = ExplainedFeature.extend({
+  name: z.string(),
+  projectId: z.string(),
+  environment: z.string(),
+  variants: z.array(z.unknown()),
+  context: z.record(z.string(), z.unknown()),
+});
+export type AdvancedPlaygroundEvaluation = z.infer<typeof AdvancedPlaygroundEvaluation>;
 export type AdvancedPlaygroundResult = {
   input: z.infer<typeof AdvancedPlaygroundRequest>;
   features: { name: string; projectId: string; environments: Record<string, AdvancedPlaygroundEvaluation[]> }[];
 };
+
+// Answers: what the routes of this resource send.
+
+/** The context as the playground echoes it: the request's, as strings. */
+const ContextAnswer = z.object({
+  appName: z.string(),
+  userId: z.string().optional(),
+  sessionId: z.string().optional(),
+  remoteAddress: z.string().optional(),
+  currentTime: z.string().optional(),
+  environment: z.string().optional(),
+  properties: z.record(z.string(), z.string()).optional(),
+}).catchall(z.string());
+const ProjectsAnswer = z.union([z.array(z.string()), z.literal('*')]).optional();
+
+/** POST /api/admin/playground */
+export const PlaygroundAnswer = z.object({
+  input: z.object({ environment: z.string(), context: ContextAnswer, projects: ProjectsAnswer }),
+  features: z.array(ExplainedFeature.extend({
+    variants: z.array(Variant.partial({ weightType: true, stickiness: true })),
+    name: z.string(),
+    projectId: z.string(),
+  })),
+});
+
+/** POST /api/admin/playground/advanced */
+export const AdvancedPlaygroundAnswer = z.object({
+  input: z.object({ environments: z.array(z.string()), context: ContextAnswer, projects: ProjectsAnswer }),
+  features: z.array(z.object({ name: z.string(), projectId: z.string(), environments: z.record(z.string(), z.array(AdvancedPlaygroundEvaluation)) })),
+});

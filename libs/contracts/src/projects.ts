@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UrlFriendlyName } from './common.ts';
-import { CreateFeatureStrategy } from './strategies.ts';
+import { Role, User } from './identity.ts';
+import { CreateFeatureStrategy, FeatureStrategy } from './strategies.ts';
 
 export const ProjectMode = z.enum(['open', 'protected', 'private']);
 
@@ -118,3 +119,21 @@ export const ProjectEnvironments = z.object({
     requiredApprovals: z.number().int().nullable(),
   })),
 });
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/projects/:projectId/access: the project's roles, and who holds which (users with their account's fields). */
+export const ProjectAccessView = z.object({
+  roles: z.array(Role),
+  users: z.array(User.extend({ roleId: z.number().optional(), roles: z.array(z.number()) })),
+  groups: z.array(z.object({ id: z.number(), name: z.string(), roleId: z.number().optional(), roles: z.array(z.number()) })),
+});
+
+/** GET /api/admin/projects/roles/:roleId/access */
+export const RoleProjectAccess = z.array(z.object({ userId: z.number(), project: z.string() })).readonly();
+
+/** POST /api/admin/projects/:projectId/environments/:environment/default-strategy: the strategy new flags get, without an id. */
+export const DefaultStrategyView = FeatureStrategy.pick({ name: true, title: true, disabled: true, constraints: true, parameters: true, variants: true, segments: true });
+
+/** GET /api/admin/projects */
+export const ProjectList = z.object({ version: z.number(), projects: z.array(Project) });

@@ -21,3 +21,14 @@ export const Segment = z.object({
   usedInProjects: z.number().int().nullable().optional(),
 });
 export type Segment = z.infer<typeof Segment>;
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/segments */
+export const SegmentList = z.object({ segments: z.array(Segment) });
+
+/** A strategy that uses a segment (or a context field), with where it is. */
+export const StrategyUse = z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() });
+
+/** GET /api/admin/segments/:id/strategies */
+export const SegmentStrategies = z.object({ strategies: z.array(StrategyUse).readonly(), changeRequestStrategies: z.array(z.never()) });

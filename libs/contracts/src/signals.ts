@@ -77,3 +77,64 @@ export const CreateActionSet = z.object({
   actions: z.array(ActionInput).min(1).max(20),
 });
 export type CreateActionSet = z.infer<typeof CreateActionSet>;
+
+// Answers: what the routes of this resource send.
+
+/** POST base: an action set as stored (its service account's token never leaves admin paths). */
+export const ActionSetView = CreateActionSet.omit({ enabled: true, description: true }).extend({
+  id: z.number(),
+  project: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  match: CreateActionSet.shape.match.extend({ source: z.string() }),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
+});
+
+/** GET base */
+export const ActionSetList = z.object({ actions: z.array(ActionSetView) });
+
+/** One run of an action set for a signal: how each action went. */
+export const ActionSetRun = z.object({
+  id: z.number(),
+  actionSetId: z.number(),
+  signalId: z.number(),
+  state: z.string(),
+  actions: z.array(z.unknown()),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+/** GET ${base}/:id/events */
+export const ActionSetEvents = z.object({ actionSetEvents: z.array(ActionSetRun).readonly() });
+
+/** GET /api/admin/signal-endpoints/:id */
+export const SignalEndpointDetail = SignalEndpoint;
+
+/** GET /api/admin/signal-endpoints */
+export const SignalEndpointList = z.object({ signalEndpoints: z.array(SignalEndpoint) });
+
+/** POST /api/admin/signal-endpoints */
+export const SignalEndpointView = SignalEndpoint;
+
+/** GET /api/admin/signal-endpoints/:id/tokens */
+export const SignalEndpointTokenList = z.object({ signalEndpointTokens: z.array(SignalEndpointToken) });
+
+/** POST /api/admin/signal-endpoints/:id/tokens: the token with its secret, shown this once. */
+export const CreatedSignalEndpointToken = SignalEndpointToken.extend({ token: z.string() });
+
+/** A signal as the admin pages list it. */
+export const StoredSignal = z.object({
+  id: z.number(),
+  source: z.string(),
+  sourceId: z.number(),
+  tokenName: z.string().nullable(),
+  payload: z.unknown(),
+  createdAt: z.string(),
+});
+
+/** GET /api/admin/signal-endpoints/:id/signals */
+export const EndpointSignals = z.object({ signalEndpointSignals: z.array(StoredSignal).readonly() });
+
+/** GET /api/admin/signals */
+export const SignalList = z.object({ signals: z.array(StoredSignal).readonly() });

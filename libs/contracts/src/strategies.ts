@@ -64,6 +64,15 @@ export const CreateStrategyDefinition = z.object({
   deprecated: z.boolean().optional(),
   parameters: z.array(StrategyDefinitionParameter).max(50),
 });
+export type CreateStrategyDefinition = z.infer<typeof CreateStrategyDefinition>;
 export const UpdateStrategyDefinition = CreateStrategyDefinition.omit({ name: true }).extend({
   name: z.string().optional(),
 });
+
+// Answers: what the routes of this resource send.
+
+/** POST /api/admin/strategies */
+export const StrategyDefinitionView = StrategyDefinition;
+
+/** GET /api/admin/strategies */
+export const StrategyDefinitionList = z.object({ version: z.number(), strategies: z.array(StrategyDefinitionView) });

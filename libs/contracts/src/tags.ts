@@ -48,3 +48,23 @@ export const CreateTagType = z.object({
 });
 export const UpdateTagType = CreateTagType.omit({ name: true });
 export const ValidateTagType = z.object({ name: TagTypeName });
+
+// Answers: what the routes of this resource send.
+
+/** POST /api/admin/features/:featureName/tags */
+export const FeatureTagView = Tag;
+
+/** PUT /api/admin/features/:featureName/tags */
+export const FeatureTagList = z.object({ version: z.number(), tags: z.array(ColoredTag.required({ color: true })) });
+
+/** POST /api/admin/tag-types: a tag type with every field present. */
+export const TagTypeView = TagType.required();
+
+/** GET /api/admin/tag-types */
+export const TagTypeList = z.object({ version: z.number(), tagTypes: z.array(TagTypeView).readonly() });
+
+/** POST /api/admin/tag-types/validate */
+export const TagTypeValidation = z.object({ valid: z.boolean(), tagType: TagType.pick({ name: true }) });
+
+/** GET /api/admin/tag-types/:name */
+export const TagTypeAnswer = z.object({ version: z.number(), tagType: TagTypeView });

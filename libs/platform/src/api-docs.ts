@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { ErrorBody, registerExamples } from '@bunting/contracts';
 import type { HttpServer } from './http-server.ts';
 import type { Messaging } from './messaging.ts';
-import { OPERATION_SUMMARIES } from './operation-summaries.ts';
 
 /** Unleash's tags for its operations, by where they live: the first rule that matches names the group. */
 const TAGS: readonly [RegExp, string][] = [
@@ -138,7 +137,8 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
           ...schema,
           tags: [tagOf(url)],
           operationId: operationIdOf(method, url),
-          summary: OPERATION_SUMMARIES[`${method} ${url.replace(/:(\w+)/g, '{$1}')}`] ?? (schema.summary as string | undefined) ?? `${method} ${url}`,
+          // Each route says what it does in its schema's summary; the document test refuses an operation without one.
+          summary: (schema.summary as string | undefined) ?? `${method} ${url}`,
           response,
         },
       };

@@ -41,11 +41,11 @@ const ReadinessAnswer = z.object({
 export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metrics?: Metrics) {
   // Prometheus scrapes this (unauthenticated, as Unleash's internal-backstage; keep it inside the cluster).
   if (metrics) {
-    app.get('/internal-backstage/prometheus', { schema: { response: { 200: textAnswer('text/plain', "Prometheus' text exposition format") } } }, async (_request, reply) =>
+    app.get('/internal-backstage/prometheus', { schema: { summary: 'Prometheus metrics of this process', response: { 200: textAnswer('text/plain', "Prometheus' text exposition format") } } }, async (_request, reply) =>
       reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()));
   }
-  app.get('/health', { schema: { response: { 200: Health } } }, async () => ({ health: 'GOOD' as const }));
-  app.get('/ready', { schema: { response: { 200: ReadinessAnswer, 503: ReadinessAnswer } } }, async (_request, reply) => {
+  app.get('/health', { schema: { summary: 'Whether the process is alive', response: { 200: Health } } }, async () => ({ health: 'GOOD' as const }));
+  app.get('/ready', { schema: { summary: 'Whether the process can serve: each dependency checked', response: { 200: ReadinessAnswer, 503: ReadinessAnswer } } }, async (_request, reply) => {
     const { ready, body } = await evaluate(readiness.checks());
     return reply.code(ready ? 200 : 503).send(body);
   });

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+import { CONSOLE_API_TYPES, consoleApiTypes } from './console-api-types.ts';
 
 /**
  * /docs/openapi.json, generated from the routes' own schemas: a valid OpenAPI 3.1 document, usable by a client
@@ -60,6 +61,10 @@ describe('the OpenAPI document', () => {
     // The most used bodies carry an example.
     const createFlag = document.paths['/api/admin/projects/{projectId}/features'].post.requestBody.content['application/json'];
     expect(createFlag.example).toMatchObject({ name: 'new-checkout', type: 'release' });
+  });
+
+  it('is what the console\'s generated API types were made from (npm run generate:api-types writes them again)', async () => {
+    expect(await readFile(CONSOLE_API_TYPES, 'utf8')).toBe(await consoleApiTypes(document));
   });
 
   it('has an interactive page', async () => {

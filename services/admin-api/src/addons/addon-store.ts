@@ -1,24 +1,11 @@
 import { z } from 'zod';
-import type { AddonInput } from '@bunting/contracts';
+import { Addon, AddonDelivery, type AddonInput } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-export const AddonRow = z.object({
-  id: z.number(),
-  provider: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  parameters: z.record(z.string(), z.unknown()),
-  events: z.array(z.string()),
-  projects: z.array(z.string()),
-  environments: z.array(z.string()),
-  createdAt: z.string(),
-});
+export const AddonRow = Addon.extend({ createdAt: z.string() });
 export type AddonRow = z.infer<typeof AddonRow>;
 
-const Delivery = z.object({
-  id: z.string(), integrationId: z.number(), createdAt: z.string(), state: z.string(), stateDetails: z.string(),
-  event: z.record(z.string(), z.unknown()), details: z.record(z.string(), z.unknown()),
-});
+const Delivery = AddonDelivery;
 
 const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments, created_at as "createdAt"`;
 

@@ -129,7 +129,7 @@ describe('webhook addons and old events', () => {
 
 describe('delivery rules', () => {
   it('match type, projects and environments, and fill templates from the event', () => {
-    const addon = { events: ['feature-created'], projects: ['shop'], environments: [] };
+    const addon = { events: ['feature-created' as const], projects: ['shop'], environments: [] };
     expect(wants(addon, { type: 'feature-created', project: 'shop', environment: null })).toBe(true);
     expect(wants(addon, { type: 'feature-created', project: 'blog', environment: null })).toBe(false);
     expect(wants(addon, { type: 'feature-updated', project: 'shop', environment: null })).toBe(false);

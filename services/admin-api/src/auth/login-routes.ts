@@ -12,7 +12,7 @@ import { loadSimpleAuthSettings } from './simple-auth-settings.ts';
 
 /** Password login (/auth/simple/login) gives a server-side session in the unleash-session cookie. */
 export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config }: LoginDeps) {
-  app.post('/auth/simple/login', { schema: { body: Login, response: { 200: User } } }, async (request, reply) => {
+  app.post('/auth/simple/login', { schema: { summary: 'Sign in with a username or email and a password', body: Login, response: { 200: User } } }, async (request, reply) => {
     const { username, password } = request.body;
     if ((await loadSimpleAuthSettings(db)).disabled) {
       throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in with OpenID Connect.');
@@ -41,7 +41,7 @@ export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config 
     const { session } = credentialOf(request);
     const record = session ? await sessions.describe(session) : null;
     // `?everywhere=true` (the console's "sign out everywhere") ends every session of the user, on any device.
-    const everywhere = (request.query as { everywhere?: string }).everywhere === 'true';
+    const everywhere = (request.query as z.infer<typeof LogoutQuery>).everywhere === 'true';
     if (record && everywhere) await sessions.endAllOf(record.userId);
     else if (session) await sessions.end(session);
     reply.header('set-cookie', clearedSessionCookie(request, config.baseUrl));
@@ -51,7 +51,8 @@ export function loginRoutes(app: HttpServer, { db, sessions, loginGuard, config 
     return reply.code(200).send({ message: 'Logged out', ...(redirectUrl ? { redirectUrl } : {}) });
   };
   const LoggedOut = z.object({ message: z.string(), redirectUrl: z.string().optional() });
-  const loggedOut = { schema: { response: { 200: LoggedOut, 302: Redirect } } };
-  app.post('/auth/logout', loggedOut, logout);
-  app.post('/logout', loggedOut, logout);
+  const LogoutQuery = z.object({ everywhere: z.enum(['true', 'false']).optional() });
+  const loggedOut = (summary: string) => ({ schema: { summary, querystring: LogoutQuery, response: { 200: LoggedOut, 302: Redirect } } });
+  app.post('/auth/logout', loggedOut('Sign out (ends the session; with everywhere=true, every session of the user)'), logout);
+  app.post('/logout', loggedOut('Sign out (older address)'), logout);
 }

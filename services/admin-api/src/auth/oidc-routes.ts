@@ -73,7 +73,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
   const browserCookie = (request: FastifyRequest, value: string, maxAge: number) =>
     `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure(request)}`;
 
-  app.get('/auth/oidc/login', { schema: { response: { 302: Redirect } } }, async (request, reply) => {
+  app.get('/auth/oidc/login', { schema: { summary: 'Start signing in with OpenID Connect: redirects to the provider', response: { 302: Redirect } } }, async (request, reply) => {
     const settings = await loadOidcSettings(db);
     const configuration = await providerConfiguration(settings);
     const state = client.randomState();
@@ -95,7 +95,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
     return reply.header('set-cookie', browserCookie(request, browser, LOGIN_SECONDS)).redirect(url.href, 302);
   });
 
-  app.get('/auth/oidc/callback', { schema: { response: { 302: Redirect } } }, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.get('/auth/oidc/callback', { schema: { summary: 'Where the OpenID Connect provider returns to: starts the session', response: { 302: Redirect } } }, async (request: FastifyRequest, reply: FastifyReply) => {
     const settings = await loadOidcSettings(db);
     const configuration = await providerConfiguration(settings);
     const query = request.query as Record<string, string | undefined>;

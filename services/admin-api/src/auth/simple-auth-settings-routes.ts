@@ -6,12 +6,12 @@ import { loadSimpleAuthSettings, saveSimpleAuthSettings } from './simple-auth-se
 
 /** The switch that turns password sign-in off, for admins. */
 export function simpleAuthSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
-  app.get('/api/admin/auth/simple/settings', { schema: { response: { 200: SimpleAuthSettingsView } } }, async (request) => {
+  app.get('/api/admin/auth/simple/settings', { schema: { summary: 'Whether password sign-in is turned off', response: { 200: SimpleAuthSettingsView } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return loadSimpleAuthSettings(db);
   });
 
-  app.post('/api/admin/auth/simple/settings', { schema: { body: SimpleAuthSettings, response: { 200: SimpleAuthSettingsView } } }, async (request) => {
+  app.post('/api/admin/auth/simple/settings', { schema: { summary: 'Turn password sign-in on or off', body: SimpleAuthSettings, response: { 200: SimpleAuthSettingsView } } }, async (request) => {
     const principal = allow(request, Permission.ADMIN);
     return changes.run(principal, (change) => saveSimpleAuthSettings(change, request.body));
   });

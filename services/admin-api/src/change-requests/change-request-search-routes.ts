@@ -10,7 +10,7 @@ const ids = (filter: string | undefined) => (filter ? filter.split(':')[1]!.spli
 
 /** GET /api/admin/search/change-requests: by author, by requested reviewer, open or closed; newest first, paged. */
 export function changeRequestSearchRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/search/change-requests', { schema: { querystring: ChangeRequestSearchQuery, response: { 200: ChangeRequestSearchAnswer } } }, async (request) => {
+  app.get('/api/admin/search/change-requests', { schema: { summary: 'Search change requests by creator, reviewer and state', querystring: ChangeRequestSearchQuery, response: { 200: ChangeRequestSearchAnswer } } }, async (request) => {
     allowRead(request);
     const { createdBy, requestedApproverId, state, offset, limit } = request.query;
     const filter = {

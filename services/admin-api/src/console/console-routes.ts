@@ -90,8 +90,10 @@ export function consoleRoutes(app: HttpServer, { config, log }: Pick<AdminDeps, 
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?')[0]!;
     if (NOT_PAGES.test(pathname)) throw new NotFoundError(`Could not find GET ${pathname}`);
-    if (path.extname(pathname)) {
-      // Files at the top of the build (the icon): asked for again each time.
+    // Files sit at the top of the build (the icon); deeper addresses are pages, whatever their last segment looks
+    // like: a flag may be named checkout.new-flow, and its page's address must open the console.
+    if (path.extname(pathname) && !pathname.slice(1).includes('/')) {
+      // Asked for again each time.
       let file: string;
       try {
         file = path.resolve(root, `.${decodeURIComponent(pathname)}`);

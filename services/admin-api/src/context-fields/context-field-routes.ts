@@ -14,10 +14,32 @@ const NameParams = z.object({ contextField: PathName });
  * (fields created there belong to the project; the project paths see only its own fields).
  */
 export function contextFieldRoutes(app: HttpServer, deps: Pick<AdminDeps, 'db' | 'changes'>) {
-  contextFieldRoutesAt(app, deps, '/api/admin/context', NameParams, () => undefined);
+  contextFieldRoutesAt(app, deps, '/api/admin/context', NameParams, () => undefined, {
+    list: 'List the context fields',
+    create: 'Create a context field',
+    validate: 'Check that a context field name is free',
+    get: 'Get one context field',
+    change: 'Change a context field',
+    remove: 'Delete a context field',
+    strategies: 'The strategies whose constraints use a context field',
+    addValue: 'Add or change one legal value of a context field',
+    removeValue: 'Remove a legal value from a context field',
+  });
   contextFieldRoutesAt(app, deps, '/api/admin/projects/:projectId/context', NameParams.extend({ projectId: PathName }),
-    (request) => (request.params as { projectId: string }).projectId);
+    (request) => (request.params as { projectId: string }).projectId, {
+      list: 'List the context fields a project sees (its own and the global ones)',
+      create: "Create a context field of a project's own",
+      validate: 'Check that a project context field name is free',
+      get: "Get one of a project's context fields",
+      change: "Change one of a project's context fields",
+      remove: "Delete one of a project's context fields",
+      strategies: "The project's strategies whose constraints use a context field",
+      addValue: "Add or change a legal value of a project's context field",
+      removeValue: "Remove a legal value from a project's context field",
+    });
 }
+
+type Summaries = Record<'list' | 'create' | 'validate' | 'get' | 'change' | 'remove' | 'strategies' | 'addValue' | 'removeValue', string>;
 
 function contextFieldRoutesAt(
   app: HttpServer,
@@ -25,6 +47,7 @@ function contextFieldRoutesAt(
   base: string,
   Params: typeof NameParams,
   projectOf: (request: FastifyRequest) => string | undefined,
+  summary: Summaries,
 ) {
   const ListParams = Params.omit({ contextField: true });
   const scope = (request: FastifyRequest) => ({ project: projectOf(request) });
@@ -36,14 +59,14 @@ function contextFieldRoutesAt(
   // `include=root` on a project's path adds the instance-wide fields, as Unleash's strategy form asks for every field
   // a project's strategies may use; the instance-wide path already lists every field.
   const ListQuery = z.object({ include: z.string().max(100).optional() });
-  app.get(base, { schema: { params: ListParams, querystring: ListQuery, response: { 200: z.array(ContextField) } } }, async (request) => {
+  app.get(base, { schema: { summary: summary.list, params: ListParams, querystring: ListQuery, response: { 200: z.array(ContextField) } } }, async (request) => {
     allowRead(request, scope(request));
     await requireProjectExists(request);
     const include = (request.query.include ?? '').split(',').map((part) => part.trim());
     return contextFieldService.list(db, projectOf(request), include.includes('root'));
   });
 
-  app.post(base, { schema: { params: ListParams, body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
+  app.post(base, { schema: { summary: summary.create, params: ListParams, body: CreateContextField, response: { 201: ContextField } } }, async (request, reply) => {
     const principal = allow(request, Permission.CREATE_CONTEXT_FIELD, scope(request));
     await requireProjectExists(request);
     const project = projectOf(request);
@@ -51,24 +74,24 @@ function contextFieldRoutesAt(
     return reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(created.name)}`).send(created);
   });
 
-  app.post(`${base}/validate`, { schema: { params: ListParams, body: z.object({ name: CreateContextField.shape.name }), response: { 200: NoContent } } }, async (request, reply) => {
+  app.post(`${base}/validate`, { schema: { summary: summary.validate, params: ListParams, body: z.object({ name: CreateContextField.shape.name }), response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request, scope(request));
     await contextFieldService.validateName(db, request.body.name);
     return reply.code(200).send();
   });
 
-  app.get(`${base}/:contextField`, { schema: { params: Params, response: { 200: ContextField } } }, async (request) => {
+  app.get(`${base}/:contextField`, { schema: { summary: summary.get, params: Params, response: { 200: ContextField } } }, async (request) => {
     allowRead(request, scope(request));
     return contextFieldWithUsage(db, request.params.contextField, projectOf(request));
   });
 
   // The strategies whose constraints use the field, so it can be told what deleting it would affect.
-  app.get(`${base}/:contextField/strategies`, { schema: { params: Params, response: { 200: StrategiesUsing } } }, async (request) => {
+  app.get(`${base}/:contextField/strategies`, { schema: { summary: summary.strategies, params: Params, response: { 200: StrategiesUsing } } }, async (request) => {
     allowRead(request, scope(request));
     return contextFieldService.strategiesUsing(db, request.params.contextField, projectOf(request));
   });
 
-  app.put(`${base}/:contextField`, { schema: { params: Params, body: UpdateContextField, response: { 200: NoContent } } }, async (request, reply) => {
+  app.put(`${base}/:contextField`, { schema: { summary: summary.change, params: Params, body: UpdateContextField, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
@@ -77,7 +100,7 @@ function contextFieldRoutesAt(
     return reply.code(200).send();
   });
 
-  app.post(`${base}/:contextField/legal-values`, { schema: { params: Params, body: LegalValue, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post(`${base}/:contextField/legal-values`, { schema: { summary: summary.addValue, params: Params, body: LegalValue, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));
@@ -87,7 +110,7 @@ function contextFieldRoutesAt(
   });
 
   app.delete(`${base}/:contextField/legal-values/:legalValue`, {
-    schema: { params: Params.extend({ legalValue: PathName }), response: { 200: NoContent } },
+    schema: { summary: summary.removeValue, params: Params.extend({ legalValue: PathName }), response: { 200: NoContent } },
   }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_CONTEXT_FIELD, scope(request));
     await changes.run(principal, async (change) => {
@@ -97,7 +120,7 @@ function contextFieldRoutesAt(
     return reply.code(200).send();
   });
 
-  app.delete(`${base}/:contextField`, { schema: { params: Params, response: { 200: NoContent } } }, async (request, reply) => {
+  app.delete(`${base}/:contextField`, { schema: { summary: summary.remove, params: Params, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_CONTEXT_FIELD, scope(request));
     await changes.run(principal, async (change) => {
       await requireContextField(change.tx, request.params.contextField, projectOf(request));

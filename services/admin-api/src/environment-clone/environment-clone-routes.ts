@@ -21,7 +21,7 @@ async function cloneEnvironment(change: Change, source: string, target: { name: 
 }
 
 export function environmentCloneRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
-  app.post('/api/admin/environments/:name/clone', { schema: { params: z.object({ name: PathName }), body: CloneEnvironment, response: { 201: Environment } } }, async (request, reply) => {
+  app.post('/api/admin/environments/:name/clone', { schema: { summary: 'Create an environment as a copy of another, strategies included', params: z.object({ name: PathName }), body: CloneEnvironment, response: { 201: Environment } } }, async (request, reply) => {
     const principal = allow(request, Permission.CREATE_ENVIRONMENT);
     const created = await changes.run(principal, (change) => cloneEnvironment(change, request.params.name, request.body));
     return reply.code(201).header('location', `/api/admin/environments/${encodeURIComponent(created.name)}`).send(created);

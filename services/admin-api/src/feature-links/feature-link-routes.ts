@@ -13,7 +13,7 @@ const LinkParams = FeatureParams.extend({ linkId: z.string().min(1).max(100) });
 export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
   const base = '/api/admin/projects/:projectId/features/:featureName/link';
 
-  app.post(base, { schema: { params: FeatureParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
+  app.post(base, { schema: { summary: 'Add a link to a flag', params: FeatureParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(principal, async (change) => {
@@ -23,7 +23,7 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
     return reply.code(204).send();
   });
 
-  app.put(`${base}/:linkId`, { schema: { params: LinkParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
+  app.put(`${base}/:linkId`, { schema: { summary: "Change a flag's link", params: LinkParams, body: FeatureLinkInput, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(principal, async (change) => {
@@ -33,7 +33,7 @@ export function featureLinkRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 
     return reply.code(204).send();
   });
 
-  app.delete(`${base}/:linkId`, { schema: { params: LinkParams, response: { 204: NoContent } } }, async (request, reply) => {
+  app.delete(`${base}/:linkId`, { schema: { summary: 'Remove a link from a flag', params: LinkParams, response: { 204: NoContent } } }, async (request, reply) => {
     const { projectId, featureName, linkId } = request.params;
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: projectId });
     await changes.run(principal, async (change) => {

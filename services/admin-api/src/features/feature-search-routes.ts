@@ -10,19 +10,19 @@ const ProjectParams = z.object({ projectId: PathName });
 
 /** Finding flags across projects with Unleash's search filters. */
 export function featureSearchRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/search/features', { schema: { querystring: FeatureSearchQuery, response: { 200: FeatureSearchAnswer } }, config: { etag: true } }, async (request) => {
+  app.get('/api/admin/search/features', { schema: { summary: 'Search flags by name, project, type, tag, state and creator, paged and sorted', querystring: FeatureSearchQuery, response: { 200: FeatureSearchAnswer } }, config: { etag: true } }, async (request) => {
     const principal = allowRead(request);
     return searchFeatures(db, principal.key, request.query);
   });
 
   // Who created flags anywhere, for the search page's creator filter (Unleash's UI asks with a limit).
-  app.get('/api/admin/flag-creators', { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(10_000).optional() }), response: { 200: FlagCreators } } }, async (request) => {
+  app.get('/api/admin/flag-creators', { schema: { summary: 'Who has created flags', querystring: z.object({ limit: z.coerce.number().int().min(1).max(10_000).optional() }), response: { 200: FlagCreators } } }, async (request) => {
     allowRead(request);
     return featureRows.creators(db, undefined, request.query.limit);
   });
 
   // Who created the project's flags, for filtering by creator.
-  app.get('/api/admin/projects/:projectId/flag-creators', { schema: { params: ProjectParams, response: { 200: FlagCreators } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/flag-creators', { schema: { summary: 'Who has created flags in a project', params: ProjectParams, response: { 200: FlagCreators } } }, async (request) => {
     allowRead(request, { project: request.params.projectId });
     return featureRows.creators(db, request.params.projectId);
   });

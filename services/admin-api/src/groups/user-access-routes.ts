@@ -7,7 +7,7 @@ import { groupService } from './group-service.ts';
 
 /** Everyone access can be given to, people and groups (Unleash's user-admin/access, for pickers). */
 export function userAccessRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/user-admin/access', { schema: { response: { 200: AccessOverview } } }, async (request) => {
+  app.get('/api/admin/user-admin/access', { schema: { summary: 'Every user and group, for choosing whom to give access', response: { 200: AccessOverview } } }, async (request) => {
     allowRead(request);
     const [people, { groups }] = await Promise.all([userReadModel.people(db), groupService.list(db)]);
     return {

@@ -15,15 +15,15 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
     return principal;
   };
 
-  app.get('/api/admin/user/tokens', { schema: { response: { 200: Pats } } }, async (request) => patService.list(db, ownUserId(request).userId!));
+  app.get('/api/admin/user/tokens', { schema: { summary: "List the caller's personal access tokens", response: { 200: Pats } } }, async (request) => patService.list(db, ownUserId(request).userId!));
 
-  app.post('/api/admin/user/tokens', { schema: { body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
+  app.post('/api/admin/user/tokens', { schema: { summary: 'Create a personal access token for the caller', body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
     const principal = ownUserId(request);
     const created = await changes.run(principal, (change) => patService.create(change, principal.userId!, request.body));
     return reply.code(201).send(created);
   });
 
-  app.delete('/api/admin/user/tokens/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
+  app.delete('/api/admin/user/tokens/:id', { schema: { summary: "Revoke one of the caller's personal access tokens", params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = ownUserId(request);
     await changes.run(principal, (change) => patService.delete(change, principal.userId!, request.params.id));
     return reply.code(200).send();

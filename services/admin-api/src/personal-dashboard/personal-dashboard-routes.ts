@@ -12,7 +12,7 @@ import { personalDashboardStore } from './personal-dashboard-store.ts';
  * admins are and who owns their projects. An API token belongs to no one, so it sees only the admins.
  */
 export function personalDashboardRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
-  app.get('/api/admin/personal-dashboard', { schema: { response: { 200: PersonalDashboard } } }, async (request) => {
+  app.get('/api/admin/personal-dashboard', { schema: { summary: "The caller's projects and favourite flags, with the admins to ask", response: { 200: PersonalDashboard } } }, async (request) => {
     const principal = allowRead(request);
     const userId = principal.userId !== null && principal.userId > 0 ? principal.userId : null;
     const memberOf = userId === null ? [] : await userReadModel.projectsOf(db, userId);

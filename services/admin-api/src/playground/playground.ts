@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AdvancedPlaygroundRequest, ClientSegment, EnvironmentSnapshot, EvaluationContext, PlaygroundRequest } from '@bunting/contracts';
+import type { AdvancedPlaygroundEvaluation, AdvancedPlaygroundRequest, ClientSegment, EnvironmentSnapshot, EvaluationContext, PlaygroundRequest } from '@bunting/contracts';
 import { explainFeature } from '@bunting/evaluation';
 import { ValidationError, type Queryable } from '@bunting/platform';
 import { environmentReadModel } from '../environments/environment-read-model.ts';
@@ -70,7 +70,7 @@ function splitValues(value: string): string[] {
 
 export async function advancedPlayground(db: Queryable, input: z.infer<typeof AdvancedPlaygroundRequest>) {
   const contexts = contextCombinations(input.context);
-  const byFeature = new Map<string, { name: string; projectId: string; environments: Record<string, unknown[]> }>();
+  const byFeature = new Map<string, { name: string; projectId: string; environments: Record<string, AdvancedPlaygroundEvaluation[]> }>();
   for (const [index, environment] of input.environments.entries()) {
     const snapshot = await environmentSnapshot(db, environment, `environments.${index}`);
     for (const context of contexts) {

@@ -9,8 +9,11 @@ const ProjectParams = z.object({ projectId: PathName });
 
 /** Marking a project as favourite, for the caller only. */
 export function projectFavoriteRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
-  for (const [method, favorite] of [['post', true], ['delete', false]] as const) {
-    app[method]('/api/admin/projects/:projectId/favorites', { schema: { params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
+  for (const [method, favorite, summary] of [
+    ['post', true, 'Mark a project as a favourite of the caller'],
+    ['delete', false, 'Unmark a project as a favourite of the caller'],
+  ] as const) {
+    app[method]('/api/admin/projects/:projectId/favorites', { schema: { summary, params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
       const principal = allowRead(request, { project: request.params.projectId });
       await changes.run(principal, (change) => projectService.setFavorite(change, principal.key, request.params.projectId, favorite));
       return reply.code(200).send();

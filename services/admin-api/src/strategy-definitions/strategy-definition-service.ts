@@ -1,3 +1,4 @@
+import type { CreateStrategyDefinition } from '@bunting/contracts';
 import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { strategyDefinitionStore, type DefinitionRow } from './strategy-definition-store.ts';
@@ -14,12 +15,7 @@ function view(row: DefinitionRow) {
   };
 }
 
-type DefinitionInput = {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  parameters: { name: string; type: string; description?: string | undefined; required?: boolean | undefined }[];
-};
+type DefinitionInput = CreateStrategyDefinition;
 
 async function requireDefinition(db: Queryable, name: string) {
   const row = await strategyDefinitionStore.get(db, name);

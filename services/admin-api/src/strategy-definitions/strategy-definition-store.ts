@@ -1,17 +1,12 @@
 import { z } from 'zod';
+import { StrategyDefinition } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const Parameter = z.object({ name: z.string(), type: z.string(), description: z.string().optional(), required: z.boolean().optional() });
-export const DefinitionRow = z.object({
-  name: z.string(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  parameters: z.array(Parameter),
-  builtIn: z.boolean(),
-  deprecated: z.boolean(),
-});
+// The row is the resource's own fields (the stored parameters are the ones the API accepted), and whether it is built in.
+export const DefinitionRow = StrategyDefinition.pick({ name: true, description: true, parameters: true, deprecated: true })
+  .extend({ title: z.string().nullable(), builtIn: z.boolean() });
 export type DefinitionRow = z.infer<typeof DefinitionRow>;
-type DefinitionWrite = { title: string | null; description: string | null; parameters: z.input<typeof Parameter>[] };
+type DefinitionWrite = Pick<DefinitionRow, 'title' | 'description' | 'parameters'>;
 
 const select = sql.fragment`select name, title, description, parameters, built_in as "builtIn", deprecated from admin.strategies`;
 

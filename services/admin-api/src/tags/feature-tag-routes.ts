@@ -13,12 +13,12 @@ const TagParams = z.object({ type: PathName, value: PathName });
 /** The tags a flag carries: reading, adding and removing them, one flag or many in a project. */
 export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   // An unknown feature has no tags, so its list is empty rather than 404.
-  app.get('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, response: { 200: TagsList } } }, async (request) => {
+  app.get('/api/admin/features/:featureName/tags', { schema: { summary: "List a flag's tags", params: FeatureParams, response: { 200: TagsList } } }, async (request) => {
     allowRead(request);
     return { version: 1, tags: await tagStore.forFeature(db, request.params.featureName) };
   });
 
-  app.post('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: CreateTag, response: { 201: FeatureTagView } } }, async (request, reply) => {
+  app.post('/api/admin/features/:featureName/tags', { schema: { summary: 'Tag a flag', params: FeatureParams, body: CreateTag, response: { 201: FeatureTagView } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     const tag = await changes.run(principal, async (change) => {
@@ -28,7 +28,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     return reply.code(201).send(tag);
   });
 
-  app.put('/api/admin/features/:featureName/tags', { schema: { params: FeatureParams, body: UpdateFeatureTags, response: { 200: FeatureTagList } } }, async (request) => {
+  app.put('/api/admin/features/:featureName/tags', { schema: { summary: "Add and remove several of a flag's tags", params: FeatureParams, body: UpdateFeatureTags, response: { 200: FeatureTagList } } }, async (request) => {
     const feature = await findFeature(db, request.params.featureName);
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     return changes.run(principal, async (change) => {
@@ -39,7 +39,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     });
   });
 
-  app.delete('/api/admin/features/:featureName/tags/:type/:value', { schema: { params: FeatureParams.extend(TagParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
+  app.delete('/api/admin/features/:featureName/tags/:type/:value', { schema: { summary: 'Remove a tag from a flag', params: FeatureParams.extend(TagParams.shape), response: { 200: NoContent } } }, async (request, reply) => {
     const feature = await findFeature(db, request.params.featureName);
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: feature?.project });
     await changes.run(principal, async (change) => {
@@ -49,7 +49,7 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
     return reply.code(200).send();
   });
 
-  app.put('/api/admin/projects/:projectId/tags', { schema: { params: z.object({ projectId: PathName }), body: ProjectTagsBulk, response: { 200: NoContent } } }, async (request, reply) => {
+  app.put('/api/admin/projects/:projectId/tags', { schema: { summary: 'Add and remove tags on several flags of a project', params: z.object({ projectId: PathName }), body: ProjectTagsBulk, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.UPDATE_FEATURE, { project: request.params.projectId });
     await changes.run(principal, async (change) => {
       for (const name of request.body.features) {

@@ -13,7 +13,7 @@ const UNLEASH_API_VERSION = '8.2.0';
 const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<AdminDeps, 'db' | 'config' | 'changes'>) {
-  app.get('/api/admin/ui-config', { schema: { response: { 200: UiConfig } } }, async (request) => {
+  app.get('/api/admin/ui-config', { schema: { summary: "The console's configuration: version, sign-in, flags it shows, CORS origins", response: { 200: UiConfig } } }, async (request) => {
     allowRead(request);
     const [simple, oidc, maintenance, frontend] = await Promise.all([
       loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db), frontendSettings.load(db),
@@ -47,7 +47,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<Ad
   });
 
   // Sets the origins the frontend API allows by CORS; every frontend-api replica takes them up within a second.
-  app.post('/api/admin/ui-config/cors', { schema: { body: SetCors, response: { 204: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/ui-config/cors', { schema: { summary: 'Set the origins the frontend API answers browsers from', body: SetCors, response: { 204: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
     const frontendApiOrigins = checkOrigins(request.body.frontendApiOrigins);
     await changes.run(principal, (change) => frontendSettings.save(change, { frontendApiOrigins }));

@@ -12,7 +12,7 @@ import { splashSeen } from '../splash/splash-read-model.ts';
 
 /** The caller's own account: who they are, their root role and projects, their password. */
 export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'sessions'>) {
-  app.get('/api/admin/user', { schema: { response: { 200: CurrentUser } } }, async (request) => {
+  app.get('/api/admin/user', { schema: { summary: 'The caller, their permissions and seen splash screens', response: { 200: CurrentUser } } }, async (request) => {
     // SDK tokens have no place on the admin API, not even to ask who they are.
     const principal = allowRead(request);
     const user = principal.userId !== null ? await userReadModel.find(db, principal.userId) : null;
@@ -33,7 +33,7 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
   });
 
   // The caller's root role and the projects they are a member of; features is always [].
-  app.get('/api/admin/user/profile', { schema: { response: { 200: Profile } } }, async (request) => {
+  app.get('/api/admin/user/profile', { schema: { summary: "The caller's root role, projects and groups", response: { 200: Profile } } }, async (request) => {
     const principal = allowRead(request);
     const roleId = principal.rootRole ?? (principal.permissions.includes(Permission.ADMIN) ? 1 : 3);
     const role = await roleReadModel.view(db, roleId);
@@ -48,13 +48,13 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
   });
 
   // As Unleash: the caller's roles in the project given (directly or through groups); without a project, 400.
-  app.get('/api/admin/user/roles', { schema: { querystring: z.object({ projectId: z.string().min(1).max(255) }), response: { 200: OwnRoles } } }, async (request) => {
+  app.get('/api/admin/user/roles', { schema: { summary: "The caller's roles", querystring: z.object({ projectId: z.string().min(1).max(255) }), response: { 200: OwnRoles } } }, async (request) => {
     const principal = allowRead(request);
     const roles = principal.userId === null ? [] : await userReadModel.projectRolesOf(db, principal.userId, request.query.projectId);
     return { version: 1, roles };
   });
 
-  app.post('/api/admin/user/change-password', { schema: { body: ChangeOwnPassword, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/user/change-password', { schema: { summary: "Change the caller's own password", body: ChangeOwnPassword, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = principalOf(request);
     if (principal.userId === null || principal.kind !== 'user') throw new NoAccessError('CHANGE_OWN_PASSWORD');
     if (request.body.confirmPassword !== undefined && request.body.confirmPassword !== request.body.password) {

@@ -10,40 +10,40 @@ const IdParams = z.object({ id: NumericId });
 
 export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'sessions'>) {
   // Every user and every root role.
-  app.get('/api/admin/user-admin', { schema: { response: { 200: Users } } }, async (request) => {
+  app.get('/api/admin/user-admin', { schema: { summary: 'List the users and the root roles', response: { 200: Users } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return userService.list(db);
   });
 
-  app.get('/api/admin/user-admin/search', { schema: { querystring: z.object({ q: z.string().max(255).default('') }), response: { 200: UserSearchAnswer } } }, async (request) => {
+  app.get('/api/admin/user-admin/search', { schema: { summary: 'Find users by name, username or email', querystring: z.object({ q: z.string().max(255).default('') }), response: { 200: UserSearchAnswer } } }, async (request) => {
     allowRead(request);
     return userService.search(db, request.query.q);
   });
 
-  app.post('/api/admin/user-admin', { schema: { body: CreateUser, response: { 201: User } } }, async (request, reply) => {
+  app.post('/api/admin/user-admin', { schema: { summary: 'Create a user, with a one-time password link', body: CreateUser, response: { 201: User } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
     const created = await changes.run(principal, (change) => userService.create(change, request.body));
     return reply.code(201).header('location', `/api/admin/user-admin/${created.id}`).send(userView(created));
   });
 
-  app.post('/api/admin/user-admin/validate-password', { schema: { body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/validate-password', { schema: { summary: 'Check a password against the strength rules', body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
     allowRead(request);
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/user-admin/admin-count', { schema: { response: { 200: AdminCounts } } }, async (request) => {
+  app.get('/api/admin/user-admin/admin-count', { schema: { summary: 'How many admins there are, by how they sign in', response: { 200: AdminCounts } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return userReadModel.adminCount(db);
   });
 
   // Users who have not been seen for 180 days (Unleash's "inactive users"), and deleting some of them at once.
-  app.get('/api/admin/user-admin/inactive', { schema: { response: { 200: InactiveUsers } } }, async (request) => {
+  app.get('/api/admin/user-admin/inactive', { schema: { summary: 'Users who have not signed in for 180 days', response: { 200: InactiveUsers } } }, async (request) => {
     allow(request, Permission.ADMIN);
     const users = await userReadModel.inactive(db);
     return { version: 1, inactiveUsers: users.map(({ id, name, username, email, seenAt, createdAt }) => ({ id, name, username, email, seenAt, createdAt })) };
   });
 
-  app.post('/api/admin/user-admin/inactive/delete', { schema: { body: UserIds, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/inactive/delete', { schema: { summary: 'Delete chosen inactive users', body: UserIds, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
     // Their sessions end with them, in the same unit: if Redis cannot be reached nothing is deleted.
     await changes.run(principal, async (change) => {
@@ -52,17 +52,17 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return reply.code(200).send();
   });
 
-  app.get('/api/admin/user-admin/:id', { schema: { params: IdParams, response: { 200: User } } }, async (request) => {
+  app.get('/api/admin/user-admin/:id', { schema: { summary: 'Get one user', params: IdParams, response: { 200: User } } }, async (request) => {
     allow(request, Permission.ADMIN);
     return userView(await userReadModel.requireUser(db, request.params.id));
   });
 
-  app.put('/api/admin/user-admin/:id', { schema: { params: IdParams, body: UpdateUser, response: { 200: User } } }, async (request) => {
+  app.put('/api/admin/user-admin/:id', { schema: { summary: "Change a user's name, email or root role", params: IdParams, body: UpdateUser, response: { 200: User } } }, async (request) => {
     const principal = allow(request, Permission.ADMIN);
     return changes.run(principal, (change) => userService.update(change, request.params.id, request.body));
   });
 
-  app.delete('/api/admin/user-admin/:id', { schema: { params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
+  app.delete('/api/admin/user-admin/:id', { schema: { summary: 'Delete a user', params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
     await changes.run(principal, async (change) => {
       await userService.delete(change, request.params.id);
@@ -71,7 +71,7 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
     return reply.code(200).send();
   });
 
-  app.post('/api/admin/user-admin/:id/change-password', { schema: { params: IdParams, body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/user-admin/:id/change-password', { schema: { summary: "Set another user's password", params: IdParams, body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
     // Every session of the user ends with the old password.
     await changes.run(principal, async (change) => {

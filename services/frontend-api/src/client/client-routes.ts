@@ -15,7 +15,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
   const { snapshots, tokens, counts } = deps;
 
   // Answered at once when the snapshot is held (the token is checked in memory), else after loading it.
-  app.get('/api/client/features', { schema: { querystring: FeaturesQuery, response: { 200: ClientFeatures, 304: NoContent } } }, (request, reply) => {
+  app.get('/api/client/features', { schema: { summary: "Every flag's configuration for a server SDK, with segments (ETag for 304s)", querystring: FeaturesQuery, response: { 200: ClientFeatures, 304: NoContent } } }, (request, reply) => {
     const access = edgeAccess(tokens, request, 'client');
     const withAccess = (known: EdgeAccess) => {
       const environment = snapshots.current(known.environment);
@@ -39,7 +39,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), clientBody(environment, query, etag));
   }
 
-  app.get('/api/client/features/:featureName', { schema: { params: z.object({ featureName: PathName }), response: { 200: ClientFeature } } }, async (request) => {
+  app.get('/api/client/features/:featureName', { schema: { summary: "One flag's configuration for a server SDK", params: z.object({ featureName: PathName }), response: { 200: ClientFeature } } }, async (request) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const query: ClientQuery = { projects: access.projects, inlineSegments: inlinesSegments(request) };
@@ -49,20 +49,20 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     return clientFeature(feature, segments, query.inlineSegments);
   });
 
-  app.post('/api/client/register', { schema: { body: ClientRegistration, response: { 202: NoContent } } }, async (request, reply) => {
+  app.post('/api/client/register', { schema: { summary: 'A server SDK announcing itself', body: ClientRegistration, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     await publishMetrics(deps.messaging, { kind: 'client-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics', { schema: { body: ClientMetrics, response: { 202: NoContent } } }, async (request, reply) => {
+  app.post('/api/client/metrics', { schema: { summary: 'Usage counts from a server SDK', body: ClientMetrics, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics/bulk', { schema: { body: BulkMetrics, response: { 202: NoContent } } }, async (request, reply) => {
+  app.post('/api/client/metrics/bulk', { schema: { summary: 'Usage counts and registrations of many SDKs, as Unleash Edge sends them', body: BulkMetrics, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(request.body, access, environment) });

@@ -46,7 +46,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { environment, query, tag: shortHash(queryKey(query)) };
   }
 
-  app.get('/api/client/delta', { schema: { querystring: FeaturesQuery, response: { 200: DeltaAnswer, 304: NoContent } } }, async (request, reply) => {
+  app.get('/api/client/delta', { schema: { summary: 'What changed since the revision the SDK holds (ETag), or everything', querystring: FeaturesQuery, response: { 200: DeltaAnswer, 304: NoContent } } }, async (request, reply) => {
     const { environment, query, tag } = await resolve(request);
     reply.header('etag', `"${tag}:${environment.revision}"`).header('cache-control', 'no-cache');
     const held = heldRevision(request.headers['if-none-match'], tag);
@@ -55,7 +55,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { events: deltaEvents(environment, query, changes) };
   });
 
-  app.get('/api/client/streaming', { schema: { querystring: FeaturesQuery, response: { 200: textAnswer('text/event-stream', 'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change') } } }, async (request, reply) => {
+  app.get('/api/client/streaming', { schema: { summary: 'A stream of changes for a server SDK (server-sent events)', querystring: FeaturesQuery, response: { 200: textAnswer('text/event-stream', 'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change') } } }, async (request, reply) => {
     const { environment, query } = await resolve(request);
     const lastEventId = Number(request.headers['last-event-id']);
     const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;

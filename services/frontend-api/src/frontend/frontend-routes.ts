@@ -80,38 +80,38 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
     return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, toggles.parts, picked, count, TOGGLES_CLOSE, length, reply));
   }
 
-  app.get('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
+  app.get('/api/frontend', { schema: { summary: 'The flags on for a context (given as query parameters)', response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
 
-  app.post('/api/frontend', { schema: { response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, contextOf(request.body)));
+  app.post('/api/frontend', { schema: { summary: 'The flags on for a context (given in the body)', response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, contextOf(request.body)));
 
   // Every flag the token sees, off ones with enabled false, when the installation allows it.
   const all = { includeOff: true };
   function requireAllEndpoint() {
     if (!config.allEndpointEnabled) throw new NotFoundError('/api/frontend/all is not enabled on this installation (FRONTEND_API_ALL_ENDPOINT).');
   }
-  app.get('/api/frontend/all', { schema: { response: { 200: FrontendAllAnswer } } }, (request, reply) => {
+  app.get('/api/frontend/all', { schema: { summary: 'Every flag the token sees, off ones marked, for a context (when enabled)', response: { 200: FrontendAllAnswer } } }, (request, reply) => {
     requireAllEndpoint();
     return answer(request, reply, request.query as Record<string, unknown>, all);
   });
-  app.post('/api/frontend/all', { schema: { response: { 200: FrontendAllAnswer } } }, (request, reply) => {
+  app.post('/api/frontend/all', { schema: { summary: 'Every flag the token sees, off ones marked, for a context in the body (when enabled)', response: { 200: FrontendAllAnswer } } }, (request, reply) => {
     requireAllEndpoint();
     return answer(request, reply, contextOf(request.body), all);
   });
 
   const FlagParams = z.object({ featureName: PathName });
-  app.get('/api/frontend/features/:featureName', { schema: { params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
+  app.get('/api/frontend/features/:featureName', { schema: { summary: 'One flag for a context; 404 when it is off', params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
     answer(request, reply, request.query as Record<string, unknown>, { only: request.params.featureName }));
-  app.post('/api/frontend/features/:featureName', { schema: { params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
+  app.post('/api/frontend/features/:featureName', { schema: { summary: 'One flag for a context in the body; 404 when it is off', params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
     answer(request, reply, contextOf(request.body), { only: request.params.featureName }));
 
-  app.post('/api/frontend/client/metrics', { schema: { body: ClientMetrics, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/frontend/client/metrics', { schema: { summary: 'Usage counts from a frontend SDK', body: ClientMetrics, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     await publishMetrics(deps.messaging, { kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(200).send();
   });
 
-  app.post('/api/frontend/client/register', { schema: { body: FrontendRegistration, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/frontend/client/register', { schema: { summary: 'A frontend SDK announcing itself', body: FrontendRegistration, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
     await publishMetrics(deps.messaging, { kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(200).send();

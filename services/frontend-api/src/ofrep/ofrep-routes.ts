@@ -39,7 +39,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { access, environment, context: new PreparedContext(raw), targetingKey };
   }
 
-  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { params: KeyParams, response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS } } }, async (request, reply) => {
+  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { summary: 'Evaluate one flag for an OpenFeature context', params: KeyParams, response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS } } }, async (request, reply) => {
     const { key } = request.params;
     const { access, environment, context, targetingKey } = await scope(request);
     const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
@@ -53,7 +53,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // missing from it would give the code's default (perhaps `true`) where the flag is off. The ETag is taken over
   // what decides the answer (the snapshot's revision, the token's projects, each flag's answer code), so a poll
   // that changes nothing is a 304 without making the answer.
-  app.post('/ofrep/v1/evaluate/flags', { schema: { response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
+  app.post('/ofrep/v1/evaluate/flags', { schema: { summary: 'Evaluate every flag the token sees for an OpenFeature context (ETag for 304s)', response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
     settledAfterSend(scope(request).then(({ access, environment, context, targetingKey }) => {
       const features = environment.visibleFeatures(access.projects);
       if (codes.length < features.length) {

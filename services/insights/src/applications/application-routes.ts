@@ -21,14 +21,14 @@ const AppParams = z.object({ appName: PathName });
 
 /** Applications seen through SDK registrations and metrics: listed, described, forgotten, with their instances and SDKs. */
 export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: AnnounceApplications) {
-  app.get('/api/admin/metrics/applications', { schema: { querystring: ApplicationsQuery, response: { 200: ApplicationList } } }, async (request) => {
+  app.get('/api/admin/metrics/applications', { schema: { summary: 'List the applications SDKs have registered', querystring: ApplicationsQuery, response: { 200: ApplicationList } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { query, offset = 0, limit = 1000, sortOrder = 'asc' } = request.query;
     const { rows, total } = await applicationStore.list(db, { query, offset, limit, descending: sortOrder === 'desc' });
     return { total, applications: rows.map(view) };
   });
 
-  app.get('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, response: { 200: ApplicationView } } }, async (request) => {
+  app.get('/api/admin/metrics/applications/:appName', { schema: { summary: 'Get one application', params: AppParams, response: { 200: ApplicationView } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const row = await applicationStore.get(db, request.params.appName);
     if (!row) throw new NotFoundError(`Could not find application ${request.params.appName}`);
@@ -36,7 +36,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // Describes an application (made if it was not seen yet, recording application-created).
-  app.post('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, body: CreateApplication, response: { 200: NoContent } } }, async (request, reply) => {
+  app.post('/api/admin/metrics/applications/:appName', { schema: { summary: 'Describe an application (description, URL, colour, icon)', params: AppParams, body: CreateApplication, response: { 200: NoContent } } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
     const { appName } = request.params;
     await db.transaction(async (tx) => {
@@ -48,14 +48,14 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // Forgets an application and its instances; it comes back when its SDK next reports.
-  app.delete('/api/admin/metrics/applications/:appName', { schema: { params: AppParams, response: { 200: NoContent } } }, async (request, reply) => {
+  app.delete('/api/admin/metrics/applications/:appName', { schema: { summary: 'Forget an application', params: AppParams, response: { 200: NoContent } } }, async (request, reply) => {
     requirePermission(principalOf(request), Permission.UPDATE_APPLICATION);
     await db.transaction((tx) => applicationStore.forget(tx, request.params.appName));
     return reply.code(200).send();
   });
 
   app.get('/api/admin/metrics/instances/:appName/environment/:environment', {
-    schema: { params: AppParams.extend({ environment: PathName }), response: { 200: ApplicationInstances } },
+    schema: { summary: "An application's instances in an environment", params: AppParams.extend({ environment: PathName }), response: { 200: ApplicationInstances } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const instances = await applicationStore.instances(db, request.params.appName, request.params.environment);
@@ -63,7 +63,7 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // Where an application runs and which flags it asks for (missingFeatures: flags the configuration lacks).
-  app.get('/api/admin/metrics/applications/:appName/overview', { schema: { params: AppParams, response: { 200: ApplicationOverview } } }, async (request) => {
+  app.get('/api/admin/metrics/applications/:appName/overview', { schema: { summary: "An application's environments, instances, SDKs and issues", params: AppParams, response: { 200: ApplicationOverview } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const { appName } = request.params;
     if (!(await applicationStore.exists(db, appName))) throw new NotFoundError(`Could not find application ${appName}`);
@@ -88,20 +88,20 @@ export function applicationRoutes(app: HttpServer, db: DatabasePool, announce: A
   });
 
   // SDK versions older than Unleash's minimum for them, with the applications running them.
-  app.get('/api/admin/metrics/sdks/outdated', { schema: { response: { 200: OutdatedSdks } } }, async (request) => {
+  app.get('/api/admin/metrics/sdks/outdated', { schema: { summary: 'SDK versions in use that are outdated, and who uses them', response: { 200: OutdatedSdks } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return { sdks: outdatedSdks(await applicationStore.instanceSdks(db)) };
   });
 
   // The same for the applications that evaluate the project's flags.
-  app.get('/api/admin/projects/:projectId/sdks/outdated', { schema: { params: z.object({ projectId: PathName }), response: { 200: OutdatedSdks } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/sdks/outdated', { schema: { summary: "Outdated SDK versions using a project's flags", params: z.object({ projectId: PathName }), response: { 200: OutdatedSdks } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     return { sdks: outdatedSdks(await applicationStore.instanceSdks(db, request.params.projectId)) };
   });
 
   // The applications that evaluated flags of one project, by the metrics they sent.
   app.get('/api/admin/projects/:projectId/applications', {
-    schema: { params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery, response: { 200: ProjectApplicationList } },
+    schema: { summary: "The applications using a project's flags", params: z.object({ projectId: PathName }), querystring: ProjectApplicationsQuery, response: { 200: ProjectApplicationList } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     const page = request.query;

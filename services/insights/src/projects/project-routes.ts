@@ -22,7 +22,7 @@ export function projectRoutes(app: HttpServer, { db, admin }: { db: DatabasePool
     return overview;
   };
 
-  app.get('/api/admin/projects/:projectId/health-report', { schema: { params: ProjectParams, response: { 200: HealthReport } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/health-report', { schema: { summary: "A project's health: stale and potentially stale flags", params: ProjectParams, response: { 200: HealthReport } } }, async (request) => {
     const { projectId } = request.params;
     const principal = principalOf(request);
     requirePermission(principal, Permission.READ, { project: projectId });
@@ -31,7 +31,7 @@ export function projectRoutes(app: HttpServer, { db, admin }: { db: DatabasePool
   });
 
   // Unleash's project insights (deprecated there, kept): the health report's numbers, lead times, flag types.
-  app.get('/api/admin/projects/:projectId/insights', { schema: { params: ProjectParams, response: { 200: ProjectInsights } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/insights', { schema: { summary: "A project's trends: flags created and archived, time to production, changes", params: ProjectParams, response: { 200: ProjectInsights } } }, async (request) => {
     const { projectId } = request.params;
     const principal = principalOf(request);
     requirePermission(principal, Permission.READ, { project: projectId });
@@ -49,13 +49,13 @@ export function projectRoutes(app: HttpServer, { db, admin }: { db: DatabasePool
     };
   });
 
-  app.get('/api/admin/projects/:projectId/status', { schema: { params: ProjectParams, response: { 200: ProjectStatusAnswer } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/status', { schema: { summary: "A project's activity by day, resources, health and lifecycle summary", params: ProjectParams, response: { 200: ProjectStatusAnswer } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ, { project: request.params.projectId });
     return projectStatus(db, await admin.inventory(), request.params.projectId);
   });
 
   // Lead time to production of the project's flags (DORA).
-  app.get('/api/admin/projects/:projectId/dora', { schema: { params: ProjectParams, response: { 200: ProjectDora } } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/dora', { schema: { summary: 'Time to production per flag and on average', params: ProjectParams, response: { 200: ProjectDora } } }, async (request) => {
     const { projectId } = request.params;
     const principal = principalOf(request);
     requirePermission(principal, Permission.READ, { project: projectId });

@@ -10,7 +10,7 @@ type Report = { environment: string; seenAt: string };
 export function featureMetricRoutes(app: HttpServer, { db, admin }: { db: DatabasePool; admin: Pick<AdminClient, 'inventory'> }) {
   // A flag's usage as Unleash sums it (the last hour and the whole kept period per environment, the applications
   // that reported it), with the last 48 hours per hour, environment and application in `data`.
-  app.get('/api/admin/client-metrics/features/:name', { schema: { params: z.object({ name: PathName }), response: { 200: FeatureMetrics } } }, async (request) => {
+  app.get('/api/admin/client-metrics/features/:name', { schema: { summary: "A flag's usage in the last hour, per environment and application", params: z.object({ name: PathName }), response: { 200: FeatureMetrics } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const featureName = request.params.name;
     const data = await metricStore.ofFeature(db, featureName, 48);
@@ -35,14 +35,14 @@ export function featureMetricRoutes(app: HttpServer, { db, admin }: { db: Databa
   });
 
   app.get('/api/admin/client-metrics/features/:name/raw', {
-    schema: { params: z.object({ name: PathName }), querystring: RawMetricsQuery, response: { 200: FeatureMetricsRaw } },
+    schema: { summary: "A flag's usage hour by hour", params: z.object({ name: PathName }), querystring: RawMetricsQuery, response: { 200: FeatureMetricsRaw } },
   }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     return { version: 1, maturity: 'stable', data: await metricStore.ofFeature(db, request.params.name, request.query.hoursBack ?? 1) };
   });
 
   // Flags SDKs reported in the last week that the configuration does not have.
-  app.get('/api/admin/metrics/unknown-flags', { schema: { response: { 200: UnknownFlags } } }, async (request) => {
+  app.get('/api/admin/metrics/unknown-flags', { schema: { summary: 'Flags SDKs asked about that do not exist', response: { 200: UnknownFlags } } }, async (request) => {
     requirePermission(principalOf(request), Permission.READ);
     const known = new Set(Object.keys((await admin.inventory()).featureProjects));
     const flags = new Map<string, { name: string; lastSeenAt: string; lastEventAt: null; reports: Map<string, Report[]> }>();

@@ -1,22 +1,11 @@
 import { z } from 'zod';
-import { ActionInput, PayloadFilter } from '@bunting/contracts';
+import { ActionSetRun, ActionSetView } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const RunRow = z.object({ id: z.number(), actionSetId: z.number(), signalId: z.number(), state: z.string(), actions: z.array(z.unknown()), createdAt: z.string(), finishedAt: z.string().nullable() });
+const RunRow = ActionSetRun;
 
-export const ActionSetRow = z.object({
-  id: z.number(),
-  project: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  actorId: z.number(),
-  actorToken: z.string(),
-  match: z.object({ source: z.string(), sourceId: z.number(), payload: z.record(z.string(), PayloadFilter).optional() }),
-  actions: z.array(ActionInput),
-  createdAt: z.string(),
-  createdByUserId: z.number().nullable(),
-});
+// The stored action set is the answer's, with the service account's token (kept sealed, see secret-box.ts).
+export const ActionSetRow = ActionSetView.extend({ actorToken: z.string() });
 export type ActionSetRow = z.infer<typeof ActionSetRow>;
 
 const columns = sql.fragment`id, project, name, description, enabled, actor_id as "actorId", actor_token as "actorToken", match, actions,

@@ -39,7 +39,7 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
       received.inc({ outcome: OUTCOMES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'error' : 'refused') });
       done();
     },
-    schema: { params: z.object({ endpointName: z.string().min(1).max(255) }), response: { 202: SignalAccepted } },
+    schema: { summary: 'Send a signal to an endpoint (its token as a bearer token)', params: z.object({ endpointName: z.string().min(1).max(255) }), response: { 202: SignalAccepted } },
   }, async (request, reply) => {
     const endpoint = await endpointReadModel.byName(db, request.params.endpointName);
     if (!endpoint || !endpoint.enabled) throw new NotFoundError(`Could not find signal endpoint ${request.params.endpointName}`);

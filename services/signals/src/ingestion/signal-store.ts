@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { StoredSignal } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const SignalRow = z.object({ id: z.number(), source: z.string(), sourceId: z.number(), tokenName: z.string().nullable(), payload: z.unknown(), createdAt: z.string() });
+const SignalRow = StoredSignal;
 
 /** Signals received at endpoints: the newest of each endpoint are kept. */
 export const signalStore = {

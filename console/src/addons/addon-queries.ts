@@ -1,0 +1,35 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpointQuery, type AnswerOf, type BodyOf } from '../api/endpoint.ts';
+import { answer, api } from '../api/http.ts';
+import { useChange } from '../ui/use-change.ts';
+
+export type AddonView = AnswerOf<'/api/admin/addons'>['addons'][number];
+export type AddonBody = BodyOf<'/api/admin/addons', 'post'>;
+
+export const useAddons = () => useQuery(endpointQuery('/api/admin/addons'));
+
+/** How an addon's last deliveries went, asked for every few seconds while it is open. */
+export const useAddonDeliveries = (id: number | undefined) => useQuery({
+  ...endpointQuery('/api/admin/addons/{id}/events', { path: { id: id ?? 0 } }),
+  enabled: id !== undefined,
+  refetchInterval: 3000,
+});
+
+const refresh = ['/api/admin/addons'] as const;
+
+export const useSaveAddon = (id: number | undefined) => useChange(
+  (body: AddonBody) => (id !== undefined
+    ? answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id } }, body }))
+    : answer(api.POST('/api/admin/addons', { body }))),
+  { refresh, done: 'Webhook saved' },
+);
+
+export const useSwitchAddon = () => useChange(
+  (addon: AddonView) => answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id: addon.id } }, body: { ...addon, enabled: !addon.enabled } })),
+  { refresh, failed: 'Not saved' },
+);
+
+export const useRemoveAddon = () => useChange(
+  (id: number) => answer(api.DELETE('/api/admin/addons/{id}', { params: { path: { id } } })),
+  { refresh, done: 'Webhook removed', failed: 'Not removed' },
+);

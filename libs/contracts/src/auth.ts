@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { Role } from './identity.ts';
+
+/** OpenID Connect sign-in as an admin sets it up (oidcSettingsSchema). */
+export const OidcSettingsInput = z.object({
+  enabled: z.boolean().optional(),
+  discoverUrl: z.url().max(1000).optional(),
+  clientId: z.string().max(1000).optional(),
+  secret: z.string().max(1000).optional(),
+  autoCreate: z.boolean().optional(),
+  enableSingleSignOut: z.boolean().optional(),
+  defaultRootRole: z.enum(['Viewer', 'Editor', 'Admin']).optional(),
+  defaultRootRoleId: z.number().int().optional(),
+  emailDomains: z.string().max(2000).optional(),
+  acrValues: z.string().max(1000).optional(),
+  idTokenSigningAlgorithm: z.enum(['RS256', 'RS384', 'RS512']).optional(),
+  enableGroupSyncing: z.boolean().optional(),
+  groupJsonPath: z.string().max(255).optional(),
+  addGroupsScope: z.boolean().optional(),
+});
+export type OidcSettingsInput = z.infer<typeof OidcSettingsInput>;
+
+// Answers: what the routes of this resource send.
+
+/** GET /api/admin/auth/oidc/settings: the settings as given (the secret masked), the discovery address as stored. */
+export const OidcSettingsView = OidcSettingsInput.extend({ discoverUrl: z.string().optional() });
+
+/** POST /api/admin/user-admin/reset-password */
+export const ResetPasswordLink = z.object({ resetPasswordUrl: z.string() });
+
+/** GET /auth/reset/validate */
+export const ResetTokenOwner = z.object({
+  id: z.number(),
+  name: z.string().optional(),
+  email: z.string(),
+  token: z.string(),
+  createdBy: z.null(),
+  role: Role.nullable(),
+});
+
+/** GET /api/admin/auth/simple/settings */
+export const SimpleAuthSettingsView = z.object({ disabled: z.boolean() });
