@@ -30,10 +30,10 @@ const prefetch = (...queries: { queryKey: readonly unknown[] }[]) => {
 
 /** Addresses follow Unleash's UI paths, so links people already have open the same page here. */
 export const router = createBrowserRouter([
-  { path: '/login', lazy: page(() => import('./auth/login-page.tsx')), hydrateFallbackElement: firstLoad },
+  { path: '/login', lazy: page(() => import('./sign-in/login-page.tsx')), hydrateFallbackElement: firstLoad },
   // Opened from links people are sent, signed out.
-  { path: '/new-user', lazy: page(() => import('./auth/new-user-page.tsx')), hydrateFallbackElement: firstLoad },
-  { path: '/reset-password', lazy: page(() => import('./auth/reset-password-page.tsx')), hydrateFallbackElement: firstLoad },
+  { path: '/new-user', lazy: page(() => import('./invites/new-user-page.tsx')), hydrateFallbackElement: firstLoad },
+  { path: '/reset-password', lazy: page(() => import('./sign-in/password/reset-password-page.tsx')), hydrateFallbackElement: firstLoad },
   {
     element: <AppLayout />,
     hydrateFallbackElement: firstLoad,
@@ -89,7 +89,7 @@ export const router = createBrowserRouter([
           { path: 'tag-types', lazy: page(() => import('./tags/tag-types-page.tsx')) },
           { path: 'webhooks', lazy: page(() => import('./addons/webhooks-page.tsx')) },
           { path: 'signals', lazy: page(() => import('./signals/signal-endpoints-page.tsx')) },
-          { path: 'auth', lazy: page(() => import('./auth/sign-in-settings-page.tsx')) },
+          { path: 'auth', lazy: page(() => import('./sign-in/sign-in-settings-page.tsx')) },
           { path: 'maintenance', lazy: page(() => import('./maintenance/maintenance-page.tsx')) },
           { path: 'instance', lazy: page(() => import('./insights/instance-stats-page.tsx')) },
         ],

@@ -5,10 +5,10 @@ import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useEnvironments } from '../environments/environment-queries.ts';
 import { useProjects } from '../projects/project-queries.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useAddonDeliveries, useAddons, useRemoveAddon, useSaveAddon, useSwitchAddon, type AddonView } from './addon-queries.ts';
 
 function WebhookModal({ addon, onClose }: { addon: AddonView | null; onClose: () => void }) {
@@ -68,29 +68,22 @@ export default function WebhooksPage() {
   return (
     <Stack>
       <CreateButton permission={can('CREATE_ADDON')} onClick={() => setEditing(null)}>New webhook</CreateButton>
-      <QueryView query={addons} loading="Loading webhooks" empty="No webhooks yet" isEmpty={(data) => !data.addons.some((addon) => addon.provider === 'webhook')}>
-        {(data) => (
-          <Table aria-label="Webhooks">
-            <Table.Thead><Table.Tr><Table.Th>URL</Table.Th><Table.Th>Events</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {data.addons.filter((addon) => addon.provider === 'webhook').map((addon) => {
-                const url = String(addon.parameters.url ?? '');
-                return (
-                  <Table.Tr key={addon.id}>
-                    <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setEditing(addon)}>{url}</Button></Table.Td>
-                    <Table.Td><Text size="sm" lineClamp={2}>{addon.events.join(', ')}</Text></Table.Td>
-                    <Table.Td><Switch aria-label={`Webhook to ${url} enabled`} checked={addon.enabled} disabled={!can('UPDATE_ADDON').allowed} onChange={() => toggle.mutate(addon)} /></Table.Td>
-                    <Table.Td>
-                      <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove the webhook to ${url}`} disabled={!can('DELETE_ADDON').allowed}
-                        title="Remove this webhook?" message={`Nothing more is sent to ${url}.`} confirmLabel="Remove" onConfirm={() => remove.mutate(addon.id)}>Remove</ConfirmButton>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={addons} label="Webhooks" empty="No webhooks yet" columns={['URL', 'Events', 'Enabled', '']}
+        rowsOf={(data) => data.addons.filter((addon) => addon.provider === 'webhook')} rowKey={(addon) => addon.id}
+        cells={(addon) => {
+          const url = String(addon.parameters.url ?? '');
+          return (
+            <>
+              <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setEditing(addon)}>{url}</Button></Table.Td>
+              <Table.Td><Text size="sm" lineClamp={2}>{addon.events.join(', ')}</Text></Table.Td>
+              <Table.Td><Switch aria-label={`Webhook to ${url} enabled`} checked={addon.enabled} disabled={!can('UPDATE_ADDON').allowed} onChange={() => toggle.mutate(addon)} /></Table.Td>
+              <Table.Td>
+                <DeleteButton verb="Remove" what={`the webhook to ${url}`} disabled={!can('DELETE_ADDON').allowed} title="Remove this webhook?"
+                  message={`Nothing more is sent to ${url}.`} onConfirm={() => remove.mutate(addon.id)} />
+              </Table.Td>
+            </>
+          );
+        }} />
       {editing !== undefined ? <WebhookModal addon={editing} onClose={() => setEditing(undefined)} /> : null}
     </Stack>
   );

@@ -5,10 +5,10 @@ import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useEnvironments } from '../environments/environment-queries.ts';
 import { useProjects } from '../projects/project-queries.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken, useSetApiTokenExpiry } from './api-token-queries.ts';
 
@@ -63,40 +63,32 @@ export default function ApiTokensPage() {
   return (
     <Stack>
       <CreateButton permission={creatable} onClick={open}>New API token</CreateButton>
-      <QueryView query={tokens} loading="Loading API tokens" empty="No API tokens" isEmpty={(data) => data.tokens.length === 0}>
-        {(data) => (
-        <Table aria-label="API tokens">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Type</Table.Th><Table.Th>Projects</Table.Th><Table.Th>Environment</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.tokens.map((token) => (
-              <Table.Tr key={token.id ?? token.createdAt}>
-                <Table.Td>{token.tokenName}</Table.Td>
-                <Table.Td><Badge variant="light" color={token.type === 'admin' ? 'red' : token.type === 'frontend' ? 'grape' : 'blue'}>{token.type}</Badge></Table.Td>
-                <Table.Td><Text size="sm">{token.projects.join(', ')}</Text></Table.Td>
-                <Table.Td>{token.environment}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Text size="sm">{token.expiresAt ? new Date(token.expiresAt).toLocaleDateString() : 'never'}</Text>
-                    {token.id !== undefined ? (
-                      <NativeSelect size="xs" aria-label={`New expiry of ${token.tokenName}`} value="" disabled={!can('UPDATE_CLIENT_API_TOKEN').allowed}
-                        onChange={(event) => event.currentTarget.value && setExpiry.mutate({ id: token.id!, days: Number(event.currentTarget.value) })}
-                        data={[{ value: '', label: 'Change…' }, { value: '30', label: 'in 30 days' }, { value: '90', label: 'in 90 days' }, { value: '365', label: 'in a year' }]} />
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{token.seenAt ? new Date(token.seenAt).toLocaleString() : 'never'}</Table.Td>
-                <Table.Td>
-                  {token.id !== undefined ? (
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${token.tokenName}`} disabled={!can('DELETE_CLIENT_API_TOKEN').allowed}
-                      title={`Delete ${token.tokenName}?`} message="Every SDK or script using it is refused from then on." confirmLabel="Delete" onConfirm={() => deleteToken.mutate(token.id!)}>Delete</ConfirmButton>
-                  ) : null}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={tokens} label="API tokens" empty="No API tokens" columns={['Name', 'Type', 'Projects', 'Environment', 'Expires', 'Last used', '']} rowsOf={(data) => data.tokens} rowKey={(token) => token.id ?? token.createdAt}
+        cells={(token) => (
+          <>
+            <Table.Td>{token.tokenName}</Table.Td>
+            <Table.Td><Badge variant="light" color={token.type === 'admin' ? 'red' : token.type === 'frontend' ? 'grape' : 'blue'}>{token.type}</Badge></Table.Td>
+            <Table.Td><Text size="sm">{token.projects.join(', ')}</Text></Table.Td>
+            <Table.Td>{token.environment}</Table.Td>
+            <Table.Td>
+              <Group gap={6} wrap="nowrap">
+                <Text size="sm">{token.expiresAt ? new Date(token.expiresAt).toLocaleDateString() : 'never'}</Text>
+                {token.id !== undefined ? (
+                  <NativeSelect size="xs" aria-label={`New expiry of ${token.tokenName}`} value="" disabled={!can('UPDATE_CLIENT_API_TOKEN').allowed}
+                    onChange={(event) => event.currentTarget.value && setExpiry.mutate({ id: token.id!, days: Number(event.currentTarget.value) })}
+                    data={[{ value: '', label: 'Change…' }, { value: '30', label: 'in 30 days' }, { value: '90', label: 'in 90 days' }, { value: '365', label: 'in a year' }]} />
+                ) : null}
+              </Group>
+            </Table.Td>
+            <Table.Td>{token.seenAt ? new Date(token.seenAt).toLocaleString() : 'never'}</Table.Td>
+            <Table.Td>
+              {token.id !== undefined ? (
+                <DeleteButton what={`the token ${token.tokenName}`} disabled={!can('DELETE_CLIENT_API_TOKEN').allowed} title={`Delete ${token.tokenName}?`}
+                  message="Every SDK or script using it is refused from then on." onConfirm={() => deleteToken.mutate(token.id!)} />
+              ) : null}
+            </Table.Td>
+          </>
+        )} />
       {creating ? <CreateTokenModal onClose={close} /> : null}
     </Stack>
   );

@@ -4,10 +4,10 @@ import type { ContextField } from '@bunting/contracts';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { parseValues } from '../constraints/constraint-values.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useAllContextFields, useRemoveContextField, useSaveContextField } from './context-field-queries.ts';
 
 function ContextFieldModal({ field, onClose }: { field: ContextField | null; onClose: () => void }) {
@@ -37,29 +37,21 @@ export default function ContextFieldsPage() {
   return (
     <Stack>
       <CreateButton permission={can('CREATE_CONTEXT_FIELD')} onClick={() => setEditing(null)}>New context field</CreateButton>
-      <QueryView query={fields} loading="Loading context fields">
-        {(all) => (
-          <Table aria-label="Context fields">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Legal values</Table.Th><Table.Th ta="right">Used by flags</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {all.map((field) => (
-                <Table.Tr key={field.name}>
-                  <Table.Td>
-                    <Button variant="subtle" size="compact-sm" onClick={() => setEditing(field)}>{field.name}</Button>
-                    {field.description ? <Text size="sm" c="dimmed">{field.description}</Text> : null}
-                  </Table.Td>
-                  <Table.Td><Text size="sm" lineClamp={2}>{field.legalValues.map((legal) => legal.value).join(', ') || 'any value'}</Text></Table.Td>
-                  <Table.Td ta="right">{field.usedInFeatures ?? 0}</Table.Td>
-                  <Table.Td>
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove ${field.name}`} disabled={!can('DELETE_CONTEXT_FIELD').allowed}
-                      title={`Remove ${field.name}?`} message="Constraints that use it stay, but the field is no longer offered." confirmLabel="Remove" onConfirm={() => remove.mutate(field.name)}>Remove</ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={fields} label="Context fields" empty="No context fields" columns={['Name', 'Legal values', { label: 'Used by flags', numeric: true }, '']} rowKey={(field) => field.name}
+        cells={(field) => (
+          <>
+            <Table.Td>
+              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(field)}>{field.name}</Button>
+              {field.description ? <Text size="sm" c="dimmed">{field.description}</Text> : null}
+            </Table.Td>
+            <Table.Td><Text size="sm" lineClamp={2}>{field.legalValues.map((legal) => legal.value).join(', ') || 'any value'}</Text></Table.Td>
+            <Table.Td ta="right">{field.usedInFeatures ?? 0}</Table.Td>
+            <Table.Td>
+              <DeleteButton verb="Remove" what={field.name} disabled={!can('DELETE_CONTEXT_FIELD').allowed} title={`Remove ${field.name}?`}
+                message="Constraints that use it stay, but the field is no longer offered." onConfirm={() => remove.mutate(field.name)} />
+            </Table.Td>
+          </>
+        )} />
       {editing !== undefined ? <ContextFieldModal field={editing} onClose={() => setEditing(undefined)} /> : null}
     </Stack>
   );

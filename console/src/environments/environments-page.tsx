@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { movedOrder } from '../strategy-definitions/strategy-summary.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useEnvironments, useRemoveEnvironment, useSaveEnvironment, useSortEnvironments, useSwitchEnvironment } from './environment-queries.ts';
 
 const ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
@@ -41,36 +41,30 @@ export default function EnvironmentsPage() {
   return (
     <Stack>
       <CreateButton permission={create} onClick={() => setModal({})}>New environment</CreateButton>
-      <QueryView query={environments} loading="Loading environments">
-        {(all) => (
-          <Table aria-label="Environments">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Type</Table.Th><Table.Th ta="right">Projects</Table.Th><Table.Th ta="right">Flags on</Table.Th><Table.Th ta="right">API tokens</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {all.map((environment, index) => (
-                <Table.Tr key={environment.name}>
-                  <Table.Td>{environment.name} {environment.protected ? <Badge size="xs" variant="light" color="gray">protected</Badge> : null}</Table.Td>
-                  <Table.Td>{environment.type}</Table.Td>
-                  <Table.Td ta="right">{environment.projectCount}</Table.Td>
-                  <Table.Td ta="right">{environment.enabledToggleCount}</Table.Td>
-                  <Table.Td ta="right">{environment.apiTokenCount}</Table.Td>
-                  <Table.Td><Switch aria-label={`${environment.name} enabled`} checked={environment.enabled} disabled={!update.allowed} onChange={(event) => toggle.mutate({ name: environment.name, enabled: event.currentTarget.checked })} /></Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <ActionIcon variant="subtle" aria-label={`Move ${environment.name} up`} disabled={!update.allowed || index === 0 || sort.isPending} onClick={() => move(environment.name, -1)}>↑</ActionIcon>
-                      <ActionIcon variant="subtle" aria-label={`Move ${environment.name} down`} disabled={!update.allowed || index === all.length - 1 || sort.isPending} onClick={() => move(environment.name, 1)}>↓</ActionIcon>
-                      <Button size="compact-sm" variant="subtle" aria-label={`Clone ${environment.name}`} disabled={!create.allowed} onClick={() => setModal({ cloneOf: environment.name })}>Clone</Button>
-                      {environment.protected ? null : (
-                        <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove ${environment.name}`} disabled={!can('DELETE_ENVIRONMENT').allowed}
-                          title={`Remove ${environment.name}?`} message="Every flag's configuration there goes with it." confirmLabel="Remove" onConfirm={() => remove.mutate(environment.name)}>Remove</ConfirmButton>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={environments} label="Environments" empty="No environments"
+        columns={['Name', 'Type', { label: 'Projects', numeric: true }, { label: 'Flags on', numeric: true }, { label: 'API tokens', numeric: true }, 'Enabled', '']}
+        rowKey={(environment) => environment.name}
+        cells={(environment, index, all) => (
+          <>
+            <Table.Td>{environment.name} {environment.protected ? <Badge size="xs" variant="light" color="gray">protected</Badge> : null}</Table.Td>
+            <Table.Td>{environment.type}</Table.Td>
+            <Table.Td ta="right">{environment.projectCount}</Table.Td>
+            <Table.Td ta="right">{environment.enabledToggleCount}</Table.Td>
+            <Table.Td ta="right">{environment.apiTokenCount}</Table.Td>
+            <Table.Td><Switch aria-label={`${environment.name} enabled`} checked={environment.enabled} disabled={!update.allowed} onChange={(event) => toggle.mutate({ name: environment.name, enabled: event.currentTarget.checked })} /></Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <ActionIcon variant="subtle" aria-label={`Move ${environment.name} up`} disabled={!update.allowed || index === 0 || sort.isPending} onClick={() => move(environment.name, -1)}>↑</ActionIcon>
+                <ActionIcon variant="subtle" aria-label={`Move ${environment.name} down`} disabled={!update.allowed || index === all.length - 1 || sort.isPending} onClick={() => move(environment.name, 1)}>↓</ActionIcon>
+                <Button size="compact-sm" variant="subtle" aria-label={`Clone ${environment.name}`} disabled={!create.allowed} onClick={() => setModal({ cloneOf: environment.name })}>Clone</Button>
+                {environment.protected ? null : (
+                  <DeleteButton verb="Remove" what={environment.name} disabled={!can('DELETE_ENVIRONMENT').allowed} title={`Remove ${environment.name}?`}
+                    message="Every flag's configuration there goes with it." onConfirm={() => remove.mutate(environment.name)} />
+                )}
+              </Group>
+            </Table.Td>
+          </>
+        )} />
       {modal ? <EnvironmentModal cloneOf={modal.cloneOf} onClose={() => setModal(null)} /> : null}
     </Stack>
   );

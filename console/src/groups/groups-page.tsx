@@ -4,10 +4,10 @@ import type { Role, User } from '@bunting/contracts';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useUsers } from '../users/user-queries.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useCreateGroup, useDeleteGroup, useGroups } from './group-queries.ts';
 
 const nameOf = (user: User) => user.name ?? user.username ?? user.email ?? `User ${user.id}`;
@@ -45,26 +45,18 @@ export default function GroupsPage() {
   return (
     <Stack>
       <CreateButton permission={{ allowed: admin.allowed && users.data !== undefined, reason: admin.reason }} onClick={() => setCreating(true)}>New group</CreateButton>
-      <QueryView query={groups} loading="Loading groups" empty="No groups yet" isEmpty={(data) => data.groups.length === 0}>
-        {(data) => (
-          <Table aria-label="Groups">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Members</Table.Th><Table.Th>Root role</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {data.groups.map((group) => (
-                <Table.Tr key={group.id}>
-                  <Table.Td><Text fw={600} size="sm">{group.name}</Text><Text size="xs" c="dimmed">{group.description ?? ''}</Text></Table.Td>
-                  <Table.Td><Text size="sm">{group.users.map(({ user }) => nameOf(user)).join(', ')}</Text></Table.Td>
-                  <Table.Td>{roleName(group.rootRole)}</Table.Td>
-                  <Table.Td>
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the group ${group.name}`} disabled={!admin.allowed}
-                      title="Delete this group?" message="Its members lose what the group gave them." confirmLabel="Delete" onConfirm={() => deleteGroup.mutate(group.id)}>Delete</ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={groups} label="Groups" empty="No groups yet" columns={['Name', 'Members', 'Root role', '']} rowsOf={(data) => data.groups} rowKey={(group) => group.id}
+        cells={(group) => (
+          <>
+            <Table.Td><Text fw={600} size="sm">{group.name}</Text><Text size="xs" c="dimmed">{group.description ?? ''}</Text></Table.Td>
+            <Table.Td><Text size="sm">{group.users.map(({ user }) => nameOf(user)).join(', ')}</Text></Table.Td>
+            <Table.Td>{roleName(group.rootRole)}</Table.Td>
+            <Table.Td>
+              <DeleteButton what={`the group ${group.name}`} disabled={!admin.allowed} title="Delete this group?"
+                message="Its members lose what the group gave them." onConfirm={() => deleteGroup.mutate(group.id)} />
+            </Table.Td>
+          </>
+        )} />
       {creating && users.data ? <NewGroupModal users={users.data.users} roles={users.data.rootRoles ?? []} onClose={() => setCreating(false)} /> : null}
     </Stack>
   );

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { Guarded } from '../ui/guarded.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { useCreateInviteLink, useDisableInviteLink, useInviteLinks } from './invite-queries.ts';
 
@@ -27,27 +27,19 @@ export default function InviteLinksPage() {
         </Group>
       </form>
       {create.data ? <SecretOnce label="Invite link" secret={create.data.url} /> : null}
-      <QueryView query={links} loading="Loading invite links" empty="No invite links" isEmpty={(data) => data.tokens.length === 0}>
-        {(data) => (
-        <Table aria-label="Invite links">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Signed up</Table.Th><Table.Th>State</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.tokens.map((link) => {
-              const expired = Date.parse(link.expiresAt) <= Date.now();
-              return (
-                <Table.Tr key={link.secret}>
-                  <Table.Td>{link.name}</Table.Td>
-                  <Table.Td>{new Date(link.expiresAt).toLocaleString()}</Table.Td>
-                  <Table.Td>{link.users?.length ?? 0}</Table.Td>
-                  <Table.Td><Badge variant="light" color={link.enabled && !expired ? 'green' : 'gray'}>{!link.enabled ? 'disabled' : expired ? 'expired' : 'active'}</Badge></Table.Td>
-                  <Table.Td>{link.enabled && !expired ? <Button size="compact-sm" variant="subtle" color="red" aria-label={`Disable the invite link ${link.name}`} disabled={!admin.allowed} onClick={() => disable.mutate(link.secret)}>Disable</Button> : null}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={links} label="Invite links" empty="No invite links" columns={['Name', 'Expires', 'Signed up', 'State', '']} rowsOf={(data) => data.tokens} rowKey={(link) => link.secret}
+        cells={(link) => {
+          const expired = Date.parse(link.expiresAt) <= Date.now();
+          return (
+            <>
+              <Table.Td>{link.name}</Table.Td>
+              <Table.Td>{new Date(link.expiresAt).toLocaleString()}</Table.Td>
+              <Table.Td>{link.users?.length ?? 0}</Table.Td>
+              <Table.Td><Badge variant="light" color={link.enabled && !expired ? 'green' : 'gray'}>{!link.enabled ? 'disabled' : expired ? 'expired' : 'active'}</Badge></Table.Td>
+              <Table.Td>{link.enabled && !expired ? <Button size="compact-sm" variant="subtle" color="red" aria-label={`Disable the invite link ${link.name}`} disabled={!admin.allowed} onClick={() => disable.mutate(link.secret)}>Disable</Button> : null}</Table.Td>
+            </>
+          );
+        }} />
     </Stack>
   );
 }

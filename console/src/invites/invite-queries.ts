@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { endpointQuery } from '../api/endpoint.ts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { endpointQuery, type BodyOf } from '../api/endpoint.ts';
 import { answer, api } from '../api/http.ts';
 import { useChange } from '../ui/use-change.ts';
 
@@ -17,3 +17,10 @@ export const useDisableInviteLink = () => useChange(
   (token: string) => answer(api.PUT('/api/admin/invite-link/tokens/{token}', { params: { path: { token } }, body: { enabled: false } })),
   { refresh, done: 'Invite link disabled', failed: 'Not saved' },
 );
+
+/** Whether an invite link may be used (asked signed out, by the sign-up page). */
+export const useInvite = (token: string) => useQuery({ ...endpointQuery('/invite/{token}/validate', { path: { token } }), retry: false, enabled: token !== '' });
+
+export const useSignUp = (token: string) => useMutation({
+  mutationFn: (body: BodyOf<'/invite/{token}/signup', 'post'>) => answer(api.POST('/invite/{token}/signup', { params: { path: { token } }, body })),
+});

@@ -3,10 +3,10 @@ import { useState, type FormEvent } from 'react';
 import type { Role, User } from '@bunting/contracts';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { FormError } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import {
   patBody, useCreateServiceAccount, useCreateServiceAccountToken, useDeleteServiceAccount, useDeleteServiceAccountToken, useServiceAccountTokens, useServiceAccounts,
@@ -36,26 +36,18 @@ function TokensModal({ account, onClose }: { account: User; onClose: () => void 
           </Group>
         </form>
         {create.data?.secret ? <SecretOnce label="Service account token" secret={create.data.secret} /> : null}
-        <QueryView query={tokens} loading="Loading tokens" empty="No tokens yet" isEmpty={(data) => data.pats.length === 0}>
-          {(data) => (
-          <Table aria-label="Service account tokens">
-            <Table.Thead><Table.Tr><Table.Th>Description</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {data.pats.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>{token.description}</Table.Td>
-                  <Table.Td>{new Date(token.expiresAt).toLocaleDateString()}</Table.Td>
-                  <Table.Td>{token.seenAt ? new Date(token.seenAt).toLocaleString() : 'never'}</Table.Td>
-                  <Table.Td>
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${token.description}`}
-                      title="Delete this token?" message="Scripts using it are refused from now on." confirmLabel="Delete" onConfirm={() => deleteToken.mutate(token.id)}>Delete</ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          )}
-        </QueryView>
+        <ListTable query={tokens} label="Service account tokens" empty="No tokens yet" columns={['Description', 'Expires', 'Last used', '']} rowsOf={(data) => data.pats} rowKey={(token) => token.id}
+          cells={(token) => (
+            <>
+              <Table.Td>{token.description}</Table.Td>
+              <Table.Td>{new Date(token.expiresAt).toLocaleDateString()}</Table.Td>
+              <Table.Td>{token.seenAt ? new Date(token.seenAt).toLocaleString() : 'never'}</Table.Td>
+              <Table.Td>
+                <DeleteButton what={`the token ${token.description}`} title="Delete this token?"
+                  message="Scripts using it are refused from now on." onConfirm={() => deleteToken.mutate(token.id)} />
+              </Table.Td>
+            </>
+          )} />
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
     </Modal>
@@ -97,26 +89,18 @@ export default function ServiceAccountsPage() {
   return (
     <Stack>
       {accounts.data ? <NewAccountForm roles={accounts.data.rootRoles} /> : null}
-      <QueryView query={accounts} loading="Loading service accounts" empty="No service accounts yet" isEmpty={(data) => data.serviceAccounts.length === 0}>
-        {(data) => (
-        <Table aria-label="Service accounts">
-          <Table.Thead><Table.Tr><Table.Th>Username</Table.Th><Table.Th>Name</Table.Th><Table.Th>Root role</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.serviceAccounts.map((account) => (
-              <Table.Tr key={account.id}>
-                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setTokensOf(account)} aria-label={`Tokens of ${account.username ?? account.id}`}>{account.username}</Button></Table.Td>
-                <Table.Td>{account.name ?? ''}</Table.Td>
-                <Table.Td>{roleName(account.rootRole)}</Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the service account ${account.username ?? account.id}`}
-                    title="Delete this service account?" message="Its tokens stop working; action sets acting as it fail." confirmLabel="Delete" onConfirm={() => deleteAccount.mutate(account.id)}>Delete</ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={accounts} label="Service accounts" empty="No service accounts yet" columns={['Username', 'Name', 'Root role', '']} rowsOf={(data) => data.serviceAccounts} rowKey={(account) => account.id}
+        cells={(account) => (
+          <>
+            <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setTokensOf(account)} aria-label={`Tokens of ${account.username ?? account.id}`}>{account.username}</Button></Table.Td>
+            <Table.Td>{account.name ?? ''}</Table.Td>
+            <Table.Td>{roleName(account.rootRole)}</Table.Td>
+            <Table.Td>
+              <DeleteButton what={`the service account ${account.username ?? account.id}`} title="Delete this service account?"
+                message="Its tokens stop working; action sets acting as it fail." onConfirm={() => deleteAccount.mutate(account.id)} />
+            </Table.Td>
+          </>
+        )} />
       {tokensOf ? <TokensModal account={tokensOf} onClose={() => setTokensOf(null)} /> : null}
     </Stack>
   );

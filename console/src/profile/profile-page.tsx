@@ -5,8 +5,9 @@ import { fieldError, messageOf } from '../api/http.ts';
 import { useMe } from '../api/session.ts';
 import { patBody, useCreateOwnToken, useDeleteOwnToken, useOwnTokens } from '../personal-access-tokens/pat-queries.ts';
 import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { FormError } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
 import { useChangeOwnPassword, useProfile, useSignOutEverywhere } from './profile-queries.ts';
@@ -54,26 +55,18 @@ function PersonalAccessTokens() {
         </Group>
       </form>
       {create.data?.secret ? <SecretOnce label="Personal access token" secret={create.data.secret} /> : null}
-      <QueryView query={pats} loading="Loading your tokens" empty="You have no personal access tokens." isEmpty={(data) => data.pats.length === 0}>
-        {(data) => (
-        <Table aria-label="Personal access tokens">
-          <Table.Thead><Table.Tr><Table.Th>Description</Table.Th><Table.Th>Expires</Table.Th><Table.Th>Last used</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.pats.map((pat) => (
-              <Table.Tr key={pat.id}>
-                <Table.Td>{pat.description}</Table.Td>
-                <Table.Td>{new Date(pat.expiresAt).toLocaleDateString()}</Table.Td>
-                <Table.Td>{pat.seenAt ? new Date(pat.seenAt).toLocaleString() : 'never'}</Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${pat.description}`} title={`Delete ${pat.description}?`}
-                    message="Scripts using it are refused from then on." confirmLabel="Delete" onConfirm={() => deletePat.mutate(pat.id)}>Delete</ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={pats} label="Personal access tokens" empty="You have no personal access tokens." columns={['Description', 'Expires', 'Last used', '']} rowsOf={(data) => data.pats} rowKey={(pat) => pat.id}
+        cells={(pat) => (
+          <>
+            <Table.Td>{pat.description}</Table.Td>
+            <Table.Td>{new Date(pat.expiresAt).toLocaleDateString()}</Table.Td>
+            <Table.Td>{pat.seenAt ? new Date(pat.seenAt).toLocaleString() : 'never'}</Table.Td>
+            <Table.Td>
+              <DeleteButton what={`the token ${pat.description}`} title={`Delete ${pat.description}?`}
+                message="Scripts using it are refused from then on." onConfirm={() => deletePat.mutate(pat.id)} />
+            </Table.Td>
+          </>
+        )} />
     </Stack>
   );
 }

@@ -6,7 +6,7 @@ import { usePermission } from '../api/session.ts';
 import { useGroups } from '../groups/group-queries.ts';
 import { useUsers } from '../users/user-queries.ts';
 import { projectPage } from '../ui/addresses.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
 import { useGiveAccess, useProjectAccess, useTakeAccess } from './project-access-queries.ts';
 
@@ -63,8 +63,8 @@ export default function ProjectAccessPage() {
                 <Table.Td>{row.type}</Table.Td>
                 <Table.Td>{roleNames(row.roles)}</Table.Td>
                 <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove the access of ${row.name}`} disabled={!write.allowed}
-                    title="Remove this access?" message={`${row.name} loses its roles in this project.`} confirmLabel="Remove" onConfirm={() => take.mutate({ kind: row.kind, id: row.id })}>Remove</ConfirmButton>
+                  <DeleteButton verb="Remove" what={`the access of ${row.name}`} disabled={!write.allowed} title="Remove this access?"
+                    message={`${row.name} loses its roles in this project.`} onConfirm={() => take.mutate({ kind: row.kind, id: row.id })} />
                 </Table.Td>
               </Table.Tr>
             ))}

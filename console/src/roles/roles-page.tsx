@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useEnvironments } from '../environments/environment-queries.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useCreateRole, useDeleteRole, usePermissionCatalogue, useRoles, type PermissionCatalogue } from './role-queries.ts';
 
 type Catalogue = PermissionCatalogue;
@@ -83,31 +83,23 @@ export default function RolesPage() {
   return (
     <Stack>
       <CreateButton permission={{ allowed: admin.allowed && catalogue.data !== undefined, reason: admin.reason }} onClick={() => setCreating(true)}>New role</CreateButton>
-      <QueryView query={roles} loading="Loading roles" empty="No roles" isEmpty={(data) => data.roles.length === 0}>
-        {(data) => (
-          <Table aria-label="Roles">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Description</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {data.roles.map((role) => {
-                const custom = role.type === 'custom' || role.type === 'root-custom';
-                return (
-                  <Table.Tr key={role.id}>
-                    <Table.Td><Text fw={600} size="sm">{role.name}</Text></Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}><Text size="sm">{KIND_LABELS[role.type] ?? role.type}</Text></Table.Td>
-                    <Table.Td><Text size="sm">{role.description ?? ''}</Text></Table.Td>
-                    <Table.Td>
-                      {custom ? (
-                        <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the role ${role.name}`} disabled={!admin.allowed}
-                          title="Delete this role?" message="Who holds it loses its permissions." confirmLabel="Delete" onConfirm={() => deleteRole.mutate(role.id)}>Delete</ConfirmButton>
-                      ) : null}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={roles} label="Roles" empty="No roles" columns={['Name', 'Kind', 'Description', '']} rowsOf={(data) => data.roles} rowKey={(role) => role.id}
+        cells={(role) => {
+          const custom = role.type === 'custom' || role.type === 'root-custom';
+          return (
+            <>
+              <Table.Td><Text fw={600} size="sm">{role.name}</Text></Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}><Text size="sm">{KIND_LABELS[role.type] ?? role.type}</Text></Table.Td>
+              <Table.Td><Text size="sm">{role.description ?? ''}</Text></Table.Td>
+              <Table.Td>
+                {custom ? (
+                  <DeleteButton what={`the role ${role.name}`} disabled={!admin.allowed} title="Delete this role?"
+                    message="Who holds it loses its permissions." onConfirm={() => deleteRole.mutate(role.id)} />
+                ) : null}
+              </Table.Td>
+            </>
+          );
+        }} />
       {creating && catalogue.data ? <NewRoleModal catalogue={catalogue.data} onClose={() => setCreating(false)} /> : null}
     </Stack>
   );

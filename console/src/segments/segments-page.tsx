@@ -6,10 +6,10 @@ import { usePermission } from '../api/session.ts';
 import { useContextFields } from '../context-fields/context-field-queries.ts';
 import { ConstraintEditor } from '../constraints/constraint-editor.tsx';
 import { constraintProblem, toWire } from '../constraints/constraint-values.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useRemoveSegment, useSaveSegment, useSegmentUse, useSegments } from './segment-queries.ts';
 
 function SegmentModal({ segment, onClose }: { segment: Segment | null; onClose: () => void }) {
@@ -48,29 +48,21 @@ export default function SegmentsPage() {
   return (
     <Stack>
       <CreateButton permission={can('CREATE_SEGMENT')} onClick={() => setEditing(null)}>New segment</CreateButton>
-      <QueryView query={segments} loading="Loading segments" empty="No segments yet" isEmpty={(all) => all.length === 0}>
-        {(all) => (
-          <Table aria-label="Segments">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th ta="right">Constraints</Table.Th><Table.Th>Project</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {all.map((segment) => (
-                <Table.Tr key={segment.id}>
-                  <Table.Td>
-                    <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment as Segment)}>{segment.name}</Button>
-                    {segment.description ? <Text size="sm" c="dimmed">{segment.description}</Text> : null}
-                  </Table.Td>
-                  <Table.Td ta="right">{segment.constraints.length}</Table.Td>
-                  <Table.Td>{segment.project ?? 'every project'}</Table.Td>
-                  <Table.Td>
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Remove ${segment.name}`} disabled={!can('DELETE_SEGMENT').allowed}
-                      title={`Remove ${segment.name}?`} message="A segment still used by a strategy cannot be removed." confirmLabel="Remove" onConfirm={() => remove.mutate(segment.id)}>Remove</ConfirmButton>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={segments} label="Segments" empty="No segments yet" columns={['Name', { label: 'Constraints', numeric: true }, 'Project', '']} rowKey={(segment) => segment.id}
+        cells={(segment) => (
+          <>
+            <Table.Td>
+              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment as Segment)}>{segment.name}</Button>
+              {segment.description ? <Text size="sm" c="dimmed">{segment.description}</Text> : null}
+            </Table.Td>
+            <Table.Td ta="right">{segment.constraints.length}</Table.Td>
+            <Table.Td>{segment.project ?? 'every project'}</Table.Td>
+            <Table.Td>
+              <DeleteButton verb="Remove" what={segment.name} disabled={!can('DELETE_SEGMENT').allowed} title={`Remove ${segment.name}?`}
+                message="A segment still used by a strategy cannot be removed." onConfirm={() => remove.mutate(segment.id)} />
+            </Table.Td>
+          </>
+        )} />
       {editing !== undefined ? <SegmentModal segment={editing} onClose={() => setEditing(undefined)} /> : null}
     </Stack>
   );

@@ -7,10 +7,10 @@ import { OPERATORS, OPERATOR_LABELS, parseValues, type Operator } from '../const
 import { useEnvironments } from '../environments/environment-queries.ts';
 import { useServiceAccounts } from '../personal-access-tokens/pat-queries.ts';
 import { projectPage } from '../ui/addresses.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import {
   useActionSetRuns, useActionSets, useCreateActionSet, useDeleteActionSet, useSignalEndpoints, useSwitchActionSet, type ActionSetView,
 } from './signal-queries.ts';
@@ -97,22 +97,14 @@ function RunsModal({ project, set, onClose }: { project: string; set: ActionSet;
   return (
     <Modal opened onClose={onClose} title={`Runs of ${set.name}`} size="lg">
       <Stack>
-        <QueryView query={runs} loading="Loading runs" empty="No matching signal yet" isEmpty={(data) => data.actionSetEvents.length === 0}>
-          {(data) => (
-          <Table aria-label="Runs">
-            <Table.Thead><Table.Tr><Table.Th>When</Table.Th><Table.Th>Outcome</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {data.actionSetEvents.map((run) => (
-                <Table.Tr key={run.id}>
-                  <Table.Td><Text size="xs">{new Date(run.createdAt).toLocaleString()}</Text></Table.Td>
-                  <Table.Td><Badge variant="light" color={run.state === 'success' ? 'green' : run.state === 'failed' ? 'red' : 'gray'}>{run.state}</Badge></Table.Td>
-                  <Table.Td><Text size="sm">{(run.actions as ActionOutcome[]).map((action) => `${action.action ?? ''}: ${action.state ?? ''}${action.details ? ` (${action.details})` : ''}`).join('; ')}</Text></Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          )}
-        </QueryView>
+        <ListTable query={runs} label="Runs" empty="No matching signal yet" columns={['When', 'Outcome', 'Actions']} rowsOf={(data) => data.actionSetEvents} rowKey={(run) => run.id}
+          cells={(run) => (
+            <>
+              <Table.Td><Text size="xs">{new Date(run.createdAt).toLocaleString()}</Text></Table.Td>
+              <Table.Td><Badge variant="light" color={run.state === 'success' ? 'green' : run.state === 'failed' ? 'red' : 'gray'}>{run.state}</Badge></Table.Td>
+              <Table.Td><Text size="sm">{(run.actions as ActionOutcome[]).map((action) => `${action.action ?? ''}: ${action.state ?? ''}${action.details ? ` (${action.details})` : ''}`).join('; ')}</Text></Table.Td>
+            </>
+          )} />
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
     </Modal>
@@ -136,31 +128,24 @@ export default function ActionSetsPage() {
       <Title order={1}>Actions</Title>
       <CreateButton permission={admin} onClick={() => setCreating(true)}>New action set</CreateButton>
       {!admin.allowed ? <Text>{admin.reason}</Text> : (
-        <QueryView query={sets} loading="Loading action sets" empty="No action sets yet" isEmpty={(data) => data.actions.length === 0}
-          emptyHint="A signal endpoint's signals can switch this project's flags: make an action set to say which.">
-          {(data) => (
-        <Table aria-label="Action sets">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Signal endpoint</Table.Th><Table.Th>Filters</Table.Th><Table.Th>Actions</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.actions.map((set) => (
-              <Table.Tr key={set.id}>
-                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setRunsOf(set)} aria-label={`Runs of ${set.name}`}>{set.name}</Button></Table.Td>
-                <Table.Td>{endpointName(set.match.sourceId)}</Table.Td>
-                <Table.Td>{Object.entries(set.match.payload ?? {}).map(([path, filter]) => (
-                  <Code key={path} mr={4}>{`${path} ${OPERATOR_LABELS[filter.operator as Operator] ?? filter.operator} ${filter.value ?? (filter.values ?? []).join(', ')}`}</Code>
-                ))}</Table.Td>
-                <Table.Td><Text size="sm">{set.actions.map((action) => `${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}: ${action.executionParams.featureName} in ${action.executionParams.environment}`).join('; ')}</Text></Table.Td>
-                <Table.Td><Switch aria-label={`Action set ${set.name} enabled`} checked={set.enabled !== false} onChange={() => toggle.mutate({ id: set.id, enabled: set.enabled !== false })} /></Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the action set ${set.name}`}
-                    title="Delete this action set?" message="Signals no longer run its actions." confirmLabel="Delete" onConfirm={() => deleteSet.mutate(set.id)}>Delete</ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-          )}
-        </QueryView>
+        <ListTable query={sets} label="Action sets" empty="No action sets yet"
+          emptyHint="A signal endpoint's signals can switch this project's flags: make an action set to say which."
+          columns={['Name', 'Signal endpoint', 'Filters', 'Actions', 'Enabled', '']} rowsOf={(data) => data.actions} rowKey={(set) => set.id}
+          cells={(set) => (
+            <>
+              <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setRunsOf(set)} aria-label={`Runs of ${set.name}`}>{set.name}</Button></Table.Td>
+              <Table.Td>{endpointName(set.match.sourceId)}</Table.Td>
+              <Table.Td>{Object.entries(set.match.payload ?? {}).map(([path, filter]) => (
+                <Code key={path} mr={4}>{`${path} ${OPERATOR_LABELS[filter.operator as Operator] ?? filter.operator} ${filter.value ?? (filter.values ?? []).join(', ')}`}</Code>
+              ))}</Table.Td>
+              <Table.Td><Text size="sm">{set.actions.map((action) => `${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}: ${action.executionParams.featureName} in ${action.executionParams.environment}`).join('; ')}</Text></Table.Td>
+              <Table.Td><Switch aria-label={`Action set ${set.name} enabled`} checked={set.enabled !== false} onChange={() => toggle.mutate({ id: set.id, enabled: set.enabled !== false })} /></Table.Td>
+              <Table.Td>
+                <DeleteButton what={`the action set ${set.name}`} title="Delete this action set?"
+                  message="Signals no longer run its actions." onConfirm={() => deleteSet.mutate(set.id)} />
+              </Table.Td>
+            </>
+          )} />
       )}
       {creating ? <NewActionSetModal project={project} onClose={() => setCreating(false)} /> : null}
       {runsOf ? <RunsModal project={project} set={runsOf} onClose={() => setRunsOf(null)} /> : null}

@@ -2,10 +2,10 @@ import { Button, Code, Group, Modal, Stack, Switch, Table, Text, TextInput, Text
 import { useState, type FormEvent } from 'react';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { FormError } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import {
   useCreateSignalEndpoint, useCreateSignalToken, useDeleteSignalEndpoint, useDeleteSignalToken, useReceivedSignals, useSignalEndpoints, useSwitchSignalEndpoint,
@@ -40,8 +40,8 @@ function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpointView; on
                     <Table.Td>{token.name}</Table.Td>
                     <Table.Td><Text size="xs">{new Date(token.createdAt).toLocaleString()}</Text></Table.Td>
                     <Table.Td>
-                      <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the token ${token.name}`}
-                        title="Delete this token?" message={`Senders using ${token.name} are refused from now on.`} confirmLabel="Delete" onConfirm={() => deleteToken.mutate(token.id)}>Delete</ConfirmButton>
+                      <DeleteButton what={`the token ${token.name}`} title="Delete this token?"
+                        message={`Senders using ${token.name} are refused from now on.`} onConfirm={() => deleteToken.mutate(token.id)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -59,22 +59,14 @@ function EndpointModal({ endpoint, onClose }: { endpoint: SignalEndpointView; on
         </Stack>
         <Stack gap={4}>
           <Text fw={600} size="sm">Received signals, newest first</Text>
-          <QueryView query={signals} loading="Loading signals" empty="None yet" isEmpty={(data) => data.signalEndpointSignals.length === 0}>
-            {(data) => (
-            <Table aria-label="Received signals">
-              <Table.Thead><Table.Tr><Table.Th>Received</Table.Th><Table.Th>Token</Table.Th><Table.Th>Payload</Table.Th></Table.Tr></Table.Thead>
-              <Table.Tbody>
-                {data.signalEndpointSignals.map((signal) => (
-                  <Table.Tr key={signal.id}>
-                    <Table.Td><Text size="xs">{new Date(signal.createdAt).toLocaleString()}</Text></Table.Td>
-                    <Table.Td><Text size="sm">{signal.tokenName ?? ''}</Text></Table.Td>
-                    <Table.Td><Code block style={{ maxHeight: 160, overflow: 'auto' }}>{JSON.stringify(signal.payload, null, 2)}</Code></Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            )}
-          </QueryView>
+          <ListTable query={signals} label="Received signals" empty="None yet" columns={['Received', 'Token', 'Payload']} rowsOf={(data) => data.signalEndpointSignals} rowKey={(signal) => signal.id}
+            cells={(signal) => (
+              <>
+                <Table.Td><Text size="xs">{new Date(signal.createdAt).toLocaleString()}</Text></Table.Td>
+                <Table.Td><Text size="sm">{signal.tokenName ?? ''}</Text></Table.Td>
+                <Table.Td><Code block style={{ maxHeight: 160, overflow: 'auto' }}>{JSON.stringify(signal.payload, null, 2)}</Code></Table.Td>
+              </>
+            )} />
         </Stack>
         <Group justify="flex-end"><Button variant="default" onClick={onClose}>Done</Button></Group>
       </Stack>
@@ -117,27 +109,19 @@ export default function SignalsPage() {
   return (
     <Stack>
       <NewEndpointForm />
-      <QueryView query={endpoints} loading="Loading signal endpoints" empty="No signal endpoints yet" isEmpty={(data) => data.signalEndpoints.length === 0}>
-        {(data) => (
-        <Table aria-label="Signal endpoints">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Description</Table.Th><Table.Th>Tokens</Table.Th><Table.Th>Enabled</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {data.signalEndpoints.map((endpoint) => (
-              <Table.Tr key={endpoint.id}>
-                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setOpenId(endpoint.id)}>{endpoint.name}</Button></Table.Td>
-                <Table.Td><Text size="sm" lineClamp={2}>{endpoint.description ?? ''}</Text></Table.Td>
-                <Table.Td>{endpoint.tokens.length}</Table.Td>
-                <Table.Td><Switch aria-label={`Signal endpoint ${endpoint.name} enabled`} checked={endpoint.enabled} onChange={() => toggle.mutate(endpoint)} /></Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the signal endpoint ${endpoint.name}`}
-                    title="Delete this signal endpoint?" message={`Its tokens stop working and what it received is deleted.`} confirmLabel="Delete" onConfirm={() => deleteEndpoint.mutate(endpoint.id)}>Delete</ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={endpoints} label="Signal endpoints" empty="No signal endpoints yet" columns={['Name', 'Description', 'Tokens', 'Enabled', '']} rowsOf={(data) => data.signalEndpoints} rowKey={(endpoint) => endpoint.id}
+        cells={(endpoint) => (
+          <>
+            <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setOpenId(endpoint.id)}>{endpoint.name}</Button></Table.Td>
+            <Table.Td><Text size="sm" lineClamp={2}>{endpoint.description ?? ''}</Text></Table.Td>
+            <Table.Td>{endpoint.tokens.length}</Table.Td>
+            <Table.Td><Switch aria-label={`Signal endpoint ${endpoint.name} enabled`} checked={endpoint.enabled} onChange={() => toggle.mutate(endpoint)} /></Table.Td>
+            <Table.Td>
+              <DeleteButton what={`the signal endpoint ${endpoint.name}`} title="Delete this signal endpoint?"
+                message={`Its tokens stop working and what it received is deleted.`} onConfirm={() => deleteEndpoint.mutate(endpoint.id)} />
+            </Table.Td>
+          </>
+        )} />
       {open ? <EndpointModal endpoint={open} onClose={() => setOpenId(null)} /> : null}
     </Stack>
   );

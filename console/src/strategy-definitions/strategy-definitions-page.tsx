@@ -3,10 +3,10 @@ import { useState } from 'react';
 import type { StrategyDefinition } from '@bunting/contracts';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { CreateButton } from '../ui/create-button.tsx';
 import { FormModal } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useCreateStrategyDefinition, useDeleteStrategyDefinition, useDeprecateStrategyDefinition, useStrategyDefinitions } from './strategy-definition-queries.ts';
 
 type Parameter = StrategyDefinition['parameters'][number];
@@ -52,31 +52,23 @@ export default function StrategiesPage() {
   return (
     <Stack>
       <CreateButton permission={can('CREATE_STRATEGY')} onClick={() => setCreating(true)}>New strategy</CreateButton>
-      <QueryView query={strategies} loading="Loading strategies">
-        {(all) => (
-          <Table aria-label="Strategies">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Parameters</Table.Th><Table.Th>State</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-            <Table.Tbody>
-              {all.map((strategy) => (
-                <Table.Tr key={strategy.name}>
-                  <Table.Td><Text fw={600} size="sm">{strategy.displayName ?? strategy.name}</Text><Text size="xs" c="dimmed">{strategy.description ?? ''}</Text></Table.Td>
-                  <Table.Td><Text size="sm">{strategy.parameters.map((parameter) => `${parameter.name} (${parameter.type}${parameter.required ? ', required' : ''})`).join(', ')}</Text></Table.Td>
-                  <Table.Td>{strategy.deprecated ? <Badge color="gray" variant="light">deprecated</Badge> : strategy.editable ? <Badge variant="light">custom</Badge> : <Badge color="gray" variant="outline">built-in</Badge>}</Table.Td>
-                  <Table.Td>
-                    {strategy.editable ? (
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-sm" variant="subtle" onClick={() => deprecate.mutate({ name: strategy.name, deprecated: !strategy.deprecated })} disabled={!can('UPDATE_STRATEGY').allowed}>{strategy.deprecated ? 'Reactivate' : 'Deprecate'}</Button>
-                        <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the strategy ${strategy.name}`} disabled={!can('DELETE_STRATEGY').allowed}
-                          title="Delete this strategy?" message="Flags using it keep it until it is removed from them; it can no longer be added." confirmLabel="Delete" onConfirm={() => remove.mutate(strategy.name)}>Delete</ConfirmButton>
-                      </Group>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </QueryView>
+      <ListTable query={strategies} label="Strategies" empty="No strategies" columns={['Name', 'Parameters', 'State', '']} rowKey={(strategy) => strategy.name}
+        cells={(strategy) => (
+          <>
+            <Table.Td><Text fw={600} size="sm">{strategy.displayName ?? strategy.name}</Text><Text size="xs" c="dimmed">{strategy.description ?? ''}</Text></Table.Td>
+            <Table.Td><Text size="sm">{strategy.parameters.map((parameter) => `${parameter.name} (${parameter.type}${parameter.required ? ', required' : ''})`).join(', ')}</Text></Table.Td>
+            <Table.Td>{strategy.deprecated ? <Badge color="gray" variant="light">deprecated</Badge> : strategy.editable ? <Badge variant="light">custom</Badge> : <Badge color="gray" variant="outline">built-in</Badge>}</Table.Td>
+            <Table.Td>
+              {strategy.editable ? (
+                <Group gap={4} wrap="nowrap">
+                  <Button size="compact-sm" variant="subtle" onClick={() => deprecate.mutate({ name: strategy.name, deprecated: !strategy.deprecated })} disabled={!can('UPDATE_STRATEGY').allowed}>{strategy.deprecated ? 'Reactivate' : 'Deprecate'}</Button>
+                  <DeleteButton what={`the strategy ${strategy.name}`} disabled={!can('DELETE_STRATEGY').allowed} title="Delete this strategy?"
+                    message="Flags using it keep it until it is removed from them; it can no longer be added." onConfirm={() => remove.mutate(strategy.name)} />
+                </Group>
+              ) : null}
+            </Table.Td>
+          </>
+        )} />
       {creating ? <NewStrategyModal onClose={() => setCreating(false)} /> : null}
     </Stack>
   );

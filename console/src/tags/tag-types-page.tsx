@@ -2,9 +2,9 @@ import { Button, ColorInput, Group, Stack, Table, Text, TextInput } from '@manti
 import { useState, type FormEvent } from 'react';
 import { fieldError } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
-import { ConfirmButton } from '../ui/confirm-button.tsx';
+import { DeleteButton } from '../ui/delete-button.tsx';
 import { FormError } from '../ui/form-modal.tsx';
-import { QueryView } from '../ui/query-view.tsx';
+import { ListTable } from '../ui/list-table.tsx';
 import { useCreateTagType, useDeleteTagType, useTagTypes } from './tag-queries.ts';
 
 /** Tag types: the kinds of tag flags carry (simple, or your own, with a colour). */
@@ -40,26 +40,18 @@ export default function TagTypesPage() {
           <Group justify="flex-end" mt="xs"><Button type="submit" loading={create.isPending} disabled={!name.trim()}>Create tag type</Button></Group>
         </form>
       ) : null}
-      <QueryView query={tagTypes} loading="Loading tag types" empty="No tag types" isEmpty={(all) => all.length === 0}>
-        {(all) => (
-        <Table aria-label="Tag types">
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Description</Table.Th><Table.Th>Colour</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>
-            {all.map((type) => (
-              <Table.Tr key={type.name}>
-                <Table.Td><Text fw={600} size="sm">{type.name}</Text></Table.Td>
-                <Table.Td><Text size="sm">{type.description ?? ''}</Text></Table.Td>
-                <Table.Td>{type.color ? <Group gap={6}><span aria-hidden style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: type.color }} /><Text size="sm">{type.color}</Text></Group> : null}</Table.Td>
-                <Table.Td>
-                  <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`Delete the tag type ${type.name}`} disabled={!can('DELETE_TAG_TYPE').allowed}
-                    title="Delete this tag type?" message="Its tags are removed from every flag." confirmLabel="Delete" onConfirm={() => deleteType.mutate(type.name)}>Delete</ConfirmButton>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        )}
-      </QueryView>
+      <ListTable query={tagTypes} label="Tag types" empty="No tag types" columns={['Name', 'Description', 'Colour', '']} rowKey={(type) => type.name}
+        cells={(type) => (
+          <>
+            <Table.Td><Text fw={600} size="sm">{type.name}</Text></Table.Td>
+            <Table.Td><Text size="sm">{type.description ?? ''}</Text></Table.Td>
+            <Table.Td>{type.color ? <Group gap={6}><span aria-hidden style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: type.color }} /><Text size="sm">{type.color}</Text></Group> : null}</Table.Td>
+            <Table.Td>
+              <DeleteButton what={`the tag type ${type.name}`} disabled={!can('DELETE_TAG_TYPE').allowed} title="Delete this tag type?"
+                message="Its tags are removed from every flag." onConfirm={() => deleteType.mutate(type.name)} />
+            </Table.Td>
+          </>
+        )} />
     </Stack>
   );
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 
-/** Instance settings an admin switches: maintenance mode, password sign-in, the frontend API's CORS origins. */
+/** Instance settings an admin switches: maintenance mode, the frontend API's CORS origins. */
 export const MaintenanceSettings = z.object({ enabled: z.boolean() });
-export const SimpleAuthSettings = z.object({ disabled: z.boolean() });
 export const SetCors = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100) });
 
 /** featureLifecycleCompletedSchema: a flag marked completed, and whether it was kept (with which value) or discarded. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SignInOption } from './sign-in.ts';
 
 export const ErrorName = z.enum([
   'ValidationError',
@@ -17,9 +18,6 @@ export type ErrorName = z.infer<typeof ErrorName>;
 
 export const ErrorDetail = z.object({ path: z.string().optional(), message: z.string() });
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
-
-/** Another way to sign in, as a 401 names it. */
-export const SignInOption = z.object({ type: z.string(), message: z.string(), path: z.string() });
 
 /**
  * Every error body the services send: the spec's Error plus Unleash's per-field details; a 401 to a browser also

@@ -27,7 +27,7 @@ export * from './published-views.ts';
 export * from './permissions.ts';
 export * from './change-requests.ts';
 export * from './banners.ts';
-export * from './auth.ts';
+export * from './sign-in.ts';
 export * from './admin-ui.ts';
 export * from './ofrep.ts';
 export { registerExamples } from './examples.ts';

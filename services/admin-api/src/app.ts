@@ -16,11 +16,6 @@ import {
 import { readAdminConfig, type AdminConfig } from './admin-config.ts';
 import type { AdminDeps } from './app-deps.ts';
 import { createSessionStore } from './sessions/user-sessions.ts';
-import { createLoginGuard } from './auth/login-guard.ts';
-import { loginRoutes } from './auth/login-routes.ts';
-import { oidcRoutes } from './auth/oidc-routes.ts';
-import { oidcSettingsRoutes } from './auth/oidc-settings-routes.ts';
-import { signInOptions } from './auth/sign-in-options.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { bannerRoutes } from './banners/banner-routes.ts';
 import { featureLinkRoutes } from './feature-links/feature-link-routes.ts';
@@ -29,8 +24,6 @@ import { userAccessRoutes } from './groups/user-access-routes.ts';
 import { changeRequestRoutes } from './change-requests/change-request-routes.ts';
 import { startChangeRequestScheduler } from './change-requests/change-request-scheduler.ts';
 import { changeRequestSearchRoutes } from './change-requests/change-request-search-routes.ts';
-import { passwordRoutes } from './auth/password-routes.ts';
-import { simpleAuthSettingsRoutes } from './auth/simple-auth-settings-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { inviteRoutes, publicInviteRoutes } from './invites/invite-routes.ts';
 import { patRoutes } from './personal-access-tokens/pat-routes.ts';
@@ -82,6 +75,8 @@ import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
 import { addonRoutes } from './addons/addon-routes.ts';
 import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard-routes.ts';
 import { deliverEvent } from './addons/webhook-delivery.ts';
+import { signInOptions } from './sign-in/sign-in-options.ts';
+import { signInRoutes } from './sign-in/sign-in-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -136,7 +131,6 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
     const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions };
-    const loginDeps = { ...deps, loginGuard: createLoginGuard(infrastructure.redis, namespace) };
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -156,18 +150,17 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       for (const routes of [
         environmentRoutes, environmentCloneRoutes, projectRoutes, projectEnvironmentRoutes, projectFavoriteRoutes, featureRoutes, featureEnvironmentRoutes,
         archiveRoutes, lifecycleRoutes, featureSearchRoutes, featureTypeRoutes, favoriteRoutes, strategyRoutes,
-        variantRoutes, dependencyRoutes, tagTypeRoutes, tagRoutes, featureTagRoutes, oidcSettingsRoutes,
+        variantRoutes, dependencyRoutes, tagTypeRoutes, tagRoutes, featureTagRoutes,
         segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, profileRoutes,
         patRoutes, serviceAccountRoutes, roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes,
-        publicInviteRoutes, importRoutes, passwordRoutes, simpleAuthSettingsRoutes, constraintRoutes, edgeRoutes,
+        publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
         splashRoutes,
       ]) {
         routes(scope, deps);
       }
-      loginRoutes(scope, loginDeps);
-      oidcRoutes(scope, loginDeps);
+      signInRoutes(scope, deps);
     });
 
     app.addHook('onClose', async () => {

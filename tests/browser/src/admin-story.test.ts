@@ -400,9 +400,18 @@ describe('administration in the console', () => {
     await expect.poll(async () => (await stack.admin.get('/api/admin/auth/oidc/settings')).body).toMatchObject({ enabled: true, clientId: 'bunting' });
     const stored = (await stack.admin.get('/api/admin/auth/oidc/settings')).body;
     expect(stored.secret).not.toBe('very-secret');
-    // The sign-in options now offer it.
+    // The sign-in options now offer it, and the sign-in page shows its button beside the password form.
     expect((await stack.anonymous.get('/api/admin/user')).body.options).toEqual([expect.objectContaining({ type: 'oidc' })]);
     await expectNoSeriousViolations('the sign-in settings');
+    const visitor = await openPage(browser, stack.url);
+    await visitor.goto('/login');
+    const provider = visitor.getByRole('link', { name: 'Sign in with OpenID Connect' });
+    await provider.waitFor();
+    expect(await provider.getAttribute('href')).toBe('/auth/oidc/login');
+    await visitor.getByRole('textbox', { name: /^User name or email/ }).waitFor();
+    await screenshot(visitor, 'login-with-oidc');
+    await expectNoSeriousViolations('the sign-in page with two methods', visitor);
+    await visitor.close();
     await form.getByRole('switch', { name: 'Sign in with OpenID Connect' }).uncheck();
     await form.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
     await expect.poll(async () => (await stack.admin.get('/api/admin/auth/oidc/settings')).body.enabled).toBe(false);

@@ -1,19 +1,17 @@
 import { InventoryView, type Inventory } from '@bunting/contracts';
 import { answerView, type Messaging, type Queryable } from '@bunting/platform';
-import { loadOidcSettings } from '../auth/oidc-settings.ts';
-import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
 import { healthRating } from '../rules/project-health.ts';
+import { signInMethodsEnabled } from '../sign-in/sign-in-methods.ts';
 import { inventoryStore } from './inventory-store.ts';
 
 /** Today's counts of everything admin-api owns that the insights service reports on. */
 async function loadInventory(db: Queryable): Promise<Inventory> {
-  const [totals, projects, features, environments, oidc, simpleAuth, lifecycle] = await Promise.all([
+  const [totals, projects, features, environments, signIn, lifecycle] = await Promise.all([
     inventoryStore.totals(db),
     inventoryStore.projects(db),
     inventoryStore.featureProjects(db),
     inventoryStore.environments(db),
-    loadOidcSettings(db),
-    loadSimpleAuthSettings(db),
+    signInMethodsEnabled(db),
     inventoryStore.lifecycle(db),
   ]);
 
@@ -48,8 +46,8 @@ async function loadInventory(db: Queryable): Promise<Inventory> {
     maxEnvironmentStrategies: totals.maxEnvironmentStrategies,
     maxConstraints: totals.maxConstraints,
     maxConstraintValues: totals.maxConstraintValues,
-    oidcEnabled: oidc.enabled === true,
-    passwordAuthEnabled: !simpleAuth.disabled,
+    oidcEnabled: signIn.oidc === true,
+    passwordAuthEnabled: signIn.password === true,
     environments: [...environments],
     flags,
     projects: projects.map((project) => ({

@@ -4,9 +4,8 @@ import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
 import { checkOrigins, frontendSettings } from './frontend-origins.ts';
-import { loadOidcSettings } from '../auth/oidc-settings.ts';
-import { loadSimpleAuthSettings } from '../auth/simple-auth-settings.ts';
 import { loadMaintenance } from '../maintenance/maintenance.ts';
+import { signInMethodsEnabled } from '../sign-in/sign-in-methods.ts';
 
 /** The Unleash server version whose API Bunting answers as; tools read `version` to decide what they may call. */
 const UNLEASH_API_VERSION = '8.2.0';
@@ -15,9 +14,7 @@ const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../packa
 export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<AdminDeps, 'db' | 'config' | 'changes'>) {
   app.get('/api/admin/ui-config', { schema: { summary: "The console's configuration: version, sign-in, flags it shows, CORS origins", response: { 200: UiConfig } } }, async (request) => {
     allowRead(request);
-    const [simple, oidc, maintenance, frontend] = await Promise.all([
-      loadSimpleAuthSettings(db), loadOidcSettings(db), loadMaintenance(db), frontendSettings.load(db),
-    ]);
+    const [signIn, maintenance, frontend] = await Promise.all([signInMethodsEnabled(db), loadMaintenance(db), frontendSettings.load(db)]);
     const origins = frontend.frontendApiOrigins ?? config.frontendApiOrigins;
     return {
       name: 'Bunting',
@@ -29,13 +26,13 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<Ad
       // version here makes it ask for licence checks and access requests Bunting has no use for). Bunting's own
       // console shows what Unleash keeps for its enterprise plan (change requests, signals, insights).
       authenticationType: 'open-source',
-      disablePasswordAuth: simple.disabled,
+      disablePasswordAuth: !signIn.password,
       oidcConfiguredThroughEnv: false,
       samlConfiguredThroughEnv: false,
       emailEnabled: false,
       maintenanceMode: maintenance.enabled,
       frontendApiOrigins: origins.length > 0 ? origins : ['*'],
-      flags: { oidcEnabled: oidc.enabled === true },
+      flags: { oidcEnabled: signIn.oidc === true },
       links: [],
       versionInfo: {
         current: { oss: UNLEASH_API_VERSION },

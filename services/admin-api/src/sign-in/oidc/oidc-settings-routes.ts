@@ -1,8 +1,8 @@
 import { OidcSettingsView, OidcSettingsInput } from '@bunting/contracts';
 import { Permission, ValidationError, type HttpServer } from '@bunting/platform';
-import type { AdminDeps } from '../app-deps.ts';
-import { allow } from '../access/guard.ts';
-import { roleReadModel } from '../roles/role-read-model.ts';
+import type { AdminDeps } from '../../app-deps.ts';
+import { allow } from '../../access/guard.ts';
+import { roleReadModel } from '../../roles/role-read-model.ts';
 import { loadOidcSettings, publicOidcSettings, saveOidcSettings } from './oidc-settings.ts';
 
 /** The OpenID Connect settings, for admins (the client secret is never shown). */

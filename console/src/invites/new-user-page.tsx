@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { fieldError, messageOf } from '../api/http.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { useInvite, useSignUp } from './auth-queries.ts';
-import { PublicPage } from './public-page.tsx';
+import { PublicPage } from '../ui/public-page.tsx';
+import { useInvite, useSignUp } from './invite-queries.ts';
 
 /** Sign-up with an invite link (Unleash's /new-user?invite=<token>), signed out; the account starts as a Viewer. */
 export default function NewUserPage() {

@@ -1,12 +1,13 @@
-import { Alert, Button, Group, NativeSelect, Paper, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, PasswordInput, Stack, Switch, TextInput } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
-import { fieldError, messageOf } from '../api/http.ts';
-import { Failed, Loading } from '../ui/states.tsx';
-import { useOidcSettings, usePasswordSettings, useSaveOidcSettings, useSetPasswordSignIn, type OidcSettings } from './auth-queries.ts';
+import { fieldError, messageOf } from '../../api/http.ts';
+import { QueryView } from '../../ui/query-view.tsx';
+import { useOidcSettings, useSaveOidcSettings, type OidcSettings } from './oidc-queries.ts';
 
 type Oidc = OidcSettings;
 
-function OidcForm({ saved }: { saved: Oidc }) {
+/** The OpenID Connect provider and what its sign-ins may do. */
+function OidcSettingsForm({ saved }: { saved: Oidc }) {
   const [form, setForm] = useState<Oidc>(saved);
   useEffect(() => setForm(saved), [saved]);
   const save = useSaveOidcSettings();
@@ -38,26 +39,8 @@ function OidcForm({ saved }: { saved: Oidc }) {
   );
 }
 
-/** How people sign in (Unleash's /admin/auth): the password form on or off, and OpenID Connect. */
-export default function SignInSettingsPage() {
-  const simple = usePasswordSettings();
-  const oidc = useOidcSettings();
-  const togglePasswords = useSetPasswordSignIn();
-  return (
-    <Stack maw={760}>
-      <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="xs">Passwords</Title>
-        {simple.isPending ? <Loading label="Loading" /> : simple.isError ? <Failed error={simple.error} /> : (
-          <Stack gap="xs">
-            <Switch label="Sign in with a user name and password" checked={!simple.data.disabled} onChange={(event) => togglePasswords.mutate(!event.currentTarget.checked)} />
-            <Text size="sm" c="dimmed">Turned off, the sign-in page offers OpenID Connect only; API tokens keep working.</Text>
-          </Stack>
-        )}
-      </Paper>
-      <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="xs">OpenID Connect</Title>
-        {oidc.isPending ? <Loading label="Loading" /> : oidc.isError ? <Failed error={oidc.error} /> : <OidcForm saved={oidc.data} />}
-      </Paper>
-    </Stack>
-  );
+/** OpenID Connect's section of the sign-in settings. */
+export function OidcSettingsSection() {
+  const settings = useOidcSettings();
+  return <QueryView query={settings} loading="Loading">{(data) => <OidcSettingsForm saved={data} />}</QueryView>;
 }

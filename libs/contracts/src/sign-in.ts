@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { Role } from './identity.ts';
 
+/**
+ * Signing in, one section per method (password, OpenID Connect) and what they share: the options a 401 names
+ * and the sign-in itself.
+ */
+
+/** Another way to sign in, as a 401 names it. */
+export const SignInOption = z.object({ type: z.string(), message: z.string(), path: z.string() });
+
+/** Whether password sign-in is turned off (Unleash: simple auth). */
+export const SimpleAuthSettings = z.object({ disabled: z.boolean() });
+
 /** OpenID Connect sign-in as an admin sets it up (oidcSettingsSchema). */
 export const OidcSettingsInput = z.object({
   enabled: z.boolean().optional(),
@@ -39,4 +50,4 @@ export const ResetTokenOwner = z.object({
 });
 
 /** GET /api/admin/auth/simple/settings */
-export const SimpleAuthSettingsView = z.object({ disabled: z.boolean() });
+export const SimpleAuthSettingsView = SimpleAuthSettings;

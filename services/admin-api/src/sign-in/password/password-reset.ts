@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthenticationRequired, NotFoundError, type Queryable } from '@bunting/platform';
-import type { Change } from '../events/changes.ts';
-import { userReadModel, type UserRow } from '../users/user-read-model.ts';
-import { userService } from '../users/user-service.ts';
+import type { Change } from '../../events/changes.ts';
+import { userReadModel, type UserRow } from '../../users/user-read-model.ts';
+import { userService } from '../../users/user-service.ts';
 import { resetTokenStore } from './reset-token-store.ts';
 
 /** How long a reset link works, as in Unleash. */

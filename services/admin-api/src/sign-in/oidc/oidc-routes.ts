@@ -4,12 +4,12 @@ import * as client from 'openid-client';
 import { z } from 'zod';
 import { Redirect, SYSTEM_ACTOR } from '@bunting/contracts';
 import { AuthenticationRequired, NoAccessError, ValidationError, type HttpServer } from '@bunting/platform';
-import type { Change } from '../events/changes.ts';
-import { groupService } from '../groups/group-service.ts';
-import { sessionCookie } from '../sessions/session-cookie.ts';
-import { userReadModel, type UserRow } from '../users/user-read-model.ts';
-import { userService } from '../users/user-service.ts';
-import type { LoginDeps } from './login-deps.ts';
+import type { Change } from '../../events/changes.ts';
+import { groupService } from '../../groups/group-service.ts';
+import { sessionCookie } from '../../sessions/session-cookie.ts';
+import { userReadModel, type UserRow } from '../../users/user-read-model.ts';
+import { userService } from '../../users/user-service.ts';
+import type { LoginDeps } from '../login-deps.ts';
 import { claimValues, emailAllowed, providerConfiguration } from './oidc-provider.ts';
 import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
 

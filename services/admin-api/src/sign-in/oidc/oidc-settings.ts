@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OidcSettingsInput } from '@bunting/contracts';
-import type { Change } from '../events/changes.ts';
-import { jsonSetting } from '../settings/json-setting.ts';
+import type { Change } from '../../events/changes.ts';
+import { jsonSetting } from '../../settings/json-setting.ts';
 
 const MASK = '********';
 

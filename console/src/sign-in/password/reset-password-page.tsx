@@ -1,10 +1,10 @@
 import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { fieldError, messageOf } from '../api/http.ts';
-import { useResetPassword, useResetToken } from './auth-queries.ts';
-import { Failed, Loading } from '../ui/states.tsx';
-import { PublicPage } from './public-page.tsx';
+import { fieldError, messageOf } from '../../api/http.ts';
+import { PublicPage } from '../../ui/public-page.tsx';
+import { Failed, Loading } from '../../ui/states.tsx';
+import { useResetPassword, useResetToken } from './password-queries.ts';
 
 /** Choosing a password from a reset link (/reset-password?token=...), signed out. */
 export default function ResetPasswordPage() {

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { ResetPasswordLink, ResetTokenOwner, NoContent, ChangePassword, ResetPasswordRequest, SYSTEM_ACTOR } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
-import type { AdminDeps } from '../app-deps.ts';
-import { allow } from '../access/guard.ts';
-import { roleReadModel } from '../roles/role-read-model.ts';
+import type { AdminDeps } from '../../app-deps.ts';
+import { allow } from '../../access/guard.ts';
+import { roleReadModel } from '../../roles/role-read-model.ts';
 import { createResetLink, resetPassword, userOfResetToken } from './password-reset.ts';
 
 const Token = z.string().min(1).max(200);
 
 /** Password resets through one-time links. */
-export function passwordRoutes(app: HttpServer, { db, changes, config, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'config' | 'sessions'>) {
+export function passwordResetRoutes(app: HttpServer, { db, changes, config, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'config' | 'sessions'>) {
   app.post('/api/admin/user-admin/reset-password', { schema: { summary: 'Make a password reset link for a user', body: ResetPasswordRequest, response: { 200: ResetPasswordLink } } }, async (request) => {
     const principal = allow(request, Permission.ADMIN);
     return changes.run(principal, (change) => createResetLink(change, request.body.id, config.baseUrl));

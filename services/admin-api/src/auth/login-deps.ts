@@ -1,5 +1,0 @@
-import type { AdminDeps } from '../app-deps.ts';
-import type { LoginGuard } from './login-guard.ts';
-
-/** What the sign-in routes are built from. */
-export type LoginDeps = Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'config' | 'namespace' | 'sessions'> & { loginGuard: LoginGuard };
