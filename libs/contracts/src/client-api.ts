@@ -103,8 +103,20 @@ export const ClientMetrics = z.object({
   yggdrasilVersion: z.string().max(255).nullable().optional(),
   specVersion: z.string().max(255).optional(),
   bucket: z.object({ start: DateLike, stop: DateLike, toggles: z.record(z.string(), MetricsToggle) }),
+  /**
+   * The application's own counters, gauges and histograms (impact metrics). Read leniently by
+   * `admitImpactMetrics`: a malformed one is dropped and counted, and the flag counts beside it are kept.
+   */
+  impactMetrics: z.unknown().optional(),
 }).loose();
 export type ClientMetrics = z.infer<typeof ClientMetrics>;
+
+/**
+ * POST /api/client/metrics as SDKs send it: a post carrying only impact metrics may leave the bucket out or send
+ * null, as Unleash accepts; the edge then publishes an empty bucket.
+ */
+export const ClientMetricsPost = ClientMetrics.extend({ bucket: ClientMetrics.shape.bucket.nullable().optional() });
+export type ClientMetricsPost = z.infer<typeof ClientMetricsPost>;
 
 export const ClientRegistration = z.object({
   appName: z.string().min(1).max(255),
@@ -129,6 +141,8 @@ export const BulkMetrics = z.object({
     no: Count,
     variants: z.record(z.string(), Count).optional(),
   }).loose()).max(10_000).optional(),
+  /** Impact metrics Edge gathered from the SDKs behind it, in the shape SDKs send them. */
+  impactMetrics: z.unknown().optional(),
 });
 export type BulkMetrics = z.infer<typeof BulkMetrics>;
 

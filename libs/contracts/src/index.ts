@@ -30,4 +30,5 @@ export * from './banners.ts';
 export * from './sign-in.ts';
 export * from './admin-ui.ts';
 export * from './ofrep.ts';
+export * from './impact-metrics.ts';
 export { registerExamples } from './examples.ts';

@@ -58,3 +58,12 @@ export const InventoryView = view({ name: 'inventory', request: z.object({}), an
 
 /** One project's overview for its health report; null when there is no such project. */
 export const ProjectOverviewView = view({ name: 'project-overview', request: ProjectOverviewRequest, answer: ProjectOverview.nullable(), timeoutMs: 10_000, gzip: true });
+
+/** Which project a flag is in and whether it is archived; null when there is no flag of that name. */
+export const FeatureLookupView = view({
+  name: 'feature',
+  request: z.object({ featureName: z.string().min(1).max(255) }),
+  answer: z.object({ project: z.string(), archived: z.boolean() }).nullable(),
+  timeoutMs: 3000,
+  gzip: false,
+});

@@ -15,6 +15,8 @@ export * from './credentials.ts';
 export * from './permissions.ts';
 export * from './infrastructure.ts';
 export * from './actors.ts';
+export * from './unit-of-work.ts';
+export * from './ulid.ts';
 export * from './published-views.ts';
 export * from './dependency-errors.ts';
 export * from './metrics.ts';

@@ -11,6 +11,7 @@ import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
 import { browserRoutesHook } from './frontend/cors.ts';
 import { createSdkTokens } from './tokens/sdk-tokens.ts';
 import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
+import { impactAdmission } from './metrics/impact-admission.ts';
 
 /**
  * frontend-api: the SDK edge. Answers /api/frontend and /api/client from compiled in-memory snapshots and verifies
@@ -45,7 +46,7 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
     const origins = watchAllowedOrigins(messaging, config.allowedOrigins, log);
     const counts = createEdgeCounts();
     const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
-    const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts };
+    const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts, admitImpact: impactAdmission(infrastructure.metrics) };
     await inScope(app, (server) => {
       browserRoutesHook(server, () => config.frontendApiEnabled, () => origins.current());
       frontendRoutes(server, deps);

@@ -4,6 +4,7 @@ import type { SnapshotStore } from './snapshots/snapshot-store.ts';
 import type { AllowedOrigins } from './frontend/allowed-origins.ts';
 import type { SdkTokens } from './tokens/sdk-tokens.ts';
 import type { EdgeCounts } from './edge-metrics.ts';
+import type { AdmitImpact } from './metrics/impact-admission.ts';
 
 export type FrontendDeps = {
   config: FrontendConfig;
@@ -13,4 +14,6 @@ export type FrontendDeps = {
   origins: AllowedOrigins;
   /** Answers served, by API, for the metrics. */
   counts: EdgeCounts;
+  /** What of a metrics post's impact metrics is published. */
+  admitImpact: AdmitImpact;
 };

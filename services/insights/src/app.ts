@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
-import { authenticate, createOutbox, migrate, runDurableConsumer, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import { authenticate, createOutbox, createUnitOfWork, migrate, runDurableConsumer, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { adminClient } from './admin-client.ts';
 import { applicationAnnouncer } from './applications/application-events.ts';
 import { applicationRoutes } from './applications/application-routes.ts';
 import { recordEvent } from './facts/event-facts.ts';
+import { impactChartRoutes } from './impact-charts/impact-chart-routes.ts';
+import { impactDropCounter } from './impact-metrics/impact-drops.ts';
+import { readImpactLimits } from './impact-metrics/impact-limits.ts';
+import { recordImpactMetrics } from './impact-metrics/impact-recording.ts';
+import { startImpactRetention } from './impact-metrics/impact-retention.ts';
+import { impactExpositionRoute, impactRoutes } from './impact-metrics/impact-routes.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { featureMetricRoutes } from './sdk-metrics/feature-metric-routes.ts';
 import { createKnownFlags } from './sdk-metrics/known-flags.ts';
@@ -28,12 +34,16 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
     const retention = readRetentionPolicy();
+    const impactLimits = readImpactLimits(infrastructure.env);
     await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log, outbox: true });
     const admin = adminClient(messaging);
     const outbox = createOutbox(INSIGHTS_SCHEMA);
     const relay = startRelay({ schema: INSIGHTS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
     const announce = applicationAnnouncer(outbox, messaging);
     const knownFlags = createKnownFlags(admin, log);
+    const changes = createUnitOfWork({ db, outbox, messaging });
+    const impactDrop = impactDropCounter(infrastructure.metrics, 'insights');
+    const recordImpact = (tx: Parameters<typeof recordImpactMetrics>[0], messages: Parameters<typeof recordImpactMetrics>[1]) => recordImpactMetrics(tx, messages, impactLimits, impactDrop);
 
     const events = runDurableConsumer({
       messaging,
@@ -50,12 +60,13 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       metrics: infrastructure.metrics,
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
-      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names)),
+      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names), recordImpact),
       // A fleet posts hundreds of times a second: what has arrived is recorded in one transaction.
-      handleRun: (run) => recordMetricsRun(db, run.map(({ value, raw }) => ({ message: value, sequence: raw.seq })), announce, (names) => knownFlags.unknownAmong(names)),
+      handleRun: (run) => recordMetricsRun(db, run.map(({ value, raw }) => ({ message: value, sequence: raw.seq })), announce, (names) => knownFlags.unknownAmong(names), recordImpact),
     });
     const snapshots = startSnapshotTimer({ db, admin, log, retention });
     const pruner = startProcessedMetricsPruner(db, metricsConsumer, log);
+    const impactRetention = startImpactRetention(db, impactLimits, log);
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -65,10 +76,13 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       trendRoutes(server, { db, admin, version });
       applicationRoutes(server, db, announce);
       featureMetricRoutes(server, { db, admin });
+      impactRoutes(server, { db, changes, log, externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API });
+      impactChartRoutes(server, { db, changes, admin });
     });
+    impactExpositionRoute(app, db);
 
     app.addHook('onClose', async () => {
-      await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop()]);
+      await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop(), impactRetention.stop()]);
       await relay.stop();
     });
   };

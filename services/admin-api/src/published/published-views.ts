@@ -1,6 +1,7 @@
 import type { Messaging, Queryable } from '@bunting/platform';
 import type { CredentialService } from '../credentials/credential-service.ts';
 import { answerCredentialView } from './credential-view.ts';
+import { answerFeatureLookupView } from './feature-lookup-view.ts';
 import { answerFrontendSettingsView } from './frontend-settings-view.ts';
 import { answerInventoryView } from './inventory-view.ts';
 import { answerProjectOverviewView } from './project-overview-view.ts';
@@ -20,6 +21,7 @@ export function answerPublishedViews(deps: { messaging: Messaging; db: Queryable
     answerFrontendSettingsView(messaging, db),
     answerInventoryView(messaging, db),
     answerProjectOverviewView(messaging, db),
+    answerFeatureLookupView(messaging, db),
   ];
   return { stop: () => { for (const view of answering) view.stop(); } };
 }

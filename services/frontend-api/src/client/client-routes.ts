@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ClientFeature, ClientFeatures, NoContent, BulkMetrics, ClientMetrics, ClientRegistration, PathName } from '@bunting/contracts';
+import { ClientFeature, ClientFeatures, NoContent, BulkMetrics, ClientMetricsPost, ClientRegistration, PathName } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
@@ -11,7 +11,7 @@ import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
 
-export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'messaging' | 'counts'>) {
+export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'messaging' | 'counts' | 'admitImpact'>) {
   const { snapshots, tokens, counts } = deps;
 
   // Answered at once when the snapshot is held (the token is checked in memory), else after loading it.
@@ -55,17 +55,24 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics', { schema: { summary: 'Usage counts from a server SDK', body: ClientMetrics, response: { 202: NoContent } } }, async (request, reply) => {
+  app.post('/api/client/metrics', { schema: { summary: "Usage counts and the application's impact metrics from a server SDK", body: ClientMetricsPost, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
+    const { bucket, impactMetrics, ...rest } = request.body;
+    const now = new Date().toISOString();
+    const admitted = deps.admitImpact(impactMetrics);
+    const body = { ...rest, bucket: bucket ?? { start: now, stop: now, toggles: {} }, ...(admitted ? { impactMetrics: admitted } : {}) };
+    await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(body, access, environment) });
     return reply.code(202).send();
   });
 
-  app.post('/api/client/metrics/bulk', { schema: { summary: 'Usage counts and registrations of many SDKs, as Unleash Edge sends them', body: BulkMetrics, response: { 202: NoContent } } }, async (request, reply) => {
+  app.post('/api/client/metrics/bulk', { schema: { summary: 'Usage counts, registrations and impact metrics of many SDKs, as Unleash Edge sends them', body: BulkMetrics, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(request.body, access, environment) });
+    const { impactMetrics, ...rest } = request.body;
+    const admitted = deps.admitImpact(impactMetrics);
+    const body = { ...rest, ...(admitted ? { impactMetrics: admitted } : {}) };
+    await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(body, access, environment) });
     return reply.code(202).send();
   });
 }

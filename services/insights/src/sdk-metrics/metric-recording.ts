@@ -12,6 +12,11 @@ export type SequencedMetrics = { message: MetricsMessage; sequence: number };
 /** The names among these that no flag has (admin-api's inventory decides). */
 export type UnknownAmong = (names: readonly string[]) => Promise<ReadonlySet<string>>;
 
+/** Records what else the messages carry (their impact metrics) in the same transaction, so it too is kept once. */
+export type RecordAlongside = (tx: Queryable, messages: readonly MetricsMessage[]) => Promise<void>;
+
+const carriesImpact = (message: MetricsMessage) => (message.kind === 'client-metrics' || message.kind === 'bulk-metrics') && Array.isArray(message.body.impactMetrics) && message.body.impactMetrics.length > 0;
+
 /**
  * Keeps the rows about flags no project has only while the names of such flags stay within bounds (per application
  * and in all); a name seen before is always kept.
@@ -40,8 +45,8 @@ async function withinUnknownBounds(tx: Queryable, rows: MetricRow[], unknown: Re
  * idempotent by themselves, so the message's stream sequence is recorded in the same transaction and a
  * redelivered message changes nothing.
  */
-export function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number, announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set()): Promise<void> {
-  return recordMetricsRun(db, [{ message, sequence: streamSequence }], announce, unknownAmong);
+export function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number, announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set(), alongside?: RecordAlongside): Promise<void> {
+  return recordMetricsRun(db, [{ message, sequence: streamSequence }], announce, unknownAmong, alongside);
 }
 
 /** The latest of two ISO times (either may be absent). */
@@ -53,8 +58,8 @@ const later = (a: string | undefined, b: string) => (a === undefined || Date.par
  * for the same hour, application, environment and flag are summed into one upsert, in key order, so two replicas'
  * runs take their row locks in the same order. Messages already recorded (by sequence) are left out.
  */
-export async function recordMetricsRun(db: DatabasePool, run: readonly SequencedMetrics[], announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set()): Promise<void> {
-  const items = run.map((item) => ({ ...item, facts: metricFacts(item.message) })).filter((item) => item.facts.apps.length > 0);
+export async function recordMetricsRun(db: DatabasePool, run: readonly SequencedMetrics[], announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set(), alongside?: RecordAlongside): Promise<void> {
+  const items = run.map((item) => ({ ...item, facts: metricFacts(item.message) })).filter((item) => item.facts.apps.length > 0 || carriesImpact(item.message));
   if (items.length === 0) return;
   const unknown = await unknownAmong([...new Set(items.flatMap((item) => item.facts.rows.map((row) => row.feature)))]);
   await db.transaction(async (tx) => {
@@ -82,5 +87,6 @@ export async function recordMetricsRun(db: DatabasePool, run: readonly Sequenced
       rows.push(...kept);
     }
     await metricStore.addHours(tx, rows);
+    if (alongside) await alongside(tx, recorded.map((item) => item.message));
   });
 }
