@@ -123,3 +123,44 @@ export async function startPrivateRedisSentinel() {
     },
   };
 }
+
+/**
+ * Debian's Prometheus on a spare port, scraping `target` (host:port) at `path` every second, its data in a temporary
+ * directory; `stop` ends it (a test of an unavailable source), `start` brings it back.
+ */
+export async function startPrivatePrometheus(target: string, path: string) {
+  if (spawnSync('prometheus', ['--version']).error) throw new Error('No prometheus on the PATH: apt-get install -y prometheus (.ci/run installs it)');
+  const dir = mkdtempSync(join(tmpdir(), 'bunting-prometheus-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'prometheus.yml'), [
+    'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
+    'scrape_configs:', '  - job_name: bunting', `    metrics_path: ${path}`, '    static_configs:', `      - targets: ['${target}']`, '',
+  ].join('\n'));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    if (child && child.exitCode === null) return;
+    child = spawn('prometheus', [
+      `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
+    ], { stdio: 'ignore' });
+    await waitForPort(port, true);
+  };
+  const stop = async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    child = undefined;
+    await waitForPort(port, false);
+  };
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    start,
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Impact metrics end to end: the real Node SDK defines a counter, a gauge and a histogram and sends them through
@@ -231,5 +231,44 @@ describe('registering a metric', () => {
       { name: 'unleash_counter_orders_placed', displayName: 'orders_placed', help: '', type: 'counter', source: 'internal' },
     );
     expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).toMatch(/^unleash_counter_orders_placed 0$/m);
+  });
+});
+
+describe("charts on a flag's page", () => {
+  const charts = '/api/admin/projects/default/features/checkout-v2/impact-metrics/config';
+  const chart = { metricName: 'unleash_counter_checkout_errors', timeRange: 'day', aggregationMode: 'rps', labelSelectors: { appName: ['impact-app'] }, yAxisMin: 'zero', title: 'Errors' };
+
+  it('are added, changed by id and removed, each change an event the search finds by Unleash\'s name', async () => {
+    const created = await stack.admin.post(charts, chart);
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({ ...chart, id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), displayName: 'checkout_errors', mode: 'write', step: '15m' });
+    const id = created.body.id;
+    const changed = await stack.admin.post(charts, { ...chart, id, timeRange: 'hour', title: 'Errors, last hour' });
+    expect(changed.body).toMatchObject({ id, timeRange: 'hour', step: '1m', title: 'Errors, last hour' });
+    expect((await stack.admin.get(charts)).body.configs).toEqual([changed.body]);
+    await eventually(async () => (await stack.admin.get('/api/admin/search/events?query=impact-metric-updated')).body.events?.some((event: { featureName: string; type: string }) => event.featureName === 'checkout-v2' && event.type === 'feature-metadata-updated'));
+
+    expect((await stack.admin.delete(`${charts}/${id}`)).status).toBe(200);
+    expect((await stack.admin.delete(`${charts}/${id}`)).status).toBe(404);
+    expect((await stack.admin.get(charts)).body.configs).toEqual([]);
+    await eventually(async () => (await stack.admin.get('/api/admin/search/events?query=impact-metric-deleted')).body.events?.length > 0);
+  });
+
+  it('are refused for a flag of another project or none, for bad input, and to a viewer', async () => {
+    expect((await stack.admin.post('/api/admin/projects/default/features/no-such-flag/impact-metrics/config', chart)).status).toBe(404);
+    await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
+    expect((await stack.admin.get('/api/admin/projects/elsewhere/features/checkout-v2/impact-metrics/config')).status).toBe(404);
+    for (const bad of [{ ...chart, timeRange: 'year' }, { ...chart, aggregationMode: 'median' }, { ...chart, labelSelectors: { appName: 'impact-app' } }, { ...chart, id: 'not-a-ulid' }, { ...chart, metricName: '' }]) {
+      const answer = await stack.admin.post(charts, bad);
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(answer.body).toMatchObject({ name: 'ValidationError', message: expect.any(String) });
+    }
+    expect((await stack.admin.get(charts)).body.configs).toEqual([]);
+    await stack.admin.post('/api/admin/user-admin', { email: 'viewer@example.com', name: 'Vi', rootRole: 3, password: 'a-long-password' });
+    const viewer = await loginAs(stack.url, 'viewer@example.com', 'a-long-password');
+    expect((await viewer.get(charts)).status).toBe(200);
+    const refused = await viewer.post(charts, chart);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ name: 'NoAccessError' });
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseImpactSeriesName, type ExternalImpactSource, type ImpactAggregation, type ImpactLabelSelectors, type ImpactMetricsData, type ImpactRange } from '@bunting/contracts';
 import { DomainError, ValidationError } from '@bunting/platform';
-import { IMPACT_WINDOWS, stepsOf } from './impact-windows.ts';
+import { IMPACT_WINDOWS } from './impact-windows.ts';
 
 /** How long a question to the external source may take before the query answers 503. */
 export const EXTERNAL_TIMEOUT_MS = 5000;
@@ -106,7 +106,9 @@ export function externalSource(source: ExternalImpactSource, timeoutMs = EXTERNA
     /** The query as one line over the range, in the answer's shape (points at the steps' starts). */
     async query(query: { metricName: string; range: ImpactRange; aggregationMode: ImpactAggregation; labels: ImpactLabelSelectors; withLabels: boolean }, now = Date.now()): Promise<ImpactMetricsData> {
       const window = IMPACT_WINDOWS[query.range];
-      const { start, end } = stepsOf(window, now);
+      // Evaluated up to now (not the step's start, which may come before the source's first scrape).
+      const end = Math.floor(now / 1000) * 1000;
+      const start = end - (Math.round(window.spanMs / window.stepMs) - 1) * window.stepMs;
       const promql = promQl(query.metricName, query.range, query.aggregationMode, query.labels);
       const data = Matrix.safeParse(await ask(need(), '/api/v1/query_range', {
         query: promql, start: String(start / 1000), end: String(end / 1000), step: String(window.stepMs / 1000),
