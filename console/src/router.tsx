@@ -68,6 +68,7 @@ export const router = createBrowserRouter([
       { path: '/history', lazy: page(() => import('./history/history-page.tsx')) },
       { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
       { path: '/insights', lazy: page(() => import('./insights/dashboard-page.tsx')) },
+      { path: '/impact-metrics', lazy: page(() => import('./impact-metrics/impact-metrics-page.tsx')) },
       { path: '/applications', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationsPage })) },
       { path: '/applications/:appName', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })) },
       { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },

@@ -11,6 +11,7 @@ import { EnvironmentPanel } from './environment-panel.tsx';
 import { FlagActions } from './flag-actions.tsx';
 import { useFlag } from '../feature-state/flag-queries.ts';
 import { TagsSection } from './tags-section.tsx';
+import { FlagImpactSection } from '../impact-metrics/flag-impact-section.tsx';
 
 /** One flag: its switches and strategies per environment, variants, tags and dependencies, kept current live. */
 export default function FlagPage() {
@@ -63,6 +64,8 @@ export default function FlagPage() {
         <TagsSection project={projectId} flag={feature.name} tags={feature.tags ?? []} />
         <DependenciesSection project={projectId} flag={feature.name} dependencies={feature.dependencies} dependents={feature.children} />
       </SimpleGrid>
+
+      <FlagImpactSection project={projectId} flag={feature.name} />
     </Stack>
   );
 }

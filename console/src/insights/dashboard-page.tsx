@@ -1,7 +1,7 @@
 import { Group, SegmentedControl, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Failed, Loading } from '../ui/states.tsx';
-import { Chart } from './chart.tsx';
+import { Chart } from '../ui/chart.tsx';
 import { useInstanceInsights } from './insight-queries.ts';
 import { environmentUpdates, flagTrend, projectHealth, sdkMetrics, userTrend } from './insights-data.ts';
 

@@ -1,4 +1,4 @@
-import type { ChartData } from './chart.tsx';
+import type { ChartData } from '../ui/chart.tsx';
 
 /** An hour of a flag's metrics from one application in one environment, as far as the charts read it. */
 export type MetricRow = { environment: string; appName: string; timestamp: string; yes: number; no: number };

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { flagPage, projectPage } from '../ui/addresses.ts';
 import { useFlagMetrics } from './insight-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { Chart } from './chart.tsx';
+import { Chart } from '../ui/chart.tsx';
 import { HOURS, exposuresByHour, lastHours } from './flag-metrics-data.ts';
 
 /** A flag's SDK metrics (Unleash's flag metrics tab): how often SDKs answered yes and no, per hour of the last 48. */

@@ -1,5 +1,5 @@
 import type { InstanceInsights } from '@bunting/contracts';
-import type { ChartData } from './chart.tsx';
+import type { ChartData } from '../ui/chart.tsx';
 
 /** The charts of the executive dashboard, from /api/admin/insights: pure shaping, unit-tested. */
 

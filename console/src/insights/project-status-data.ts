@@ -1,5 +1,5 @@
 import type { AnswerOf } from '../api/endpoint.ts';
-import type { ChartData } from './chart.tsx';
+import type { ChartData } from '../ui/chart.tsx';
 
 type LifecycleSummary = AnswerOf<'/api/admin/projects/{projectId}/status'>['lifecycleSummary'];
 

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { projectPage } from '../ui/addresses.ts';
 import { useProjectStatus } from './insight-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
-import { Chart } from './chart.tsx';
+import { Chart } from '../ui/chart.tsx';
 import { STAGE_ORDER, activityByDay } from './project-status-data.ts';
 
 function Figure({ label, value }: { label: string; value: string | number }) {

@@ -13,6 +13,7 @@ const links = [
   { to: '/playground', label: 'Playground' },
   { to: '/history', label: 'History' },
   { to: '/insights', label: 'Insights' },
+  { to: '/impact-metrics', label: 'Impact metrics' },
   { to: '/applications', label: 'Applications' },
   { to: '/admin', label: 'Admin' },
 ];

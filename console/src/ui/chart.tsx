@@ -1,15 +1,24 @@
 import { Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import { init, use, type EChartsCoreOption } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 
 // Only the pieces these charts use, so the insights page's chunk stays small.
-use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
+use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, MarkLineComponent, SVGRenderer]);
 
 export type Series = { name: string; values: readonly number[]; stack?: string };
-export type ChartData = { kind: 'line' | 'bar'; categories: readonly string[]; series: readonly Series[]; unit?: string };
+export type ChartData = {
+  kind: 'line' | 'bar';
+  categories: readonly string[];
+  series: readonly Series[];
+  unit?: string;
+  /** A horizontal line drawn across (a safeguard's threshold). */
+  threshold?: number;
+  /** Whether the value axis starts at zero (the default) or fits the values. */
+  yAxisMin?: 'zero' | 'auto';
+};
 
 const PALETTE = ['#364fc7', '#2f9e44', '#e8590c', '#ae3ec9', '#0c8599', '#c92a2a'];
 
@@ -21,8 +30,13 @@ function optionOf(data: ChartData): EChartsCoreOption {
     legend: { bottom: 0 },
     grid: { left: 48, right: 16, top: 16, bottom: 56 },
     xAxis: { type: 'category', data: [...data.categories] },
-    yAxis: { type: 'value', ...(data.unit ? { name: data.unit } : {}) },
-    series: data.series.map((series) => ({ type: data.kind, name: series.name, data: [...series.values], ...(series.stack ? { stack: series.stack } : {}), ...(data.kind === 'line' ? { showSymbol: data.categories.length < 3 } : {}) })),
+    yAxis: { type: 'value', scale: data.yAxisMin === 'auto', ...(data.unit ? { name: data.unit } : {}) },
+    series: data.series.map((series, index) => ({
+      type: data.kind, name: series.name, data: [...series.values], ...(series.stack ? { stack: series.stack } : {}), ...(data.kind === 'line' ? { showSymbol: data.categories.length < 3 } : {}),
+      ...(index === 0 && data.threshold !== undefined
+        ? { markLine: { silent: true, symbol: 'none', lineStyle: { color: '#c92a2a', type: 'dashed' }, label: { formatter: `threshold ${data.threshold}` }, data: [{ yAxis: data.threshold }] } }
+        : {}),
+    })),
   };
 }
 
@@ -55,7 +69,7 @@ export function Chart({ title, data, empty }: { title: string; data: ChartData; 
             <Table.Thead><Table.Tr><Table.Th>{data.kind === 'line' ? 'Date' : 'Category'}</Table.Th>{data.series.map((series) => <Table.Th key={series.name}>{series.name}</Table.Th>)}</Table.Tr></Table.Thead>
             <Table.Tbody>
               {data.categories.map((category, index) => (
-                <Table.Tr key={category}><Table.Td>{category}</Table.Td>{data.series.map((series) => <Table.Td key={series.name}>{series.values[index] ?? ''}</Table.Td>)}</Table.Tr>
+                <Table.Tr key={category}><Table.Td>{category}</Table.Td>{data.series.map((series) => <Table.Td key={series.name}>{Number.isFinite(series.values[index]) ? series.values[index] : ''}</Table.Td>)}</Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
