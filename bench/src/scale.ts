@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { READS, measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
+import { measureImpactFleet } from './impact-fleet.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
@@ -14,7 +15,7 @@ import { importScaleFlags, scale0Answers, scaleExport, userInsideScale0 } from '
  * 10,000): creation rate, /api/client/features size, /api/frontend req/s and p99, propagation of one change;
  * open SDK streams (1,000, 5,000, 10,000 on one frontend-api replica): memory per stream, the time for a change
  * to reach all of them, and their release when clients go away; a metrics fleet of 2,000 SDK instances for a
- * minute; one 5,000-flag import; the event log's reads over a million events. Bounded: about 10 minutes.
+ * minute, and one posting impact metrics; one 5,000-flag import; the event log's reads over a million events. Bounded: about 10 minutes.
  */
 const adminToken = '*:*.scale-admin';
 const frontendToken = 'default:development.scale-frontend';
@@ -271,6 +272,10 @@ try {
   });
   console.log(`\nA metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances (${apps} apps) posting /api/client/metrics every 10 s and one Edge posting bulk metrics for 10 more apps, 20 flags each, to the frontend-api replica:`);
   console.table([fleet]);
+
+  const impact = await measureImpactFleet({ url: replica.url, admin, clientToken, databaseUrl: isolation.databaseUrl, apps, instancesPerApp: 20, intervalSeconds: 10, seconds: fleetSeconds, queries: 200 });
+  console.log(`\nAn impact-metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances each posting 5 counters, 2 gauges and a histogram every 10 s; then 200 queries of a day's range of a metric with 1,000 series:`);
+  console.table([impact]);
 
   await admin.post('/api/admin/projects', { id: 'imports', name: 'imports' });
   const rssBefore = rssMiB(server.pid);
