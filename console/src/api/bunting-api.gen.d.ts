@@ -1539,7 +1539,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Turn several flags off in an environment */
-        post: operations["postApiAdminProjectsByProjectIdBulkFeaturesEnvironmentsByEnvironmentOff"];
+        post: operations["postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOff"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1556,7 +1556,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Turn several flags on in an environment */
-        post: operations["postApiAdminProjectsByProjectIdBulkFeaturesEnvironmentsByEnvironmentOn"];
+        post: operations["postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2222,6 +2222,213 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{planId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a release plan's progressions after a safeguard paused them */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsByPlanIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set when a milestone moves on to another on its own */
+        put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId"];
+        post?: never;
+        /** Stop a milestone moving on by itself */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flag environment's release plans (older spelling) */
+        get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans"];
+        put?: never;
+        /** Apply a release template to a flag environment (older spelling) */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a release plan from a flag environment (older spelling) */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/milestones/{milestoneId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a milestone of a release plan: its strategies serve the flag there (older spelling) */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdMilestonesByMilestoneIdStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flag environment's release plans */
+        get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans"];
+        put?: never;
+        /** Apply a release template to a flag environment */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a release plan from a flag environment */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/milestones/{milestoneId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a milestone of a release plan: its strategies serve the flag there */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdMilestonesByMilestoneIdStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing */
+        put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguards"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards/{safeguardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a release plan's safeguard */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguardsBySafeguardId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a flag environment's safeguard: when its metric crosses the threshold, the flag is turned off there */
+        put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguards"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards/{safeguardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a flag environment's safeguard */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguardsBySafeguardId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies": {
         parameters: {
             query?: never;
@@ -2589,6 +2796,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/{projectId}/release-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's release templates (include=root adds the global ones) */
+        get: operations["getApiAdminProjectsByProjectIdReleaseTemplates"];
+        put?: never;
+        /** Create a release template of a project */
+        post: operations["postApiAdminProjectsByProjectIdReleaseTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/release-templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project's release template, with its milestones */
+        get: operations["getApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
+        /** Change a project's release template: its name, description and milestones (made again from the body) */
+        put: operations["putApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
+        post?: never;
+        /** Delete a project's release template */
+        delete: operations["deleteApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/release-templates/archive/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive a project's release template: kept, no longer offered */
+        post: operations["postApiAdminProjectsByProjectIdReleaseTemplatesArchiveByTemplateId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/revive": {
         parameters: {
             query?: never;
@@ -2771,6 +3032,130 @@ export interface paths {
         put?: never;
         /** Check that a project id is free and well formed */
         post: operations["postApiAdminProjectsValidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the global release templates */
+        get: operations["getApiAdminReleasePlanTemplates"];
+        put?: never;
+        /** Create a global release template */
+        post: operations["postApiAdminReleasePlanTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a release template, with its milestones */
+        get: operations["getApiAdminReleasePlanTemplatesByTemplateId"];
+        /** Change a release template: its name, description and milestones (made again from the body) */
+        put: operations["putApiAdminReleasePlanTemplatesByTemplateId"];
+        post?: never;
+        /** Delete a release template */
+        delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a milestone to a release template */
+        post: operations["postApiAdminReleasePlanTemplatesByTemplateIdMilestones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}/milestones/{milestoneId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a release template's milestone */
+        put: operations["putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId"];
+        post?: never;
+        /** Remove a milestone from a release template */
+        delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}/milestones/{milestoneId}/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a strategy to a release template's milestone */
+        post: operations["postApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/{templateId}/milestones/{milestoneId}/strategies/{strategyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a strategy of a release template's milestone */
+        put: operations["putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId"];
+        post?: never;
+        /** Remove a strategy from a release template's milestone */
+        delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/release-plan-templates/archive/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive a release template: kept, no longer offered */
+        post: operations["postApiAdminReleasePlanTemplatesArchiveByTemplateId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5409,6 +5794,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             variants: {
                                 name: string;
@@ -5615,6 +6120,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             variants: {
                                 name: string;
@@ -9448,6 +10073,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             variants: {
                                 name: string;
@@ -10131,6 +10876,126 @@ export interface operations {
                             hasEnabledStrategies: boolean;
                             yes?: number;
                             no?: number;
+                            releasePlans?: {
+                                id: string;
+                                /** @enum {string} */
+                                discriminator: "plan";
+                                name: string;
+                                description: string | null;
+                                featureName: string;
+                                environment: string;
+                                createdByUserId: number;
+                                createdAt: string;
+                                activeMilestoneId: string | null;
+                                releasePlanTemplateId: string;
+                                milestones: {
+                                    id: string;
+                                    name: string;
+                                    sortOrder: number;
+                                    releasePlanDefinitionId: string;
+                                    startedAt: string | null;
+                                    transitionCondition: {
+                                        intervalMinutes: number;
+                                    } | null;
+                                    progressionExecutedAt: string | null;
+                                    pausedAt: string | null;
+                                    strategies: {
+                                        id: string;
+                                        name: string;
+                                        title: string | null;
+                                        disabled: boolean;
+                                        sortOrder: number;
+                                        segments: number[];
+                                        constraints: {
+                                            contextName: string;
+                                            operator: string;
+                                            caseInsensitive?: boolean;
+                                            inverted?: boolean;
+                                            values?: string[];
+                                            value?: string;
+                                        }[];
+                                        variants: {
+                                            name: string;
+                                            weight: number;
+                                            /** @enum {string} */
+                                            weightType: "variable" | "fix";
+                                            stickiness: string;
+                                            payload?: {
+                                                /** @enum {string} */
+                                                type: "json" | "csv" | "string" | "number";
+                                                value: string;
+                                            };
+                                        }[];
+                                        parameters: {
+                                            [key: string]: string;
+                                        };
+                                        milestoneId: string;
+                                        strategyName: string;
+                                    }[];
+                                }[];
+                                safeguards: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "pauseReleasePlanProgressions";
+                                        id: string;
+                                    };
+                                }[];
+                            }[];
+                            safeguards?: {
+                                id: string;
+                                triggerCondition: {
+                                    /** @enum {string} */
+                                    operator: ">" | "<";
+                                    threshold: number;
+                                };
+                                impactMetric: {
+                                    metricName: string;
+                                    /** @enum {string} */
+                                    timeRange: "hour" | "day" | "week" | "month";
+                                    /** @enum {string} */
+                                    aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                    labelSelectors: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    source?: "internal" | "external";
+                                    id: string;
+                                };
+                                triggeredAt: string | null;
+                                triggeredValue: number | null;
+                                evaluatedAt: string | null;
+                                lastError: string | null;
+                                action: {
+                                    /** @enum {string} */
+                                    type: "disableFeatureEnvironment";
+                                    featureName: string;
+                                    environment: string;
+                                    project: string;
+                                };
+                            }[];
                         }[];
                         variants: {
                             name: string;
@@ -13605,16 +14470,16 @@ export interface operations {
                     "application/json": {
                         root: {
                             /** @enum {string} */
-                            name: "ADMIN" | "CREATE_PROJECT" | "CREATE_CONTEXT_FIELD" | "UPDATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_STRATEGY" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "CREATE_TAG_TYPE" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "UPDATE_APPLICATION" | "READ_API_TOKEN" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "CREATE_ENVIRONMENT" | "UPDATE_ENVIRONMENT" | "DELETE_ENVIRONMENT";
+                            name: "ADMIN" | "CREATE_PROJECT" | "CREATE_CONTEXT_FIELD" | "UPDATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_STRATEGY" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "CREATE_TAG_TYPE" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "UPDATE_APPLICATION" | "READ_API_TOKEN" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "CREATE_ENVIRONMENT" | "UPDATE_ENVIRONMENT" | "DELETE_ENVIRONMENT" | "RELEASE_PLAN_TEMPLATE_CREATE" | "RELEASE_PLAN_TEMPLATE_UPDATE" | "RELEASE_PLAN_TEMPLATE_DELETE";
                             /** @enum {string} */
-                            displayName: "ADMIN" | "CREATE_PROJECT" | "CREATE_CONTEXT_FIELD" | "UPDATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_STRATEGY" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "CREATE_TAG_TYPE" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "UPDATE_APPLICATION" | "READ_API_TOKEN" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "CREATE_ENVIRONMENT" | "UPDATE_ENVIRONMENT" | "DELETE_ENVIRONMENT";
+                            displayName: "ADMIN" | "CREATE_PROJECT" | "CREATE_CONTEXT_FIELD" | "UPDATE_CONTEXT_FIELD" | "DELETE_CONTEXT_FIELD" | "CREATE_SEGMENT" | "UPDATE_SEGMENT" | "DELETE_SEGMENT" | "CREATE_STRATEGY" | "UPDATE_STRATEGY" | "DELETE_STRATEGY" | "CREATE_TAG_TYPE" | "UPDATE_TAG_TYPE" | "DELETE_TAG_TYPE" | "UPDATE_APPLICATION" | "READ_API_TOKEN" | "CREATE_CLIENT_API_TOKEN" | "UPDATE_CLIENT_API_TOKEN" | "DELETE_CLIENT_API_TOKEN" | "CREATE_FRONTEND_API_TOKEN" | "UPDATE_FRONTEND_API_TOKEN" | "DELETE_FRONTEND_API_TOKEN" | "CREATE_ENVIRONMENT" | "UPDATE_ENVIRONMENT" | "DELETE_ENVIRONMENT" | "RELEASE_PLAN_TEMPLATE_CREATE" | "RELEASE_PLAN_TEMPLATE_UPDATE" | "RELEASE_PLAN_TEMPLATE_DELETE";
                             type: string;
                         }[];
                         project: {
                             /** @enum {string} */
-                            name: "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_FEATURE_VARIANTS" | "UPDATE_FEATURE_DEPENDENCY" | "UPDATE_PROJECT_SEGMENT" | "CREATE_PROJECT_API_TOKEN" | "READ_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "PROJECT_USER_ACCESS_READ" | "PROJECT_USER_ACCESS_WRITE";
+                            name: "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_FEATURE_VARIANTS" | "UPDATE_FEATURE_DEPENDENCY" | "UPDATE_PROJECT_SEGMENT" | "CREATE_PROJECT_API_TOKEN" | "READ_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "PROJECT_USER_ACCESS_READ" | "PROJECT_USER_ACCESS_WRITE" | "UPDATE_PROJECT_RELEASE_TEMPLATE";
                             /** @enum {string} */
-                            displayName: "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_FEATURE_VARIANTS" | "UPDATE_FEATURE_DEPENDENCY" | "UPDATE_PROJECT_SEGMENT" | "CREATE_PROJECT_API_TOKEN" | "READ_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "PROJECT_USER_ACCESS_READ" | "PROJECT_USER_ACCESS_WRITE";
+                            displayName: "CREATE_FEATURE" | "UPDATE_FEATURE" | "DELETE_FEATURE" | "UPDATE_FEATURE_VARIANTS" | "UPDATE_FEATURE_DEPENDENCY" | "UPDATE_PROJECT_SEGMENT" | "CREATE_PROJECT_API_TOKEN" | "READ_PROJECT_API_TOKEN" | "DELETE_PROJECT_API_TOKEN" | "UPDATE_PROJECT" | "DELETE_PROJECT" | "PROJECT_USER_ACCESS_READ" | "PROJECT_USER_ACCESS_WRITE" | "UPDATE_PROJECT_RELEASE_TEMPLATE";
                             type: string;
                         }[];
                         environments: {
@@ -16293,7 +17158,7 @@ export interface operations {
             };
         };
     };
-    postApiAdminProjectsByProjectIdBulkFeaturesEnvironmentsByEnvironmentOff: {
+    postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOff: {
         parameters: {
             query?: never;
             header?: never;
@@ -16374,7 +17239,7 @@ export interface operations {
             };
         };
     };
-    postApiAdminProjectsByProjectIdBulkFeaturesEnvironmentsByEnvironmentOn: {
+    postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOn: {
         parameters: {
             query?: never;
             header?: never;
@@ -16777,6 +17642,157 @@ export interface operations {
                     action: "deleteSegment";
                     payload: {
                         id: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "addReleasePlan";
+                    feature: string;
+                    payload: {
+                        templateId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlan";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "startMilestone";
+                    feature: string;
+                    payload: {
+                        milestoneId: string;
+                        planId?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        targetMilestone: string;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        };
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "resumeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "updateMilestoneStrategy";
+                    feature: string;
+                    payload: {
+                        name?: string;
+                        title?: string | null;
+                        disabled?: boolean | null;
+                        sortOrder?: number;
+                        constraints?: {
+                            contextName: string;
+                            /** @enum {string} */
+                            operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants?: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        segments?: number[];
+                        id: string;
                     };
                 };
             };
@@ -19868,6 +20884,157 @@ export interface operations {
                     payload: {
                         id: number;
                     };
+                } | {
+                    /** @enum {string} */
+                    action: "addReleasePlan";
+                    feature: string;
+                    payload: {
+                        templateId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlan";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "startMilestone";
+                    feature: string;
+                    payload: {
+                        milestoneId: string;
+                        planId?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        targetMilestone: string;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        };
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "resumeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "updateMilestoneStrategy";
+                    feature: string;
+                    payload: {
+                        name?: string;
+                        title?: string | null;
+                        disabled?: boolean | null;
+                        sortOrder?: number;
+                        constraints?: {
+                            contextName: string;
+                            /** @enum {string} */
+                            operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants?: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        segments?: number[];
+                        id: string;
+                    };
                 }) | ({
                     /** @enum {string} */
                     action: "updateEnabled";
@@ -20026,6 +21193,157 @@ export interface operations {
                     action: "deleteSegment";
                     payload: {
                         id: number;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "addReleasePlan";
+                    feature: string;
+                    payload: {
+                        templateId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlan";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "startMilestone";
+                    feature: string;
+                    payload: {
+                        milestoneId: string;
+                        planId?: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        targetMilestone: string;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        };
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        sourceMilestone: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "resumeMilestoneProgression";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteReleasePlanSafeguard";
+                    feature: string;
+                    payload: {
+                        planId: string;
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "changeFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguard: {
+                            id?: string;
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                        };
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "deleteFeatureEnvSafeguard";
+                    feature: string;
+                    payload: {
+                        safeguardId: string;
+                    };
+                } | {
+                    /** @enum {string} */
+                    action: "updateMilestoneStrategy";
+                    feature: string;
+                    payload: {
+                        name?: string;
+                        title?: string | null;
+                        disabled?: boolean | null;
+                        sortOrder?: number;
+                        constraints?: {
+                            contextName: string;
+                            /** @enum {string} */
+                            operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants?: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        segments?: number[];
+                        id: string;
                     };
                 })[];
             };
@@ -20639,6 +21957,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             variants: {
                                 name: string;
@@ -21344,6 +22782,126 @@ export interface operations {
                             hasEnabledStrategies: boolean;
                             yes?: number;
                             no?: number;
+                            releasePlans?: {
+                                id: string;
+                                /** @enum {string} */
+                                discriminator: "plan";
+                                name: string;
+                                description: string | null;
+                                featureName: string;
+                                environment: string;
+                                createdByUserId: number;
+                                createdAt: string;
+                                activeMilestoneId: string | null;
+                                releasePlanTemplateId: string;
+                                milestones: {
+                                    id: string;
+                                    name: string;
+                                    sortOrder: number;
+                                    releasePlanDefinitionId: string;
+                                    startedAt: string | null;
+                                    transitionCondition: {
+                                        intervalMinutes: number;
+                                    } | null;
+                                    progressionExecutedAt: string | null;
+                                    pausedAt: string | null;
+                                    strategies: {
+                                        id: string;
+                                        name: string;
+                                        title: string | null;
+                                        disabled: boolean;
+                                        sortOrder: number;
+                                        segments: number[];
+                                        constraints: {
+                                            contextName: string;
+                                            operator: string;
+                                            caseInsensitive?: boolean;
+                                            inverted?: boolean;
+                                            values?: string[];
+                                            value?: string;
+                                        }[];
+                                        variants: {
+                                            name: string;
+                                            weight: number;
+                                            /** @enum {string} */
+                                            weightType: "variable" | "fix";
+                                            stickiness: string;
+                                            payload?: {
+                                                /** @enum {string} */
+                                                type: "json" | "csv" | "string" | "number";
+                                                value: string;
+                                            };
+                                        }[];
+                                        parameters: {
+                                            [key: string]: string;
+                                        };
+                                        milestoneId: string;
+                                        strategyName: string;
+                                    }[];
+                                }[];
+                                safeguards: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "pauseReleasePlanProgressions";
+                                        id: string;
+                                    };
+                                }[];
+                            }[];
+                            safeguards?: {
+                                id: string;
+                                triggerCondition: {
+                                    /** @enum {string} */
+                                    operator: ">" | "<";
+                                    threshold: number;
+                                };
+                                impactMetric: {
+                                    metricName: string;
+                                    /** @enum {string} */
+                                    timeRange: "hour" | "day" | "week" | "month";
+                                    /** @enum {string} */
+                                    aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                    labelSelectors: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    source?: "internal" | "external";
+                                    id: string;
+                                };
+                                triggeredAt: string | null;
+                                triggeredValue: number | null;
+                                evaluatedAt: string | null;
+                                lastError: string | null;
+                                action: {
+                                    /** @enum {string} */
+                                    type: "disableFeatureEnvironment";
+                                    featureName: string;
+                                    environment: string;
+                                    project: string;
+                                };
+                            }[];
                         }[];
                         variants: {
                             name: string;
@@ -21561,6 +23119,126 @@ export interface operations {
                             hasEnabledStrategies: boolean;
                             yes?: number;
                             no?: number;
+                            releasePlans?: {
+                                id: string;
+                                /** @enum {string} */
+                                discriminator: "plan";
+                                name: string;
+                                description: string | null;
+                                featureName: string;
+                                environment: string;
+                                createdByUserId: number;
+                                createdAt: string;
+                                activeMilestoneId: string | null;
+                                releasePlanTemplateId: string;
+                                milestones: {
+                                    id: string;
+                                    name: string;
+                                    sortOrder: number;
+                                    releasePlanDefinitionId: string;
+                                    startedAt: string | null;
+                                    transitionCondition: {
+                                        intervalMinutes: number;
+                                    } | null;
+                                    progressionExecutedAt: string | null;
+                                    pausedAt: string | null;
+                                    strategies: {
+                                        id: string;
+                                        name: string;
+                                        title: string | null;
+                                        disabled: boolean;
+                                        sortOrder: number;
+                                        segments: number[];
+                                        constraints: {
+                                            contextName: string;
+                                            operator: string;
+                                            caseInsensitive?: boolean;
+                                            inverted?: boolean;
+                                            values?: string[];
+                                            value?: string;
+                                        }[];
+                                        variants: {
+                                            name: string;
+                                            weight: number;
+                                            /** @enum {string} */
+                                            weightType: "variable" | "fix";
+                                            stickiness: string;
+                                            payload?: {
+                                                /** @enum {string} */
+                                                type: "json" | "csv" | "string" | "number";
+                                                value: string;
+                                            };
+                                        }[];
+                                        parameters: {
+                                            [key: string]: string;
+                                        };
+                                        milestoneId: string;
+                                        strategyName: string;
+                                    }[];
+                                }[];
+                                safeguards: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "pauseReleasePlanProgressions";
+                                        id: string;
+                                    };
+                                }[];
+                            }[];
+                            safeguards?: {
+                                id: string;
+                                triggerCondition: {
+                                    /** @enum {string} */
+                                    operator: ">" | "<";
+                                    threshold: number;
+                                };
+                                impactMetric: {
+                                    metricName: string;
+                                    /** @enum {string} */
+                                    timeRange: "hour" | "day" | "week" | "month";
+                                    /** @enum {string} */
+                                    aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                    labelSelectors: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    source?: "internal" | "external";
+                                    id: string;
+                                };
+                                triggeredAt: string | null;
+                                triggeredValue: number | null;
+                                evaluatedAt: string | null;
+                                lastError: string | null;
+                                action: {
+                                    /** @enum {string} */
+                                    type: "disableFeatureEnvironment";
+                                    featureName: string;
+                                    environment: string;
+                                    project: string;
+                                };
+                            }[];
                         }[];
                         variants: {
                             name: string;
@@ -21850,6 +23528,126 @@ export interface operations {
                             hasEnabledStrategies: boolean;
                             yes?: number;
                             no?: number;
+                            releasePlans?: {
+                                id: string;
+                                /** @enum {string} */
+                                discriminator: "plan";
+                                name: string;
+                                description: string | null;
+                                featureName: string;
+                                environment: string;
+                                createdByUserId: number;
+                                createdAt: string;
+                                activeMilestoneId: string | null;
+                                releasePlanTemplateId: string;
+                                milestones: {
+                                    id: string;
+                                    name: string;
+                                    sortOrder: number;
+                                    releasePlanDefinitionId: string;
+                                    startedAt: string | null;
+                                    transitionCondition: {
+                                        intervalMinutes: number;
+                                    } | null;
+                                    progressionExecutedAt: string | null;
+                                    pausedAt: string | null;
+                                    strategies: {
+                                        id: string;
+                                        name: string;
+                                        title: string | null;
+                                        disabled: boolean;
+                                        sortOrder: number;
+                                        segments: number[];
+                                        constraints: {
+                                            contextName: string;
+                                            operator: string;
+                                            caseInsensitive?: boolean;
+                                            inverted?: boolean;
+                                            values?: string[];
+                                            value?: string;
+                                        }[];
+                                        variants: {
+                                            name: string;
+                                            weight: number;
+                                            /** @enum {string} */
+                                            weightType: "variable" | "fix";
+                                            stickiness: string;
+                                            payload?: {
+                                                /** @enum {string} */
+                                                type: "json" | "csv" | "string" | "number";
+                                                value: string;
+                                            };
+                                        }[];
+                                        parameters: {
+                                            [key: string]: string;
+                                        };
+                                        milestoneId: string;
+                                        strategyName: string;
+                                    }[];
+                                }[];
+                                safeguards: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "pauseReleasePlanProgressions";
+                                        id: string;
+                                    };
+                                }[];
+                            }[];
+                            safeguards?: {
+                                id: string;
+                                triggerCondition: {
+                                    /** @enum {string} */
+                                    operator: ">" | "<";
+                                    threshold: number;
+                                };
+                                impactMetric: {
+                                    metricName: string;
+                                    /** @enum {string} */
+                                    timeRange: "hour" | "day" | "week" | "month";
+                                    /** @enum {string} */
+                                    aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                    labelSelectors: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    source?: "internal" | "external";
+                                    id: string;
+                                };
+                                triggeredAt: string | null;
+                                triggeredValue: number | null;
+                                evaluatedAt: string | null;
+                                lastError: string | null;
+                                action: {
+                                    /** @enum {string} */
+                                    type: "disableFeatureEnvironment";
+                                    featureName: string;
+                                    environment: string;
+                                    project: string;
+                                };
+                            }[];
                         }[];
                         variants: {
                             name: string;
@@ -22130,6 +23928,126 @@ export interface operations {
                         hasEnabledStrategies: boolean;
                         yes?: number;
                         no?: number;
+                        releasePlans?: {
+                            id: string;
+                            /** @enum {string} */
+                            discriminator: "plan";
+                            name: string;
+                            description: string | null;
+                            featureName: string;
+                            environment: string;
+                            createdByUserId: number;
+                            createdAt: string;
+                            activeMilestoneId: string | null;
+                            releasePlanTemplateId: string;
+                            milestones: {
+                                id: string;
+                                name: string;
+                                sortOrder: number;
+                                releasePlanDefinitionId: string;
+                                startedAt: string | null;
+                                transitionCondition: {
+                                    intervalMinutes: number;
+                                } | null;
+                                progressionExecutedAt: string | null;
+                                pausedAt: string | null;
+                                strategies: {
+                                    id: string;
+                                    name: string;
+                                    title: string | null;
+                                    disabled: boolean;
+                                    sortOrder: number;
+                                    segments: number[];
+                                    constraints: {
+                                        contextName: string;
+                                        operator: string;
+                                        caseInsensitive?: boolean;
+                                        inverted?: boolean;
+                                        values?: string[];
+                                        value?: string;
+                                    }[];
+                                    variants: {
+                                        name: string;
+                                        weight: number;
+                                        /** @enum {string} */
+                                        weightType: "variable" | "fix";
+                                        stickiness: string;
+                                        payload?: {
+                                            /** @enum {string} */
+                                            type: "json" | "csv" | "string" | "number";
+                                            value: string;
+                                        };
+                                    }[];
+                                    parameters: {
+                                        [key: string]: string;
+                                    };
+                                    milestoneId: string;
+                                    strategyName: string;
+                                }[];
+                            }[];
+                            safeguards: {
+                                id: string;
+                                triggerCondition: {
+                                    /** @enum {string} */
+                                    operator: ">" | "<";
+                                    threshold: number;
+                                };
+                                impactMetric: {
+                                    metricName: string;
+                                    /** @enum {string} */
+                                    timeRange: "hour" | "day" | "week" | "month";
+                                    /** @enum {string} */
+                                    aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                    labelSelectors: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    source?: "internal" | "external";
+                                    id: string;
+                                };
+                                triggeredAt: string | null;
+                                triggeredValue: number | null;
+                                evaluatedAt: string | null;
+                                lastError: string | null;
+                                action: {
+                                    /** @enum {string} */
+                                    type: "pauseReleasePlanProgressions";
+                                    id: string;
+                                };
+                            }[];
+                        }[];
+                        safeguards?: {
+                            id: string;
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                                id: string;
+                            };
+                            triggeredAt: string | null;
+                            triggeredValue: number | null;
+                            evaluatedAt: string | null;
+                            lastError: string | null;
+                            action: {
+                                /** @enum {string} */
+                                type: "disableFeatureEnvironment";
+                                featureName: string;
+                                environment: string;
+                                project: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -22273,6 +24191,1798 @@ export interface operations {
                 projectId: string;
                 featureName: string;
                 environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsByPlanIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                sourceMilestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    targetMilestone: string;
+                    transitionCondition: {
+                        intervalMinutes: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                sourceMilestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "plan";
+                        name: string;
+                        description: string | null;
+                        featureName: string;
+                        environment: string;
+                        createdByUserId: number;
+                        createdAt: string;
+                        activeMilestoneId: string | null;
+                        releasePlanTemplateId: string;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                        safeguards: {
+                            id: string;
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                                id: string;
+                            };
+                            triggeredAt: string | null;
+                            triggeredValue: number | null;
+                            evaluatedAt: string | null;
+                            lastError: string | null;
+                            action: {
+                                /** @enum {string} */
+                                type: "pauseReleasePlanProgressions";
+                                id: string;
+                            };
+                        }[];
+                    }[];
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    templateId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "plan";
+                        name: string;
+                        description: string | null;
+                        featureName: string;
+                        environment: string;
+                        createdByUserId: number;
+                        createdAt: string;
+                        activeMilestoneId: string | null;
+                        releasePlanTemplateId: string;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                        safeguards: {
+                            id: string;
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                                id: string;
+                            };
+                            triggeredAt: string | null;
+                            triggeredValue: number | null;
+                            evaluatedAt: string | null;
+                            lastError: string | null;
+                            action: {
+                                /** @enum {string} */
+                                type: "pauseReleasePlanProgressions";
+                                id: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdMilestonesByMilestoneIdStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+                milestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        sortOrder: number;
+                        releasePlanDefinitionId: string;
+                        startedAt: string | null;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        } | null;
+                        progressionExecutedAt: string | null;
+                        pausedAt: string | null;
+                        strategies: {
+                            id: string;
+                            name: string;
+                            title: string | null;
+                            disabled: boolean;
+                            sortOrder: number;
+                            segments: number[];
+                            constraints: {
+                                contextName: string;
+                                operator: string;
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters: {
+                                [key: string]: string;
+                            };
+                            milestoneId: string;
+                            strategyName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "plan";
+                        name: string;
+                        description: string | null;
+                        featureName: string;
+                        environment: string;
+                        createdByUserId: number;
+                        createdAt: string;
+                        activeMilestoneId: string | null;
+                        releasePlanTemplateId: string;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                        safeguards: {
+                            id: string;
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                                id: string;
+                            };
+                            triggeredAt: string | null;
+                            triggeredValue: number | null;
+                            evaluatedAt: string | null;
+                            lastError: string | null;
+                            action: {
+                                /** @enum {string} */
+                                type: "pauseReleasePlanProgressions";
+                                id: string;
+                            };
+                        }[];
+                    }[];
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    templateId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "plan";
+                        name: string;
+                        description: string | null;
+                        featureName: string;
+                        environment: string;
+                        createdByUserId: number;
+                        createdAt: string;
+                        activeMilestoneId: string | null;
+                        releasePlanTemplateId: string;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                        safeguards: {
+                            id: string;
+                            triggerCondition: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                                id: string;
+                            };
+                            triggeredAt: string | null;
+                            triggeredValue: number | null;
+                            evaluatedAt: string | null;
+                            lastError: string | null;
+                            action: {
+                                /** @enum {string} */
+                                type: "pauseReleasePlanProgressions";
+                                id: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdMilestonesByMilestoneIdStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+                milestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        sortOrder: number;
+                        releasePlanDefinitionId: string;
+                        startedAt: string | null;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        } | null;
+                        progressionExecutedAt: string | null;
+                        pausedAt: string | null;
+                        strategies: {
+                            id: string;
+                            name: string;
+                            title: string | null;
+                            disabled: boolean;
+                            sortOrder: number;
+                            segments: number[];
+                            constraints: {
+                                contextName: string;
+                                operator: string;
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters: {
+                                [key: string]: string;
+                            };
+                            milestoneId: string;
+                            strategyName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    impactMetric: {
+                        metricName: string;
+                        /** @enum {string} */
+                        timeRange: "hour" | "day" | "week" | "month";
+                        /** @enum {string} */
+                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                        labelSelectors: {
+                            [key: string]: string[];
+                        };
+                        /** @enum {string} */
+                        source?: "internal" | "external";
+                    };
+                    triggerCondition: {
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        threshold: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "pauseReleasePlanProgressions";
+                            id: string;
+                        };
+                    } | {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "disableFeatureEnvironment";
+                            featureName: string;
+                            environment: string;
+                            project: string;
+                        };
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguardsBySafeguardId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+                safeguardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    impactMetric: {
+                        metricName: string;
+                        /** @enum {string} */
+                        timeRange: "hour" | "day" | "week" | "month";
+                        /** @enum {string} */
+                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                        labelSelectors: {
+                            [key: string]: string[];
+                        };
+                        /** @enum {string} */
+                        source?: "internal" | "external";
+                    };
+                    triggerCondition: {
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        threshold: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "pauseReleasePlanProgressions";
+                            id: string;
+                        };
+                    } | {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "disableFeatureEnvironment";
+                            featureName: string;
+                            environment: string;
+                            project: string;
+                        };
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguardsBySafeguardId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                safeguardId: string;
             };
             cookie?: never;
         };
@@ -25123,6 +28833,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             variants: {
                                 name: string;
@@ -25419,6 +29249,723 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminProjectsByProjectIdReleaseTemplates: {
+        parameters: {
+            query?: {
+                include?: "root";
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    }[];
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdReleaseTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    milestones?: {
+                        id?: string;
+                        name: string;
+                        sortOrder?: number;
+                        transitionCondition?: {
+                            intervalMinutes: number;
+                        } | null;
+                        strategies?: {
+                            name?: string;
+                            title?: string | null;
+                            disabled?: boolean | null;
+                            sortOrder?: number;
+                            constraints?: {
+                                contextName: string;
+                                /** @enum {string} */
+                                operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants?: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            segments?: number[];
+                            id?: string;
+                            strategyName?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    milestones?: {
+                        id?: string;
+                        name: string;
+                        sortOrder?: number;
+                        transitionCondition?: {
+                            intervalMinutes: number;
+                        } | null;
+                        strategies?: {
+                            name?: string;
+                            title?: string | null;
+                            disabled?: boolean | null;
+                            sortOrder?: number;
+                            constraints?: {
+                                contextName: string;
+                                /** @enum {string} */
+                                operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants?: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            segments?: number[];
+                            id?: string;
+                            strategyName?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdReleaseTemplatesArchiveByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description ValidationError: the request does not match the schema */
             400: {
@@ -26529,6 +31076,1496 @@ export interface operations {
             };
         };
     };
+    getApiAdminReleasePlanTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    }[];
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminReleasePlanTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    milestones?: {
+                        id?: string;
+                        name: string;
+                        sortOrder?: number;
+                        transitionCondition?: {
+                            intervalMinutes: number;
+                        } | null;
+                        strategies?: {
+                            name?: string;
+                            title?: string | null;
+                            disabled?: boolean | null;
+                            sortOrder?: number;
+                            constraints?: {
+                                contextName: string;
+                                /** @enum {string} */
+                                operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants?: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            segments?: number[];
+                            id?: string;
+                            strategyName?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminReleasePlanTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        discriminator: "template";
+                        name: string;
+                        description: string | null;
+                        project: string | null;
+                        createdByUserId: number;
+                        createdAt: string;
+                        archivedAt: string | null;
+                        milestones: {
+                            id: string;
+                            name: string;
+                            sortOrder: number;
+                            releasePlanDefinitionId: string;
+                            startedAt: string | null;
+                            transitionCondition: {
+                                intervalMinutes: number;
+                            } | null;
+                            progressionExecutedAt: string | null;
+                            pausedAt: string | null;
+                            strategies: {
+                                id: string;
+                                name: string;
+                                title: string | null;
+                                disabled: boolean;
+                                sortOrder: number;
+                                segments: number[];
+                                constraints: {
+                                    contextName: string;
+                                    operator: string;
+                                    caseInsensitive?: boolean;
+                                    inverted?: boolean;
+                                    values?: string[];
+                                    value?: string;
+                                }[];
+                                variants: {
+                                    name: string;
+                                    weight: number;
+                                    /** @enum {string} */
+                                    weightType: "variable" | "fix";
+                                    stickiness: string;
+                                    payload?: {
+                                        /** @enum {string} */
+                                        type: "json" | "csv" | "string" | "number";
+                                        value: string;
+                                    };
+                                }[];
+                                parameters: {
+                                    [key: string]: string;
+                                };
+                                milestoneId: string;
+                                strategyName: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminReleasePlanTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    milestones?: {
+                        id?: string;
+                        name: string;
+                        sortOrder?: number;
+                        transitionCondition?: {
+                            intervalMinutes: number;
+                        } | null;
+                        strategies?: {
+                            name?: string;
+                            title?: string | null;
+                            disabled?: boolean | null;
+                            sortOrder?: number;
+                            constraints?: {
+                                contextName: string;
+                                /** @enum {string} */
+                                operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants?: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            segments?: number[];
+                            id?: string;
+                            strategyName?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminReleasePlanTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminReleasePlanTemplatesByTemplateIdMilestones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    name: string;
+                    sortOrder?: number;
+                    transitionCondition?: {
+                        intervalMinutes: number;
+                    } | null;
+                    strategies?: {
+                        name?: string;
+                        title?: string | null;
+                        disabled?: boolean | null;
+                        sortOrder?: number;
+                        constraints?: {
+                            contextName: string;
+                            /** @enum {string} */
+                            operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants?: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        segments?: number[];
+                        id?: string;
+                        strategyName?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        sortOrder: number;
+                        releasePlanDefinitionId: string;
+                        startedAt: string | null;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        } | null;
+                        progressionExecutedAt: string | null;
+                        pausedAt: string | null;
+                        strategies: {
+                            id: string;
+                            name: string;
+                            title: string | null;
+                            disabled: boolean;
+                            sortOrder: number;
+                            segments: number[];
+                            constraints: {
+                                contextName: string;
+                                operator: string;
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters: {
+                                [key: string]: string;
+                            };
+                            milestoneId: string;
+                            strategyName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                milestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    name: string;
+                    sortOrder?: number;
+                    transitionCondition?: {
+                        intervalMinutes: number;
+                    } | null;
+                    strategies?: {
+                        name?: string;
+                        title?: string | null;
+                        disabled?: boolean | null;
+                        sortOrder?: number;
+                        constraints?: {
+                            contextName: string;
+                            /** @enum {string} */
+                            operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants?: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        segments?: number[];
+                        id?: string;
+                        strategyName?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        sortOrder: number;
+                        releasePlanDefinitionId: string;
+                        startedAt: string | null;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        } | null;
+                        progressionExecutedAt: string | null;
+                        pausedAt: string | null;
+                        strategies: {
+                            id: string;
+                            name: string;
+                            title: string | null;
+                            disabled: boolean;
+                            sortOrder: number;
+                            segments: number[];
+                            constraints: {
+                                contextName: string;
+                                operator: string;
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters: {
+                                [key: string]: string;
+                            };
+                            milestoneId: string;
+                            strategyName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                milestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                milestoneId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    title?: string | null;
+                    disabled?: boolean | null;
+                    sortOrder?: number;
+                    constraints?: {
+                        contextName: string;
+                        /** @enum {string} */
+                        operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                        caseInsensitive?: boolean;
+                        inverted?: boolean;
+                        values?: string[];
+                        value?: string;
+                    }[];
+                    variants?: {
+                        name: string;
+                        weight: number;
+                        /** @enum {string} */
+                        weightType: "variable" | "fix";
+                        stickiness: string;
+                        payload?: {
+                            /** @enum {string} */
+                            type: "json" | "csv" | "string" | "number";
+                            value: string;
+                        };
+                    }[];
+                    parameters?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    segments?: number[];
+                    id?: string;
+                    strategyName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        sortOrder: number;
+                        releasePlanDefinitionId: string;
+                        startedAt: string | null;
+                        transitionCondition: {
+                            intervalMinutes: number;
+                        } | null;
+                        progressionExecutedAt: string | null;
+                        pausedAt: string | null;
+                        strategies: {
+                            id: string;
+                            name: string;
+                            title: string | null;
+                            disabled: boolean;
+                            sortOrder: number;
+                            segments: number[];
+                            constraints: {
+                                contextName: string;
+                                operator: string;
+                                caseInsensitive?: boolean;
+                                inverted?: boolean;
+                                values?: string[];
+                                value?: string;
+                            }[];
+                            variants: {
+                                name: string;
+                                weight: number;
+                                /** @enum {string} */
+                                weightType: "variable" | "fix";
+                                stickiness: string;
+                                payload?: {
+                                    /** @enum {string} */
+                                    type: "json" | "csv" | "string" | "number";
+                                    value: string;
+                                };
+                            }[];
+                            parameters: {
+                                [key: string]: string;
+                            };
+                            milestoneId: string;
+                            strategyName: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                milestoneId: string;
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    title?: string | null;
+                    disabled?: boolean | null;
+                    sortOrder?: number;
+                    constraints?: {
+                        contextName: string;
+                        /** @enum {string} */
+                        operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
+                        caseInsensitive?: boolean;
+                        inverted?: boolean;
+                        values?: string[];
+                        value?: string;
+                    }[];
+                    variants?: {
+                        name: string;
+                        weight: number;
+                        /** @enum {string} */
+                        weightType: "variable" | "fix";
+                        stickiness: string;
+                        payload?: {
+                            /** @enum {string} */
+                            type: "json" | "csv" | "string" | "number";
+                            value: string;
+                        };
+                    }[];
+                    parameters?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    segments?: number[];
+                    id?: string;
+                    strategyName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        title: string | null;
+                        disabled: boolean;
+                        sortOrder: number;
+                        segments: number[];
+                        constraints: {
+                            contextName: string;
+                            operator: string;
+                            caseInsensitive?: boolean;
+                            inverted?: boolean;
+                            values?: string[];
+                            value?: string;
+                        }[];
+                        variants: {
+                            name: string;
+                            weight: number;
+                            /** @enum {string} */
+                            weightType: "variable" | "fix";
+                            stickiness: string;
+                            payload?: {
+                                /** @enum {string} */
+                                type: "json" | "csv" | "string" | "number";
+                                value: string;
+                            };
+                        }[];
+                        parameters: {
+                            [key: string]: string;
+                        };
+                        milestoneId: string;
+                        strategyName: string;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+                milestoneId: string;
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminReleasePlanTemplatesArchiveByTemplateId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApiAdminRoles: {
         parameters: {
             query?: never;
@@ -27346,6 +33383,126 @@ export interface operations {
                                 hasEnabledStrategies: boolean;
                                 yes?: number;
                                 no?: number;
+                                releasePlans?: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    discriminator: "plan";
+                                    name: string;
+                                    description: string | null;
+                                    featureName: string;
+                                    environment: string;
+                                    createdByUserId: number;
+                                    createdAt: string;
+                                    activeMilestoneId: string | null;
+                                    releasePlanTemplateId: string;
+                                    milestones: {
+                                        id: string;
+                                        name: string;
+                                        sortOrder: number;
+                                        releasePlanDefinitionId: string;
+                                        startedAt: string | null;
+                                        transitionCondition: {
+                                            intervalMinutes: number;
+                                        } | null;
+                                        progressionExecutedAt: string | null;
+                                        pausedAt: string | null;
+                                        strategies: {
+                                            id: string;
+                                            name: string;
+                                            title: string | null;
+                                            disabled: boolean;
+                                            sortOrder: number;
+                                            segments: number[];
+                                            constraints: {
+                                                contextName: string;
+                                                operator: string;
+                                                caseInsensitive?: boolean;
+                                                inverted?: boolean;
+                                                values?: string[];
+                                                value?: string;
+                                            }[];
+                                            variants: {
+                                                name: string;
+                                                weight: number;
+                                                /** @enum {string} */
+                                                weightType: "variable" | "fix";
+                                                stickiness: string;
+                                                payload?: {
+                                                    /** @enum {string} */
+                                                    type: "json" | "csv" | "string" | "number";
+                                                    value: string;
+                                                };
+                                            }[];
+                                            parameters: {
+                                                [key: string]: string;
+                                            };
+                                            milestoneId: string;
+                                            strategyName: string;
+                                        }[];
+                                    }[];
+                                    safeguards: {
+                                        id: string;
+                                        triggerCondition: {
+                                            /** @enum {string} */
+                                            operator: ">" | "<";
+                                            threshold: number;
+                                        };
+                                        impactMetric: {
+                                            metricName: string;
+                                            /** @enum {string} */
+                                            timeRange: "hour" | "day" | "week" | "month";
+                                            /** @enum {string} */
+                                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                            labelSelectors: {
+                                                [key: string]: string[];
+                                            };
+                                            /** @enum {string} */
+                                            source?: "internal" | "external";
+                                            id: string;
+                                        };
+                                        triggeredAt: string | null;
+                                        triggeredValue: number | null;
+                                        evaluatedAt: string | null;
+                                        lastError: string | null;
+                                        action: {
+                                            /** @enum {string} */
+                                            type: "pauseReleasePlanProgressions";
+                                            id: string;
+                                        };
+                                    }[];
+                                }[];
+                                safeguards?: {
+                                    id: string;
+                                    triggerCondition: {
+                                        /** @enum {string} */
+                                        operator: ">" | "<";
+                                        threshold: number;
+                                    };
+                                    impactMetric: {
+                                        metricName: string;
+                                        /** @enum {string} */
+                                        timeRange: "hour" | "day" | "week" | "month";
+                                        /** @enum {string} */
+                                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                        labelSelectors: {
+                                            [key: string]: string[];
+                                        };
+                                        /** @enum {string} */
+                                        source?: "internal" | "external";
+                                        id: string;
+                                    };
+                                    triggeredAt: string | null;
+                                    triggeredValue: number | null;
+                                    evaluatedAt: string | null;
+                                    lastError: string | null;
+                                    action: {
+                                        /** @enum {string} */
+                                        type: "disableFeatureEnvironment";
+                                        featureName: string;
+                                        environment: string;
+                                        project: string;
+                                    };
+                                }[];
                             }[];
                             segments: string[];
                         }[];

@@ -3,6 +3,7 @@ import { CreateDependency, FeatureName } from './features.ts';
 import { UpsertSegment } from './segments.ts';
 import { CreateFeatureStrategy, StrategySortOrder } from './strategies.ts';
 import { VariantInput } from './variants.ts';
+import { AddReleasePlan, ChangeProgression, ReleaseId, SafeguardInput } from './release-plans.ts';
 
 /** The states of a change request, with Unleash's spelling (note the space in "In review"). */
 export const CHANGE_REQUEST_STATES = ['Draft', 'In review', 'Approved', 'Scheduled', 'Applied', 'Cancelled', 'Rejected'] as const;
@@ -33,8 +34,8 @@ const featureChangeWithoutPayload = <A extends string>(action: A) =>
 
 /**
  * One change a change request may hold (changeRequestCreateSchema): a flag's enabled state, its strategies, its
- * variants in the environment, its dependencies, archiving it, or a segment. Unleash's release-plan actions are
- * not offered (Bunting has no release plans); asking for one is a 400.
+ * variants in the environment, its dependencies, archiving it, a segment, or its release plan in the environment
+ * (adding or removing it, starting a milestone, a progression, resuming, a safeguard, a running milestone's strategy).
  */
 export const ChangeRequestChangeInput = z.discriminatedUnion('action', [
   featureChange('updateEnabled', z.object({ enabled: z.boolean(), shouldActivateDisabledStrategies: z.boolean().optional() })),
@@ -48,6 +49,17 @@ export const ChangeRequestChangeInput = z.discriminatedUnion('action', [
   featureChangeWithoutPayload('archiveFeature'),
   z.object({ action: z.literal('updateSegment'), payload: UpsertSegment.extend({ id: z.number().int().min(1) }) }),
   z.object({ action: z.literal('deleteSegment'), payload: z.object({ id: z.number().int().min(1) }) }),
+  featureChange('addReleasePlan', AddReleasePlan),
+  featureChange('deleteReleasePlan', z.object({ planId: ReleaseId })),
+  featureChange('startMilestone', z.object({ milestoneId: ReleaseId, planId: ReleaseId.optional() })),
+  featureChange('changeMilestoneProgression', ChangeProgression.extend({ sourceMilestone: ReleaseId })),
+  featureChange('deleteMilestoneProgression', z.object({ sourceMilestone: ReleaseId })),
+  featureChange('resumeMilestoneProgression', z.object({ planId: ReleaseId })),
+  featureChange('changeReleasePlanSafeguard', z.object({ planId: ReleaseId, safeguard: SafeguardInput })),
+  featureChange('deleteReleasePlanSafeguard', z.object({ planId: ReleaseId, safeguardId: ReleaseId })),
+  featureChange('changeFeatureEnvSafeguard', z.object({ safeguard: SafeguardInput })),
+  featureChange('deleteFeatureEnvSafeguard', z.object({ safeguardId: ReleaseId })),
+  featureChange('updateMilestoneStrategy', CreateFeatureStrategy.partial({ name: true }).extend({ id: ReleaseId })),
 ]);
 export type ChangeRequestChangeInput = z.infer<typeof ChangeRequestChangeInput>;
 export type ChangeRequestAction = ChangeRequestChangeInput['action'];

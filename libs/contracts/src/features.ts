@@ -3,6 +3,7 @@ import { UrlFriendlyName } from './common.ts';
 import { ColoredTag, CreateTag } from './tags.ts';
 import { FeatureStrategy } from './strategies.ts';
 import { Variant } from './variants.ts';
+import { EnvironmentSafeguard, ReleasePlan } from './release-plans.ts';
 
 export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
 export const FeatureType = z.enum(FEATURE_TYPES);
@@ -75,6 +76,10 @@ export const FeatureEnvironment = z.object({
   /** How often SDKs evaluated the flag on and off here in the last hour. */
   yes: z.number().int().optional(),
   no: z.number().int().optional(),
+  /** The release plan applied here (a milestone's strategies serve ahead of the flag's own, listed above). */
+  releasePlans: z.array(ReleasePlan).optional(),
+  /** Safeguards of the flag environment itself (a plan's are on the plan). */
+  safeguards: z.array(EnvironmentSafeguard).optional(),
 });
 export type FeatureEnvironment = z.infer<typeof FeatureEnvironment>;
 

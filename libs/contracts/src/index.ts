@@ -31,4 +31,5 @@ export * from './sign-in.ts';
 export * from './admin-ui.ts';
 export * from './ofrep.ts';
 export * from './impact-metrics.ts';
+export * from './release-plans.ts';
 export { registerExamples } from './examples.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EnvironmentSnapshot, FrontendSettings, SnapshotRequest } from './client-api.ts';
+import { ImpactAggregation, ImpactLabelSelectors, ImpactRange, ImpactSource } from './impact-metrics.ts';
 import { Inventory, ProjectOverview, ProjectOverviewRequest } from './insights.ts';
 import { Principal, VerifyCredentialRequest } from './principals.ts';
 
@@ -8,8 +9,10 @@ import { Principal, VerifyCredentialRequest } from './principals.ts';
  * answered, how long the asker waits, and whether the answer travels gzipped (large ones do).
  */
 export type PublishedView<Q extends z.ZodType = z.ZodType, A extends z.ZodType = z.ZodType> = {
-  /** The last token of the subject `<namespace>.rpc.admin.<name>`. */
+  /** The last token of the subject `<namespace>.rpc.<service>.<name>`. */
   name: string;
+  /** The service that answers it: admin-api unless said. */
+  service?: 'admin' | 'insights';
   request: Q;
   answer: A;
   timeoutMs: number;
@@ -65,5 +68,22 @@ export const FeatureLookupView = view({
   request: z.object({ featureName: z.string().min(1).max(255) }),
   answer: z.object({ project: z.string(), archived: z.boolean() }).nullable(),
   timeoutMs: 3000,
+  gzip: false,
+});
+
+/**
+ * The value of an impact metric now, as a safeguard compares it with its threshold: the query aggregated over the
+ * last step and the one running (a counter's increase or rate, a gauge's latest values, a histogram's quantile).
+ * Null when there is nothing to go by; an unreadable source answers an error, which the asker sees as a 503.
+ */
+export const ImpactValueView = view({
+  name: 'impact-value',
+  service: 'insights',
+  request: z.object({
+    metricName: z.string().min(1).max(300), timeRange: ImpactRange, aggregationMode: ImpactAggregation,
+    labelSelectors: ImpactLabelSelectors, source: ImpactSource.default('internal'),
+  }),
+  answer: z.object({ value: z.number().nullable(), error: z.string().optional() }),
+  timeoutMs: 8000,
   gzip: false,
 });

@@ -14,8 +14,8 @@ export function natsNames(namespace: string) {
     signalsStream: `${streamPrefix}_SIGNALS`,
     signalsSubjects: `${namespace}.signals.>`,
     signalSubject: (endpoint: string) => `${namespace}.signals.${endpoint}`,
-    /** Where admin-api answers one of its published views (see published-views.ts). */
-    view: (name: string) => `${namespace}.rpc.admin.${name}`,
+    /** Where a service answers one of its published views (see published-views.ts); admin-api's unless named. */
+    view: (name: string, service = 'admin') => `${namespace}.rpc.${service}.${name}`,
     consumer: (name: string) => `${streamPrefix}_${name.toUpperCase().replace(/[^A-Z0-9_-]/g, '_')}`,
   };
 }

@@ -17,6 +17,7 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/projects\/[^/]+\/actions/, 'Actions'],
   [/change-requests/, 'Change Requests'],
   [/impact-metrics|^\/internal-backstage\/impact/, 'Impact Metrics'],
+  [/release-plan-templates|release-templates|release[-_]plans|\/progressions(\/|$)|\/safeguards(\/|$)/, 'Release Plans'],
   [/^\/api\/admin\/banners/, 'Banners'],
   [/^\/api\/admin\/(events|search\/events|event-creators)/, 'Events'],
   [/^\/api\/admin\/(insights|dashboard|instance-admin)|health-report|\/insights$|\/status$|\/dora$/, 'Insights'],
@@ -50,6 +51,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Signals: 'Signal endpoints that outside systems post to, their tokens and what they received.',
   Actions: 'Action sets: what a matching signal does to flags, run as a service account.',
   'Change Requests': 'Change control per project environment: drafts, review, approval, scheduling and application.',
+  'Release Plans': 'Release templates of ordered milestones, plans applied to flag environments, progressions that start the next milestone on their own, and safeguards that stop them.',
   'Impact Metrics': "Applications' own counters, gauges and histograms sent by their SDKs: queries, the catalogue, charts per flag and an external Prometheus source.",
   Banners: 'Messages shown to everyone using the console.',
   Events: 'The event log: every change, who made it and when.',
@@ -81,7 +83,8 @@ function tagOf(url: string): string {
 /** getFeature-style ids from the method and path: GET /api/admin/projects/:projectId/features -> getApiAdminProjectsFeatures. */
 function operationIdOf(method: string, url: string): string {
   const words = url.split('/').filter(Boolean).map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part === '*' ? 'any' : part));
-  const camel = words.join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_match, next: string) => next.toUpperCase()).replace(/[^a-zA-Z0-9]/g, '');
+  // Underscores stay: Unleash spells some paths both ways (release_plans and release-plans), each its own operation.
+  const camel = words.join('-').replace(/[^a-zA-Z0-9_]+(.)/g, (_match, next: string) => next.toUpperCase()).replace(/[^a-zA-Z0-9_]/g, '');
   return `${method.toLowerCase()}${camel.charAt(0).toUpperCase()}${camel.slice(1)}`;
 }
 

@@ -61,6 +61,13 @@ export class NameExistsError extends DomainError {
   }
 }
 
+/** A change that conflicts with the current state: the spec names every 409 NameExistsError. */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(409, 'NameExistsError', message);
+  }
+}
+
 export class RateLimitError extends DomainError {
   constructor(message: string, retryAfterSeconds: number) {
     super(429, 'RateLimitError', message, { headers: { 'retry-after': String(retryAfterSeconds) } });

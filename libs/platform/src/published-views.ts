@@ -4,7 +4,7 @@ import { viewReply, type PublishedView } from '@bunting/contracts';
 import { DomainError } from './errors.ts';
 import type { Messaging } from './messaging.ts';
 
-/** What an asker hears when admin-api cannot answer now: a 503 the caller may retry. */
+/** What an asker hears when the answering service cannot answer now: a 503 the caller may retry. */
 export class ViewUnavailableError extends DomainError {
   constructor(view: PublishedView) {
     super(503, 'ServiceUnavailableError', `The ${view.name} answer is unavailable right now; try again shortly.`, { headers: { 'retry-after': '1' } });
@@ -33,7 +33,7 @@ export async function askView<Q extends z.ZodType, A extends z.ZodType>(
   if (!messaging.connected()) throw new ViewUnavailableError(view);
   let raw: unknown;
   try {
-    const reply = await messaging.nc.request(messaging.names.view(view.name), encode(view, request), { timeout: view.timeoutMs });
+    const reply = await messaging.nc.request(messaging.names.view(view.name, view.service), encode(view, request), { timeout: view.timeoutMs });
     raw = decode(view, reply.data);
   } catch {
     throw new ViewUnavailableError(view);
@@ -52,8 +52,9 @@ export function answerView<Q extends z.ZodType, A extends z.ZodType>(
   view: PublishedView<Q, A>,
   handle: (request: z.output<Q>) => Promise<z.input<A>>,
 ): { stop: () => void } {
-  const subscription = messaging.nc.subscribe(messaging.names.view(view.name), {
-    queue: 'admin-api',
+  const subscription = messaging.nc.subscribe(messaging.names.view(view.name, view.service), {
+    // One queue group per answering service, so its replicas share the questions.
+    queue: view.service && view.service !== 'admin' ? view.service : 'admin-api',
     callback: (error, message) => {
       if (error) return;
       void (async () => {

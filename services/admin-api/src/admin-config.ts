@@ -23,6 +23,12 @@ export type AdminConfig = {
   changeRequestSchedulerMs: number;
   /** Where the built web console is (console/dist), or null to serve none (CONSOLE_DIR=off). */
   consoleDir: string | null;
+  /** How often due milestone progressions are looked for (each replica looks; each runs once). */
+  progressionSchedulerMs: number;
+  /** What a progression's minute lasts: a minute, shortened only by tests that cannot wait for one. */
+  progressionMinuteMs: number;
+  /** How often each safeguard reads its metric (once an interval across replicas). */
+  safeguardEvaluationMs: number;
 };
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
@@ -42,6 +48,9 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     frontendApiOrigins: readList(env.FRONTEND_API_ORIGINS ?? env.UNLEASH_FRONTEND_API_ORIGINS),
     changeRequestSchedulerMs: Math.min(3_600_000, Math.max(50, readInteger(env.CHANGE_REQUEST_SCHEDULER_MS, 1_000, 'CHANGE_REQUEST_SCHEDULER_MS'))),
     consoleDir: env.CONSOLE_DIR === 'off' ? null : env.CONSOLE_DIR ?? BUILT_CONSOLE,
+    progressionSchedulerMs: Math.min(60_000, Math.max(50, readInteger(env.PROGRESSION_SCHEDULER_MS, 1_000, 'PROGRESSION_SCHEDULER_MS'))),
+    progressionMinuteMs: Math.min(60_000, Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS'))),
+    safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),
     potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),

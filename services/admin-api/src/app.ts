@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
-import { DomainEvent, MetricsMessage } from '@bunting/contracts';
+import { DomainEvent, ImpactValueView, MetricsMessage } from '@bunting/contracts';
 import {
   AuthenticationRequired,
+  askView,
   authenticate,
   createOutbox,
   migrate,
@@ -77,6 +78,11 @@ import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard
 import { deliverEvent } from './addons/webhook-delivery.ts';
 import { signInOptions } from './sign-in/sign-in-options.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
+import { releasePlanReactions } from './release-plans/release-plan-reactions.ts';
+import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
+import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
+import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
+import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -92,7 +98,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
-    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects });
+    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects, reactions: [releasePlanReactions] });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const credentials = createCredentialService({ db, log, sessions });
@@ -127,6 +133,11 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
     const scheduler = startChangeRequestScheduler({ db, changes, log, metrics: infrastructure.metrics }, config.changeRequestSchedulerMs);
+    const progressions = startProgressionScheduler({ db, changes, log, metrics: infrastructure.metrics }, { intervalMs: config.progressionSchedulerMs, minuteMs: config.progressionMinuteMs });
+    const safeguards = startSafeguardWatch({
+      db, changes, log, metrics: infrastructure.metrics,
+      read: (metric) => askView(messaging, ImpactValueView, { ...metric, source: metric.source ?? 'internal' }),
+    }, config.safeguardEvaluationMs);
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
@@ -156,7 +167,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes,
+        splashRoutes, releaseTemplateRoutes, releasePlanRoutes,
       ]) {
         routes(scope, deps);
       }
@@ -168,6 +179,8 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       await lastSeen.stop();
       await staleCheck.stop();
       await scheduler.stop();
+      await progressions.stop();
+      await safeguards.stop();
       await addonDeliveries.stop();
       credentials.stop();
       await relay.stop();

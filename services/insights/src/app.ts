@@ -12,6 +12,7 @@ import { readImpactLimits } from './impact-metrics/impact-limits.ts';
 import { recordImpactMetrics } from './impact-metrics/impact-recording.ts';
 import { startImpactRetention } from './impact-metrics/impact-retention.ts';
 import { impactExpositionRoute, impactRoutes } from './impact-metrics/impact-routes.ts';
+import { answerImpactValues } from './impact-metrics/impact-value-view.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { featureMetricRoutes } from './sdk-metrics/feature-metric-routes.ts';
 import { createKnownFlags } from './sdk-metrics/known-flags.ts';
@@ -67,6 +68,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const snapshots = startSnapshotTimer({ db, admin, log, retention });
     const pruner = startProcessedMetricsPruner(db, metricsConsumer, log);
     const impactRetention = startImpactRetention(db, impactLimits, log);
+    const impactValues = answerImpactValues({ db, messaging, externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API });
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -82,6 +84,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     impactExpositionRoute(app, db);
 
     app.addHook('onClose', async () => {
+      impactValues.stop();
       await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop(), impactRetention.stop()]);
       await relay.stop();
     });

@@ -12,7 +12,9 @@ let stack: TestStack;
 let document: { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> } }>>; components?: { schemas?: Record<string, object> } };
 const project = 'gated';
 const base = `/api/admin/projects/${project}`;
-const fixture = { strategyId: '', segmentId: 0, developmentStrategyId: '' };
+const fixture = { strategyId: '', segmentId: 0, developmentStrategyId: '', templateId: '', planId: '', milestones: [] as string[], safeguardId: '' };
+
+const SAFEGUARD = { impactMetric: { metricName: 'unleash_counter_errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} }, triggerCondition: { operator: '>', threshold: 3 } };
 
 /** What users would send to the operations that change what an environment serves. */
 function bodyFor(method: string, path: string): unknown {
@@ -39,6 +41,11 @@ function bodyFor(method: string, path: string): unknown {
         featureEnvironments: [{ name: 'served', featureName: 'served', environment: 'production', enabled: false }], tagTypes: [], featureTags: [], contextFields: [], segments: [], dependencies: [] },
     },
     'POST /api/admin/environments/{name}/off': undefined,
+    'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans': { templateId: fixture.templateId },
+    'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans': { templateId: fixture.templateId },
+    'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}': { targetMilestone: fixture.milestones[1], transitionCondition: { intervalMinutes: 5 } },
+    'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards': SAFEGUARD,
+    'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards': SAFEGUARD,
   };
   const key = `${method} ${path}`;
   if (key in bodies) return bodies[key];
@@ -54,6 +61,12 @@ function concrete(path: string): string {
       case 'parent': return 'parent';
       case 'environment': return 'production';
       case 'strategyId': return fixture.strategyId;
+      case 'templateId': return fixture.templateId;
+      case 'planId': return fixture.planId;
+      // Starting milestone 2, or a progression from milestone 1.
+      case 'milestoneId': return fixture.milestones[1]!;
+      case 'sourceMilestoneId': return fixture.milestones[0]!;
+      case 'safeguardId': return fixture.safeguardId;
       case 'name': return path.startsWith('/api/admin/environments') ? 'production' : 'sample';
       case 'id': return path.startsWith('/api/admin/segments') ? String(fixture.segmentId) : '1';
       default: return 'sample';
@@ -72,7 +85,11 @@ async function production() {
   const environments = (await stack.admin.get(base)).body.environments.filter((entry: { environment: string }) => entry.environment === 'production');
   const globalProduction = (await stack.admin.get('/api/admin/environments/production')).body;
   const segment = (await stack.admin.get(`/api/admin/segments/${fixture.segmentId}`)).body;
+  // A safeguard's readings (when it last read its metric) move on their own; what it watches and does does not.
+  const plans = JSON.parse(JSON.stringify((await stack.admin.get(`${base}/features/served/environments/production/release-plans`)).body),
+    (key, value: unknown) => (key === 'evaluatedAt' || key === 'lastError' ? undefined : value));
   return JSON.stringify({
+    plans,
     features: exported.features?.filter(ours).map((feature: { name: string }) => feature.name),
     strategies: exported.featureStrategies?.filter(ours),
     environments: exported.featureEnvironments?.filter(ours),
@@ -95,6 +112,16 @@ beforeAll(async () => {
   await admin.put(`${base}/features/served/environments/production/variants`, [{ name: 'red', weight: 1000, weightType: 'variable', stickiness: 'default' }]);
   await admin.post(`${base}/features/served/dependencies`, { feature: 'parent' });
   await admin.post(`${base}/features/served/environments/production/on`);
+  // A release plan in production, with a progression and a safeguard, before change requests are switched on there.
+  const template = await admin.post('/api/admin/release-plan-templates', { name: 'Two steps', milestones: [
+    { name: 'Some', transitionCondition: { intervalMinutes: 60 }, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '10' } }] },
+    { name: 'All', strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100' } }] },
+  ] });
+  fixture.templateId = template.body.id;
+  const plan = await admin.post(`${base}/features/served/environments/production/release-plans`, { templateId: fixture.templateId });
+  fixture.planId = plan.body.id;
+  fixture.milestones = plan.body.milestones.map((milestone: { id: string }) => milestone.id);
+  fixture.safeguardId = (await admin.put(`${base}/features/served/environments/production/release-plans/${fixture.planId}/safeguards`, SAFEGUARD)).body.id;
   expect((await admin.put(`${base}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 1 })).status).toBe(200);
   await admin.post('/api/admin/user-admin', { username: 'ed', password: 'a-long-password', rootRole: 'Editor' });
   const response = await stack.anonymous.get('/docs/openapi.json');
@@ -145,6 +172,14 @@ const CONFIGURATION_OPERATIONS = [
   'DELETE /api/admin/projects/{projectId}/features/{child}/dependencies',
   'DELETE /api/admin/projects/{projectId}/features/{child}/dependencies/{parent}',
   'POST /api/admin/features-batch/import',
+  'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}',
+  'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}',
+  'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/milestones/{milestoneId}/start',
+  'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/milestones/{milestoneId}/start',
+  'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}',
+  'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}',
+  'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards',
+  'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards/{safeguardId}',
 ];
 
 describe('change control over every state-changing operation of the API document', () => {

@@ -17,11 +17,15 @@ export const PROJECT_USER_ACCESS_READ = Permission.PROJECT_USER_ACCESS_READ;
 const BUILT_IN_ENVIRONMENT_PERMISSIONS = [...FLAG_ENVIRONMENT_PERMISSIONS, Permission.APPROVE_CHANGE_REQUEST, Permission.APPLY_CHANGE_REQUEST];
 
 /** What only a project's owners may do there; members may do the rest. */
-const OWNER_ONLY = new Set<string>([Permission.UPDATE_PROJECT, Permission.DELETE_PROJECT, PROJECT_USER_ACCESS_WRITE]);
+const OWNER_ONLY = new Set<string>([Permission.UPDATE_PROJECT, Permission.DELETE_PROJECT, PROJECT_USER_ACCESS_WRITE, Permission.UPDATE_PROJECT_RELEASE_TEMPLATE]);
 const MEMBER_PROJECT = PROJECT_PERMISSIONS.filter((permission) => !OWNER_ONLY.has(permission));
 
 /** What only admins may do instance-wide; editors may do the rest. */
-const ADMIN_ONLY = new Set<string>([Permission.ADMIN, Permission.CREATE_ENVIRONMENT, Permission.UPDATE_ENVIRONMENT, Permission.DELETE_ENVIRONMENT]);
+const ADMIN_ONLY = new Set<string>([
+  Permission.ADMIN, Permission.CREATE_ENVIRONMENT, Permission.UPDATE_ENVIRONMENT, Permission.DELETE_ENVIRONMENT,
+  // Instance-wide release templates are every project's: admins and roles that grant them make them.
+  Permission.RELEASE_PLAN_TEMPLATE_CREATE, Permission.RELEASE_PLAN_TEMPLATE_UPDATE, Permission.RELEASE_PLAN_TEMPLATE_DELETE,
+]);
 const EDITOR_ROOT = [Permission.READ, ...ROOT_PERMISSIONS.filter((permission) => !ADMIN_ONLY.has(permission))];
 
 export type RolePermissions = { root: string[]; project: string[]; environment: { permission: string; environment: string }[] };

@@ -40,6 +40,9 @@ const REACH: Partial<Record<EventType, Reach>> = {
   'feature-environment-disabled': 'its-environment',
   'feature-environment-variants-updated': 'its-environment',
   'features-imported': 'its-environment',
+  // A flag's metadata in one environment: its release plan, progressions and safeguards (a flag's own metadata
+  // names no environment and reaches none).
+  'feature-metadata-updated': 'its-environment',
   // Removing an environment from a project wipes its flags' configuration there.
   'project-environment-removed': 'its-environment',
   // A flag archived, moved or depending on another changes every environment it is in; Unleash refuses archiving

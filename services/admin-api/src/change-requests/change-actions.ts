@@ -1,10 +1,11 @@
-import type { ChangeRequestChangeInput, CreateFeatureStrategy } from '@bunting/contracts';
+import type { ChangeRequestChangeInput, CreateFeatureStrategy, SafeguardInput } from '@bunting/contracts';
 import { Permission, type Queryable, type Scope } from '@bunting/platform';
 import { dependencyService } from '../dependencies/dependency-service.ts';
 import type { Change } from '../events/changes.ts';
 import { findFeature } from '../feature-state/feature-lookup.ts';
 import { featureEnvironmentService } from '../features/feature-environment-service.ts';
 import { featureService } from '../features/feature-service.ts';
+import { releasePlanService, type FlagEnvironment } from '../release-plans/release-plan-service.ts';
 import { requireSegment, segmentService } from '../segments/segment-service.ts';
 import { strategyService, type StrategyPath } from '../strategies/strategy-service.ts';
 import { variantService } from '../variants/variant-service.ts';
@@ -65,7 +66,119 @@ function strategyInput(payload: unknown): CreateFeatureStrategy {
   return input;
 }
 
+/** The flag environment a release-plan change concerns. */
+const flagEnvironment = (scope: RequestScope, stored: StoredChange): FlagEnvironment => ({ project: scope.project, feature: stored.feature!, environment: scope.environment });
+const payloadOf = <T>(stored: StoredChange) => stored.payload as T;
+/** The plan a change names is still there, or why not. */
+async function planConflict(db: Queryable, scope: RequestScope, stored: StoredChange) {
+  const planId = payloadOf<{ planId?: string }>(stored).planId;
+  const plans = await releasePlanService.list(db, flagEnvironment(scope, stored)).catch(() => []);
+  if (plans.length === 0) return 'The flag has no release plan here any more';
+  return planId && !plans.some((plan) => plan.id === planId) ? 'The release plan has been removed since this change was drafted' : undefined;
+}
+/** The release plan as it is now, for a reviewer to see what the change changes. */
+const planSnapshot = async (db: Queryable, scope: RequestScope, stored: StoredChange) => (await releasePlanService.list(db, flagEnvironment(scope, stored)).catch(() => []))[0] ?? null;
+
+/** Unleash's release-plan actions, made through the same service (so with the same events) as their routes. */
+const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${string}ReleasePlan${string}` | `${string}Milestone${string}` | `${string}Safeguard${string}`>, Handler> = {
+  addReleasePlan: {
+    permission: inEnvironment(Permission.CREATE_FEATURE_STRATEGY),
+    snapshot: nothing,
+    conflict: nothing,
+    async apply(change, scope, stored) {
+      await releasePlanService.add(change, flagEnvironment(scope, stored), payloadOf<{ templateId: string }>(stored).templateId, change.actor.createdByUserId ?? -1337);
+    },
+  },
+  deleteReleasePlan: {
+    permission: inEnvironment(Permission.DELETE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      await releasePlanService.remove(change, flagEnvironment(scope, stored), payloadOf<{ planId: string }>(stored).planId);
+    },
+  },
+  startMilestone: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      const { milestoneId, planId } = payloadOf<{ milestoneId: string; planId?: string }>(stored);
+      const path = flagEnvironment(scope, stored);
+      await releasePlanService.startMilestone(change, path, planId ?? await releasePlanService.planIdIn(change.tx, path), milestoneId);
+    },
+  },
+  changeMilestoneProgression: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      const { sourceMilestone, ...body } = payloadOf<{ sourceMilestone: string; targetMilestone: string; transitionCondition: { intervalMinutes: number } }>(stored);
+      await releasePlanService.changeProgression(change, flagEnvironment(scope, stored), sourceMilestone, body);
+    },
+  },
+  deleteMilestoneProgression: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      await releasePlanService.deleteProgression(change, flagEnvironment(scope, stored), payloadOf<{ sourceMilestone: string }>(stored).sourceMilestone);
+    },
+  },
+  resumeMilestoneProgression: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      await releasePlanService.resume(change, flagEnvironment(scope, stored), payloadOf<{ planId: string }>(stored).planId);
+    },
+  },
+  changeReleasePlanSafeguard: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      const { planId, safeguard } = payloadOf<{ planId: string; safeguard: SafeguardInput }>(stored);
+      await releasePlanService.putPlanSafeguard(change, flagEnvironment(scope, stored), planId, safeguard);
+    },
+  },
+  deleteReleasePlanSafeguard: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      const { planId, safeguardId } = payloadOf<{ planId: string; safeguardId: string }>(stored);
+      await releasePlanService.deletePlanSafeguard(change, flagEnvironment(scope, stored), planId, safeguardId);
+    },
+  },
+  changeFeatureEnvSafeguard: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: nothing,
+    conflict: nothing,
+    async apply(change, scope, stored) {
+      await releasePlanService.putEnvironmentSafeguard(change, flagEnvironment(scope, stored), payloadOf<{ safeguard: SafeguardInput }>(stored).safeguard);
+    },
+  },
+  deleteFeatureEnvSafeguard: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: nothing,
+    conflict: nothing,
+    async apply(change, scope, stored) {
+      await releasePlanService.deleteEnvironmentSafeguard(change, flagEnvironment(scope, stored), payloadOf<{ safeguardId: string }>(stored).safeguardId);
+    },
+  },
+  updateMilestoneStrategy: {
+    permission: inEnvironment(Permission.UPDATE_FEATURE_STRATEGY),
+    snapshot: planSnapshot,
+    conflict: planConflict,
+    async apply(change, scope, stored) {
+      const { id, ...input } = payloadOf<Partial<CreateFeatureStrategy> & { id: string }>(stored);
+      await releasePlanService.updateMilestoneStrategy(change, flagEnvironment(scope, stored), id, input);
+    },
+  },
+};
+
 export const CHANGE_HANDLERS: Record<ChangeRequestChangeInput['action'], Handler> = {
+  ...RELEASE_HANDLERS,
   updateEnabled: {
     permission: inEnvironment(Permission.UPDATE_FEATURE_ENVIRONMENT),
     snapshot: nothing,

@@ -43,6 +43,16 @@ export type ChangeGate = {
   check: (tx: DatabaseTransactionConnection, run: { runner: Runner; approved: readonly EnvironmentScope[]; drafts: readonly EventDraft[]; before: unknown }) => Promise<void>;
 };
 
+/**
+ * What a slice does within any change whose events concern it (a flag environment switched on starting a release
+ * plan waiting there): it runs in the same transaction after the work, before the gate, and may write events of its
+ * own, which the reactions see in turn.
+ */
+export type ChangeReaction = (change: Change, drafts: readonly EventDraft[]) => Promise<void>;
+
+/** Reactions answering reactions stop here: more rounds would be a loop. */
+const MAX_REACTION_ROUNDS = 4;
+
 export type Changes = {
   /**
    * Runs `work` in one transaction, checks the change against change control, and writes every event it emitted
@@ -63,6 +73,7 @@ export function createChanges(deps: {
   messaging: Pick<Messaging, 'names'>;
   gate: ChangeGate;
   touchProjects: (tx: DatabaseTransactionConnection, projects: readonly string[]) => Promise<unknown>;
+  reactions?: readonly ChangeReaction[];
 }): Changes {
   return {
     run(runner, work) {
@@ -71,7 +82,14 @@ export function createChanges(deps: {
         const drafts: EventDraft[] = [];
         const approved: EnvironmentScope[] = [];
         const before = await deps.gate.before(tx);
-        const result = await work({ tx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) });
+        const change: Change = { tx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) };
+        const result = await work(change);
+        let seen = 0;
+        for (let round = 0; round < MAX_REACTION_ROUNDS && seen < drafts.length; round += 1) {
+          const fresh = drafts.slice(seen);
+          seen = drafts.length;
+          for (const react of deps.reactions ?? []) await react(change, fresh);
+        }
         if (drafts.length > 0) {
           await deps.gate.check(tx, { runner, approved, drafts, before });
           const events = await toEvents(tx, actor, drafts);

@@ -5,6 +5,7 @@ import { requireFeature } from '../feature-state/feature-lookup.ts';
 import { refreshLifecycle } from '../feature-state/lifecycle.ts';
 import { requireProjectEnvironment } from '../projects/project-read-model.ts';
 import { strategyService } from '../strategies/strategy-service.ts';
+import { releasePlanReadModel } from '../release-plans/release-plan-read-model.ts';
 import { loadFeatureViews } from './feature-read-model.ts';
 
 export const featureEnvironmentService = {
@@ -24,7 +25,8 @@ export const featureEnvironmentService = {
     await requireProjectEnvironment(change.tx, project, environment);
     const state = await environmentState.get(change.tx, featureName, environment);
     if ((state?.enabled ?? false) === enabled) return;
-    if (enabled) await strategyService.ensureEnabledStrategy(change, feature, environment);
+    // A release plan there brings its own strategies (its first milestone starts as the flag is switched on).
+    if (enabled && !(await releasePlanReadModel.hasPlan(change.tx, featureName, environment))) await strategyService.ensureEnabledStrategy(change, feature, environment);
     await environmentState.setEnabled(change.tx, featureName, environment, enabled);
     change.emit({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', project, featureName, environment });
     await refreshLifecycle(change.tx, feature);

@@ -10,6 +10,7 @@ import { featureRows } from '../feature-state/feature-rows.ts';
 import { projectReadModel } from '../projects/project-read-model.ts';
 import { strategyReadModel, strategyView } from '../strategies/strategy-read-model.ts';
 import { tagReadModel } from '../tags/tag-read-model.ts';
+import { releasePlanReadModel } from '../release-plans/release-plan-read-model.ts';
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -26,7 +27,7 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.name);
   const projects = [...new Set(rows.map((row) => row.project))];
-  const [projectEnvironments, states, strategies, tags, dependencies, favorites, links, exposures] = await Promise.all([
+  const [projectEnvironments, states, strategies, tags, dependencies, favorites, links, exposures, releases] = await Promise.all([
     projectReadModel.environmentsOf(db, projects),
     environmentState.listFor(db, names),
     strategyReadModel.listForFeatures(db, names),
@@ -35,6 +36,7 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
     principalKey ? featureFavoriteService.favoritesAmong(db, principalKey, names) : Promise.resolve([] as readonly string[]),
     featureLinkReadModel.forFeatures(db, names),
     exposureReadModel.lastHour(db, names),
+    releasePlanReadModel.forFeatures(db, names),
   ]);
   const environmentsByProject = groupBy(projectEnvironments, (row) => row.project);
   const stateByKey = new Map(states.map((state) => [`${state.featureName}\u0000${state.environment}`, state]));
@@ -48,7 +50,9 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
     const environments: FeatureEnvironment[] = (environmentsByProject.get(row.project) ?? []).map((environment) => {
       const key = `${row.name}\u0000${environment.name}`;
       const state = stateByKey.get(key);
-      const environmentStrategies = (strategiesByKey.get(key) ?? []).map(strategyView);
+      const serving = (strategiesByKey.get(key) ?? []).map(strategyView);
+      // A running milestone's strategies are listed on its plan, as Unleash lists them; they serve all the same.
+      const environmentStrategies = serving.filter((strategy) => strategy.milestoneId === null);
       const variants = (state?.variants ?? []) as Variant[];
       return {
         name: environment.name,
@@ -61,10 +65,12 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
         strategies: environmentStrategies,
         variants,
         lastSeenAt: state?.lastSeenAt ?? null,
-        hasStrategies: environmentStrategies.length > 0,
-        hasEnabledStrategies: environmentStrategies.some((strategy) => !strategy.disabled),
+        hasStrategies: serving.length > 0,
+        hasEnabledStrategies: serving.some((strategy) => !strategy.disabled),
         yes: exposures.get(key)?.yes ?? 0,
         no: exposures.get(key)?.no ?? 0,
+        releasePlans: releases.plansIn(row.name, environment.name),
+        safeguards: releases.safeguardsIn(row.name, environment.name),
       };
     });
     const production = environments.find((environment) => environment.type === 'production');

@@ -53,7 +53,8 @@ export const snapshotStore = {
           where ss.strategy_id = s.id), '{}') as segments
       from admin.feature_strategies s join admin.features f on f.name = s.feature_name
       where s.environment = ${environment} and not s.disabled and f.archived_at is null ${named(sql.identifier(['s', 'feature_name']), names)}
-      order by s.feature_name, s.sort_order, s.created_at, s.id`),
+      -- A running release-plan milestone's strategies first, as Unleash sends them.
+      order by s.feature_name, (s.milestone_id is null), s.sort_order, s.created_at, s.id`),
   dependencies: (db: Queryable, names?: readonly string[]) => db.any(sql.type(DependencyRow)`
       select d.child, d.parent, d.enabled, d.variants from admin.dependencies d
       join admin.features f on f.name = d.child where f.archived_at is null ${named(sql.identifier(['d', 'child']), names)}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CreateFeatureStrategy, type PatchOperation } from '@bunting/contracts';
-import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { CreateFeatureStrategy, type PatchOperation, type StoredMilestoneStrategy } from '@bunting/contracts';
+import { ConflictError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
@@ -42,7 +42,7 @@ export const strategyService = {
   async list(db: Queryable, path: StrategyPath) {
     await requireFeature(db, path.project, path.feature, { allowArchived: true });
     await requireProjectEnvironment(db, path.project, path.environment);
-    return (await strategyStore.listFor(db, path.feature, path.environment)).map(strategyView);
+    return (await strategyStore.listOwn(db, path.feature, path.environment)).map(strategyView);
   },
 
   async get(db: Queryable, path: StrategyPath, id: string) {
@@ -99,6 +99,9 @@ export const strategyService = {
   async remove(change: Change, path: StrategyPath, id: string) {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
+    if (before.milestoneId !== null) {
+      throw new ConflictError(`Strategy ${id} belongs to a running release plan milestone: start another milestone, or remove the plan`);
+    }
     await strategyStore.delete(change.tx, id);
     change.emit({ type: 'feature-strategy-remove', ...scope(feature, path.environment), preData: strategyView(before) });
     await disableIfNoEnabledStrategies(change, feature, path.environment);
@@ -148,13 +151,13 @@ export const strategyService = {
 
   async setSortOrder(change: Change, path: StrategyPath, order: readonly { id: string; sortOrder: number }[]) {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
-    const before = await strategyStore.listFor(change.tx, feature.name, path.environment);
+    const before = await strategyStore.listOwn(change.tx, feature.name, path.environment);
     const known = new Set(before.map((strategy) => strategy.id));
     for (const item of order) {
       if (!known.has(item.id)) throw ValidationError.field('id', `strategy ${item.id} is not on ${feature.name} in ${path.environment}`);
     }
     for (const item of order) await strategyStore.setSortOrder(change.tx, item.id, item.sortOrder);
-    const after = await strategyStore.listFor(change.tx, feature.name, path.environment);
+    const after = await strategyStore.listOwn(change.tx, feature.name, path.environment);
     const beforeIds = before.map((strategy) => strategy.id);
     const afterIds = after.map((strategy) => strategy.id);
     if (JSON.stringify(beforeIds) !== JSON.stringify(afterIds)) {
@@ -165,5 +168,34 @@ export const strategyService = {
         preData: { strategyIds: beforeIds },
       });
     }
+  },
+
+  /**
+   * Makes a release plan milestone's strategies the ones serving the flag in the environment ahead of its own:
+   * the running milestone's strategies leave (feature-strategy-remove) and the new one's arrive
+   * (feature-strategy-add), each event naming the milestone and what started it. Null leaves none running.
+   */
+  async replaceMilestone(change: Change, feature: FeatureRow, environment: string, milestone: { id: string; strategies: readonly StoredMilestoneStrategy[] } | null, about: Record<string, unknown>) {
+    const project = await requireProjectSettings(change.tx, feature.project);
+    for (const running of await strategyStore.listMilestone(change.tx, feature.name, environment)) {
+      await strategyStore.delete(change.tx, running.id);
+      change.emit({ type: 'feature-strategy-remove', ...scope(feature, environment), data: about, preData: strategyView(running) });
+    }
+    if (!milestone) return;
+    for (const stored of milestone.strategies) {
+      const strategy = await normalizeStrategy(change.tx, CreateFeatureStrategy.parse({ ...stored, title: stored.title ?? undefined }), {
+        featureName: feature.name, defaultStickiness: project.defaultStickiness, sortOrder: stored.sortOrder,
+      });
+      await strategyStore.insert(change.tx, stored.id, feature.name, environment, strategy, milestone.id);
+      change.emit({ type: 'feature-strategy-add', ...scope(feature, environment), data: { ...strategyView((await strategyStore.get(change.tx, stored.id))!), ...about } });
+    }
+  },
+
+  /** What a milestone has running, as its plan keeps it. */
+  async milestoneStrategies(db: Queryable, milestoneId: string): Promise<StoredMilestoneStrategy[]> {
+    return (await strategyStore.listOfMilestone(db, milestoneId)).map((row) => ({
+      id: row.id, name: row.name, title: row.title, disabled: row.disabled, sortOrder: row.sortOrder,
+      constraints: row.constraints, variants: row.variants, parameters: row.parameters, segments: row.segments,
+    }));
   },
 };

@@ -15,6 +15,7 @@ export const StrategyRow = z.object({
   parameters: z.record(z.string(), z.string()),
   variants: z.array(z.any()),
   segments: z.array(z.number()),
+  milestoneId: z.string().nullable(),
 });
 export type StrategyRow = Omit<z.infer<typeof StrategyRow>, 'constraints' | 'variants'> & {
   constraints: Constraint[];
@@ -24,20 +25,36 @@ export type StrategyRow = Omit<z.infer<typeof StrategyRow>, 'constraints' | 'var
 
 const select = sql.fragment`
   select s.id, s.feature_name as "featureName", s.environment, s.strategy_name as name, s.title, s.disabled,
-    s.sort_order as "sortOrder", s.constraints, s.parameters, s.variants,
+    s.sort_order as "sortOrder", s.constraints, s.parameters, s.variants, s.milestone_id as "milestoneId",
     coalesce((select array_agg(ss.segment_id order by ss.segment_id) from admin.feature_strategy_segments ss
       where ss.strategy_id = s.id), '{}') as segments
   from admin.feature_strategies s`;
 
-const order = sql.fragment`order by s.sort_order, s.created_at, s.id`;
+// A release plan's milestone strategies come first, as SDKs are sent them.
+const order = sql.fragment`order by (s.milestone_id is null), s.sort_order, s.created_at, s.id`;
 
 export const strategyStore = {
   get(db: Queryable, id: string) {
     return db.maybeOne(sql.type(StrategyRow)`${select} where s.id = ${id}`) as Promise<StrategyRow | null>;
   },
+  /** Every strategy serving the flag in the environment, a running milestone's included. */
   listFor(db: Queryable, featureName: string, environment: string) {
     return db.any(sql.type(StrategyRow)`${select}
       where s.feature_name = ${featureName} and s.environment = ${environment} ${order}`) as Promise<readonly StrategyRow[]>;
+  },
+  /** The flag's own strategies in the environment: what the admin API lists (a milestone's are edited through its plan). */
+  listOwn(db: Queryable, featureName: string, environment: string) {
+    return db.any(sql.type(StrategyRow)`${select}
+      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is null ${order}`) as Promise<readonly StrategyRow[]>;
+  },
+  /** The strategies a milestone has running. */
+  listOfMilestone(db: Queryable, milestoneId: string) {
+    return db.any(sql.type(StrategyRow)`${select} where s.milestone_id = ${milestoneId} ${order}`) as Promise<readonly StrategyRow[]>;
+  },
+  /** The strategies of a running milestone in the flag environment. */
+  listMilestone(db: Queryable, featureName: string, environment: string) {
+    return db.any(sql.type(StrategyRow)`${select}
+      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is not null ${order}`) as Promise<readonly StrategyRow[]>;
   },
   listForFeatures(db: Queryable, featureNames: readonly string[]) {
     return db.any(sql.type(StrategyRow)`${select}
@@ -48,12 +65,12 @@ export const strategyStore = {
       select coalesce(max(sort_order) + 1, 0)::int as next from admin.feature_strategies
       where feature_name = ${featureName} and environment = ${environment}`);
   },
-  async insert(db: Queryable, id: string, featureName: string, environment: string, strategy: StrategyWrite) {
+  async insert(db: Queryable, id: string, featureName: string, environment: string, strategy: StrategyWrite, milestoneId: string | null = null) {
     await db.query(sql.unsafe`
       insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order,
-        constraints, parameters, variants)
+        constraints, parameters, variants, milestone_id)
       values (${id}, ${featureName}, ${environment}, ${strategy.name}, ${strategy.title}, ${strategy.disabled},
-        ${strategy.sortOrder}, ${sql.jsonb(strategy.constraints)}, ${sql.jsonb(strategy.parameters)}, ${sql.jsonb(strategy.variants)})`);
+        ${strategy.sortOrder}, ${sql.jsonb(strategy.constraints)}, ${sql.jsonb(strategy.parameters)}, ${sql.jsonb(strategy.variants)}, ${milestoneId})`);
     await strategyStore.setSegments(db, id, strategy.segments);
   },
   async update(db: Queryable, id: string, strategy: StrategyWrite) {
@@ -85,7 +102,7 @@ export const strategyStore = {
       with strategy_ids as (
         select s.id as old_id, gen_random_uuid()::text as new_id
         from admin.feature_strategies s join admin.features f on f.name = s.feature_name
-        where s.environment = ${source} ${projectFilter}
+        where s.environment = ${source} and s.milestone_id is null ${projectFilter}
       ), copied_strategies as (
         insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order, constraints, parameters, variants)
         select ids.new_id, s.feature_name, ${target}, s.strategy_name, s.title, s.disabled, s.sort_order, s.constraints, s.parameters, s.variants
@@ -112,7 +129,7 @@ export function strategyView(row: StrategyRow) {
     constraints: row.constraints,
     variants: row.variants,
     parameters: row.parameters,
-    // Unleash 8 names the release-plan milestone a strategy belongs to; Bunting has no release plans.
-    milestoneId: null,
+    // The release-plan milestone the strategy belongs to while it runs; null for the flag's own.
+    milestoneId: row.milestoneId,
   };
 }

@@ -11,6 +11,7 @@ const INFRASTRUCTURE = /^(go_|process_|prometheus_|promhttp_|scrape_|up$|kube_|n
 const MAX_LABELS = 10;
 
 const PrometheusAnswer = z.object({ status: z.string(), data: z.unknown().optional(), error: z.string().optional() });
+const Vector = z.object({ resultType: z.literal('vector'), result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) })) });
 const Matrix = z.object({ resultType: z.literal('matrix'), result: z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(z.tuple([z.number(), z.string()])) })) });
 
 /** The address with its credentials taken out into a basic Authorization header. */
@@ -101,6 +102,14 @@ export function externalSource(source: ExternalImpactSource, timeoutMs = EXTERNA
         .filter((name) => name !== '__name__').slice(0, MAX_LABELS);
       const values = await Promise.all(names.map(async (name) => z.array(z.string()).catch([]).parse(await ask(need(), `/api/v1/label/${encodeURIComponent(name)}/values`, { 'match[]': metricName }, timeoutMs))));
       return Object.fromEntries(names.map((name, index) => [name, values[index]!.slice(0, 100)]));
+    },
+
+    /** The query's value now (a safeguard's reading): the first series of the instant query, null when none. */
+    async valueNow(query: { metricName: string; timeRange: ImpactRange; aggregationMode: ImpactAggregation; labelSelectors: ImpactLabelSelectors }, now = Date.now()): Promise<number | null> {
+      const promql = promQl(query.metricName, query.timeRange, query.aggregationMode, query.labelSelectors);
+      const data = Vector.safeParse(await ask(need(), '/api/v1/query', { query: promql, time: String(now / 1000) }, timeoutMs));
+      const value = data.success ? Number(data.data.result[0]?.value[1]) : Number.NaN;
+      return Number.isFinite(value) ? value : null;
     },
 
     /** The query as one line over the range, in the answer's shape (points at the steps' starts). */

@@ -8,13 +8,13 @@ import { histogramQuantile } from './histogram-quantile.ts';
 export type ImpactQuery = { metricName: string; range: ImpactRange; aggregationMode: ImpactAggregation; labels: ImpactLabelSelectors; withLabels: boolean };
 
 /** Which aggregations each type has: a counter's rate or increase, a gauge's mean or sum, a histogram's all. */
-const AGGREGATIONS: Record<ImpactMetricType, readonly ImpactAggregation[]> = {
+export const AGGREGATIONS: Record<ImpactMetricType, readonly ImpactAggregation[]> = {
   counter: ['count', 'rps', 'sum', 'avg'],
   gauge: ['avg', 'sum', 'count'],
   histogram: ['p50', 'p95', 'p99', 'count', 'rps', 'avg', 'sum'],
 };
 
-const QUANTILES: Partial<Record<ImpactAggregation, number>> = { p50: 0.5, p95: 0.95, p99: 0.99 };
+export const QUANTILES: Partial<Record<ImpactAggregation, number>> = { p50: 0.5, p95: 0.95, p99: 0.99 };
 /** Values as Prometheus' HTTP API writes them: text, without float noise. */
 const text = (value: number) => String(Number(value.toPrecision(12)));
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -36,7 +36,7 @@ export function labelValues(series: readonly { labels: Record<string, string> }[
 }
 
 /** The catalogue's metric a query names: by its stored name (unleash_counter_x) or, when one metric has it, its display name. */
-async function metricNamed(db: Queryable, metricName: string) {
+export async function metricNamed(db: Queryable, metricName: string) {
   const exact = await impactStore.metric(db, metricName);
   if (exact) return exact;
   const byDisplayName = (await impactStore.catalogue(db)).filter((metric) => metric.name.replace(/^unleash_(counter|gauge|histogram)_/, '') === metricName);

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { Constraint } from './constraints.ts';
+import { ImpactAggregation, ImpactLabelSelectors, ImpactRange, ImpactSource } from './impact-metrics.ts';
+import { CreateFeatureStrategy, FeatureStrategy } from './strategies.ts';
+import { StrategyVariant } from './variants.ts';
+
+/**
+ * Release management as Unleash 8 names it: templates of ordered milestones, each a complete set of strategies;
+ * release plans (a template applied to one flag environment) whose milestones start by hand or, after an interval,
+ * on their own (progressions); and safeguards that watch an impact metric and pause a plan or turn a flag off.
+ */
+
+/** Ids Bunting gives templates, milestones, their strategies and safeguards: ULIDs, as Unleash does. */
+export const ReleaseId = z.string().min(1).max(100);
+
+/** When a milestone moves on to the next: this many minutes after it started. */
+export const TransitionCondition = z.object({ intervalMinutes: z.number().int().min(1).max(525_600) });
+export type TransitionCondition = z.infer<typeof TransitionCondition>;
+
+/** A milestone's strategy as given: the fields of a flag's strategy (strategyName is Unleash's older copy of name). */
+export const MilestoneStrategyInput = CreateFeatureStrategy.partial({ name: true }).extend({
+  id: ReleaseId.optional(),
+  strategyName: z.string().min(1).max(255).optional(),
+}).refine((strategy) => strategy.name !== undefined || strategy.strategyName !== undefined, { message: 'a strategy needs a name', path: ['name'] });
+export type MilestoneStrategyInput = z.infer<typeof MilestoneStrategyInput>;
+
+export const MilestoneInput = z.object({
+  id: ReleaseId.optional(),
+  name: z.string().min(1).max(255),
+  sortOrder: z.number().int().min(0).max(10_000).optional(),
+  transitionCondition: TransitionCondition.nullable().optional(),
+  strategies: z.array(MilestoneStrategyInput).max(30).optional(),
+});
+export type MilestoneInput = z.infer<typeof MilestoneInput>;
+
+/** POST /api/admin/release-plan-templates and a project's /release-templates; PUT replaces the milestones. */
+export const ReleaseTemplateInput = z.object({
+  name: z.string().min(1).max(255),
+  description: z.string().max(1000).nullable().optional(),
+  milestones: z.array(MilestoneInput).max(30).optional(),
+});
+export type ReleaseTemplateInput = z.infer<typeof ReleaseTemplateInput>;
+
+/** A milestone's strategy as answered. */
+export const MilestoneStrategy = FeatureStrategy.omit({ featureName: true, milestoneId: true }).extend({
+  milestoneId: z.string(),
+  strategyName: z.string(),
+});
+export type MilestoneStrategy = z.infer<typeof MilestoneStrategy>;
+
+export const Milestone = z.object({
+  id: z.string(),
+  name: z.string(),
+  sortOrder: z.number(),
+  /** The template or plan the milestone belongs to. */
+  releasePlanDefinitionId: z.string(),
+  startedAt: z.string().nullable(),
+  transitionCondition: TransitionCondition.nullable(),
+  progressionExecutedAt: z.string().nullable(),
+  pausedAt: z.string().nullable(),
+  strategies: z.array(MilestoneStrategy),
+});
+export type Milestone = z.infer<typeof Milestone>;
+
+export const ReleaseTemplate = z.object({
+  id: z.string(),
+  discriminator: z.literal('template'),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** The project a template belongs to; null for a global one. */
+  project: z.string().nullable(),
+  createdByUserId: z.number(),
+  createdAt: z.string(),
+  archivedAt: z.string().nullable(),
+  milestones: z.array(Milestone),
+});
+export type ReleaseTemplate = z.infer<typeof ReleaseTemplate>;
+
+/** A safeguard's impact metric: a query of the metric, as charts and the query API take it. */
+export const SafeguardMetricInput = z.object({
+  metricName: z.string().min(1).max(300),
+  timeRange: ImpactRange,
+  aggregationMode: ImpactAggregation,
+  labelSelectors: ImpactLabelSelectors,
+  source: ImpactSource.optional(),
+});
+export const SafeguardTrigger = z.object({ operator: z.enum(['>', '<']), threshold: z.number().finite() });
+export type SafeguardTrigger = z.infer<typeof SafeguardTrigger>;
+
+/** PUT .../release-plans/{planId}/safeguards and .../environments/{environment}/safeguards */
+export const SafeguardInput = z.object({
+  /** A safeguard's id, to change that one; without it the plan's (or flag environment's) first is changed, or one made. */
+  id: ReleaseId.optional(),
+  impactMetric: SafeguardMetricInput,
+  triggerCondition: SafeguardTrigger,
+});
+export type SafeguardInput = z.infer<typeof SafeguardInput>;
+
+const SafeguardBase = z.object({
+  id: z.string(),
+  triggerCondition: SafeguardTrigger,
+  impactMetric: SafeguardMetricInput.extend({ id: z.string() }),
+  /** When it last tripped, with the value that tripped it; null while it holds. */
+  triggeredAt: z.string().nullable(),
+  triggeredValue: z.number().nullable(),
+  /** The last time it was evaluated, and why not when the metric could not be read. */
+  evaluatedAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+
+export const PlanSafeguard = SafeguardBase.extend({ action: z.object({ type: z.literal('pauseReleasePlanProgressions'), id: z.string() }) });
+export const EnvironmentSafeguard = SafeguardBase.extend({
+  action: z.object({ type: z.literal('disableFeatureEnvironment'), featureName: z.string(), environment: z.string(), project: z.string() }),
+});
+export type PlanSafeguard = z.infer<typeof PlanSafeguard>;
+export type EnvironmentSafeguard = z.infer<typeof EnvironmentSafeguard>;
+export const Safeguard = z.union([PlanSafeguard, EnvironmentSafeguard]);
+export type Safeguard = z.infer<typeof Safeguard>;
+
+export const ReleasePlan = z.object({
+  id: z.string(),
+  discriminator: z.literal('plan'),
+  name: z.string(),
+  description: z.string().nullable(),
+  featureName: z.string(),
+  environment: z.string(),
+  createdByUserId: z.number(),
+  createdAt: z.string(),
+  activeMilestoneId: z.string().nullable(),
+  releasePlanTemplateId: z.string(),
+  milestones: z.array(Milestone),
+  safeguards: z.array(PlanSafeguard),
+});
+export type ReleasePlan = z.infer<typeof ReleasePlan>;
+
+/** POST .../release-plans */
+export const AddReleasePlan = z.object({ templateId: ReleaseId });
+
+/** PUT .../progressions/{sourceMilestoneId} */
+export const ChangeProgression = z.object({ targetMilestone: ReleaseId, transitionCondition: TransitionCondition });
+export const Progression = z.object({ sourceMilestone: z.string(), targetMilestone: z.string(), transitionCondition: TransitionCondition });
+
+/** A strategy of a milestone kept with it: what starting the milestone writes among the flag's strategies. */
+export const StoredMilestoneStrategy = z.object({
+  id: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  disabled: z.boolean(),
+  sortOrder: z.number(),
+  constraints: z.array(Constraint),
+  variants: z.array(StrategyVariant),
+  parameters: z.record(z.string(), z.string()),
+  segments: z.array(z.number()),
+});
+export type StoredMilestoneStrategy = z.infer<typeof StoredMilestoneStrategy>;
+
+/** GET /api/admin/release-plan-templates, a project's /release-templates */
+export const ReleaseTemplateList = z.array(ReleaseTemplate);
+/** GET .../environments/{environment}/release-plans */
+export const ReleasePlanList = z.array(ReleasePlan);

@@ -1,0 +1,72 @@
+import { SYSTEM_ACTOR } from '@bunting/contracts';
+import type { DatabasePool, Logger, Metrics } from '@bunting/platform';
+import type { Changes } from '../events/changes.ts';
+import { releasePlanService } from './release-plan-service.ts';
+import { releasePlanStore, type SafeguardRow } from './release-plan-store.ts';
+
+const BATCH = 50;
+
+/** An impact metric's value now, as insights reads it (or the external source): null with nothing to go by. */
+export type ReadImpactValue = (metric: SafeguardRow['metric']) => Promise<{ value: number | null; error?: string }>;
+
+const crossed = (safeguard: SafeguardRow, value: number) => (safeguard.operator === '>' ? value > safeguard.threshold : value < safeguard.threshold);
+
+/**
+ * Reads every safeguard's metric each `intervalMs`, once across replicas: each is taken under a row lock that
+ * other replicas skip, read, and acted on in the transaction that records the reading. One that crossed its
+ * threshold pauses its plan or turns its flag off (unless already done). A metric that cannot be read (an external
+ * source down) is recorded as such and neither trips nor clears the safeguard.
+ */
+export function startSafeguardWatch(deps: { db: DatabasePool; changes: Changes; log: Logger; read: ReadImpactValue; metrics?: Metrics }, intervalMs: number) {
+  const outcomes = deps.metrics?.counter('bunting_safeguard_readings_total', 'Safeguard readings this replica took, by outcome (held, tripped, acted, unreadable)', ['outcome']);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  async function evaluate(id: string) {
+    const outcome = await deps.changes.run({ system: SYSTEM_ACTOR }, async (change) => {
+      const safeguard = await releasePlanStore.safeguard(change.tx, id, { forUpdate: 'skip' });
+      if (!safeguard) return null;
+      if (safeguard.evaluatedAt && Date.parse(safeguard.evaluatedAt) > Date.now() - intervalMs * 0.9) return null;
+      const reading = await deps.read(safeguard.metric).catch((error: unknown) => ({ value: null, error: (error as Error).message }));
+      if (reading.error !== undefined) {
+        await releasePlanStore.recordReading(change.tx, id, { error: reading.error });
+        return 'unreadable';
+      }
+      if (reading.value === null || !crossed(safeguard, reading.value)) {
+        await releasePlanStore.recordReading(change.tx, id, { error: null });
+        return 'held';
+      }
+      const acted = await releasePlanService.trip(change, safeguard, reading.value);
+      await releasePlanStore.recordReading(change.tx, id, { error: null, triggeredValue: reading.value });
+      return acted ? 'acted' : 'tripped';
+    });
+    if (outcome) outcomes?.inc({ outcome });
+  }
+
+  async function tick() {
+    try {
+      for (const id of await releasePlanStore.dueSafeguards(deps.db, intervalMs, BATCH)) {
+        if (stopped) return;
+        await evaluate(id);
+      }
+    } catch (error) {
+      deps.log.warn({ err: error }, 'safeguards: will read again');
+    }
+  }
+
+  const loop = () => {
+    if (stopped) return;
+    running = tick().finally(() => {
+      if (!stopped) timer = setTimeout(loop, Math.max(100, Math.floor(intervalMs / 5)));
+    });
+  };
+  loop();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

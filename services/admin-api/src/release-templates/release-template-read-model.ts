@@ -1,0 +1,12 @@
+import type { Queryable } from '@bunting/platform';
+import { releaseTemplateStore } from './release-template-store.ts';
+
+/** What a release plan takes from its template: the milestones in order, with their strategies and transitions. */
+export const releaseTemplateReadModel = {
+  async get(db: Queryable, id: string) {
+    const template = await releaseTemplateStore.get(db, id);
+    if (!template) return null;
+    const milestones = await releaseTemplateStore.milestonesOf(db, [id]);
+    return { ...template, milestones: milestones.map(({ name, intervalMinutes, strategies }) => ({ name, intervalMinutes, strategies })) };
+  },
+};
