@@ -7,8 +7,8 @@ import { freePort } from '@bunting/testing';
 
 const launcher = fileURLToPath(new URL('../../../launcher/src/main.ts', import.meta.url));
 
-/** A service in its own process; `stop` sends SIGTERM and resolves with the exit code. */
-export type ServiceProcess = { target: string; url: string; pid: number; stop: () => Promise<number | null> };
+/** A service in its own process; `stop` sends SIGTERM and resolves with the exit code, `kill` is kill -9. */
+export type ServiceProcess = { target: string; url: string; pid: number; stop: () => Promise<number | null>; kill: () => Promise<void> };
 
 /**
  * Starts one service as its own process, the way deploy/ runs it, and waits until it is ready; with `waitFor`
@@ -49,6 +49,12 @@ export async function startServiceProcess(target: string, env: Record<string, st
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       return exited;
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }
