@@ -7,6 +7,7 @@ import { changeRequestPath, usePendingChanges } from '../change-requests/change-
 import { StrategyCard } from '../strategies/strategy-card.tsx';
 import { StrategyEditor, strategyLabel } from '../strategies/strategy-editor.tsx';
 import { Guarded } from '../ui/guarded.tsx';
+import { ReleasePlanPanel } from '../release-plans/release-plan-panel.tsx';
 import { EnvironmentVariantsModal } from '../variants/environment-variants-modal.tsx';
 import { EnvironmentSwitch, useEnvironmentToggles } from './environment-switch.tsx';
 
@@ -53,8 +54,9 @@ export function EnvironmentPanel({ project, flag, archived, state, environments,
           </Group>
           {archived ? <Badge color="gray">archived</Badge> : <EnvironmentSwitch flag={flag} environment={environment} enabled={state.enabled} toggles={toggles} reason={toggleReason} withLabel />}
         </Group>
+        {archived ? null : <ReleasePlanPanel project={project} flag={flag} state={state} />}
         {strategies.length === 0 ? (
-          <Text size="sm" c="dimmed">No strategies: when enabled, this flag is on for everyone here.</Text>
+          <Text size="sm" c="dimmed">{state.releasePlans?.length ? 'No strategies of its own: its release plan decides who gets it here.' : 'No strategies: when enabled, this flag is on for everyone here.'}</Text>
         ) : (
           strategies.map((strategy) => (
             <StrategyCard

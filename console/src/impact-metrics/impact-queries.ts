@@ -10,7 +10,7 @@ export type ImpactChartInput = BodyOf<'/api/admin/projects/{projectId}/features/
 export type ImpactQuery = NonNullable<ParamsOf<'/api/admin/impact-metrics/'>['query']>;
 
 /** How often a range's chart is asked again: a short range moves every minute, a long one slowly. */
-const REFRESH_MS: Record<ImpactQuery['range'], number> = { hour: 30_000, day: 120_000, week: 300_000, month: 600_000 };
+const REFRESH_MS: Record<ImpactQuery['range'], number> = { hour: 15_000, day: 120_000, week: 300_000, month: 600_000 };
 
 export const useImpactMetadata = () => useQuery(endpointQuery('/api/admin/impact-metrics/metadata'));
 

@@ -12,6 +12,7 @@ const SECTIONS = [
   { to: '/admin/context-fields', label: 'Context fields' },
   { to: '/admin/segments', label: 'Segments' },
   { to: '/admin/strategies', label: 'Strategies' },
+  { to: '/admin/release-templates', label: 'Release templates' },
   { to: '/admin/tag-types', label: 'Tag types' },
   { to: '/admin/webhooks', label: 'Webhooks' },
   { to: '/admin/signals', label: 'Signals' },

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Modal, MultiSelect, Stack, Switch, Tabs, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { ContextField, FeatureStrategy, Segment, StrategyDefinition } from '@bunting/contracts';
+import type { ContextField, CreateFeatureStrategy, FeatureStrategy, Segment, StrategyDefinition } from '@bunting/contracts';
 import { fieldError, messageOf } from '../api/http.ts';
 import { ConstraintEditor } from '../constraints/constraint-editor.tsx';
 import { segmentsQuery } from '../segments/segment-queries.ts';
@@ -29,15 +29,47 @@ export const strategyLabel = (definitions: readonly StrategyDefinition[], name: 
 /** Adds or edits one strategy of a flag in an environment; a failed save keeps everything typed. */
 export function StrategyEditor({ project, flag, environment, editing, definitions, fields, segments, onClose }: Props) {
   const name = 'strategy' in editing ? editing.strategy.name : editing.add;
-  const definition = definitions.find((candidate) => candidate.name === name);
-  const [draft, setDraft] = useState<StrategyDraft>(() => ('strategy' in editing ? draftOf(editing.strategy) : newStrategyDraft(definition, name, flag)));
-  const [attempted, setAttempted] = useState(false);
   // Where change requests are on, the strategy goes into the user's draft instead of straight to the flag.
   const changes = useStrategyChanges(project, flag, environment);
   const save = 'strategy' in editing ? changes.update : changes.add;
-  const send = (body: StrategyDraft) => ('strategy' in editing
-    ? changes.update.mutate({ id: editing.strategy.id, body: strategyBody(body) }, { onSuccess: onClose })
-    : changes.add.mutate(strategyBody(body), { onSuccess: onClose }));
+  const send = (body: CreateFeatureStrategy) => ('strategy' in editing
+    ? changes.update.mutate({ id: editing.strategy.id, body }, { onSuccess: onClose })
+    : changes.add.mutate(body, { onSuccess: onClose }));
+  const definition = definitions.find((candidate) => candidate.name === name);
+  return (
+    <StrategyForm
+      heading={`${'strategy' in editing ? 'Edit' : 'Add'} ${strategyLabel(definitions, name)} in ${environment}`}
+      initial={'strategy' in editing ? draftOf(editing.strategy) : newStrategyDraft(definition, name, flag)}
+      project={project} definitions={definitions} fields={fields} segments={segments}
+      onSubmit={send} pending={save.isPending} error={save.error} onClose={onClose}
+    />
+  );
+}
+
+type FormProps = {
+  heading: string;
+  initial: StrategyDraft;
+  /** The project whose segments (and the global ones) may be used. */
+  project: string;
+  definitions: StrategyDefinition[];
+  fields: ContextField[];
+  segments: Segment[];
+  onSubmit: (body: CreateFeatureStrategy) => void;
+  pending: boolean;
+  error: unknown;
+  onClose: () => void;
+};
+
+/**
+ * A strategy's form (parameters, constraints, segments, variants), whatever it belongs to: a flag's environment, or
+ * a release template's milestone. It checks what it can before sending, and keeps everything typed when refused.
+ */
+export function StrategyForm({ heading, initial, project, definitions, fields, segments, onSubmit, pending, error, onClose }: FormProps) {
+  const name = initial.name;
+  const definition = definitions.find((candidate) => candidate.name === name);
+  const [draft, setDraft] = useState<StrategyDraft>(initial);
+  const [attempted, setAttempted] = useState(false);
+  const send = (body: StrategyDraft) => onSubmit(strategyBody(body));
   const problems = draftProblems(draft, definition);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,16 +77,14 @@ export function StrategyEditor({ project, flag, environment, editing, definition
     if (problems.any) return;
     send(draft);
   };
-  const error = save.error;
   const constraintErrors = draft.constraints.map((_, index) => fieldError(error, `constraints[${index}]`) ?? (attempted ? problems.constraints[index] : undefined));
   const parameterErrors = Object.fromEntries((definition?.parameters ?? []).map((parameter) => [parameter.name, fieldError(error, `parameters.${parameter.name}`) ?? (attempted ? problems.parameters[parameter.name] : undefined)]));
   // Segments made since the page loaded (in another tab, by a colleague) are offered too.
   const fresh = useQuery({ ...segmentsQuery(), refetchOnMount: 'always' });
   const available = (fresh.data ?? segments).filter((candidate) => candidate.project === null || candidate.project === project);
-  const label = strategyLabel(definitions, name);
   const count = (n: number) => (n > 0 ? <Badge size="xs" variant="light" circle>{n}</Badge> : null);
   return (
-    <Modal opened onClose={onClose} size="xl" title={`${'strategy' in editing ? 'Edit' : 'Add'} ${label} in ${environment}`}>
+    <Modal opened onClose={onClose} size="xl" title={heading}>
       <form onSubmit={submit} noValidate>
         <Stack>
           {definition?.description ? <Text size="sm" c="dimmed">{definition.description}</Text> : null}
@@ -91,7 +121,7 @@ export function StrategyEditor({ project, flag, environment, editing, definition
           {error ? <Alert color="red" role="alert" title="Not saved">{messageOf(error)}</Alert> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={save.isPending}>Save strategy</Button>
+            <Button type="submit" loading={pending}>Save strategy</Button>
           </Group>
         </Stack>
       </form>

@@ -22,6 +22,13 @@ export type ChartData = {
 
 const PALETTE = ['#364fc7', '#2f9e44', '#e8590c', '#ae3ec9', '#0c8599', '#c92a2a'];
 
+/** A round number a little above the value, so a line at the value sits inside the chart. */
+function niceAbove(value: number): number {
+  if (value <= 0) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  return Math.ceil((value * 1.1) / magnitude) * magnitude;
+}
+
 function optionOf(data: ChartData): EChartsCoreOption {
   return {
     color: PALETTE,
@@ -30,11 +37,15 @@ function optionOf(data: ChartData): EChartsCoreOption {
     legend: { bottom: 0 },
     grid: { left: 48, right: 16, top: 16, bottom: 56 },
     xAxis: { type: 'category', data: [...data.categories] },
-    yAxis: { type: 'value', scale: data.yAxisMin === 'auto', ...(data.unit ? { name: data.unit } : {}) },
+    yAxis: {
+      type: 'value', scale: data.yAxisMin === 'auto', ...(data.unit ? { name: data.unit } : {}),
+      // A threshold above every value would be drawn off the chart: the axis reaches past it.
+      ...(data.threshold !== undefined ? { max: (extent: { max: number }) => niceAbove(Math.max(extent.max, data.threshold!)) } : {}),
+    },
     series: data.series.map((series, index) => ({
       type: data.kind, name: series.name, data: [...series.values], ...(series.stack ? { stack: series.stack } : {}), ...(data.kind === 'line' ? { showSymbol: data.categories.length < 3 } : {}),
       ...(index === 0 && data.threshold !== undefined
-        ? { markLine: { silent: true, symbol: 'none', lineStyle: { color: '#c92a2a', type: 'dashed' }, label: { formatter: `threshold ${data.threshold}` }, data: [{ yAxis: data.threshold }] } }
+        ? { markLine: { silent: true, symbol: 'none', lineStyle: { color: '#c92a2a', type: 'dashed' }, label: { position: 'insideEndTop', formatter: `threshold ${data.threshold}` }, data: [{ yAxis: data.threshold }] } }
         : {}),
     })),
   };
