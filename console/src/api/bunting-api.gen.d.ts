@@ -2309,6 +2309,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing (older spelling) */
+        put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguards"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards/{safeguardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a release plan's safeguard (older spelling) */
+        delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguardsBySafeguardId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans": {
         parameters: {
             query?: never;
@@ -24979,6 +25013,246 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    impactMetric: {
+                        metricName: string;
+                        /** @enum {string} */
+                        timeRange: "hour" | "day" | "week" | "month";
+                        /** @enum {string} */
+                        aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                        labelSelectors: {
+                            [key: string]: string[];
+                        };
+                        /** @enum {string} */
+                        source?: "internal" | "external";
+                    };
+                    triggerCondition: {
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        threshold: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "pauseReleasePlanProgressions";
+                            id: string;
+                        };
+                    } | {
+                        id: string;
+                        triggerCondition: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                            id: string;
+                        };
+                        triggeredAt: string | null;
+                        triggeredValue: number | null;
+                        evaluatedAt: string | null;
+                        lastError: string | null;
+                        action: {
+                            /** @enum {string} */
+                            type: "disableFeatureEnvironment";
+                            featureName: string;
+                            environment: string;
+                            project: string;
+                        };
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguardsBySafeguardId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                environment: string;
+                planId: string;
+                safeguardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description ValidationError: the request does not match the schema */
             400: {

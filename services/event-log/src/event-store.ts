@@ -33,7 +33,8 @@ function where(filter: EventFilter, text: FreeText | null) {
   if (filter.groupId !== undefined) conditions.push(sql.fragment`group_id::text = any(${anyOf(filter.groupId)})`);
   if (filter.project !== undefined) conditions.push(sql.fragment`project = any(${anyOf(filter.project)})`);
   if (filter.feature !== undefined) conditions.push(sql.fragment`feature_name = any(${anyOf(filter.feature)})`);
-  if (filter.type !== undefined) conditions.push(sql.fragment`type = any(${anyOf(filter.type)})`);
+  // Release management's events carry Unleash's name for them beside the spec's type: either name finds them.
+  if (filter.type !== undefined) conditions.push(sql.fragment`(type = any(${anyOf(filter.type)}) or data ->> 'unleashEventType' = any(${anyOf(filter.type)}))`);
   if (filter.environment !== undefined) conditions.push(sql.fragment`environment = any(${anyOf(filter.environment)})`);
   if (filter.createdBy !== undefined) {
     // Compared as stored, so each side reads its own index.

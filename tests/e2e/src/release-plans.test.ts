@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
 import { eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
@@ -19,7 +21,12 @@ const USERS = Array.from({ length: 200 }, (_, index) => `user-${index}`);
 const strategy = (rollout: number, extra: Record<string, unknown> = {}) => ({ name: 'flexibleRollout', parameters: { rollout: String(rollout), stickiness: 'default' }, constraints: [], ...extra });
 const usersOn = (flag: string) => USERS.filter((userId) => sdk.isEnabled(flag, { userId })).length;
 const planOf = async (flag: string, environment = 'development') => (await stack.admin.get(`${flags}/${flag}/environments/${environment}/release-plans`)).body[0];
-const eventsNamed = async (name: string) => (await stack.admin.get(`/api/admin/search/events?query=${name}&limit=100`)).body.events as { type: string; featureName: string; environment: string; data: Record<string, unknown> }[];
+type Logged = { type: string; featureName: string; environment: string; data: Record<string, unknown> };
+// The event search's type filter finds release management's events by Unleash's name for them as well.
+const eventsNamed = async (name: string) => (await stack.admin.get(`/api/admin/search/events?type=IS:${name}&limit=100`)).body.events as Logged[];
+// What the owners' webhook was sent.
+let receiver: Server;
+const delivered: Logged[] = [];
 
 async function createTemplate(name: string, milestones: unknown[]) {
   const created = await stack.admin.post('/api/admin/release-plan-templates', { name, description: 'Three steps', milestones });
@@ -28,8 +35,19 @@ async function createTemplate(name: string, milestones: unknown[]) {
 }
 
 beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => { body += chunk; });
+    request.on('end', () => { delivered.push(JSON.parse(body) as Logged); response.end('ok'); });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, RELEASE_PLAN_MINUTE_MS: '1000', PROGRESSION_SCHEDULER_MS: '100', SAFEGUARD_EVALUATION_MS: '300' } });
   for (const name of ['checkout', 'search', 'gated-flag', 'untouched']) await stack.admin.post(flags, { name });
+  const hook = await stack.admin.post('/api/admin/addons', {
+    provider: 'webhook', enabled: true, events: ['feature-environment-disabled', 'feature-metadata-updated'],
+    parameters: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/owners` },
+  });
+  expect(hook.status).toBe(200);
   // search is on for everyone (its default strategy); checkout gets its strategies from its release plan alone.
   await stack.admin.post(`${development('search')}/on`);
   sdk = new Unleash({ url: `${stack.url}/api/`, appName: 'release-app', customHeaders: { Authorization: clientToken }, refreshInterval: 100, metricsInterval: 200 });
@@ -41,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   sdk?.destroy();
   await stack?.dispose();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 describe('a release plan on the real SDK', () => {
@@ -84,7 +103,8 @@ describe('a release plan on the real SDK', () => {
   });
 
   it('stops progressing when a safeguard sees the error counter the SDK sends cross its threshold, and goes on when resumed', async () => {
-    const safeguard = await stack.admin.put(`${development('checkout')}/release-plans/${plan.id}/safeguards`, {
+    // Unleash's UI sets it through the underscore spelling.
+    const safeguard = await stack.admin.put(`${development('checkout')}/release_plans/${plan.id}/safeguards`, {
       impactMetric: { metricName: 'unleash_counter_checkout_errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: { appName: ['release-app'] } },
       triggerCondition: { operator: '>', threshold: 5 },
     });
@@ -106,6 +126,9 @@ describe('a release plan on the real SDK', () => {
     const triggered = await eventsNamed('safeguard-triggered');
     expect(triggered.some((event) => event.featureName === 'checkout' && event.data.unleashEventType === 'safeguard-triggered' && event.data.then === 'release-plan-progressions-paused')).toBe(true);
     expect((await eventsNamed('release-plan-progressions-paused')).some((event) => event.featureName === 'checkout')).toBe(true);
+    expect((await eventsNamed('release-plan-added')).map((event) => [event.type, event.featureName])).toContainEqual(['feature-metadata-updated', 'checkout']);
+    // The owners hear of it through their webhook, as of any change.
+    await eventually(() => delivered.some((event) => event.featureName === 'checkout' && event.data.unleashEventType === 'safeguard-triggered'));
 
     // The errors stop; a person resumes, and the progression that came due runs.
     await stack.admin.delete(`${development('checkout')}/release-plans/${plan.id}/safeguards/${paused.safeguards[0].id}`);
@@ -126,6 +149,7 @@ describe('a release plan on the real SDK', () => {
     expect(disabled.data).toMatchObject({ unleashEventType: 'safeguard-triggered', safeguard: { id: put.body.id } });
     const flag = (await stack.admin.get(`${flags}/search`)).body.environments.find((one: { name: string }) => one.name === 'development');
     expect(flag.safeguards).toEqual([expect.objectContaining({ id: put.body.id, triggeredAt: expect.any(String) })]);
+    await eventually(() => delivered.some((event) => event.type === 'feature-environment-disabled' && event.featureName === 'search' && event.data.unleashEventType === 'safeguard-triggered'));
   });
 });
 

@@ -42,6 +42,15 @@ export function releasePlanRoutes(app: HttpServer, { changes, db }: Pick<AdminDe
       const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
       return changes.run(principal, (change) => releasePlanService.startMilestone(change, pathOf(request.params), request.params.planId, request.params.milestoneId));
     });
+    app.put(`${base}/${plans}/:planId/safeguards`, { schema: { summary: `Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing${older}`, params: PlanParams, body: SafeguardInput, response: { 200: Safeguard } } }, async (request) => {
+      const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
+      return changes.run(principal, (change) => releasePlanService.putPlanSafeguard(change, pathOf(request.params), request.params.planId, request.body));
+    });
+    app.delete(`${base}/${plans}/:planId/safeguards/:safeguardId`, { schema: { summary: `Remove a release plan's safeguard${older}`, params: PlanParams.extend({ safeguardId: ReleaseId }), response: { 200: NoContent } } }, async (request, reply) => {
+      const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
+      await changes.run(principal, (change) => releasePlanService.deletePlanSafeguard(change, pathOf(request.params), request.params.planId, request.params.safeguardId));
+      return reply.code(200).send();
+    });
   }
 
   const SourceParams = EnvironmentParams.extend({ sourceMilestoneId: ReleaseId });
@@ -61,15 +70,6 @@ export function releasePlanRoutes(app: HttpServer, { changes, db }: Pick<AdminDe
     return reply.code(200).send();
   });
 
-  app.put(`${base}/release-plans/:planId/safeguards`, { schema: { summary: "Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing", params: PlanParams, body: SafeguardInput, response: { 200: Safeguard } } }, async (request) => {
-    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
-    return changes.run(principal, (change) => releasePlanService.putPlanSafeguard(change, pathOf(request.params), request.params.planId, request.body));
-  });
-  app.delete(`${base}/release-plans/:planId/safeguards/:safeguardId`, { schema: { summary: "Remove a release plan's safeguard", params: PlanParams.extend({ safeguardId: ReleaseId }), response: { 200: NoContent } } }, async (request, reply) => {
-    const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
-    await changes.run(principal, (change) => releasePlanService.deletePlanSafeguard(change, pathOf(request.params), request.params.planId, request.params.safeguardId));
-    return reply.code(200).send();
-  });
   app.put(`${base}/safeguards`, { schema: { summary: "Set a flag environment's safeguard: when its metric crosses the threshold, the flag is turned off there", params: EnvironmentParams, body: SafeguardInput, response: { 200: Safeguard } } }, async (request) => {
     const principal = allow(request, Permission.UPDATE_FEATURE_STRATEGY, scopeOf(request.params));
     return changes.run(principal, (change) => releasePlanService.putEnvironmentSafeguard(change, pathOf(request.params), request.body));

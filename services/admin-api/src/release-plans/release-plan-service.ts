@@ -251,7 +251,9 @@ export const releasePlanService = {
       // The plan holds while any of its safeguards stays tripped (until resumed); its progressions show the pause.
       await releasePlanStore.pause(change.tx, plan.id, by);
       if (safeguard.triggeredAt !== null) return false;
+      // Unleash writes both: what tripped, and the pause it caused.
       change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'safeguard-triggered'), ...reading, then: 'release-plan-progressions-paused' } });
+      change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'release-plan-progressions-paused'), pausedBy: by } });
       return true;
     }
     const feature = await requireFeature(change.tx, safeguard.project, safeguard.featureName, { forWrite: true });
