@@ -128,7 +128,7 @@ describe('a release plan on the real SDK', () => {
     expect((await eventsNamed('release-plan-progressions-paused')).some((event) => event.featureName === 'checkout')).toBe(true);
     expect((await eventsNamed('release-plan-added')).map((event) => [event.type, event.featureName])).toContainEqual(['feature-metadata-updated', 'checkout']);
     // The owners hear of it through their webhook, as of any change.
-    await eventually(() => delivered.some((event) => event.featureName === 'checkout' && event.data.unleashEventType === 'safeguard-triggered'));
+    await eventually(async () => delivered.some((event) => event.featureName === 'checkout' && event.data.unleashEventType === 'safeguard-triggered'));
 
     // The errors stop; a person resumes, and the progression that came due runs.
     await stack.admin.delete(`${development('checkout')}/release-plans/${plan.id}/safeguards/${paused.safeguards[0].id}`);
@@ -149,7 +149,7 @@ describe('a release plan on the real SDK', () => {
     expect(disabled.data).toMatchObject({ unleashEventType: 'safeguard-triggered', safeguard: { id: put.body.id } });
     const flag = (await stack.admin.get(`${flags}/search`)).body.environments.find((one: { name: string }) => one.name === 'development');
     expect(flag.safeguards).toEqual([expect.objectContaining({ id: put.body.id, triggeredAt: expect.any(String) })]);
-    await eventually(() => delivered.some((event) => event.type === 'feature-environment-disabled' && event.featureName === 'search' && event.data.unleashEventType === 'safeguard-triggered'));
+    await eventually(async () => delivered.some((event) => event.type === 'feature-environment-disabled' && event.featureName === 'search' && event.data.unleashEventType === 'safeguard-triggered'));
   });
 });
 
