@@ -326,7 +326,7 @@ describe('administration in the console', () => {
     await eventually(async () => (await stack.admin.get('/api/admin/client-metrics/features/metered')).body.data?.length > 0);
 
     await page.goto('/projects/default/features/metered');
-    await page.getByRole('link', { name: 'Metrics' }).click();
+    await page.getByRole('link', { name: 'Metrics', exact: true }).click();
     await page.getByRole('heading', { name: 'Metrics of metered', level: 1 }).waitFor();
     await page.getByRole('img', { name: 'Exposures per hour in development' }).waitFor();
     // The chart's numbers, as its data table gives them: 48 hours, one of which (the current one, or the one before
