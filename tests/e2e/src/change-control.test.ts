@@ -45,6 +45,7 @@ function bodyFor(method: string, path: string): unknown {
     'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans': { templateId: fixture.templateId },
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}': { targetMilestone: fixture.milestones[1], transitionCondition: { intervalMinutes: 5 } },
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards': SAFEGUARD,
+    'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards': SAFEGUARD,
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards': SAFEGUARD,
   };
   const key = `${method} ${path}`;
@@ -180,6 +181,8 @@ const CONFIGURATION_OPERATIONS = [
   'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}',
   'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards',
   'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards/{safeguardId}',
+  'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards',
+  'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards/{safeguardId}',
 ];
 
 describe('change control over every state-changing operation of the API document', () => {

@@ -102,6 +102,14 @@ describe('a release plan on the real SDK', () => {
     expect(added).toHaveLength(1);
   });
 
+  it("edits the running milestone's strategy through the flag's strategy route, for the SDK and in the plan", async () => {
+    const running = (await planOf('checkout')).milestones[1].strategies[0];
+    const edited = await stack.admin.put(`${development('checkout')}/strategies/${running.id}`, strategy(20));
+    expect(edited.status).toBe(200);
+    await eventually(async () => usersOn('checkout') > 10 && usersOn('checkout') < 70);
+    expect((await planOf('checkout')).milestones[1].strategies[0]).toMatchObject({ id: running.id, parameters: { rollout: '20' } });
+  });
+
   it('stops progressing when a safeguard sees the error counter the SDK sends cross its threshold, and goes on when resumed', async () => {
     // Unleash's UI sets it through the underscore spelling.
     const safeguard = await stack.admin.put(`${development('checkout')}/release_plans/${plan.id}/safeguards`, {
@@ -153,6 +161,28 @@ describe('a release plan on the real SDK', () => {
   });
 });
 
+describe('a release plan in an environment switched off', () => {
+  it('does not move on while the flag is off there, and moves on once it is back on', async () => {
+    await stack.admin.post(flags, { name: 'paused-by-off' });
+    const template = await createTemplate('Off and on', [
+      { name: 'First', sortOrder: 0, transitionCondition: { intervalMinutes: 1 }, strategies: [strategy(10)] },
+      { name: 'Second', sortOrder: 1, strategies: [strategy(100)] },
+    ]);
+    await stack.admin.post(`${development('paused-by-off')}/on`);
+    const plan = (await stack.admin.post(`${development('paused-by-off')}/release-plans`, { templateId: template.id })).body;
+    expect(plan.activeMilestoneId).toBe(plan.milestones[0].id);
+    expect((await stack.admin.post(`${development('paused-by-off')}/off`)).status).toBe(200);
+    // Past the interval (a "minute" is a second here; the scheduler looks every 100 ms), the first still runs.
+    const startedAt = Date.parse((await planOf('paused-by-off')).milestones[0].startedAt);
+    await eventually(async () => {
+      expect((await planOf('paused-by-off')).activeMilestoneId).toBe(plan.milestones[0].id);
+      return Date.now() > startedAt + 3_000;
+    }, { timeoutMs: 10_000 });
+    expect((await stack.admin.post(`${development('paused-by-off')}/on`)).status).toBe(200);
+    await eventually(async () => (await planOf('paused-by-off')).activeMilestoneId === plan.milestones[1].id, { timeoutMs: 10_000 });
+  });
+});
+
 describe('release plans under change requests', () => {
   const production = (flag: string) => `${flags}/${flag}/environments/production`;
   let editor: HttpClient;
@@ -188,8 +218,24 @@ describe('release plans under change requests', () => {
     await eventually(async () => (await planOf('gated-flag', 'production')).activeMilestoneId === plan.milestones[1].id, { timeoutMs: 15_000 });
     // Starting a milestone by hand is a change request there too.
     expect((await editor.post(`${production('gated-flag')}/release-plans/${plan.id}/milestones/${plan.milestones[0].id}/start`)).status).toBe(403);
-    const start = await editor.post('/api/admin/projects/default/environments/production/change-requests', { feature: 'gated-flag', action: 'startMilestone', payload: { milestoneId: plan.milestones[0].id } });
-    expect(start.status).toBe(200);
+    const waiting = plan.milestones[1].strategies[0];
+    const changes = await editor.post('/api/admin/projects/default/environments/production/change-requests', [
+      { feature: 'gated-flag', action: 'startMilestone', payload: { milestoneId: plan.milestones[0].id } },
+      { feature: 'gated-flag', action: 'updateMilestoneStrategy', payload: { id: waiting.id, name: 'flexibleRollout', parameters: { rollout: '75', stickiness: 'default' }, constraints: [] } },
+      { feature: 'gated-flag', action: 'changeReleasePlanSafeguard', payload: { planId: plan.id, safeguard: {
+        impactMetric: { metricName: 'checkout_errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} }, triggerCondition: { operator: '>', threshold: 1000 },
+      } } },
+    ]);
+    expect(changes.status).toBe(200);
+    // Nothing happens until it is applied.
+    expect((await planOf('gated-flag', 'production')).activeMilestoneId).toBe(plan.milestones[1].id);
+    await editor.put(`/api/admin/projects/default/change-requests/${changes.body.id}/state`, { state: 'In review' });
+    await reviewer.put(`/api/admin/projects/default/change-requests/${changes.body.id}/state`, { state: 'Approved' });
+    expect((await editor.put(`/api/admin/projects/default/change-requests/${changes.body.id}/state`, { state: 'Applied' })).body.state).toBe('Applied');
+    const applied = await planOf('gated-flag', 'production');
+    expect(applied.activeMilestoneId).toBe(plan.milestones[0].id);
+    expect(applied.milestones[1].strategies[0]).toMatchObject({ id: waiting.id, parameters: { rollout: '75' } });
+    expect(applied.safeguards).toEqual([expect.objectContaining({ triggerCondition: { operator: '>', threshold: 1000 } })]);
   });
 });
 
