@@ -22720,7 +22720,9 @@ export interface operations {
     };
     getApiAdminProjectsByProjectIdFeaturesByFeatureName: {
         parameters: {
-            query?: never;
+            query?: {
+                archived?: "true" | "false";
+            };
             header?: never;
             path: {
                 projectId: string;

@@ -9,7 +9,8 @@ import { useChange } from '../ui/use-change.ts';
 export const LIVE_REFRESH_MS = 2_000;
 
 export const flagQuery = (project: string, name: string) => queryOptions({
-  ...endpointQuery('/api/admin/projects/{projectId}/features/{featureName}', { path: { projectId: project, featureName: name } }),
+  // Archived flags too: their page shows them with their history.
+  ...endpointQuery('/api/admin/projects/{projectId}/features/{featureName}', { path: { projectId: project, featureName: name }, query: { archived: 'true' } }),
   refetchInterval: LIVE_REFRESH_MS,
 });
 

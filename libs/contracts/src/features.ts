@@ -45,6 +45,8 @@ export type PatchOperation = z.infer<typeof PatchOperation>;
 
 export const ValidateFeatureName = z.object({ name: FeatureName, projectId: z.string().optional() });
 
+/** Reading one flag: `archived=true` also finds it archived (Bunting's console; Unleash answers 404 for one). */
+export const FeatureReadQuery = z.object({ archived: z.enum(['true', 'false']).optional() });
 export const FeatureStale = z.object({ features: z.array(z.string()).min(1).max(1000), stale: z.boolean() });
 export const FeatureNames = z.object({ features: z.array(z.string()).min(1).max(1000) });
 

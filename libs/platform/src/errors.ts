@@ -49,6 +49,13 @@ export class NoAccessError extends DomainError {
   }
 }
 
+/** An operation the caller may do in general but not here (Unleash's InvalidOperationError); 403 with the spec's name. */
+export class OperationRefused extends DomainError {
+  constructor(message: string) {
+    super(403, 'NoAccessError', message);
+  }
+}
+
 export class NotFoundError extends DomainError {
   constructor(message: string) {
     super(404, 'NotFoundError', message);

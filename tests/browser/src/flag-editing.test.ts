@@ -263,7 +263,7 @@ describe('editing a flag in the console', () => {
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Revive' }).waitFor();
-    expect((await stack.admin.get(flagPath)).body.archived).toBe(true);
+    expect((await stack.admin.get(`${flagPath}?archived=true`)).body.archived).toBe(true);
 
     await page.getByRole('button', { name: 'Revive' }).click();
     await page.getByRole('button', { name: 'Archive' }).waitFor();

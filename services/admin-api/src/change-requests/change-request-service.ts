@@ -1,6 +1,6 @@
 import type { ChangeRequestChangeInput, ChangeRequestState, Principal, UpdateChangeRequestState } from '@bunting/contracts';
 import { OPEN_CHANGE_REQUEST_STATES } from '@bunting/contracts';
-import { DomainError, NameExistsError, NotFoundError, Permission, ValidationError, hasPermission, requirePermission, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, OperationRefused, Permission, ValidationError, hasPermission, requirePermission, type Queryable } from '@bunting/platform';
 import { changeRequestGate, unitOfWorkGate } from '../change-request-settings/change-request-gate.ts';
 import type { Change, EventDraft } from '../events/changes.ts';
 import { requireSegment } from '../segments/segment-service.ts';
@@ -22,7 +22,7 @@ const scopeOf = (request: RequestRow): RequestScope => ({ project: request.proje
 const isAuthor = (request: RequestRow, principal: Principal) =>
   principal.kind !== 'api-token' ? request.createdByUserId === principal.userId : request.createdByUserId === null && request.createdByName === principal.name;
 const eventScope = (request: RequestRow) => ({ project: request.project, environment: request.environment });
-const refused = (message: string) => new DomainError(403, 'NoAccessError', message);
+const refused = (message: string) => new OperationRefused(message);
 
 /**
  * Runs a change against the database inside a savepoint and rolls it back: the same checks the direct route

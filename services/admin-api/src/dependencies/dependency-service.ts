@@ -1,4 +1,4 @@
-import { ValidationError, type Queryable } from '@bunting/platform';
+import { NotFoundError, OperationRefused, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { findFeature, requireFeature } from '../feature-state/feature-lookup.ts';
 import { dependencyStore } from './dependency-store.ts';
@@ -15,15 +15,17 @@ export const dependencyService = {
   async add(change: Change, project: string, child: string, input: { feature: string; enabled?: boolean | undefined; variants?: string[] | undefined }) {
     const { tx } = change;
     await requireFeature(tx, project, child, { forWrite: true });
-    if (input.feature === child) throw ValidationError.field('feature', 'a flag cannot depend on itself');
+    // Unleash's answers: an impossible link is a refused operation (403), a parent of another project not found (404).
+    if (input.feature === child) throw new OperationRefused('A flag cannot depend on itself');
     const parent = await findFeature(tx, input.feature);
-    if (!parent || parent.project !== project) throw ValidationError.field('feature', `parent flag ${input.feature} does not exist in project ${project}`);
-    if (parent.archivedAt !== null) throw ValidationError.field('feature', `parent flag ${input.feature} is archived`);
+    if (!parent || parent.archivedAt !== null) throw new OperationRefused(`No active flag ${input.feature} exists`);
+    if (parent.project !== project) throw new NotFoundError(`Cannot add the dependency: the parent and the child must both belong to project ${project}`);
+    // One level only: Unleash refuses a chain with 403.
     if (await dependencyStore.isChild(tx, input.feature)) {
-      throw ValidationError.field('feature', `${input.feature} depends on another flag and cannot be a parent`);
+      throw new OperationRefused(`Transitive dependency: ${input.feature} depends on another flag and cannot be a parent`);
     }
     if (await dependencyStore.isParent(tx, child)) {
-      throw ValidationError.field('feature', `${child} is a parent of other flags and cannot depend on one`);
+      throw new OperationRefused(`Transitive dependency: other flags depend on ${child}, so it cannot depend on one`);
     }
     const enabled = input.enabled ?? true;
     const variants = enabled ? input.variants ?? [] : [];

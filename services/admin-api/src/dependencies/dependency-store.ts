@@ -47,10 +47,10 @@ export const dependencyStore = {
         select jsonb_array_elements(variants) from admin.feature_strategies where feature_name = ${featureName}
       ) variants where v ->> 'name' is not null order by 1`);
   },
-  /** Of the flags, those that are parents of flags outside them. */
+  /** Of the flags, those that are parents of active flags outside them. */
   parentsOfOthers(db: Queryable, names: readonly string[]) {
-    return db.anyFirst(sql.type(Name)`select distinct parent as name from admin.dependencies
-      where parent = any(${sql.array(names, 'text')}) and not child = any(${sql.array(names, 'text')}) order by 1`);
+    return db.anyFirst(sql.type(Name)`select distinct d.parent as name from admin.dependencies d join admin.features f on f.name = d.child
+      where d.parent = any(${sql.array(names, 'text')}) and not d.child = any(${sql.array(names, 'text')}) and f.archived_at is null order by 1`);
   },
   anyLink(db: Queryable, names: readonly string[]) {
     return db.exists(sql.unsafe`select 1 from admin.dependencies

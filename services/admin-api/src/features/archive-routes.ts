@@ -12,9 +12,7 @@ const ProjectParams = z.object({ projectId: PathName });
 export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.post('/api/admin/projects/:projectId/archive', { schema: { summary: 'Archive several flags', params: ProjectParams, body: FeatureNames, response: { 202: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
-    await changes.run(principal, async (change) => {
-      for (const name of request.body.features) await featureService.archive(change, request.params.projectId, name);
-    });
+    await changes.run(principal, (change) => featureService.archiveAll(change, request.params.projectId, request.body.features));
     return reply.code(202).send();
   });
 
@@ -28,9 +26,7 @@ export function archiveRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
 
   app.post('/api/admin/projects/:projectId/delete', { schema: { summary: 'Delete several archived flags for good', params: ProjectParams, body: FeatureNames, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.DELETE_FEATURE, { project: request.params.projectId });
-    await changes.run(principal, async (change) => {
-      for (const name of request.body.features) await featureService.deleteArchived(change, name, request.params.projectId);
-    });
+    await changes.run(principal, (change) => featureService.deleteArchivedAll(change, request.body.features, request.params.projectId));
     return reply.code(200).send();
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureList, NoContent, CreatedFeature, CreateFeature, Feature, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
+import { FeatureList, NoContent, CreatedFeature, CreateFeature, Feature, FeatureReadQuery, FeatureStale, PatchOperations, PathName, UpdateFeature, ValidateFeatureName } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
@@ -38,9 +38,11 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
   });
 
   // The console's flag page asks for the flag every couple of seconds; an unchanged flag costs a 304.
-  app.get('/api/admin/projects/:projectId/features/:featureName', { schema: { summary: 'Get a flag with its environments, strategies and variants', params: FeatureParams, response: { 200: Feature } }, config: { etag: true } }, async (request) => {
+  app.get('/api/admin/projects/:projectId/features/:featureName', {
+    schema: { summary: 'Get a flag with its environments, strategies and variants', params: FeatureParams, querystring: FeatureReadQuery, response: { 200: Feature } }, config: { etag: true },
+  }, async (request) => {
     const principal = allowRead(request, { project: request.params.projectId });
-    return featureService.get(db, request.params.projectId, request.params.featureName, principal.key);
+    return featureService.get(db, request.params.projectId, request.params.featureName, principal.key, { archived: request.query.archived === 'true' });
   });
 
   app.put('/api/admin/projects/:projectId/features/:featureName', { schema: { summary: "Change a flag's type, description, impression data or staleness", params: FeatureParams, body: UpdateFeature, response: { 200: Feature } } }, async (request) => {

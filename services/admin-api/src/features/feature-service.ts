@@ -1,6 +1,7 @@
 import type { CreateFeature, CreatedFeature, PatchOperation, UpdateFeature } from '@bunting/contracts';
 import { UpdateFeature as UpdateFeatureSchema } from '@bunting/contracts';
-import { DomainError, NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { DomainError, NameExistsError, NotFoundError, OperationRefused, ValidationError, type Queryable } from '@bunting/platform';
+import { dependencyStore } from '../dependencies/dependency-store.ts';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { requireFeature, requireFeatureByName, type FeatureRow } from '../feature-state/feature-lookup.ts';
@@ -27,6 +28,13 @@ async function checkProjectRules(db: Queryable, projectId: string, name: string)
   if (rules.limit && rules.limit.activeFlags >= rules.limit.featureLimit) {
     throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${rules.limit.featureLimit} feature flags`);
   }
+}
+
+/** A flag other active flags depend on goes only together with them (Unleash refuses with 403). */
+async function refuseOrphaning(db: Queryable, names: readonly string[]) {
+  const parents = await dependencyStore.parentsOfOthers(db, names);
+  if (parents.length === 0) return;
+  throw new OperationRefused(`You can not archive or delete ${parents.join(', ')}: other flags depend on ${parents.length > 1 ? 'them' : 'it'}. Remove those dependencies, or archive the flags that depend on ${parents.length > 1 ? 'them' : 'it'} together.`);
 }
 
 async function applyUpdate(change: Change, before: FeatureRow, next: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
@@ -66,14 +74,16 @@ export const featureService = {
     return featureRows.created(row);
   },
 
-  async get(db: Queryable, projectId: string, name: string, principalKey: string) {
-    const row = await requireFeature(db, projectId, name, { allowArchived: true });
+  /** A flag; an archived one only when asked for (Unleash answers 404 for it; Bunting's console shows it). */
+  async get(db: Queryable, projectId: string, name: string, principalKey: string, options: { archived?: boolean } = {}) {
+    const row = await requireFeature(db, projectId, name, { allowArchived: options.archived ?? false });
     const [view] = await loadFeatureViews(db, [row], principalKey);
     return view!;
   },
 
   async getByName(db: Queryable, name: string, principalKey: string) {
     const row = await requireFeatureByName(db, name);
+    if (row.archivedAt !== null) throw new NotFoundError(`Feature flag ${name} is archived`);
     const [view] = await loadFeatureViews(db, [row], principalKey);
     return view!;
   },
@@ -96,9 +106,7 @@ export const featureService = {
   async update(change: Change, projectId: string, name: string, input: UpdateFeature) {
     const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
     if (input.name !== undefined && input.name !== name) throw ValidationError.field('name', 'the name in the body must match the path');
-    if (input.project !== undefined && input.project !== projectId) {
-      throw ValidationError.field('project', 'moving a flag to another project is not done through this route');
-    }
+    // A project in the body is ignored, as Unleash does: flags move between projects through their own route.
     const after = await applyUpdate(change, before, {
       description: input.description === undefined ? before.description : input.description,
       type: input.type ?? before.type,
@@ -106,11 +114,14 @@ export const featureService = {
       stale: input.stale ?? before.stale,
     });
     if (input.archived === true) await featureService.archive(change, projectId, name);
-    return featureService.get(change.tx, projectId, after.name, '');
+    return featureService.get(change.tx, projectId, after.name, '', { archived: true });
   },
 
   async patch(change: Change, projectId: string, name: string, operations: readonly PatchOperation[]) {
     const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
+    if (operations.some((operation) => operation.path === '/variants' || operation.path.startsWith('/variants/'))) {
+      throw new OperationRefused(`Variants are changed through PATCH /api/admin/projects/${projectId}/features/${name}/variants, not the flag's own PATCH`);
+    }
     const document = {
       name: before.name,
       description: before.description,
@@ -136,11 +147,20 @@ export const featureService = {
   },
 
   async archive(change: Change, projectId: string, name: string) {
-    const before = await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true });
-    if (before.archivedAt !== null) return;
-    const after = await featureRows.setArchived(change.tx, name, true);
-    await refreshLifecycle(change.tx, after);
-    change.emit({ type: 'feature-archived', project: projectId, featureName: name });
+    await featureService.archiveAll(change, projectId, [name]);
+  },
+
+  /** Archives the flags; an archived flag depends on nothing any more (its links go, as in Unleash). */
+  async archiveAll(change: Change, projectId: string, names: readonly string[]) {
+    await refuseOrphaning(change.tx, names);
+    for (const name of names) {
+      const before = await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true });
+      if (before.archivedAt !== null) continue;
+      const after = await featureRows.setArchived(change.tx, name, true);
+      await refreshLifecycle(change.tx, after);
+      if (await dependencyStore.remove(change.tx, name)) change.emit({ type: 'feature-dependencies-removed', project: projectId, featureName: name });
+      change.emit({ type: 'feature-archived', project: projectId, featureName: name });
+    }
   },
 
   async revive(change: Change, name: string, projectId?: string) {
@@ -157,13 +177,20 @@ export const featureService = {
   },
 
   async deleteArchived(change: Change, name: string, projectId?: string) {
-    const before = await featureRows.lock(change.tx, name);
-    if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
-    // Unleash only deletes archived flags; deleting an active one is a no-op.
-    if (before.archivedAt === null) return;
-    const tags = await tagReadModel.forFeature(change.tx, name);
-    await featureRows.delete(change.tx, name);
-    change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureRows.eventState(before), tags });
+    await featureService.deleteArchivedAll(change, [name], projectId);
+  },
+
+  async deleteArchivedAll(change: Change, names: readonly string[], projectId?: string) {
+    await refuseOrphaning(change.tx, names);
+    for (const name of names) {
+      const before = await featureRows.lock(change.tx, name);
+      if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
+      // Unleash only deletes archived flags; deleting an active one is a no-op.
+      if (before.archivedAt === null) continue;
+      const tags = await tagReadModel.forFeature(change.tx, name);
+      await featureRows.delete(change.tx, name);
+      change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureRows.eventState(before), tags });
+    }
   },
 
   async clone(change: Change, projectId: string, sourceName: string, target: { name: string; replaceGroupId?: boolean | undefined }) {

@@ -90,7 +90,7 @@ describe('features', () => {
       const reply = await stack.admin.post(strategies, body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await stack.admin.post(`${base}/rollout-flag/environments/nope/strategies`, { name: 'default' })).status).toBe(404);
+    expect((await stack.admin.post(`${base}/rollout-flag/environments/nope/strategies`, { name: 'default' })).status).toBe(400); // as Unleash: the environment is not the project's
     expect((await stack.admin.post(`${base}/no-such-flag/environments/development/strategies`, { name: 'default' })).status).toBe(404);
 
     const second = await stack.admin.post(strategies, { name: 'userWithId', parameters: { userIds: 'a,b' } });
@@ -158,7 +158,10 @@ describe('features', () => {
     expect((await stack.admin.delete(`${base}/short-lived`)).status).toBe(202);
     expect((await stack.admin.delete(`${base}/short-lived`)).status).toBe(202);
     expect((await stack.admin.post(base, { name: 'short-lived' })).status).toBe(409);
-    expect((await stack.admin.get(`${base}/short-lived`)).body.archived).toBe(true);
+    // Archived, the flag is not found (as in Unleash) unless asked for with archived=true.
+    expect((await stack.admin.get(`${base}/short-lived`)).status).toBe(404);
+    expect((await stack.admin.get('/api/admin/features/short-lived')).status).toBe(404);
+    expect((await stack.admin.get(`${base}/short-lived?archived=true`)).body.archived).toBe(true);
     expect((await stack.admin.post(`${base}/short-lived/environments/development/strategies`, { name: 'default' })).status).toBe(404);
     expect((await stack.admin.post('/api/admin/archive/revive/short-lived')).status).toBe(200);
     expect((await stack.admin.get(`${base}/short-lived`)).body.archived).toBe(false);
@@ -191,8 +194,8 @@ describe('features', () => {
     const child = await stack.admin.get(`${base}/child-flag`);
     expect(child.body.dependencies).toEqual([{ feature: 'parent-flag', enabled: true, variants: ['blue'] }]);
     expect((await stack.admin.get(`${base}/parent-flag`)).body.children).toEqual(['child-flag']);
-    expect((await stack.admin.post(`${base}/parent-flag/dependencies`, { feature: 'child-flag' })).status).toBe(400);
-    expect((await stack.admin.post(`${base}/child-flag/dependencies`, { feature: 'nope' })).status).toBe(400);
+    expect((await stack.admin.post(`${base}/parent-flag/dependencies`, { feature: 'child-flag' })).status).toBe(403);
+    expect((await stack.admin.post(`${base}/child-flag/dependencies`, { feature: 'nope' })).status).toBe(403);
     expect((await stack.admin.delete(`${base}/child-flag/dependencies/parent-flag`)).status).toBe(200);
     expect((await featureEvents('child-flag', 3)).map((e) => e.type)).toEqual(['feature-created', 'feature-dependency-added', 'feature-dependency-removed']);
   });

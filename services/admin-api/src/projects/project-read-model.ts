@@ -100,6 +100,7 @@ export const projectReadModel = {
   requireProject,
   requireProjectEnvironment,
   exists: (db: Queryable, id: string) => projectStore.exists(db, id),
+  hasEnvironment: (db: Queryable, id: string, environment: string) => projectStore.hasEnvironment(db, id, environment),
   /**
    * The rules a new flag in the project must follow. Its active flags are counted only against a limit: counting
    * them for every flag made cost an import of thousands of flags time that grew with the square of their number.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CreateFeatureStrategy, type PatchOperation, type StoredMilestoneStrategy } from '@bunting/contracts';
-import { ConflictError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { ConflictError, NotFoundError, OperationRefused, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
-import { requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
+import { findFeature, requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
 import { refreshLifecycle } from '../feature-state/lifecycle.ts';
 import { requireProjectEnvironment, requireProjectSettings, projectReadModel } from '../projects/project-read-model.ts';
 import { applyJsonPatch } from '../rules/json-patch.ts';
@@ -18,6 +18,27 @@ async function requireStrategy(db: Queryable, path: StrategyPath, id: string): P
     throw new NotFoundError(`Could not find strategy ${id} for ${path.feature} in ${path.environment}`);
   }
   return strategy;
+}
+
+/**
+ * A strategy about to be changed or removed, addressed through its own project, flag and environment: another
+ * project, flag or environment in the path is a refused operation (403), as in Unleash; an unknown id is 404.
+ */
+async function requireStrategyAt(db: Queryable, path: StrategyPath, id: string): Promise<StrategyRow> {
+  const strategy = await strategyStore.get(db, id);
+  if (!strategy) throw new NotFoundError(`Could not find strategy ${id}`);
+  const owner = await findFeature(db, strategy.featureName);
+  if (owner?.project !== path.project) throw new OperationRefused(`Strategy ${id} is not in project ${path.project}: a strategy cannot change its project`);
+  if (strategy.featureName !== path.feature) throw new OperationRefused(`Strategy ${id} belongs to ${strategy.featureName}: a strategy cannot change its flag`);
+  if (strategy.environment !== path.environment) throw new OperationRefused(`Strategy ${id} is in ${strategy.environment}: a strategy cannot change its environment`);
+  return strategy;
+}
+
+/** A strategy goes only into an environment the flag's project has (Unleash: 400). */
+async function requireStrategyEnvironment(db: Queryable, path: StrategyPath) {
+  if (!(await projectReadModel.hasEnvironment(db, path.project, path.environment))) {
+    throw ValidationError.field('environment', `environment ${path.environment} is not added to project ${path.project}`);
+  }
 }
 
 function scope(feature: FeatureRow, environment: string) {
@@ -52,7 +73,7 @@ export const strategyService = {
 
   async add(change: Change, path: StrategyPath, input: CreateFeatureStrategy) {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
-    await requireProjectEnvironment(change.tx, path.project, path.environment);
+    await requireStrategyEnvironment(change.tx, path);
     const project = await requireProjectSettings(change.tx, path.project);
     const strategy = await normalizeStrategy(change.tx, input, {
       featureName: feature.name,
@@ -67,6 +88,7 @@ export const strategyService = {
   },
 
   async update(change: Change, path: StrategyPath, id: string, input: CreateFeatureStrategy) {
+    await requireStrategyAt(change.tx, path, id);
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
     const project = await requireProjectSettings(change.tx, path.project);
@@ -86,7 +108,7 @@ export const strategyService = {
   },
 
   async patch(change: Change, path: StrategyPath, id: string, operations: readonly PatchOperation[]) {
-    const before = await requireStrategy(change.tx, path, id);
+    const before = await requireStrategyAt(change.tx, path, id);
     const { id: _id, featureName: _feature, ...editable } = strategyView(before);
     const parsed = CreateFeatureStrategy.safeParse(applyJsonPatch(editable, operations));
     if (!parsed.success) {
@@ -97,6 +119,7 @@ export const strategyService = {
   },
 
   async remove(change: Change, path: StrategyPath, id: string) {
+    await requireStrategyAt(change.tx, path, id);
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
     if (before.milestoneId !== null) {

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
+
+/**
+ * Where Bunting answered otherwise than Unleash 8.2 does over HTTP (its own wire tests and a live Unleash compared
+ * request by request), each difference as a test: integrity first (what let users corrupt their configuration),
+ * then tokens and access, then shapes and validation.
+ */
+let stack: TestStack;
+const flags = '/api/admin/projects/default/features';
+const clientToken = 'default:development.parity-client';
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
+});
+afterAll(() => stack?.dispose());
+
+const create = async (name: string, project = 'default') => expect((await stack.admin.post(`/api/admin/projects/${project}/features`, { name })).status).toBe(201);
+const eventTypes = async (flag: string) => ((await stack.admin.get(`/api/admin/events/${flag}`)).body.events as { type: string }[]).map((event) => event.type);
+/** The event log follows the stream: wait until the flag's history holds the event. */
+const logged = (flag: string, type: string) => eventually(async () => (await eventTypes(flag)).includes(type));
+
+describe('dependencies keep their integrity', () => {
+  beforeAll(async () => {
+    for (const name of ['dep-parent', 'dep-child', 'dep-grandchild', 'dep-lone']) await create(name);
+    expect((await stack.admin.post(`${flags}/dep-child/dependencies`, { feature: 'dep-parent' })).status).toBe(200);
+  });
+
+  it('refuses to archive a flag others depend on, alone or in a batch without them (403), and changes nothing', async () => {
+    const single = await stack.admin.delete(`${flags}/dep-parent`);
+    expect(single.status).toBe(403);
+    expect(single.body).toMatchObject({ name: 'NoAccessError', message: expect.stringContaining('other flags depend on it') });
+    expect((await stack.admin.post('/api/admin/projects/default/archive', { features: ['dep-parent', 'dep-lone'] })).status).toBe(403);
+    expect((await stack.admin.get(`${flags}/dep-parent`)).body.archived).toBe(false);
+    expect((await stack.admin.get(`${flags}/dep-lone`)).body.archived).toBe(false);
+  });
+
+  it('refuses a chain: a parent that has a parent, or a child that has children (403)', async () => {
+    expect((await stack.admin.post(`${flags}/dep-grandchild/dependencies`, { feature: 'dep-child' })).status).toBe(403);
+    expect((await stack.admin.post(`${flags}/dep-parent/dependencies`, { feature: 'dep-lone' })).status).toBe(403);
+    expect((await stack.admin.post(`${flags}/dep-lone/dependencies`, { feature: 'dep-lone' })).status).toBe(403);
+    expect((await stack.admin.post(`${flags}/dep-lone/dependencies`, { feature: 'no-such-flag' })).status).toBe(403);
+    expect((await stack.admin.get(`${flags}/dep-grandchild`)).body.dependencies).toEqual([]);
+  });
+
+  it('finds no parent in another project (404)', async () => {
+    await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
+    await create('dep-far', 'elsewhere');
+    expect((await stack.admin.post('/api/admin/projects/elsewhere/features/dep-far/dependencies', { feature: 'dep-parent' })).status).toBe(404);
+  });
+
+  it('archives a parent together with its children; an archived child depends on nothing any more', async () => {
+    await create('pair-parent');
+    await create('pair-child');
+    await stack.admin.post(`${flags}/pair-child/dependencies`, { feature: 'pair-parent' });
+    expect((await stack.admin.post('/api/admin/projects/default/archive', { features: ['pair-parent', 'pair-child'] })).status).toBe(202);
+    await logged('pair-child', 'feature-dependencies-removed');
+    // Archiving a child alone removes its link too; then its parent may go.
+    expect((await stack.admin.delete(`${flags}/dep-child`)).status).toBe(202);
+    expect((await stack.admin.delete(`${flags}/dep-parent`)).status).toBe(202);
+    await logged('dep-child', 'feature-dependencies-removed');
+  });
+
+  it('refuses to delete flags that active flags depend on (403), before anything else', async () => {
+    await create('del-parent');
+    await create('del-child');
+    await stack.admin.post(`${flags}/del-child/dependencies`, { feature: 'del-parent' });
+    const refused = await stack.admin.post('/api/admin/projects/default/delete', { features: ['del-parent'] });
+    expect(refused.status).toBe(403);
+    expect((await stack.admin.get(`${flags}/del-child`)).body.dependencies).toEqual([{ feature: 'del-parent', enabled: true }]);
+  });
+});
+
+describe('flags and strategies addressed as Unleash addresses them', () => {
+  beforeAll(async () => {
+    await create('addressed');
+    await stack.admin.post('/api/admin/projects', { id: 'other-place', name: 'Other place' });
+  });
+
+  it('does not find an archived flag (404) unless asked for with archived=true; its name is free again once deleted', async () => {
+    await create('gone-soon');
+    await stack.admin.delete(`${flags}/gone-soon`);
+    expect((await stack.admin.get(`${flags}/gone-soon`)).status).toBe(404);
+    expect((await stack.admin.get('/api/admin/features/gone-soon')).status).toBe(404);
+    expect((await stack.admin.get(`${flags}/gone-soon?archived=true`)).body).toMatchObject({ name: 'gone-soon', archived: true });
+    expect((await stack.admin.post('/api/admin/features/validate', { name: 'gone-soon' })).status).toBe(409);
+    expect((await stack.admin.post('/api/admin/projects/default/delete', { features: ['gone-soon'] })).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/features/validate', { name: 'gone-soon' })).status).toBe(200);
+  });
+
+  it('refuses (403) to change or remove a strategy through another project, flag or environment, and changes nothing', async () => {
+    const added = await stack.admin.post(`${flags}/addressed/environments/development/strategies`, { name: 'default', constraints: [], parameters: {} });
+    const id = added.body.id as string;
+    const body = { name: 'flexibleRollout', constraints: [], parameters: { rollout: '10', stickiness: 'default', groupId: 'x' } };
+    for (const project of ['other-place', 'no-such-project']) {
+      const at = `/api/admin/projects/${project}/features/addressed/environments/development/strategies/${id}`;
+      expect((await stack.admin.put(at, body)).status).toBe(403);
+      expect((await stack.admin.delete(at)).status).toBe(403);
+    }
+    await create('another-flag');
+    expect((await stack.admin.put(`${flags}/another-flag/environments/development/strategies/${id}`, body)).status).toBe(403);
+    expect((await stack.admin.delete(`${flags}/addressed/environments/production/strategies/${id}`)).status).toBe(403);
+    expect((await stack.admin.put(`${flags}/addressed/environments/development/strategies/no-such-id`, body)).status).toBe(404);
+    expect((await stack.admin.get(`${flags}/addressed/environments/development/strategies/${id}`)).body).toMatchObject({ name: 'default' });
+  });
+
+  it('refuses a strategy in an environment the project does not have (400)', async () => {
+    await stack.admin.post('/api/admin/environments', { name: 'unconnected', type: 'test' });
+    await stack.admin.delete('/api/admin/projects/default/environments/unconnected');
+    const refused = await stack.admin.post(`${flags}/addressed/environments/unconnected/strategies`, { name: 'default' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.name).toBe('ValidationError');
+    expect((await stack.admin.post(`${flags}/addressed/environments/nowhere/strategies`, { name: 'default' })).status).toBe(400);
+  });
+
+  it("ignores a project in a flag's PUT and PATCH and answers with the flag's own", async () => {
+    const put = await stack.admin.put(`${flags}/addressed`, { name: 'addressed', project: 'other-place', description: 'kept here', type: 'release' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ project: 'default', description: 'kept here' });
+    const patched = await stack.admin.patch(`${flags}/addressed`, [{ op: 'replace', path: '/project', value: 'other-place' }, { op: 'replace', path: '/description', value: 'patched' }]);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ project: 'default', description: 'patched' });
+  });
+
+  it("refuses variants through the flag's own PATCH (403)", async () => {
+    const refused = await stack.admin.patch(`${flags}/addressed`, [{ op: 'add', path: '/variants', value: [{ name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' }] }]);
+    expect(refused.status).toBe(403);
+    expect((await stack.admin.get(`${flags}/addressed/variants`)).body.variants).toEqual([]);
+  });
+});
