@@ -12,21 +12,21 @@ import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken, useSetApiTokenExpiry } from './api-token-queries.ts';
 
+// Admin access is given to service accounts and personal access tokens, not API tokens (as in Unleash 8).
 const TYPES = [
-  { value: 'client', label: 'Backend (server SDKs, /api/client)' },
+  { value: 'backend', label: 'Backend (server SDKs, /api/client)' },
   { value: 'frontend', label: 'Frontend (browser SDKs, /api/frontend)' },
-  { value: 'admin', label: 'Admin (scripts, the whole admin API)' },
 ];
 
 function CreateTokenModal({ onClose }: { onClose: () => void }) {
   const environments = useEnvironments();
   const projects = useProjects();
   const [name, setName] = useState('');
-  const [type, setType] = useState('client');
+  const [type, setType] = useState<'backend' | 'frontend'>('backend');
   const [environment, setEnvironment] = useState('development');
   const [chosen, setChosen] = useState<string[]>([]);
   const create = useCreateApiToken();
-  const submit = () => create.mutate({ tokenName: name, type: type === 'frontend' || type === 'admin' ? type : 'client', ...(type === 'admin' ? {} : { environment, projects: chosen.length > 0 ? chosen : ['*'] }) });
+  const submit = () => create.mutate({ tokenName: name, type, environment, projects: chosen.length > 0 ? chosen : ['*'] });
   if (create.data?.secret) {
     return (
       <Modal opened onClose={onClose} title="Token created">
@@ -41,13 +41,10 @@ function CreateTokenModal({ onClose }: { onClose: () => void }) {
   return (
     <FormModal title="New API token" onClose={onClose} onSubmit={submit} submitLabel="Create token" pending={create.isPending} disabled={!name.trim()} error={error} fields={['tokenName', 'environment', 'projects']}>
       <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(error, 'tokenName')} data-autofocus />
-      <Select label="Type" allowDeselect={false} data={TYPES} value={type} onChange={(value) => value && setType(value)} />
-      {type === 'admin' ? null : (
-        <>
-          <Select label="Environment" allowDeselect={false} data={(environments.data ?? []).map((item) => item.name)} value={environment} onChange={(value) => value && setEnvironment(value)} error={fieldError(error, 'environment')} />
-          <MultiSelect label="Projects" description="None chosen: every project" data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))} value={chosen} onChange={setChosen} error={fieldError(error, 'projects')} />
-        </>
-      )}
+      <Select label="Type" allowDeselect={false} data={TYPES} value={type} onChange={(value) => (value === 'backend' || value === 'frontend') && setType(value)}
+        description="Scripts that change configuration use a service account's token (Admin, Service accounts) or a personal access token." />
+      <Select label="Environment" allowDeselect={false} data={(environments.data ?? []).map((item) => item.name)} value={environment} onChange={(value) => value && setEnvironment(value)} error={fieldError(error, 'environment')} />
+      <MultiSelect label="Projects" description="None chosen: every project" data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))} value={chosen} onChange={setChosen} error={fieldError(error, 'projects')} />
     </FormModal>
   );
 }
@@ -67,7 +64,7 @@ export default function ApiTokensPage() {
         cells={(token) => (
           <>
             <Table.Td>{token.tokenName}</Table.Td>
-            <Table.Td><Badge variant="light" color={token.type === 'admin' ? 'red' : token.type === 'frontend' ? 'grape' : 'blue'}>{token.type}</Badge></Table.Td>
+            <Table.Td><Badge variant="light" color={token.type === 'admin' ? 'red' : token.type === 'frontend' ? 'grape' : 'blue'}>{token.type === 'client' ? 'backend' : token.type}</Badge></Table.Td>
             <Table.Td><Text size="sm">{token.projects.join(', ')}</Text></Table.Td>
             <Table.Td>{token.environment}</Table.Td>
             <Table.Td>

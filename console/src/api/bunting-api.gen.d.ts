@@ -856,7 +856,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who has created flags */
+        /** Who has created flags, a page at a time, searched by name */
         get: operations["getApiAdminFlagCreators"];
         put?: never;
         post?: never;
@@ -11562,6 +11562,9 @@ export interface operations {
     getApiAdminFlagCreators: {
         parameters: {
             query?: {
+                q?: string;
+                query?: string;
+                offset?: number;
                 limit?: number;
             };
             header?: never;
@@ -11577,9 +11580,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: number;
-                        name: string;
-                    }[];
+                        readonly flagCreators: {
+                            id: number;
+                            name: string;
+                        }[];
+                        total: number;
+                    };
                 };
             };
             /** @description ValidationError: the request does not match the schema */
@@ -22240,7 +22246,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    type?: "release" | "experiment" | "operational" | "kill-switch" | "permission";
+                    type?: "release" | "experiment" | "operational" | "kill-switch" | "permission" | "sunset";
                     description?: string | null;
                     impressionData?: boolean;
                     tags?: {
@@ -23060,7 +23066,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /** @enum {string} */
-                    type?: "release" | "experiment" | "operational" | "kill-switch" | "permission";
+                    type?: "release" | "experiment" | "operational" | "kill-switch" | "permission" | "sunset";
                     stale?: boolean;
                     archived?: boolean;
                     impressionData?: boolean;
@@ -37986,6 +37992,7 @@ export interface operations {
                         samlConfiguredThroughEnv: boolean;
                         emailEnabled: boolean;
                         maintenanceMode: boolean;
+                        maxSessionsCount: number;
                         frontendApiOrigins: string[];
                         flags: {
                             oidcEnabled: boolean;

@@ -47,6 +47,8 @@ export const UiConfig = z.object({
   samlConfiguredThroughEnv: z.boolean(),
   emailEnabled: z.boolean(),
   maintenanceMode: z.boolean(),
+  /** The most sessions one user has (Unleash's UI warns of shared accounts with it). */
+  maxSessionsCount: z.number().int(),
   frontendApiOrigins: z.array(z.string()),
   flags: z.object({ oidcEnabled: z.boolean() }),
   links: z.array(z.never()),

@@ -7,7 +7,7 @@ export const UrlFriendlyName = z
   .string()
   .min(1)
   .max(100)
-  .regex(URL_FRIENDLY, 'must be URL-friendly: letters, digits, ~ _ . -')
+  .regex(URL_FRIENDLY, 'must be URL friendly (letters, digits, ~ _ . -)')
   .refine((name) => name !== '.' && name !== '..', 'must not be . or ..');
 
 

@@ -5,7 +5,7 @@ import { FeatureStrategy } from './strategies.ts';
 import { Variant } from './variants.ts';
 import { EnvironmentSafeguard, ReleasePlan } from './release-plans.ts';
 
-export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
+export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset'] as const;
 export const FeatureType = z.enum(FEATURE_TYPES);
 /** A flag type as /api/admin/feature-types lists it, with how long a flag of it is expected to live. */
 export const FeatureTypeInfo = z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().nullable() });
@@ -160,6 +160,14 @@ export const FeatureList = z.object({ version: z.number(), features: z.array(Fea
 
 /** GET /api/admin/flag-creators */
 export const FlagCreators = z.array(CreatedBy.pick({ id: true, name: true })).readonly();
+/** GET /api/admin/flag-creators: a page of them, as Unleash 8 answers (`q` searches; `query` is taken too). */
+export const FlagCreatorsPage = z.object({ flagCreators: FlagCreators, total: z.number().int() });
+export const FlagCreatorsQuery = z.object({
+  q: z.string().max(200).optional(),
+  query: z.string().max(200).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+});
 
 /** GET /api/admin/feature-types */
 export const FeatureTypeList = z.object({ version: z.number(), types: z.array(FeatureTypeInfo).readonly() });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const TagPart = z.string().trim().min(2).max(50);
+const TagTypePart = TagPart.regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL friendly');
 
 export const Tag = z.object({ value: TagPart, type: TagPart });
 export type Tag = z.infer<typeof Tag>;
@@ -9,7 +10,7 @@ export const ColoredTag = Tag.extend({ color: z.string().nullable().optional() }
 
 export const CreateTag = z.object({
   value: TagPart,
-  type: TagPart,
+  type: TagTypePart,
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
 });
 
@@ -30,7 +31,10 @@ export const TagTypeName = z
   .string()
   .min(2)
   .max(50)
-  .regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL-friendly');
+  .regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL friendly');
+
+/** Unleash turns a number given for a tag type's text fields into its text. */
+const TagTypeText = (max: number) => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().max(max));
 
 export const TagType = z.object({
   name: z.string(),
@@ -42,8 +46,8 @@ export type TagType = z.infer<typeof TagType>;
 
 export const CreateTagType = z.object({
   name: TagTypeName,
-  description: z.string().max(1000).optional(),
-  icon: z.string().max(100).nullable().optional(),
+  description: TagTypeText(1000).optional(),
+  icon: TagTypeText(100).nullable().optional(),
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
 });
 export const UpdateTagType = CreateTagType.omit({ name: true });

@@ -24,13 +24,22 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A rule's message about a field: a predicate reads as Unleash's do (`"name" must be URL friendly`, which its
+ * clients and tests match), anything else as `field: message`.
+ */
+export function fieldMessage(field: string, message: string): string {
+  if (!field) return message;
+  return /^(must|is|are|should|cannot|can|may|has|have) /.test(message) ? `"${field}" ${message}` : `${field}: ${message}`;
+}
+
 export class ValidationError extends DomainError {
   constructor(message: string, details?: ErrorDetail[]) {
     super(400, 'ValidationError', message, { details: details ?? [{ message }] });
   }
   /** A single bad field: the message names it and details point at it. */
   static field(path: string, message: string): ValidationError {
-    return new ValidationError(`${path}: ${message}`, [{ path, message }]);
+    return new ValidationError(fieldMessage(path, message), [{ path, message }]);
   }
 }
 

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorDetail } from '@bunting/contracts';
 import { unavailableDependency, isUniqueViolation } from './dependency-errors.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, fieldMessage } from './errors.ts';
 
 /** The error's id is the request's, so a user quoting it finds the request's log line (and trace). */
 function bodyFor(id: string) {
@@ -15,7 +15,7 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
   return (error.validation ?? []).map((issue) => {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const field = path || (issue.params as { missingProperty?: string } | undefined)?.missingProperty || context || '';
-    return { path: field, message: `${field ? `${field}: ` : ''}${issue.message ?? 'invalid value'}` };
+    return { path: field, message: fieldMessage(field, issue.message ?? 'invalid value') };
   });
 }
 

@@ -55,6 +55,14 @@ const processPrefix = randomUUID().slice(0, 8);
 let requestCounter = 0;
 
 /** Fastify with zod schemas, the spec's error bodies, JSON parsing that never crashes and a span per request. */
+/** The path with each run of slashes made one; the query is left as it is. Cheap when there is nothing to do. */
+export function collapseSlashes(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (!path.includes('//')) return url;
+  return path.replace(/\/{2,}/g, '/') + (queryAt === -1 ? '' : url.slice(queryAt));
+}
+
 export function createHttpServer(options: {
   log: Logger;
   bodyLimit: number;
@@ -79,6 +87,8 @@ export function createHttpServer(options: {
     // request-level log lines name the request id themselves (see sendError).
     childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // `//api/admin/tags` is `/api/admin/tags`, for routing and authentication alike, as Unleash strips the extra slashes.
+    rewriteUrl: (request) => collapseSlashes(request.url ?? '/'),
     return503OnClosing: true,
     // Requests Node refuses before routing (a header or URL too large, a broken request line) still get the error shape.
     clientErrorHandler: (error, socket) => {

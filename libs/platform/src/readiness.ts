@@ -52,8 +52,10 @@ export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metr
 }
 
 /**
- * While a process waits for its dependencies it is alive but not ready: /health answers 200, /ready 503 naming what
- * is awaited, and every other request 503 with Retry-After, until the real server takes the port over.
+ * While a process waits for its dependencies it cannot serve: /health and every other request answer 503 with
+ * Retry-After (scripts that wait for /health then call the API must not start early: Unleash listens only once
+ * ready), /ready 503 naming what is awaited, until the real server takes the port over. Orchestrators give a
+ * starting process time through a startup probe.
  */
 export function startStartupServer(host: string, port: number, awaiting: () => string | null): Promise<{ port: number; close: () => Promise<void> }> {
   const server: Server = createServer((request, response) => {
@@ -62,8 +64,8 @@ export function startStartupServer(host: string, port: number, awaiting: () => s
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       response.end(JSON.stringify(body));
     };
-    if (path === '/health') return send(200, { health: 'GOOD' });
     const what = awaiting();
+    if (path === '/health') return send(503, { health: 'BAD', starting: true, awaiting: what }, { 'retry-after': '1' });
     if (path === '/ready') return send(503, { health: 'BAD', starting: true, awaiting: what });
     send(503, { id: 'starting', name: 'ServiceUnavailableError', message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.` }, { 'retry-after': '2' });
   });

@@ -126,7 +126,11 @@ describe('project helpers for dependencies, archiving and creators', () => {
     const { body } = await stack.admin.get('/api/admin/projects/default/flag-creators');
     expect(body).toEqual([{ id: -42, name: 'admin' }]);
     // Instance-wide, as the search page asks.
-    expect((await stack.admin.get('/api/admin/flag-creators?limit=10000')).body).toEqual([{ id: -42, name: 'admin' }]);
+    expect((await stack.admin.get('/api/admin/flag-creators?limit=10000')).body).toEqual({ flagCreators: [{ id: -42, name: 'admin' }], total: 1 });
+    // q (and query) match a name anywhere in it.
+    expect((await stack.admin.get('/api/admin/flag-creators?q=dmi')).body.total).toBe(1);
+    expect((await stack.admin.get('/api/admin/flag-creators?query=nobody')).body).toEqual({ flagCreators: [], total: 0 });
+    expect((await stack.admin.get('/api/admin/flag-creators?q=%25')).body.total).toBe(0);
     expect((await stack.admin.get('/api/admin/flag-creators?limit=0')).status).toBe(400);
   });
 });

@@ -38,11 +38,12 @@ async function expectFast503(request: () => Promise<Response>) {
 }
 
 describe('starting while NATS and Redis are down', () => {
-  it('waits for them, saying what it awaits, alive but not ready until they come', async () => {
+  it('waits for them, saying what it awaits, answering 503 (even /health) until they come', async () => {
     await Promise.all([nats.stop(), redis.stop()]);
     adminApi = await startServiceProcess('admin-api', env, { waitFor: 'alive' });
     const health = await fetch(`${adminApi.url}/health`);
-    expect(health.status).toBe(200);
+    expect(health.status).toBe(503);
+    expect(health.headers.get('retry-after')).toBe('1');
     const waiting = await eventually(async () => {
       const ready = await fetch(`${adminApi.url}/ready`);
       const body = await ready.json() as { awaiting?: string };
@@ -55,6 +56,7 @@ describe('starting while NATS and Redis are down', () => {
     await eventually(async () => ((await (await fetch(`${adminApi.url}/ready`)).json()) as { awaiting?: string }).awaiting === 'redis', { timeoutMs: 15_000 });
     await redis.start();
     await eventually(async () => (await fetch(`${adminApi.url}/ready`)).status === 200, { timeoutMs: 20_000 });
+    expect((await fetch(`${adminApi.url}/health`)).status).toBe(200);
     expect((await httpClient(adminApi.url, { authorization: adminToken }).get('/api/admin/projects')).status).toBe(200);
   }, 60_000);
 });

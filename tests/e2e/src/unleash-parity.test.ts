@@ -1,5 +1,6 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * Where Bunting answered otherwise than Unleash 8.2 does over HTTP (its own wire tests and a live Unleash compared
@@ -14,6 +15,20 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
 });
 afterAll(() => stack?.dispose());
+
+/** A request sent with its path exactly as written (URL parsing would read `//api` as a host). */
+function raw(path: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(stack.url);
+    const request = httpRequest({ hostname, port, path, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => { text += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 const create = async (name: string, project = 'default') => expect((await stack.admin.post(`/api/admin/projects/${project}/features`, { name })).status).toBe(201);
 const eventTypes = async (flag: string) => ((await stack.admin.get(`/api/admin/events/${flag}`)).body.events as { type: string }[]).map((event) => event.type);
@@ -126,5 +141,98 @@ describe('flags and strategies addressed as Unleash addresses them', () => {
     const refused = await stack.admin.patch(`${flags}/addressed`, [{ op: 'add', path: '/variants', value: [{ name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' }] }]);
     expect(refused.status).toBe(403);
     expect((await stack.admin.get(`${flags}/addressed/variants`)).body.variants).toEqual([]);
+  });
+});
+
+describe('tokens and access', () => {
+  it("keeps Unleash 8's backend type, refuses admin API tokens, and finds no tokens of an unknown project", async () => {
+    const backend = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'server-sdk', type: 'backend', environment: 'development' });
+    expect(backend.status).toBe(201);
+    expect(backend.body.type).toBe('backend');
+    const admin = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'root', type: 'admin' });
+    expect(admin.status).toBe(400);
+    expect(admin.body.name).toBe('ValidationError');
+    expect((await stack.admin.get('/api/admin/projects/no-such-project/api-tokens')).status).toBe(404);
+    expect((await stack.admin.post('/api/admin/projects/no-such-project/api-tokens', { tokenName: 'x', type: 'client', environment: 'development' })).status).toBe(404);
+    expect((await stack.admin.delete('/api/admin/projects/default/api-tokens/no-such-token')).status).toBe(404);
+    const expiry = new Date(Date.now() + 86_400_000).toISOString();
+    expect((await stack.admin.put(`/api/admin/api-tokens/${encodeURIComponent(backend.body.secret)}`, { expiresAt: expiry })).status).toBe(200);
+  });
+
+  it('refuses a second personal access token with the same description (409)', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    // Personal tokens belong to a person: sign in as one.
+    const person = await loginAs(stack.url, 'admin', 'unleash4all');
+    expect((await person.post('/api/admin/user/tokens', { description: 'laptop', expiresAt })).status).toBe(201);
+    const again = await person.post('/api/admin/user/tokens', { description: 'laptop', expiresAt });
+    expect(again.status).toBe(409);
+    expect(again.body.name).toBe('NameExistsError');
+  });
+
+  it('answers an admin token on the client API with 403, and filters the client API by namePrefix', async () => {
+    expect((await stack.admin.get('/api/client/features')).status).toBe(403);
+    await create('prefix-alpha');
+    await create('other-beta');
+    const client = httpClient(stack.url, { authorization: clientToken });
+    await eventually(async () => ((await client.get('/api/client/features')).body.features as { name: string }[]).some((flag) => flag.name === 'other-beta'));
+    const names = ((await client.get('/api/client/features?namePrefix=prefix-')).body.features as { name: string }[]).map((flag) => flag.name);
+    expect(names).toEqual(['prefix-alpha']);
+  });
+
+  it('treats repeated slashes as one, for routing and authentication alike', async () => {
+    const admin = { authorization: stack.adminToken };
+    expect(await raw('//api/admin/tags', admin)).toMatchObject({ status: 200, body: { tags: expect.any(Array) } });
+    expect((await raw('/////api/client/features', { authorization: clientToken })).status).toBe(200);
+    expect((await raw('//api/admin/tags', {})).status).toBe(401);
+    expect((await raw('//api/admin//tags?x=a//b', admin)).status).toBe(200);
+  });
+});
+
+describe('shapes and validation', () => {
+  it("validates tag types and tags as Unleash does, naming the field in its words", async () => {
+    const unfriendly = await stack.admin.post('/api/admin/tag-types', { name: 'not url friendly' });
+    expect(unfriendly.status).toBe(400);
+    expect(unfriendly.body.details[0].message).toMatch('"name" must be URL friendly');
+    const badTag = await stack.admin.post('/api/admin/tags', { type: 'not url friendly', value: 'xx' });
+    expect(badTag.status).toBe(400);
+    expect(badTag.body.details[0].message).toMatch('"type" must be URL friendly');
+    const colour = await stack.admin.post('/api/admin/tag-types', { name: 'coloured', color: 'notacolor' });
+    expect(colour.status).toBe(400);
+    expect(colour.body.details[0].message).toMatch(/color/);
+    // Numbers for the text fields are taken as their text.
+    const numbers = await stack.admin.post('/api/admin/tag-types', { name: 'numbered', description: 5, icon: 7 });
+    expect(numbers.status).toBe(201);
+    expect((await stack.admin.get('/api/admin/tag-types/numbered')).body.tagType).toMatchObject({ description: '5', icon: '7' });
+  });
+
+  it('accepts valid constraints at the validation route (204) and a strategy definition updated with its deprecated field', async () => {
+    expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'userId', operator: 'IN', values: ['a'] })).status).toBe(204);
+    await stack.admin.post('/api/admin/strategies', { name: 'retiring', parameters: [] });
+    // As in Unleash the field is taken, and deprecating is its own route.
+    expect((await stack.admin.put('/api/admin/strategies/retiring', { name: 'retiring', parameters: [], deprecated: true })).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/strategies/retiring/deprecate')).status).toBe(200);
+    expect((await stack.admin.get('/api/admin/strategies/retiring')).body.deprecated).toBe(true);
+  });
+
+  it("takes only flexibleRollout as an environment's default strategy", async () => {
+    const path = '/api/admin/projects/default/environments/development/default-strategy';
+    expect((await stack.admin.post(path, { name: 'default', constraints: [], parameters: {} })).status).toBe(400);
+    expect((await stack.admin.post(path, { name: 'flexibleRollout', constraints: [], parameters: { rollout: '50', stickiness: 'default', groupId: '' } })).status).toBe(200);
+  });
+
+  it("lists Unleash 8's sunset flag type (90 days) and takes it for a flag", async () => {
+    const types = (await stack.admin.get('/api/admin/feature-types')).body.types as { id: string; lifetimeDays: number | null }[];
+    expect(types.find((type) => type.id === 'sunset')).toMatchObject({ lifetimeDays: 90 });
+    expect((await stack.admin.post(flags, { name: 'old-checkout', type: 'sunset' })).status).toBe(201);
+  });
+
+  it("answers ui-config's maxSessionsCount and the flag creators as a searchable page", async () => {
+    await loginAs(stack.url, 'admin', 'unleash4all');
+    await loginAs(stack.url, 'admin', 'unleash4all');
+    const config = (await stack.admin.get('/api/admin/ui-config')).body;
+    expect(config.maxSessionsCount).toBeGreaterThanOrEqual(2);
+    const creators = (await stack.admin.get('/api/admin/flag-creators')).body;
+    expect(creators).toEqual({ flagCreators: [expect.objectContaining({ name: 'admin' })], total: 1 });
+    expect((await stack.admin.get('/api/admin/flag-creators?q=nobody')).body.total).toBe(0);
   });
 });

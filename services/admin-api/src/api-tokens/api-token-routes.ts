@@ -53,6 +53,7 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
   app.post('/api/admin/projects/:projectId/api-tokens', { schema: { summary: 'Create an API token scoped to a project', params: ProjectParams, body: CreateApiToken, response: { 201: ApiToken } } }, async (request, reply) => {
     const { projectId } = request.params;
     const principal = allow(request, Permission.CREATE_PROJECT_API_TOKEN, { project: projectId });
+    await apiTokenService.requireProject(db, projectId);
     // A project's token is an SDK token of that project: asking for more is refused, not quietly narrowed.
     if (request.body.type === 'admin') throw ValidationError.field('type', 'a project API token is a client or frontend token, never an admin one');
     const named = request.body.projects ?? (request.body.project ? [request.body.project] : [projectId]);

@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR, type ApiToken, type CreateApiToken } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type Logger, type Queryable } from '@bunting/platform';
 import type { Change, Changes } from '../events/changes.ts';
+import { projectReadModel } from '../projects/project-read-model.ts';
 import { apiTokenStore, type ApiTokenRow } from './api-token-store.ts';
 import { hashSecret, newTokenSecret, parseTokenSecret } from './token-secret.ts';
 
@@ -20,7 +21,7 @@ export function tokenView(row: ApiTokenRow, secret: string | null = null): ApiTo
     id: row.id,
     secret,
     tokenName: row.tokenName,
-    type: row.type,
+    type: row.namedBackend ? 'backend' : row.type,
     environment: row.environment,
     project: row.projects.length === 1 ? row.projects[0]! : '[]',
     projects: row.projects,
@@ -57,15 +58,23 @@ export const apiTokenService = {
     return { tokens: (await apiTokenStore.listByName(db, name)).map((row) => tokenView(row)) };
   },
 
+  /** Project token routes name a project that must exist (Unleash: 404). */
+  async requireProject(db: Queryable, project: string) {
+    if (!(await projectReadModel.exists(db, project))) throw new NotFoundError(`Could not find project ${project}`);
+  },
+
   async listForProject(db: Queryable, project: string) {
+    await apiTokenService.requireProject(db, project);
     return { tokens: (await apiTokenStore.listForProject(db, project)).map((row) => tokenView(row)) };
   },
 
   /** Creates a token; its secret is in this answer only, the database keeps a hash. */
   async create({ tx, emit }: Change, input: CreateApiToken): Promise<ApiToken> {
-    const type: TokenType = input.type === 'backend' ? 'client' : input.type;
-    const environment = type === 'admin' ? '*' : input.environment ?? 'development';
-    const projects = type === 'admin' ? ['*'] : input.projects ?? (input.project ? [input.project] : ['*']);
+    // Admin access is for personal access tokens and service accounts, as in Unleash 8.
+    if (input.type === 'admin') throw ValidationError.field('type', 'admin API tokens cannot be created: use a service account or a personal access token');
+    const type = input.type === 'backend' ? 'client' : input.type;
+    const environment = input.environment ?? 'development';
+    const projects = input.projects ?? (input.project ? [input.project] : ['*']);
     await checkScope(tx, type, environment, projects);
     if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
     const secret = newTokenSecret(projects, environment);
@@ -76,6 +85,7 @@ export const apiTokenService = {
       environment,
       projects,
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+      namedBackend: input.type === 'backend',
     });
     emit({
       type: 'api-token-created',
@@ -94,9 +104,10 @@ export const apiTokenService = {
     return tokenView(after);
   },
 
-  /** Deleting an unknown token is a no-op that answers 200, as in Unleash. */
+  /** Deleting an unknown token is a no-op that answers 200, as in Unleash; through a project it is 404, as there. */
   async delete({ tx, emit }: Change, secret: string, project?: string) {
     const before = await findToken(tx, secret);
+    if (!before && project !== undefined) throw new NotFoundError('Could not find that API token in this project');
     if (!before) return;
     if (project !== undefined && !before.projects.includes(project)) throw new NotFoundError('Could not find that API token in this project');
     await apiTokenStore.delete(tx, before.id);

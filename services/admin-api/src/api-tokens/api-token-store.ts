@@ -11,18 +11,19 @@ export const ApiTokenRow = z.object({
   createdAt: z.string(),
   seenAt: z.string().nullable(),
   alias: z.string().nullable(),
+  namedBackend: z.boolean(),
 });
 export type ApiTokenRow = z.infer<typeof ApiTokenRow>;
 
 const columns = sql.fragment`id, token_name as "tokenName", type, environment, projects,
-  expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt", alias`;
+  expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt", alias, named_backend as "namedBackend"`;
 
 export const apiTokenStore = {
-  insert(db: Queryable, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null }) {
+  insert(db: Queryable, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null; namedBackend?: boolean }) {
     return db.one(sql.type(ApiTokenRow)`
-      insert into admin.api_tokens (secret_hash, token_name, type, environment, projects, expires_at)
+      insert into admin.api_tokens (secret_hash, token_name, type, environment, projects, expires_at, named_backend)
       values (${token.secretHash}, ${token.tokenName}, ${token.type}, ${token.environment},
-              ${sql.array(token.projects, 'text')}, ${token.expiresAt})
+              ${sql.array(token.projects, 'text')}, ${token.expiresAt}, ${token.namedBackend ?? false})
       returning ${columns}`);
   },
   findById(db: Queryable, id: number) {

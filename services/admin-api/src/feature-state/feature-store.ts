@@ -123,6 +123,28 @@ export const featureStore = {
       where ${inProject} f.created_by_user_id is not null
       order by f.created_by_user_id limit ${limit}`);
   },
+  /**
+   * Everyone who created a flag anywhere (archived ones too), a page of them by name: `q` matches the name anywhere
+   * and the username or e-mail at its start, as Unleash's search does.
+   */
+  async creatorsPage(db: Queryable, page: { q?: string | undefined; offset: number; limit: number }) {
+    const like = (page.q ?? '').replace(/[\\%_]/g, (character) => `\\${character}`);
+    const matching = page.q
+      ? sql.fragment`where name ilike ${`%${like}%`} or username ilike ${`${like}%`} or email ilike ${`${like}%`}`
+      : sql.fragment``;
+    const creators = sql.fragment`
+      select distinct on (f.created_by_user_id) f.created_by_user_id as id,
+        coalesce(u.name, u.username, u.email, f.created_by_name, 'unknown') as name, u.username, u.email
+      from admin.features f left join admin.users u on u.id = f.created_by_user_id
+      where f.created_by_user_id is not null order by f.created_by_user_id`;
+    const rows = await db.any(sql.type(z.object({ id: z.number(), name: z.string(), total: z.number() }))`
+      select id, name, count(*) over ()::int as total from (${creators}) creators ${matching}
+      order by name, id limit ${page.limit} offset ${page.offset}`);
+    const total = rows[0]?.total ?? (page.offset > 0
+      ? await db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from (${creators}) creators ${matching}`)
+      : 0);
+    return { flagCreators: rows.map(({ id, name }) => ({ id, name })), total };
+  },
   /** Locks the feature row so concurrent changes to one feature apply one after another. */
   lock(db: Queryable, name: string) {
     return db.maybeOne(sql.type(FeatureRow)`select ${columns} from admin.features where name = ${name} for update`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FeatureSearchAnswer, FlagCreators, FeatureSearchQuery, PathName } from '@bunting/contracts';
+import { FeatureSearchAnswer, FlagCreators, FlagCreatorsPage, FlagCreatorsQuery, FeatureSearchQuery, PathName } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
@@ -16,9 +16,10 @@ export function featureSearchRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db
   });
 
   // Who created flags anywhere, for the search page's creator filter (Unleash's UI asks with a limit).
-  app.get('/api/admin/flag-creators', { schema: { summary: 'Who has created flags', querystring: z.object({ limit: z.coerce.number().int().min(1).max(10_000).optional() }), response: { 200: FlagCreators } } }, async (request) => {
+  app.get('/api/admin/flag-creators', { schema: { summary: 'Who has created flags, a page at a time, searched by name', querystring: FlagCreatorsQuery, response: { 200: FlagCreatorsPage } } }, async (request) => {
     allowRead(request);
-    return featureRows.creators(db, undefined, request.query.limit);
+    const { q, query, offset, limit } = request.query;
+    return featureRows.creatorsPage(db, { q: q ?? query, offset: offset ?? 0, limit: limit ?? 50 });
   });
 
   // Who created the project's flags, for filtering by creator.

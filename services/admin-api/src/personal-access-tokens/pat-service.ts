@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { newPatSecret, patEventState, patStore, patView } from './pat-store.ts';
 
@@ -11,6 +11,10 @@ export const patService = {
   async create(change: Change, userId: number, input: { description: string; expiresAt: string }) {
     const expiresAt = new Date(input.expiresAt);
     if (expiresAt.getTime() <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
+    // A person tells their tokens apart by description: one per token, as in Unleash.
+    if ((await patStore.listFor(change.tx, userId)).some((token) => token.description === input.description)) {
+      throw new NameExistsError(`You already have a personal access token described "${input.description}"`);
+    }
     const secret = newPatSecret();
     const row = await patStore.insert(change.tx, { userId, secret, description: input.description, expiresAt: expiresAt.toISOString() });
     change.emit({ type: 'pat-created', data: patEventState(row) });

@@ -132,6 +132,7 @@ export const projectService = {
   async setDefaultStrategy({ tx, emit }: Change, id: string, environment: string, input: CreateFeatureStrategy) {
     const project = await requireProject(tx, id);
     await requireProjectEnvironment(tx, id, environment);
+    if (input.name !== 'flexibleRollout') throw ValidationError.field('name', 'the default strategy of an environment must be flexibleRollout, as in Unleash');
     const normalized = await normalizeStrategy(tx, input, { featureName: '', defaultStickiness: project.defaultStickiness, sortOrder: 0 });
     const stored = { name: normalized.name, title: normalized.title, disabled: normalized.disabled, constraints: normalized.constraints,
       parameters: normalized.parameters, variants: normalized.variants, segments: normalized.segments };

@@ -45,6 +45,22 @@ export function createSessionStore(redis: Redis, namespace: string) {
       if (record) ending.srem(userKey(record.userId), id);
       await ending.exec();
     },
+    /**
+     * The most sessions any one user has (Unleash's ui-config says it): each user's session set counted, a page of
+     * keys at a time. Callers keep the answer a while; it walks every user who has signed in within the sessions' life.
+     */
+    async mostSessionsOfOneUser(): Promise<number> {
+      let most = 0;
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:user-sessions:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length === 0) continue;
+        const counts = await redis.multi(keys.map((one) => ['scard', one])).exec();
+        for (const [, count] of counts ?? []) most = Math.max(most, Number(count ?? 0));
+      } while (cursor !== '0');
+      return most;
+    },
     /** Ends every session of a user (after a password change, a reset or deletion), but `except` if given. */
     async endAllOf(userId: number, except?: string | null): Promise<void> {
       const ids = (await redis.smembers(userKey(userId))).filter((id) => id !== except);

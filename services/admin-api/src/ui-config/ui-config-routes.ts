@@ -11,10 +11,20 @@ import { signInMethodsEnabled } from '../sign-in/sign-in-methods.ts';
 const UNLEASH_API_VERSION = '8.2.0';
 const { version: buntingVersion } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<AdminDeps, 'db' | 'config' | 'changes'>) {
+/** How long the most sessions of one user is kept before it is counted again. */
+const SESSION_COUNT_TTL_MS = 60_000;
+
+export function uiConfigRoutes(app: HttpServer, { db, config, changes, sessions }: Pick<AdminDeps, 'db' | 'config' | 'changes' | 'sessions'>) {
+  let sessionCount: { value: Promise<number>; at: number } | null = null;
+  const maxSessionsCount = () => {
+    if (!sessionCount || Date.now() - sessionCount.at > SESSION_COUNT_TTL_MS) {
+      sessionCount = { value: sessions.mostSessionsOfOneUser().catch(() => 0), at: Date.now() };
+    }
+    return sessionCount.value;
+  };
   app.get('/api/admin/ui-config', { schema: { summary: "The console's configuration: version, sign-in, flags it shows, CORS origins", response: { 200: UiConfig } } }, async (request) => {
     allowRead(request);
-    const [signIn, maintenance, frontend] = await Promise.all([signInMethodsEnabled(db), loadMaintenance(db), frontendSettings.load(db)]);
+    const [signIn, maintenance, frontend, mostSessions] = await Promise.all([signInMethodsEnabled(db), loadMaintenance(db), frontendSettings.load(db), maxSessionsCount()]);
     const origins = frontend.frontendApiOrigins ?? config.frontendApiOrigins;
     return {
       name: 'Bunting',
@@ -31,6 +41,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes }: Pick<Ad
       samlConfiguredThroughEnv: false,
       emailEnabled: false,
       maintenanceMode: maintenance.enabled,
+      maxSessionsCount: mostSessions,
       frontendApiOrigins: origins.length > 0 ? origins : ['*'],
       flags: { oidcEnabled: signIn.oidc === true },
       links: [],
