@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OnboardingStatus, ProjectOwner } from './projects.ts';
 
 // Answers: what the routes of this resource send.
 
@@ -34,6 +35,7 @@ export const PersonalDashboard = z.object({
 /** POST /api/admin/splash/:id */
 export const SplashSeen = z.object({ userId: z.number(), splashId: z.string(), seen: z.boolean() });
 
+
 /** GET /api/admin/ui-config */
 export const UiConfig = z.object({
   name: z.string(),
@@ -57,5 +59,23 @@ export const UiConfig = z.object({
     latest: z.object({ }),
     isLatest: z.boolean(),
     bunting: z.string(),
+  }),
+});
+
+/** GET /api/admin/personal-dashboard/:projectId: one of the caller's projects on their home page. */
+export const PersonalDashboardProject = z.object({
+  owners: z.array(ProjectOwner),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.enum(['custom', 'project']) })),
+  latestEvents: z.array(z.object({ id: z.number().int(), summary: z.string(), createdBy: z.string(), createdByImageUrl: z.string(), createdAt: z.string() })),
+  onboardingStatus: OnboardingStatus,
+  insights: z.object({
+    avgHealthCurrentWindow: z.number().int().nullable(),
+    avgHealthPastWindow: z.number().int().nullable(),
+    totalFlags: z.number().int(),
+    activeFlags: z.number().int(),
+    staleFlags: z.number().int(),
+    potentiallyStaleFlags: z.number().int(),
+    health: z.number().int(),
+    technicalDebt: z.number().int(),
   }),
 });

@@ -12,7 +12,7 @@ export type PublishedView<Q extends z.ZodType = z.ZodType, A extends z.ZodType =
   /** The last token of the subject `<namespace>.rpc.<service>.<name>`. */
   name: string;
   /** The service that answers it: admin-api unless said. */
-  service?: 'admin' | 'insights';
+  service?: 'admin' | 'insights' | 'event-log';
   request: Q;
   answer: A;
   timeoutMs: number;
@@ -85,5 +85,23 @@ export const ImpactValueView = view({
   }),
   answer: z.object({ value: z.number().nullable(), error: z.string().optional() }),
   timeoutMs: 8000,
+  gzip: false,
+});
+
+/** A project's latest events, newest first, as its dashboard lists them (event-log keeps the log). */
+export const ProjectEventsView = view({
+  name: 'project-events',
+  service: 'event-log',
+  request: z.object({ project: z.string().min(1).max(255), limit: z.number().int().min(1).max(50) }),
+  answer: z.array(z.object({
+    id: z.number().int(),
+    type: z.string(),
+    createdBy: z.string(),
+    createdByUserId: z.number().int().nullable(),
+    createdAt: z.string(),
+    featureName: z.string().nullable(),
+    environment: z.string().nullable(),
+  })),
+  timeoutMs: 3000,
   gzip: false,
 });

@@ -56,6 +56,7 @@ import { featureTypeRoutes } from './features/feature-type-routes.ts';
 import { lifecycleRoutes } from './features/lifecycle-routes.ts';
 import { favoriteRoutes } from './favorites/favorite-routes.ts';
 import { splashRoutes } from './splash/splash-routes.ts';
+import { feedbackRoutes } from './feedback/feedback-routes.ts';
 import { startPotentiallyStaleCheck } from './feature-state/potentially-stale-check.ts';
 import { projectEnvironmentRoutes } from './projects/project-environment-routes.ts';
 import { projectFavoriteRoutes } from './projects/project-favorite-routes.ts';
@@ -167,7 +168,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, releaseTemplateRoutes, releasePlanRoutes,
+        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes,
       ]) {
         routes(scope, deps);
       }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { DomainEvent } from '@bunting/contracts';
-import { authenticate, consumerMessagesCounter, followIntoStore, migrate, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import { DomainEvent, ProjectEventsView } from '@bunting/contracts';
+import { answerView, authenticate, consumerMessagesCounter, followIntoStore, migrate, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
 import { eventRoutes } from './event-routes.ts';
 import { eventStore } from './event-store.ts';
 
@@ -39,6 +39,15 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
         return [{ labels: { consumer: durable }, value: Math.max(0, info.state.last_seq - position) }];
       });
 
+    // A project's latest events for its dashboard (admin-api asks: the log is kept here).
+    const projectEvents = answerView(messaging, ProjectEventsView, async ({ project, limit }) => {
+      const { events } = await eventStore.find(db, { project: [project] }, { limit, offset: 0 });
+      return events.map((event) => ({
+        id: event.id, type: event.type, createdBy: event.createdBy, createdByUserId: event.createdByUserId ?? null,
+        createdAt: event.createdAt, featureName: event.featureName ?? null, environment: event.environment ?? null,
+      }));
+    });
+
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
@@ -47,6 +56,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
     });
 
     app.addHook('onClose', async () => {
+      projectEvents.stop();
       removeBacklog?.();
       await consumer.stop();
     });

@@ -236,3 +236,34 @@ describe('shapes and validation', () => {
     expect((await stack.admin.get('/api/admin/flag-creators?q=nobody')).body.total).toBe(0);
   });
 });
+
+describe("the routes Unleash's web UI calls", () => {
+  it("records a person's feedback answers and lists them in /api/admin/user; a token has none to give", async () => {
+    const person = await loginAs(stack.url, 'admin', 'unleash4all');
+    const given = await person.post('/api/admin/feedback', { feedbackId: 'pnps' });
+    expect(given.status).toBe(200);
+    expect(given.body).toMatchObject({ feedbackId: 'pnps', neverShow: false, given: expect.any(String), userId: expect.any(Number) });
+    const changed = await person.put('/api/admin/feedback/pnps', { neverShow: true });
+    expect(changed.body).toMatchObject({ feedbackId: 'pnps', neverShow: true, given: given.body.given });
+    expect((await person.get('/api/admin/user')).body.feedback).toEqual([changed.body]);
+    expect((await stack.admin.post('/api/admin/feedback', { feedbackId: 'pnps' })).status).toBe(400);
+    expect((await person.post('/api/admin/feedback', {})).status).toBe(400);
+  });
+
+  it("answers a project of the personal dashboard: owners, the caller's roles, its latest events and its health", async () => {
+    await create('dashboard-flag');
+    const person = await loginAs(stack.url, 'admin', 'unleash4all');
+    const answer = await eventually(async () => {
+      const reply = await person.get('/api/admin/personal-dashboard/default');
+      return (reply.body.latestEvents as { summary: string }[] | undefined)?.some((event) => event.summary.includes('dashboard-flag')) && reply;
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      owners: expect.any(Array), roles: expect.any(Array), onboardingStatus: { status: expect.any(String) },
+      insights: { totalFlags: expect.any(Number), activeFlags: expect.any(Number), health: expect.any(Number), technicalDebt: expect.any(Number), avgHealthCurrentWindow: null },
+    });
+    expect(answer.body.latestEvents[0]).toEqual({ id: expect.any(Number), summary: expect.stringContaining('**'), createdBy: expect.any(String), createdByImageUrl: expect.stringContaining('gravatar'), createdAt: expect.any(String) });
+    expect(answer.body.latestEvents.length).toBeLessThanOrEqual(10);
+    expect((await person.get('/api/admin/personal-dashboard/no-such-project')).status).toBe(404);
+  });
+});

@@ -7,6 +7,7 @@ import { roleReadModel } from '../roles/role-read-model.ts';
 import { userReadModel, userView } from './user-read-model.ts';
 import { userService } from './user-service.ts';
 import { passwordMatches } from './passwords.ts';
+import { feedbackGiven } from '../feedback/feedback-read-model.ts';
 import { splashSeen } from '../splash/splash-read-model.ts';
 
 
@@ -27,7 +28,7 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
     return {
       user: user ? userView(user) : { id: -42, name: principal.name, isAPI: true, permissions: [] },
       permissions,
-      feedback: [],
+      feedback: principal.userId !== null && principal.userId > 0 ? await feedbackGiven(db, principal.userId) : [],
       splash: principal.userId !== null ? await splashSeen(db, principal.userId) : {},
     };
   });
