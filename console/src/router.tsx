@@ -91,7 +91,9 @@ export const router = createBrowserRouter([
           { path: 'release-templates/new', lazy: page(() => import('./release-templates/release-template-editor-page.tsx')) },
           { path: 'release-templates/:templateId', lazy: page(() => import('./release-templates/release-template-editor-page.tsx')) },
           { path: 'tag-types', lazy: page(() => import('./tags/tag-types-page.tsx')) },
-          { path: 'webhooks', lazy: page(() => import('./addons/webhooks-page.tsx')) },
+          { path: 'integrations', lazy: page(() => import('./addons/integrations-page.tsx')) },
+          // The page's address before it offered more than webhooks.
+          { path: 'webhooks', element: <Navigate to="/admin/integrations" replace /> },
           { path: 'signals', lazy: page(() => import('./signals/signal-endpoints-page.tsx')) },
           { path: 'auth', lazy: page(() => import('./sign-in/sign-in-settings-page.tsx')) },
           { path: 'maintenance', lazy: page(() => import('./maintenance/maintenance-page.tsx')) },

@@ -5,6 +5,7 @@ import { useChange } from '../ui/use-change.ts';
 
 export type AddonView = AnswerOf<'/api/admin/addons'>['addons'][number];
 export type AddonBody = BodyOf<'/api/admin/addons', 'post'>;
+export type AddonProvider = AnswerOf<'/api/admin/addons'>['providers'][number];
 
 export const useAddons = () => useQuery(endpointQuery('/api/admin/addons'));
 
@@ -21,7 +22,7 @@ export const useSaveAddon = (id: number | undefined) => useChange(
   (body: AddonBody) => (id !== undefined
     ? answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id } }, body }))
     : answer(api.POST('/api/admin/addons', { body }))),
-  { refresh, done: 'Webhook saved' },
+  { refresh, done: 'Integration saved' },
 );
 
 export const useSwitchAddon = () => useChange(

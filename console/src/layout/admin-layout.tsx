@@ -14,7 +14,7 @@ const SECTIONS = [
   { to: '/admin/strategies', label: 'Strategies' },
   { to: '/admin/release-templates', label: 'Release templates' },
   { to: '/admin/tag-types', label: 'Tag types' },
-  { to: '/admin/webhooks', label: 'Webhooks' },
+  { to: '/admin/integrations', label: 'Integrations' },
   { to: '/admin/signals', label: 'Signals' },
   { to: '/admin/auth', label: 'Sign-in' },
   { to: '/admin/maintenance', label: 'Maintenance' },

@@ -32,6 +32,45 @@ export const WebhookParameters = z.object({
 });
 export type WebhookParameters = z.infer<typeof WebhookParameters>;
 
+const HttpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+const Headers = z.string().max(5000).optional();
+const Template = z.string().max(20_000).optional();
+
+/** Slack's incoming webhook: the channel when a flag names none with a `slack` tag. */
+export const SlackParameters = z.object({
+  url: HttpUrl,
+  username: z.string().max(200).optional(),
+  emojiIcon: z.string().max(100).optional(),
+  defaultChannel: z.string().min(1).max(200),
+  customHeaders: Headers,
+});
+
+/** The Slack app: a bot token, and the channels (comma-separated) it posts to besides a flag's `slack` tags. */
+export const SlackAppParameters = z.object({
+  accessToken: z.string().min(1).max(2000),
+  defaultChannels: z.string().max(2000).optional(),
+});
+
+/** Microsoft Teams' incoming webhook, or a Teams workflow's trigger URL. */
+export const TeamsParameters = z.object({ url: HttpUrl, customHeaders: Headers });
+
+/** Datadog's Events API: the site's URL (api.datadoghq.com unless given) and an API key. */
+export const DatadogParameters = z.object({
+  url: HttpUrl.optional(),
+  apiKey: z.string().min(1).max(2000),
+  sourceTypeName: z.string().max(200).optional(),
+  customHeaders: Headers,
+  bodyTemplate: Template,
+});
+
+/** New Relic's Event API: the account's insert URL and a licence key. */
+export const NewRelicParameters = z.object({
+  url: HttpUrl,
+  licenseKey: z.string().min(1).max(2000),
+  customHeaders: Headers,
+  bodyTemplate: Template,
+});
+
 // Answers: what the routes of this resource send.
 
 /** POST /api/admin/addons */
@@ -52,8 +91,12 @@ export const AddonList = z.object({
       type: z.string(),
       required: z.boolean(),
       sensitive: z.boolean(),
+      description: z.string().optional(),
     })),
     events: z.array(EventType),
+    /** Tag types the provider reads from flags (Slack's channels). */
+    tagTypes: z.array(z.object({ name: z.string(), description: z.string(), icon: z.string() })).optional(),
+    howTo: z.string().optional(),
   })),
 });
 

@@ -29,6 +29,8 @@ export type AdminConfig = {
   progressionMinuteMs: number;
   /** How often each safeguard reads its metric (once an interval across replicas). */
   safeguardEvaluationMs: number;
+  /** Slack's Web API, where the Slack app integration posts (another address only for a stand-in). */
+  slackApiUrl: string;
 };
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
@@ -50,6 +52,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     consoleDir: env.CONSOLE_DIR === 'off' ? null : env.CONSOLE_DIR ?? BUILT_CONSOLE,
     progressionSchedulerMs: Math.min(60_000, Math.max(50, readInteger(env.PROGRESSION_SCHEDULER_MS, 1_000, 'PROGRESSION_SCHEDULER_MS'))),
     progressionMinuteMs: Math.min(60_000, Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS'))),
+    slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),

@@ -76,7 +76,7 @@ import { isBlockedWrite, loadMaintenance, maintenanceError } from './maintenance
 import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
 import { addonRoutes } from './addons/addon-routes.ts';
 import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard-routes.ts';
-import { deliverEvent } from './addons/webhook-delivery.ts';
+import { deliverEvent } from './addons/addon-delivery.ts';
 import { signInOptions } from './sign-in/sign-in-options.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { releasePlanReactions } from './release-plans/release-plan-reactions.ts';
@@ -130,7 +130,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       durable: messaging.names.consumer('admin_addons'),
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
-      handle: (event) => deliverEvent(db, event, (outcome) => webhookOutcomes.inc({ outcome })),
+      handle: (event) => deliverEvent(db, event, { baseUrl: config.baseUrl, slackApiUrl: config.slackApiUrl }, (outcome) => webhookOutcomes.inc({ outcome })),
     });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
     const scheduler = startChangeRequestScheduler({ db, changes, log, metrics: infrastructure.metrics }, config.changeRequestSchedulerMs);

@@ -177,15 +177,15 @@ describe('administration in the console', () => {
   });
 
   it('sends a webhook for the events chosen, and lists its deliveries', async () => {
-    await page.getByRole('tab', { name: 'Webhooks' }).click();
-    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByRole('tab', { name: 'Integrations' }).click();
+    await page.getByRole('button', { name: 'New integration' }).click();
     const dialog = page.getByRole('dialog', { name: 'New webhook' });
-    await dialog.getByRole('textbox', { name: /^URL/ }).fill(`${receiverUrl}/flags`);
+    await dialog.getByRole('textbox', { name: /^Webhook URL/ }).fill(`${receiverUrl}/flags`);
     await dialog.getByRole('combobox', { name: 'Events' }).click();
     await page.getByRole('option', { name: 'feature-created', exact: true }).click();
     await page.keyboard.press('Escape');
-    await dialog.getByRole('button', { name: 'Save webhook' }).click();
-    await page.getByRole('table', { name: 'Webhooks' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save integration' }).click();
+    await page.getByRole('table', { name: 'Integrations' }).waitFor();
     await stack.admin.post('/api/admin/projects/default/features', { name: 'announced' });
     await eventually(async () => received.some((delivery) => delivery.path === '/flags' && delivery.body.includes('announced')));
     await page.getByRole('button', { name: `${receiverUrl}/flags`, exact: true }).click();
@@ -193,6 +193,24 @@ describe('administration in the console', () => {
     await screenshot(page, 'admin-webhook');
     await expectNoSeriousViolations('a webhook');
     await page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+  });
+
+  it('sends to Slack through an integration made in the console, a message per channel', async () => {
+    await page.getByRole('button', { name: 'New integration' }).click();
+    await page.getByRole('dialog').getByRole('combobox', { name: 'Service' }).selectOption('slack');
+    const dialog = page.getByRole('dialog', { name: 'New Slack integration' });
+    await dialog.getByRole('textbox', { name: /^Slack webhook URL/ }).fill(`${receiverUrl}/slack`);
+    await dialog.getByRole('textbox', { name: /^Default channel/ }).fill('releases');
+    await dialog.getByRole('combobox', { name: 'Events' }).click();
+    await page.getByRole('option', { name: 'feature-created', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'admin-integration-slack');
+    await expectNoSeriousViolations('the Slack integration form');
+    await dialog.getByRole('button', { name: 'Save integration' }).click();
+    await page.getByRole('table', { name: 'Integrations' }).getByText('Slack', { exact: true }).waitFor();
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'told-in-slack' });
+    const message = await eventually(async () => received.find((delivery) => delivery.path === '/slack' && delivery.body.includes('told-in-slack')));
+    expect(JSON.parse(message.body)).toMatchObject({ channel: '#releases', text: expect.stringContaining('created') });
   });
 
   it('creates a signal endpoint and a token, and lists a signal sent with it as it arrives', async () => {

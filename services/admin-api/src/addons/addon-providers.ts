@@ -1,24 +1,23 @@
-import { WebhookParameters } from '@bunting/contracts';
-import { EVENT_TYPES } from '@bunting/contracts';
+import { datadogProvider } from './providers/datadog.ts';
+import { newRelicProvider } from './providers/new-relic.ts';
+import type { AddonProvider } from './providers/provider.ts';
+import { slackAppProvider } from './providers/slack-app.ts';
+import { slackProvider } from './providers/slack.ts';
+import { teamsWorkflowProvider } from './providers/teams-workflow.ts';
+import { teamsProvider } from './providers/teams.ts';
+import { webhookProvider } from './providers/webhook.ts';
 
-/** The one provider Bunting has: a webhook, as Unleash describes it to its UI. */
-export const WEBHOOK_PROVIDER = {
-  name: 'webhook',
-  displayName: 'Webhook',
-  description: 'A webhook is a method of augmenting or altering the behavior of a web page, or web application, with custom callbacks.',
-  documentationUrl: 'https://docs.getunleash.io/reference/integrations/webhook',
-  parameters: [
-    { name: 'url', displayName: 'Webhook URL', type: 'url', required: true, sensitive: false },
-    { name: 'contentType', displayName: 'Content-Type', placeholder: 'application/json', type: 'text', required: false, sensitive: false },
-    { name: 'authorization', displayName: 'Authorization', type: 'text', required: false, sensitive: true },
-    { name: 'bodyTemplate', displayName: 'Body template', placeholder: '{ "event": "{{event.type}}", "createdBy": "{{event.createdBy}}" }', type: 'textfield', required: false, sensitive: false },
-    { name: 'customHeaders', displayName: 'Extra HTTP Headers', placeholder: '{ "X-Api-Key": "..." }', type: 'textfield', required: false, sensitive: true },
-  ],
-  events: [...EVENT_TYPES],
-};
+/** The integrations Unleash 8.2 offers, by the provider name addons are saved with. */
+export const PROVIDERS: Record<string, AddonProvider> = Object.fromEntries(
+  [webhookProvider, slackProvider, slackAppProvider, teamsProvider, teamsWorkflowProvider, datadogProvider, newRelicProvider]
+    .map((provider) => [provider.definition.name, provider]),
+);
 
-export const PROVIDERS = { webhook: { definition: WEBHOOK_PROVIDER, parameters: WebhookParameters } } as const;
-export type ProviderName = keyof typeof PROVIDERS;
+export const providerNamed = (name: string): AddonProvider | undefined => PROVIDERS[name];
 
-export const SENSITIVE = new Set(WEBHOOK_PROVIDER.parameters.filter((parameter) => parameter.sensitive).map((parameter) => parameter.name));
+/** Whether a parameter of a provider is a secret, masked in answers and events. */
+export function isSensitive(provider: string, parameter: string): boolean {
+  return providerNamed(provider)?.definition.parameters.some((one) => one.name === parameter && one.sensitive) ?? true;
+}
+
 export const MASK = '*****';

@@ -5,14 +5,14 @@ import type { AdminDeps } from '../app-deps.ts';
 import { allow } from '../access/guard.ts';
 import { addonService, addonView, requireAddon } from './addon-service.ts';
 import { addonStore } from './addon-store.ts';
-import { WEBHOOK_PROVIDER } from './addon-providers.ts';
+import { PROVIDERS } from './addon-providers.ts';
 
 const IdParams = z.object({ id: NumericId });
 /** Integrations (Unleash's addons). Changing them is for admins, as they can send events anywhere. */
 export function addonRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get('/api/admin/addons', { schema: { summary: 'List the integrations and the providers they can use', response: { 200: AddonList } } }, async (request) => {
     allow(request, Permission.ADMIN);
-    return { addons: (await addonStore.list(db)).map(addonView), providers: [WEBHOOK_PROVIDER] };
+    return { addons: (await addonStore.list(db)).map(addonView), providers: Object.values(PROVIDERS).map((provider) => provider.definition) };
   });
 
   app.post('/api/admin/addons', { schema: { summary: 'Create an integration', body: AddonInput, response: { 200: AddonView } } }, async (request) => {

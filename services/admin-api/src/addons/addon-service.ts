@@ -2,11 +2,11 @@ import type { AddonInput } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { addonStore, type AddonRow } from './addon-store.ts';
-import { MASK, PROVIDERS, SENSITIVE, type ProviderName } from './addon-providers.ts';
+import { MASK, PROVIDERS, isSensitive, providerNamed } from './addon-providers.ts';
 
 /** An addon as the API shows it and events record it: secrets (authorization, extra headers) masked. */
 export function addonView(row: AddonRow) {
-  const parameters = Object.fromEntries(Object.entries(row.parameters).map(([name, value]) => [name, SENSITIVE.has(name) ? MASK : value]));
+  const parameters = Object.fromEntries(Object.entries(row.parameters).map(([name, value]) => [name, isSensitive(row.provider, name) ? MASK : value]));
   return { id: row.id, provider: row.provider, description: row.description, enabled: row.enabled, parameters, events: row.events, projects: row.projects, environments: row.environments };
 }
 
@@ -18,8 +18,8 @@ export async function requireAddon(db: Queryable, id: number): Promise<AddonRow>
 
 /** Checks the provider and its parameters; a masked secret sent back keeps the stored one. */
 function prepare(input: AddonInput, before: AddonRow | null) {
-  if (!(input.provider in PROVIDERS)) throw ValidationError.field('provider', `unknown provider ${input.provider}; available: ${Object.keys(PROVIDERS).join(', ')}`);
-  const provider = PROVIDERS[input.provider as ProviderName];
+  const provider = providerNamed(input.provider);
+  if (!provider) throw ValidationError.field('provider', `unknown provider ${input.provider}; available: ${Object.keys(PROVIDERS).join(', ')}`);
   const parameters = Object.fromEntries(Object.entries(input.parameters).map(([name, value]) =>
     [name, value === MASK && before ? before.parameters[name] : value]));
   const parsed = provider.parameters.safeParse(parameters);
@@ -27,7 +27,7 @@ function prepare(input: AddonInput, before: AddonRow | null) {
     const issue = parsed.error.issues[0]!;
     throw ValidationError.field(['parameters', ...issue.path].join('.'), issue.message);
   }
-  if (parsed.data.customHeaders !== undefined) {
+  if (typeof parsed.data.customHeaders === 'string' && parsed.data.customHeaders.trim() !== '') {
     try {
       const headers: unknown = JSON.parse(parsed.data.customHeaders);
       if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new Error('not an object');

@@ -1,28 +1,32 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
-import { renderTemplate, wants } from './webhook-delivery.ts';
+import { wants } from './addon-delivery.ts';
+import { renderTemplate } from './providers/webhook.ts';
 
 let stack: TestStack;
 let receiver: Server;
 let receiverUrl: string;
-const received: { path: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const received: { path: string; headers: IncomingMessage['headers']; body: string; raw: Buffer }[] = [];
 const clientToken = 'default:development.addons-client';
 
 beforeAll(async () => {
   receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => { body += chunk; });
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => { chunks.push(chunk); });
     request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
+      const raw = Buffer.concat(chunks);
+      received.push({ path: request.url ?? '', headers: request.headers, body: raw.toString('utf8'), raw });
       response.statusCode = request.url === '/broken' ? 500 : 200;
       response.end('ok');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
+  // Slack's Web API is stood in for by the receiver; links in messages point at the console's public address.
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, SLACK_API_URL: `${receiverUrl}/slack-api`, UNLEASH_URL: 'https://flags.example.test' } });
   await stack.admin.post('/api/admin/projects', { id: 'shop', name: 'Shop' });
 });
 afterAll(async () => {
@@ -40,7 +44,7 @@ describe('webhook addons', () => {
     expect(created.body).toMatchObject({ id: expect.any(Number), provider: 'webhook', enabled: true, projects: ['shop'], environments: [],
       parameters: { url: `${receiverUrl}/hook`, authorization: '*****', customHeaders: '*****' } });
     const list = await stack.admin.get('/api/admin/addons');
-    expect(list.body.providers.map((provider: { name: string }) => provider.name)).toEqual(['webhook']);
+    expect(list.body.providers.map((provider: { name: string }) => provider.name)).toContain('webhook');
     expect(list.body.addons).toHaveLength(1);
 
     // Sending the mask back keeps the stored secret.
@@ -93,7 +97,7 @@ describe('webhook addons', () => {
 
   it('refuse bad configurations and callers without ADMIN', async () => {
     for (const [body, path] of [
-      [{ provider: 'slack', enabled: true, events: [], parameters: {} }, 'provider'],
+      [{ provider: 'carrier-pigeon', enabled: true, events: [], parameters: {} }, 'provider'],
       [{ provider: 'webhook', enabled: true, events: [], parameters: { url: 'not a url' } }, 'parameters.url'],
       [{ provider: 'webhook', enabled: true, events: [], parameters: { url: 'ftp://example.com' } }, 'parameters.url'],
       [{ provider: 'webhook', enabled: true, events: ['no-such-event'], parameters: { url: 'http://example.com' } }, 'events.0'],
@@ -105,6 +109,89 @@ describe('webhook addons', () => {
     }
     expect((await httpClient(stack.url, { authorization: clientToken }).get('/api/admin/addons')).status).toBe(403);
     expect((await stack.admin.put('/api/admin/addons/9999', { provider: 'webhook', enabled: true, events: [], parameters: { url: 'http://example.com' } })).status).toBe(404);
+  });
+});
+
+describe('the other integrations Unleash 8.2 offers, each against a stand-in for its service', () => {
+  const until = (path: string, flag: string) => eventually(async () => {
+    const found = received.filter((entry) => entry.path === path && (entry.headers['content-encoding'] === 'gzip' ? gunzipSync(entry.raw).toString() : entry.body).includes(flag));
+    return found.length > 0 ? found : undefined;
+  });
+
+  it('lists seven providers with their parameters, and masks each secret', async () => {
+    const { body } = await stack.admin.get('/api/admin/addons');
+    expect(body.providers.map((provider: { name: string }) => provider.name)).toEqual(['webhook', 'slack', 'slack-app', 'teams', 'teamsworkflow', 'datadog', 'new-relic']);
+    const datadog = await stack.admin.post('/api/admin/addons', { provider: 'datadog', enabled: false, events: ['feature-created'], parameters: { apiKey: 'dd-secret' } });
+    expect(datadog.status).toBe(200);
+    expect(datadog.body.parameters).toEqual({ apiKey: '*****' });
+  });
+
+  it("posts to Slack's incoming webhook once per channel: the flag's slack tags, else the default", async () => {
+    await stack.admin.post('/api/admin/tag-types', { name: 'slack' });
+    await stack.admin.post('/api/admin/addons', { provider: 'slack', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/slack-hook`, defaultChannel: 'releases', username: 'flags' } });
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'slack-default' });
+    const [plain] = (await until('/slack-hook', 'slack-default'))!;
+    expect(JSON.parse(plain!.body)).toMatchObject({
+      channel: '#releases', username: 'flags', text: expect.stringContaining('created <https://flags.example.test/projects/default/features/slack-default|slack-default>'),
+      attachments: [{ actions: [{ type: 'button', url: 'https://flags.example.test/projects/default/features/slack-default' }] }],
+    });
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'slack-tagged', tags: [{ type: 'slack', value: 'checkout' }, { type: 'slack', value: 'payments' }] });
+    const tagged = (await eventually(async () => {
+      const found = received.filter((entry) => entry.path === '/slack-hook' && entry.body.includes('slack-tagged'));
+      return found.length === 2 ? found : undefined;
+    }))!;
+    expect(tagged.map((entry) => JSON.parse(entry.body).channel).sort()).toEqual(['#checkout', '#payments']);
+  });
+
+  it("posts through the Slack app's bot token to chat.postMessage", async () => {
+    await stack.admin.post('/api/admin/addons', { provider: 'slack-app', enabled: true, events: ['feature-archived'], parameters: { accessToken: 'xoxb-test', defaultChannels: 'ops, releases' } });
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'slack-app-flag' });
+    await stack.admin.delete('/api/admin/projects/default/features/slack-app-flag');
+    const posts = (await eventually(async () => {
+      const found = received.filter((entry) => entry.path === '/slack-api/chat.postMessage' && entry.body.includes('slack-app-flag'));
+      return found.length === 2 ? found : undefined;
+    }))!;
+    expect(posts[0]!.headers.authorization).toBe('Bearer xoxb-test');
+    expect(posts.map((entry) => JSON.parse(entry.body).channel).sort()).toEqual(['ops', 'releases']);
+    expect(JSON.parse(posts[0]!.body).blocks[0].text.text).toContain('archived');
+  });
+
+  it('posts a message card to Teams and an Adaptive Card to a Teams workflow', async () => {
+    await stack.admin.post('/api/admin/addons', { provider: 'teams', enabled: true, events: ['feature-environment-enabled'], parameters: { url: `${receiverUrl}/teams` } });
+    await stack.admin.post('/api/admin/addons', { provider: 'teamsworkflow', enabled: true, events: ['feature-environment-enabled'], parameters: { url: `${receiverUrl}/teams-flow`, customHeaders: '{"X-Flow":"1"}' } });
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'teams-flag' });
+    await stack.admin.post('/api/admin/projects/default/features/teams-flag/environments/development/on');
+    const [card] = (await until('/teams', 'teams-flag'))!;
+    expect(JSON.parse(card!.body)).toMatchObject({ '@type': 'MessageCard', sections: [{ facts: expect.arrayContaining([{ name: 'Action', value: 'feature-environment-enabled' }]) }], potentialAction: [{ '@type': 'OpenUri' }] });
+    const [flow] = (await until('/teams-flow', 'teams-flag'))!;
+    expect(flow!.headers['x-flow']).toBe('1');
+    expect(JSON.parse(flow!.body)).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', actions: [{ type: 'Action.OpenUrl' }] } }] });
+  });
+
+  it("records changes as Datadog events and New Relic custom events (gzipped), with each service's key", async () => {
+    await stack.admin.post('/api/admin/addons', { provider: 'datadog', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/datadog`, apiKey: 'dd-key', sourceTypeName: 'flags' } });
+    await stack.admin.post('/api/admin/addons', { provider: 'new-relic', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/new-relic`, licenseKey: 'nr-key' } });
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'observed-flag', tags: [{ type: 'simple', value: 'checkout' }] });
+    const [datadog] = (await until('/datadog', 'observed-flag'))!;
+    expect(datadog!.headers['dd-api-key']).toBe('dd-key');
+    expect(JSON.parse(datadog!.body)).toMatchObject({ title: expect.any(String), text: expect.stringMatching(/^%%% /), tags: ['simple:checkout'], source_type_name: 'flags' });
+    const [newRelic] = (await until('/new-relic', 'observed-flag'))!;
+    expect(newRelic!.headers['api-key']).toBe('nr-key');
+    expect(JSON.parse(gunzipSync(newRelic!.raw).toString())).toMatchObject({ eventType: 'UnleashServiceEvent', unleashEventType: 'feature-created', featureName: 'observed-flag', createdAt: expect.any(Number) });
+  });
+
+  it("refuses each provider's missing or malformed parameters", async () => {
+    for (const [body, path] of [
+      [{ provider: 'slack', enabled: true, events: [], parameters: { url: 'https://hooks.slack.test/x' } }, 'parameters.defaultChannel'],
+      [{ provider: 'slack-app', enabled: true, events: [], parameters: {} }, 'parameters.accessToken'],
+      [{ provider: 'teams', enabled: true, events: [], parameters: { url: 'teams' } }, 'parameters.url'],
+      [{ provider: 'datadog', enabled: true, events: [], parameters: { url: 'https://api.datadoghq.test' } }, 'parameters.apiKey'],
+      [{ provider: 'new-relic', enabled: true, events: [], parameters: { licenseKey: 'x' } }, 'parameters.url'],
+    ] as const) {
+      const reply = await stack.admin.post('/api/admin/addons', body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body.details[0].path).toBe(path);
+    }
   });
 });
 
