@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the integrations and the providers they can use */
+        /**
+         * List the integrations and the providers they can use
+         * @description List the integrations and the providers they can use. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminAddons"];
         put?: never;
-        /** Create an integration */
+        /**
+         * Create an integration
+         * @description Create an integration. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminAddons"];
         delete?: never;
         options?: never;
@@ -25,12 +31,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one integration (secrets masked) */
+        /**
+         * Get one integration (secrets masked)
+         * @description Get one integration (secrets masked). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminAddonsById"];
-        /** Change an integration */
+        /**
+         * Change an integration
+         * @description Change an integration. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminAddonsById"];
         post?: never;
-        /** Delete an integration */
+        /**
+         * Delete an integration
+         * @description Delete an integration. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminAddonsById"];
         options?: never;
         head?: never;
@@ -44,7 +59,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An integration's latest deliveries and how they went */
+        /**
+         * An integration's latest deliveries and how they went
+         * @description An integration's latest deliveries and how they went. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminAddonsByIdEvents"];
         put?: never;
         post?: never;
@@ -61,10 +79,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the API tokens (secrets shown only to admins who may) */
+        /**
+         * List the API tokens (secrets shown only to admins who may)
+         * @description List the API tokens (secrets shown only to admins who may). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminApiTokens"];
         put?: never;
-        /** Create an API token for an SDK, Edge or a script */
+        /**
+         * Create an API token for an SDK, Edge or a script
+         * @description Create an API token for an SDK, Edge or a script. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminApiTokens"];
         delete?: never;
         options?: never;
@@ -79,7 +103,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the API tokens with a name */
+        /**
+         * List the API tokens with a name
+         * @description List the API tokens with a name. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminApiTokensByName"];
         put?: never;
         post?: never;
@@ -97,10 +124,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change when an API token expires */
+        /**
+         * Change when an API token expires
+         * @description Change when an API token expires. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminApiTokensByToken"];
         post?: never;
-        /** Revoke an API token */
+        /**
+         * Revoke an API token
+         * @description Revoke an API token. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminApiTokensByToken"];
         options?: never;
         head?: never;
@@ -117,7 +150,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an archived flag for good */
+        /**
+         * Delete an archived flag for good
+         * @description Delete an archived flag for good. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminArchiveByFeatureName"];
         options?: never;
         head?: never;
@@ -131,7 +167,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List archived flags (deprecated: use the feature search) */
+        /**
+         * List archived flags (deprecated: use the feature search)
+         * @description List archived flags (deprecated: use the feature search). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminArchiveFeatures"];
         put?: never;
         post?: never;
@@ -148,7 +187,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's archived flags (deprecated) */
+        /**
+         * List a project's archived flags (deprecated)
+         * @description List a project's archived flags (deprecated). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminArchiveFeaturesByProjectId"];
         put?: never;
         post?: never;
@@ -167,7 +209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring an archived flag back */
+        /**
+         * Bring an archived flag back
+         * @description Bring an archived flag back. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminArchiveReviveByFeatureName"];
         delete?: never;
         options?: never;
@@ -182,10 +227,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OpenID Connect sign-in settings (the secret masked) */
+        /**
+         * OpenID Connect sign-in settings (the secret masked)
+         * @description OpenID Connect sign-in settings (the secret masked). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminAuthOidcSettings"];
         put?: never;
-        /** Change the OpenID Connect sign-in settings */
+        /**
+         * Change the OpenID Connect sign-in settings
+         * @description Change the OpenID Connect sign-in settings. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminAuthOidcSettings"];
         delete?: never;
         options?: never;
@@ -200,10 +251,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether password sign-in is turned off */
+        /**
+         * Whether password sign-in is turned off
+         * @description Whether password sign-in is turned off. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminAuthSimpleSettings"];
         put?: never;
-        /** Turn password sign-in on or off */
+        /**
+         * Turn password sign-in on or off
+         * @description Turn password sign-in on or off. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminAuthSimpleSettings"];
         delete?: never;
         options?: never;
@@ -218,10 +275,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the banners */
+        /**
+         * List the banners
+         * @description List the banners. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminBanners"];
         put?: never;
-        /** Create a banner */
+        /**
+         * Create a banner
+         * @description Create a banner. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminBanners"];
         delete?: never;
         options?: never;
@@ -237,10 +300,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a banner */
+        /**
+         * Change a banner
+         * @description Change a banner. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminBannersById"];
         post?: never;
-        /** Delete a banner */
+        /**
+         * Delete a banner
+         * @description Delete a banner. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminBannersById"];
         options?: never;
         head?: never;
@@ -256,7 +325,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hide a banner */
+        /**
+         * Hide a banner
+         * @description Hide a banner. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminBannersByIdOff"];
         delete?: never;
         options?: never;
@@ -273,7 +345,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Show a banner */
+        /**
+         * Show a banner
+         * @description Show a banner. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminBannersByIdOn"];
         delete?: never;
         options?: never;
@@ -288,7 +363,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's usage in the last hour, per environment and application */
+        /**
+         * A flag's usage in the last hour, per environment and application
+         * @description A flag's usage in the last hour, per environment and application. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminClientMetricsFeaturesByName"];
         put?: never;
         post?: never;
@@ -305,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's usage hour by hour */
+        /**
+         * A flag's usage hour by hour
+         * @description A flag's usage hour by hour. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminClientMetricsFeaturesByNameRaw"];
         put?: never;
         post?: never;
@@ -324,7 +405,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check one constraint */
+        /**
+         * Check one constraint
+         * @description Check one constraint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminConstraintsValidate"];
         delete?: never;
         options?: never;
@@ -339,10 +423,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the context fields */
+        /**
+         * List the context fields
+         * @description List the context fields. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminContext"];
         put?: never;
-        /** Create a context field */
+        /**
+         * Create a context field
+         * @description Create a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminContext"];
         delete?: never;
         options?: never;
@@ -357,12 +447,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one context field */
+        /**
+         * Get one context field
+         * @description Get one context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminContextByContextField"];
-        /** Change a context field */
+        /**
+         * Change a context field
+         * @description Change a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminContextByContextField"];
         post?: never;
-        /** Delete a context field */
+        /**
+         * Delete a context field
+         * @description Delete a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminContextByContextField"];
         options?: never;
         head?: never;
@@ -378,7 +477,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add or change one legal value of a context field */
+        /**
+         * Add or change one legal value of a context field
+         * @description Add or change one legal value of a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminContextByContextFieldLegalValues"];
         delete?: never;
         options?: never;
@@ -396,7 +498,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a legal value from a context field */
+        /**
+         * Remove a legal value from a context field
+         * @description Remove a legal value from a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminContextByContextFieldLegalValuesByLegalValue"];
         options?: never;
         head?: never;
@@ -410,7 +515,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The strategies whose constraints use a context field */
+        /**
+         * The strategies whose constraints use a context field
+         * @description The strategies whose constraints use a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminContextByContextFieldStrategies"];
         put?: never;
         post?: never;
@@ -429,7 +537,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a context field name is free */
+        /**
+         * Check that a context field name is free
+         * @description Check that a context field name is free. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminContextValidate"];
         delete?: never;
         options?: never;
@@ -444,7 +555,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The instance's trends over a range of weeks */
+        /**
+         * The instance's trends over a range of weeks
+         * @description The instance's trends over a range of weeks. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminDashboardExecutive"];
         put?: never;
         post?: never;
@@ -461,10 +575,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the environments */
+        /**
+         * List the environments
+         * @description List the environments. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEnvironments"];
         put?: never;
-        /** Create an environment */
+        /**
+         * Create an environment
+         * @description Create an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEnvironments"];
         delete?: never;
         options?: never;
@@ -479,11 +599,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one environment */
+        /**
+         * Get one environment
+         * @description Get one environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEnvironmentsByName"];
         put?: never;
         post?: never;
-        /** Delete an environment */
+        /**
+         * Delete an environment
+         * @description Delete an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminEnvironmentsByName"];
         options?: never;
         head?: never;
@@ -499,7 +625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an environment as a copy of another, strategies included */
+        /**
+         * Create an environment as a copy of another, strategies included
+         * @description Create an environment as a copy of another, strategies included. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEnvironmentsByNameClone"];
         delete?: never;
         options?: never;
@@ -516,7 +645,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn an environment off (SDKs stop receiving it) */
+        /**
+         * Turn an environment off (SDKs stop receiving it)
+         * @description Turn an environment off (SDKs stop receiving it). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEnvironmentsByNameOff"];
         delete?: never;
         options?: never;
@@ -533,7 +665,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn an environment on */
+        /**
+         * Turn an environment on
+         * @description Turn an environment on. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEnvironmentsByNameOn"];
         delete?: never;
         options?: never;
@@ -548,7 +683,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The environments of a project, with their state there */
+        /**
+         * The environments of a project, with their state there
+         * @description The environments of a project, with their state there. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEnvironmentsProjectByProjectId"];
         put?: never;
         post?: never;
@@ -566,7 +704,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the order environments are shown in */
+        /**
+         * Set the order environments are shown in
+         * @description Set the order environments are shown in. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminEnvironmentsSortOrder"];
         post?: never;
         delete?: never;
@@ -583,7 +724,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change an environment's type or order */
+        /**
+         * Change an environment's type or order
+         * @description Change an environment's type or order. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminEnvironmentsUpdateByName"];
         post?: never;
         delete?: never;
@@ -601,7 +745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that an environment name is free and well formed */
+        /**
+         * Check that an environment name is free and well formed
+         * @description Check that an environment name is free and well formed. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEnvironmentsValidate"];
         delete?: never;
         options?: never;
@@ -616,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who has made changes */
+        /**
+         * Who has made changes
+         * @description Who has made changes. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEventCreators"];
         put?: never;
         post?: never;
@@ -633,7 +783,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest events, optionally of one project (deprecated: use the event search) */
+        /**
+         * The latest events, optionally of one project (deprecated: use the event search)
+         * @description The latest events, optionally of one project (deprecated: use the event search). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEvents"];
         put?: never;
         post?: never;
@@ -650,7 +803,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's events */
+        /**
+         * A flag's events
+         * @description A flag's events. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminEventsByFeatureName"];
         put?: never;
         post?: never;
@@ -669,7 +825,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search events by text, type, project, flag, environment and creator (deprecated) */
+        /**
+         * Search events by text, type, project, flag, environment and creator (deprecated)
+         * @description Search events by text, type, project, flag, environment and creator (deprecated). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminEventsSearch"];
         delete?: never;
         options?: never;
@@ -684,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the flag types and their expected lifetimes */
+        /**
+         * List the flag types and their expected lifetimes
+         * @description List the flag types and their expected lifetimes. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminFeatureTypes"];
         put?: never;
         post?: never;
@@ -702,7 +864,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change how long a flag type is expected to live */
+        /**
+         * Change how long a flag type is expected to live
+         * @description Change how long a flag type is expected to live. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminFeatureTypesByIdLifetime"];
         post?: never;
         delete?: never;
@@ -718,7 +883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every flag (deprecated: use the feature search) */
+        /**
+         * List every flag (deprecated: use the feature search)
+         * @description List every flag (deprecated: use the feature search). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminFeatures"];
         put?: never;
         post?: never;
@@ -737,7 +905,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Export flags with their strategies, variants, tags, segments and context fields */
+        /**
+         * Export flags with their strategies, variants, tags, segments and context fields
+         * @description Export flags with their strategies, variants, tags, segments and context fields. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeaturesBatchExport"];
         delete?: never;
         options?: never;
@@ -754,7 +925,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import flags into a project and environment, in one transaction */
+        /**
+         * Import flags into a project and environment, in one transaction
+         * @description Import flags into a project and environment, in one transaction. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeaturesBatchImport"];
         delete?: never;
         options?: never;
@@ -771,7 +945,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check an import without applying it: errors, warnings and what would change */
+        /**
+         * Check an import without applying it: errors, warnings and what would change
+         * @description Check an import without applying it: errors, warnings and what would change. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeaturesBatchValidate"];
         delete?: never;
         options?: never;
@@ -786,7 +963,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one flag by name, in whichever project it is */
+        /**
+         * Get one flag by name, in whichever project it is
+         * @description Get one flag by name, in whichever project it is. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminFeaturesByFeatureName"];
         put?: never;
         post?: never;
@@ -803,11 +983,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a flag's tags */
+        /**
+         * List a flag's tags
+         * @description List a flag's tags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminFeaturesByFeatureNameTags"];
-        /** Add and remove several of a flag's tags */
+        /**
+         * Add and remove several of a flag's tags
+         * @description Add and remove several of a flag's tags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminFeaturesByFeatureNameTags"];
-        /** Tag a flag */
+        /**
+         * Tag a flag
+         * @description Tag a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeaturesByFeatureNameTags"];
         delete?: never;
         options?: never;
@@ -825,7 +1014,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a tag from a flag */
+        /**
+         * Remove a tag from a flag
+         * @description Remove a tag from a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminFeaturesByFeatureNameTagsByTypeByValue"];
         options?: never;
         head?: never;
@@ -841,7 +1033,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a flag name is free and well formed */
+        /**
+         * Check that a flag name is free and well formed
+         * @description Check that a flag name is free and well formed. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeaturesValidate"];
         delete?: never;
         options?: never;
@@ -858,7 +1053,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record the caller's answer to a feedback prompt */
+        /**
+         * Record the caller's answer to a feedback prompt
+         * @description Record the caller's answer to a feedback prompt. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminFeedback"];
         delete?: never;
         options?: never;
@@ -874,7 +1072,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the caller's answer to a feedback prompt */
+        /**
+         * Change the caller's answer to a feedback prompt
+         * @description Change the caller's answer to a feedback prompt. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminFeedbackById"];
         post?: never;
         delete?: never;
@@ -890,7 +1091,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who has created flags, a page at a time, searched by name */
+        /**
+         * Who has created flags, a page at a time, searched by name
+         * @description Who has created flags, a page at a time, searched by name. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminFlagCreators"];
         put?: never;
         post?: never;
@@ -907,10 +1111,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the groups and their members */
+        /**
+         * List the groups and their members
+         * @description List the groups and their members. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminGroups"];
         put?: never;
-        /** Create a group */
+        /**
+         * Create a group
+         * @description Create a group. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminGroups"];
         delete?: never;
         options?: never;
@@ -925,12 +1135,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one group */
+        /**
+         * Get one group
+         * @description Get one group. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminGroupsByGroupId"];
-        /** Change a group, its members and root role */
+        /**
+         * Change a group, its members and root role
+         * @description Change a group, its members and root role. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminGroupsByGroupId"];
         post?: never;
-        /** Delete a group */
+        /**
+         * Delete a group
+         * @description Delete a group. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminGroupsByGroupId"];
         options?: never;
         head?: never;
@@ -944,7 +1163,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An impact metric over a range: one line of its matching series, a point per step */
+        /**
+         * An impact metric over a range: one line of its matching series, a point per step
+         * @description An impact metric over a range: one line of its matching series, a point per step. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminImpactMetrics"];
         put?: never;
         post?: never;
@@ -961,10 +1183,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The external Prometheus-compatible source of impact metrics (its password masked) */
+        /**
+         * The external Prometheus-compatible source of impact metrics (its password masked)
+         * @description The external Prometheus-compatible source of impact metrics (its password masked). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminImpactMetricsExternalSource"];
         put?: never;
-        /** Set or turn off the external Prometheus-compatible source of impact metrics */
+        /**
+         * Set or turn off the external Prometheus-compatible source of impact metrics
+         * @description Set or turn off the external Prometheus-compatible source of impact metrics. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminImpactMetricsExternalSource"];
         delete?: never;
         options?: never;
@@ -981,7 +1209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check an external source: the metric names it has, or why it cannot be read */
+        /**
+         * Check an external source: the metric names it has, or why it cannot be read
+         * @description Check an external source: the metric names it has, or why it cannot be read. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminImpactMetricsExternalSourceValidate"];
         delete?: never;
         options?: never;
@@ -996,7 +1227,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The impact metrics known: name, display name, help, type and source */
+        /**
+         * The impact metrics known: name, display name, help, type and source
+         * @description The impact metrics known: name, display name, help, type and source. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminImpactMetricsMetadata"];
         put?: never;
         post?: never;
@@ -1015,7 +1249,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register an impact metric before any SDK sends it, at zero */
+        /**
+         * Register an impact metric before any SDK sends it, at zero
+         * @description Register an impact metric before any SDK sends it, at zero. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminImpactMetricsRegister"];
         delete?: never;
         options?: never;
@@ -1030,7 +1267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The instance's trends over a range of weeks (older address) */
+        /**
+         * The instance's trends over a range of weeks (older address)
+         * @description The instance's trends over a range of weeks (older address). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInsights"];
         put?: never;
         post?: never;
@@ -1047,7 +1287,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many flags moved through each lifecycle stage */
+        /**
+         * How many flags moved through each lifecycle stage
+         * @description How many flags moved through each lifecycle stage. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInsightsLifecycle"];
         put?: never;
         post?: never;
@@ -1064,7 +1307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of everything in the installation */
+        /**
+         * Counts of everything in the installation
+         * @description Counts of everything in the installation. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInstanceAdminStatistics"];
         put?: never;
         post?: never;
@@ -1081,7 +1327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of everything in the installation, as CSV */
+        /**
+         * Counts of everything in the installation, as CSV
+         * @description Counts of everything in the installation, as CSV. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInstanceAdminStatisticsCsv"];
         put?: never;
         post?: never;
@@ -1098,10 +1347,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the invite links */
+        /**
+         * List the invite links
+         * @description List the invite links. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInviteLinkTokens"];
         put?: never;
-        /** Create an invite link */
+        /**
+         * Create an invite link
+         * @description Create an invite link. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminInviteLinkTokens"];
         delete?: never;
         options?: never;
@@ -1116,9 +1371,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one invite link and who signed up through it */
+        /**
+         * Get one invite link and who signed up through it
+         * @description Get one invite link and who signed up through it. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminInviteLinkTokensByToken"];
-        /** Change when an invite link expires */
+        /**
+         * Change when an invite link expires
+         * @description Change when an invite link expires. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminInviteLinkTokensByToken"];
         post?: never;
         delete?: never;
@@ -1134,7 +1395,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many flags are in each lifecycle stage */
+        /**
+         * How many flags are in each lifecycle stage
+         * @description How many flags are in each lifecycle stage. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminLifecycleCount"];
         put?: never;
         post?: never;
@@ -1151,10 +1415,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether maintenance mode is on */
+        /**
+         * Whether maintenance mode is on
+         * @description Whether maintenance mode is on. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMaintenance"];
         put?: never;
-        /** Turn maintenance mode on or off */
+        /**
+         * Turn maintenance mode on or off
+         * @description Turn maintenance mode on or off. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminMaintenance"];
         delete?: never;
         options?: never;
@@ -1169,7 +1439,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the applications SDKs have registered */
+        /**
+         * List the applications SDKs have registered
+         * @description List the applications SDKs have registered. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsApplications"];
         put?: never;
         post?: never;
@@ -1186,12 +1459,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one application */
+        /**
+         * Get one application
+         * @description Get one application. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsApplicationsByAppName"];
         put?: never;
-        /** Describe an application (description, URL, colour, icon) */
+        /**
+         * Describe an application (description, URL, colour, icon)
+         * @description Describe an application (description, URL, colour, icon). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminMetricsApplicationsByAppName"];
-        /** Forget an application */
+        /**
+         * Forget an application
+         * @description Forget an application. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminMetricsApplicationsByAppName"];
         options?: never;
         head?: never;
@@ -1205,7 +1487,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An application's environments, instances, SDKs and issues */
+        /**
+         * An application's environments, instances, SDKs and issues
+         * @description An application's environments, instances, SDKs and issues. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsApplicationsByAppNameOverview"];
         put?: never;
         post?: never;
@@ -1222,7 +1507,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An application's instances in an environment */
+        /**
+         * An application's instances in an environment
+         * @description An application's instances in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsInstancesByAppNameEnvironmentByEnvironment"];
         put?: never;
         post?: never;
@@ -1239,7 +1527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SDK versions in use that are outdated, and who uses them */
+        /**
+         * SDK versions in use that are outdated, and who uses them
+         * @description SDK versions in use that are outdated, and who uses them. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsSdksOutdated"];
         put?: never;
         post?: never;
@@ -1256,7 +1547,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Flags SDKs asked about that do not exist */
+        /**
+         * Flags SDKs asked about that do not exist
+         * @description Flags SDKs asked about that do not exist. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminMetricsUnknownFlags"];
         put?: never;
         post?: never;
@@ -1273,7 +1567,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every permission, grouped as root, project and per environment */
+        /**
+         * Every permission, grouped as root, project and per environment
+         * @description Every permission, grouped as root, project and per environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminPermissions"];
         put?: never;
         post?: never;
@@ -1290,7 +1587,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's projects and favourite flags, with the admins to ask */
+        /**
+         * The caller's projects and favourite flags, with the admins to ask
+         * @description The caller's projects and favourite flags, with the admins to ask. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminPersonalDashboard"];
         put?: never;
         post?: never;
@@ -1307,7 +1607,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the caller's projects: owners, the caller's roles, latest events and health */
+        /**
+         * One of the caller's projects: owners, the caller's roles, latest events and health
+         * @description One of the caller's projects: owners, the caller's roles, latest events and health. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminPersonalDashboardByProjectId"];
         put?: never;
         post?: never;
@@ -1326,7 +1629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate every flag for a context in one environment, with the reasons */
+        /**
+         * Evaluate every flag for a context in one environment, with the reasons
+         * @description Evaluate every flag for a context in one environment, with the reasons. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminPlayground"];
         delete?: never;
         options?: never;
@@ -1343,7 +1649,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate flags for combinations of context values across environments */
+        /**
+         * Evaluate flags for combinations of context values across environments
+         * @description Evaluate flags for combinations of context values across environments. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminPlaygroundAdvanced"];
         delete?: never;
         options?: never;
@@ -1358,10 +1667,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the projects with their counts */
+        /**
+         * List the projects with their counts
+         * @description List the projects with their counts. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjects"];
         put?: never;
-        /** Create a project */
+        /**
+         * Create a project
+         * @description Create a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjects"];
         delete?: never;
         options?: never;
@@ -1376,12 +1691,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one project */
+        /**
+         * Get one project
+         * @description Get one project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectId"];
-        /** Change a project's name, description and settings */
+        /**
+         * Change a project's name, description and settings
+         * @description Change a project's name, description and settings. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectId"];
         post?: never;
-        /** Delete a project that holds no flags */
+        /**
+         * Delete a project that holds no flags
+         * @description Delete a project that holds no flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectId"];
         options?: never;
         head?: never;
@@ -1395,11 +1719,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who has which role in a project, users and groups */
+        /**
+         * Who has which role in a project, users and groups
+         * @description Who has which role in a project, users and groups. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdAccess"];
-        /** Give users and groups roles in a project (same as POST) */
+        /**
+         * Give users and groups roles in a project (same as POST)
+         * @description Give users and groups roles in a project (same as POST). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdAccess"];
-        /** Give users and groups roles in a project */
+        /**
+         * Give users and groups roles in a project
+         * @description Give users and groups roles in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdAccess"];
         delete?: never;
         options?: never;
@@ -1414,10 +1747,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's action sets */
+        /**
+         * List a project's action sets
+         * @description List a project's action sets. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdActions"];
         put?: never;
-        /** Create an action set: which signals, which filters, what to do */
+        /**
+         * Create an action set: which signals, which filters, what to do
+         * @description Create an action set: which signals, which filters, what to do. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdActions"];
         delete?: never;
         options?: never;
@@ -1433,10 +1772,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change an action set */
+        /**
+         * Change an action set
+         * @description Change an action set. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdActionsById"];
         post?: never;
-        /** Delete an action set */
+        /**
+         * Delete an action set
+         * @description Delete an action set. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdActionsById"];
         options?: never;
         head?: never;
@@ -1450,7 +1795,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What an action set did for each signal that matched */
+        /**
+         * What an action set did for each signal that matched
+         * @description What an action set did for each signal that matched. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdActionsByIdEvents"];
         put?: never;
         post?: never;
@@ -1469,7 +1817,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn an action set off */
+        /**
+         * Turn an action set off
+         * @description Turn an action set off. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdActionsByIdOff"];
         delete?: never;
         options?: never;
@@ -1486,7 +1837,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn an action set on */
+        /**
+         * Turn an action set on
+         * @description Turn an action set on. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdActionsByIdOn"];
         delete?: never;
         options?: never;
@@ -1501,10 +1855,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the API tokens scoped to a project */
+        /**
+         * List the API tokens scoped to a project
+         * @description List the API tokens scoped to a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdApiTokens"];
         put?: never;
-        /** Create an API token scoped to a project */
+        /**
+         * Create an API token scoped to a project
+         * @description Create an API token scoped to a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdApiTokens"];
         delete?: never;
         options?: never;
@@ -1522,7 +1882,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a project's API token */
+        /**
+         * Revoke a project's API token
+         * @description Revoke a project's API token. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdApiTokensByToken"];
         options?: never;
         head?: never;
@@ -1536,7 +1899,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The applications using a project's flags */
+        /**
+         * The applications using a project's flags
+         * @description The applications using a project's flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdApplications"];
         put?: never;
         post?: never;
@@ -1555,7 +1921,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive several flags */
+        /**
+         * Archive several flags
+         * @description Archive several flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdArchive"];
         delete?: never;
         options?: never;
@@ -1572,7 +1941,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check whether archiving flags would leave dependent flags behind */
+        /**
+         * Check whether archiving flags would leave dependent flags behind
+         * @description Check whether archiving flags would leave dependent flags behind. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdArchiveValidate"];
         delete?: never;
         options?: never;
@@ -1589,7 +1961,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn several flags off in an environment */
+        /**
+         * Turn several flags off in an environment
+         * @description Turn several flags off in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOff"];
         delete?: never;
         options?: never;
@@ -1606,7 +1981,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn several flags on in an environment */
+        /**
+         * Turn several flags on in an environment
+         * @description Turn several flags on in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdBulk_featuresEnvironmentsByEnvironmentOn"];
         delete?: never;
         options?: never;
@@ -1621,7 +1999,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's change requests */
+        /**
+         * List a project's change requests
+         * @description List a project's change requests. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequests"];
         put?: never;
         post?: never;
@@ -1639,10 +2020,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edit one change of a change request */
+        /**
+         * Edit one change of a change request
+         * @description Edit one change of a change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdChangeRequestsByChangeRequestIdChangesByChangeId"];
         post?: never;
-        /** Drop one change from a change request */
+        /**
+         * Drop one change from a change request
+         * @description Drop one change from a change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdChangeRequestsByChangeRequestIdChangesByChangeId"];
         options?: never;
         head?: never;
@@ -1656,11 +2043,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one change request with its changes, approvals and comments */
+        /**
+         * Get one change request with its changes, approvals and comments
+         * @description Get one change request with its changes, approvals and comments. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsById"];
         put?: never;
         post?: never;
-        /** Discard a draft change request */
+        /**
+         * Discard a draft change request
+         * @description Discard a draft change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdChangeRequestsById"];
         options?: never;
         head?: never;
@@ -1674,9 +2067,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who is asked to review a change request */
+        /**
+         * Who is asked to review a change request
+         * @description Who is asked to review a change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsByIdApprovers"];
-        /** Choose who is asked to review a change request */
+        /**
+         * Choose who is asked to review a change request
+         * @description Choose who is asked to review a change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdChangeRequestsByIdApprovers"];
         post?: never;
         delete?: never;
@@ -1694,7 +2093,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Comment on a change request */
+        /**
+         * Comment on a change request
+         * @description Comment on a change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdChangeRequestsByIdComments"];
         delete?: never;
         options?: never;
@@ -1710,7 +2112,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move a change request on: review, approve, reject, apply, schedule or cancel */
+        /**
+         * Move a change request on: review, approve, reject, apply, schedule or cancel
+         * @description Move a change request on: review, approve, reject, apply, schedule or cancel. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdChangeRequestsByIdState"];
         post?: never;
         delete?: never;
@@ -1727,7 +2132,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Give a change request a title */
+        /**
+         * Give a change request a title
+         * @description Give a change request a title. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdChangeRequestsByIdTitle"];
         post?: never;
         delete?: never;
@@ -1743,7 +2151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who may approve change requests in a project environment */
+        /**
+         * Who may approve change requests in a project environment
+         * @description Who may approve change requests in a project environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsAvailableReviewersByEnvironment"];
         put?: never;
         post?: never;
@@ -1760,7 +2171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which environments of a project require change requests, and how many approvals */
+        /**
+         * Which environments of a project require change requests, and how many approvals
+         * @description Which environments of a project require change requests, and how many approvals. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsConfig"];
         put?: never;
         post?: never;
@@ -1777,7 +2191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many of a project's change requests are in each state */
+        /**
+         * How many of a project's change requests are in each state
+         * @description How many of a project's change requests are in each state. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsCount"];
         put?: never;
         post?: never;
@@ -1794,7 +2211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's open change requests in a project (older name) */
+        /**
+         * The caller's open change requests in a project (older name)
+         * @description The caller's open change requests in a project (older name). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsOpen"];
         put?: never;
         post?: never;
@@ -1811,7 +2231,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's open change requests in a project */
+        /**
+         * The caller's open change requests in a project
+         * @description The caller's open change requests in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsPending"];
         put?: never;
         post?: never;
@@ -1828,7 +2251,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open change requests that touch a flag */
+        /**
+         * Open change requests that touch a flag
+         * @description Open change requests that touch a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsPendingByFeatureName"];
         put?: never;
         post?: never;
@@ -1845,7 +2271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled change requests that touch given flags or strategies */
+        /**
+         * Scheduled change requests that touch given flags or strategies
+         * @description Scheduled change requests that touch given flags or strategies. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdChangeRequestsScheduled"];
         put?: never;
         post?: never;
@@ -1862,10 +2291,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the context fields a project sees (its own and the global ones) */
+        /**
+         * List the context fields a project sees (its own and the global ones)
+         * @description List the context fields a project sees (its own and the global ones). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdContext"];
         put?: never;
-        /** Create a context field of a project's own */
+        /**
+         * Create a context field of a project's own
+         * @description Create a context field of a project's own. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdContext"];
         delete?: never;
         options?: never;
@@ -1880,12 +2315,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one of a project's context fields */
+        /**
+         * Get one of a project's context fields
+         * @description Get one of a project's context fields. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdContextByContextField"];
-        /** Change one of a project's context fields */
+        /**
+         * Change one of a project's context fields
+         * @description Change one of a project's context fields. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdContextByContextField"];
         post?: never;
-        /** Delete one of a project's context fields */
+        /**
+         * Delete one of a project's context fields
+         * @description Delete one of a project's context fields. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdContextByContextField"];
         options?: never;
         head?: never;
@@ -1901,7 +2345,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add or change a legal value of a project's context field */
+        /**
+         * Add or change a legal value of a project's context field
+         * @description Add or change a legal value of a project's context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdContextByContextFieldLegalValues"];
         delete?: never;
         options?: never;
@@ -1919,7 +2366,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a legal value from a project's context field */
+        /**
+         * Remove a legal value from a project's context field
+         * @description Remove a legal value from a project's context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdContextByContextFieldLegalValuesByLegalValue"];
         options?: never;
         head?: never;
@@ -1933,7 +2383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's strategies whose constraints use a context field */
+        /**
+         * The project's strategies whose constraints use a context field
+         * @description The project's strategies whose constraints use a context field. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdContextByContextFieldStrategies"];
         put?: never;
         post?: never;
@@ -1952,7 +2405,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a project context field name is free */
+        /**
+         * Check that a project context field name is free
+         * @description Check that a project context field name is free. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdContextValidate"];
         delete?: never;
         options?: never;
@@ -1969,7 +2425,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several archived flags for good */
+        /**
+         * Delete several archived flags for good
+         * @description Delete several archived flags for good. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdDelete"];
         delete?: never;
         options?: never;
@@ -1984,7 +2443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether any flag in a project depends on another */
+        /**
+         * Whether any flag in a project depends on another
+         * @description Whether any flag in a project depends on another. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdDependencies"];
         put?: never;
         post?: never;
@@ -2001,7 +2463,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Time to production per flag and on average */
+        /**
+         * Time to production per flag and on average
+         * @description Time to production per flag and on average. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdDora"];
         put?: never;
         post?: never;
@@ -2020,7 +2485,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add an environment to a project */
+        /**
+         * Add an environment to a project
+         * @description Add an environment to a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdEnvironments"];
         delete?: never;
         options?: never;
@@ -2038,7 +2506,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an environment from a project */
+        /**
+         * Remove an environment from a project
+         * @description Remove an environment from a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdEnvironmentsByEnvironment"];
         options?: never;
         head?: never;
@@ -2054,7 +2525,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add changes to the caller's draft change request */
+        /**
+         * Add changes to the caller's draft change request
+         * @description Add changes to the caller's draft change request. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdEnvironmentsByEnvironmentChangeRequests"];
         delete?: never;
         options?: never;
@@ -2070,7 +2544,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Require change requests in a project environment, or stop requiring them */
+        /**
+         * Require change requests in a project environment, or stop requiring them
+         * @description Require change requests in a project environment, or stop requiring them. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdEnvironmentsByEnvironmentChangeRequestsConfig"];
         post?: never;
         delete?: never;
@@ -2088,7 +2565,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the strategy new flags get in a project's environment */
+        /**
+         * Set the strategy new flags get in a project's environment
+         * @description Set the strategy new flags get in a project's environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdEnvironmentsByEnvironmentDefaultStrategy"];
         delete?: never;
         options?: never;
@@ -2105,9 +2585,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a project as a favourite of the caller */
+        /**
+         * Mark a project as a favourite of the caller
+         * @description Mark a project as a favourite of the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFavorites"];
-        /** Unmark a project as a favourite of the caller */
+        /**
+         * Unmark a project as a favourite of the caller
+         * @description Unmark a project as a favourite of the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFavorites"];
         options?: never;
         head?: never;
@@ -2121,10 +2607,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's flags */
+        /**
+         * List a project's flags
+         * @description List a project's flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeatures"];
         put?: never;
-        /** Create a flag in a project */
+        /**
+         * Create a flag in a project
+         * @description Create a flag in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeatures"];
         delete?: never;
         options?: never;
@@ -2139,12 +2631,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a flag's dependencies */
+        /**
+         * List a flag's dependencies
+         * @description List a flag's dependencies. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByChildDependencies"];
         put?: never;
-        /** Make a flag depend on a parent flag */
+        /**
+         * Make a flag depend on a parent flag
+         * @description Make a flag depend on a parent flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByChildDependencies"];
-        /** Remove all of a flag's dependencies */
+        /**
+         * Remove all of a flag's dependencies
+         * @description Remove all of a flag's dependencies. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByChildDependencies"];
         options?: never;
         head?: never;
@@ -2161,7 +2662,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a flag's dependency on one parent */
+        /**
+         * Remove a flag's dependency on one parent
+         * @description Remove a flag's dependency on one parent. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByChildDependenciesByParent"];
         options?: never;
         head?: never;
@@ -2175,7 +2679,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The flags a flag may depend on */
+        /**
+         * The flags a flag may depend on
+         * @description The flags a flag may depend on. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByChildParents"];
         put?: never;
         post?: never;
@@ -2192,16 +2699,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a flag with its environments, strategies and variants */
+        /**
+         * Get a flag with its environments, strategies and variants
+         * @description Get a flag with its environments, strategies and variants. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureName"];
-        /** Change a flag's type, description, impression data or staleness */
+        /**
+         * Change a flag's type, description, impression data or staleness
+         * @description Change a flag's type, description, impression data or staleness. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureName"];
         post?: never;
-        /** Archive a flag */
+        /**
+         * Archive a flag
+         * @description Archive a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureName"];
         options?: never;
         head?: never;
-        /** Change a flag's fields with a JSON Patch */
+        /**
+         * Change a flag's fields with a JSON Patch
+         * @description Change a flag's fields with a JSON Patch. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         patch: operations["patchApiAdminProjectsByProjectIdFeaturesByFeatureName"];
         trace?: never;
     };
@@ -2214,7 +2733,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a flag as a copy of another */
+        /**
+         * Create a flag as a copy of another
+         * @description Create a flag as a copy of another. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameClone"];
         delete?: never;
         options?: never;
@@ -2229,7 +2751,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a flag's state and strategies in one environment */
+        /**
+         * Get a flag's state and strategies in one environment
+         * @description Get a flag's state and strategies in one environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironment"];
         put?: never;
         post?: never;
@@ -2248,7 +2773,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a flag off in an environment */
+        /**
+         * Turn a flag off in an environment
+         * @description Turn a flag off in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentOff"];
         delete?: never;
         options?: never;
@@ -2265,7 +2793,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a flag on in an environment */
+        /**
+         * Turn a flag on in an environment
+         * @description Turn a flag on in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentOn"];
         delete?: never;
         options?: never;
@@ -2282,7 +2813,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a release plan's progressions after a safeguard paused them */
+        /**
+         * Resume a release plan's progressions after a safeguard paused them
+         * @description Resume a release plan's progressions after a safeguard paused them. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsByPlanIdResume"];
         delete?: never;
         options?: never;
@@ -2298,10 +2832,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set when a milestone moves on to another on its own */
+        /**
+         * Set when a milestone moves on to another on its own
+         * @description Set when a milestone moves on to another on its own. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId"];
         post?: never;
-        /** Stop a milestone moving on by itself */
+        /**
+         * Stop a milestone moving on by itself
+         * @description Stop a milestone moving on by itself. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentProgressionsBySourceMilestoneId"];
         options?: never;
         head?: never;
@@ -2315,10 +2855,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag environment's release plans (older spelling) */
+        /**
+         * A flag environment's release plans (older spelling)
+         * @description A flag environment's release plans (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans"];
         put?: never;
-        /** Apply a release template to a flag environment (older spelling) */
+        /**
+         * Apply a release template to a flag environment (older spelling)
+         * @description Apply a release template to a flag environment (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plans"];
         delete?: never;
         options?: never;
@@ -2336,7 +2882,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a release plan from a flag environment (older spelling) */
+        /**
+         * Remove a release plan from a flag environment (older spelling)
+         * @description Remove a release plan from a flag environment (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanId"];
         options?: never;
         head?: never;
@@ -2352,7 +2901,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a milestone of a release plan: its strategies serve the flag there (older spelling) */
+        /**
+         * Start a milestone of a release plan: its strategies serve the flag there (older spelling)
+         * @description Start a milestone of a release plan: its strategies serve the flag there (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdMilestonesByMilestoneIdStart"];
         delete?: never;
         options?: never;
@@ -2368,7 +2920,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing (older spelling) */
+        /**
+         * Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing (older spelling)
+         * @description Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguards"];
         post?: never;
         delete?: never;
@@ -2387,7 +2942,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a release plan's safeguard (older spelling) */
+        /**
+         * Remove a release plan's safeguard (older spelling)
+         * @description Remove a release plan's safeguard (older spelling). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentRelease_plansByPlanIdSafeguardsBySafeguardId"];
         options?: never;
         head?: never;
@@ -2401,10 +2959,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag environment's release plans */
+        /**
+         * A flag environment's release plans
+         * @description A flag environment's release plans. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans"];
         put?: never;
-        /** Apply a release template to a flag environment */
+        /**
+         * Apply a release template to a flag environment
+         * @description Apply a release template to a flag environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlans"];
         delete?: never;
         options?: never;
@@ -2422,7 +2986,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a release plan from a flag environment */
+        /**
+         * Remove a release plan from a flag environment
+         * @description Remove a release plan from a flag environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanId"];
         options?: never;
         head?: never;
@@ -2438,7 +3005,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a milestone of a release plan: its strategies serve the flag there */
+        /**
+         * Start a milestone of a release plan: its strategies serve the flag there
+         * @description Start a milestone of a release plan: its strategies serve the flag there. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdMilestonesByMilestoneIdStart"];
         delete?: never;
         options?: never;
@@ -2454,7 +3024,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing */
+        /**
+         * Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing
+         * @description Set a release plan's safeguard: when its metric crosses the threshold, the plan stops progressing. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguards"];
         post?: never;
         delete?: never;
@@ -2473,7 +3046,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a release plan's safeguard */
+        /**
+         * Remove a release plan's safeguard
+         * @description Remove a release plan's safeguard. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentReleasePlansByPlanIdSafeguardsBySafeguardId"];
         options?: never;
         head?: never;
@@ -2488,7 +3064,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a flag environment's safeguard: when its metric crosses the threshold, the flag is turned off there */
+        /**
+         * Set a flag environment's safeguard: when its metric crosses the threshold, the flag is turned off there
+         * @description Set a flag environment's safeguard: when its metric crosses the threshold, the flag is turned off there. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguards"];
         post?: never;
         delete?: never;
@@ -2507,7 +3086,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a flag environment's safeguard */
+        /**
+         * Remove a flag environment's safeguard
+         * @description Remove a flag environment's safeguard. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentSafeguardsBySafeguardId"];
         options?: never;
         head?: never;
@@ -2521,10 +3103,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a flag's strategies in an environment */
+        /**
+         * List a flag's strategies in an environment
+         * @description List a flag's strategies in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategies"];
         put?: never;
-        /** Add a strategy to a flag in an environment */
+        /**
+         * Add a strategy to a flag in an environment
+         * @description Add a strategy to a flag in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategies"];
         delete?: never;
         options?: never;
@@ -2539,16 +3127,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one strategy of a flag */
+        /**
+         * Get one strategy of a flag
+         * @description Get one strategy of a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategiesByStrategyId"];
-        /** Replace a strategy of a flag */
+        /**
+         * Replace a strategy of a flag
+         * @description Replace a strategy of a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategiesByStrategyId"];
         post?: never;
-        /** Remove a strategy from a flag */
+        /**
+         * Remove a strategy from a flag
+         * @description Remove a strategy from a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategiesByStrategyId"];
         options?: never;
         head?: never;
-        /** Change a strategy of a flag with a JSON Patch */
+        /**
+         * Change a strategy of a flag with a JSON Patch
+         * @description Change a strategy of a flag with a JSON Patch. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         patch: operations["patchApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategiesByStrategyId"];
         trace?: never;
     };
@@ -2561,7 +3161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the order a flag's strategies are evaluated in */
+        /**
+         * Set the order a flag's strategies are evaluated in
+         * @description Set the order a flag's strategies are evaluated in. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentStrategiesSetSortOrder"];
         delete?: never;
         options?: never;
@@ -2576,15 +3179,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's variants in an environment */
+        /**
+         * A flag's variants in an environment
+         * @description A flag's variants in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentVariants"];
-        /** Replace a flag's variants in an environment */
+        /**
+         * Replace a flag's variants in an environment
+         * @description Replace a flag's variants in an environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentVariants"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a flag's variants in an environment with a JSON Patch */
+        /**
+         * Change a flag's variants in an environment with a JSON Patch
+         * @description Change a flag's variants in an environment with a JSON Patch. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         patch: operations["patchApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentVariants"];
         trace?: never;
     };
@@ -2597,9 +3209,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a flag as a favourite of the caller */
+        /**
+         * Mark a flag as a favourite of the caller
+         * @description Mark a flag as a favourite of the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameFavorites"];
-        /** Unmark a flag as a favourite of the caller */
+        /**
+         * Unmark a flag as a favourite of the caller
+         * @description Unmark a flag as a favourite of the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameFavorites"];
         options?: never;
         head?: never;
@@ -2613,10 +3231,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The impact metric charts a flag's page shows */
+        /**
+         * The impact metric charts a flag's page shows
+         * @description The impact metric charts a flag's page shows. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameImpactMetricsConfig"];
         put?: never;
-        /** Add a chart of an impact metric to a flag's page, or change one (by its id) */
+        /**
+         * Add a chart of an impact metric to a flag's page, or change one (by its id)
+         * @description Add a chart of an impact metric to a flag's page, or change one (by its id). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameImpactMetricsConfig"];
         delete?: never;
         options?: never;
@@ -2634,7 +3258,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a chart from a flag's page */
+        /**
+         * Remove a chart from a flag's page
+         * @description Remove a chart from a flag's page. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameImpactMetricsConfigById"];
         options?: never;
         head?: never;
@@ -2648,7 +3275,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's lifecycle stages and when it entered each */
+        /**
+         * A flag's lifecycle stages and when it entered each
+         * @description A flag's lifecycle stages and when it entered each. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameLifecycle"];
         put?: never;
         post?: never;
@@ -2667,7 +3297,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a flag's work as complete (kept or discarded) */
+        /**
+         * Mark a flag's work as complete (kept or discarded)
+         * @description Mark a flag's work as complete (kept or discarded). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameLifecycleComplete"];
         delete?: never;
         options?: never;
@@ -2684,7 +3317,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take back a flag's completion */
+        /**
+         * Take back a flag's completion
+         * @description Take back a flag's completion. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameLifecycleUncomplete"];
         delete?: never;
         options?: never;
@@ -2701,7 +3337,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a link to a flag */
+        /**
+         * Add a link to a flag
+         * @description Add a link to a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameLink"];
         delete?: never;
         options?: never;
@@ -2717,10 +3356,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a flag's link */
+        /**
+         * Change a flag's link
+         * @description Change a flag's link. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameLinkByLinkId"];
         post?: never;
-        /** Remove a link from a flag */
+        /**
+         * Remove a link from a flag
+         * @description Remove a link from a flag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdFeaturesByFeatureNameLinkByLinkId"];
         options?: never;
         head?: never;
@@ -2734,7 +3379,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A flag's variants (deprecated: they are per environment) */
+        /**
+         * A flag's variants (deprecated: they are per environment)
+         * @description A flag's variants (deprecated: they are per environment). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameVariants"];
         put?: never;
         post?: never;
@@ -2752,7 +3400,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a flag's variants in several environments */
+        /**
+         * Replace a flag's variants in several environments
+         * @description Replace a flag's variants in several environments. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdFeaturesByFeatureNameVariantsBatch"];
         post?: never;
         delete?: never;
@@ -2768,7 +3419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The variants a child flag may require of its parent */
+        /**
+         * The variants a child flag may require of its parent
+         * @description The variants a child flag may require of its parent. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFeaturesByParentParentVariants"];
         put?: never;
         post?: never;
@@ -2785,7 +3439,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who has created flags in a project */
+        /**
+         * Who has created flags in a project
+         * @description Who has created flags in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdFlagCreators"];
         put?: never;
         post?: never;
@@ -2803,7 +3460,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Give a group one role in a project (deprecated) */
+        /**
+         * Give a group one role in a project (deprecated)
+         * @description Give a group one role in a project (deprecated). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdGroupsByGroupIdRolesByRoleId"];
         post?: never;
         delete?: never;
@@ -2820,10 +3480,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a group's roles in a project */
+        /**
+         * Set a group's roles in a project
+         * @description Set a group's roles in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdGroupsBySubjectIdRoles"];
         post?: never;
-        /** Remove a group from a project */
+        /**
+         * Remove a group from a project
+         * @description Remove a group from a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdGroupsBySubjectIdRoles"];
         options?: never;
         head?: never;
@@ -2837,7 +3503,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's health: stale and potentially stale flags */
+        /**
+         * A project's health: stale and potentially stale flags
+         * @description A project's health: stale and potentially stale flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdHealthReport"];
         put?: never;
         post?: never;
@@ -2854,7 +3523,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's trends: flags created and archived, time to production, changes */
+        /**
+         * A project's trends: flags created and archived, time to production, changes
+         * @description A project's trends: flags created and archived, time to production, changes. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdInsights"];
         put?: never;
         post?: never;
@@ -2871,7 +3543,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's overview: its environments, members, stats and onboarding */
+        /**
+         * A project's overview: its environments, members, stats and onboarding
+         * @description A project's overview: its environments, members, stats and onboarding. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdOverview"];
         put?: never;
         post?: never;
@@ -2888,10 +3563,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's release templates (include=root adds the global ones) */
+        /**
+         * List a project's release templates (include=root adds the global ones)
+         * @description List a project's release templates (include=root adds the global ones). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdReleaseTemplates"];
         put?: never;
-        /** Create a release template of a project */
+        /**
+         * Create a release template of a project
+         * @description Create a release template of a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdReleaseTemplates"];
         delete?: never;
         options?: never;
@@ -2906,12 +3587,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a project's release template, with its milestones */
+        /**
+         * Get a project's release template, with its milestones
+         * @description Get a project's release template, with its milestones. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
-        /** Change a project's release template: its name, description and milestones (made again from the body) */
+        /**
+         * Change a project's release template: its name, description and milestones (made again from the body)
+         * @description Change a project's release template: its name, description and milestones (made again from the body). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
         post?: never;
-        /** Delete a project's release template */
+        /**
+         * Delete a project's release template
+         * @description Delete a project's release template. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdReleaseTemplatesByTemplateId"];
         options?: never;
         head?: never;
@@ -2927,7 +3617,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a project's release template: kept, no longer offered */
+        /**
+         * Archive a project's release template: kept, no longer offered
+         * @description Archive a project's release template: kept, no longer offered. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdReleaseTemplatesArchiveByTemplateId"];
         delete?: never;
         options?: never;
@@ -2944,7 +3637,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring several archived flags back */
+        /**
+         * Bring several archived flags back
+         * @description Bring several archived flags back. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdRevive"];
         delete?: never;
         options?: never;
@@ -2959,7 +3655,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Outdated SDK versions using a project's flags */
+        /**
+         * Outdated SDK versions using a project's flags
+         * @description Outdated SDK versions using a project's flags. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdSdksOutdated"];
         put?: never;
         post?: never;
@@ -2977,7 +3676,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a project's settings (mode, stickiness, flag limit, naming) */
+        /**
+         * Change a project's settings (mode, stickiness, flag limit, naming)
+         * @description Change a project's settings (mode, stickiness, flag limit, naming). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdSettings"];
         post?: never;
         delete?: never;
@@ -2995,7 +3697,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark several flags stale or not stale */
+        /**
+         * Mark several flags stale or not stale
+         * @description Mark several flags stale or not stale. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsByProjectIdStale"];
         delete?: never;
         options?: never;
@@ -3010,7 +3715,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's activity by day, resources, health and lifecycle summary */
+        /**
+         * A project's activity by day, resources, health and lifecycle summary
+         * @description A project's activity by day, resources, health and lifecycle summary. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsByProjectIdStatus"];
         put?: never;
         post?: never;
@@ -3028,7 +3736,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Add and remove tags on several flags of a project */
+        /**
+         * Add and remove tags on several flags of a project
+         * @description Add and remove tags on several flags of a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdTags"];
         post?: never;
         delete?: never;
@@ -3045,10 +3756,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a user's roles in a project */
+        /**
+         * Set a user's roles in a project
+         * @description Set a user's roles in a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminProjectsByProjectIdUsersBySubjectIdRoles"];
         post?: never;
-        /** Remove a user from a project */
+        /**
+         * Remove a user from a project
+         * @description Remove a user from a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminProjectsByProjectIdUsersBySubjectIdRoles"];
         options?: never;
         head?: never;
@@ -3064,7 +3781,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a project */
+        /**
+         * Archive a project
+         * @description Archive a project. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsArchiveByProjectId"];
         delete?: never;
         options?: never;
@@ -3081,7 +3801,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring an archived project back */
+        /**
+         * Bring an archived project back
+         * @description Bring an archived project back. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsReviveByProjectId"];
         delete?: never;
         options?: never;
@@ -3096,7 +3819,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which users have a role, in which projects */
+        /**
+         * Which users have a role, in which projects
+         * @description Which users have a role, in which projects. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminProjectsRolesByRoleIdAccess"];
         put?: never;
         post?: never;
@@ -3115,7 +3841,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a project id is free and well formed */
+        /**
+         * Check that a project id is free and well formed
+         * @description Check that a project id is free and well formed. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminProjectsValidate"];
         delete?: never;
         options?: never;
@@ -3130,10 +3859,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the global release templates */
+        /**
+         * List the global release templates
+         * @description List the global release templates. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminReleasePlanTemplates"];
         put?: never;
-        /** Create a global release template */
+        /**
+         * Create a global release template
+         * @description Create a global release template. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminReleasePlanTemplates"];
         delete?: never;
         options?: never;
@@ -3148,12 +3883,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a release template, with its milestones */
+        /**
+         * Get a release template, with its milestones
+         * @description Get a release template, with its milestones. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminReleasePlanTemplatesByTemplateId"];
-        /** Change a release template: its name, description and milestones (made again from the body) */
+        /**
+         * Change a release template: its name, description and milestones (made again from the body)
+         * @description Change a release template: its name, description and milestones (made again from the body). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminReleasePlanTemplatesByTemplateId"];
         post?: never;
-        /** Delete a release template */
+        /**
+         * Delete a release template
+         * @description Delete a release template. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateId"];
         options?: never;
         head?: never;
@@ -3169,7 +3913,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a milestone to a release template */
+        /**
+         * Add a milestone to a release template
+         * @description Add a milestone to a release template. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminReleasePlanTemplatesByTemplateIdMilestones"];
         delete?: never;
         options?: never;
@@ -3185,10 +3932,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a release template's milestone */
+        /**
+         * Change a release template's milestone
+         * @description Change a release template's milestone. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId"];
         post?: never;
-        /** Remove a milestone from a release template */
+        /**
+         * Remove a milestone from a release template
+         * @description Remove a milestone from a release template. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneId"];
         options?: never;
         head?: never;
@@ -3204,7 +3957,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a strategy to a release template's milestone */
+        /**
+         * Add a strategy to a release template's milestone
+         * @description Add a strategy to a release template's milestone. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategies"];
         delete?: never;
         options?: never;
@@ -3220,10 +3976,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a strategy of a release template's milestone */
+        /**
+         * Change a strategy of a release template's milestone
+         * @description Change a strategy of a release template's milestone. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId"];
         post?: never;
-        /** Remove a strategy from a release template's milestone */
+        /**
+         * Remove a strategy from a release template's milestone
+         * @description Remove a strategy from a release template's milestone. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminReleasePlanTemplatesByTemplateIdMilestonesByMilestoneIdStrategiesByStrategyId"];
         options?: never;
         head?: never;
@@ -3239,7 +4001,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a release template: kept, no longer offered */
+        /**
+         * Archive a release template: kept, no longer offered
+         * @description Archive a release template: kept, no longer offered. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminReleasePlanTemplatesArchiveByTemplateId"];
         delete?: never;
         options?: never;
@@ -3254,10 +4019,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the roles, built-in and custom */
+        /**
+         * List the roles, built-in and custom
+         * @description List the roles, built-in and custom. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminRoles"];
         put?: never;
-        /** Create a custom root or project role from permissions */
+        /**
+         * Create a custom root or project role from permissions
+         * @description Create a custom root or project role from permissions. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminRoles"];
         delete?: never;
         options?: never;
@@ -3272,12 +4043,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one role with its permissions */
+        /**
+         * Get one role with its permissions
+         * @description Get one role with its permissions. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminRolesByRoleId"];
-        /** Change a custom role */
+        /**
+         * Change a custom role
+         * @description Change a custom role. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminRolesByRoleId"];
         post?: never;
-        /** Delete a custom role nobody has */
+        /**
+         * Delete a custom role nobody has
+         * @description Delete a custom role nobody has. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminRolesByRoleId"];
         options?: never;
         head?: never;
@@ -3293,7 +4073,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a role name is free */
+        /**
+         * Check that a role name is free
+         * @description Check that a role name is free. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminRolesValidate"];
         delete?: never;
         options?: never;
@@ -3308,7 +4091,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search change requests by creator, reviewer and state */
+        /**
+         * Search change requests by creator, reviewer and state
+         * @description Search change requests by creator, reviewer and state. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSearchChangeRequests"];
         put?: never;
         post?: never;
@@ -3325,7 +4111,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search the event log with Unleash's filter operators, paged */
+        /**
+         * Search the event log with Unleash's filter operators, paged
+         * @description Search the event log with Unleash's filter operators, paged. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSearchEvents"];
         put?: never;
         post?: never;
@@ -3342,7 +4131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search flags by name, project, type, tag, state and creator, paged and sorted */
+        /**
+         * Search flags by name, project, type, tag, state and creator, paged and sorted
+         * @description Search flags by name, project, type, tag, state and creator, paged and sorted. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSearchFeatures"];
         put?: never;
         post?: never;
@@ -3359,10 +4151,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the segments */
+        /**
+         * List the segments
+         * @description List the segments. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSegments"];
         put?: never;
-        /** Create a segment */
+        /**
+         * Create a segment
+         * @description Create a segment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSegments"];
         delete?: never;
         options?: never;
@@ -3377,12 +4175,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one segment */
+        /**
+         * Get one segment
+         * @description Get one segment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSegmentsById"];
-        /** Change a segment */
+        /**
+         * Change a segment
+         * @description Change a segment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminSegmentsById"];
         post?: never;
-        /** Delete a segment no strategy uses */
+        /**
+         * Delete a segment no strategy uses
+         * @description Delete a segment no strategy uses. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminSegmentsById"];
         options?: never;
         head?: never;
@@ -3396,7 +4203,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The strategies that use a segment */
+        /**
+         * The strategies that use a segment
+         * @description The strategies that use a segment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSegmentsByIdStrategies"];
         put?: never;
         post?: never;
@@ -3415,7 +4225,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the segments a strategy uses */
+        /**
+         * Set the segments a strategy uses
+         * @description Set the segments a strategy uses. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSegmentsStrategies"];
         delete?: never;
         options?: never;
@@ -3430,7 +4243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The segments a strategy uses */
+        /**
+         * The segments a strategy uses
+         * @description The segments a strategy uses. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSegmentsStrategiesByStrategyId"];
         put?: never;
         post?: never;
@@ -3449,7 +4265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a segment name is free */
+        /**
+         * Check that a segment name is free
+         * @description Check that a segment name is free. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSegmentsValidate"];
         delete?: never;
         options?: never;
@@ -3464,10 +4283,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the service accounts */
+        /**
+         * List the service accounts
+         * @description List the service accounts. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminServiceAccount"];
         put?: never;
-        /** Create a service account */
+        /**
+         * Create a service account
+         * @description Create a service account. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminServiceAccount"];
         delete?: never;
         options?: never;
@@ -3483,10 +4308,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change a service account's name or root role */
+        /**
+         * Change a service account's name or root role
+         * @description Change a service account's name or root role. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminServiceAccountById"];
         post?: never;
-        /** Delete a service account and its tokens */
+        /**
+         * Delete a service account and its tokens
+         * @description Delete a service account and its tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminServiceAccountById"];
         options?: never;
         head?: never;
@@ -3500,10 +4331,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a service account's tokens */
+        /**
+         * List a service account's tokens
+         * @description List a service account's tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminServiceAccountByIdToken"];
         put?: never;
-        /** Create a token for a service account */
+        /**
+         * Create a token for a service account
+         * @description Create a token for a service account. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminServiceAccountByIdToken"];
         delete?: never;
         options?: never;
@@ -3521,7 +4358,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a service account's token */
+        /**
+         * Revoke a service account's token
+         * @description Revoke a service account's token. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminServiceAccountByIdTokenByTokenId"];
         options?: never;
         head?: never;
@@ -3535,10 +4375,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the signal endpoints with their tokens */
+        /**
+         * List the signal endpoints with their tokens
+         * @description List the signal endpoints with their tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSignalEndpoints"];
         put?: never;
-        /** Create a signal endpoint */
+        /**
+         * Create a signal endpoint
+         * @description Create a signal endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSignalEndpoints"];
         delete?: never;
         options?: never;
@@ -3553,12 +4399,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one signal endpoint */
+        /**
+         * Get one signal endpoint
+         * @description Get one signal endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSignalEndpointsById"];
-        /** Change a signal endpoint */
+        /**
+         * Change a signal endpoint
+         * @description Change a signal endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminSignalEndpointsById"];
         post?: never;
-        /** Delete a signal endpoint */
+        /**
+         * Delete a signal endpoint
+         * @description Delete a signal endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminSignalEndpointsById"];
         options?: never;
         head?: never;
@@ -3574,7 +4429,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a signal endpoint off (it refuses signals) */
+        /**
+         * Turn a signal endpoint off (it refuses signals)
+         * @description Turn a signal endpoint off (it refuses signals). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSignalEndpointsByIdOff"];
         delete?: never;
         options?: never;
@@ -3591,7 +4449,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a signal endpoint on */
+        /**
+         * Turn a signal endpoint on
+         * @description Turn a signal endpoint on. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSignalEndpointsByIdOn"];
         delete?: never;
         options?: never;
@@ -3606,7 +4467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signals an endpoint received, newest first */
+        /**
+         * The signals an endpoint received, newest first
+         * @description The signals an endpoint received, newest first. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSignalEndpointsByIdSignals"];
         put?: never;
         post?: never;
@@ -3623,10 +4487,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a signal endpoint's tokens */
+        /**
+         * List a signal endpoint's tokens
+         * @description List a signal endpoint's tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSignalEndpointsByIdTokens"];
         put?: never;
-        /** Create a token for a signal endpoint (the secret shown once) */
+        /**
+         * Create a token for a signal endpoint (the secret shown once)
+         * @description Create a token for a signal endpoint (the secret shown once). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSignalEndpointsByIdTokens"];
         delete?: never;
         options?: never;
@@ -3642,10 +4512,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rename a signal endpoint's token */
+        /**
+         * Rename a signal endpoint's token
+         * @description Rename a signal endpoint's token. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminSignalEndpointsByIdTokensByTokenId"];
         post?: never;
-        /** Revoke a signal endpoint's token */
+        /**
+         * Revoke a signal endpoint's token
+         * @description Revoke a signal endpoint's token. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminSignalEndpointsByIdTokensByTokenId"];
         options?: never;
         head?: never;
@@ -3659,7 +4535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signals every endpoint received, newest first */
+        /**
+         * The signals every endpoint received, newest first
+         * @description The signals every endpoint received, newest first. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminSignals"];
         put?: never;
         post?: never;
@@ -3678,7 +4557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a splash screen as seen by the caller */
+        /**
+         * Mark a splash screen as seen by the caller
+         * @description Mark a splash screen as seen by the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminSplashById"];
         delete?: never;
         options?: never;
@@ -3693,10 +4575,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the strategy definitions, built-in and custom */
+        /**
+         * List the strategy definitions, built-in and custom
+         * @description List the strategy definitions, built-in and custom. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminStrategies"];
         put?: never;
-        /** Define a custom strategy */
+        /**
+         * Define a custom strategy
+         * @description Define a custom strategy. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminStrategies"];
         delete?: never;
         options?: never;
@@ -3711,12 +4599,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one strategy definition */
+        /**
+         * Get one strategy definition
+         * @description Get one strategy definition. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminStrategiesByName"];
-        /** Change a custom strategy's description and parameters */
+        /**
+         * Change a custom strategy's description and parameters
+         * @description Change a custom strategy's description and parameters. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminStrategiesByName"];
         post?: never;
-        /** Delete a custom strategy no flag uses */
+        /**
+         * Delete a custom strategy no flag uses
+         * @description Delete a custom strategy no flag uses. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminStrategiesByName"];
         options?: never;
         head?: never;
@@ -3732,7 +4629,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deprecate a strategy (flags keep it; it is not offered) */
+        /**
+         * Deprecate a strategy (flags keep it; it is not offered)
+         * @description Deprecate a strategy (flags keep it; it is not offered). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminStrategiesByNameDeprecate"];
         delete?: never;
         options?: never;
@@ -3749,7 +4649,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Offer a deprecated strategy again */
+        /**
+         * Offer a deprecated strategy again
+         * @description Offer a deprecated strategy again. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminStrategiesByNameReactivate"];
         delete?: never;
         options?: never;
@@ -3764,10 +4667,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tag types */
+        /**
+         * List the tag types
+         * @description List the tag types. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminTagTypes"];
         put?: never;
-        /** Create a tag type */
+        /**
+         * Create a tag type
+         * @description Create a tag type. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminTagTypes"];
         delete?: never;
         options?: never;
@@ -3782,12 +4691,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one tag type */
+        /**
+         * Get one tag type
+         * @description Get one tag type. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminTagTypesByName"];
-        /** Change a tag type's description, icon or colour */
+        /**
+         * Change a tag type's description, icon or colour
+         * @description Change a tag type's description, icon or colour. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminTagTypesByName"];
         post?: never;
-        /** Delete a tag type */
+        /**
+         * Delete a tag type
+         * @description Delete a tag type. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminTagTypesByName"];
         options?: never;
         head?: never;
@@ -3803,7 +4721,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check that a tag type name is free */
+        /**
+         * Check that a tag type name is free
+         * @description Check that a tag type name is free. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminTagTypesValidate"];
         delete?: never;
         options?: never;
@@ -3818,10 +4739,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every tag */
+        /**
+         * List every tag
+         * @description List every tag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Create a tag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminTags"];
         delete?: never;
         options?: never;
@@ -3836,7 +4763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tags of one type */
+        /**
+         * List the tags of one type
+         * @description List the tags of one type. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminTagsByType"];
         put?: never;
         post?: never;
@@ -3853,11 +4783,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one tag */
+        /**
+         * Get one tag
+         * @description Get one tag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminTagsByTypeByValue"];
         put?: never;
         post?: never;
-        /** Delete a tag */
+        /**
+         * Delete a tag
+         * @description Delete a tag. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminTagsByTypeByValue"];
         options?: never;
         head?: never;
@@ -3871,7 +4807,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The console's configuration: version, sign-in, flags it shows, CORS origins */
+        /**
+         * The console's configuration: version, sign-in, flags it shows, CORS origins
+         * @description The console's configuration: version, sign-in, flags it shows, CORS origins. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUiConfig"];
         put?: never;
         post?: never;
@@ -3890,7 +4829,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the origins the frontend API answers browsers from */
+        /**
+         * Set the origins the frontend API answers browsers from
+         * @description Set the origins the frontend API answers browsers from. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUiConfigCors"];
         delete?: never;
         options?: never;
@@ -3905,7 +4847,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller, their permissions and seen splash screens */
+        /**
+         * The caller, their permissions and seen splash screens
+         * @description The caller, their permissions and seen splash screens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUser"];
         put?: never;
         post?: never;
@@ -3922,10 +4867,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the users and the root roles */
+        /**
+         * List the users and the root roles
+         * @description List the users and the root roles. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdmin"];
         put?: never;
-        /** Create a user, with a one-time password link */
+        /**
+         * Create a user, with a one-time password link
+         * @description Create a user, with a one-time password link. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserAdmin"];
         delete?: never;
         options?: never;
@@ -3940,12 +4891,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one user */
+        /**
+         * Get one user
+         * @description Get one user. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdminById"];
-        /** Change a user's name, email or root role */
+        /**
+         * Change a user's name, email or root role
+         * @description Change a user's name, email or root role. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         put: operations["putApiAdminUserAdminById"];
         post?: never;
-        /** Delete a user */
+        /**
+         * Delete a user
+         * @description Delete a user. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminUserAdminById"];
         options?: never;
         head?: never;
@@ -3961,7 +4921,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set another user's password */
+        /**
+         * Set another user's password
+         * @description Set another user's password. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserAdminByIdChangePassword"];
         delete?: never;
         options?: never;
@@ -3976,7 +4939,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every user and group, for choosing whom to give access */
+        /**
+         * Every user and group, for choosing whom to give access
+         * @description Every user and group, for choosing whom to give access. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdminAccess"];
         put?: never;
         post?: never;
@@ -3993,7 +4959,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many admins there are, by how they sign in */
+        /**
+         * How many admins there are, by how they sign in
+         * @description How many admins there are, by how they sign in. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdminAdminCount"];
         put?: never;
         post?: never;
@@ -4010,7 +4979,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users who have not signed in for 180 days */
+        /**
+         * Users who have not signed in for 180 days
+         * @description Users who have not signed in for 180 days. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdminInactive"];
         put?: never;
         post?: never;
@@ -4029,7 +5001,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete chosen inactive users */
+        /**
+         * Delete chosen inactive users
+         * @description Delete chosen inactive users. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserAdminInactiveDelete"];
         delete?: never;
         options?: never;
@@ -4046,7 +5021,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a password reset link for a user */
+        /**
+         * Make a password reset link for a user
+         * @description Make a password reset link for a user. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserAdminResetPassword"];
         delete?: never;
         options?: never;
@@ -4061,7 +5039,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Find users by name, username or email */
+        /**
+         * Find users by name, username or email
+         * @description Find users by name, username or email. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserAdminSearch"];
         put?: never;
         post?: never;
@@ -4080,7 +5061,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a password against the strength rules */
+        /**
+         * Check a password against the strength rules
+         * @description Check a password against the strength rules. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserAdminValidatePassword"];
         delete?: never;
         options?: never;
@@ -4097,7 +5081,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the caller's own password */
+        /**
+         * Change the caller's own password
+         * @description Change the caller's own password. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserChangePassword"];
         delete?: never;
         options?: never;
@@ -4112,7 +5099,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's root role, projects and groups */
+        /**
+         * The caller's root role, projects and groups
+         * @description The caller's root role, projects and groups. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserProfile"];
         put?: never;
         post?: never;
@@ -4129,7 +5119,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's roles */
+        /**
+         * The caller's roles
+         * @description The caller's roles. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserRoles"];
         put?: never;
         post?: never;
@@ -4146,10 +5139,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's personal access tokens */
+        /**
+         * List the caller's personal access tokens
+         * @description List the caller's personal access tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
         get: operations["getApiAdminUserTokens"];
         put?: never;
-        /** Create a personal access token for the caller */
+        /**
+         * Create a personal access token for the caller
+         * @description Create a personal access token for the caller. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         post: operations["postApiAdminUserTokens"];
         delete?: never;
         options?: never;
@@ -4167,7 +5166,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller's personal access tokens */
+        /**
+         * Revoke one of the caller's personal access tokens
+         * @description Revoke one of the caller's personal access tokens. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
         delete: operations["deleteApiAdminUserTokensById"];
         options?: never;
         head?: never;
@@ -4181,7 +5183,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What changed since the revision the SDK holds (ETag), or everything */
+        /**
+         * What changed since the revision the SDK holds (ETag), or everything
+         * @description What changed since the revision the SDK holds (ETag), or everything. Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiClientDelta"];
         put?: never;
         post?: never;
@@ -4198,7 +5203,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every flag's configuration for a server SDK, with segments (ETag for 304s) */
+        /**
+         * Every flag's configuration for a server SDK, with segments (ETag for 304s)
+         * @description Every flag's configuration for a server SDK, with segments (ETag for 304s). Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiClientFeatures"];
         put?: never;
         post?: never;
@@ -4215,7 +5223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One flag's configuration for a server SDK */
+        /**
+         * One flag's configuration for a server SDK
+         * @description One flag's configuration for a server SDK. Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiClientFeaturesByFeatureName"];
         put?: never;
         post?: never;
@@ -4234,7 +5245,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Usage counts and the application's impact metrics from a server SDK */
+        /**
+         * Usage counts and the application's impact metrics from a server SDK
+         * @description Usage counts and the application's impact metrics from a server SDK. Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiClientMetrics"];
         delete?: never;
         options?: never;
@@ -4251,7 +5265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Usage counts, registrations and impact metrics of many SDKs, as Unleash Edge sends them */
+        /**
+         * Usage counts, registrations and impact metrics of many SDKs, as Unleash Edge sends them
+         * @description Usage counts, registrations and impact metrics of many SDKs, as Unleash Edge sends them. Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiClientMetricsBulk"];
         delete?: never;
         options?: never;
@@ -4268,7 +5285,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A server SDK announcing itself */
+        /**
+         * A server SDK announcing itself
+         * @description A server SDK announcing itself. Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiClientRegister"];
         delete?: never;
         options?: never;
@@ -4283,7 +5303,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stream of changes for a server SDK (server-sent events) */
+        /**
+         * A stream of changes for a server SDK (server-sent events)
+         * @description A stream of changes for a server SDK (server-sent events). Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiClientStreaming"];
         put?: never;
         post?: never;
@@ -4300,10 +5323,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The flags on for a context (given as query parameters) */
+        /**
+         * The flags on for a context (given as query parameters)
+         * @description The flags on for a context (given as query parameters). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiFrontend"];
         put?: never;
-        /** The flags on for a context (given in the body) */
+        /**
+         * The flags on for a context (given in the body)
+         * @description The flags on for a context (given in the body). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiFrontend"];
         delete?: never;
         options?: never;
@@ -4318,10 +5347,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every flag the token sees, off ones marked, for a context (when enabled) */
+        /**
+         * Every flag the token sees, off ones marked, for a context (when enabled)
+         * @description Every flag the token sees, off ones marked, for a context (when enabled). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiFrontendAll"];
         put?: never;
-        /** Every flag the token sees, off ones marked, for a context in the body (when enabled) */
+        /**
+         * Every flag the token sees, off ones marked, for a context in the body (when enabled)
+         * @description Every flag the token sees, off ones marked, for a context in the body (when enabled). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiFrontendAll"];
         delete?: never;
         options?: never;
@@ -4338,7 +5373,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Usage counts from a frontend SDK */
+        /**
+         * Usage counts from a frontend SDK
+         * @description Usage counts from a frontend SDK. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiFrontendClientMetrics"];
         delete?: never;
         options?: never;
@@ -4355,7 +5393,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A frontend SDK announcing itself */
+        /**
+         * A frontend SDK announcing itself
+         * @description A frontend SDK announcing itself. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiFrontendClientRegister"];
         delete?: never;
         options?: never;
@@ -4370,10 +5411,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One flag for a context; 404 when it is off */
+        /**
+         * One flag for a context; 404 when it is off
+         * @description One flag for a context; 404 when it is off. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         get: operations["getApiFrontendFeaturesByFeatureName"];
         put?: never;
-        /** One flag for a context in the body; 404 when it is off */
+        /**
+         * One flag for a context in the body; 404 when it is off
+         * @description One flag for a context in the body; 404 when it is off. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postApiFrontendFeaturesByFeatureName"];
         delete?: never;
         options?: never;
@@ -4390,7 +5437,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signal to an endpoint (its token as a bearer token) */
+        /**
+         * Send a signal to an endpoint (its token as a bearer token)
+         * @description Send a signal to an endpoint (its token as a bearer token). Takes one of the signal endpoint's own tokens as a Bearer token.
+         */
         post: operations["postApiSignalEndpointByEndpointName"];
         delete?: never;
         options?: never;
@@ -4407,7 +5457,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out (ends the session; with everywhere=true, every session of the user) */
+        /**
+         * Sign out (ends the session; with everywhere=true, every session of the user)
+         * @description Sign out (ends the session; with everywhere=true, every session of the user). Open: no credential is needed.
+         */
         post: operations["postAuthLogout"];
         delete?: never;
         options?: never;
@@ -4422,7 +5475,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where the OpenID Connect provider returns to: starts the session */
+        /**
+         * Where the OpenID Connect provider returns to: starts the session
+         * @description Where the OpenID Connect provider returns to: starts the session. Open: no credential is needed.
+         */
         get: operations["getAuthOidcCallback"];
         put?: never;
         post?: never;
@@ -4439,7 +5495,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with OpenID Connect: redirects to the provider */
+        /**
+         * Start signing in with OpenID Connect: redirects to the provider
+         * @description Start signing in with OpenID Connect: redirects to the provider. Open: no credential is needed.
+         */
         get: operations["getAuthOidcLogin"];
         put?: never;
         post?: never;
@@ -4458,7 +5517,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset link */
+        /**
+         * Set a new password with a reset link
+         * @description Set a new password with a reset link. Open: no credential is needed.
+         */
         post: operations["postAuthResetPassword"];
         delete?: never;
         options?: never;
@@ -4473,7 +5535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check a password reset link and say whose it is */
+        /**
+         * Check a password reset link and say whose it is
+         * @description Check a password reset link and say whose it is. Open: no credential is needed.
+         */
         get: operations["getAuthResetValidate"];
         put?: never;
         post?: never;
@@ -4492,7 +5557,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a password against the strength rules, before signing in */
+        /**
+         * Check a password against the strength rules, before signing in
+         * @description Check a password against the strength rules, before signing in. Open: no credential is needed.
+         */
         post: operations["postAuthResetValidatePassword"];
         delete?: never;
         options?: never;
@@ -4509,7 +5577,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a username or email and a password */
+        /**
+         * Sign in with a username or email and a password
+         * @description Sign in with a username or email and a password. Open: no credential is needed.
+         */
         post: operations["postAuthSimpleLogin"];
         delete?: never;
         options?: never;
@@ -4526,7 +5597,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Which of the given tokens are valid, for Unleash Edge */
+        /**
+         * Which of the given tokens are valid, for Unleash Edge
+         * @description Which of the given tokens are valid, for Unleash Edge. Takes an API token, as Unleash Edge sends it.
+         */
         post: operations["postEdgeValidate"];
         delete?: never;
         options?: never;
@@ -4541,7 +5615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the process is alive */
+        /**
+         * Whether the process is alive
+         * @description Whether the process is alive. Open: no credential is needed.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -4558,7 +5635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The impact metrics SDKs sent, in Prometheus text format */
+        /**
+         * The impact metrics SDKs sent, in Prometheus text format
+         * @description The impact metrics SDKs sent, in Prometheus text format. Open: no credential is needed.
+         */
         get: operations["getInternalBackstageImpactMetrics"];
         put?: never;
         post?: never;
@@ -4575,7 +5655,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics of this process */
+        /**
+         * Prometheus metrics of this process
+         * @description Prometheus metrics of this process. Open: no credential is needed.
+         */
         get: operations["getInternalBackstagePrometheus"];
         put?: never;
         post?: never;
@@ -4594,7 +5677,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign up through an invite link */
+        /**
+         * Sign up through an invite link
+         * @description Sign up through an invite link. Open: no credential is needed.
+         */
         post: operations["postInviteByTokenSignup"];
         delete?: never;
         options?: never;
@@ -4609,7 +5695,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check that an invite link is still valid */
+        /**
+         * Check that an invite link is still valid
+         * @description Check that an invite link is still valid. Open: no credential is needed.
+         */
         get: operations["getInviteByTokenValidate"];
         put?: never;
         post?: never;
@@ -4628,7 +5717,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out (older address) */
+        /**
+         * Sign out (older address)
+         * @description Sign out (older address). Open: no credential is needed.
+         */
         post: operations["postLogout"];
         delete?: never;
         options?: never;
@@ -4645,7 +5737,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate every flag the token sees for an OpenFeature context (ETag for 304s) */
+        /**
+         * Evaluate every flag the token sees for an OpenFeature context (ETag for 304s)
+         * @description Evaluate every flag the token sees for an OpenFeature context (ETag for 304s). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postOfrepV1EvaluateFlags"];
         delete?: never;
         options?: never;
@@ -4662,7 +5757,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Evaluate one flag for an OpenFeature context */
+        /**
+         * Evaluate one flag for an OpenFeature context
+         * @description Evaluate one flag for an OpenFeature context. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
         post: operations["postOfrepV1EvaluateFlagsByKey"];
         delete?: never;
         options?: never;
@@ -4677,7 +5775,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the process can serve: each dependency checked */
+        /**
+         * Whether the process can serve: each dependency checked
+         * @description Whether the process can serve: each dependency checked. Open: no credential is needed.
+         */
         get: operations["getReady"];
         put?: never;
         post?: never;

@@ -22,9 +22,9 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/(events|search\/events|event-creators)/, 'Events'],
   [/^\/api\/admin\/(insights|dashboard|instance-admin)|health-report|\/insights$|\/status$|\/dora$/, 'Insights'],
   [/^\/api\/admin\/(metrics|client-metrics)|\/applications$|sdks\/outdated/, 'Metrics'],
+  [/^\/api\/admin\/features-batch/, 'Import/Export'],
   [/\/strategies|\/variants|\/dependencies|\/parents|\/parent-variants/, 'Features'],
   [/^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|^\/api\/admin\/archive|^\/api\/admin\/search\/features|lifecycle|feature-types|\/link|flag-creators/, 'Features'],
-  [/^\/api\/admin\/features-batch/, 'Import/Export'],
   [/^\/api\/admin\/projects\/[^/]+\/(access|users|groups|roles)|^\/api\/admin\/projects\/roles/, 'Projects'],
   [/^\/api\/admin\/projects/, 'Projects'],
   [/^\/api\/admin\/environments/, 'Environments'],
@@ -39,7 +39,7 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
   [/^\/api\/admin\/playground/, 'Playground'],
   [/^\/api\/admin\/maintenance/, 'Maintenance'],
-  [/^\/api\/admin\/(ui-config|personal-dashboard|splash)/, 'Admin UI'],
+  [/^\/api\/admin\/(ui-config|personal-dashboard|splash|feedback)/, 'Admin UI'],
   [/^\/(health|ready|internal-backstage)/, 'Operational'],
 ];
 
@@ -64,7 +64,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Segments: 'Reusable sets of constraints.',
   Context: 'Context fields and constraint validation.',
   Tags: 'Tag types and tags on flags.',
-  Addons: 'Integrations that send events elsewhere (webhooks).',
+  Addons: 'Integrations that send events elsewhere: webhooks, Slack, Microsoft Teams, Datadog, New Relic.',
   'API tokens': 'Tokens for SDKs and scripts, and what Unleash Edge asks about them.',
   'Personal access tokens': 'Tokens of users and service accounts.',
   Users: 'Users, groups, roles and permissions.',
@@ -72,7 +72,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Signing in and out: password, OpenID Connect, password resets.',
   Playground: 'Evaluating flags for a context without an SDK.',
   Maintenance: 'Maintenance mode: the installation refuses changes.',
-  'Admin UI': "What the console asks for itself: its configuration, the user's dashboard, seen splash screens.",
+  'Admin UI': "What the console asks for itself: its configuration, the user's dashboard, seen splash screens, feedback prompts.",
   Operational: 'Liveness, readiness and Prometheus metrics.',
 };
 
@@ -86,6 +86,28 @@ function operationIdOf(method: string, url: string): string {
   // Underscores stay: Unleash spells some paths both ways (release_plans and release-plans), each its own operation.
   const camel = words.join('-').replace(/[^a-zA-Z0-9_]+(.)/g, (_match, next: string) => next.toUpperCase()).replace(/[^a-zA-Z0-9_]/g, '');
   return `${method.toLowerCase()}${camel.charAt(0).toUpperCase()}${camel.slice(1)}`;
+}
+
+/** Which credential an operation takes, by where it lives. */
+function credentialOf(url: string): string {
+  if (/^\/api\/frontend|^\/ofrep\//.test(url)) return 'Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.';
+  if (/^\/api\/client/.test(url)) return 'Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.';
+  if (/^\/api\/signal-endpoint\//.test(url)) return "Takes one of the signal endpoint's own tokens as a Bearer token.";
+  if (/^\/edge\//.test(url)) return 'Takes an API token, as Unleash Edge sends it.';
+  if (/^\/(health|ready|internal-backstage)|^\/auth\/|^\/invite\/|^\/logout/.test(url)) return 'Open: no credential is needed.';
+  return 'Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.';
+}
+
+/**
+ * What the document says of an operation besides its summary: the credential it takes and, for a change, how the
+ * change is kept. A route may give its own description in its schema instead.
+ */
+export function describeOperation(method: string, url: string, summary: string): string {
+  const sentences = [summary.endsWith('.') ? summary : `${summary}.`, credentialOf(url)];
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && url.startsWith('/api/admin/')) {
+    sentences.push('A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.');
+  }
+  return sentences.join(' ');
 }
 
 const errorSchema = z.toJSONSchema(ErrorBody);
@@ -144,6 +166,7 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
           operationId: operationIdOf(method, url),
           // Each route says what it does in its schema's summary; the document test refuses an operation without one.
           summary: (schema.summary as string | undefined) ?? `${method} ${url}`,
+          description: (schema.description as string | undefined) ?? describeOperation(method, url, (schema.summary as string | undefined) ?? `${method} ${url}`),
           response,
         },
       };

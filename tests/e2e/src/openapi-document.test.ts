@@ -42,6 +42,9 @@ describe('the OpenAPI document', () => {
       expect(operation.tags[0], `${method} ${path}`).not.toBe('Other');
       // A sentence saying what the operation does, not its method and path again.
       expect(operation.summary, `${method} ${path}`).not.toMatch(/^(GET|POST|PUT|PATCH|DELETE) \//);
+      // And a description: what credential it takes, and for a change how it is kept.
+      expect(operation.description, `${method} ${path}`).toMatch(/credential|token|cookie/);
+      expect(operation.description.length, `${method} ${path}`).toBeGreaterThan(operation.summary.length + 20);
       // Every route declares what it answers on success (a body's schema, or that there is none).
       expect(Object.keys(operation.responses).filter((status) => /^[23]/.test(status)), `${method} ${path}`).not.toHaveLength(0);
       // The spec's error shape on every operation.
@@ -50,6 +53,10 @@ describe('the OpenAPI document', () => {
     expect(document.components.schemas.Error.required).toEqual(['id', 'name', 'message']);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['apiKey', 'session']);
     for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
+    // Tags come from one list: each operation's tag is one of the document's, and each of those is used.
+    const listed = new Set(document.tags.map((tag: { name: string }) => tag.name));
+    for (const { path, method, operation } of all) expect(listed.has(operation.tags[0]), `${method} ${path}`).toBe(true);
+    expect([...listed].filter((name) => !all.some(({ operation }) => operation.tags[0] === name))).toEqual([]);
     // The spec's endpoints are there, with their parameters.
     for (const [path, method] of [['/api/admin/events', 'get'], ['/api/frontend', 'get'], ['/invite/{token}/signup', 'post'], ['/api/signal-endpoint/{endpointName}', 'post'],
       ['/api/admin/environments', 'post'], ['/api/admin/projects/{projectId}/health-report', 'get'], ['/api/admin/user-admin', 'get'], ['/ofrep/v1/evaluate/flags', 'post']] as const) {
