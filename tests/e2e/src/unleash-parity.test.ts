@@ -179,6 +179,15 @@ describe('tokens and access', () => {
     expect(names).toEqual(['prefix-alpha']);
   });
 
+  it('takes a metrics post with a null bucket and only impact metrics (202), as SDKs and Edge send it', async () => {
+    const client = httpClient(stack.url, { authorization: clientToken });
+    const post = await client.post('/api/client/metrics', {
+      appName: 'impact-only', instanceId: 'i-1', bucket: null,
+      impactMetrics: [{ name: 'checkouts', help: 'Checkouts', type: 'counter', samples: [{ labels: {}, value: 1 }] }],
+    });
+    expect(post.status).toBe(202);
+  });
+
   it('treats repeated slashes as one, for routing and authentication alike', async () => {
     const admin = { authorization: stack.adminToken };
     expect(await raw('//api/admin/tags', admin)).toMatchObject({ status: 200, body: { tags: expect.any(Array) } });
