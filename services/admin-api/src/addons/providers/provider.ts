@@ -25,7 +25,7 @@ export type ProviderDefinition = {
 };
 
 /** One HTTP request an event becomes (a Slack message to each channel is one each). */
-export type Outgoing = { url: string; headers: Record<string, string>; body: string | Uint8Array; shown: string };
+export type Outgoing = { url: string; headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer>; shown: string };
 
 /** What a provider needs besides the event: where the console is (for links) and Slack's API. */
 export type DeliveryContext = { baseUrl: string; slackApiUrl: string };
