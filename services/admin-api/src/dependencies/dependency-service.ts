@@ -60,6 +60,14 @@ export const dependencyService = {
   projectHasDependencies: (db: Queryable, project: string) => dependencyStore.projectHasDependencies(db, project),
   /** The variants a child may require of a parent: every variant name the parent has in any environment or strategy. */
   parentVariants: (db: Queryable, parent: string) => dependencyStore.variantNames(db, parent),
+  /** Of the flags, those active flags outside them depend on (which may not go without them). */
+  parentsOfOthers: (db: Queryable, names: readonly string[]) => dependencyStore.parentsOfOthers(db, names),
+
+  /** A flag going to the archive depends on nothing any more, as in Unleash. */
+  async detach(change: Change, project: string, name: string) {
+    if (await dependencyStore.remove(change.tx, name)) change.emit({ type: 'feature-dependencies-removed', project, featureName: name });
+  },
+
   /** Before archiving flags: which of them are parents of flags not being archived, and whether any link would go. */
   async archiveImpact(db: Queryable, names: readonly string[]) {
     const [parentsWithChildFeatures, hasDeletedDependencies] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { CreateFeature, CreatedFeature, PatchOperation, UpdateFeature } from '@bunting/contracts';
 import { UpdateFeature as UpdateFeatureSchema } from '@bunting/contracts';
 import { DomainError, NameExistsError, NotFoundError, OperationRefused, ValidationError, type Queryable } from '@bunting/platform';
-import { dependencyStore } from '../dependencies/dependency-store.ts';
+import { dependencyService } from '../dependencies/dependency-service.ts';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { requireFeature, requireFeatureByName, type FeatureRow } from '../feature-state/feature-lookup.ts';
@@ -32,7 +32,7 @@ async function checkProjectRules(db: Queryable, projectId: string, name: string)
 
 /** A flag other active flags depend on goes only together with them (Unleash refuses with 403). */
 async function refuseOrphaning(db: Queryable, names: readonly string[]) {
-  const parents = await dependencyStore.parentsOfOthers(db, names);
+  const parents = await dependencyService.parentsOfOthers(db, names);
   if (parents.length === 0) return;
   throw new OperationRefused(`You can not archive or delete ${parents.join(', ')}: other flags depend on ${parents.length > 1 ? 'them' : 'it'}. Remove those dependencies, or archive the flags that depend on ${parents.length > 1 ? 'them' : 'it'} together.`);
 }
@@ -158,7 +158,7 @@ export const featureService = {
       if (before.archivedAt !== null) continue;
       const after = await featureRows.setArchived(change.tx, name, true);
       await refreshLifecycle(change.tx, after);
-      if (await dependencyStore.remove(change.tx, name)) change.emit({ type: 'feature-dependencies-removed', project: projectId, featureName: name });
+      await dependencyService.detach(change, projectId, name);
       change.emit({ type: 'feature-archived', project: projectId, featureName: name });
     }
   },
