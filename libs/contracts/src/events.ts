@@ -8,7 +8,12 @@ export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
 /** Who did something, as events record it. */
-export const Actor = z.object({ createdBy: z.string(), createdByUserId: z.number().nullable() });
+export const Actor = z.object({
+  createdBy: z.string(),
+  createdByUserId: z.number().nullable(),
+  /** What the change came through when not the API directly: an agent's MCP client ("MCP: claude-code 2.1"). */
+  createdVia: z.string().max(200).nullable().optional(),
+});
 export type Actor = z.infer<typeof Actor>;
 
 export const SYSTEM_ACTOR: Actor = { createdBy: 'unleash_system_user', createdByUserId: -1337 };
@@ -29,6 +34,8 @@ export const DomainEvent = z.object({
   preData: z.record(z.string(), z.unknown()).nullable(),
   tags: z.array(Tag).nullable(),
   groupId: z.string().nullable().optional(),
+  /** Set only when the change came through an agent's MCP client, which it names (Unleash records it as the user agent). */
+  createdVia: z.string().nullable().optional(),
 });
 export type DomainEvent = z.infer<typeof DomainEvent>;
 

@@ -33,3 +33,4 @@ export * from './ofrep.ts';
 export * from './impact-metrics.ts';
 export * from './release-plans.ts';
 export { registerExamples } from './examples.ts';
+export * from './mcp.ts';

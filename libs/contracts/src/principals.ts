@@ -24,6 +24,8 @@ export const Principal = z.object({
   /** Environment-scoped permissions: "project:environment" to permission names. */
   environmentPermissions: z.record(z.string(), z.array(z.string())),
   rootRole: z.number().nullable(),
+  /** The agent's MCP client the request came through, which events record as createdVia; never a permission. */
+  via: z.string().max(200).nullable().optional(),
 });
 export type Principal = z.infer<typeof Principal>;
 

@@ -5,5 +5,6 @@ export function actorOf(principal: Principal): Actor {
   return {
     createdBy: principal.name,
     createdByUserId: principal.userId ?? (principal.tokenType === 'admin' ? ADMIN_TOKEN_USER_ID : null),
+    ...(principal.via ? { createdVia: principal.via } : {}),
   };
 }

@@ -39,6 +39,7 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
   [/^\/api\/admin\/playground/, 'Playground'],
   [/^\/api\/admin\/maintenance/, 'Maintenance'],
+  [/^\/api\/admin\/(mcp|remote-mcp)|^\/oauth\/|^\/\.well-known\/oauth/, 'MCP'],
   [/^\/api\/admin\/(ui-config|personal-dashboard|splash|feedback)/, 'Admin UI'],
   [/^\/(health|ready|internal-backstage)/, 'Operational'],
 ];
@@ -72,6 +73,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Signing in and out: password, OpenID Connect, password resets.',
   Playground: 'Evaluating flags for a context without an SDK.',
   Maintenance: 'Maintenance mode: the installation refuses changes.',
+  MCP: 'The Model Context Protocol server for coding agents, its instance setting, and the OAuth flow MCP clients sign in with.',
   'Admin UI': "What the console asks for itself: its configuration, the user's dashboard, seen splash screens, feedback prompts.",
   Operational: 'Liveness, readiness and Prometheus metrics.',
 };

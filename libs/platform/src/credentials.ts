@@ -96,8 +96,20 @@ export async function authenticate(verifier: CredentialVerifier, request: Fastif
   if (!credential.authorization && !credential.session) throw new AuthenticationRequired();
   const principal = await verifier.verify(credential);
   if (!principal) throw new AuthenticationRequired();
-  request.principal = principal;
-  return principal;
+  const via = viaOf(request);
+  request.principal = via === null ? principal : { ...principal, via };
+  return request.principal;
+}
+
+/** The header an MCP server sets on the API calls it makes for an agent, naming the agent's client. */
+export const VIA_HEADER = 'x-bunting-via';
+
+// A label, like a user agent: it names what a change came through and grants nothing.
+function viaOf(request: FastifyRequest): string | null {
+  const header = request.headers[VIA_HEADER];
+  if (typeof header !== 'string') return null;
+  const label = header.replace(/[\u0000-\u001f]/g, '').trim().slice(0, 200);
+  return label === '' ? null : label;
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -34,11 +34,13 @@ function lingerOverUnreadBody(request: FastifyRequest, reply: FastifyReply) {
   if (raw.complete || raw.destroyed) return;
   reply.removeHeader('connection');
   let read = 0;
-  const stop = setTimeout(() => raw.socket?.destroy(), LINGER_MS);
+  // A request made in-process (app.inject, as the MCP server's tool calls are) has no real socket to close.
+  const close = () => (typeof raw.socket?.destroy === 'function' ? raw.socket.destroy() : undefined);
+  const stop = setTimeout(close, LINGER_MS);
   stop.unref();
   raw.on('data', (chunk: Buffer) => {
     read += chunk.length;
-    if (read > LINGER_BYTES) raw.socket?.destroy();
+    if (read > LINGER_BYTES) close();
   });
   raw.once('end', () => clearTimeout(stop));
   raw.once('close', () => clearTimeout(stop));

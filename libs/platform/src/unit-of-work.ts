@@ -39,6 +39,7 @@ export function createUnitOfWork(deps: { db: DatabasePool; outbox: Outbox; messa
           uuid: randomUUID(), type: draft.type, createdAt, createdBy: actor.createdBy, createdByUserId: actor.createdByUserId,
           environment: draft.environment ?? null, project: draft.project ?? null, featureName: draft.featureName ?? null,
           data: draft.data ?? null, preData: draft.preData ?? null, tags: [],
+          ...(actor.createdVia ? { createdVia: actor.createdVia } : {}),
         }));
         await deps.outbox.add(tx, [...eventMessages(deps.messaging, events), ...messages]);
         return result;

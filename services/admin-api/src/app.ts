@@ -84,6 +84,7 @@ import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
 import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
 import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
 import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
+import { mcpRoutes } from './mcp/mcp-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -168,7 +169,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes,
+        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes,
       ]) {
         routes(scope, deps);
       }

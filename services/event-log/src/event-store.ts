@@ -8,7 +8,7 @@ const EventRow = DomainEvent.omit({ uuid: true, groupId: true }).extend({ id: z.
 
 const columns = sql.fragment`id, type, created_at as "createdAt", created_by as "createdBy",
   created_by_user_id as "createdByUserId", environment, project, feature_name as "featureName",
-  data, pre_data as "preData", tags`;
+  data, pre_data as "preData", tags, created_via as "createdVia"`;
 
 /** Each list matches any of its values; all given filters must hold. */
 export type EventFilter = {
@@ -60,7 +60,7 @@ function storeRunStatement(run: readonly { sequence: number; value: DomainEvent 
   const rows = run.map(({ sequence, value: event }) => sql.fragment`(${sequence}::bigint, ${event.uuid}::uuid, ${event.type}, ${event.createdAt}::timestamptz,
     ${event.createdBy}, ${event.createdByUserId}::integer, ${event.environment}::text, ${event.project}::text, ${event.featureName}::text,
     ${event.data === null ? null : sql.jsonb(event.data as object)}::jsonb, ${event.preData === null ? null : sql.jsonb(event.preData as object)}::jsonb,
-    ${sql.jsonb(event.tags ?? [])}::jsonb, ${event.groupId ?? null}::text)`);
+    ${sql.jsonb(event.tags ?? [])}::jsonb, ${event.groupId ?? null}::text, ${event.createdVia ?? null}::text)`);
   const Added = z.object({ added: z.number() });
   return sql.type(Added)`
     with position as (
@@ -68,10 +68,10 @@ function storeRunStatement(run: readonly { sequence: number; value: DomainEvent 
     ),
     stored as (
       insert into event_log.events (uuid, type, created_at, created_by, created_by_user_id, environment, project,
-        feature_name, data, pre_data, tags, group_id)
-      select uuid, type, created_at, created_by, created_by_user_id, environment, project, feature_name, data, pre_data, tags, group_id
+        feature_name, data, pre_data, tags, group_id, created_via)
+      select uuid, type, created_at, created_by, created_by_user_id, environment, project, feature_name, data, pre_data, tags, group_id, created_via
       from (values ${sql.join(rows, sql.fragment`, `)}) as run (sequence, uuid, type, created_at, created_by, created_by_user_id,
-        environment, project, feature_name, data, pre_data, tags, group_id)
+        environment, project, feature_name, data, pre_data, tags, group_id, created_via)
       where sequence > (select last_sequence from position)
       order by sequence
       on conflict (uuid) do nothing
@@ -108,7 +108,10 @@ const FEW_MATCHES = 5_000;
  * rare); many are met soon walking the log backwards.
  */
 const newestFirst = (total: number) => (total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`);
-const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map((row) => ({ ...row, type: row.type as Event['type'] }));
+// createdVia is answered only where a change came through an agent, so other events keep Unleash's shape.
+const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map(({ createdVia, ...row }) => ({
+  ...row, type: row.type as Event['type'], ...(createdVia ? { createdVia } : {}),
+}));
 
 export const eventStore = {
   /**

@@ -128,6 +128,7 @@ async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts:
     preData: draft.preData ?? null,
     tags: draft.tags ?? (draft.featureName ? tagsByFeature.get(draft.featureName) ?? [] : []),
     groupId,
+    ...(actor.createdVia ? { createdVia: actor.createdVia } : {}),
   }));
 }
 

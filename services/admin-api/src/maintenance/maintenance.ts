@@ -9,7 +9,8 @@ export const saveMaintenance = maintenanceSetting.save;
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Reads stay open, and so does the switch itself and signing in and out. */
-const ALWAYS_OPEN = ['/api/admin/maintenance', '/api/admin/playground', '/api/admin/constraints/validate', '/api/admin/features-batch/validate'];
+// The MCP endpoint itself is open: each tool's own API call is checked.
+const ALWAYS_OPEN = ['/api/admin/maintenance', '/api/admin/mcp', '/api/admin/playground', '/api/admin/constraints/validate', '/api/admin/features-batch/validate'];
 
 /** Whether a request would change configuration; those are refused while maintenance mode is on. */
 export function isBlockedWrite(method: string, url: string): boolean {

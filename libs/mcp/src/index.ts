@@ -1,0 +1,2 @@
+export { createBuntingMcpServer, viaLabel, SERVER_INFO } from './server.ts';
+export { ApiRefused, VIA_HEADER, ask, httpCaller, type ApiAnswer, type ApiCaller } from './api-caller.ts';

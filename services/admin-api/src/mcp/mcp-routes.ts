@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createBuntingMcpServer } from '@bunting/mcp';
+import { NoContent, RemoteMcpSettings } from '@bunting/contracts';
+import { DomainError, NotFoundError, Permission, type HttpServer } from '@bunting/platform';
+import type { AdminDeps } from '../app-deps.ts';
+import { allow, allowRead } from '../access/guard.ts';
+import { clientLabels } from './client-label.ts';
+import { inProcessCaller } from './in-process-caller.ts';
+import { loadRemoteMcp, saveRemoteMcp } from './remote-mcp-setting.ts';
+
+export const MCP_PATH = '/api/admin/mcp';
+// A tool's arguments are bounded by its schema; a larger body still reaches the schema, which says what is too big.
+const MCP_BODY_LIMIT = 4 * 1024 * 1024;
+const JsonRpcBody = z.unknown().describe('A JSON-RPC message (or batch) of the Model Context Protocol');
+
+/**
+ * The remote MCP server: Streamable HTTP, stateless (a server per request, so any replica answers), acting as the
+ * caller through the API's own routes. Off (an instance setting) it answers 404.
+ */
+export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log, config }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'log' | 'config'>) {
+  const labels = clientLabels(redis, namespace, log);
+  const elsewhere = config.baseUrlConfigured ? config.baseUrl : null;
+
+  const requireOn = async () => {
+    if (!(await loadRemoteMcp(db)).enabled) throw new NotFoundError('The remote MCP server is turned off on this instance (PUT /api/admin/remote-mcp/settings).');
+  };
+
+  app.post(MCP_PATH, {
+    bodyLimit: MCP_BODY_LIMIT,
+    schema: {
+      summary: 'The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests',
+      description: 'Takes a personal access token or a service-account token as a Bearer token. Every tool acts as that user through this API, with '
+        + 'its permissions and change-request gate; events record the MCP client as createdVia.',
+      body: JsonRpcBody,
+      // Answered by the protocol's transport: a JSON-RPC answer, or 202 for a notification.
+      response: { 200: JsonRpcBody, 202: NoContent },
+    },
+  }, async (request, reply) => {
+    await requireOn();
+    const principal = allowRead(request);
+    if (principal.kind === 'api-token') {
+      throw new DomainError(403, 'NoAccessError', 'The MCP server acts as a user: connect with a personal access token or a service-account token, not an API token.');
+    }
+    const via = await labels.of(request, reply);
+    const server = createBuntingMcpServer(inProcessCaller(app, request, via, elsewhere));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  // No server-initiated stream and no session to end: the protocol's answer for both is 405.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: MCP_PATH,
+      // Left out of the OpenAPI document: they only say the method is not offered.
+      schema: { hide: true, summary: `${method} on the MCP endpoint: not offered (no server stream, no sessions)`, response: { 405: z.object({ message: z.string() }) } },
+      handler: async (_request, reply) => {
+        await requireOn();
+        return reply.code(405).header('allow', 'POST').send({ message: `${method} is not offered: send MCP messages with POST.` });
+      },
+    });
+  }
+
+  app.get('/api/admin/remote-mcp/settings', { schema: { summary: 'Whether the remote MCP server answers', response: { 200: RemoteMcpSettings } } }, async (request) => {
+    allowRead(request);
+    return loadRemoteMcp(db);
+  });
+  for (const method of ['PUT', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/api/admin/remote-mcp/settings',
+      schema: { summary: 'Turn the remote MCP server on or off', body: RemoteMcpSettings, response: { 204: NoContent } },
+      handler: async (request, reply) => {
+        const principal = allow(request, Permission.ADMIN);
+        await changes.run(principal, (change) => saveRemoteMcp(change, request.body as RemoteMcpSettings));
+        return reply.code(204).send();
+      },
+    });
+  }
+}
