@@ -72,6 +72,7 @@ export const router = createBrowserRouter([
       { path: '/applications', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationsPage })) },
       { path: '/applications/:appName', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })) },
       { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },
+      { path: '/oauth/consent', lazy: page(() => import('./mcp/consent-page.tsx')) },
       {
         path: '/admin',
         lazy: page(() => import('./layout/admin-layout.tsx')),

@@ -10,6 +10,7 @@ import { FormError } from '../ui/form-modal.tsx';
 import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
+import { ConnectAgent } from '../mcp/connect-agent.tsx';
 import { useChangeOwnPassword, useProfile, useSignOutEverywhere } from './profile-queries.ts';
 
 function ChangePassword() {
@@ -109,6 +110,7 @@ export default function ProfilePage() {
         <Paper withBorder p="md"><Stack><Title order={2} size="h4">Password</Title><ChangePassword /></Stack></Paper>
       ) : null}
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
+      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connect a coding agent</Title><ConnectAgent /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Sessions</Title><SignOutEverywhere /></Stack></Paper>
     </Stack>
   );

@@ -3,3 +3,83 @@ import { z } from 'zod';
 /** GET|PUT /api/admin/remote-mcp/settings: whether the remote MCP server at /api/admin/mcp answers (off: 404). */
 export const RemoteMcpSettings = z.object({ enabled: z.boolean() });
 export type RemoteMcpSettings = z.infer<typeof RemoteMcpSettings>;
+
+// The OAuth 2.1 flow MCP clients sign in with (authorization code with PKCE, dynamic client registration), whose
+// wire shapes are the RFCs' (snake_case, and RFC 6749's error body on the token endpoint).
+
+const RedirectUri = z.string().min(1).max(2_000);
+
+/** POST /oauth/register (RFC 7591): a public client, one that proves itself with PKCE rather than a secret. */
+export const OAuthClientRegistration = z.object({
+  redirect_uris: z.array(RedirectUri).min(1).max(10),
+  client_name: z.string().max(200).optional(),
+  token_endpoint_auth_method: z.enum(['none']).optional(),
+  grant_types: z.array(z.string().max(100)).max(10).optional(),
+  response_types: z.array(z.string().max(100)).max(10).optional(),
+  scope: z.string().max(1_000).optional(),
+}).loose();
+
+export const OAuthClientInformation = z.object({
+  client_id: z.string(),
+  client_id_issued_at: z.number().int(),
+  client_name: z.string(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.literal('none'),
+  grant_types: z.array(z.string()),
+  response_types: z.array(z.string()),
+});
+
+/** GET /oauth/authorize */
+export const OAuthAuthorizeQuery = z.object({
+  response_type: z.string().max(100),
+  client_id: z.string().min(1).max(200),
+  redirect_uri: RedirectUri,
+  code_challenge: z.string().min(43).max(128),
+  code_challenge_method: z.string().max(20).optional(),
+  state: z.string().max(2_000).optional(),
+  scope: z.string().max(1_000).optional(),
+  resource: z.string().max(2_000).optional(),
+});
+
+/** POST /oauth/token (form-encoded) */
+export const OAuthTokenRequest = z.object({
+  grant_type: z.string().max(100),
+  code: z.string().min(1).max(200),
+  redirect_uri: RedirectUri,
+  client_id: z.string().min(1).max(200),
+  code_verifier: z.string().min(1).max(200),
+  resource: z.string().max(2_000).optional(),
+});
+
+export const OAuthTokenAnswer = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+});
+
+export const OAuthError = z.object({ error: z.string(), error_description: z.string() });
+
+/** GET /api/admin/mcp/oauth/requests/{id}: what the console's consent page shows. */
+export const OAuthConsentRequest = z.object({ id: z.string(), clientName: z.string(), redirectHost: z.string(), tokenHours: z.number() });
+
+/** POST /api/admin/mcp/oauth/requests/{id} */
+export const OAuthConsentDecision = z.object({ allow: z.boolean() });
+export const OAuthConsentAnswer = z.object({ redirectTo: z.string() });
+
+/** The two discovery documents (RFC 9728 and RFC 8414). */
+export const OAuthProtectedResourceMetadata = z.object({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  bearer_methods_supported: z.array(z.string()),
+  resource_name: z.string(),
+});
+export const OAuthServerMetadata = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  registration_endpoint: z.string(),
+  response_types_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  token_endpoint_auth_methods_supported: z.array(z.string()),
+});

@@ -85,6 +85,7 @@ import { startProgressionScheduler } from './release-plans/progression-scheduler
 import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
 import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
+import { oauthRoutes } from './mcp/oauth-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -169,7 +170,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes,
+        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes,
       ]) {
         routes(scope, deps);
       }

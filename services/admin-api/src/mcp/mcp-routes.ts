@@ -8,6 +8,7 @@ import { allow, allowRead } from '../access/guard.ts';
 import { clientLabels } from './client-label.ts';
 import { inProcessCaller } from './in-process-caller.ts';
 import { loadRemoteMcp, saveRemoteMcp } from './remote-mcp-setting.ts';
+import { challengeHeader } from './oauth-routes.ts';
 
 export const MCP_PATH = '/api/admin/mcp';
 // A tool's arguments are bounded by its schema; a larger body still reaches the schema, which says what is too big.
@@ -28,6 +29,11 @@ export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log,
 
   app.post(MCP_PATH, {
     bodyLimit: MCP_BODY_LIMIT,
+    // A client without a token learns from the 401 where to get one (the OAuth flow in oauth-routes.ts).
+    onSend: async (request, reply, payload) => {
+      if (reply.statusCode === 401) reply.header('www-authenticate', challengeHeader(request, elsewhere));
+      return payload;
+    },
     schema: {
       summary: 'The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests',
       description: 'Takes a personal access token or a service-account token as a Bearer token. Every tool acts as that user through this API, with '
