@@ -46,7 +46,7 @@ export function ConnectAgent() {
       {agentSnippets(origin, made ?? TOKEN_PLACEHOLDER).map((snippet) => (
         <Stack key={snippet.client} gap={4}>
           <Title order={3} size="h6">{snippet.client}</Title>
-          <Code block aria-label={`Configuration for ${snippet.client}`}>{snippet.text}</Code>
+          <Code block tabIndex={0} aria-label={`Configuration for ${snippet.client}`} style={snippet.format === 'shell' ? { whiteSpace: 'pre-wrap', wordBreak: 'break-all' } : undefined}>{snippet.text}</Code>
         </Stack>
       ))}
       {admin.allowed ? (

@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { initialize } from 'unleash-client';
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, httpClient, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 import { launchBrowser, openPage, screenshot, seriousViolations, signIn } from './browser.ts';
 
@@ -664,6 +667,43 @@ describe('administration in the console', () => {
     expect((await httpClient(stack.url, { authorization: secret }).get('/api/admin/projects')).status).toBe(200);
     await page.getByRole('table', { name: 'Personal access tokens' }).getByText('deploy script').waitFor();
     await expectNoSeriousViolations('the profile');
+  });
+
+  it('connects a coding agent from the profile: a token made for it drives the MCP server', async () => {
+    await page.getByRole('heading', { name: 'Connect a coding agent' }).scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Create a token for an agent' }).click();
+    const secret = (await page.getByLabel('Agent token', { exact: true }).textContent())!;
+    expect(await page.getByLabel('Configuration for Claude Code').textContent()).toContain(`Bearer ${secret}`);
+    await screenshot(page, 'profile-connect-agent');
+    await expectNoSeriousViolations('the profile with an agent token');
+    const client = new Client({ name: 'browser-story-agent', version: '1.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(20);
+    await client.close();
+  });
+
+  it("allows an MCP client's OAuth sign-in on the consent page, which sends the code back to the client", async () => {
+    const callback = `${receiverUrl}/oauth-callback`;
+    const registered = await httpClient(stack.url).post('/oauth/register', { client_name: 'Story Agent', redirect_uris: [callback] });
+    const verifier = 'b'.repeat(50);
+    await page.goto(`/oauth/authorize?${new URLSearchParams({
+      response_type: 'code', client_id: registered.body.client_id as string, redirect_uri: callback, state: 'story',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    })}`);
+    await page.getByRole('heading', { name: 'Let Story Agent act as you?' }).waitFor();
+    await screenshot(page, 'mcp-consent');
+    await expectNoSeriousViolations('the MCP consent page');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const arrived = await eventually(async () => received.find((entry) => entry.path.startsWith('/oauth-callback')));
+    const back = new URL(arrived.path, receiverUrl);
+    expect(back.searchParams.get('state')).toBe('story');
+    const token = await fetch(`${stack.url}/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: callback, client_id: registered.body.client_id as string, code_verifier: verifier }),
+    });
+    const issued = (await token.json()) as { access_token: string };
+    expect((await httpClient(stack.url, { authorization: `Bearer ${issued.access_token}` }).get('/api/admin/user')).body.user.username).toBe('admin');
+    await page.goto('/profile');
   });
 
   it('signs the user out everywhere from the profile, another browser included', async () => {
