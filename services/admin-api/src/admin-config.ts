@@ -31,6 +31,11 @@ export type AdminConfig = {
   safeguardEvaluationMs: number;
   /** Slack's Web API, where the Slack app integration posts (another address only for a stand-in). */
   slackApiUrl: string;
+  /**
+   * Where the MCP server asks for routes other services serve (split deployments: the ingress, as seen from
+   * admin-api); null when everything runs in this process.
+   */
+  mcpApiUrl: string | null;
 };
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
@@ -53,6 +58,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     progressionSchedulerMs: Math.min(60_000, Math.max(50, readInteger(env.PROGRESSION_SCHEDULER_MS, 1_000, 'PROGRESSION_SCHEDULER_MS'))),
     progressionMinuteMs: Math.min(60_000, Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS'))),
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
+    mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
     safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, httpClient, isolate, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/test-stack';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@bunting/testing';
+import { eventually, httpClient, isolate, loginAs, startIngress, startServiceProcess, type Isolation, type ServiceProcess } from '@bunting/test-stack';
 import { runFlagLifecycle } from './flag-lifecycle.ts';
 
 /** The same story with admin-api, event-log and insights as separate processes behind a path-routing ingress. */
@@ -10,7 +14,9 @@ const adminToken = '*:*.split-admin-token';
 
 beforeAll(async () => {
   isolation = await isolate();
-  const env = { ...isolation.env, INIT_ADMIN_API_TOKENS: adminToken };
+  // The installation's address, known to admin-api: its MCP server asks other services' routes through it.
+  const ingressPort = await freePort();
+  const env = { ...isolation.env, INIT_ADMIN_API_TOKENS: adminToken, BUNTING_URL: `http://127.0.0.1:${ingressPort}` };
   // admin-api first: it owns the credentials event-log asks about.
   processes.push(await startServiceProcess('admin-api', env));
   processes.push(await startServiceProcess('event-log', env));
@@ -23,8 +29,10 @@ beforeAll(async () => {
       { prefix: '/api/admin/projects/shop/health-report', upstream: processes[2]!.url },
       { prefix: '/api/admin/instance-admin/statistics', upstream: processes[2]!.url },
       { prefix: '/api/admin/dashboard/executive', upstream: processes[2]!.url },
+      { prefix: '/api/admin/impact-metrics', upstream: processes[2]!.url },
     ],
     processes[0]!.url,
+    ingressPort,
   );
 }, 60_000);
 
@@ -84,4 +92,17 @@ it('documents the whole running API at the ingress: admin-api serves the union o
   // frontend-api and signals are not running here, so nothing of theirs is described.
   expect(whole).not.toContain('/api/frontend');
   expect(whole).not.toContain('/api/signal-endpoint/{endpointName}');
+});
+
+it("answers an MCP agent from admin-api, which asks event-log's and insights' routes through the installation's address", async () => {
+  const person = await loginAs(ingress.url, 'admin', 'unleash4all');
+  const pat = (await person.post('/api/admin/user/tokens', { description: 'split agent', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).body.secret as string;
+  const client = new Client({ name: 'split-agent', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${ingress.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${pat}` } } }));
+  const history = await client.readResource({ uri: 'bunting://flags/new-cart/history' });
+  expect(JSON.parse((history.contents[0] as { text: string }).text).map((event: { type: string }) => event.type)).toContain('feature-created');
+  const metrics = (await client.callTool({ name: 'read_impact_metric', arguments: {} })) as CallToolResult;
+  expect(metrics.isError).toBeFalsy();
+  expect(Array.isArray((metrics.structuredContent as { metrics: unknown[] }).metrics)).toBe(true);
+  await client.close();
 });

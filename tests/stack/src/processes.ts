@@ -60,7 +60,7 @@ export async function startServiceProcess(target: string, env: Record<string, st
 }
 
 /** A path-routing ingress like deploy/'s: the first rule whose prefix matches picks the upstream. */
-export async function startIngress(routes: { prefix: string; upstream: string }[], fallback: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startIngress(routes: { prefix: string; upstream: string }[], fallback: string, listenOn?: number): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
     const upstream = new URL(routes.find((route) => path.startsWith(route.prefix))?.upstream ?? fallback);
@@ -77,7 +77,8 @@ export async function startIngress(routes: { prefix: string; upstream: string }[
     });
     incoming.pipe(proxied);
   });
-  const port = await freePort();
+  // A port chosen beforehand lets the services know the installation's address (BUNTING_URL) before it listens.
+  const port = listenOn ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -21,7 +21,8 @@ const JsonRpcBody = z.unknown().describe('A JSON-RPC message (or batch) of the M
  */
 export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log, config }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'log' | 'config'>) {
   const labels = clientLabels(redis, namespace, log);
-  const elsewhere = config.baseUrlConfigured ? config.baseUrl : null;
+  const elsewhere = config.mcpApiUrl;
+  const publicBase = config.baseUrlConfigured ? config.baseUrl : null;
 
   const requireOn = async () => {
     if (!(await loadRemoteMcp(db)).enabled) throw new NotFoundError('The remote MCP server is turned off on this instance (PUT /api/admin/remote-mcp/settings).');
@@ -31,7 +32,7 @@ export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log,
     bodyLimit: MCP_BODY_LIMIT,
     // A client without a token learns from the 401 where to get one (the OAuth flow in oauth-routes.ts).
     onSend: async (request, reply, payload) => {
-      if (reply.statusCode === 401) reply.header('www-authenticate', challengeHeader(request, elsewhere));
+      if (reply.statusCode === 401) reply.header('www-authenticate', challengeHeader(request, publicBase));
       return payload;
     },
     schema: {
