@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Unleash's client specification through HTTP: each file's flags and segments made through the admin API (a project
@@ -131,6 +131,27 @@ async function build(admin: HttpClient, project: string, state: { features: Json
 
 let stack: TestStack;
 const sdks: Unleash[] = [];
+
+type Served = { name: string; enabled: boolean; strategies: unknown[]; variants?: unknown[]; dependencies?: unknown[] };
+const digest = (flag: Served) => `${flag.name}:${flag.enabled}:${flag.strategies.length}:${flag.variants?.length ?? 0}:${flag.dependencies?.length ?? 0}`;
+
+/**
+ * The SDK edge serves what admin-api committed a moment later: the SDK starts once the client API serves every flag
+ * of the project as the admin API holds it in development (on or off, how many strategies, variants, parents).
+ */
+async function servedAsBuilt(project: string, token: string) {
+  const names = ((await stack.admin.get(`/api/admin/projects/${project}/features`)).body.features as { name: string }[]).map((one) => one.name);
+  const expected = await Promise.all(names.map(async (name) => {
+    const feature = (await stack.admin.get(`/api/admin/projects/${project}/features/${encodeURIComponent(name)}`)).body;
+    const development = (feature.environments as { name: string; enabled: boolean; strategies: unknown[]; variants?: unknown[] }[]).find((environment) => environment.name === 'development')!;
+    return digest({ name, enabled: development.enabled, strategies: development.strategies, variants: development.variants ?? feature.variants, dependencies: feature.dependencies });
+  }));
+  const client = httpClient(stack.url, { authorization: token });
+  await eventually(async () => {
+    const served = ((await client.get('/api/client/features')).body.features as Served[]).map(digest);
+    return expected.every((one) => served.includes(one));
+  }, { timeoutMs: 15_000 });
+}
 beforeAll(async () => {
   stack = await startTestStack();
 });
@@ -152,6 +173,7 @@ describe.each(files)('client specification %s through the admin API and the real
     expect((await stack.admin.post('/api/admin/projects', { id: project, name: project })).status).toBe(201);
     refused = await build(stack.admin, project, state);
     const token = await stack.admin.post('/api/admin/api-tokens', { tokenName: project, type: 'backend', environment: 'development', projects: [project] });
+    await servedAsBuilt(project, token.body.secret as string);
     sdk = new Unleash({ url: `${stack.url}/api/`, appName: 'spec', customHeaders: { Authorization: token.body.secret }, disableMetrics: true, refreshInterval: 60_000 });
     sdk.on('error', () => undefined);
     sdks.push(sdk);
