@@ -45361,9 +45361,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": unknown;
             };
         };
         responses: {
@@ -45388,8 +45386,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        error: string;
-                        error_description: string;
+                        id: string;
+                        name: string;
+                        message: string;
+                        error?: string;
+                        error_description?: string;
                     };
                 };
             };

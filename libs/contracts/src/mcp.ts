@@ -57,7 +57,18 @@ export const OAuthTokenAnswer = z.object({
   expires_in: z.number().int(),
 });
 
-export const OAuthError = z.object({ error: z.string(), error_description: z.string() });
+/**
+ * The token endpoint's refusal: RFC 6749's `error` and `error_description`, which OAuth clients read, in the spec's
+ * error shape (id, name, message) that every other refusal has; a refusal made before the route (a malformed query)
+ * has the spec's members only.
+ */
+export const OAuthError = z.object({
+  id: z.string(),
+  name: z.string(),
+  message: z.string(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+});
 
 /** GET /api/admin/mcp/oauth/requests/{id}: what the console's consent page shows. */
 export const OAuthConsentRequest = z.object({ id: z.string(), clientName: z.string(), redirectHost: z.string(), tokenHours: z.number() });

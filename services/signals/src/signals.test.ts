@@ -152,7 +152,7 @@ describe('action sets', () => {
     // The runner takes an endpoint's signals in order: once the matching one below has acted, the one above was
     // judged too, and the single run recorded shows it did not match.
     expect((await whenAllowed(() => sender(secret).post('/api/signal-endpoint/incidents', { status: 'firing', data: { severity: 4 } }))).status).toBe(202);
-    await eventually(async () => (await frontend.get('/api/frontend')).body.toggles.some((t: { name: string }) => t.name === 'maintenance-banner'), { timeoutMs: 5000 });
+    await eventually(async () => (await frontend.get('/api/frontend')).body.toggles.some((t: { name: string }) => t.name === 'maintenance-banner'), { timeoutMs: 15_000 });
     const enabled = await eventually(async () => (await admin.post('/api/admin/events/search', { type: 'feature-environment-enabled', feature: 'maintenance-banner' })).body.events[0]);
     expect(enabled).toMatchObject({ createdBy: 'incident-bot', createdByUserId: account.body.id, environment: 'development' });
     const runs = await admin.get(`/api/admin/projects/default/actions/${created.body.id}/events`);

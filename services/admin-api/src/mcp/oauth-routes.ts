@@ -5,7 +5,7 @@ import {
   NoContent, OAuthAuthorizeQuery, OAuthClientInformation, OAuthClientRegistration, OAuthConsentAnswer, OAuthConsentDecision, OAuthConsentRequest,
   OAuthError, OAuthProtectedResourceMetadata, OAuthServerMetadata, OAuthTokenAnswer, OAuthTokenRequest,
 } from '@bunting/contracts';
-import { DomainError, NotFoundError, ValidationError, principalOf, type HttpServer } from '@bunting/platform';
+import { DomainError, NotFoundError, ValidationError, principalOf, sendError, type HttpServer } from '@bunting/platform';
 import { viaLabel } from '@bunting/mcp';
 import type { AdminDeps } from '../app-deps.ts';
 import { patService } from '../personal-access-tokens/pat-service.ts';
@@ -112,12 +112,19 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
     scope.post('/oauth/token', {
       schema: {
         summary: "Trade an MCP client's authorization code and PKCE verifier for a personal access token lasting 24 hours",
-        body: z.record(z.string(), z.unknown()),
+        body: z.unknown(),
         response: { 200: OAuthTokenAnswer, 400: OAuthError },
+      },
+      // A body that is not even a form (bad JSON, a list) is RFC 6749's invalid_request too; a dependency that is
+      // away keeps the spec's 503.
+      errorHandler: (error, request, reply) => {
+        const status = (error as { statusCode?: number }).statusCode ?? 500;
+        if (status >= 400 && status < 500) return oauthRefusal(request, reply, 'invalid_request', 'the body must be a form (application/x-www-form-urlencoded) with the token request\'s fields');
+        return sendError(error, request, reply);
       },
     }, async (request, reply) => {
       await requireOn();
-      const refuse = (error: string, description: string) => reply.code(400).header('cache-control', 'no-store').send({ error, error_description: description });
+      const refuse = (error: string, description: string) => oauthRefusal(request, reply, error, description);
       const parsed = OAuthTokenRequest.safeParse(request.body);
       if (!parsed.success) return refuse('invalid_request', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
       const input = parsed.data;
@@ -132,6 +139,11 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
       return reply.header('cache-control', 'no-store').send({ access_token: pat.secret!, token_type: 'Bearer', expires_in: TOKEN_HOURS * 3600 });
     });
   });
+}
+
+/** RFC 6749's error members, which OAuth clients read, beside the spec's (id, name, message). */
+function oauthRefusal(request: FastifyRequest, reply: FastifyReply, error: string, description: string) {
+  return reply.code(400).header('cache-control', 'no-store').send({ id: String(request.id), name: 'ValidationError', message: `${error}: ${description}`, error, error_description: description });
 }
 
 /** The 401 of the MCP endpoint points clients at the metadata above (RFC 9728's WWW-Authenticate parameter). */
