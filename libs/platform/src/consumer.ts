@@ -1,9 +1,10 @@
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, type Consumer, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { z } from 'zod';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import { fromNatsHeaders, type Messaging } from './messaging.ts';
+import { watchForStall } from './stall-watch.ts';
 import { SpanKind, contextFromCarrier, withSpan } from './telemetry.ts';
 
 type StreamSpec<S extends z.ZodType> = {
@@ -54,6 +55,8 @@ export function consumerMessagesCounter(metrics: Metrics | undefined) {
  * (nats.js's 30 s default would stall a consumer that long after a node's loss).
  */
 const PULL_EXPIRES_MS = 5_000;
+/** How long a follower hears nothing before it asks the server whether its consumer is still delivering. */
+const STALL_QUIET_MS = 2 * PULL_EXPIRES_MS;
 
 const NOTHING_YET = Symbol('nothing yet');
 /** Settles after the pending microtasks and I/O callbacks: what a stream reader had buffered is handed over before it. */
@@ -92,7 +95,10 @@ function runReader(messages: ConsumerMessages, maxRun: number): () => Promise<Js
  * of what has already arrived when `maxRun` is above 1), and after the connection or the consumer goes away open it
  * again a second later, until stopped.
  */
-function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1): RunningConsumer {
+/** A reader opened: its consumer, its messages, and the stream sequence it starts after. */
+type Opened = { consumer: Consumer; messages: ConsumerMessages; startsAfter: number };
+
+function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1, watchStalls = false): RunningConsumer {
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
@@ -100,10 +106,17 @@ function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handle:
 
   const loop = (async () => {
     while (!stopped) {
+      let stopWatch: (() => void) | undefined;
       try {
-        current = await open();
+        const opened = await open();
+        current = opened.messages;
+        let lastHeard = Date.now();
+        let handledUpTo = opened.startsAfter;
+        if (watchStalls) stopWatch = watchForStall({ ...opened, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo });
         const nextRun = runReader(current, maxRun);
         for (let run = await nextRun(); run !== null; run = await nextRun()) {
+          lastHeard = Date.now();
+          handledUpTo = run.at(-1)!.seq;
           if (stopped) {
             for (const message of run) message.nak();
             break;
@@ -115,6 +128,8 @@ function consumeLoop(log: Logger, open: () => Promise<ConsumerMessages>, handle:
       } catch (error) {
         if (stopped) break;
         log.warn({ err: error }, 'stream reader interrupted; retrying');
+      } finally {
+        stopWatch?.();
       }
       if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, 1000); });
     }
@@ -161,7 +176,7 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
       max_ack_pending: spec.maxAckPending ?? 1000,
     });
     const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
-    return consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS });
+    return { consumer, messages: await consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS }), startsAfter: 0 };
   }
 
   async function handleOne(message: JsMsg) {
@@ -243,7 +258,7 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: next,
     });
-    return consumer.consume({ expires: PULL_EXPIRES_MS });
+    return { consumer, messages: await consumer.consume({ expires: PULL_EXPIRES_MS }), startsAfter: next - 1 };
   };
   const handleOne = (message: JsMsg) => {
     next = message.seq + 1;
@@ -252,7 +267,7 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
   };
   return consumeLoop(messaging.log.child({ follower: spec.stream }), open, (run) => {
     for (const message of run) handleOne(message);
-  });
+  }, 1, true);
 }
 
 export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
@@ -286,6 +301,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
 
   const loop = (async () => {
     while (!stopped) {
+      let stopWatch: (() => void) | undefined;
       try {
         const from = (await spec.storedUpTo()) + 1;
         const consumer = await messaging.js.consumers.get(spec.stream, {
@@ -295,10 +311,14 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         });
         const messages = await consumer.consume({ max_messages: maxRun, expires: PULL_EXPIRES_MS });
         current = messages;
+        let lastHeard = Date.now();
+        let handledUpTo = from - 1;
+        stopWatch = watchForStall({ consumer, messages, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo });
         const nextRun = runReader(messages, maxRun);
         while (!stopped) {
           const run = await nextRun();
           if (run === null || stopped) break;
+          lastHeard = Date.now();
           const values: { sequence: number; value: z.infer<S> }[] = [];
           for (const message of run) {
             const parsed = spec.schema.safeParse(safeJson(message));
@@ -308,6 +328,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
           inFlight = spec.store(values, run.at(-1)!.seq);
           await inFlight;
           inFlight = undefined;
+          handledUpTo = run.at(-1)!.seq;
           failures = 0;
         }
       } catch (error) {
@@ -316,6 +337,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         failures += 1;
         log.warn({ err: error }, 'stream reader interrupted; reading again from what is stored');
       } finally {
+        stopWatch?.();
         // Not awaited: the reader's close settles only once its iterator is read again, which a loop that is
         // leaving does not do (the subscription ends at once either way).
         void current?.close().catch(() => undefined);

@@ -116,6 +116,21 @@ describe('following a stream into a store that keeps its position', () => {
     expect(await store.storedUpTo()).toBe(last);
   });
 
+  it('carries on when its consumer is deleted on the server behind its back, storing what came meanwhile', async () => {
+    const store = await createStore('orphaned');
+    follow('orphaned', store);
+    await publish('orphaned', { id: 'before' });
+    await eventually(async () => (await store.stored()).length === 1);
+    const subject = messaging.names.eventSubject('orphaned');
+    for await (const consumer of await messaging.jsm.consumers.list(messaging.names.eventsStream)) {
+      const filters = [consumer.config.filter_subject, ...(consumer.config.filter_subjects ?? [])];
+      if (filters.includes(subject)) await messaging.jsm.consumers.delete(messaging.names.eventsStream, consumer.name);
+    }
+    for (const id of ['during-1', 'during-2', 'during-3']) await publish('orphaned', { id });
+    await eventually(async () => (await store.stored()).length === 4, { timeoutMs: 25_000 });
+    expect((await store.stored()).map((row) => row.note)).toEqual(['before', 'during-1', 'during-2', 'during-3']);
+  }, 30_000);
+
   it('starts after what is stored', async () => {
     const store = await createStore('resume');
     for (let index = 0; index < 5; index += 1) await publish('resume', { id: `note-${index}` });
