@@ -41765,7 +41765,7 @@ export interface operations {
                 "application/json": {
                     password: string;
                     confirmPassword?: string;
-                    oldPassword?: string;
+                    oldPassword: string;
                 };
             };
         };

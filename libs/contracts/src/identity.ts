@@ -52,7 +52,8 @@ export const UpdateUser = z.object({
 });
 
 export const ChangePassword = z.object({ password: Password });
-export const ChangeOwnPassword = z.object({ password: Password, confirmPassword: Password.optional(), oldPassword: z.string().max(128).optional() });
+/** The caller's current password is required: a session alone (a stolen cookie) must not be enough to take the account. */
+export const ChangeOwnPassword = z.object({ password: Password, confirmPassword: Password.optional(), oldPassword: z.string().min(1, 'give your current password').max(128) });
 
 export const Login = z.object({ username: z.string().min(1).max(255), password: z.string().min(1).max(1000) });
 

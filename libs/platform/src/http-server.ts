@@ -270,12 +270,17 @@ function notWellFormedAt(value: unknown, path: string): string | null {
   return null;
 }
 
-/** Whether a request comes from this installation's own pages: its Origin is ours, or the browser says so. */
+/**
+ * Whether a request comes from this installation's own pages: its Origin is ours, or the browser says so. With a
+ * public address configured, only that origin is ours: the Host header is the client's to choose (a page elsewhere
+ * reaching the server under another name would otherwise pass).
+ */
 function isSameOrigin(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const origin = request.headers.origin;
   if (typeof origin !== 'string') {
     const site = request.headers['sec-fetch-site'];
     return site === undefined || site === 'same-origin' || site === 'none';
   }
-  return origin === publicOrigin || origin === `${request.protocol}://${request.host}`;
+  if (publicOrigin !== undefined) return origin === publicOrigin;
+  return origin === `${request.protocol}://${request.host}`;
 }

@@ -62,7 +62,7 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
       throw new AuthenticationRequired('The passwords do not match');
     }
     const user = await userReadModel.requireUser(db, principal.userId);
-    if (request.body.oldPassword !== undefined && !(await passwordMatches(user.passwordHash, request.body.oldPassword))) {
+    if (!(await passwordMatches(user.passwordHash, request.body.oldPassword))) {
       throw new AuthenticationRequired('The old password is wrong');
     }
     // Every other session of the user ends; this one goes on.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RateLimitError, type Redis } from '@bunting/platform';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -7,27 +8,25 @@ const MAX_FAILURES_PER_ADDRESS = 30;
 /**
  * Brute-force protection for password login, kept in Redis so it holds across replicas: after 5 failures for one
  * user (whichever of their names or emails was typed) or 30 from one address within 15 minutes, further attempts are
- * refused before any password check. A login naming no user counts against its address only.
+ * refused before any password check. A login naming no user is counted and locked by the name typed, just the same,
+ * so the answers do not tell which names exist.
  */
 export function createLoginGuard(redis: Redis, namespace: string) {
-  const keys = (userId: number | null, address: string) => [
-    ...(userId === null ? [] : [`${namespace}:login-failures:user:${userId}`]),
-    `${namespace}:login-failures:ip:${address}`,
-  ];
-  const limits = (userId: number | null) => [...(userId === null ? [] : [MAX_FAILURES_PER_USER]), MAX_FAILURES_PER_ADDRESS];
+  const keys = (who: LoginSubject, address: string) => [`${namespace}:login-failures:${subjectKey(who)}`, `${namespace}:login-failures:ip:${address}`];
+  const limits = [MAX_FAILURES_PER_USER, MAX_FAILURES_PER_ADDRESS];
   return {
-    async check(userId: number | null, address: string) {
-      const watched = keys(userId, address);
+    async check(who: LoginSubject, address: string) {
+      const watched = keys(who, address);
       const counts = await redis.mget(...watched);
-      const limit = limits(userId);
+      const limit = limits;
       if (counts.some((count, index) => Number(count ?? 0) >= limit[index]!)) {
         const ttl = Math.max(...(await Promise.all(watched.map((key) => redis.ttl(key)))), 1);
         throw new RateLimitError('Too many failed login attempts; try again later.', ttl);
       }
     },
-    async failed(userId: number | null, address: string) {
+    async failed(who: LoginSubject, address: string) {
       const pipeline = redis.multi();
-      for (const key of keys(userId, address)) pipeline.incr(key).expire(key, WINDOW_SECONDS);
+      for (const key of keys(who, address)) pipeline.incr(key).expire(key, WINDOW_SECONDS);
       await pipeline.exec();
     },
     async succeeded(userId: number) {
@@ -37,3 +36,11 @@ export function createLoginGuard(redis: Redis, namespace: string) {
 }
 
 export type LoginGuard = ReturnType<typeof createLoginGuard>;
+
+/** Who a login is counted against: the user it names, or the name typed when it names nobody. */
+export type LoginSubject = { userId: number } | { typed: string };
+
+// A typed name is kept hashed (bounded, and no one's typo is stored as typed), folded as logins are matched.
+const subjectKey = (who: LoginSubject) => ('userId' in who
+  ? `user:${who.userId}`
+  : `name:${createHash('sha256').update(who.typed.trim().toLowerCase()).digest('base64url')}`);

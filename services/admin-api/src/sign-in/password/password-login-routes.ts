@@ -17,10 +17,11 @@ export function passwordLoginRoutes(app: HttpServer, { db, sessions, config, red
       throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in another way.');
     }
     const user = await userReadModel.findByLogin(db, username);
-    await loginGuard.check(user?.id ?? null, request.ip);
+    const who = user ? { userId: user.id } : { typed: username };
+    await loginGuard.check(who, request.ip);
     const valid = user ? await passwordMatches(user.passwordHash, password) : (await spendPasswordCheck(password), false);
     if (!user || !valid) {
-      await loginGuard.failed(user?.id ?? null, request.ip);
+      await loginGuard.failed(who, request.ip);
       if (user) await userService.recordFailedLogin(db, user.id);
       throw new AuthenticationRequired('Wrong password or username.');
     }

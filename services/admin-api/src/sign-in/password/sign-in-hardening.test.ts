@@ -5,17 +5,20 @@ let stack: TestStack;
 let proxied: TestStack;
 /** Where the lockout tests run: they lock this test's loopback address out of it. */
 let guarded: TestStack;
+/** With its public address configured, which is not the address the test reaches it at. */
+let addressed: TestStack;
 
 beforeAll(async () => {
-  [stack, proxied, guarded] = await Promise.all([
+  [stack, proxied, guarded, addressed] = await Promise.all([
     startTestStack(),
     // Behind a proxy on loopback that says the browser came over https.
     startTestStack({ env: { TRUST_PROXY: '127.0.0.1' } }),
     startTestStack(),
+    startTestStack({ env: { BUNTING_URL: 'http://flags.example' } }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([stack?.dispose(), proxied?.dispose(), guarded?.dispose()]);
+  await Promise.all([stack?.dispose(), proxied?.dispose(), guarded?.dispose(), addressed?.dispose()]);
 });
 
 const login = (target: TestStack, username: string, password: string, headers: Record<string, string> = {}) =>
@@ -32,6 +35,19 @@ describe('brute-force protection', () => {
     }
     expect((await login(proxied, 'member1@ex.com', 'member1-password', from(10))).status).toBe(429);
     expect((await login(proxied, 'MEMBER1', 'member1-password', from(11))).status).toBe(429);
+  });
+
+  it('locks a name that belongs to nobody just as a user\'s, so the answers do not tell which names exist', async () => {
+    await proxied.admin.post('/api/admin/user-admin', { username: 'member2', password: 'member2-password', rootRole: 3 });
+    const from = (attempt: number) => ({ 'x-forwarded-for': `10.2.0.${attempt}` });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await login(proxied, 'member2', 'wrong-password', from(attempt))).status).toBe(401);
+      expect((await login(proxied, 'no-such-member', 'wrong-password', from(attempt + 100))).status).toBe(401);
+    }
+    const existing = await login(proxied, 'member2', 'member2-password', from(50));
+    const unknown = await login(proxied, 'No-Such-Member', 'anything', from(150));
+    expect([existing.status, unknown.status]).toEqual([429, 429]);
+    expect(unknown.body.message).toBe(existing.body.message);
   });
 
   it('ignores X-Forwarded-For unless it comes from a trusted proxy, so a client cannot choose its address', async () => {
@@ -51,7 +67,11 @@ describe('sessions', () => {
     await stack.admin.post('/api/admin/user-admin', { username: 'carol', password: 'carol-password-1', rootRole: 3 });
     const here = await loginAs(stack.url, 'carol', 'carol-password-1');
     const elsewhere = await loginAs(stack.url, 'carol', 'carol-password-1');
-    expect((await here.post('/api/admin/user/change-password', { password: 'carol-password-2', confirmPassword: 'carol-password-2' })).status).toBe(200);
+    // The current password is required, and must be right: a session alone cannot take the account.
+    expect((await here.post('/api/admin/user/change-password', { password: 'carol-password-x', confirmPassword: 'carol-password-x' })).status).toBe(400);
+    expect((await here.post('/api/admin/user/change-password', { password: 'carol-password-x', confirmPassword: 'carol-password-x', oldPassword: 'wrong' })).status).toBe(401);
+    expect((await elsewhere.get('/api/admin/user')).status).toBe(200);
+    expect((await here.post('/api/admin/user/change-password', { password: 'carol-password-2', confirmPassword: 'carol-password-2', oldPassword: 'carol-password-1' })).status).toBe(200);
     expect((await here.get('/api/admin/user')).status).toBe(200);
     expect((await elsewhere.get('/api/admin/user')).status).toBe(401);
 
@@ -68,6 +88,15 @@ describe('sessions', () => {
     const last = await loginAs(stack.url, 'carol', 'carol-password-4');
     expect((await stack.admin.delete(`/api/admin/user-admin/${user.id}`)).status).toBe(200);
     expect((await last.get('/api/admin/user')).status).toBe(401);
+  });
+
+  it('take changes only from the configured public origin when one is configured, whatever Host the request names', async () => {
+    const cookie = (await addressed.anonymous.post('/auth/simple/login', { username: 'admin', password: 'unleash4all' })).headers.get('set-cookie')!.split(';')[0]!;
+    const write = (origin: string) => fetch(`${addressed.url}/api/admin/projects`, {
+      method: 'POST', headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ id: `origin-${origin.length}`, name: 'Origin check' }),
+    });
+    expect((await write(addressed.url)).status).toBe(403);
+    expect((await write('http://flags.example')).status).toBe(201);
   });
 
   it('mark the cookie Secure when the browser came over https through a trusted proxy, and only then', async () => {
