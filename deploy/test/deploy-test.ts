@@ -90,23 +90,33 @@ try {
   let stop = false;
   const latencies: number[] = [];
   let failed = 0;
+  const failures = new Map<string, number>();
+  const fail = (why: string) => {
+    say(`  a request failed: ${why}`);
+    failed += 1;
+    failures.set(why, (failures.get(why) ?? 0) + 1);
+  };
   const reader = (async () => {
     while (!stop) {
       const begin = Date.now();
       try {
         const answer = await fetch(`${BASE}/api/frontend`, { headers: { authorization: frontendToken }, signal: AbortSignal.timeout(5_000) });
         await answer.arrayBuffer();
-        if (answer.status !== 200) failed += 1;
-      } catch {
-        failed += 1;
+        if (answer.status !== 200) fail(`HTTP ${answer.status}`);
+      } catch (error) {
+        fail(String(error));
       }
       latencies.push(Date.now() - begin);
       await sleep(20);
     }
   })();
+  say('scaling frontend-api to 1');
   compose('up', '-d', '--no-build', '--no-recreate', '--scale', 'frontend-api=1', 'frontend-api');
+  say('scaled to 1');
   await sleep(3_000);
+  say('scaling frontend-api to 3');
   compose('up', '-d', '--no-build', '--no-recreate', '--scale', 'frontend-api=3', 'frontend-api');
+  say('scaled to 3');
   await until('3 frontend-api replicas healthy again', async () => run('docker', ['ps', '--filter', `name=${PROJECT}_frontend-api`, '--filter', 'health=healthy', '-q'], { quiet: true }).split('\n').filter(Boolean).length === 3, 120_000);
   await sleep(3_000);
   stop = true;
@@ -114,7 +124,7 @@ try {
   latencies.sort((a, b) => a - b);
   const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
   say(`scaled frontend-api 3 -> 1 -> 3 under ${latencies.length} requests: ${failed} failed, p99 ${p99} ms, slowest ${latencies.at(-1)} ms`);
-  check(failed === 0, `${failed} SDK requests failed while scaling`);
+  check(failed === 0, `${failed} SDK requests failed while scaling: ${JSON.stringify([...failures])}`);
 
   // Each NATS node stopped in turn during writes: nothing lost, every event in the log.
   for (const node of ['nats-1', 'nats-2', 'nats-3']) {
@@ -148,6 +158,15 @@ try {
   compose('start', 'postgres');
   await until('writes working after Postgres is back', async () => (await api('POST', '/api/admin/projects/default/features', { name: 'deploy-after-db' })).status === 201, 120_000);
   say(`Postgres away: 503 with Retry-After in ${answeredIn} ms; writes work again once it is back`);
+} catch (error) {
+  // What the ingress saw of the failed requests, before everything is removed.
+  try {
+    const logs = compose('logs', '--no-color', '--tail', '400', 'ingress').split('\n').filter((line) => / (5\d\d) /.test(line)).slice(-20);
+    console.log(logs.join('\n'));
+  } catch {
+    // no logs to show
+  }
+  throw error;
 } finally {
   try {
     compose('down', '-v', '--remove-orphans');
