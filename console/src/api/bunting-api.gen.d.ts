@@ -45389,6 +45389,10 @@ export interface operations {
                         id: string;
                         name: string;
                         message: string;
+                        details?: {
+                            path?: string;
+                            message: string;
+                        }[];
                         error?: string;
                         error_description?: string;
                     };

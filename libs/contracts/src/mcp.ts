@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorBody } from './errors.ts';
 
 /** GET|PUT /api/admin/remote-mcp/settings: whether the remote MCP server at /api/admin/mcp answers (off: 404). */
 export const RemoteMcpSettings = z.object({ enabled: z.boolean() });
@@ -62,10 +63,7 @@ export const OAuthTokenAnswer = z.object({
  * error shape (id, name, message) that every other refusal has; a refusal made before the route (a malformed query)
  * has the spec's members only.
  */
-export const OAuthError = z.object({
-  id: z.string(),
-  name: z.string(),
-  message: z.string(),
+export const OAuthError = ErrorBody.pick({ id: true, name: true, message: true, details: true }).extend({
   error: z.string().optional(),
   error_description: z.string().optional(),
 });

@@ -15,15 +15,14 @@ export function isBehind(now: ConsumerProgress, handledUpTo: number): boolean {
   return now.waiting > 0 || (now.deliveredCount > 0 && now.deliveredUpTo > handledUpTo);
 }
 
-// The library's own notices worth a line in the log: it recreated or lost the consumer, or heard nothing.
+// The library's own notices worth a line in the log: it recreated or lost the consumer. (Missed heartbeats are left
+// out: while NATS is away they come every few seconds from every reader, and the watch says when one is stuck.)
 const NOTICES: Record<string, 'info' | 'warn'> = {
   ordered_consumer_recreated: 'info',
   reset: 'info',
   consumer_not_found: 'warn',
   consumer_deleted: 'warn',
   stream_not_found: 'warn',
-  heartbeats_missed: 'warn',
-  no_responders: 'warn',
 };
 
 /**

@@ -123,13 +123,18 @@ describe('the remote MCP server', () => {
     expect(listed.flags).toEqual([expect.objectContaining({ name: 'mcp-checkout', stale: false, potentiallyStale: false, enabledIn: ['development'] })]);
     expect((await ok(client, 'detect_flag', { words: ['checkout', 'nothing-like-it'] })).candidates[0]).toMatchObject({ name: 'mcp-checkout', matches: 1 });
 
+    // With the strategy's id, the rollout updates that strategy instead of adding one.
+    expect((await ok(client, 'set_flag_rollout', { project: 'default', flag: 'mcp-checkout', environment: 'development', percentage: 40, strategyId: development.strategies[0].id })).outcome).toBe('changed');
+    const updated = (await stack.admin.get(`${flags}/mcp-checkout`)).body.environments.find((environment: { name: string }) => environment.name === 'development').strategies;
+    expect(updated).toHaveLength(1);
+    expect(updated[0].parameters.rollout).toBe('40');
     expect((await ok(client, 'remove_flag_strategy', { project: 'default', flag: 'mcp-checkout', environment: 'development', strategyId: development.strategies[0].id })).outcome).toBe('changed');
     expect((await stack.admin.get(`${flags}/mcp-checkout`)).body.environments.find((environment: { name: string }) => environment.name === 'development').strategies).toEqual([]);
 
     await eventually(async () => {
       const events = await eventsOf('mcp-checkout');
       // Removing the last strategy of an enabled environment turns it off, as in Unleash.
-      expect(events.map((event) => event.type).sort()).toEqual(['feature-created', 'feature-environment-disabled', 'feature-environment-enabled', 'feature-strategy-add', 'feature-strategy-remove']);
+      expect(events.map((event) => event.type).sort()).toEqual(['feature-created', 'feature-environment-disabled', 'feature-environment-enabled', 'feature-strategy-add', 'feature-strategy-remove', 'feature-strategy-update']);
       for (const event of events) expect(event).toMatchObject({ createdBy: 'agent-owner', createdVia: 'MCP: claude-code 1.2.3' });
       return true;
     });
@@ -196,7 +201,14 @@ describe('the remote MCP server', () => {
     const viaApi = (await stack.admin.get(`${flags}/mcp-release/environments/development/release-plans`)).body[0];
     expect(viaApi.activeMilestoneId).toBe(plan.milestones[1].id);
     expect(viaApi.safeguards[0].triggerCondition).toEqual({ operator: '>', threshold: 5 });
-    expect(Array.isArray((await ok(client, 'read_impact_metric')).metrics)).toBe(true);
+    // Resuming a plan no safeguard paused changes nothing, and says it went through.
+    expect((await ok(client, 'resume_release_plan', { project: 'default', flag: 'mcp-release', environment: 'development', planId: plan.id })).outcome).toBe('changed');
+    expect((await stack.admin.post('/api/admin/impact-metrics/register', { name: 'checkout_errors', type: 'counter', help: 'Failed checkouts' })).status).toBeLessThan(300);
+    // Stored as Unleash names them: unleash_<type>_<name>.
+    const metrics = (await ok(client, 'read_impact_metric')).metrics as { name: string }[];
+    expect(metrics.map((metric) => metric.name)).toContain('unleash_counter_checkout_errors');
+    const series = await ok(client, 'read_impact_metric', { metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count' });
+    expect(series).toMatchObject({ step: expect.any(String), series: expect.any(Array) });
     await client.close();
   });
 
@@ -220,6 +232,19 @@ describe('the remote MCP server', () => {
     const wrapped = await ok(client, 'wrap_change', { flag: 'mcp-old-banner', sdk: 'react' });
     expect(wrapped.snippet).toContain('useFlag("mcp-old-banner")');
     expect((await ok(client, 'evaluate_change', { description: 'Migrate checkout payments to the new billing API' })).risk).toBe('high');
+    await client.close();
+  });
+
+  it("acts as a service account with the service account's token, named in the event log", async () => {
+    const account = await stack.admin.post('/api/admin/service-account', { username: 'release-bot', name: 'Release bot', rootRole: 2 });
+    expect(account.status).toBe(201);
+    const token = await stack.admin.post(`/api/admin/service-account/${account.body.id}/token`, { description: 'agent', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const client = await remote(token.body.secret as string, 'ci-agent');
+    await ok(client, 'create_flag', { project: 'elsewhere', name: 'mcp-bot-made' });
+    await eventually(async () => {
+      expect(await eventsOf('mcp-bot-made')).toEqual([expect.objectContaining({ type: 'feature-created', createdBy: 'release-bot', createdVia: 'MCP: ci-agent 1.2.3' })]);
+      return true;
+    });
     await client.close();
   });
 
