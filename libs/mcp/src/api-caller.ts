@@ -58,13 +58,13 @@ export function httpCaller(options: { baseUrl: string; token: string; via: () =>
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
-      const text = await response.text();
-      return { status: response.status, body: parse(text) };
+      return { status: response.status, body: parseBody(await response.text()) };
     },
   };
 }
 
-function parse(text: string): unknown {
+/** An answer's body: JSON when it is JSON, else the text (null when empty). */
+export function parseBody(text: string): unknown {
   if (text === '') return null;
   try {
     return JSON.parse(text) as unknown;

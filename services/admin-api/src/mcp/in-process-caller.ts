@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { HttpServer } from '@bunting/platform';
-import { VIA_HEADER, httpCaller, type ApiCaller } from '@bunting/mcp';
+import { VIA_HEADER, httpCaller, parseBody, type ApiCaller } from '@bunting/mcp';
 
 /**
  * The remote MCP server's way to the API: each tool call is a request through this process's own routes (their
@@ -22,7 +22,7 @@ export function inProcessCaller(app: HttpServer, request: FastifyRequest, via: s
         headers: { ...credential, [VIA_HEADER]: via, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
       });
-      const parsed = parse(answer.body);
+      const parsed = parseBody(answer.body);
       if (answer.statusCode === 404 && remote !== null && isMissingRoute(parsed, method)) return remote.call(method, path, body);
       return { status: answer.statusCode, body: parsed };
     },
@@ -33,12 +33,3 @@ export function inProcessCaller(app: HttpServer, request: FastifyRequest, via: s
 const isMissingRoute = (body: unknown, method: string) =>
   typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string'
   && (body as { message: string }).message.startsWith(`Could not find ${method} `);
-
-function parse(text: string): unknown {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
