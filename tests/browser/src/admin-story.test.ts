@@ -694,6 +694,8 @@ describe('administration in the console', () => {
     await screenshot(page, 'mcp-consent');
     await expectNoSeriousViolations('the MCP consent page');
     await page.getByRole('button', { name: 'Allow' }).click();
+    // The browser is sent on to the client's address; the page is done once it has loaded there.
+    await page.waitForURL(/\/oauth-callback\?/);
     const arrived = await eventually(async () => received.find((entry) => entry.path.startsWith('/oauth-callback')));
     const back = new URL(arrived.path, receiverUrl);
     expect(back.searchParams.get('state')).toBe('story');
