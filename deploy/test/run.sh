@@ -3,7 +3,14 @@
 # and the stand-in images of ../shared/container-images (built here when missing; no registry is reachable).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-IMAGES=${BUNTING_STANDIN_IMAGES:-../shared/container-images}
+# The stand-ins' recipes: BUNTING_STANDIN_IMAGES, else beside the repository, else this machine's shared folder.
+IMAGES=${BUNTING_STANDIN_IMAGES:-}
+if [ -z "$IMAGES" ]; then
+  for candidate in ../shared/container-images /work/shared/container-images; do
+    if [ -f "$candidate/docker-env.sh" ]; then IMAGES=$candidate; break; fi
+  done
+fi
+[ -n "$IMAGES" ] && [ -f "$IMAGES/docker-env.sh" ] || { echo "test:deploy: no stand-in images recipes found (set BUNTING_STANDIN_IMAGES)" >&2; exit 1; }
 # shellcheck disable=SC1091
 source "$IMAGES/docker-env.sh"
 bunting_docker_env
