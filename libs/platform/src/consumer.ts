@@ -271,8 +271,12 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
 }
 
 export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
-  /** The last stream sequence the reader's own store holds; reading starts after it, and again after any failure. */
-  storedUpTo: () => Promise<number>;
+  /**
+   * The last stream sequence the reader's own store holds; reading starts after it, and again after any failure.
+   * `stream.created` names the stream as it is now: a store that kept its position in another stream of that name
+   * (made anew since, numbering from 1 again) answers 0.
+   */
+  storedUpTo: (stream: { created: string }) => Promise<number>;
   /**
    * Stores a run of consecutive messages (in stream order; those that do not fit the schema left out) together with
    * `upTo`, the run's last sequence, in one transaction, so that what is stored and where to resume never disagree.
@@ -303,7 +307,8 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
     while (!stopped) {
       let stopWatch: (() => void) | undefined;
       try {
-        const from = (await spec.storedUpTo()) + 1;
+        const { created } = await messaging.jsm.streams.info(spec.stream);
+        const from = (await spec.storedUpTo({ created })) + 1;
         const consumer = await messaging.js.consumers.get(spec.stream, {
           filter_subjects: spec.filterSubject,
           deliver_policy: DeliverPolicy.StartSequence,
@@ -313,7 +318,10 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         current = messages;
         let lastHeard = Date.now();
         let handledUpTo = from - 1;
-        stopWatch = watchForStall({ consumer, messages, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo });
+        stopWatch = watchForStall({
+          consumer, messages, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo,
+          streamChanged: async () => (await messaging.jsm.streams.info(spec.stream)).created !== created,
+        });
         const nextRun = runReader(messages, maxRun);
         while (!stopped) {
           const run = await nextRun();

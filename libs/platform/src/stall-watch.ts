@@ -42,6 +42,11 @@ export function watchForStall(options: {
   lastHeard: () => number;
   /** The stream sequence of the last message the reader handled. */
   handledUpTo: () => number;
+  /**
+   * Whether the stream is another one than the reader opened on (deleted and made anew, numbering from 1 again):
+   * the client's own recreation resumes after the old numbering, where nothing will come for a long time.
+   */
+  streamChanged?: () => Promise<boolean>;
 }): () => void {
   const { consumer, messages, log, quietMs } = options;
   let behindBefore = false;
@@ -64,6 +69,10 @@ export function watchForStall(options: {
     checking = true;
     void (async () => {
       try {
+        if (options.streamChanged && await withTimeout(options.streamChanged(), quietMs)) {
+          restart('its stream was made anew');
+          return;
+        }
         const info = await withTimeout(consumer.info(false), quietMs);
         const now = { waiting: info.num_pending, deliveredCount: info.delivered.consumer_seq, deliveredUpTo: info.delivered.stream_seq };
         const behind = isBehind(now, options.handledUpTo());

@@ -26,7 +26,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
       stream: messaging.names.eventsStream,
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
-      storedUpTo: () => eventStore.storedUpTo(db),
+      storedUpTo: ({ created }) => eventStore.positionIn(db, created),
       store: async (run, upTo) => {
         const added = await eventStore.storeRun(db, run, upTo);
         stored?.inc({ consumer: durable, outcome: 'acked' }, added);

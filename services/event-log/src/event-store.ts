@@ -130,6 +130,17 @@ export const eventStore = {
   /** The last stream sequence the log holds. */
   storedUpTo: (db: Queryable) => db.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position`),
 
+  /**
+   * The position in the stream created at `created`. A position kept in another stream (NATS rebuilt, as after a
+   * restore of the database) starts again from 0: the new stream's first messages are new events, and any the log
+   * already holds are known by uuid. A position that names no stream yet (kept by an older version) is this one's.
+   */
+  positionIn: (db: Queryable, created: string) => db.oneFirst(sql.type(Position)`
+    update event_log.stream_position
+    set last_sequence = case when stream_created is distinct from ${created} and stream_created is not null then 0 else last_sequence end,
+      stream_created = ${created}
+    returning last_sequence as "lastSequence"`),
+
   async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
     const Count = z.object({ count: z.number() });

@@ -171,3 +171,23 @@ describe('the consumer is idempotent on the event uuid', () => {
     });
   });
 });
+
+// Last in the file: it deletes the events stream under the running stack.
+describe('a stream made anew (NATS rebuilt, as after restoring the database)', () => {
+  it('stores the new stream\'s events, which are numbered from 1 again', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const { js, jsm, names } = stack.messaging;
+    const before = await jsm.streams.info(names.eventsStream);
+    expect(before.state.last_seq).toBeGreaterThan(100);
+    await jsm.streams.delete(names.eventsStream);
+    await jsm.streams.add({ ...before.config });
+    const marker = randomUUID();
+    const event = {
+      uuid: marker, type: 'tag-created', createdAt: new Date().toISOString(), createdBy: 'test', createdByUserId: null,
+      environment: null, project: null, featureName: null, data: { type: 'simple', value: 'after-rebuild' }, preData: null, tags: [],
+    };
+    const published = await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
+    expect(published.seq).toBe(1);
+    await eventually(async () => (await stack.admin.post('/api/admin/events/search', { query: 'after-rebuild' })).body.events.length === 1, { timeoutMs: 45_000 });
+  }, 60_000);
+});
