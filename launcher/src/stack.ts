@@ -75,8 +75,9 @@ export async function startStack(options: {
   const connected = infrastructure;
   let url = '';
   if (startup) {
-    await startup.close();
-    const address = await app.listen({ port: startup.port, host: config.host });
+    // The startup server's own socket, taken over as it is (fastify passes the options on to Node's listen).
+    const address = await app.listen({ handle: startup.handle, host: config.host === 'localhost' ? '127.0.0.1' : config.host } as unknown as { port: number; host: string });
+    startup.handedOver();
     url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
   }
   let closing: Promise<void> | undefined;

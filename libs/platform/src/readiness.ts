@@ -51,23 +51,42 @@ export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metr
   });
 }
 
+/** Sent by the deployment's ingress (deploy/ingress.nginx.conf): a starting process answers it 421, not 503. */
+export const INGRESS_HEADER = 'x-bunting-ingress';
+
 /**
  * While a process waits for its dependencies it cannot serve: /health and every other request answer 503 with
- * Retry-After (scripts that wait for /health then call the API must not start early: Unleash listens only once
- * ready), /ready 503 naming what is awaited, until the real server takes the port over. Orchestrators give a
- * starting process time through a startup probe.
+ * Retry-After (421 to the ingress, which then asks another replica) (scripts that wait for /health then call the API must not start early: Unleash listens only once
+ * ready), /ready 503 naming what is awaited, until the real server takes the listening socket over (the same
+ * socket: were it closed and opened again, connections waiting in it would be cut, and a proxy could not know
+ * whether a write it had sent was done). Orchestrators give a starting process time through a startup probe.
  */
-export function startStartupServer(host: string, port: number, awaiting: () => string | null): Promise<{ port: number; close: () => Promise<void> }> {
+export type StartupServer = {
+  port: number;
+  /** The listening socket, for the real server to listen on (`listen({ handle })`): it is never closed in between. */
+  handle: unknown;
+  /** After the real server took the socket over: the requests this one still holds are answered, then it is done. */
+  handedOver: () => void;
+  /** When the start failed: stops listening. */
+  close: () => Promise<void>;
+};
+
+export function startStartupServer(host: string, port: number, awaiting: () => string | null): Promise<StartupServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      // Not kept open: a connection ends with its answer, and the next one reaches the real server once it is up.
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', ...headers });
       response.end(JSON.stringify(body));
     };
     const what = awaiting();
     if (path === '/health') return send(503, { health: 'BAD', starting: true, awaiting: what }, { 'retry-after': '1' });
     if (path === '/ready') return send(503, { health: 'BAD', starting: true, awaiting: what });
-    send(503, { id: 'starting', name: 'ServiceUnavailableError', message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.` }, { 'retry-after': '2' });
+    const answer = { id: 'starting', name: 'ServiceUnavailableError', message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.` };
+    // An ingress that names itself tries another replica on 421: nginx passes a write on after a 503 only at the
+    // risk of doing it twice, while this answer says it was not done (a rolling upgrade's new replicas start so).
+    if (request.headers[INGRESS_HEADER] !== undefined) return send(421, answer, { 'retry-after': '2' });
+    send(503, answer, { 'retry-after': '2' });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -75,6 +94,10 @@ export function startStartupServer(host: string, port: number, awaiting: () => s
       const address = server.address();
       resolve({
         port: typeof address === 'object' && address ? address.port : port,
+        handle: (server as unknown as { _handle: unknown })._handle,
+        // Not server.close(): that would close the socket the real server now listens on. Every answer here ends
+        // its connection; one that sends nothing is ended after a moment.
+        handedOver: () => void setTimeout(() => server.closeAllConnections(), 1_000).unref(),
         close: () => new Promise((done) => { server.close(() => done()); server.closeAllConnections(); }),
       });
     });

@@ -52,10 +52,34 @@ describe('starting while NATS and Redis are down', () => {
     expect(waiting).toMatchObject({ health: 'BAD', starting: true });
     const refused = await fetch(`${adminApi.url}/api/admin/projects`, { headers: { authorization: adminToken } });
     expect(refused.status).toBe(503);
+    // The deployment's ingress names itself: told 421, it sends the request (a write too) to another replica.
+    const viaIngress = await fetch(`${adminApi.url}/api/admin/projects`, { method: 'POST', headers: { authorization: adminToken, 'x-bunting-ingress': '1' } });
+    expect(viaIngress.status).toBe(421);
+    expect(await viaIngress.json()).toMatchObject({ id: 'starting', name: 'ServiceUnavailableError' });
     await nats.start();
     await eventually(async () => ((await (await fetch(`${adminApi.url}/ready`)).json()) as { awaiting?: string }).awaiting === 'redis', { timeoutMs: 15_000 });
+    // Requests all through the hand-over from the starting server to the real one: each is answered by one or the
+    // other, none is refused or cut (the listening socket is handed over, never closed and opened again).
+    let handingOver = true;
+    const cut: string[] = [];
+    const answered = new Set<number>();
+    const asking = (async () => {
+      while (handingOver) {
+        try {
+          const reply = await fetch(`${adminApi.url}/api/admin/projects`, { headers: { authorization: adminToken, 'x-bunting-ingress': '1' } });
+          answered.add(reply.status);
+          await reply.arrayBuffer();
+        } catch (error) {
+          cut.push(String((error as Error).cause ?? error));
+        }
+      }
+    })();
     await redis.start();
     await eventually(async () => (await fetch(`${adminApi.url}/ready`)).status === 200, { timeoutMs: 20_000 });
+    handingOver = false;
+    await asking;
+    expect(cut).toEqual([]);
+    expect([...answered].sort()).toEqual([200, 421]);
     expect((await fetch(`${adminApi.url}/health`)).status).toBe(200);
     expect((await httpClient(adminApi.url, { authorization: adminToken }).get('/api/admin/projects')).status).toBe(200);
   }, 60_000);

@@ -1,0 +1,49 @@
+// The images the deploy test runs: this commit's, and the one before the last change of a migration, which the
+// rolling upgrade starts from (so the upgrade migrates a schema under code that was written before it).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run, say } from './harness.ts';
+
+/** A clean copy of `commit` (what is committed, nothing installed or built), in a new temporary folder. */
+export function cleanCopy(commit: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'bunting-deploy-'));
+  run('sh', ['-c', `git archive ${commit} | tar -x -C ${folder}`]);
+  return folder;
+}
+
+/**
+ * The commit before the newest one that changed a service's migrations, or undefined when this clone's history does
+ * not reach it (a shallow clone).
+ */
+export function beforeLastMigration(): string | undefined {
+  const changed = run('git', ['log', '-1', '--format=%H', '--', 'services/*/migrations/*'], { quiet: true }).trim();
+  if (!changed) return undefined;
+  try {
+    return run('git', ['rev-parse', '--verify', '--quiet', `${changed}^`], { quiet: true }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds `tag` from a clean copy, as a user does; answers the seconds it took and the image's size in MB. */
+export function buildImage(folder: string, tag: string): { seconds: number; megabytes: number } {
+  const begin = Date.now();
+  run('docker', ['build', '--network', 'host', '-q', '-f', 'deploy/Dockerfile', '-t', tag, '.'], { cwd: folder, quiet: true });
+  const size = Number(run('docker', ['image', 'inspect', tag, '--format', '{{.Size}}'], { quiet: true }).trim());
+  return { seconds: Math.round((Date.now() - begin) / 1000), megabytes: Math.round(size / 1024 / 1024) };
+}
+
+/**
+ * The earlier version's code built with this commit's Dockerfile: how an image is built is part of the deployment
+ * under test, and older Dockerfiles had faults this issue fixed.
+ */
+export function buildPrevious(commit: string, tag: string) {
+  const folder = cleanCopy(commit);
+  for (const file of ['deploy/Dockerfile', '.dockerignore']) {
+    writeFileSync(join(folder, file), run('git', ['show', `HEAD:${file}`], { quiet: true }));
+  }
+  const built = buildImage(folder, tag);
+  say(`previous version (${commit.slice(0, 7)}) built in ${built.seconds} s, ${built.megabytes} MB`);
+  return folder;
+}
