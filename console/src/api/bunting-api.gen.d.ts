@@ -5064,6 +5064,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/user-admin/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the lock that failed sign-ins put on a user
+         * @description Lift the lock that failed sign-ins put on a user. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        post: operations["postApiAdminUserAdminByIdUnlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/user-admin/access": {
         parameters: {
             query?: never;
@@ -37162,7 +37182,7 @@ export interface operations {
                 "application/json": {
                     username: string;
                     name?: string;
-                    rootRole: number | ("Admin" | "Editor" | "Viewer");
+                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
                 };
             };
         };
@@ -37261,7 +37281,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    rootRole?: number | ("Admin" | "Editor" | "Viewer");
+                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
                 };
             };
         };
@@ -40739,7 +40759,7 @@ export interface operations {
                     email?: string;
                     name?: string;
                     password?: string;
-                    rootRole: number | ("Admin" | "Editor" | "Viewer");
+                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
                     sendEmail?: boolean;
                 };
             };
@@ -40933,7 +40953,7 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     name?: string;
-                    rootRole?: number | ("Admin" | "Editor" | "Viewer");
+                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
                 };
             };
         };
@@ -41109,6 +41129,80 @@ export interface operations {
                 };
             };
         };
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminUserAdminByIdUnlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description No content */
             200: {

@@ -30,3 +30,9 @@ export const useRemoveUser = () => useChange(
   (id: number) => answer(api.DELETE('/api/admin/user-admin/{id}', { params: { path: { id } } })),
   { refresh, done: 'User removed', failed: 'Not removed' },
 );
+
+/** Lifts the lock failed sign-ins put on a user (5 in 15 minutes). */
+export const useUnlockUser = () => useChange(
+  (user: { id: number; name?: string | null; username?: string | null; email?: string | null }) => answer(api.POST('/api/admin/user-admin/{id}/unlock', { params: { path: { id: user.id } } })).then(() => user),
+  { refresh, done: (user) => `${nameOf(user)} can sign in again`, failed: 'Not unlocked' },
+);

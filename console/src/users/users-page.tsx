@@ -9,7 +9,10 @@ import { FormModal } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { useCreateUser, useRemoveUser, useResetLink, useUpdateUser, useUsers } from './user-queries.ts';
+import { useCreateUser, useRemoveUser, useResetLink, useUnlockUser, useUpdateUser, useUsers } from './user-queries.ts';
+
+// As many failed sign-ins as lock a user for a while (admin-api's login guard).
+const LOCKING_FAILURES = 5;
 
 function displayName(user: User) {
   return user.name ?? user.username ?? user.email ?? `User ${user.id}`;
@@ -64,7 +67,7 @@ function EditUserModal({ user, onClose }: { user: User; onClose: () => void }) {
   );
 }
 
-/** People with an account: search, add (with a link to set a password), edit, change their root role, reset, remove. */
+/** People with an account: search, add (with a link to set a password), edit, change their root role, unlock, reset, remove. */
 export default function UsersPage() {
   const can = usePermission();
   const admin = can('ADMIN');
@@ -77,6 +80,7 @@ export default function UsersPage() {
   const [editing, setEditing] = useState<User | null>(null);
   const changeRole = useUpdateUser();
   const removeUser = useRemoveUser();
+  const unlock = useUnlockUser();
   if (users.isPending) return <Loading label="Loading users" />;
   if (users.isError) return <Failed error={users.error} />;
   const roles = users.data.rootRoles ?? [];
@@ -96,7 +100,10 @@ export default function UsersPage() {
           <Table.Tbody>
             {shown.map((user) => (
               <Table.Tr key={user.id}>
-                <Table.Td>{displayName(user)} {user.accountType === 'Service Account' ? <Badge size="xs" variant="light">service account</Badge> : null}</Table.Td>
+                <Table.Td>
+                  {displayName(user)} {user.accountType === 'Service Account' ? <Badge size="xs" variant="light">service account</Badge> : null}
+                  {(user.loginAttempts ?? 0) >= LOCKING_FAILURES ? <Badge size="xs" color="red" variant="light">{user.loginAttempts} failed sign-ins</Badge> : null}
+                </Table.Td>
                 <Table.Td>{user.email ?? user.username ?? ''}</Table.Td>
                 <Table.Td>
                   <Select
@@ -109,6 +116,9 @@ export default function UsersPage() {
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
                     <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Edit ${displayName(user)}`} onClick={() => setEditing(user)}>Edit</Button>
+                    {(user.loginAttempts ?? 0) >= LOCKING_FAILURES
+                      ? <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Unlock ${displayName(user)}`} onClick={() => unlock.mutate(user)}>Unlock</Button>
+                      : null}
                     <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Reset password of ${displayName(user)}`} onClick={() => { setResetFor(displayName(user)); resetLink.mutate(user.id); }}>Reset password</Button>
                     <ConfirmButton size="compact-sm" variant="subtle" color="red" disabled={!admin.allowed} aria-label={`Remove ${displayName(user)}`} title={`Remove ${displayName(user)}?`} message="They lose access at once; what they changed stays in the history." confirmLabel="Remove" onConfirm={() => removeUser.mutate(user.id)}>Remove</ConfirmButton>
                   </Group>

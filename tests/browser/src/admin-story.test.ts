@@ -113,6 +113,30 @@ describe('administration in the console', () => {
     expect((await httpClient(stack.url).post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' })).status).toBe(200);
   });
 
+  it('shows a user locked by failed sign-ins, unlocks them and makes them read-only', async () => {
+    const anyone = httpClient(stack.url);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'a-wrong-guess' })).status).toBe(401);
+    }
+    expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' })).status).toBe(429);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Users' }).click();
+    const table = page.getByRole('table', { name: 'Users' });
+    await table.getByText('5 failed sign-ins').waitFor();
+    await page.getByRole('combobox', { name: 'Root role of Nora Berg' }).click();
+    await page.getByRole('option', { name: 'Read-only' }).click();
+    await page.getByText('Nora Berg was saved').waitFor();
+    await screenshot(page, 'admin-user-locked');
+    await page.getByRole('button', { name: 'Unlock Nora Berg' }).click();
+    await page.getByText('Nora Berg can sign in again').waitFor();
+    await table.getByText('5 failed sign-ins').waitFor({ state: 'detached' });
+    await expectNoSeriousViolations('the users, after unlocking');
+    const session = await anyone.post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' });
+    expect(session.status).toBe(200);
+    const roles = (await stack.admin.get('/api/admin/user-admin')).body.rootRoles as { id: number; name: string }[];
+    expect(session.body.rootRole).toBe(roles.find((role) => role.name === 'Read-only')!.id);
+  });
+
   it('creates a client token whose secret is shown once and works with the real SDK', async () => {
     await stack.admin.post('/api/admin/projects/default/features', { name: 'from-a-token' });
     await stack.admin.post('/api/admin/projects/default/features/from-a-token/environments/development/on');

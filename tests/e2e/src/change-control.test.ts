@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, loginAs, sampleOf, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { eventually, httpClient, loginAs, sampleOf, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Change control that no route can forget: every state-changing operation of the API document, called directly
@@ -210,3 +213,63 @@ describe('change control over every state-changing operation of the API document
       'DELETE /api/admin/projects/{projectId}/environments/{environment}']));
   });
 });
+
+// Personal state a read-only user keeps (their favorites and their own tokens); nothing of the instance's.
+const PERSONAL_EVENTS = new Set(['feature-favorited', 'feature-unfavorited', 'project-favorited', 'project-unfavorited', 'pat-created', 'pat-deleted']);
+
+describe('the read-only root role', () => {
+  it('changes nothing anywhere, though a project role and an Admin group say otherwise, by session or by token', { timeout: 180_000 }, async () => {
+    const { admin } = stack;
+    const reader = await admin.post('/api/admin/user-admin', { username: 'rita', password: 'a-long-password', rootRole: 'Read-only' });
+    expect(reader.status).toBe(201);
+    const roles = (await admin.get('/api/admin/user-admin')).body.rootRoles as { id: number; name: string; type: string }[];
+    expect(roles.find((role) => role.name === 'Read-only')).toMatchObject({ id: reader.body.rootRole, type: 'root' });
+    expect((await admin.post(`${base}/access`, { roles: [4], users: [reader.body.id] })).status).toBeLessThan(300);
+    expect((await admin.post('/api/admin/groups', { name: 'Admins', rootRole: 1, users: [{ user: { id: reader.body.id } }] })).status).toBe(201);
+    // The built-in role is not for changing.
+    expect((await admin.put(`/api/admin/roles/${reader.body.rootRole}`, { name: 'Read-only', type: 'root-custom', permissions: [{ name: 'CREATE_FEATURE' }] })).status).toBe(400);
+
+    const session = await loginAs(stack.url, 'rita', 'a-long-password');
+    const pat = await session.post('/api/admin/user/tokens', { description: 'mine', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(pat.status).toBe(201);
+    const byToken = httpClient(stack.url, { authorization: pat.body.secret });
+    const before = (await admin.get('/api/admin/search/events?from=IS:2000-01-01&limit=1')).body.total as number;
+
+    const ownSession = (path: string) => /^\/(auth|logout)|^\/api\/admin\/user\//.test(path);
+    const outcomes = await callEveryOperation(session, ownSession);
+    expect(outcomes.filter((outcome) => outcome.status < 300 && !/favorites|splash|feedback|playground|search|validate|export/.test(outcome.operation)).map((outcome) => outcome.operation)).toEqual([]);
+    for (const [method, path, body] of [
+      ['POST', `${base}/features`, { name: 'by-token' }],
+      ['POST', `${base}/features/served/environments/development/on`, undefined],
+      ['POST', '/api/admin/api-tokens', { tokenName: 'x', type: 'client', environment: 'development', projects: ['*'] }],
+      ['POST', '/api/admin/projects', { id: 'mine', name: 'Mine' }],
+    ] as const) {
+      expect((await byToken.call(method, path, body)).status, `${method} ${path}`).toBe(403);
+    }
+    // An agent signed in with the user's token gets no further: a changing tool is refused, reading works.
+    const agent = new Client({ name: 'read-only-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${pat.body.secret}` } } }));
+    const created = await agent.callTool({ name: 'create_flag', arguments: { project, name: 'by-agent' } }) as CallToolResult;
+    expect(created.isError).toBe(true);
+    const toggled = await agent.callTool({ name: 'toggle_flag_environment', arguments: { project, flag: 'served', environment: 'development', enabled: false } }) as CallToolResult;
+    expect(toggled.isError).toBe(true);
+    expect((await agent.callTool({ name: 'list_flags', arguments: { project } }) as CallToolResult).isError).toBeFalsy();
+    await agent.close();
+    // What reached the log in its name while it tried (the test's own reads export as admin): its own favorites
+    // and tokens at most.
+    const written = (await writtenSince(before)).filter((event) => event.createdBy === 'rita');
+    expect(written.filter((event) => !PERSONAL_EVENTS.has(event.type))).toEqual([]);
+  });
+});
+
+/** The events written since the log held `before`, once all have reached it (a marker written last is awaited). */
+async function writtenSince(before: number): Promise<{ type: string; createdBy: string }[]> {
+  const marker = `marker-${before}`;
+  await stack.admin.post('/api/admin/tags', { type: 'simple', value: marker });
+  const total = await eventually(async () => {
+    const found = (await stack.admin.post('/api/admin/events/search', { query: marker })).body.events as unknown[];
+    return found.length === 1 && (await stack.admin.get('/api/admin/search/events?from=IS:2000-01-01&limit=1')).body.total as number;
+  }, { timeoutMs: 20_000 });
+  const newest = (await stack.admin.get(`/api/admin/search/events?from=IS:2000-01-01&limit=${total - before}`)).body.events as { type: string; createdBy: string; data: { value?: string } | null }[];
+  return newest.filter((event) => event.data?.value !== marker);
+}

@@ -36,7 +36,8 @@ async function rolePermissions(db: Queryable, roleIds: readonly number[]): Promi
 export async function resolveUserPrincipal(db: Queryable, userId: number, kind: Principal['kind'], key?: string): Promise<Principal | null> {
   const user = await principalStore.user(db, userId);
   if (!user) return null;
-  const grants = await principalStore.grants(db, userId);
+  // Read-only: reading alone, whatever project roles and groups say, and so through every token acting as them.
+  const grants = user.readOnly ? [] : await principalStore.grants(db, userId);
   const roots = [user.rootRoleId, ...grants.filter((grant) => grant.project === null).map((grant) => grant.roleId)];
   const permissionsByRole = await rolePermissions(db, [...roots, ...grants.map((grant) => grant.roleId)]);
 

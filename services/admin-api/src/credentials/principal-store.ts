@@ -8,6 +8,8 @@ const UserRow = z.object({
   email: z.string().nullable(),
   rootRoleId: z.number(),
   isService: z.boolean(),
+  /** Whether the root role is the read-only one, which no other grant widens. */
+  readOnly: z.boolean(),
 });
 const Grant = z.object({ roleId: z.number(), project: z.string().nullable() });
 const StoredPermission = z.object({ roleId: z.number(), type: z.string(), permission: z.string(), environment: z.string().nullable() });
@@ -16,7 +18,8 @@ const StoredPermission = z.object({ roleId: z.number(), type: z.string(), permis
 export const principalStore = {
   user(db: Queryable, id: number) {
     return db.maybeOne(sql.type(UserRow)`
-      select id, name, username, email, root_role_id as "rootRoleId", is_service as "isService" from admin.users where id = ${id}`);
+      select u.id, u.name, u.username, u.email, u.root_role_id as "rootRoleId", u.is_service as "isService", r.read_only as "readOnly"
+      from admin.users u join admin.roles r on r.id = u.root_role_id where u.id = ${id}`);
   },
   /** Root roles through groups (project null) and project roles, direct and through groups. */
   grants(db: Queryable, userId: number) {

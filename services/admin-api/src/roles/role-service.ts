@@ -14,6 +14,10 @@ import { roleStore, roleView, type RoleRow } from './role-store.ts';
 
 type Grant = { name: string; environment?: string | undefined };
 
+// Built in: the five of the first migration and the read-only root role (its id is the installation's own); only
+// custom roles ("root-custom", "custom") are made, changed and deleted through the API.
+const isBuiltIn = (role: RoleRow) => BUILT_IN_ROLES[role.id] !== undefined || role.type === 'root' || role.type === 'project';
+
 async function roleWithPermissions(db: Queryable, role: RoleRow) {
   const builtIn = BUILT_IN_ROLES[role.id];
   const permissions = builtIn
@@ -90,7 +94,7 @@ export const roleService = {
 
   async update({ tx, emit }: Change, id: number, input: CreateRole) {
     const before = await requireRole(tx, id);
-    if (BUILT_IN_ROLES[id]) throw ValidationError.field('id', `the built-in role ${before.name} cannot be changed`);
+    if (isBuiltIn(before)) throw ValidationError.field('id', `the built-in role ${before.name} cannot be changed`);
     const other = await roleStore.getByName(tx, input.name);
     if (other && other.id !== id) throw new NameExistsError(`A role with the name ${input.name} already exists`);
     const type = before.type as 'root-custom' | 'custom';
@@ -106,7 +110,7 @@ export const roleService = {
 
   async delete({ tx, emit }: Change, id: number) {
     const before = await requireRole(tx, id);
-    if (BUILT_IN_ROLES[id]) throw ValidationError.field('id', `the built-in role ${before.name} cannot be deleted`);
+    if (isBuiltIn(before)) throw ValidationError.field('id', `the built-in role ${before.name} cannot be deleted`);
     if (await roleStore.isAssigned(tx, id)) throw new NameExistsError(`Role ${before.name} is still assigned; assign users and groups another role first`);
     const previous = await roleWithPermissions(tx, before);
     await roleStore.delete(tx, id);

@@ -5,10 +5,11 @@ import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
 import { userReadModel, userView } from './user-read-model.ts';
 import { userService } from './user-service.ts';
+import { unlockUser } from './login-lock.ts';
 
 const IdParams = z.object({ id: NumericId });
 
-export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'sessions'>) {
+export function userRoutes(app: HttpServer, { db, changes, sessions, redis, namespace }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace'>) {
   // Every user and every root role.
   app.get('/api/admin/user-admin', { schema: { summary: 'List the users and the root roles', response: { 200: Users } } }, async (request) => {
     allow(request, Permission.ADMIN);
@@ -78,6 +79,15 @@ export function userRoutes(app: HttpServer, { db, changes, sessions }: Pick<Admi
       await userService.setPassword(change, request.params.id, request.body.password);
       await sessions.endAllOf(request.params.id);
     });
+    // A new password set by an admin is meant to be used now: a lock from failed sign-ins goes with the old one.
+    await unlockUser(redis, namespace, request.params.id);
+    return reply.code(200).send();
+  });
+
+  app.post('/api/admin/user-admin/:id/unlock', { schema: { summary: 'Lift the lock that failed sign-ins put on a user', params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
+    const principal = allow(request, Permission.ADMIN);
+    await changes.run(principal, (change) => userService.unlock(change, request.params.id));
+    await unlockUser(redis, namespace, request.params.id);
     return reply.code(200).send();
   });
 }

@@ -85,4 +85,11 @@ export const userService = {
     await userStore.setPassword(change.tx, id, await hashPassword(password));
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
   },
+
+  /** Forgets a user's failed sign-ins, which lifts a lock they caused (the caller clears the lock itself). */
+  async unlock(change: Change, id: number) {
+    const user = await requireUser(change.tx, id);
+    await userStore.clearFailedLogins(change.tx, id);
+    change.emit({ type: 'user-updated', data: { id: user.id, loginAttempts: 0 }, preData: { id: user.id, loginAttempts: user.loginAttempts } });
+  },
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RateLimitError, type Redis } from '@bunting/platform';
+import { userLockKey } from '../../users/login-lock.ts';
 
 const WINDOW_SECONDS = 15 * 60;
 const MAX_FAILURES_PER_USER = 5;
@@ -12,7 +13,7 @@ const MAX_FAILURES_PER_ADDRESS = 30;
  * so the answers do not tell which names exist.
  */
 export function createLoginGuard(redis: Redis, namespace: string) {
-  const keys = (who: LoginSubject, address: string) => [`${namespace}:login-failures:${subjectKey(who)}`, `${namespace}:login-failures:ip:${address}`];
+  const keys = (who: LoginSubject, address: string) => [subjectKey(namespace, who), `${namespace}:login-failures:ip:${address}`];
   const limits = [MAX_FAILURES_PER_USER, MAX_FAILURES_PER_ADDRESS];
   return {
     async check(who: LoginSubject, address: string) {
@@ -30,7 +31,7 @@ export function createLoginGuard(redis: Redis, namespace: string) {
       await pipeline.exec();
     },
     async succeeded(userId: number) {
-      await redis.del(`${namespace}:login-failures:user:${userId}`);
+      await redis.del(userLockKey(namespace, userId));
     },
   };
 }
@@ -41,6 +42,6 @@ export type LoginGuard = ReturnType<typeof createLoginGuard>;
 export type LoginSubject = { userId: number } | { typed: string };
 
 // A typed name is kept hashed (bounded, and no one's typo is stored as typed), folded as logins are matched.
-const subjectKey = (who: LoginSubject) => ('userId' in who
-  ? `user:${who.userId}`
-  : `name:${createHash('sha256').update(who.typed.trim().toLowerCase()).digest('base64url')}`);
+const subjectKey = (namespace: string, who: LoginSubject) => ('userId' in who
+  ? userLockKey(namespace, who.userId)
+  : `${namespace}:login-failures:name:${createHash('sha256').update(who.typed.trim().toLowerCase()).digest('base64url')}`);

@@ -35,6 +35,21 @@ describe('brute-force protection', () => {
     }
     expect((await login(proxied, 'member1@ex.com', 'member1-password', from(10))).status).toBe(429);
     expect((await login(proxied, 'MEMBER1', 'member1-password', from(11))).status).toBe(429);
+
+    // An admin lifts the lock (the user list shows the failed attempts first); the event log says who did.
+    const users = (await proxied.admin.get('/api/admin/user-admin')).body.users as { id: number; username: string; loginAttempts: number }[];
+    const member = users.find((user) => user.username === 'member1')!;
+    expect(member.loginAttempts).toBe(5);
+    const adminSession = await loginAs(proxied.url, 'admin', 'unleash4all');
+    await proxied.admin.post('/api/admin/user-admin', { username: 'editor1', password: 'editor1-password', rootRole: 2 });
+    const asEditor = await loginAs(proxied.url, 'editor1', 'editor1-password');
+    expect((await asEditor.post(`/api/admin/user-admin/${member.id}/unlock`)).status).toBe(403);
+    expect((await proxied.admin.post('/api/admin/user-admin/99999/unlock')).status).toBe(404);
+    expect((await adminSession.post(`/api/admin/user-admin/${member.id}/unlock`)).status).toBe(200);
+    expect((await proxied.admin.get(`/api/admin/user-admin/${member.id}`)).body.loginAttempts).toBe(0);
+    expect((await login(proxied, 'member1', 'member1-password', from(12))).status).toBe(200);
+    const logged = (await proxied.admin.get('/api/admin/search/events?type=IS:user-updated')).body.events as { createdBy: string; data: { loginAttempts?: number } }[];
+    expect(logged.find((event) => event.data.loginAttempts === 0)?.createdBy).toBe('admin');
   });
 
   it('locks a name that belongs to nobody just as a user\'s, so the answers do not tell which names exist', async () => {
