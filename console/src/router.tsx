@@ -34,6 +34,7 @@ export const router = createBrowserRouter([
   // Opened from links people are sent, signed out.
   { path: '/new-user', lazy: page(() => import('./invites/new-user-page.tsx')), hydrateFallbackElement: firstLoad },
   { path: '/reset-password', lazy: page(() => import('./sign-in/password/reset-password-page.tsx')), hydrateFallbackElement: firstLoad },
+  { path: '/forgotten-password', lazy: page(() => import('./sign-in/password/forgotten-password-page.tsx')), hydrateFallbackElement: firstLoad },
   {
     element: <AppLayout />,
     hydrateFallbackElement: firstLoad,

@@ -5680,6 +5680,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/reset/password-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password reset link to the account with this address
+         * @description E-mail a password reset link to the account with this address. Open: no credential is needed.
+         */
+        post: operations["postAuthResetPasswordEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/reset/validate": {
         parameters: {
             query?: never;
@@ -37182,7 +37202,7 @@ export interface operations {
                 "application/json": {
                     username: string;
                     name?: string;
-                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
+                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Reader");
                 };
             };
         };
@@ -37281,7 +37301,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
+                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Reader");
                 };
             };
         };
@@ -40759,7 +40779,7 @@ export interface operations {
                     email?: string;
                     name?: string;
                     password?: string;
-                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
+                    rootRole: number | ("Admin" | "Editor" | "Viewer" | "Reader");
                     sendEmail?: boolean;
                 };
             };
@@ -40953,7 +40973,7 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     name?: string;
-                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Read-only");
+                    rootRole?: number | ("Admin" | "Editor" | "Viewer" | "Reader");
                 };
             };
         };
@@ -44362,6 +44382,84 @@ export interface operations {
                 "application/json": {
                     password: string;
                     token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthResetPasswordEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
                 };
             };
         };

@@ -11,7 +11,10 @@ export const useUsers = (options: { fresh?: boolean } = {}) => useQuery({ ...end
 const refresh = ['/api/admin/user-admin'] as const;
 const nameOf = (user: { id: number; name?: string | null; username?: string | null; email?: string | null }) => user.name ?? user.username ?? user.email ?? `User ${user.id}`;
 
-/** A link the user sets a password with; shown because Bunting sends no e-mail. */
+/** Whether this installation sends e-mail (an SMTP server is configured), as ui-config says. */
+export const useEmailEnabled = () => useQuery({ ...endpointQuery('/api/admin/ui-config'), select: (config) => config.emailEnabled });
+
+/** A link the user sets a password with; shown where no welcome e-mail carries it. */
 export const useResetLink = () => useMutation({
   mutationFn: (id: number) => answer(api.POST('/api/admin/user-admin/reset-password', { body: { id: String(id) } })),
 });

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Role, User } from '@bunting/contracts';
@@ -9,7 +9,7 @@ import { FormModal } from '../ui/form-modal.tsx';
 import { Guarded } from '../ui/guarded.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Empty, Failed, Loading } from '../ui/states.tsx';
-import { useCreateUser, useRemoveUser, useResetLink, useUnlockUser, useUpdateUser, useUsers } from './user-queries.ts';
+import { useCreateUser, useEmailEnabled, useRemoveUser, useResetLink, useUnlockUser, useUpdateUser, useUsers } from './user-queries.ts';
 
 // As many failed sign-ins as lock a user for a while (admin-api's login guard).
 const LOCKING_FAILURES = 5;
@@ -20,17 +20,22 @@ function displayName(user: User) {
 
 function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => void }) {
   const [form, setForm] = useState({ name: '', username: '', email: '', rootRole: 'Viewer', password: '' });
+  const emailEnabled = useEmailEnabled().data === true;
+  const [sendEmail, setSendEmail] = useState(true);
   const resetLink = useResetLink();
   const create = useCreateUser();
   const error = create.error;
   const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const welcomed = emailEnabled && sendEmail && form.email.trim() !== '';
   const submit = () => create.mutate({
     ...(form.name ? { name: form.name } : {}), ...(form.username ? { username: form.username } : {}),
     ...(form.email ? { email: form.email } : {}), ...(form.password ? { password: form.password } : {}),
     rootRole: Number(form.rootRole) || (roles.find((role) => role.name === form.rootRole)?.id ?? 0),
+    ...(welcomed ? { sendEmail: true } : {}),
   }, {
-    // Without a password, the new user is given a link to choose one.
-    onSuccess: (user) => (form.password ? onClose() : resetLink.mutate(user.id)),
+    // Without a password, the new user is given a link to choose one: in the welcome e-mail, else here to copy
+    // (a link made here would retire the mailed one).
+    onSuccess: (user) => (form.password || welcomed ? onClose() : resetLink.mutate(user.id)),
   });
   if (resetLink.data) {
     return (
@@ -50,6 +55,9 @@ function CreateUserModal({ roles, onClose }: { roles: Role[]; onClose: () => voi
       <TextInput label="Email" type="email" value={form.email} onChange={(event) => set('email')(event.currentTarget.value)} error={fieldError(error, 'email')} description="A user name or an email is needed to sign in" />
       <Select label="Root role" allowDeselect={false} data={roles.map((role) => ({ value: String(role.id), label: role.name }))} value={roles.find((role) => role.name === form.rootRole)?.id.toString() ?? form.rootRole} onChange={(value) => value && set('rootRole')(value)} error={fieldError(error, 'rootRole')} />
       <PasswordInput label="Password" description="Leave empty to give the user a link to choose one" value={form.password} onChange={(event) => set('password')(event.currentTarget.value)} error={fieldError(error, 'password')} />
+      {emailEnabled
+        ? <Checkbox label="Send a welcome e-mail with a link to choose a password" checked={sendEmail} disabled={form.email.trim() === ''} onChange={(event) => setSendEmail(event.currentTarget.checked)} />
+        : <Text size="xs" c="dimmed">This installation sends no e-mail: without a password, you get a link to give the new user.</Text>}
     </FormModal>
   );
 }

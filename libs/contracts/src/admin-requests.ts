@@ -21,5 +21,8 @@ export const EdgeTokenList = z.object({ tokens: z.array(z.string().max(1000)).ma
 /** idSchema of a password reset: a user by id, email or username. */
 export const ResetPasswordRequest = z.object({ id: z.string().min(1).max(255) });
 
+/** emailSchema: where a reset link is mailed, when an account has that address. */
+export const ResetPasswordEmail = z.object({ email: z.string().trim().min(1).max(255) });
+
 /** idsSchema: users to delete when inactive. */
 export const UserIds = z.object({ ids: z.array(z.number().int()).max(10_000) });

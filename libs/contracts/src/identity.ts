@@ -31,8 +31,8 @@ export type User = z.infer<typeof User>;
 
 export const Users = z.object({ users: z.array(User), rootRoles: z.array(Role).optional() });
 
-// By name too, as Unleash takes them; Read-only is Unleash 8's read-only root role.
-const RootRoleInput = z.union([z.number().int().min(1), z.enum(['Admin', 'Editor', 'Viewer', 'Read-only'])]);
+// By name too, as Unleash takes them; Reader is Unleash 8's read-only root role.
+const RootRoleInput = z.union([z.number().int().min(1), z.enum(['Admin', 'Editor', 'Viewer', 'Reader'])]);
 const Email = z.email().max(255);
 const Password = z.string().min(8, 'must be at least 8 characters').max(128);
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { readBoolean, readInteger, readList, type Env } from '@bunting/platform';
+import { readEmailSettings, type EmailSettings } from './email/email-settings.ts';
 
 export type AdminConfig = {
   initAdminTokens: string[];
@@ -36,6 +37,8 @@ export type AdminConfig = {
    * admin-api); null when everything runs in this process.
    */
   mcpApiUrl: string | null;
+  /** The SMTP server mail goes through (EMAIL_HOST and the rest), or null: links are then shown to copy. */
+  email: EmailSettings | null;
 };
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
@@ -59,6 +62,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     progressionMinuteMs: Math.min(60_000, Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS'))),
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
+    email: readEmailSettings(env),
     safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),

@@ -2,6 +2,8 @@ import type { CredentialVerifier, DatabasePool, Logger, Messaging, Redis } from 
 import type { Changes } from './events/changes.ts';
 import type { AdminConfig } from './admin-config.ts';
 import type { SessionStore } from './sessions/user-sessions.ts';
+import type { EmailOutbox } from './email/email-outbox.ts';
+import type { Change } from './events/changes.ts';
 
 /** What every admin-api route module is built from. */
 export type AdminDeps = {
@@ -16,4 +18,8 @@ export type AdminDeps = {
   sessions: SessionStore;
   /** Prefix of this installation's Redis keys and NATS subjects. */
   namespace: string;
+  /** Mail queued with the change that causes it (nothing where no SMTP server is configured). */
+  mail: EmailOutbox;
+  /** Queues a new user's welcome mail with a link to choose a password; false when none can be sent. */
+  welcome: (change: Change, user: { id: number; email: string | null; name: string | null }) => Promise<boolean>;
 };

@@ -82,6 +82,11 @@ import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { releasePlanReactions } from './release-plans/release-plan-reactions.ts';
 import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
 import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
+import { emailOutbox } from './email/email-outbox.ts';
+import { startEmailSender } from './email/email-sender.ts';
+import { welcomeMessage } from './email/email-messages.ts';
+import { createResetLink } from './sign-in/password/password-reset.ts';
+import { userService } from './users/user-service.ts';
 import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
 import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
@@ -144,7 +149,18 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
-    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions };
+    // Mail goes out from the e-mail outbox, written with the change that causes it.
+    const mail = emailOutbox(config.email, config.baseUrl);
+    const mailer = config.email ? startEmailSender({
+      db, settings: config.email, log, metrics: infrastructure.metrics,
+      onSent: async (sent) => { if (sent.kind === 'welcome' && sent.userId !== null) await userService.markEmailSent(db, sent.userId); },
+    }) : null;
+    const welcome: AdminDeps['welcome'] = async (change, user) => {
+      if (!mail.enabled || !user.email) return false;
+      const { resetPasswordUrl } = await createResetLink(change, String(user.id), config.baseUrl);
+      return mail.queue(change, welcomeMessage({ email: user.email, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl));
+    };
+    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions, mail, welcome };
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -185,6 +201,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       await progressions.stop();
       await safeguards.stop();
       await addonDeliveries.stop();
+      await mailer?.stop();
       credentials.stop();
       await relay.stop();
     });

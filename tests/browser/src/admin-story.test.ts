@@ -124,7 +124,7 @@ describe('administration in the console', () => {
     const table = page.getByRole('table', { name: 'Users' });
     await table.getByText('5 failed sign-ins').waitFor();
     await page.getByRole('combobox', { name: 'Root role of Nora Berg' }).click();
-    await page.getByRole('option', { name: 'Read-only' }).click();
+    await page.getByRole('option', { name: 'Reader' }).click();
     await page.getByText('Nora Berg was saved').waitFor();
     await screenshot(page, 'admin-user-locked');
     await page.getByRole('button', { name: 'Unlock Nora Berg' }).click();
@@ -134,7 +134,7 @@ describe('administration in the console', () => {
     const session = await anyone.post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' });
     expect(session.status).toBe(200);
     const roles = (await stack.admin.get('/api/admin/user-admin')).body.rootRoles as { id: number; name: string }[];
-    expect(session.body.rootRole).toBe(roles.find((role) => role.name === 'Read-only')!.id);
+    expect(session.body.rootRole).toBe(roles.find((role) => role.name === 'Reader')!.id);
   });
 
   it('creates a client token whose secret is shown once and works with the real SDK', async () => {

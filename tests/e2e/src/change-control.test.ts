@@ -217,17 +217,17 @@ describe('change control over every state-changing operation of the API document
 // Personal state a read-only user keeps (their favorites and their own tokens); nothing of the instance's.
 const PERSONAL_EVENTS = new Set(['feature-favorited', 'feature-unfavorited', 'project-favorited', 'project-unfavorited', 'pat-created', 'pat-deleted']);
 
-describe('the read-only root role', () => {
+describe('the read-only root role, Reader', () => {
   it('changes nothing anywhere, though a project role and an Admin group say otherwise, by session or by token', { timeout: 180_000 }, async () => {
     const { admin } = stack;
-    const reader = await admin.post('/api/admin/user-admin', { username: 'rita', password: 'a-long-password', rootRole: 'Read-only' });
+    const reader = await admin.post('/api/admin/user-admin', { username: 'rita', password: 'a-long-password', rootRole: 'Reader' });
     expect(reader.status).toBe(201);
     const roles = (await admin.get('/api/admin/user-admin')).body.rootRoles as { id: number; name: string; type: string }[];
-    expect(roles.find((role) => role.name === 'Read-only')).toMatchObject({ id: reader.body.rootRole, type: 'root' });
+    expect(roles.find((role) => role.name === 'Reader')).toMatchObject({ id: reader.body.rootRole, type: 'root' });
     expect((await admin.post(`${base}/access`, { roles: [4], users: [reader.body.id] })).status).toBeLessThan(300);
     expect((await admin.post('/api/admin/groups', { name: 'Admins', rootRole: 1, users: [{ user: { id: reader.body.id } }] })).status).toBe(201);
     // The built-in role is not for changing.
-    expect((await admin.put(`/api/admin/roles/${reader.body.rootRole}`, { name: 'Read-only', type: 'root-custom', permissions: [{ name: 'CREATE_FEATURE' }] })).status).toBe(400);
+    expect((await admin.put(`/api/admin/roles/${reader.body.rootRole}`, { name: 'Reader', type: 'root-custom', permissions: [{ name: 'CREATE_FEATURE' }] })).status).toBe(400);
 
     const session = await loginAs(stack.url, 'rita', 'a-long-password');
     const pat = await session.post('/api/admin/user/tokens', { description: 'mine', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });

@@ -1,5 +1,6 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../api/http.ts';
 import { usePasswordSignIn } from './password-queries.ts';
 
@@ -20,6 +21,7 @@ export function PasswordLoginForm({ onSignedIn }: { onSignedIn: () => void }) {
         <TextInput label="User name or email" autoComplete="username" required value={username} onChange={(event) => setUsername(event.currentTarget.value)} />
         <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
         <Button type="submit" loading={signIn.isPending}>Sign in</Button>
+        <Anchor component={Link} to="/forgotten-password" size="sm">Forgot your password?</Anchor>
       </Stack>
     </form>
   );

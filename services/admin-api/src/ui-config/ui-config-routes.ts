@@ -39,7 +39,7 @@ export function uiConfigRoutes(app: HttpServer, { db, config, changes, sessions 
       disablePasswordAuth: !signIn.password,
       oidcConfiguredThroughEnv: false,
       samlConfiguredThroughEnv: false,
-      emailEnabled: false,
+      emailEnabled: config.email !== null,
       maintenanceMode: maintenance.enabled,
       maxSessionsCount: mostSessions,
       frontendApiOrigins: origins.length > 0 ? origins : ['*'],

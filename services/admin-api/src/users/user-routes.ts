@@ -9,7 +9,7 @@ import { unlockUser } from './login-lock.ts';
 
 const IdParams = z.object({ id: NumericId });
 
-export function userRoutes(app: HttpServer, { db, changes, sessions, redis, namespace }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace'>) {
+export function userRoutes(app: HttpServer, { db, changes, sessions, redis, namespace, welcome }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'welcome'>) {
   // Every user and every root role.
   app.get('/api/admin/user-admin', { schema: { summary: 'List the users and the root roles', response: { 200: Users } } }, async (request) => {
     allow(request, Permission.ADMIN);
@@ -23,7 +23,13 @@ export function userRoutes(app: HttpServer, { db, changes, sessions, redis, name
 
   app.post('/api/admin/user-admin', { schema: { summary: 'Create a user, with a one-time password link', body: CreateUser, response: { 201: User } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
-    const created = await changes.run(principal, (change) => userService.create(change, request.body));
+    // With sendEmail, a welcome mail with a link to choose a password goes with the new account (queued with it:
+    // emailSent says true once it has gone out).
+    const created = await changes.run(principal, async (change) => {
+      const user = await userService.create(change, request.body);
+      if (request.body.sendEmail) await welcome(change, user);
+      return user;
+    });
     return reply.code(201).header('location', `/api/admin/user-admin/${created.id}`).send(userView(created));
   });
 

@@ -86,6 +86,11 @@ export const userService = {
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
   },
 
+  /** A welcome mail went out to the user (their emailSent, as Unleash answers it). */
+  async markEmailSent(db: Queryable, id: number) {
+    await userStore.markEmailSent(db, id);
+  },
+
   /** Forgets a user's failed sign-ins, which lifts a lock they caused (the caller clears the lock itself). */
   async unlock(change: Change, id: number) {
     const user = await requireUser(change.tx, id);

@@ -99,6 +99,9 @@ export const userStore = {
   setPassword(db: Queryable, id: number, passwordHash: string) {
     return db.query(sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`);
   },
+  markEmailSent(db: Queryable, id: number) {
+    return db.query(sql.unsafe`update admin.users set email_sent = true where id = ${id}`);
+  },
   clearFailedLogins(db: Queryable, id: number) {
     return db.query(sql.unsafe`update admin.users set login_attempts = 0 where id = ${id}`);
   },

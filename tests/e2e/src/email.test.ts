@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, httpClient, resetLinkIn, startSmtpPeer, startTestStack, type SmtpPeer, type TestStack } from '@bunting/test-stack';
+
+/**
+ * E-mail through a real SMTP server (the smtp-server package) run by the test: reset links asked for on the sign-in
+ * page, welcome mail for new accounts, and mail kept while the server is down and sent once it is back.
+ */
+let smtp: SmtpPeer;
+let stack: TestStack;
+let silent: TestStack;
+
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+  [stack, silent] = await Promise.all([
+    startTestStack({ env: { EMAIL_HOST: '127.0.0.1', EMAIL_PORT: String(smtp.port), EMAIL_SENDER: 'Flags <flags@example.com>', EMAIL_RETRY_BASE_MS: '500' } }),
+    startTestStack(),
+  ]);
+  for (const [username, email] of [['mia', 'mia@example.com'], ['ola', 'ola@example.com']] as const) {
+    expect((await stack.admin.post('/api/admin/user-admin', { username, email, name: username.toUpperCase(), password: 'first-password-1', rootRole: 'Editor' })).status).toBe(201);
+  }
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([stack?.dispose(), silent?.dispose()]);
+  await smtp?.close();
+});
+
+describe('password reset by e-mail', () => {
+  it('mails a link to the account with that address, and answers the same for an address nobody has', async () => {
+    const anyone = httpClient(stack.url);
+    const unknown = await anyone.post('/auth/reset/password-email', { email: 'nobody@example.com' });
+    const known = await anyone.post('/auth/reset/password-email', { email: 'MIA@example.com' });
+    expect([unknown.status, known.status]).toEqual([200, 200]);
+    expect(unknown.text).toBe(known.text);
+    const mail = await eventually(async () => smtp.to('mia@example.com')[0], { timeoutMs: 20_000 });
+    expect(mail.from?.value[0]?.address).toBe('flags@example.com');
+    expect(mail.subject).toBe('Reset your Bunting password');
+    expect(mail.html).toContain('Set a new password');
+    const link = new URL(resetLinkIn(mail)!);
+    // Asked again at once: one link a minute is enough.
+    expect((await anyone.post('/auth/reset/password-email', { email: 'mia@example.com' })).status).toBe(200);
+
+    const token = link.searchParams.get('token')!;
+    expect((await anyone.get(`/auth/reset/validate?token=${token}`)).body.email).toBe('mia@example.com');
+    expect((await anyone.post('/auth/reset/password', { token, password: 'mailed-password-1' })).status).toBe(200);
+    expect((await anyone.post('/auth/simple/login', { username: 'mia', password: 'mailed-password-1' })).status).toBe(200);
+    // Mail goes out in the order it was queued: the unknown address's would have come first.
+    expect(smtp.to('nobody@example.com')).toEqual([]);
+  });
+
+  it('refuses a malformed request without sending anything, and tells where no e-mail is set up', async () => {
+    const anyone = httpClient(stack.url);
+    expect((await anyone.post('/auth/reset/password-email', {})).status).toBe(400);
+    expect((await anyone.post('/auth/reset/password-email', { email: 'x'.repeat(300) })).status).toBe(400);
+    const nowhere = await httpClient(silent.url).post('/auth/reset/password-email', { email: 'admin@example.com' });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.message).toMatch(/sends no e-mail/);
+    expect((await silent.admin.get('/api/admin/ui-config')).body.emailEnabled).toBe(false);
+    expect((await stack.admin.get('/api/admin/ui-config')).body.emailEnabled).toBe(true);
+  });
+});
+
+describe('welcome mail', () => {
+  it('goes to a new account made with sendEmail, whose emailSent turns true once it has gone', async () => {
+    const created = await stack.admin.post('/api/admin/user-admin', { email: 'ned@example.com', name: 'Ned', rootRole: 'Viewer', sendEmail: true });
+    expect(created.status).toBe(201);
+    expect(created.body.emailSent).toBe(false);
+    const quiet = await stack.admin.post('/api/admin/user-admin', { email: 'quinn@example.com', name: 'Quinn', rootRole: 'Viewer' });
+    const mail = await eventually(async () => smtp.to('ned@example.com')[0], { timeoutMs: 20_000 });
+    expect(mail.subject).toBe('Welcome to Bunting');
+    expect(mail.text).toContain('Hello Ned,');
+    const token = new URL(resetLinkIn(mail)!).searchParams.get('token')!;
+    expect((await httpClient(stack.url).post('/auth/reset/password', { token, password: 'welcome-password-1' })).status).toBe(200);
+    await eventually(async () => (await stack.admin.get(`/api/admin/user-admin/${created.body.id}`)).body.emailSent === true);
+    expect((await stack.admin.get(`/api/admin/user-admin/${quiet.body.id}`)).body.emailSent).toBe(false);
+    expect(smtp.to('quinn@example.com')).toEqual([]);
+  });
+});
+
+describe('an SMTP server that is away', () => {
+  it('keeps the mail, tries again with back-off, and sends it once when the server is back', async () => {
+    await smtp.close();
+    const metric = async (outcome: string) => {
+      const text = (await stack.anonymous.get('/internal-backstage/prometheus')).text as string;
+      return Number(new RegExp(`^bunting_emails_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    };
+    const retriedBefore = await metric('retried');
+    expect((await httpClient(stack.url).post('/auth/reset/password-email', { email: 'ola@example.com' })).status).toBe(200);
+    await eventually(async () => (await metric('retried')) >= retriedBefore + 2, { timeoutMs: 20_000 });
+    expect(smtp.to('ola@example.com')).toEqual([]);
+    smtp = await startSmtpPeer(smtp.port, smtp.received);
+    await eventually(async () => smtp.to('ola@example.com').length > 0, { timeoutMs: 30_000 });
+    // Sent once: the outbox marked it, so no later round sends it again.
+    await eventually(async () => (await metric('sent')) >= 3);
+    expect(smtp.to('ola@example.com')).toHaveLength(1);
+  }, 60_000);
+});
