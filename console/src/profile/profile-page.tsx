@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { fieldError, messageOf } from '../api/http.ts';
@@ -11,7 +11,7 @@ import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
 import { ConnectAgent } from '../mcp/connect-agent.tsx';
-import { useChangeOwnPassword, useProfile, useSignOutEverywhere } from './profile-queries.ts';
+import { useChangeOwnPassword, useEmailSent, useNotifications, useProfile, useSetNotifications, useSignOutEverywhere } from './profile-queries.ts';
 
 function ChangePassword() {
   const [oldPassword, setOldPassword] = useState('');
@@ -89,6 +89,26 @@ function SignOutEverywhere() {
 }
 
 /** The signed-in person's own page (Unleash's /profile): who they are, their roles and projects, password, tokens. */
+/** Whether change requests waiting for the user's review are mailed to them. */
+function EmailPreferences() {
+  const preferences = useNotifications();
+  const sent = useEmailSent();
+  const save = useSetNotifications();
+  if (preferences.isPending) return <Loading label="Loading your e-mail preferences" />;
+  if (preferences.isError) return <Failed error={preferences.error} />;
+  return (
+    <Stack gap="xs">
+      <Switch
+        label="E-mail me when a change request waits for my review"
+        checked={preferences.data.changeRequests}
+        disabled={save.isPending}
+        onChange={(event) => save.mutate({ changeRequests: event.currentTarget.checked })}
+      />
+      {sent.data === false ? <Text size="xs" c="dimmed">This installation sends no e-mail yet (an admin sets up SMTP); the choice is kept for when it does.</Text> : null}
+    </Stack>
+  );
+}
+
 export default function ProfilePage() {
   const me = useMe();
   const profile = useProfile();
@@ -109,6 +129,7 @@ export default function ProfilePage() {
       {profile.data.canChangePassword ? (
         <Paper withBorder p="md"><Stack><Title order={2} size="h4">Password</Title><ChangePassword /></Stack></Paper>
       ) : null}
+      <Paper withBorder p="md"><Stack><Title order={2} size="h4">E-mail</Title><EmailPreferences /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connect a coding agent</Title><ConnectAgent /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Sessions</Title><SignOutEverywhere /></Stack></Paper>

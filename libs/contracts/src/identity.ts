@@ -56,6 +56,9 @@ export const ChangePassword = z.object({ password: Password });
 /** The caller's current password is required: a session alone (a stolen cookie) must not be enough to take the account. */
 export const ChangeOwnPassword = z.object({ password: Password, confirmPassword: Password.optional(), oldPassword: z.string().min(1, 'give your current password').max(128) });
 
+/** What a user is e-mailed about: change requests waiting for their review. */
+export const NotificationPreferences = z.object({ changeRequests: z.boolean() });
+
 export const Login = z.object({ username: z.string().min(1).max(255), password: z.string().min(1).max(1000) });
 
 export const Profile = z.object({

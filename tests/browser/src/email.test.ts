@@ -58,6 +58,18 @@ describe('e-mail in the console', () => {
     expect(mail.subject).toBe('Welcome to Bunting');
     await choosePassword(resetLinkIn(mail)!, 'pia-password-1');
     expect((await httpClient(stack.url).post('/auth/simple/login', { username: 'pia@example.com', password: 'pia-password-1' })).status).toBe(200);
+
+    // The admin turns off mail about change requests waiting for them, from their profile.
+    await page.goto('/profile');
+    const reviews = page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' });
+    expect(await reviews.isChecked()).toBe(true);
+    await reviews.click({ force: true });
+    await page.getByText('E-mail preference saved').waitFor();
+    await screenshot(page, 'profile-email');
+    await expectNoSeriousViolations(page, 'the profile');
+    await page.reload();
+    await page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' }).isChecked()).toBe(false);
     await page.close();
   });
 

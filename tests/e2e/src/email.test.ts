@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, resetLinkIn, startSmtpPeer, startTestStack, type SmtpPeer, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, loginAs, resetLinkIn, startSmtpPeer, startTestStack, type SmtpPeer, type TestStack } from '@bunting/test-stack';
 
 /**
  * E-mail through a real SMTP server (the smtp-server package) run by the test: reset links asked for on the sign-in
@@ -76,6 +76,41 @@ describe('welcome mail', () => {
   });
 });
 
+describe('change requests waiting for review', () => {
+  it('are mailed to those who may approve them, not to the author nor to whoever turned such mail off', async () => {
+    const { admin } = stack;
+    await admin.post('/api/admin/projects', { id: 'gated', name: 'Gated' });
+    await admin.post('/api/admin/projects/gated/features', { name: 'checkout' });
+    await admin.put('/api/admin/projects/gated/environments/production/change-requests/config', { changeRequestsEnabled: true, requiredApprovals: 1 });
+    for (const [username, rootRole] of [['ava', 'Editor'], ['bo', 'Admin'], ['cy', 'Admin']] as const) {
+      await admin.post('/api/admin/user-admin', { username, email: `${username}@example.com`, password: `${username}-password-1`, rootRole });
+    }
+    const cy = await loginAs(stack.url, 'cy', 'cy-password-1');
+    expect((await cy.get('/api/admin/user/notifications')).body).toEqual({ changeRequests: true });
+    expect((await cy.put('/api/admin/user/notifications', { changeRequests: false })).body).toEqual({ changeRequests: false });
+    expect((await cy.put('/api/admin/user/notifications', { changeRequests: 'no' })).status).toBe(400);
+    expect((await admin.get('/api/admin/user/notifications')).status).toBe(403);
+
+    const ava = await loginAs(stack.url, 'ava', 'ava-password-1');
+    const drafted = await ava.post('/api/admin/projects/gated/environments/production/change-requests', { feature: 'checkout', action: 'updateEnabled', payload: { enabled: true } });
+    expect(drafted.status).toBe(200);
+    await ava.put(`/api/admin/projects/gated/change-requests/${drafted.body.id}/title`, { title: 'Open the checkout' });
+    // Nothing while it is a draft.
+    expect((await ava.put(`/api/admin/projects/gated/change-requests/${drafted.body.id}/state`, { state: 'In review' })).status).toBe(200);
+    const mail = await eventually(async () => smtp.to('bo@example.com')[0], { timeoutMs: 20_000 });
+    expect(mail.subject).toBe('Change request "Open the checkout" waits for your review');
+    expect(mail.text).toContain('ava asks for a review');
+    expect(mail.text).toContain(`/projects/gated/change-requests/${drafted.body.id}`);
+    // Mail goes out in the order it was queued: once a welcome queued after it has arrived, any to the author or to
+    // cy would have too. Editors (mia, ola) may approve there as well.
+    await admin.post('/api/admin/user-admin', { email: 'zed@example.com', rootRole: 'Viewer', sendEmail: true });
+    await eventually(async () => smtp.to('zed@example.com').length === 1, { timeoutMs: 20_000 });
+    expect(smtp.to('ola@example.com').map((message) => message.subject)).toEqual(['Change request "Open the checkout" waits for your review']);
+    expect(smtp.to('ava@example.com')).toEqual([]);
+    expect(smtp.to('cy@example.com')).toEqual([]);
+  });
+});
+
 describe('an SMTP server that is away', () => {
   it('keeps the mail, tries again with back-off, and sends it once when the server is back', async () => {
     await smtp.close();
@@ -86,11 +121,12 @@ describe('an SMTP server that is away', () => {
     const retriedBefore = await metric('retried');
     expect((await httpClient(stack.url).post('/auth/reset/password-email', { email: 'ola@example.com' })).status).toBe(200);
     await eventually(async () => (await metric('retried')) >= retriedBefore + 2, { timeoutMs: 20_000 });
-    expect(smtp.to('ola@example.com')).toEqual([]);
+    const resets = () => smtp.to('ola@example.com').filter((message) => message.subject === 'Reset your Bunting password');
+    expect(resets()).toEqual([]);
     smtp = await startSmtpPeer(smtp.port, smtp.received);
-    await eventually(async () => smtp.to('ola@example.com').length > 0, { timeoutMs: 30_000 });
+    await eventually(async () => resets().length > 0, { timeoutMs: 30_000 });
     // Sent once: the outbox marked it, so no later round sends it again.
     await eventually(async () => (await metric('sent')) >= 3);
-    expect(smtp.to('ola@example.com')).toHaveLength(1);
+    expect(resets()).toHaveLength(1);
   }, 60_000);
 });

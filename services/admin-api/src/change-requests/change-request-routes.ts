@@ -8,6 +8,7 @@ import {
 } from '@bunting/contracts';
 import { Permission, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
+import { mailReviewers } from './review-notifications.ts';
 import { allow, allowRead } from '../access/guard.ts';
 import { changeRequestSettingsService } from '../change-request-settings/change-request-settings-service.ts';
 import { changeRequestReviewers } from './change-request-reviewers.ts';
@@ -25,7 +26,7 @@ const PROJECT_LIST_LIMIT = 300;
 const base = '/api/admin/projects/:projectId/change-requests';
 
 /** Change requests (Unleash Enterprise's API, in the open): configuring them, proposing changes, reviewing, applying. */
-export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
+export function changeRequestRoutes(app: HttpServer, { db, changes, mail, config }: Pick<AdminDeps, 'db' | 'changes' | 'mail' | 'config'>) {
   const writer = (request: Parameters<typeof principalOf>[0], project: string): Principal => allow(request, Permission.READ, { project });
 
   app.get(`${base}/config`, { schema: { summary: 'Which environments of a project require change requests, and how many approvals', params: ProjectParams, response: { 200: ChangeRequestConfigList } } }, async (request) => {
@@ -125,7 +126,10 @@ export function changeRequestRoutes(app: HttpServer, { db, changes }: Pick<Admin
   app.put(`${base}/:id/state`, { schema: { summary: 'Move a change request on: review, approve, reject, apply, schedule or cancel', params: RequestParams, body: UpdateChangeRequestState, response: { 200: ChangeRequestAnswer } } }, async (request) => {
     const { projectId, id } = request.params;
     const principal = writer(request, projectId);
-    await changes.run(principal, (change) => changeRequestService.setState(change, principal, projectId, id, request.body));
+    await changes.run(principal, async (change) => {
+      await changeRequestService.setState(change, principal, projectId, id, request.body);
+      if (request.body.state === 'In review') await mailReviewers(change, mail, await requireChangeRequest(change.tx, projectId, id), config.baseUrl);
+    });
     return changeRequestView(db, await requireChangeRequest(db, projectId, id));
   });
 

@@ -18,6 +18,16 @@ export function welcomeMessage(to: { email: string; userId: number; name: string
   ], { label: 'Choose your password', url: link });
 }
 
+/** A change request waits for the recipient's review. */
+export function reviewRequestMessage(to: { email: string; userId: number; name: string | null }, request: { id: number; title: string | null; createdByName: string; project: string; environment: string }, link: string, installation: string): QueuedEmail {
+  const what = request.title ? `"${request.title}"` : `#${request.id}`;
+  return message('change-request-review', to, `Change request ${what} waits for your review`, [
+    `Hello${to.name ? ` ${to.name}` : ''},`,
+    `${request.createdByName} asks for a review of change request ${what} to ${request.environment} in project ${request.project} on Bunting (${installation}).`,
+    'You get this mail because you may approve it. Your profile in Bunting turns such mail off.',
+  ], { label: 'Review the change request', url: link });
+}
+
 /** A reset asked for on the sign-in page. */
 export function passwordResetMessage(to: { email: string; userId: number; name: string | null }, link: string, installation: string): QueuedEmail {
   return message('password-reset', to, 'Reset your Bunting password', [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CurrentUser, OwnRoles, NoContent, ChangeOwnPassword, Profile } from '@bunting/contracts';
-import { AuthenticationRequired, NoAccessError, Permission, credentialOf, principalOf, type HttpServer } from '@bunting/platform';
+import { CurrentUser, OwnRoles, NoContent, ChangeOwnPassword, NotificationPreferences, Profile } from '@bunting/contracts';
+import { AuthenticationRequired, NoAccessError, OperationRefused, Permission, credentialOf, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allowRead } from '../access/guard.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
@@ -71,5 +71,22 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
       await sessions.endAllOf(user.id, credentialOf(request).session);
     });
     return reply.code(200).send();
+  });
+
+  // Personal, so any signed-in person sets their own (a read-only user too); tokens of no person have none.
+  const person = (request: Parameters<typeof principalOf>[0]) => {
+    const principal = principalOf(request);
+    if (principal.userId === null) throw new OperationRefused('Only a person has e-mail preferences: sign in, or use a personal access token.');
+    return principal.userId;
+  };
+  app.get('/api/admin/user/notifications', { schema: { summary: 'What the caller is e-mailed about', response: { 200: NotificationPreferences } } }, async (request) => {
+    allowRead(request);
+    return (await userService.notificationPreferences(db, person(request)));
+  });
+  app.put('/api/admin/user/notifications', { schema: { summary: 'Choose what the caller is e-mailed about', body: NotificationPreferences, response: { 200: NotificationPreferences } } }, async (request) => {
+    allowRead(request);
+    const userId = person(request);
+    await userService.setNotificationPreferences(db, userId, request.body);
+    return userService.notificationPreferences(db, userId);
   });
 }

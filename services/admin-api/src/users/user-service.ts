@@ -86,6 +86,15 @@ export const userService = {
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
   },
 
+  async notificationPreferences(db: Queryable, id: number): Promise<{ changeRequests: boolean }> {
+    return (await userStore.notificationPreferences(db, id)) ?? { changeRequests: true };
+  },
+
+  /** Personal state, as favorites are: no event in the log. */
+  async setNotificationPreferences(db: Queryable, id: number, preferences: { changeRequests: boolean }) {
+    await userStore.setNotificationPreferences(db, id, preferences);
+  },
+
   /** A welcome mail went out to the user (their emailSent, as Unleash answers it). */
   async markEmailSent(db: Queryable, id: number) {
     await userStore.markEmailSent(db, id);

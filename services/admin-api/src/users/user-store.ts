@@ -99,6 +99,16 @@ export const userStore = {
   setPassword(db: Queryable, id: number, passwordHash: string) {
     return db.query(sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`);
   },
+  notificationPreferences(db: Queryable, id: number) {
+    return db.maybeOne(sql.type(z.object({ changeRequests: z.boolean() }))`select notify_change_requests as "changeRequests" from admin.users where id = ${id}`);
+  },
+  setNotificationPreferences(db: Queryable, id: number, preferences: { changeRequests: boolean }) {
+    return db.query(sql.unsafe`update admin.users set notify_change_requests = ${preferences.changeRequests} where id = ${id}`);
+  },
+  /** Of these users, those who want change-request mail. */
+  wantingChangeRequestMail(db: Queryable, ids: readonly number[]) {
+    return db.anyFirst(sql.type(z.object({ id: z.number() }))`select id from admin.users where id = any(${sql.array([...ids], 'int4')}) and notify_change_requests`);
+  },
   markEmailSent(db: Queryable, id: number) {
     return db.query(sql.unsafe`update admin.users set email_sent = true where id = ${id}`);
   },
