@@ -1,4 +1,4 @@
-import { MultiSelect, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, MultiSelect, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { Role, User } from '@bunting/contracts';
 import { fieldError } from '../api/http.ts';
@@ -48,11 +48,14 @@ export default function GroupsPage() {
       <ListTable query={groups} label="Groups" empty="No groups yet" columns={['Name', 'Members', 'Root role', '']} rowsOf={(data) => data.groups} rowKey={(group) => group.id}
         cells={(group) => (
           <>
-            <Table.Td><Text fw={600} size="sm">{group.name}</Text><Text size="xs" c="dimmed">{group.description ?? ''}</Text></Table.Td>
+            <Table.Td>
+              <Text fw={600} size="sm">{group.name} {group.scimId ? <Badge size="xs" variant="light" color="grape">SCIM</Badge> : null}</Text>
+              <Text size="xs" c="dimmed">{group.description ?? ''}</Text>
+            </Table.Td>
             <Table.Td><Text size="sm">{group.users.map(({ user }) => nameOf(user)).join(', ')}</Text></Table.Td>
             <Table.Td>{roleName(group.rootRole)}</Table.Td>
             <Table.Td>
-              <DeleteButton what={`the group ${group.name}`} disabled={!admin.allowed} title="Delete this group?"
+              <DeleteButton what={`the group ${group.name}`} disabled={!admin.allowed || group.scimId !== null} title="Delete this group?"
                 message="Its members lose what the group gave them." onConfirm={() => deleteGroup.mutate(group.id)} />
             </Table.Td>
           </>

@@ -1,7 +1,8 @@
 import { Paper, Stack, Title } from '@mantine/core';
+import { ScimSettingsSection } from '../scim/scim-settings.tsx';
 import { SIGN_IN_METHODS } from './sign-in-methods.ts';
 
-/** How people sign in (Unleash's /admin/auth): a section for each sign-in method. */
+/** How people sign in (Unleash's /admin/auth): a section for each sign-in method, and SCIM provisioning. */
 export default function SignInSettingsPage() {
   return (
     <Stack maw={760}>
@@ -11,6 +12,10 @@ export default function SignInSettingsPage() {
           <Settings />
         </Paper>
       ))}
+      <Paper withBorder p="md">
+        <Title order={2} size="h4" mb="xs">SCIM provisioning</Title>
+        <ScimSettingsSection />
+      </Paper>
     </Stack>
   );
 }

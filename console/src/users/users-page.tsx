@@ -13,6 +13,7 @@ import { useCreateUser, useEmailEnabled, useRemoveUser, useResetLink, useUnlockU
 
 // As many failed sign-ins as lock a user for a while (admin-api's login guard).
 const LOCKING_FAILURES = 5;
+const MANAGED = 'Managed by your identity provider through SCIM: change the name and e-mail there (the root role is yours to set).';
 
 function displayName(user: User) {
   return user.name ?? user.username ?? user.email ?? `User ${user.id}`;
@@ -111,6 +112,7 @@ export default function UsersPage() {
                 <Table.Td>
                   {displayName(user)} {user.accountType === 'Service Account' ? <Badge size="xs" variant="light">service account</Badge> : null}
                   {(user.loginAttempts ?? 0) >= LOCKING_FAILURES ? <Badge size="xs" color="red" variant="light">{user.loginAttempts} failed sign-ins</Badge> : null}
+                  {user.scimId ? <Badge size="xs" color="grape" variant="light">SCIM</Badge> : null}
                 </Table.Td>
                 <Table.Td>{user.email ?? user.username ?? ''}</Table.Td>
                 <Table.Td>
@@ -123,12 +125,12 @@ export default function UsersPage() {
                 <Table.Td>{user.seenAt ? new Date(user.seenAt).toLocaleString() : 'never'}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Edit ${displayName(user)}`} onClick={() => setEditing(user)}>Edit</Button>
+                    <Guarded reason={user.scimId ? MANAGED : undefined}><Button size="compact-sm" variant="subtle" disabled={!admin.allowed || Boolean(user.scimId)} aria-label={`Edit ${displayName(user)}`} onClick={() => setEditing(user)}>Edit</Button></Guarded>
                     {(user.loginAttempts ?? 0) >= LOCKING_FAILURES
                       ? <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Unlock ${displayName(user)}`} onClick={() => unlock.mutate(user)}>Unlock</Button>
                       : null}
                     <Button size="compact-sm" variant="subtle" disabled={!admin.allowed} aria-label={`Reset password of ${displayName(user)}`} onClick={() => { setResetFor(displayName(user)); resetLink.mutate(user.id); }}>Reset password</Button>
-                    <ConfirmButton size="compact-sm" variant="subtle" color="red" disabled={!admin.allowed} aria-label={`Remove ${displayName(user)}`} title={`Remove ${displayName(user)}?`} message="They lose access at once; what they changed stays in the history." confirmLabel="Remove" onConfirm={() => removeUser.mutate(user.id)}>Remove</ConfirmButton>
+                    <ConfirmButton size="compact-sm" variant="subtle" color="red" disabled={!admin.allowed || Boolean(user.scimId)} aria-label={`Remove ${displayName(user)}`} title={`Remove ${displayName(user)}?`} message="They lose access at once; what they changed stays in the history." confirmLabel="Remove" onConfirm={() => removeUser.mutate(user.id)}>Remove</ConfirmButton>
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -146,6 +146,8 @@ export const GroupAnswer = z.object({
   mappingsSSO: z.array(z.string()),
   createdBy: z.string().nullable(),
   createdAt: z.string(),
+  /** Present when an identity provider manages the group through SCIM. */
+  scimId: z.string().nullable(),
 });
 
 /** GET /api/admin/groups */

@@ -34,3 +34,4 @@ export * from './impact-metrics.ts';
 export * from './release-plans.ts';
 export { registerExamples } from './examples.ts';
 export * from './mcp.ts';
+export * from './scim.ts';

@@ -83,6 +83,7 @@ import { releasePlanReactions } from './release-plans/release-plan-reactions.ts'
 import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
 import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
 import { emailOutbox } from './email/email-outbox.ts';
+import { scimRoutes, scimSettingsRoutes } from './scim/scim-routes.ts';
 import { startEmailSender } from './email/email-sender.ts';
 import { welcomeMessage } from './email/email-messages.ts';
 import { createResetLink } from './sign-in/password/password-reset.ts';
@@ -186,11 +187,12 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes,
+        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes, scimSettingsRoutes,
       ]) {
         routes(scope, deps);
       }
       signInRoutes(scope, deps);
+      scimRoutes(scope, deps);
     });
 
     app.addHook('onClose', async () => {

@@ -132,7 +132,8 @@ describe('GET /api/admin/instance-admin/statistics', () => {
     expect(statistics).toMatchObject({
       users: 2, // the default admin and member-one
       featureToggles: 4, archivedFeatureToggles: 1, projects: 2, environments: 2, groups: 0, segments: 0,
-      roles: 5, customRootRoles: 0, strategies: 8, contextFields: 6,
+      // The five of Unleash's first installs and Reader, the read-only root role.
+      roles: 6, customRootRoles: 0, strategies: 8, contextFields: 6,
       apiTokens: { admin: 1, client: 1, frontend: 0 },
       OIDCenabled: false, SAMLenabled: false, featureExports: 0, featureImports: 0,
       previousDayMetricsBucketsCount: { enabledCount: 1, variantCount: 1 },

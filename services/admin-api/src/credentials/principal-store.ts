@@ -19,7 +19,7 @@ export const principalStore = {
   user(db: Queryable, id: number) {
     return db.maybeOne(sql.type(UserRow)`
       select u.id, u.name, u.username, u.email, u.root_role_id as "rootRoleId", u.is_service as "isService", r.read_only as "readOnly"
-      from admin.users u join admin.roles r on r.id = u.root_role_id where u.id = ${id}`);
+      from admin.users u join admin.roles r on r.id = u.root_role_id where u.id = ${id} and u.active`);
   },
   /** Root roles through groups (project null) and project roles, direct and through groups. */
   grants(db: Queryable, userId: number) {

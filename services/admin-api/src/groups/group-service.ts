@@ -6,7 +6,7 @@ import { userReadModel } from '../users/user-read-model.ts';
 import { groupStore, type GroupRow } from './group-store.ts';
 import { requireGroup } from './group-read-model.ts';
 
-async function groupView(db: Queryable, row: GroupRow) {
+async function groupView(db: Queryable, { scimExternalId: _external, ...row }: GroupRow) {
   const users = (await userReadModel.views(db, await groupStore.memberIds(db, row.id))).map((user) => ({ user }));
   return { ...row, users, userCount: users.length };
 }
@@ -79,6 +79,16 @@ export const groupService = {
     const users = await groupStore.memberIds(tx, id);
     await groupStore.delete(tx, id);
     emit({ type: 'group-deleted', preData: eventState(before, users) });
+  },
+
+  /** What SCIM knows the group by (null: no longer managed); no event, the group itself is unchanged. */
+  async setScim(change: Change, id: number, scim: { scimId: string | null; externalId: string | null }) {
+    await groupStore.setScim(change.tx, id, scim);
+  },
+
+  /** Sets the members to exactly `userIds`, with an event for each joining and leaving. */
+  async setMembers(change: Change, id: number, userIds: number[]) {
+    await setMembers(change, await requireGroup(change.tx, id), [...new Set(userIds)]);
   },
 
   /** OIDC group syncing: the user belongs to exactly the groups whose SSO mappings name one of their claims. */

@@ -9,14 +9,19 @@ export const GroupRow = z.object({
   mappingsSSO: z.array(z.string()),
   createdBy: z.string().nullable(),
   createdAt: z.string(),
+  scimId: z.string().nullable(),
+  scimExternalId: z.string().nullable(),
 });
 export type GroupRow = z.infer<typeof GroupRow>;
 type GroupWrite = { name: string; description: string | null; rootRole: number | null; mappingsSSO: string[] };
 
 const columns = sql.fragment`id, name, description, root_role_id as "rootRole", mappings_sso as "mappingsSSO",
-  created_by as "createdBy", created_at as "createdAt"`;
+  created_by as "createdBy", created_at as "createdAt", scim_id as "scimId", scim_external_id as "scimExternalId"`;
 
 export const groupStore = {
+  scimManaged: (db: Queryable) => db.any(sql.type(GroupRow)`select ${columns} from admin.groups where scim_id is not null order by id`),
+  findByScimId: (db: Queryable, scimId: string) => db.maybeOne(sql.type(GroupRow)`select ${columns} from admin.groups where scim_id = ${scimId}`),
+  setScim: (db: Queryable, id: number, scim: { scimId: string | null; externalId: string | null }) => db.query(sql.unsafe`update admin.groups set scim_id = ${scim.scimId}, scim_external_id = ${scim.externalId} where id = ${id}`),
   list: (db: Queryable) => db.any(sql.type(GroupRow)`select ${columns} from admin.groups order by name`),
   get: (db: Queryable, id: number) => db.maybeOne(sql.type(GroupRow)`select ${columns} from admin.groups where id = ${id}`),
   /** Groups that map SSO (OIDC) groups onto themselves. */

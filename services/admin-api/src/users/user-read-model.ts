@@ -37,6 +37,8 @@ export const userReadModel = {
   /** Every person (not service accounts), in id order. */
   people: (db: Queryable) => userStore.list(db, false),
   inactive: async (db: Queryable) => userStore.inactive(db),
+  scimManaged: (db: Queryable) => userStore.scimManaged(db),
+  findByScimId: (db: Queryable, scimId: string) => userStore.findByScimId(db, scimId),
   /** Of these users, those who have not turned off e-mail about change requests waiting for them. */
   wantingChangeRequestMail: (db: Queryable, ids: readonly number[]) => userStore.wantingChangeRequestMail(db, ids),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserSearchAnswer, AdminCounts, InactiveUsers, NoContent, ChangePassword, CreateUser, NumericId, UpdateUser, User, UserIds, Users } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { OperationRefused, Permission, type HttpServer, type Queryable } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
 import { userReadModel, userView } from './user-read-model.ts';
@@ -8,6 +8,12 @@ import { userService } from './user-service.ts';
 import { unlockUser } from './login-lock.ts';
 
 const IdParams = z.object({ id: NumericId });
+
+/** A user an identity provider manages through SCIM is changed there; here an admin may still give a root role. */
+async function refuseManaged(db: Queryable, id: number, what: string) {
+  const user = await userReadModel.requireUser(db, id);
+  if (user.scimId) throw new OperationRefused(`${user.username ?? user.email ?? `User ${id}`} is managed by your identity provider through SCIM: ${what} there.`);
+}
 
 export function userRoutes(app: HttpServer, { db, changes, sessions, redis, namespace, welcome }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'welcome'>) {
   // Every user and every root role.
@@ -66,11 +72,24 @@ export function userRoutes(app: HttpServer, { db, changes, sessions, redis, name
 
   app.put('/api/admin/user-admin/:id', { schema: { summary: "Change a user's name, email or root role", params: IdParams, body: UpdateUser, response: { 200: User } } }, async (request) => {
     const principal = allow(request, Permission.ADMIN);
+    if (request.body.name !== undefined || request.body.email !== undefined) await refuseManaged(db, request.params.id, 'change their name and e-mail');
     return changes.run(principal, (change) => userService.update(change, request.params.id, request.body));
+  });
+
+  // Unleash's route: every user SCIM provisioned goes (for an installation leaving SCIM behind).
+  app.delete('/api/admin/user-admin/scim-users', { schema: { summary: 'Delete every user SCIM provisioned', response: { 200: NoContent } } }, async (request, reply) => {
+    const principal = allow(request, Permission.ADMIN);
+    const managed = await userReadModel.scimManaged(db);
+    await changes.run(principal, async (change) => {
+      for (const user of managed) await userService.delete(change, user.id);
+    });
+    for (const user of managed) await sessions.endAllOf(user.id);
+    return reply.code(200).send();
   });
 
   app.delete('/api/admin/user-admin/:id', { schema: { summary: 'Delete a user', params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
+    await refuseManaged(db, request.params.id, 'remove them');
     await changes.run(principal, async (change) => {
       await userService.delete(change, request.params.id);
       await sessions.endAllOf(request.params.id);
@@ -80,6 +99,7 @@ export function userRoutes(app: HttpServer, { db, changes, sessions, redis, name
 
   app.post('/api/admin/user-admin/:id/change-password', { schema: { summary: "Set another user's password", params: IdParams, body: ChangePassword, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = allow(request, Permission.ADMIN);
+    await refuseManaged(db, request.params.id, 'they sign in through the provider; set passwords');
     // Every session of the user ends with the old password.
     await changes.run(principal, async (change) => {
       await userService.setPassword(change, request.params.id, request.body.password);

@@ -37,12 +37,12 @@ export const userService = {
     return row;
   },
 
-  async update(change: Change, id: number, input: { name?: string | undefined; email?: string | undefined; rootRole?: number | string | undefined }, options: { serviceAccount?: boolean } = {}): Promise<User> {
+  async update(change: Change, id: number, input: { name?: string | undefined; email?: string | undefined; rootRole?: number | string | undefined; username?: string | undefined }, options: { serviceAccount?: boolean } = {}): Promise<User> {
     const { tx, emit } = change;
     const before = await requireUser(tx, id, options);
     const rootRole = input.rootRole === undefined ? before.rootRole : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
-    await checkUnique(tx, { email: input.email }, id);
-    const after = await userStore.update(tx, id, { name: input.name ?? before.name, email: input.email ?? before.email, rootRole });
+    await checkUnique(tx, { email: input.email, username: input.username === before.username ? undefined : input.username }, id);
+    const after = await userStore.update(tx, id, { name: input.name ?? before.name, email: input.email ?? before.email, rootRole, username: input.username ?? before.username });
     if (JSON.stringify(userEventState(after)) !== JSON.stringify(userEventState(before))) {
       emit({ type: before.isService ? 'service-account-updated' : 'user-updated', data: userEventState(after), preData: userEventState(before) });
     }
@@ -84,6 +84,16 @@ export const userService = {
     const user = await requireUser(change.tx, id);
     await userStore.setPassword(change.tx, id, await hashPassword(password));
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
+  },
+
+  /**
+   * What SCIM knows the user by, and whether they may sign in: deactivating writes user-updated (active: false);
+   * the caller ends their sessions.
+   */
+  async setScim(change: Change, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
+    const before = await requireUser(change.tx, id);
+    await userStore.setScim(change.tx, id, scim);
+    if (before.active !== scim.active) change.emit({ type: 'user-updated', data: { id, active: scim.active }, preData: { id, active: before.active } });
   },
 
   async notificationPreferences(db: Queryable, id: number): Promise<{ changeRequests: boolean }> {

@@ -17,12 +17,15 @@ export const UserRow = z.object({
   isService: z.boolean(),
   emailSent: z.boolean(),
   scimId: z.string().nullable(),
+  scimExternalId: z.string().nullable(),
+  /** False once deactivated (by SCIM): the account stays, signing in does not work. */
+  active: z.boolean(),
 });
 export type UserRow = z.infer<typeof UserRow>;
 
 const columns = sql.fragment`id, name, username, email, image_url as "imageUrl", password_hash as "passwordHash",
   root_role_id as "rootRole", login_attempts as "loginAttempts", seen_at as "seenAt", created_at as "createdAt",
-  is_service as "isService", email_sent as "emailSent", scim_id as "scimId"`;
+  is_service as "isService", email_sent as "emailSent", scim_id as "scimId", scim_external_id as "scimExternalId", active`;
 
 function gravatar(email: string | null): string {
   const digest = createHash('md5').update((email ?? '').trim().toLowerCase()).digest('hex');
@@ -92,9 +95,9 @@ export const userStore = {
       values (${user.name}, ${user.username}, ${user.email}, ${user.passwordHash}, ${user.rootRole}, ${user.isService})
       returning ${columns}`);
   },
-  update(db: Queryable, id: number, user: { name: string | null; email: string | null; rootRole: number }) {
-    return db.one(sql.type(UserRow)`update admin.users set name = ${user.name}, email = ${user.email}, root_role_id = ${user.rootRole}
-      where id = ${id} returning ${columns}`);
+  update(db: Queryable, id: number, user: { name: string | null; email: string | null; rootRole: number; username: string | null }) {
+    return db.one(sql.type(UserRow)`update admin.users set name = ${user.name}, email = ${user.email}, root_role_id = ${user.rootRole},
+      username = ${user.username} where id = ${id} returning ${columns}`);
   },
   setPassword(db: Queryable, id: number, passwordHash: string) {
     return db.query(sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`);
@@ -108,6 +111,17 @@ export const userStore = {
   /** Of these users, those who want change-request mail. */
   wantingChangeRequestMail(db: Queryable, ids: readonly number[]) {
     return db.anyFirst(sql.type(z.object({ id: z.number() }))`select id from admin.users where id = any(${sql.array([...ids], 'int4')}) and notify_change_requests`);
+  },
+  /** The users SCIM manages, in id order. */
+  scimManaged(db: Queryable) {
+    return db.any(sql.type(UserRow)`select ${columns} from admin.users where scim_id is not null order by id`);
+  },
+  findByScimId(db: Queryable, scimId: string) {
+    return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where scim_id = ${scimId}`);
+  },
+  /** Sets what SCIM knows a user by (null ids: no longer managed). */
+  setScim(db: Queryable, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
+    return db.query(sql.unsafe`update admin.users set scim_id = ${scim.scimId}, scim_external_id = ${scim.externalId}, active = ${scim.active} where id = ${id}`);
   },
   markEmailSent(db: Queryable, id: number) {
     return db.query(sql.unsafe`update admin.users set email_sent = true where id = ${id}`);

@@ -43,19 +43,25 @@ function redirectUri(request: FastifyRequest, config: LoginDeps['config']): stri
  * The user an OpenID login signs in as: the one its subject was linked to; else the user with its email, linked now
  * only if the provider says the email is verified; else, with auto-create on and an approved domain, a new user.
  */
+/** A deactivated account (by SCIM) stays, but does not sign in. */
+function active(user: UserRow): UserRow {
+  if (!user.active) throw new AuthenticationRequired('This account has been deactivated; ask an admin.');
+  return user;
+}
+
 async function userFor(change: Change, settings: OidcSettings, claims: Record<string, unknown>): Promise<UserRow> {
   const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
   const email = typeof claims.email === 'string' ? claims.email : undefined;
   if (!subject) throw new AuthenticationRequired('The OpenID provider sent no subject for this user.');
   const linked = await userReadModel.findByOidcSubject(change.tx, subject);
-  if (linked) return linked;
+  if (linked) return active(linked);
   if (!email) throw new AuthenticationRequired('The OpenID provider sent no email for this user.');
   const existing = await userReadModel.findByEmail(change.tx, email);
   if (existing) {
     if (claims.email_verified !== true) {
       throw new AuthenticationRequired('The OpenID provider has not verified this email, so it cannot sign in as the user who has it.');
     }
-    await userService.linkOidcSubject(change, existing.id, subject);
+    await userService.linkOidcSubject(change, active(existing).id, subject);
     return existing;
   }
   if (!settings.autoCreate || !emailAllowed(email, settings.emailDomains)) throw new NoAccessError('AUTO_CREATE_USER');

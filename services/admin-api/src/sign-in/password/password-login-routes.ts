@@ -19,7 +19,8 @@ export function passwordLoginRoutes(app: HttpServer, { db, sessions, config, red
     const user = await userReadModel.findByLogin(db, username);
     const who = user ? { userId: user.id } : { typed: username };
     await loginGuard.check(who, request.ip);
-    const valid = user ? await passwordMatches(user.passwordHash, password) : (await spendPasswordCheck(password), false);
+    // A deactivated account answers as a wrong password would, so the answer tells nothing more.
+    const valid = user ? (await passwordMatches(user.passwordHash, password)) && user.active : (await spendPasswordCheck(password), false);
     if (!user || !valid) {
       await loginGuard.failed(who, request.ip);
       if (user) await userService.recordFailedLogin(db, user.id);
