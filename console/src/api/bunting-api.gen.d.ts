@@ -304,6 +304,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/auth/saml/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SAML 2.0 sign-in settings, and this service provider's entity id and addresses
+         * @description SAML 2.0 sign-in settings, and this service provider's entity id and addresses. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminAuthSamlSettings"];
+        put?: never;
+        /**
+         * Change the SAML 2.0 sign-in settings
+         * @description Change the SAML 2.0 sign-in settings. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        post: operations["postApiAdminAuthSamlSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/auth/simple/settings": {
         parameters: {
             query?: never;
@@ -5828,6 +5852,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/saml/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where the identity provider posts its SAML response: starts the session
+         * @description Where the identity provider posts its SAML response: starts the session. Open: no credential is needed.
+         */
+        post: operations["postAuthSamlCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with SAML: redirects to the identity provider
+         * @description Start signing in with SAML: redirects to the identity provider. Open: no credential is needed.
+         */
+        get: operations["getAuthSamlLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This service provider's SAML metadata, for the identity provider
+         * @description This service provider's SAML metadata, for the identity provider. Open: no credential is needed.
+         */
+        get: operations["getAuthSamlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/simple/login": {
         parameters: {
             query?: never;
@@ -8492,6 +8576,209 @@ export interface operations {
                         enableGroupSyncing?: boolean;
                         groupJsonPath?: string;
                         addGroupsScope?: boolean;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminAuthSamlSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        entityId?: string;
+                        /** Format: uri */
+                        signOnUrl?: string;
+                        /** Format: uri */
+                        signOutUrl?: string;
+                        certificate?: string;
+                        autoCreate?: boolean;
+                        /** @enum {string} */
+                        defaultRootRole?: "Viewer" | "Editor" | "Admin" | "Reader";
+                        defaultRootRoleId?: number;
+                        emailDomains?: string;
+                        enableGroupSyncing?: boolean;
+                        groupJsonPath?: string;
+                        spEntityId: string;
+                        acsUrl: string;
+                        metadataUrl: string;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminAuthSamlSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    entityId?: string;
+                    /** Format: uri */
+                    signOnUrl?: string;
+                    /** Format: uri */
+                    signOutUrl?: string;
+                    certificate?: string;
+                    autoCreate?: boolean;
+                    /** @enum {string} */
+                    defaultRootRole?: "Viewer" | "Editor" | "Admin" | "Reader";
+                    defaultRootRoleId?: number;
+                    emailDomains?: string;
+                    enableGroupSyncing?: boolean;
+                    groupJsonPath?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        entityId?: string;
+                        /** Format: uri */
+                        signOnUrl?: string;
+                        /** Format: uri */
+                        signOutUrl?: string;
+                        certificate?: string;
+                        autoCreate?: boolean;
+                        /** @enum {string} */
+                        defaultRootRole?: "Viewer" | "Editor" | "Admin" | "Reader";
+                        defaultRootRoleId?: number;
+                        emailDomains?: string;
+                        enableGroupSyncing?: boolean;
+                        groupJsonPath?: string;
+                        spEntityId: string;
+                        acsUrl: string;
+                        metadataUrl: string;
                     };
                 };
             };
@@ -45367,6 +45654,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthSamlCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description A redirect: the Location header says where */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Why the sign-in was refused */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthSamlLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect: the Location header says where */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthSamlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML 2.0 metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
             };
             /** @description ValidationError: the request does not match the schema */
             400: {

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { OidcSettingsSection } from './oidc/oidc-settings.tsx';
 import { PasswordLoginForm } from './password/password-login-form.tsx';
 import { PasswordSettings } from './password/password-settings.tsx';
+import { SamlSettingsSection } from './saml/saml-settings.tsx';
 
 /**
  * One way of signing in, as the console shows it. A new method (as admin-api's sign-in/ has one folder per method)
@@ -21,4 +22,5 @@ export type SignInMethodView = {
 export const SIGN_IN_METHODS: readonly SignInMethodView[] = [
   { type: 'password', title: 'Passwords', Settings: PasswordSettings, LoginForm: PasswordLoginForm },
   { type: 'oidc', title: 'OpenID Connect', Settings: OidcSettingsSection },
+  { type: 'saml', title: 'SAML 2.0', Settings: SamlSettingsSection },
 ];

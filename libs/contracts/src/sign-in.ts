@@ -31,7 +31,30 @@ export const OidcSettingsInput = z.object({
 });
 export type OidcSettingsInput = z.infer<typeof OidcSettingsInput>;
 
+/**
+ * POST /api/admin/auth/saml/settings (Unleash's names): the identity provider's entity id, single sign-on and sign-out
+ * addresses and signing certificate; users created on first sign-in (from approved e-mail domains) with a root role;
+ * groups synced from an attribute. The certificate is public: nothing here is secret.
+ */
+export const SamlSettingsInput = z.object({
+  enabled: z.boolean().optional(),
+  entityId: z.string().max(1000).optional(),
+  signOnUrl: z.url().max(2000).optional(),
+  signOutUrl: z.url().max(2000).optional(),
+  certificate: z.string().max(20_000).optional(),
+  autoCreate: z.boolean().optional(),
+  defaultRootRole: z.enum(['Viewer', 'Editor', 'Admin', 'Reader']).optional(),
+  defaultRootRoleId: z.number().int().optional(),
+  emailDomains: z.string().max(2000).optional(),
+  enableGroupSyncing: z.boolean().optional(),
+  groupJsonPath: z.string().max(255).optional(),
+});
+export type SamlSettingsInput = z.infer<typeof SamlSettingsInput>;
+
 // Answers: what the routes of this resource send.
+
+/** GET /api/admin/auth/saml/settings, with what the identity provider is given about this service provider. */
+export const SamlSettingsView = SamlSettingsInput.extend({ spEntityId: z.string(), acsUrl: z.string(), metadataUrl: z.string() });
 
 /** GET /api/admin/auth/oidc/settings: the settings as given (the secret masked), the discovery address as stored. */
 export const OidcSettingsView = OidcSettingsInput.extend({ discoverUrl: z.string().optional() });

@@ -2,3 +2,4 @@ export * from '@bunting/testing';
 export * from './stack.ts';
 export * from './processes.ts';
 export * from './smtp-peer.ts';
+export * from './saml-peer.ts';
