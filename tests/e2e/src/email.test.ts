@@ -130,3 +130,32 @@ describe('an SMTP server that is away', () => {
     expect(resets()).toHaveLength(1);
   }, 60_000);
 });
+
+describe('a crash between the commit and the sending', () => {
+  it('loses nothing: mail queued by a process killed before it sent it goes out, once, from the next one', async () => {
+    const { isolate, startServiceProcess } = await import('@bunting/test-stack');
+    const isolation = await isolate();
+    const peer = await startSmtpPeer();
+    const env = { ...isolation.env, INIT_ADMIN_API_TOKENS: '*:*.crash-admin', EMAIL_HOST: '127.0.0.1', EMAIL_PORT: String(peer.port) };
+    // The first process would look at its outbox only in ten minutes: it is killed with the mail queued, unsent.
+    const first = await startServiceProcess('admin-api', { ...env, EMAIL_POLL_MS: '600000' });
+    let second: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+    try {
+      const admin = httpClient(first.url, { authorization: '*:*.crash-admin' });
+      expect((await admin.post('/api/admin/user-admin', { email: 'kim@example.com', name: 'Kim', rootRole: 'Viewer', sendEmail: true })).status).toBe(201);
+      await first.kill();
+      expect(peer.to('kim@example.com')).toEqual([]);
+      second = await startServiceProcess('admin-api', env);
+      await eventually(async () => peer.to('kim@example.com').length === 1, { timeoutMs: 30_000 });
+      expect(peer.to('kim@example.com')[0]!.subject).toBe('Welcome to Bunting');
+      // Marked sent: the next rounds send it no more, and the account says so.
+      const kim = ((await httpClient(second.url, { authorization: '*:*.crash-admin' }).get('/api/admin/user-admin')).body.users as { email?: string; emailSent: boolean }[]).find((user) => user.email === 'kim@example.com');
+      expect(kim?.emailSent).toBe(true);
+      expect(peer.to('kim@example.com')).toHaveLength(1);
+    } finally {
+      await second?.stop();
+      await peer.close();
+      await isolation.cleanup();
+    }
+  }, 90_000);
+});

@@ -24,7 +24,7 @@ export function startEmailSender(deps: {
   db: DatabasePool; settings: EmailSettings; log: Logger; metrics?: Metrics;
   /** After a mail went out (a welcome mail sets its user's emailSent). */
   onSent?: (mail: ClaimedEmail) => Promise<void>;
-}, intervalMs = 1_000) {
+}) {
   const { db, settings, log } = deps;
   const outcomes = deps.metrics?.counter('bunting_emails_total', 'E-mail sending attempts, by outcome (sent, retried, given-up)', ['outcome']);
   const transport = createTransport({
@@ -58,7 +58,7 @@ export function startEmailSender(deps: {
 
   const timer = setInterval(() => {
     running = running.then(() => (stopped ? undefined : tick())).catch((error: unknown) => log.warn({ err: error }, 'could not read the e-mail outbox; trying again'));
-  }, intervalMs);
+  }, settings.pollMs);
   timer.unref();
   return {
     stop: async () => {

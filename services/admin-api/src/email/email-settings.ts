@@ -10,6 +10,8 @@ export type EmailSettings = {
   sender: string;
   /** The first retry's delay; each later one waits twice as long. */
   retryBaseMs: number;
+  /** How often the outbox is looked at for mail that is due. */
+  pollMs: number;
 };
 
 export function readEmailSettings(env: Env): EmailSettings | null {
@@ -23,5 +25,6 @@ export function readEmailSettings(env: Env): EmailSettings | null {
     password: env.EMAIL_PASSWORD || null,
     sender: env.EMAIL_SENDER || 'Bunting <noreply@localhost>',
     retryBaseMs: Math.max(100, readInteger(env.EMAIL_RETRY_BASE_MS, 5_000, 'EMAIL_RETRY_BASE_MS')),
+    pollMs: Math.min(3_600_000, Math.max(50, readInteger(env.EMAIL_POLL_MS, 1_000, 'EMAIL_POLL_MS'))),
   };
 }
