@@ -17,6 +17,8 @@ export type SamlTamper = {
   /** Sign only the response envelope, not the assertion. */
   unsignedAssertion?: boolean;
   audience?: string;
+  /** Where the assertion says it is to be delivered (default: the service provider's consumer service). */
+  recipient?: string;
   /** When the assertion stops being valid (default: five minutes from now). */
   notOnOrAfter?: Date;
   /** Replace text in the signed XML (the signature then no longer fits). */
@@ -85,7 +87,8 @@ export async function startSamlPeer(): Promise<SamlPeer> {
       }
       const now = new Date();
       const until = (tamper.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
-      const acs = sp.entityMeta.getAssertionConsumerService('urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') as string;
+      const acs = /<(?:\w+:)?AssertionConsumerService\b[^>]*\sLocation="([^"]+)"/.exec(spMetadata)?.[1];
+      if (!acs) throw new Error('the service provider\'s metadata names no assertion consumer service');
       const { context } = await idp.createLoginResponse(sp, { extract: {} }, 'post', { email: user.email }, (template: string) => {
         const id = `_${crypto.randomUUID()}`;
         // The statements are XML, which replaceTagsByValue would escape: they go in first, as they are.
@@ -93,7 +96,7 @@ export async function startSamlPeer(): Promise<SamlPeer> {
           .replace('{AuthnStatement}', `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`)
           .replace('{AttributeStatement}', attributes(user));
         let xml = samlify.SamlLib.replaceTagsByValue(withStatements, {
-          ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: acs, Audience: tamper.audience ?? sp.entityMeta.getEntityID(), SubjectRecipient: acs,
+          ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: acs, Audience: tamper.audience ?? sp.entityMeta.getEntityID(), SubjectRecipient: tamper.recipient ?? acs,
           Issuer: entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
           ConditionsNotBefore: now.toISOString(), ConditionsNotOnOrAfter: until, SubjectConfirmationDataNotOnOrAfter: until,
           NameIDFormat: EMAIL_FORMAT, NameID: user.email, InResponseTo: inResponseTo,

@@ -113,6 +113,13 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
       } catch (error) {
         return refusal(reply, `The identity provider's answer could not be accepted: ${(error as Error).message}`);
       }
+      // Meant for this service provider's consumer service: the library checks the audience, not the recipient.
+      const acs = serviceProvider(config.baseUrl).acsUrl;
+      const recipients = [...(profile.getAssertionXml?.() ?? '').matchAll(/<(?:\w+:)?SubjectConfirmationData\b[^>]*\sRecipient="([^"]*)"/g)].map((match) => match[1]);
+      const destination = /^[^>]*<(?:\w+:)?Response\b[^>]*\sDestination="([^"]*)"/.exec(profile.getSamlResponseXml?.() ?? '')?.[1];
+      if (recipients.length === 0 || recipients.some((recipient) => recipient !== acs) || (destination !== undefined && destination !== acs)) {
+        return refusal(reply, `The assertion is addressed to another service provider (${recipients[0] ?? destination ?? 'no recipient'}), not to ${acs}.`);
+      }
       // Each assertion signs one person in once: the same one posted again (stolen from a browser) is refused.
       const assertionId = /<(?:\w+:)?Assertion\b[^>]*\sID="([^"]+)"/.exec(profile.getAssertionXml?.() ?? '')?.[1];
       if (!assertionId) return refusal(reply, 'The assertion has no ID.');
