@@ -6142,8 +6142,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Evaluate every flag the token sees for an OpenFeature context (ETag for 304s)
-         * @description Evaluate every flag the token sees for an OpenFeature context (ETag for 304s). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         * Evaluate every flag the token sees for an OpenFeature context (ETag for 304s; eventStreams for frontend tokens)
+         * @description Evaluate every flag the token sees for an OpenFeature context (ETag for 304s; eventStreams for frontend tokens). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
          */
         post: operations["postOfrepV1EvaluateFlags"];
         delete?: never;
@@ -6166,6 +6166,26 @@ export interface paths {
          * @description Evaluate one flag for an OpenFeature context. Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
          */
         post: operations["postOfrepV1EvaluateFlagsByKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/event-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OFREP change events for the bulk evaluation (server-sent events, refetchEvaluation)
+         * @description OFREP change events for the bulk evaluation (server-sent events, refetchEvaluation). Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.
+         */
+        get: operations["getOfrepV1EventStream"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -46878,7 +46898,10 @@ export interface operations {
     };
     postOfrepV1EvaluateFlags: {
         parameters: {
-            query?: never;
+            query?: {
+                sseEtag?: string;
+                sseLastModified?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -46905,6 +46928,12 @@ export interface operations {
                             errorCode: string;
                             errorDetails: string;
                         })[];
+                        eventStreams?: {
+                            /** @enum {string} */
+                            type: "sse";
+                            url: string;
+                            inactivityDelaySec?: number;
+                        }[];
                     };
                 };
             };
@@ -47103,6 +47132,82 @@ export interface operations {
                         errorCode?: string;
                         errorDetails?: string;
                     };
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOfrepV1EventStream: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent events: refetchEvaluation with the revision as etag, whenever what the token sees changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */

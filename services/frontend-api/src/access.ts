@@ -7,7 +7,7 @@ import type { SdkTokens } from './tokens/sdk-tokens.ts';
 export type EdgeAccess = { tokenName: string; environment: string; projects: string[] };
 
 /** The token in Authorization (bare or as a bearer token) or, as OpenFeature providers may send it, in X-API-Key. */
-function secretOf(request: FastifyRequest): string | null {
+export function secretOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization ?? request.headers['x-api-key'];
   if (typeof header !== 'string') return null;
   const secret = header.trim().replace(/^bearer\s+/i, '');

@@ -6,6 +6,7 @@ import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
 import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
+import { ofrepEventStreamRoutes } from './ofrep/ofrep-event-stream.ts';
 import { createSnapshotStore } from './snapshots/snapshot-store.ts';
 import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
 import { browserRoutesHook } from './frontend/cors.ts';
@@ -53,6 +54,7 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
       clientRoutes(server, deps);
       deltaRoutes(server, deps);
       ofrepRoutes(server, deps);
+      ofrepEventStreamRoutes(server, deps);
     });
     app.addHook('onClose', async () => {
       removeMetrics();

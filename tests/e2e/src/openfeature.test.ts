@@ -115,6 +115,64 @@ describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
   });
 });
 
+/** Reads server-sent events off a fetch body, one parsed `data` at a time. */
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id?: string; data: any }> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data !== undefined) yield { id: /^id: (.*)$/m.exec(block)?.[1], data: JSON.parse(data) };
+    }
+  }
+}
+
+describe('OFREP change events (eventStreams, ADR-0008)', () => {
+  it('names a stream in bulk answers to frontend tokens, which says refetchEvaluation when the token\'s flags change', async () => {
+    const bulk = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u7' } });
+    expect(bulk.body.eventStreams).toEqual([{ type: 'sse', url: expect.stringMatching(/\/ofrep\/v1\/event-stream\?token=/), inactivityDelaySec: 120 }]);
+    // A client token is a server's secret: no address with it in is handed out.
+    expect((await httpClient(stack.url, { authorization: clientToken }).post('/ofrep/v1/evaluate/flags', { context: {} })).body.eventStreams).toBeUndefined();
+
+    const url = new URL(bulk.body.eventStreams[0].url);
+    const controller = new AbortController();
+    const opened = await fetch(`${stack.url}${url.pathname}${url.search}`, { signal: controller.signal, headers: { origin: 'https://shop.example.com' } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toContain('text/event-stream');
+    expect(opened.headers.get('access-control-allow-origin')).not.toBeNull();
+    const events = sseEvents(opened.body!);
+    const etag = bulk.headers.get('etag')!;
+    await stack.admin.post('/api/admin/projects/default/features', { name: 'pushed-to-web' });
+    const event = (await events.next()).value!;
+    expect(event.data).toMatchObject({ type: 'refetchEvaluation', etag: expect.stringMatching(/^"\d+"$/), lastModified: expect.any(Number) });
+    expect(event.id).toBe(event.data.etag.replaceAll('"', ''));
+    // The re-fetch the event triggers (with its etag) is the new configuration, never the old copy.
+    const refetched = await frontend.post(`/ofrep/v1/evaluate/flags?sseEtag=${encodeURIComponent(event.data.etag)}`, { context: { targetingKey: 'u7' } }, { 'if-none-match': etag });
+    expect(refetched.status).toBe(200);
+    expect(refetched.body.flags.map((result: { key: string }) => result.key)).toContain('pushed-to-web');
+    controller.abort();
+
+    // Resuming after missing an event: told at once to fetch again.
+    const again = new AbortController();
+    const resumed = await fetch(`${stack.url}${url.pathname}${url.search}`, { signal: again.signal, headers: { 'last-event-id': String(Number(event.id) - 1) } });
+    const replayed = await sseEvents(resumed.body!).next();
+    expect(replayed.value!.data.type).toBe('refetchEvaluation');
+    again.abort();
+    expect((await fetch(`${stack.url}/ofrep/v1/event-stream?token=nope`)).status).toBe(401);
+  });
+
+  it('gives another context, however alike its answers, another ETag (no 304 across users)', async () => {
+    const first = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'same-answers-1' } });
+    const second = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'same-answers-2' } }, { 'if-none-match': first.headers.get('etag')! });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('etag')).not.toBe(first.headers.get('etag'));
+  });
+});
+
 describe('OFREP errors', () => {
   it('refuses missing tokens and admin tokens, and a context that is not an object, in the spec shape with the OFREP code', async () => {
     expect((await stack.anonymous.post('/ofrep/v1/evaluate/flags', {})).status).toBe(401);

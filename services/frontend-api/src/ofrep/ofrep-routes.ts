@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess, type EdgeAccess, type TokenKind } from '../access.ts';
+import { edgeAccess, secretOf, type EdgeAccess, type TokenKind } from '../access.ts';
+import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-stream.ts';
 import { preflight } from '../frontend/cors.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
@@ -17,6 +18,10 @@ const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
 const KeyParams = z.object({ key: z.string().min(1).max(255) });
 /** OFREP's refusals of a context or a flag: the error shape with OFREP's code. */
 const OFREP_ERRORS = { 400: OfrepErrorBody, 404: OfrepErrorBody };
+/** A re-fetch an event triggered names the revision it was told of (ADR-0008's sseEtag). */
+const BulkQuery = z.object({ sseEtag: z.string().max(100).optional(), sseLastModified: z.string().max(100).optional() });
+/** How long a replica that has not yet got the revision an event announced waits for it. */
+const FRESH_WAIT_MS = 2_000;
 
 /**
  * The OpenFeature Remote Evaluation Protocol over the same snapshots and token scopes as /api/frontend: frontend
@@ -28,15 +33,34 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // CORS: browserRoutesHook (frontend/cors.ts).
   app.options('/ofrep/*', preflight);
 
-  async function scope(request: FastifyRequest): Promise<{ access: EdgeAccess & { kind: TokenKind }; environment: CompiledEnvironment; context: PreparedContext; targetingKey: boolean }> {
+  /**
+   * The replica's environment, or, when an event told the client of a newer revision than this replica holds (it
+   * was sent by another replica), that revision once it arrives here (a moment, at most FRESH_WAIT_MS).
+   */
+  function atLeast(name: string, revision: number | null): CompiledEnvironment | undefined | Promise<CompiledEnvironment | undefined> {
+    const current = snapshots.current(name);
+    if (revision === null || (current && current.revision >= revision)) return current;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { unsubscribe(); resolve(snapshots.current(name)); }, FRESH_WAIT_MS);
+      const unsubscribe = snapshots.subscribe(name, (next) => {
+        if (next.revision < revision) return;
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(next);
+      });
+    });
+  }
+
+  async function scope(request: FastifyRequest, announced: number | null = null): Promise<{ access: EdgeAccess & { kind: TokenKind }; environment: CompiledEnvironment; context: PreparedContext; targetingKey: boolean; contextKey: string }> {
     const access = await edgeAccess(tokens, request, SDK_TOKENS);
-    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+    const environment = (await atLeast(access.environment, announced)) ?? (await snapshots.ensure(access.environment));
     const raw = ofrepContext(request.body, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
     const targetingKey = raw.userId !== undefined;
     counts.ofrep += 1;
+    const contextKey = JSON.stringify(raw);
     delete raw.targetingKey;
-    return { access, environment, context: new PreparedContext(raw), targetingKey };
+    return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey };
   }
 
   app.post('/ofrep/v1/evaluate/flags/:key', { schema: { summary: 'Evaluate one flag for an OpenFeature context', params: KeyParams, response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS } } }, async (request, reply) => {
@@ -53,8 +77,10 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // missing from it would give the code's default (perhaps `true`) where the flag is off. The ETag is taken over
   // what decides the answer (the snapshot's revision, the token's projects, each flag's answer code), so a poll
   // that changes nothing is a 304 without making the answer.
-  app.post('/ofrep/v1/evaluate/flags', { schema: { summary: 'Evaluate every flag the token sees for an OpenFeature context (ETag for 304s)', response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
-    settledAfterSend(scope(request).then(({ access, environment, context, targetingKey }) => {
+  // The ETag also covers the context and the token: an answer for one user is never a 304 for another. Answers to
+  // frontend tokens name the change events' stream (eventStreams, OFREP ADR-0008).
+  app.post('/ofrep/v1/evaluate/flags', { schema: { summary: 'Evaluate every flag the token sees for an OpenFeature context (ETag for 304s; eventStreams for frontend tokens)', querystring: BulkQuery, response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
+    settledAfterSend(scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(({ access, environment, context, targetingKey, contextKey }) => {
       const features = environment.visibleFeatures(access.projects);
       if (codes.length < features.length) {
         codes = new Uint32Array(features.length * 2);
@@ -62,17 +88,20 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       }
       environment.answering(features).lane.slotsOf(context, slots);
       for (let index = 0; index < features.length; index += 1) codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
-      const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:`)
+      const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
         .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
-      let length = FLAGS_OPEN.length + FLAGS_CLOSE.length;
+      const secret = access.kind === 'frontend' ? secretOf(request) : null;
+      const close = secret === null ? FLAGS_CLOSE
+        : Buffer.from(`],"eventStreams":${JSON.stringify([{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }])}}`);
+      let length = FLAGS_OPEN.length + close.length;
       for (let index = 0; index < features.length; index += 1) {
         const answer = encodedOfrepAnswer(features[index]!, codes[index]!, targetingKey);
         parts[index] = answer;
         length += answer.length + 1;
       }
-      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, null, features.length, FLAGS_CLOSE, length, reply));
+      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, null, features.length, close, length, reply));
     })));
 }
 
