@@ -45760,13 +45760,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Why the sign-in was refused */
+            /** @description AuthenticationRequired: no or an unknown credential */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description NoAccessError: the credential lacks the permission named in the message */

@@ -100,7 +100,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    scope.post('/auth/saml/callback', { schema: { summary: 'Where the identity provider posts its SAML response: starts the session', body: z.unknown(), response: { 302: Redirect, 401: textAnswer('text/html', 'Why the sign-in was refused') } } }, async (request: FastifyRequest, reply: FastifyReply) => {
+    scope.post('/auth/saml/callback', { schema: { summary: 'Where the identity provider posts its SAML response: starts the session', body: z.unknown(), response: { 302: Redirect } } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const form = (request.body ?? {}) as Record<string, unknown>;
       if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse.length > 1_000_000) return refusal(reply, 'The identity provider sent no SAML response.');
       const settings = await loadSamlSettings(db);
