@@ -15379,6 +15379,7 @@ export interface operations {
                         maxEnvironmentStrategies: number;
                         maxConstraints: number;
                         maxConstraintValues: number;
+                        readOnlyUsers: number;
                         sum: string;
                     };
                 };

@@ -77,6 +77,7 @@ export const InstanceStatistics = z.object({
   maxEnvironmentStrategies: z.number().int(),
   maxConstraints: z.number().int(),
   maxConstraintValues: z.number().int(),
+  readOnlyUsers: z.number().int(),
   sum: z.string(),
 });
 export type InstanceStatistics = z.infer<typeof InstanceStatistics>;
@@ -115,6 +116,8 @@ export const Inventory = z.object({
   users: z.object({
     total: z.number().int(),
     serviceAccounts: z.number().int(),
+    /** Users whose root role is Reader (optional: an admin-api of before it sends none during an upgrade). */
+    readOnly: z.number().int().optional(),
     /** Users seen (signed in or used a token of theirs) within 7, 30, 60 and 90 days. */
     seenWithin: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
   }),
@@ -124,6 +127,7 @@ export const Inventory = z.object({
   maxConstraints: z.number().int(),
   maxConstraintValues: z.number().int(),
   oidcEnabled: z.boolean(),
+  samlEnabled: z.boolean().optional(),
   passwordAuthEnabled: z.boolean(),
   environments: z.array(z.object({ name: z.string(), type: z.string() })),
   flags: FlagCounts,

@@ -39,6 +39,7 @@ beforeAll(async () => {
   await stack.admin.delete(`${base}/gone`);
   expect((await stack.admin.post(`${base}/shipped/environments/production/on`)).status).toBe(200);
   const user = await stack.admin.post('/api/admin/user-admin', { username: 'member-one', rootRole: 3 });
+  await stack.admin.post('/api/admin/user-admin', { username: 'auditor', rootRole: 'Reader' });
   expect((await stack.admin.post('/api/admin/projects/alpha/access', { roles: [5], users: [{ id: user.body.id }] })).status).toBe(200);
   expect((await stack.admin.post('/api/admin/projects/alpha/favorites')).status).toBe(200);
   // A flag created three days ago and enabled in production a day later, and activity from the past window.
@@ -130,7 +131,7 @@ describe('GET /api/admin/instance-admin/statistics', () => {
       return body.clientApps?.[0].count === 2 && body.previousDayMetricsBucketsCount.enabledCount === 1 && body;
     }, { timeoutMs: 15_000 });
     expect(statistics).toMatchObject({
-      users: 2, // the default admin and member-one
+      users: 3, readOnlyUsers: 1, // the default admin, member-one and auditor (a Reader)
       featureToggles: 4, archivedFeatureToggles: 1, projects: 2, environments: 2, groups: 0, segments: 0,
       // The five of Unleash's first installs and Reader, the read-only root role.
       roles: 6, customRootRoles: 0, strategies: 8, contextFields: 6,
@@ -183,7 +184,7 @@ describe('GET /api/admin/dashboard/executive and /api/admin/insights', () => {
       return body.metricsSummaryTrends?.some((trend: { totalFlags: number }) => trend.totalFlags === 2) && body;
     }, { timeoutMs: 15_000 });
     const today = `${new Date().toISOString().slice(0, 10)}T23:59:59.999Z`;
-    expect(insights.userTrends.at(-1)).toEqual({ date: today, total: 2, active: 0, inactive: 2 });
+    expect(insights.userTrends.at(-1)).toEqual({ date: today, total: 3, active: 0, inactive: 3 });
     expect(insights.flagTrends.at(-1)).toEqual({ date: today, total: 4, active: 3, stale: 1, potentiallyStale: 1 });
     const alpha = insights.projectFlagTrends.find((trend: { project: string }) => trend.project === 'alpha');
     expect(alpha).toMatchObject({ date: today, health: 50, total: 4, active: 3, stale: 1, potentiallyStale: 1, users: 1 });

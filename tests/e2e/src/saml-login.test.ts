@@ -52,6 +52,8 @@ describe('SAML sign-in', () => {
     // The sign-in page offers it.
     const options = await httpClient(stack.url).get('/api/admin/user');
     expect(options.body.options.map((option: { type: string }) => option.type)).toContain('saml');
+    // And the instance statistics say SAML is on, as Unleash's do.
+    expect((await stack.admin.get('/api/admin/instance-admin/statistics')).body.SAMLenabled).toBe(true);
   });
 
   it('signs a new person in from Bunting, creating them with the default root role and their groups', async () => {

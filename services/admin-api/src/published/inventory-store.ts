@@ -5,7 +5,7 @@ import { potentiallyStale } from '../rules/staleness-store.ts';
 const int = z.number().int();
 
 const Totals = z.object({
-  users: int, serviceAccounts: int, seen7: int, seen30: int, seen60: int, seen90: int,
+  users: int, serviceAccounts: int, readOnlyUsers: int, seen7: int, seen30: int, seen60: int, seen90: int,
   featureToggles: int, archivedFeatureToggles: int, projects: int, contextFields: int, roles: int,
   customRootRoles: int, groups: int, environments: int, segments: int, strategies: int,
   adminTokens: int, clientTokens: int, frontendTokens: int,
@@ -30,6 +30,7 @@ export const inventoryStore = {
       select
         (select count(*) from admin.users where not is_service)::int as users,
         (select count(*) from admin.users where is_service)::int as "serviceAccounts",
+        (select count(*) from admin.users u join admin.roles r on r.id = u.root_role_id where not u.is_service and r.read_only)::int as "readOnlyUsers",
         ${seenWithin(7)} as seen7, ${seenWithin(30)} as seen30, ${seenWithin(60)} as seen60, ${seenWithin(90)} as seen90,
         (select count(*) from admin.features where archived_at is null)::int as "featureToggles",
         (select count(*) from admin.features where archived_at is not null)::int as "archivedFeatureToggles",

@@ -28,6 +28,7 @@ async function loadInventory(db: Queryable): Promise<Inventory> {
     users: {
       total: totals.users,
       serviceAccounts: totals.serviceAccounts,
+      readOnly: totals.readOnlyUsers,
       seenWithin: { last7: totals.seen7, last30: totals.seen30, last60: totals.seen60, last90: totals.seen90 },
     },
     counts: {
@@ -47,6 +48,7 @@ async function loadInventory(db: Queryable): Promise<Inventory> {
     maxConstraints: totals.maxConstraints,
     maxConstraintValues: totals.maxConstraintValues,
     oidcEnabled: signIn.oidc === true,
+    samlEnabled: signIn.saml === true,
     passwordAuthEnabled: signIn.password === true,
     environments: [...environments],
     flags,

@@ -21,7 +21,7 @@ export async function instanceStatistics(db: Queryable, inventory: Inventory, ve
     activeUsers: inventory.users.seenWithin,
     productionChanges: { last30: observed.production30, last60: observed.production60, last90: observed.production90 },
     ...inventory.counts,
-    SAMLenabled: false,
+    SAMLenabled: inventory.samlEnabled === true,
     OIDCenabled: inventory.oidcEnabled,
     passwordAuthEnabled: inventory.passwordAuthEnabled,
     clientApps: [
@@ -35,6 +35,7 @@ export async function instanceStatistics(db: Queryable, inventory: Inventory, ve
     maxEnvironmentStrategies: inventory.maxEnvironmentStrategies,
     maxConstraints: inventory.maxConstraints,
     maxConstraintValues: inventory.maxConstraintValues,
+    readOnlyUsers: inventory.users.readOnly ?? 0,
   };
   return { ...statistics, sum: statisticsSum(statistics) };
 }
