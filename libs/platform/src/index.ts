@@ -22,3 +22,4 @@ export * from './dependency-errors.ts';
 export * from './metrics.ts';
 export * from './api-docs.ts';
 export * from './answer-serializer.ts';
+export * from './web-forms.ts';

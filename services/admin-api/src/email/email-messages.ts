@@ -1,12 +1,12 @@
+import { escapeHtml } from '@bunting/platform';
 import type { QueuedEmail } from './email-store.ts';
 
 // Plain words, the link on a line of its own, and an HTML part that says the same (mail programs show either).
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function message(kind: string, to: { email: string; userId: number }, subject: string, lines: string[], link: { label: string; url: string }): QueuedEmail {
   const text = [...lines, '', `${link.label}: ${link.url}`, ''].join('\n');
-  const html = `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${lines.map((line) => `<p>${escape(line)}</p>`).join('')}`
-    + `<p><a href="${escape(link.url)}">${escape(link.label)}</a></p><p style="color: #666; font-size: small">${escape(link.url)}</p></body></html>`;
+  const html = `<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}`
+    + `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p><p style="color: #666; font-size: small">${escapeHtml(link.url)}</p></body></html>`;
   return { kind, recipient: to.email, subject, text, html, userId: to.userId };
 }
 

@@ -5,7 +5,7 @@ import {
   NoContent, OAuthAuthorizeQuery, OAuthClientInformation, OAuthClientRegistration, OAuthConsentAnswer, OAuthConsentDecision, OAuthConsentRequest,
   OAuthError, OAuthProtectedResourceMetadata, OAuthServerMetadata, OAuthTokenAnswer, OAuthTokenRequest,
 } from '@bunting/contracts';
-import { DomainError, NotFoundError, ValidationError, principalOf, sendError, type HttpServer } from '@bunting/platform';
+import { DomainError, NotFoundError, ValidationError, acceptFormBodies, principalOf, sendError, type HttpServer } from '@bunting/platform';
 import { viaLabel } from '@bunting/mcp';
 import type { AdminDeps } from '../app-deps.ts';
 import { patService } from '../personal-access-tokens/pat-service.ts';
@@ -106,9 +106,7 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
 
   // The token endpoint takes the form encoding OAuth prescribes, in its own scope so no other route does.
   app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptFormBodies(scope);
     scope.post('/oauth/token', {
       schema: {
         summary: "Trade an MCP client's authorization code and PKCE verifier for a personal access token lasting 24 hours",

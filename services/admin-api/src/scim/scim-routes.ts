@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import {
   NoContent, ScimDescription, ScimGroup, ScimGroupInput, ScimListQuery, ScimPatchRequest, ScimSettings, ScimToken, ScimUser,
@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AdminDeps } from '../app-deps.ts';
 import type { Change } from '../events/changes.ts';
 import { allow } from '../access/guard.ts';
+import { hashSecret } from '../api-tokens/token-secret.ts';
 import { handleScimError, scimErrorShape, ScimError } from './scim-errors.ts';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
 import { scimGroups } from './scim-groups.ts';
@@ -16,7 +17,6 @@ import { listResponse } from './scim-list.ts';
 import { scimSettingsStore } from './scim-settings-store.ts';
 import { scimUsers } from './scim-users.ts';
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest();
 // Events of provisioning name the provider's channel as their author.
 const SCIM_ACTOR: Actor = { createdBy: 'scim', createdByUserId: -1337 };
 const Id = z.object({ id: z.string().min(1).max(255) });
@@ -42,7 +42,7 @@ export function scimSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminD
     const principal = allow(request, Permission.ADMIN);
     const token = `scim_${randomBytes(32).toString('base64url')}`;
     await changes.run(principal, async (change) => {
-      await scimSettingsStore.setTokenHash(change.tx, hashOf(token).toString('hex'));
+      await scimSettingsStore.setTokenHash(change.tx, hashSecret(token));
       change.emit({ type: 'setting-updated', data: { id: 'scim', token: '*****' } });
     });
     return { token };
@@ -58,7 +58,7 @@ export function scimRoutes(app: HttpServer, { db, changes, sessions, config }: P
     const settings = await scimSettingsStore.get(db);
     const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!settings.enabled) throw new ScimError(401, 'SCIM provisioning is off on this installation; an admin turns it on in the sign-in settings.');
-    if (!given || settings.tokenHash === null || !timingSafeEqual(hashOf(given), Buffer.from(settings.tokenHash, 'hex'))) {
+    if (!given || settings.tokenHash === null || !timingSafeEqual(Buffer.from(hashSecret(given), 'hex'), Buffer.from(settings.tokenHash, 'hex'))) {
       throw new ScimError(401, 'Send the SCIM token made in Bunting\'s sign-in settings as a Bearer token.');
     }
   }

@@ -9,9 +9,7 @@ import { deltaEvents } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, narrowProjects, tagsOf } from './client-query.ts';
 import { createStreamUpdates, sseMessage } from './stream-updates.ts';
-
-/** An SDK older than the stream's newest event is sent keep-alives so its read timeout (60 s) never fires. */
-const HEARTBEAT_MS = 25_000;
+import { openStreams } from '../open-streams.ts';
 
 /** The revision an SDK says it holds, if its ETag was made for the same query; null otherwise. */
 function heldRevision(header: string | undefined, tag: string): number | null {
@@ -26,12 +24,9 @@ function heldRevision(header: string | undefined, tag: string): number | null {
  */
 export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'counts'>) {
   const { snapshots, tokens, counts } = deps;
-  const open = new Map<() => void, NodeJS.WritableStream>();
-  counts.streamsOpen = () => open.size;
+  const open = openStreams(app);
+  counts.streamsOpen = open.size;
   const updates = createStreamUpdates(snapshots.changesSince);
-  // One timer for every stream's keep-alive, not one per stream.
-  const heartbeat = setInterval(() => { for (const raw of open.values()) raw.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
-  heartbeat.unref();
 
   async function resolve(request: FastifyRequest<{ Querystring: z.infer<typeof FeaturesQuery> }>) {
     const access = await edgeAccess(tokens, request, 'client');
@@ -77,17 +72,10 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
     const close = () => {
       unsubscribe();
-      open.delete(close);
+      open.remove(close);
       if (!raw.destroyed) raw.end();
     };
-    open.set(close, raw);
+    open.add(close, raw);
     raw.on('close', close);
-  });
-
-  // Streams never end by themselves; closing the server ends them so it can stop (SDKs reconnect elsewhere).
-  app.addHook('preClose', (done) => {
-    clearInterval(heartbeat);
-    for (const close of [...open.keys()]) close();
-    done();
   });
 }

@@ -6,8 +6,8 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, stillValid, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import type { ChangesSince } from '../snapshots/revision-changes.ts';
+import { openStreams } from '../open-streams.ts';
 
-const HEARTBEAT_MS = 25_000;
 /** How long a browser may be away before its provider closes the stream (and fetches afresh when it is back). */
 export const INACTIVITY_DELAY_SEC = 120;
 
@@ -43,10 +43,7 @@ function touches(changes: ChangesSince | null, projects: readonly string[]): boo
  */
 export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens'>) {
   const { snapshots, tokens } = deps;
-  const open = new Set<() => void>();
-  const streams = new Set<NodeJS.WritableStream>();
-  const heartbeat = setInterval(() => { for (const raw of streams) raw.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const open = openStreams(app);
 
   app.get('/ofrep/v1/event-stream', {
     schema: {
@@ -71,8 +68,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
     }
     const close = () => {
       unsubscribe();
-      open.delete(close);
-      streams.delete(raw);
+      open.remove(close);
       if (!raw.destroyed) raw.end();
     };
     const unsubscribe = snapshots.subscribe(environment.environment, (next) => {
@@ -82,14 +78,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
       sent = next.revision;
       if (touches(changes, access.projects)) raw.write(refetchEvent(next));
     });
-    open.add(close);
-    streams.add(raw);
+    open.add(close, raw);
     raw.on('close', close);
-  });
-
-  app.addHook('preClose', (done) => {
-    clearInterval(heartbeat);
-    for (const close of [...open]) close();
-    done();
   });
 }

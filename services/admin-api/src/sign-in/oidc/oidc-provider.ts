@@ -2,22 +2,6 @@ import * as client from 'openid-client';
 import { DomainError, NotFoundError, type Queryable } from '@bunting/platform';
 import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
 
-/** A value at a dotted path in the token's claims ("groups", "realm_access.roles"), as a list of strings. */
-export function claimValues(claims: Record<string, unknown>, path: string): string[] {
-  let value: unknown = claims;
-  for (const part of path.split('.').filter(Boolean)) {
-    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
-  }
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return typeof value === 'string' ? [value] : [];
-}
-
-export function emailAllowed(email: string, domains: string | undefined): boolean {
-  const allowed = (domains ?? '').split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
-  if (allowed.length === 0) return true;
-  return allowed.includes(email.split('@').pop()!.toLowerCase());
-}
-
 export async function providerConfiguration(settings: OidcSettings) {
   if (!settings.enabled || !settings.discoverUrl || !settings.clientId) throw new NotFoundError('OpenID Connect login is not enabled.');
   const discoverUrl = new URL(settings.discoverUrl);

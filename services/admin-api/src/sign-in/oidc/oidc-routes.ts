@@ -3,14 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import { Redirect, SYSTEM_ACTOR } from '@bunting/contracts';
-import { AuthenticationRequired, NoAccessError, ValidationError, type HttpServer } from '@bunting/platform';
+import { AuthenticationRequired, ValidationError, type HttpServer } from '@bunting/platform';
 import type { Change } from '../../events/changes.ts';
 import { groupService } from '../../groups/group-service.ts';
 import { sessionCookie } from '../../sessions/session-cookie.ts';
 import { userReadModel, type UserRow } from '../../users/user-read-model.ts';
 import { userService } from '../../users/user-service.ts';
 import type { LoginDeps } from '../login-deps.ts';
-import { claimValues, emailAllowed, providerConfiguration } from './oidc-provider.ts';
+import { activeUser, claimValues, createOnFirstSignIn } from '../single-sign-on.ts';
+import { providerConfiguration } from './oidc-provider.ts';
 import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
 
 const PendingLogin = z.object({ nonce: z.string(), codeVerifier: z.string(), redirectUri: z.string(), browser: z.string() });
@@ -43,30 +44,22 @@ function redirectUri(request: FastifyRequest, config: LoginDeps['config']): stri
  * The user an OpenID login signs in as: the one its subject was linked to; else the user with its email, linked now
  * only if the provider says the email is verified; else, with auto-create on and an approved domain, a new user.
  */
-/** A deactivated account (by SCIM) stays, but does not sign in. */
-function active(user: UserRow): UserRow {
-  if (!user.active) throw new AuthenticationRequired('This account has been deactivated; ask an admin.');
-  return user;
-}
-
 async function userFor(change: Change, settings: OidcSettings, claims: Record<string, unknown>): Promise<UserRow> {
   const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
   const email = typeof claims.email === 'string' ? claims.email : undefined;
   if (!subject) throw new AuthenticationRequired('The OpenID provider sent no subject for this user.');
   const linked = await userReadModel.findByOidcSubject(change.tx, subject);
-  if (linked) return active(linked);
+  if (linked) return activeUser(linked);
   if (!email) throw new AuthenticationRequired('The OpenID provider sent no email for this user.');
   const existing = await userReadModel.findByEmail(change.tx, email);
   if (existing) {
     if (claims.email_verified !== true) {
       throw new AuthenticationRequired('The OpenID provider has not verified this email, so it cannot sign in as the user who has it.');
     }
-    await userService.linkOidcSubject(change, active(existing).id, subject);
+    await userService.linkOidcSubject(change, activeUser(existing).id, subject);
     return existing;
   }
-  if (!settings.autoCreate || !emailAllowed(email, settings.emailDomains)) throw new NoAccessError('AUTO_CREATE_USER');
-  const rootRole = settings.defaultRootRoleId ?? settings.defaultRootRole ?? 'Viewer';
-  const created = await userService.create(change, { email, name: typeof claims.name === 'string' ? claims.name : undefined, rootRole });
+  const created = await createOnFirstSignIn(change, settings, email, typeof claims.name === 'string' ? claims.name : undefined);
   await userService.linkOidcSubject(change, created.id, subject);
   return created;
 }

@@ -44,9 +44,8 @@ export function passwordResetRoutes(app: HttpServer, { db, changes, config, sess
     const count = await redis.incr(asked);
     if (count === 1) await redis.expire(asked, 15 * 60);
     if (count > 20) throw new RateLimitError('Too many reset requests from here; try again later.', Math.max(1, await redis.ttl(asked)));
-    const user = await userReadModel.findByLogin(db, request.body.email);
-    if (user && !user.isService && user.email && user.email.toLowerCase() === request.body.email.toLowerCase()
-      && !(await mail.recentlyQueued(db, user.id, 'password-reset', 60_000))) {
+    const user = await userReadModel.findByEmail(db, request.body.email);
+    if (user && !user.isService && user.email && !(await mail.recentlyQueued(db, user.id, 'password-reset', 60_000))) {
       await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
         const { resetPasswordUrl } = await createResetLink(change, String(user.id), config.baseUrl);
         await mail.queue(change, passwordResetMessage({ email: user.email!, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl));

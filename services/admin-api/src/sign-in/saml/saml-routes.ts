@@ -1,7 +1,7 @@
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import { z } from 'zod';
 import { Redirect, SYSTEM_ACTOR, textAnswer } from '@bunting/contracts';
-import { AuthenticationRequired, NoAccessError, type HttpServer, type Redis } from '@bunting/platform';
+import { AuthenticationRequired, NoAccessError, acceptFormBodies, escapeHtml, type HttpServer, type Redis } from '@bunting/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Change } from '../../events/changes.ts';
 import { groupService } from '../../groups/group-service.ts';
@@ -9,6 +9,7 @@ import { sessionCookie } from '../../sessions/session-cookie.ts';
 import { userReadModel, type UserRow } from '../../users/user-read-model.ts';
 import { userService } from '../../users/user-service.ts';
 import type { LoginDeps } from '../login-deps.ts';
+import { activeUser, claimValues, createOnFirstSignIn } from '../single-sign-on.ts';
 import { certificateBody, loadSamlSettings, serviceProvider, type SamlSettings } from './saml-settings.ts';
 
 // A response a minute early or late still counts (clocks differ); one older than this is refused.
@@ -55,28 +56,20 @@ function samlFor(settings: SamlSettings, baseUrl: string, cache: CacheProvider):
 }
 
 const emailOf = (profile: Profile) => [...EMAIL_ATTRIBUTES.map((name) => profile[name]), profile.nameID].find((value): value is string => typeof value === 'string' && value.includes('@'));
-const valuesOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : typeof value === 'string' ? [value] : []);
-const allowedDomain = (email: string, domains: string | undefined) => !domains || domains.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean).includes(email.split('@')[1]!.toLowerCase());
 
 /** The user an assertion names by e-mail; created when the settings allow it. */
 async function userFor(change: Change, settings: SamlSettings, profile: Profile): Promise<UserRow> {
   const email = emailOf(profile);
   if (!email) throw new AuthenticationRequired('The identity provider sent no e-mail address for this user.');
   const existing = await userReadModel.findByEmail(change.tx, email);
-  if (existing) {
-    if (!existing.active) throw new AuthenticationRequired('This account has been deactivated; ask an admin.');
-    return existing;
-  }
-  if (!settings.autoCreate || !allowedDomain(email, settings.emailDomains)) throw new NoAccessError('AUTO_CREATE_USER');
-  const name = typeof profile.displayName === 'string' ? profile.displayName : undefined;
-  return userService.create(change, { email, ...(name ? { name } : {}), rootRole: settings.defaultRootRoleId ?? settings.defaultRootRole ?? 'Viewer' });
+  if (existing) return activeUser(existing);
+  return createOnFirstSignIn(change, settings, email, typeof profile.displayName === 'string' ? profile.displayName : undefined);
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** A refused sign-in is a page a person reads, with the way back; no session is made. */
 const refusal = (reply: FastifyReply, message: string) => reply.code(401).type('text/html; charset=utf-8').send(
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in refused</title></head><body style="font-family: sans-serif; max-width: 40rem; margin: 4rem auto">`
-  + `<h1>Sign-in with SAML was refused</h1><p>${escape(message)}</p><p><a href="/login">Back to sign-in</a></p></body></html>`,
+  + `<h1>Sign-in with SAML was refused</h1><p>${escapeHtml(message)}</p><p><a href="/login">Back to sign-in</a></p></body></html>`,
 );
 
 /** SAML 2.0 Web Browser SSO: started here (/auth/saml/login) or at the provider; assertions arrive at the callback. */
@@ -97,9 +90,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
 
   // The provider posts the response as a form; the form parser is this route's alone.
   app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptFormBodies(scope);
     scope.post('/auth/saml/callback', { schema: { summary: 'Where the identity provider posts its SAML response: starts the session', body: z.unknown(), response: { 302: Redirect } } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const form = (request.body ?? {}) as Record<string, unknown>;
       if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse.length > 1_000_000) return refusal(reply, 'The identity provider sent no SAML response.');
@@ -130,7 +121,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
       try {
         userId = await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
           const user = await userFor(change, settings, profile);
-          if (settings.enableGroupSyncing && settings.groupJsonPath) await groupService.syncFromClaims(change, user.id, valuesOf(profile[settings.groupJsonPath]));
+          if (settings.enableGroupSyncing && settings.groupJsonPath) await groupService.syncFromClaims(change, user.id, claimValues(profile, settings.groupJsonPath));
           return user.id;
         });
       } catch (error) {
