@@ -2,6 +2,7 @@ import { infrastructureFor, type Connection, type Infrastructure, type ServiceIn
 import { adminApi } from '@bunting/admin-api/app';
 import { eventLog } from '@bunting/event-log/app';
 import { frontendApi } from '@bunting/frontend-api/app';
+import { edgeApi } from '@bunting/frontend-api/edge';
 import { insights } from '@bunting/insights/app';
 import { signalsService } from '@bunting/signals/app';
 
@@ -29,18 +30,22 @@ export const SERVICES = {
   'frontend-api': service(['messaging', 'redis'], (infrastructure) => frontendApi(infrastructure), ['messaging', 'redis']),
   signals: service(['db', 'messaging', 'redis', 'verifier'], (infrastructure) => signalsService(infrastructure)),
   insights: service(['db', 'messaging', 'verifier'], (infrastructure) => insights(infrastructure)),
+  // The standalone edge: the SDK edge in front of any Unleash-compatible server (UPSTREAM_URL); needs nothing else.
+  edge: service([], (infrastructure) => edgeApi(infrastructure)),
 } satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;
-export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
+/** The services of a Bunting cluster ("all"); the standalone edge runs on its own. */
+export const SERVICE_NAMES = (Object.keys(SERVICES) as ServiceName[]).filter((name) => name !== 'edge');
 
-/** "all" or a comma-separated list of service names. */
+/** "all", "edge" or a comma-separated list of the cluster's service names. */
 export function parseTargets(target: string): ServiceName[] {
   if (target === 'all') return SERVICE_NAMES;
   const names = target.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
-    if (!(name in SERVICES)) throw new Error(`Unknown target "${name}"; expected all or one of ${SERVICE_NAMES.join(', ')}`);
+    if (!(name in SERVICES)) throw new Error(`Unknown target "${name}"; expected all, edge or one of ${SERVICE_NAMES.join(', ')}`);
   }
+  if (names.includes('edge') && names.length > 1) throw new Error('The edge target runs alone: it serves the same routes as frontend-api, from an upstream instead of the cluster');
   return names as ServiceName[];
 }
 

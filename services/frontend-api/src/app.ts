@@ -1,18 +1,14 @@
 import { z } from 'zod';
-import { followStream, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
-import { clientRoutes } from './client/client-routes.ts';
-import { deltaRoutes } from './client/delta-routes.ts';
+import { followStream, type ServicePlugin, type ServiceInfrastructure } from '@bunting/platform';
+import { mountSdkRoutes } from './sdk-routes.ts';
 import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
-import { frontendRoutes } from './frontend/frontend-routes.ts';
-import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
-import { ofrepEventStreamRoutes } from './ofrep/ofrep-event-stream.ts';
 import { createSnapshotStore } from './snapshots/snapshot-store.ts';
 import { watchAllowedOrigins } from './frontend/allowed-origins.ts';
-import { browserRoutesHook } from './frontend/cors.ts';
 import { createSdkTokens } from './tokens/sdk-tokens.ts';
 import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
 import { impactAdmission } from './metrics/impact-admission.ts';
+import { publishMetrics } from './metrics/metrics-publisher.ts';
 
 /**
  * frontend-api: the SDK edge. Answers /api/frontend and /api/client from compiled in-memory snapshots and verifies
@@ -47,15 +43,8 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
     const origins = watchAllowedOrigins(messaging, config.allowedOrigins, log);
     const counts = createEdgeCounts();
     const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
-    const deps: FrontendDeps = { config, snapshots, tokens, messaging, origins, counts, admitImpact: impactAdmission(infrastructure.metrics) };
-    await inScope(app, (server) => {
-      browserRoutesHook(server, () => config.frontendApiEnabled, () => origins.current());
-      frontendRoutes(server, deps);
-      clientRoutes(server, deps);
-      deltaRoutes(server, deps);
-      ofrepRoutes(server, deps);
-      ofrepEventStreamRoutes(server, deps);
-    });
+    const deps: FrontendDeps = { config, snapshots, tokens, sendMetrics: publishMetrics(messaging), origins, counts, admitImpact: impactAdmission(infrastructure.metrics) };
+    await mountSdkRoutes(app, deps);
     app.addHook('onClose', async () => {
       removeMetrics();
       origins.stop();

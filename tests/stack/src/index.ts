@@ -3,3 +3,5 @@ export * from './stack.ts';
 export * from './processes.ts';
 export * from './smtp-peer.ts';
 export * from './saml-peer.ts';
+export * from './delay-proxy.ts';
+export * from './unleash-peer.ts';

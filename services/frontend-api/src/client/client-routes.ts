@@ -6,12 +6,11 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
-import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
 
-export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'messaging' | 'counts' | 'admitImpact'>) {
+export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots' | 'tokens' | 'sendMetrics' | 'counts' | 'admitImpact'>) {
   const { snapshots, tokens, counts } = deps;
 
   // Answered at once when the snapshot is held (the token is checked in memory), else after loading it.
@@ -51,7 +50,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
 
   app.post('/api/client/register', { schema: { summary: 'A server SDK announcing itself', body: ClientRegistration, response: { 202: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'client');
-    await publishMetrics(deps.messaging, { kind: 'client-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
+    await deps.sendMetrics({ kind: 'client-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(202).send();
   });
 
@@ -62,7 +61,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     const now = new Date().toISOString();
     const admitted = deps.admitImpact(impactMetrics);
     const body = { ...rest, bucket: bucket ?? { start: now, stop: now, toggles: {} }, ...(admitted ? { impactMetrics: admitted } : {}) };
-    await publishMetrics(deps.messaging, { kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(body, access, environment) });
+    await deps.sendMetrics({ kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(body, access, environment) });
     return reply.code(202).send();
   });
 
@@ -72,7 +71,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     const { impactMetrics, ...rest } = request.body;
     const admitted = deps.admitImpact(impactMetrics);
     const body = { ...rest, ...(admitted ? { impactMetrics: admitted } : {}) };
-    await publishMetrics(deps.messaging, { kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(body, access, environment) });
+    await deps.sendMetrics({ kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(body, access, environment) });
     return reply.code(202).send();
   });
 }

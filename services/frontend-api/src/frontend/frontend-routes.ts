@@ -5,7 +5,6 @@ import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platfo
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
-import { publishMetrics } from '../metrics/metrics-publisher.ts';
 import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
@@ -29,7 +28,7 @@ function contextOf(rawBody: unknown): Record<string, unknown> {
   return context as Record<string, unknown>;
 }
 
-export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'messaging' | 'origins' | 'counts'>) {
+export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'sendMetrics' | 'origins' | 'counts'>) {
   const { config, snapshots, tokens, counts } = deps;
 
   // CORS and the frontend API's switch: browserRoutesHook (cors.ts), one hook with OFREP's.
@@ -107,13 +106,13 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
   app.post('/api/frontend/client/metrics', { schema: { summary: 'Usage counts from a frontend SDK', body: ClientMetrics, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    await publishMetrics(deps.messaging, { kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
+    await deps.sendMetrics({ kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
     return reply.code(200).send();
   });
 
   app.post('/api/frontend/client/register', { schema: { summary: 'A frontend SDK announcing itself', body: FrontendRegistration, response: { 200: NoContent } } }, async (request, reply) => {
     const access = await edgeAccess(tokens, request, 'frontend');
-    await publishMetrics(deps.messaging, { kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
+    await deps.sendMetrics({ kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
     return reply.code(200).send();
   });
 }

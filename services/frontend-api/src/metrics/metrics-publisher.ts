@@ -9,15 +9,18 @@ function subjectKind(kind: MetricsMessage['kind']): 'client' | 'register' | 'fro
   return kind === 'client-register' ? 'register' : 'client';
 }
 
+/** Takes an SDK's metrics or registration; an accepted one is kept (a refusal is a 503 the SDK retries). */
+export type SendMetrics = (message: UnstampedMetrics) => Promise<void>;
+
 /**
  * SDK metrics and registrations are never written inline: they go to the metrics stream for insights and
  * admin-api to aggregate. The answer waits for JetStream's acknowledgement, so an accepted post is kept.
  */
-export async function publishMetrics(messaging: Messaging, message: UnstampedMetrics) {
+export const publishMetrics = (messaging: Messaging): SendMetrics => async (message) => {
   const full = { ...message, receivedAt: new Date().toISOString() } as MetricsMessage;
   try {
     await messaging.js.publish(messaging.names.metricsSubject(subjectKind(full.kind)), JSON.stringify(full), { timeout: 2000 });
   } catch {
     throw new DomainError(503, 'ServiceUnavailableError', 'Metrics cannot be accepted right now; send them again later.', { headers: { 'retry-after': '5' } });
   }
-}
+};

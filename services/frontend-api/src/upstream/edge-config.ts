@@ -1,0 +1,53 @@
+import { readInteger, readList, type Env } from '@bunting/platform';
+
+export type EdgeConfig = {
+  /** The server the edge follows: any that speaks Unleash's client API (Unleash 5-8, Bunting, another edge). */
+  upstreamUrl: URL;
+  /** Tokens configured up front; their environments must be held before the edge is ready. */
+  tokens: string[];
+  /** Where the last known flags and tokens are kept for an offline start; none when unset. */
+  persistDir: string | undefined;
+  /** A Redis URL to keep them in instead (shared by the edges of a region); none when unset. */
+  persistRedisUrl: string | undefined;
+  /** Polling interval when the upstream offers no stream (and the delay between stream reconnects). */
+  pollMs: number;
+  /** How often a mode fallen back from (streaming, delta) is tried again. */
+  probeMs: number;
+  /** After this long without an answer from the upstream, /ready reports the edge as stale. */
+  staleAfterMs: number;
+  /** How long a token learned on first use is trusted before it is validated again (a revoked one stops then). */
+  tokenRevalidateMs: number;
+  /** How often aggregated SDK metrics go upstream. */
+  metricsIntervalMs: number;
+  /** Most metric entries (flag x app x environment) and registrations held while the upstream does not take them. */
+  metricsLimit: number;
+  /** Largest upstream answer taken, in bytes; a larger one is refused and the flags held are kept. */
+  maxUpstreamBytes: number;
+  /** How long one upstream request may take (streams: until their first byte). */
+  requestTimeoutMs: number;
+};
+
+export function readEdgeConfig(env: Env = process.env): EdgeConfig {
+  const upstream = env.UPSTREAM_URL;
+  if (!upstream) throw new Error('The edge needs UPSTREAM_URL: the Unleash or Bunting server it follows (for example http://unleash:4242)');
+  let upstreamUrl: URL;
+  try {
+    upstreamUrl = new URL(upstream.replace(/\/+$/, '') + '/');
+  } catch {
+    throw new Error(`UPSTREAM_URL is not a URL: ${upstream}`);
+  }
+  return {
+    upstreamUrl,
+    tokens: readList(env.EDGE_TOKENS ?? env.TOKENS),
+    persistDir: env.EDGE_PERSIST_DIR || undefined,
+    persistRedisUrl: env.EDGE_REDIS_URL || undefined,
+    pollMs: readInteger(env.EDGE_POLL_MS, 10_000, 'EDGE_POLL_MS'),
+    probeMs: readInteger(env.EDGE_PROBE_MS, 300_000, 'EDGE_PROBE_MS'),
+    staleAfterMs: readInteger(env.EDGE_STALE_AFTER_MS, 120_000, 'EDGE_STALE_AFTER_MS'),
+    tokenRevalidateMs: readInteger(env.EDGE_TOKEN_REVALIDATE_MS, 60_000, 'EDGE_TOKEN_REVALIDATE_MS'),
+    metricsIntervalMs: readInteger(env.EDGE_METRICS_INTERVAL_MS, 60_000, 'EDGE_METRICS_INTERVAL_MS'),
+    metricsLimit: readInteger(env.EDGE_METRICS_LIMIT, 100_000, 'EDGE_METRICS_LIMIT'),
+    maxUpstreamBytes: readInteger(env.EDGE_UPSTREAM_MAX_BYTES, 64 * 1024 * 1024, 'EDGE_UPSTREAM_MAX_BYTES'),
+    requestTimeoutMs: readInteger(env.EDGE_REQUEST_TIMEOUT_MS, 10_000, 'EDGE_REQUEST_TIMEOUT_MS'),
+  };
+}

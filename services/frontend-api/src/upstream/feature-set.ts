@@ -1,0 +1,104 @@
+import type { ClientFeature, ClientFeatures, ClientSegment, DeltaEvent, EnvironmentSnapshot } from '@bunting/contracts';
+
+type SnapshotFeature = EnvironmentSnapshot['features'][number];
+
+/** What one upstream scope (an environment and a token's projects) holds: its flags by name, its segments by id. */
+export type FeatureSet = { features: Map<string, SnapshotFeature>; segments: Map<number, ClientSegment> };
+
+/** A flag as the snapshot keeps it: every flag has a project (servers before Unleash 4 sent none: "default"). */
+function asSnapshotFeature(feature: ClientFeature): SnapshotFeature {
+  return { ...feature, project: feature.project ?? 'default' };
+}
+
+export function featureSetOf(payload: Pick<ClientFeatures, 'features' | 'segments'>): FeatureSet {
+  return {
+    features: new Map(payload.features.map((feature) => [feature.name, asSnapshotFeature(feature)])),
+    segments: new Map((payload.segments ?? []).map((segment) => [segment.id, segment])),
+  };
+}
+
+/** Delta events applied in order to a copy of `set` (a hydration starts it anew); `set` itself is left as it was. */
+export function applyDelta(set: FeatureSet | undefined, events: readonly DeltaEvent[]): FeatureSet | undefined {
+  let next = set && { features: new Map(set.features), segments: new Map(set.segments) };
+  for (const event of events) {
+    if (event.type === 'hydration') {
+      next = featureSetOf(event);
+      continue;
+    }
+    // Changes before any hydration cannot be applied to anything: the caller asks for everything again.
+    if (!next) return undefined;
+    if (event.type === 'feature-updated') next.features.set(event.feature.name, asSnapshotFeature(event.feature));
+    else if (event.type === 'feature-removed') next.features.delete(event.featureName);
+    else if (event.type === 'segment-updated') next.segments.set(event.segment.id, event.segment);
+    else next.segments.delete(event.segmentId);
+  }
+  return next;
+}
+
+/**
+ * One environment's snapshot from the sets of every scope followed in it: a flag is taken from the set updated last
+ * that holds it (sets of overlapping scopes agree once both are current), and so is a segment.
+ */
+export function mergeSets(environment: string, sets: readonly { set: FeatureSet; updatedAt: number }[]): EnvironmentSnapshot {
+  const features = new Map<string, SnapshotFeature>();
+  const segments = new Map<number, ClientSegment>();
+  for (const { set } of [...sets].sort((a, b) => a.updatedAt - b.updatedAt)) {
+    for (const [name, feature] of set.features) features.set(name, feature);
+    for (const [id, segment] of set.segments) segments.set(id, segment);
+  }
+  return { environment, features: [...features.values()], segments: [...segments.values()] };
+}
+
+/** One server-sent event as the upstream's stream sends it. */
+export type SseEvent = { event: string; id: string | undefined; data: string };
+
+/**
+ * Cuts a server-sent event stream into events as its text arrives: give each piece of text, get the events it
+ * completed. A comment line (":") or a field it does not know is skipped, as the EventSource rules say.
+ */
+export function createSseParser() {
+  let buffer = '';
+  return (text: string): SseEvent[] => {
+    buffer += text;
+    const events: SseEvent[] = [];
+    for (;;) {
+      const match = /\r?\n\r?\n/.exec(buffer);
+      if (!match) break;
+      const block = buffer.slice(0, match.index);
+      buffer = buffer.slice(match.index + match[0].length);
+      let event = 'message';
+      let id: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line === '' || line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'id') id = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length > 0) events.push({ event, id, data: data.join('\n') });
+    }
+    return events;
+  };
+}
+
+/**
+ * `next` with the flag and segment objects of `previous` wherever they are the same: what was compiled for a flag is
+ * lent to the next revision by object, so an upstream answer that changed one of 10,000 flags compiles one.
+ */
+export function keepUnchanged(previous: FeatureSet | undefined, next: FeatureSet): FeatureSet {
+  if (!previous) return next;
+  const features = new Map<string, SnapshotFeature>();
+  for (const [name, feature] of next.features) {
+    const held = previous.features.get(name);
+    features.set(name, held && JSON.stringify(held) === JSON.stringify(feature) ? held : feature);
+  }
+  const segments = new Map<number, ClientSegment>();
+  for (const [id, segment] of next.segments) {
+    const held = previous.segments.get(id);
+    segments.set(id, held && JSON.stringify(held) === JSON.stringify(segment) ? held : segment);
+  }
+  return { features, segments };
+}

@@ -1,0 +1,213 @@
+import type { BulkMetrics, ClientMetrics } from '@bunting/contracts';
+import type { Logger, Metrics } from '@bunting/platform';
+import type { SendMetrics, UnstampedMetrics } from '../metrics/metrics-publisher.ts';
+import type { EdgeConfig } from './edge-config.ts';
+import type { KnownToken } from './edge-tokens.ts';
+import type { Upstream } from './upstream-http.ts';
+
+type Entry = NonNullable<BulkMetrics['metrics']>[number];
+type Application = NonNullable<BulkMetrics['applications']>[number];
+/** One environment's share of what is waiting to go upstream. */
+type Batch = { environment: string; metrics: Entry[]; applications: Application[]; impactMetrics: unknown[] };
+
+/** The most each bulk post carries (the bulk endpoint's own limits). */
+const METRICS_PER_POST = 10_000;
+const APPLICATIONS_PER_POST = 1000;
+
+/** Counts of a flag in an app and environment, added together while they wait. */
+function addCounts(into: Entry, from: Pick<Entry, 'yes' | 'no' | 'variants'>) {
+  into.yes += from.yes;
+  into.no += from.no;
+  if (from.variants) {
+    const variants = (into.variants ??= {});
+    for (const [name, count] of Object.entries(from.variants)) variants[name] = (variants[name] ?? 0) + count;
+  }
+}
+
+/**
+ * SDK metrics and registrations at a standalone edge: aggregated by environment, app and flag, and sent upstream in
+ * bulk (POST /api/client/metrics/bulk, as Unleash Edge does) with a client token of their environment. What a post
+ * took is removed only once the upstream accepted it (at least once); while the upstream does not take them, at most
+ * EDGE_METRICS_LIMIT entries wait, and the oldest go first (counted in bunting_edge_metrics_dropped_total).
+ */
+export function createMetricsForwarder(deps: {
+  upstream: Upstream;
+  log: Logger;
+  metrics: Metrics;
+  config: Pick<EdgeConfig, 'metricsIntervalMs' | 'metricsLimit'>;
+  tokenFor: (environment: string) => KnownToken | undefined;
+}) {
+  const { upstream, log, config } = deps;
+  const counts = new Map<string, Entry>();
+  const applications = new Map<string, Application>();
+  const impact = new Map<string, unknown[]>();
+  let impactHeld = 0;
+  const dropped = deps.metrics.counter('bunting_edge_metrics_dropped_total', 'SDK metrics entries a standalone edge dropped before its upstream took them, by why', ['reason']);
+  const forwarded = deps.metrics.counter('bunting_edge_metrics_forwarded_total', 'SDK metrics entries a standalone edge sent upstream', []);
+  const removeGauge = deps.metrics.sampledGauge('bunting_edge_metrics_pending', 'SDK metrics entries and registrations waiting at a standalone edge', [])
+    .addSource(() => [{ labels: {}, value: counts.size + applications.size + impactHeld }]);
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
+  let failingSince: number | undefined;
+
+  /** Keeps the entry count within the limit: the oldest entries go first. */
+  function makeRoom() {
+    while (counts.size + applications.size + impactHeld >= config.metricsLimit) {
+      const oldest = counts.keys().next();
+      if (!oldest.done) counts.delete(oldest.value);
+      else {
+        const application = applications.keys().next();
+        if (!application.done) applications.delete(application.value);
+        else {
+          const [environment, list] = impact.entries().next().value!;
+          list.shift();
+          impactHeld -= 1;
+          if (list.length === 0) impact.delete(environment);
+        }
+      }
+      dropped.inc({ reason: 'full' });
+    }
+  }
+
+  function addEntry(entry: Entry) {
+    const key = `${entry.environment}\u0000${entry.appName}\u0000${entry.featureName}`;
+    const held = counts.get(key);
+    if (held) {
+      addCounts(held, entry);
+      return;
+    }
+    makeRoom();
+    counts.set(key, { ...entry, variants: entry.variants ? { ...entry.variants } : undefined });
+  }
+
+  function addApplication(application: Application) {
+    const key = `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
+    if (!applications.has(key)) makeRoom();
+    applications.delete(key);
+    applications.set(key, application);
+  }
+
+  function addImpact(environment: string, metrics: unknown) {
+    if (!Array.isArray(metrics)) return;
+    for (const metric of metrics) {
+      makeRoom();
+      const list = impact.get(environment) ?? impact.set(environment, []).get(environment)!;
+      list.push(metric);
+      impactHeld += 1;
+    }
+  }
+
+  function addBucket(environment: string, body: ClientMetrics) {
+    for (const [featureName, toggle] of Object.entries(body.bucket.toggles)) {
+      addEntry({ featureName, appName: body.appName, environment, timestamp: body.bucket.start, yes: toggle.yes ?? 0, no: toggle.no ?? 0, ...(toggle.variants ? { variants: toggle.variants } : {}) });
+    }
+    if (body.impactMetrics !== undefined) addImpact(environment, body.impactMetrics);
+  }
+
+  const take: SendMetrics = async (message: UnstampedMetrics) => {
+    const { environment } = message;
+    switch (message.kind) {
+      case 'client-metrics':
+      case 'frontend-metrics':
+        addBucket(environment, message.body);
+        break;
+      case 'client-register':
+      case 'frontend-register':
+        addApplication({ ...message.body, environment });
+        break;
+      case 'bulk-metrics':
+        // An edge chained behind this one: its entries keep their environment when it is the token's.
+        for (const entry of message.body.metrics ?? []) if ((entry.environment ?? environment) === environment) addEntry({ ...entry, environment });
+        for (const application of message.body.applications ?? []) addApplication({ ...application, environment });
+        if (message.body.impactMetrics !== undefined) addImpact(environment, message.body.impactMetrics);
+        break;
+    }
+  };
+
+  /** Everything waiting, by environment, taken out of the maps (put back by `restore` when a post fails). */
+  function takeAll(): Batch[] {
+    const batches = new Map<string, Batch>();
+    const batchOf = (environment: string) => batches.get(environment) ?? batches.set(environment, { environment, metrics: [], applications: [], impactMetrics: [] }).get(environment)!;
+    for (const entry of counts.values()) batchOf(entry.environment!).metrics.push(entry);
+    for (const application of applications.values()) batchOf(application.environment!).applications.push(application);
+    for (const [environment, list] of impact) batchOf(environment).impactMetrics.push(...list);
+    counts.clear();
+    applications.clear();
+    impact.clear();
+    impactHeld = 0;
+    return [...batches.values()];
+  }
+
+  function restore(batch: Batch) {
+    for (const entry of batch.metrics) addEntry(entry);
+    for (const application of batch.applications) if (!applications.has(`${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`)) addApplication(application);
+    addImpact(batch.environment, batch.impactMetrics);
+  }
+
+  /** Posts a batch in pieces the bulk endpoint takes; what was accepted leaves the batch, so a failure keeps the rest. */
+  async function post(batch: Batch, token: KnownToken): Promise<'sent' | 'refused' | 'failed'> {
+    for (;;) {
+      const body: BulkMetrics = {
+        metrics: batch.metrics.slice(0, METRICS_PER_POST),
+        applications: batch.applications.slice(0, APPLICATIONS_PER_POST),
+        ...(batch.impactMetrics.length > 0 ? { impactMetrics: batch.impactMetrics } : {}),
+      };
+      try {
+        const answer = await upstream.request('POST', 'api/client/metrics/bulk', { token: token.secret, body });
+        if (answer.status === 400 || answer.status === 413) return 'refused';
+        if (answer.status >= 300) return 'failed';
+      } catch {
+        return 'failed';
+      }
+      batch.metrics = batch.metrics.slice(METRICS_PER_POST);
+      batch.applications = batch.applications.slice(APPLICATIONS_PER_POST);
+      batch.impactMetrics = [];
+      forwarded.inc(body.metrics!.length);
+      if (batch.metrics.length === 0 && batch.applications.length === 0) return 'sent';
+    }
+  }
+
+  async function flushOnce() {
+    for (const batch of takeAll()) {
+      const token = deps.tokenFor(batch.environment);
+      if (!token) {
+        restore(batch);
+        continue;
+      }
+      const outcome = await post(batch, token);
+      if (outcome === 'failed') {
+        restore(batch);
+        if (failingSince === undefined) {
+          failingSince = Date.now();
+          log.warn({ environment: batch.environment }, 'the upstream does not take metrics now; keeping them (oldest dropped past EDGE_METRICS_LIMIT)');
+        }
+      } else if (outcome === 'refused') {
+        dropped.inc({ reason: 'refused' }, batch.metrics.length + batch.applications.length);
+        log.warn({ environment: batch.environment }, 'the upstream refused a metrics post; its entries are dropped');
+      } else {
+        failingSince = undefined;
+      }
+    }
+  }
+
+  /** One flush at a time: a flush asked for while one runs waits for it. */
+  const flush = () => (flushing ??= flushOnce().finally(() => { flushing = undefined; }));
+
+  return {
+    take,
+    flush,
+    pending: () => counts.size + applications.size + impactHeld,
+    start() {
+      const schedule = () => {
+        timer = setTimeout(() => void flush().finally(schedule), config.metricsIntervalMs);
+        timer.unref();
+      };
+      schedule();
+    },
+    async stop() {
+      if (timer) clearTimeout(timer);
+      removeGauge();
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { ClientFeatures, DeltaAnswer } from '@bunting/contracts';
+import type { Logger } from '@bunting/platform';
+import type { EdgeConfig } from './edge-config.ts';
+import { applyDelta, createSseParser, featureSetOf, type FeatureSet } from './feature-set.ts';
+import { UpstreamError, type Upstream } from './upstream-http.ts';
+
+/** How a feed follows its upstream, best first. */
+export const FEED_MODES = ['streaming', 'delta', 'polling'] as const;
+export type FeedMode = (typeof FEED_MODES)[number];
+
+/** The upstream does not offer a mode (404, or not a stream): the feed uses the next one and tries again later. */
+class Unsupported extends Error {}
+/** The upstream refused the token (401/403): the feed ends. */
+export class Refused extends Error {}
+
+export type Feed = {
+  mode: () => FeedMode;
+  set: () => FeatureSet | undefined;
+  /** Resolves once the feed holds a set (from the upstream); never rejects. */
+  loaded: Promise<void>;
+  stop: () => void;
+};
+
+type FeedDeps = {
+  upstream: Upstream;
+  token: string;
+  log: Logger;
+  config: Pick<EdgeConfig, 'pollMs' | 'probeMs'>;
+  /** A set newer than the one before: the whole scope as the upstream now has it. */
+  onSet: (set: FeatureSet) => void;
+  onRefused: () => void;
+};
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamError(`the upstream's ${what} is not JSON`);
+  }
+}
+
+function checkStatus(status: number, what: string) {
+  if (status === 401 || status === 403) throw new Refused(`the upstream refused the token (${status}) for ${what}`);
+  if (status === 404 || status === 405 || status === 501) throw new Unsupported(`the upstream does not offer ${what} (${status})`);
+  if (status >= 300 && status !== 304) throw new UpstreamError(`the upstream answered ${status} to ${what}`, status);
+}
+
+/**
+ * Follows one scope (a client token's environment and projects) with the best the upstream offers: its stream of
+ * changes, resumed with Last-Event-ID; else the delta endpoint; else polling the features with If-None-Match. A mode
+ * the upstream lacks is tried again every probe interval; any failure keeps the set held and retries with back-off.
+ */
+export function createFeed(deps: FeedDeps): Feed {
+  const { upstream, token, log, config } = deps;
+  let set: FeatureSet | undefined;
+  let mode: FeedMode = 'streaming';
+  const unsupportedUntil = new Map<FeedMode, number>();
+  let stopped = false;
+  const abort = new AbortController();
+  let markLoaded!: () => void;
+  const loaded = new Promise<void>((resolve) => { markLoaded = resolve; });
+  let featuresEtag: string | undefined;
+  let deltaEtag: string | undefined;
+  let lastEventId: string | undefined;
+  let failures = 0;
+  let failingSince: number | undefined;
+
+  const take = (next: FeatureSet) => {
+    set = next;
+    markLoaded();
+    deps.onSet(next);
+  };
+
+  const pause = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+
+  async function poll() {
+    const answer = await upstream.request('GET', 'api/client/features', { token, headers: featuresEtag && set ? { 'if-none-match': featuresEtag } : {} });
+    checkStatus(answer.status, 'the client features');
+    if (answer.status === 304) return;
+    const payload = ClientFeatures.safeParse(parseJson(answer.text, 'features answer'));
+    if (!payload.success) throw new UpstreamError(`the upstream's features answer is not Unleash's shape: ${payload.error.issues[0]?.message ?? ''}`);
+    featuresEtag = answer.headers.get('etag') ?? undefined;
+    take(featureSetOf(payload.data));
+  }
+
+  async function pollDelta() {
+    const answer = await upstream.request('GET', 'api/client/delta', { token, headers: deltaEtag && set ? { 'if-none-match': deltaEtag } : {} });
+    checkStatus(answer.status, 'the delta endpoint');
+    if (answer.status === 304) return;
+    const delta = DeltaAnswer.safeParse(parseJson(answer.text, 'delta answer'));
+    if (!delta.success) throw new UpstreamError("the upstream's delta answer is not Unleash's shape");
+    const next = applyDelta(set, delta.data.events);
+    if (!next) {
+      // Changes to a set not held: ask again for everything.
+      deltaEtag = undefined;
+      throw new UpstreamError('the upstream sent changes without a hydration');
+    }
+    deltaEtag = answer.headers.get('etag') ?? undefined;
+    if (delta.data.events.length > 0) take(next);
+  }
+
+  /** Reads the stream until it ends (resolves) or breaks (throws). */
+  async function stream() {
+    const response = await upstream.open('api/client/streaming', { token, headers: lastEventId && set ? { 'last-event-id': lastEventId } : {}, signal: abort.signal });
+    if (response.status !== 200) await response.body?.cancel().catch(() => undefined);
+    checkStatus(response.status, 'streaming');
+    if (response.status !== 200 || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Unsupported('the upstream does not offer streaming (no event stream)');
+    }
+    const parse = createSseParser();
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        upstream.touch();
+        for (const event of parse(decoder.decode(chunk, { stream: true }))) {
+          if (event.event === 'fetch-mode' && event.data.trim() === 'polling') throw new Unsupported('the upstream asks SDKs to poll');
+          if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
+          const delta = DeltaAnswer.safeParse(parseJson(event.data, 'stream message'));
+          if (!delta.success) throw new UpstreamError("a message of the upstream's stream is not Unleash's shape");
+          const next = applyDelta(event.event === 'unleash-connected' ? undefined : set, delta.data.events);
+          if (!next) {
+            lastEventId = undefined;
+            throw new UpstreamError('the upstream streamed changes without a hydration');
+          }
+          if (event.id !== undefined) lastEventId = event.id;
+          failures = 0;
+          take(next);
+        }
+      }
+    } catch (error) {
+      if (stopped) return;
+      if (error instanceof UpstreamError || error instanceof Unsupported) throw error;
+      throw new UpstreamError(`the upstream's stream broke off: ${(error as Error).message}`);
+    }
+  }
+
+  function chooseMode(): FeedMode {
+    const now = Date.now();
+    return FEED_MODES.find((candidate) => candidate === 'polling' || (unsupportedUntil.get(candidate) ?? 0) <= now)!;
+  }
+
+  async function run() {
+    while (!stopped) {
+      const chosen = chooseMode();
+      if (chosen !== mode) log.info({ from: mode, to: chosen }, 'the edge follows its upstream another way');
+      mode = chosen;
+      try {
+        if (mode === 'streaming') {
+          await stream();
+          // The stream ended (the upstream restarted, a proxy closed it): reconnect after a moment, resuming.
+          await pause(Math.min(config.pollMs, 1000));
+        } else {
+          await (mode === 'delta' ? pollDelta() : poll());
+          await pause(config.pollMs);
+        }
+        if (failingSince !== undefined) log.info({ mode }, 'the upstream answers again');
+        failures = 0;
+        failingSince = undefined;
+      } catch (error) {
+        if (stopped) return;
+        if (error instanceof Unsupported) {
+          unsupportedUntil.set(mode, Date.now() + config.probeMs);
+          continue;
+        }
+        if (error instanceof Refused) {
+          log.warn({ reason: error.message }, 'the upstream refused a token the edge followed; it is no longer served');
+          deps.onRefused();
+          return;
+        }
+        failures += 1;
+        if (failingSince === undefined) {
+          failingSince = Date.now();
+          log.warn({ mode, reason: (error as Error).message }, 'cannot follow the upstream now; serving the flags held and retrying');
+        }
+        // A stream's other modes are tried while it fails: an upstream that streams badly can still be polled.
+        if (mode === 'streaming' && failures >= 3) unsupportedUntil.set('streaming', Date.now() + config.probeMs);
+        await pause(Math.min(config.pollMs, 250 * 2 ** Math.min(failures, 6)));
+      }
+    }
+  }
+
+  void run();
+  return {
+    mode: () => mode,
+    set: () => set,
+    loaded,
+    stop() {
+      stopped = true;
+      abort.abort();
+    },
+  };
+}

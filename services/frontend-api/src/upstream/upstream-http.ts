@@ -1,0 +1,109 @@
+import type { EdgeConfig } from './edge-config.ts';
+
+/** The client spec the edge announces: segments by id, the delta protocol. */
+export const CLIENT_SPEC = '5.2.0';
+
+/** An answer from the upstream that cannot be used; `status` when it answered with one. */
+export class UpstreamError extends Error {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export type UpstreamAnswer = { status: number; headers: Headers; text: string };
+
+export type Upstream = {
+  /** A request whose whole answer is read (up to the size limit) and returned, whatever its status. */
+  request: (method: 'GET' | 'POST', path: string, options: { token?: string; headers?: Record<string, string>; body?: unknown }) => Promise<UpstreamAnswer>;
+  /** A streaming request: the answer's head once it comes; its body is read by the caller. */
+  open: (path: string, options: { token: string; headers?: Record<string, string>; signal: AbortSignal }) => Promise<Response>;
+  /** Reads a body up to the size limit (a longer one is refused, not half-taken). */
+  readLimited: (response: Response) => Promise<string>;
+  url: (path: string) => URL;
+  /** When the upstream last answered anything (ms since the epoch); 0 before it ever did. */
+  lastAnswerAt: () => number;
+  /** Notes that the upstream spoke (a message on an open stream). */
+  touch: () => void;
+};
+
+/** How the edge names itself to the upstream, so its requests are told from an SDK's. */
+const IDENTITY = { 'unleash-appname': 'bunting-edge', 'unleash-sdk': 'bunting-edge:0.1.0', 'unleash-client-spec': CLIENT_SPEC };
+
+export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpstreamBytes' | 'requestTimeoutMs'>): Upstream {
+  let lastAnswerAt = 0;
+  const url = (path: string) => new URL(path.replace(/^\//, ''), config.upstreamUrl);
+
+  async function readLimited(response: Response): Promise<string> {
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > config.maxUpstreamBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new UpstreamError(`the upstream's answer is ${declared} bytes, over the edge's limit of ${config.maxUpstreamBytes} (EDGE_UPSTREAM_MAX_BYTES)`, response.status);
+    }
+    if (!response.body) return '';
+    const decoder = new TextDecoder();
+    let text = '';
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > config.maxUpstreamBytes) {
+        throw new UpstreamError(`the upstream's answer passed the edge's limit of ${config.maxUpstreamBytes} bytes (EDGE_UPSTREAM_MAX_BYTES)`, response.status);
+      }
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+
+  function headersFor(token: string | undefined, extra: Record<string, string> | undefined, json: boolean) {
+    return { ...IDENTITY, accept: 'application/json', ...(token ? { authorization: token } : {}), ...(json ? { 'content-type': 'application/json' } : {}), ...extra };
+  }
+
+  return {
+    url,
+    readLimited,
+    lastAnswerAt: () => lastAnswerAt,
+    async request(method, path, options) {
+      const signal = AbortSignal.timeout(config.requestTimeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(url(path), {
+          method,
+          headers: headersFor(options.token, options.headers, options.body !== undefined),
+          ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+          signal,
+        });
+      } catch (error) {
+        throw new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
+      }
+      try {
+        const text = await readLimited(response);
+        lastAnswerAt = Date.now();
+        return { status: response.status, headers: response.headers, text };
+      } catch (error) {
+        if (error instanceof UpstreamError) throw error;
+        throw new UpstreamError(`the upstream's answer broke off: ${(error as Error).message}`, response.status);
+      }
+    },
+    async open(path, options) {
+      const timeout = AbortSignal.timeout(config.requestTimeoutMs);
+      const head = new AbortController();
+      const onTimeout = () => head.abort(timeout.reason);
+      timeout.addEventListener('abort', onTimeout, { once: true });
+      options.signal.addEventListener('abort', () => head.abort(options.signal.reason), { once: true });
+      try {
+        const response = await fetch(url(path), { headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' }, signal: head.signal });
+        lastAnswerAt = Date.now();
+        return response;
+      } catch (error) {
+        throw new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
+      } finally {
+        // The timeout bounds the wait for the head; the stream itself lasts until the caller ends it.
+        timeout.removeEventListener('abort', onTimeout);
+      }
+    },
+    touch() {
+      lastAnswerAt = Date.now();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initialize, type Unleash } from 'unleash-client';
+import { UnleashClient } from 'unleash-proxy-client';
+import { startStack, type Stack } from '@bunting/launcher';
+import { eventually, httpClient, startDelayProxy, startTestStack, type DelayProxy, type HttpClient, type TestStack } from '@bunting/test-stack';
+
+/**
+ * The standalone edge (BUNTING_TARGET=edge) in front of a Bunting cluster in another "region": every request between
+ * them crosses a proxy that adds 80 ms each way. The unmodified SDKs talk to the edge only.
+ */
+const clientToken = 'default:development.edge-region-client';
+const base = '/api/admin/projects/default/features';
+const DELAY_MS = 80;
+
+let upstream: TestStack;
+/** The upstream after it was stopped and started again (same database, streams and Redis). */
+let restarted: Stack | undefined;
+let proxy: DelayProxy;
+let edge: TestStack;
+let frontendToken: string;
+const persistDir = mkdtempSync(join(tmpdir(), 'bunting-edge-'));
+const sdks: { destroy: () => void }[] = [];
+
+const upstreamAdmin = () => (restarted ? httpClient(restarted.url, { authorization: upstream.adminToken }) : upstream.admin);
+const edgeEnv = (url: string) => ({
+  UPSTREAM_URL: url,
+  EDGE_TOKENS: clientToken,
+  EDGE_PERSIST_DIR: persistDir,
+  EDGE_POLL_MS: '500',
+  EDGE_METRICS_INTERVAL_MS: '300',
+  EDGE_TOKEN_REVALIDATE_MS: '500',
+  EDGE_STALE_AFTER_MS: '1500',
+  EDGE_REQUEST_TIMEOUT_MS: '3000',
+});
+const portOf = (url: string) => Number(new URL(url).port);
+
+async function metric(url: string, name: string): Promise<string> {
+  const text = await (await fetch(`${url}/internal-backstage/prometheus`)).text();
+  return text.split('\n').filter((line) => line.startsWith(name)).join('\n');
+}
+
+beforeAll(async () => {
+  upstream = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
+  for (const name of ['edge-on', 'edge-later']) await upstream.admin.post(base, { name });
+  await upstream.admin.post(`${base}/edge-on/environments/development/strategies`, { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default' } });
+  await upstream.admin.post(`${base}/edge-on/environments/development/on`);
+  frontendToken = (await upstream.admin.post('/api/admin/api-tokens', { tokenName: 'edge-browser', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret;
+  proxy = await startDelayProxy(portOf(upstream.url), DELAY_MS);
+  edge = await startTestStack({ target: 'edge', env: edgeEnv(proxy.url) });
+}, 90_000);
+
+afterAll(async () => {
+  for (const sdk of sdks) sdk.destroy();
+  await edge?.dispose();
+  await restarted?.close();
+  await proxy?.close();
+  await upstream?.dispose();
+  rmSync(persistDir, { recursive: true, force: true });
+});
+
+describe('the edge in front of a Bunting cluster in another region', () => {
+  let node: Unleash;
+  let browser: UnleashClient;
+
+  it('is ready with the configured token followed by streaming, and serves the real SDKs', async () => {
+    // Ready once the configured token's environment came from the upstream (the process listens before that).
+    const startedAt = Date.now();
+    await eventually(async () => (await (await fetch(`${edge.url}/ready`)).json() as { health: string }).health === 'GOOD', { intervalMs: 50 });
+    console.log(`edge start, nothing persisted, upstream ${DELAY_MS} ms away each way: ready within ${Date.now() - startedAt} ms of listening`);
+    expect(await metric(edge.url, 'bunting_edge_upstream_feeds{mode="streaming"}')).toContain(' 1');
+
+    node = initialize({ url: `${edge.url}/api/`, appName: 'edge-node', instanceId: 'n1', customHeaders: { Authorization: clientToken }, refreshInterval: 200, metricsInterval: 300, disableAutoStart: false });
+    sdks.push(node);
+    // The edge is restarted below: the SDK's failed polls meanwhile are expected, and reported as events.
+    node.on('error', () => undefined);
+    await new Promise<void>((resolve) => node.once('synchronized', () => resolve()));
+    expect(node.isEnabled('edge-on')).toBe(true);
+    expect(node.isEnabled('edge-later')).toBe(false);
+
+    // The frontend token is not configured: the edge learns it from the upstream on first use.
+    browser = new UnleashClient({ url: `${edge.url}/api/frontend`, clientKey: frontendToken, appName: 'edge-browser', refreshInterval: 1, metricsInterval: 1 });
+    sdks.push({ destroy: () => browser.stop() });
+    await browser.start();
+    await eventually(async () => browser.isEnabled('edge-on'));
+    expect(browser.isEnabled('edge-later')).toBe(false);
+  });
+
+  it('passes a change made upstream to both SDKs, and reports how long it took', async () => {
+    const changedAt = Date.now();
+    await upstream.admin.post(`${base}/edge-later/environments/development/on`);
+    await eventually(async () => node.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
+    const nodeMs = Date.now() - changedAt;
+    await eventually(async () => browser.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
+    console.log(`propagation through the edge behind ${DELAY_MS} ms each way: node SDK (polling the edge every 200 ms) ${nodeMs} ms, browser SDK ${Date.now() - changedAt} ms`);
+  });
+
+  it('forwards the SDKs metrics upstream in bulk', async () => {
+    for (let index = 0; index < 5; index += 1) node.isEnabled('edge-on');
+    await eventually(async () => ((await upstream.admin.get('/api/admin/client-metrics/features/edge-on')).body.totalUsage?.[0]?.yes ?? 0) >= 5, { timeoutMs: 20_000, intervalMs: 200 });
+    expect(await metric(edge.url, 'bunting_edge_metrics_forwarded_total')).toMatch(/ [1-9]/);
+  });
+
+  it('stops accepting a token revoked upstream within the revalidation time', async () => {
+    const doomed = (await upstream.admin.post('/api/admin/api-tokens', { tokenName: 'edge-doomed', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret as string;
+    const sdk = httpClient(edge.url, { authorization: doomed });
+    expect((await sdk.get('/api/frontend')).status).toBe(200);
+    await upstream.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(doomed)}`);
+    await eventually(async () => (await sdk.get('/api/frontend')).status === 401, { timeoutMs: 5000, intervalMs: 50 });
+    expect((await httpClient(edge.url, { authorization: 'default:development.never-issued' }).get('/api/frontend')).status).toBe(401);
+  });
+
+  it('serves an edge chained behind it', async () => {
+    const chained = await startTestStack({ target: 'edge', env: { ...edgeEnv(edge.url), EDGE_PERSIST_DIR: '' } });
+    try {
+      const answer = await httpClient(chained.url, { authorization: frontendToken }).get('/api/frontend');
+      expect(answer.status).toBe(200);
+      expect(answer.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual(['edge-later', 'edge-on']);
+    } finally {
+      await chained.dispose();
+    }
+  });
+
+  it('keeps serving while the upstream is down, says stale, and starts again from what it persisted', async () => {
+    await upstream.close();
+    const sdk = httpClient(edge.url, { authorization: frontendToken });
+    for (let index = 0; index < 20; index += 1) expect((await sdk.get('/api/frontend')).status).toBe(200);
+    const stale = await eventually(async () => {
+      const body = await (await fetch(`${edge.url}/ready`)).json() as { health: string; checks: { name: string; error?: string }[] };
+      return body.checks.find((check) => check.name === 'upstream' && check.error?.startsWith('stale')) && body;
+    }, { timeoutMs: 10_000, intervalMs: 100 });
+    expect(stale.health).toBe('DEGRADED');
+
+    // The edge itself restarts while the upstream is still away: it serves the persisted flags and tokens.
+    await edge.close();
+    const startedAt = Date.now();
+    edge = await startTestStack({ target: 'edge', env: edgeEnv(proxy.url) });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 20 });
+    console.log(`edge start with persisted state and the upstream down: ready ${Date.now() - startedAt} ms after the start began`);
+    const offline = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
+    expect(offline.status).toBe(200);
+    expect(offline.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual(['edge-later', 'edge-on']);
+    expect((await httpClient(edge.url, { authorization: clientToken }).get('/api/client/features')).body.features).toHaveLength(2);
+
+    // The upstream comes back (on another port, behind the same proxy): the edge follows it again.
+    restarted = await startStack({ target: 'all', env: { ...upstream.isolation.env, INIT_ADMIN_API_TOKENS: upstream.adminToken, INIT_CLIENT_API_TOKENS: clientToken } });
+    proxy.retarget(portOf(restarted.url));
+    await upstreamAdmin().post(`${base}/edge-on/environments/development/off`);
+    await eventually(async () => {
+      const answer = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
+      return answer.body.toggles.every((toggle: { name: string }) => toggle.name !== 'edge-on');
+    }, { timeoutMs: 15_000, intervalMs: 50 });
+    await eventually(async () => (await (await fetch(`${edge.url}/ready`)).json() as { health: string }).health === 'GOOD', { timeoutMs: 5000 });
+  });
+});
