@@ -1,6 +1,6 @@
 import { Counter } from 'prom-client';
 import type { Metrics } from '@bunting/platform';
-import type { SnapshotStore } from './snapshots/snapshot-store.ts';
+import type { SnapshotStore } from './snapshots/snapshot-source.ts';
 
 /** Answers the SDK edge gave from memory, by API. Plain numbers on the hot path, read into Prometheus when scraped. */
 export type EdgeCounts = { frontend: number; client: number; delta: number; ofrep: number; streamsOpen: () => number };

@@ -1,5 +1,5 @@
 import type { FrontendConfig } from './frontend-config.ts';
-import type { SnapshotStore } from './snapshots/snapshot-store.ts';
+import type { SnapshotStore } from './snapshots/snapshot-source.ts';
 import type { AllowedOrigins } from './frontend/allowed-origins.ts';
 import type { SdkTokens } from './tokens/sdk-tokens.ts';
 import type { EdgeCounts } from './edge-metrics.ts';

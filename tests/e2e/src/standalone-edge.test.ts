@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
 import { startStack, type Stack } from '@bunting/launcher';
-import { eventually, httpClient, startDelayProxy, startTestStack, type DelayProxy, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, startDelayProxy, startTestStack, type DelayProxy, type TestStack } from '@bunting/test-stack';
 
 /**
  * The standalone edge (BUNTING_TARGET=edge) in front of a Bunting cluster in another "region": every request between
@@ -153,5 +153,7 @@ describe('the edge in front of a Bunting cluster in another region', () => {
       return answer.body.toggles.every((toggle: { name: string }) => toggle.name !== 'edge-on');
     }, { timeoutMs: 15_000, intervalMs: 50 });
     await eventually(async () => (await (await fetch(`${edge.url}/ready`)).json() as { health: string }).health === 'GOOD', { timeoutMs: 5000 });
+    // An upstream that could not be reached is streamed from again once it answers, not polled from then on.
+    expect(await metric(edge.url, 'bunting_edge_upstream_feeds{mode="streaming"}')).toContain(' 1');
   });
 });

@@ -3,9 +3,12 @@ import { EnvironmentSnapshot, SnapshotView } from '@bunting/contracts';
 import { DomainError, askView, type Logger, type Messaging, type Redis } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
 import { flagOf, scopeOf } from './configuration-events.ts';
-import { createRevisionHistory, diffNamed, diffSnapshots, type ChangesSince } from './revision-changes.ts';
+import { createRevisionHistory, diffNamed, diffSnapshots } from './revision-changes.ts';
 import { createChangedFlags, mergeSnapshot } from './snapshot-merge.ts';
 import { createStoredCopy, type Stored } from './stored-copy.ts';
+import type { InstallKind, SnapshotStore } from './snapshot-source.ts';
+
+export type { InstallKind, SnapshotStore };
 
 /**
  * A new revision. When it patched the one before, the patch rides along (the flags read again, as read) if it is small
@@ -26,29 +29,6 @@ const PARTIAL_LIMIT = 500;
 function unavailable(environment: string) {
   return new DomainError(503, 'ServiceUnavailableError', `The flags of ${environment} are not loaded yet and cannot be fetched right now; try again shortly.`, { headers: { 'retry-after': '2' } });
 }
-
-export type SnapshotStore = {
-  /** The compiled environment if this replica has it: the request path's only lookup. */
-  current: (environment: string) => CompiledEnvironment | undefined;
-  /** Loads an environment not held yet, from Redis or, failing that, by rebuilding it. */
-  ensure: (environment: string) => Promise<CompiledEnvironment>;
-  /** What changed in an environment since a revision this replica installed; null when unknown. */
-  changesSince: (environment: string, revision: number) => ChangesSince | null;
-  /** Calls `listener` with each newer revision of an environment this replica installs. */
-  subscribe: (environment: string, listener: (compiled: CompiledEnvironment) => void) => () => void;
-  /** A domain event from the stream, in order: configuration changes rebuild the environments they touch. */
-  onEvent: (event: unknown, sequence: number) => void;
-  /** Starts with everything up to `lastSequence` already in the stream, which any snapshot used must cover. */
-  start: (lastSequence: number) => void;
-  stop: () => Promise<void>;
-  /** The environments this replica serves, with their revision, when each was installed and how long it took to compile. */
-  held: () => { environment: string; revision: number; installedAt: number; compileMs: number }[];
-  /** Revisions installed since start, by environment and how each came. */
-  installs: () => { environment: string; how: InstallKind; count: number }[];
-};
-
-/** How a revision came to a replica: built here, patched from a notice, or read from the stored copy. */
-export type InstallKind = 'built' | 'patch' | 'copy';
 
 type Deps = { messaging: Messaging; redis: Redis; log: Logger; namespace: string; hostname: string; revisionCheckMs: number };
 

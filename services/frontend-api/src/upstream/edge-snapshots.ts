@@ -2,7 +2,7 @@ import type { EnvironmentSnapshot } from '@bunting/contracts';
 import { DomainError, type Logger } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { createRevisionHistory, diffSnapshots } from '../snapshots/revision-changes.ts';
-import type { InstallKind, SnapshotStore } from '../snapshots/snapshot-store.ts';
+import type { InstallKind, SnapshotStore } from '../snapshots/snapshot-source.ts';
 import { mergeSets, type FeatureSet } from './feature-set.ts';
 
 export type EdgeSnapshots = SnapshotStore & {

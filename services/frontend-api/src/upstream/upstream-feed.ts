@@ -10,6 +10,8 @@ export type FeedMode = (typeof FEED_MODES)[number];
 
 /** The upstream does not offer a mode (404, or not a stream): the feed uses the next one and tries again later. */
 class Unsupported extends Error {}
+/** The upstream's stream answered but was not usable (not its shape, cut mid-message). */
+class BadStream extends UpstreamError {}
 /** The upstream refused the token (401/403): the feed ends. */
 export class Refused extends Error {}
 
@@ -63,6 +65,8 @@ export function createFeed(deps: FeedDeps): Feed {
   let deltaEtag: string | undefined;
   let lastEventId: string | undefined;
   let failures = 0;
+  /** Streams in a row that answered but broke: past a few, the upstream is polled until the next probe. */
+  let badStreams = 0;
   let failingSince: number | undefined;
 
   const take = (next: FeatureSet) => {
@@ -120,21 +124,22 @@ export function createFeed(deps: FeedDeps): Feed {
           if (event.event === 'fetch-mode' && event.data.trim() === 'polling') throw new Unsupported('the upstream asks SDKs to poll');
           if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
           const delta = DeltaAnswer.safeParse(parseJson(event.data, 'stream message'));
-          if (!delta.success) throw new UpstreamError("a message of the upstream's stream is not Unleash's shape");
+          if (!delta.success) throw new BadStream("a message of the upstream's stream is not Unleash's shape");
           const next = applyDelta(event.event === 'unleash-connected' ? undefined : set, delta.data.events);
           if (!next) {
             lastEventId = undefined;
-            throw new UpstreamError('the upstream streamed changes without a hydration');
+            throw new BadStream('the upstream streamed changes without a hydration');
           }
           if (event.id !== undefined) lastEventId = event.id;
-          failures = 0;
+          badStreams = 0;
           take(next);
         }
       }
     } catch (error) {
       if (stopped) return;
-      if (error instanceof UpstreamError || error instanceof Unsupported) throw error;
-      throw new UpstreamError(`the upstream's stream broke off: ${(error as Error).message}`);
+      // Whatever went wrong once the stream was open is the stream's fault: the upstream did answer.
+      if (error instanceof BadStream || error instanceof Unsupported) throw error;
+      throw new BadStream(error instanceof UpstreamError ? error.message : `the upstream's stream broke off: ${(error as Error).message}`);
     }
   }
 
@@ -176,8 +181,11 @@ export function createFeed(deps: FeedDeps): Feed {
           failingSince = Date.now();
           log.warn({ mode, reason: (error as Error).message }, 'cannot follow the upstream now; serving the flags held and retrying');
         }
-        // A stream's other modes are tried while it fails: an upstream that streams badly can still be polled.
-        if (mode === 'streaming' && failures >= 3) unsupportedUntil.set('streaming', Date.now() + config.probeMs);
+        // An upstream that streams badly may still answer polls; one that cannot be reached is waited for as it is.
+        if (error instanceof BadStream && (badStreams += 1) >= 3) {
+          badStreams = 0;
+          unsupportedUntil.set('streaming', Date.now() + config.probeMs);
+        }
         await pause(Math.min(config.pollMs, 250 * 2 ** Math.min(failures, 6)));
       }
     }

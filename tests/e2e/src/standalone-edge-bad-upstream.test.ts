@@ -1,0 +1,178 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+
+/**
+ * The standalone edge against an upstream that misbehaves on purpose: a stream of garbage, a stream cut mid-message,
+ * an answer that is not JSON, a 10 MB payload, and tokens the upstream refuses. The edge must keep serving what it
+ * holds, never crash, and never answer an SDK with a 5xx because of it.
+ */
+const good = 'default:development.bad-upstream-good';
+const frontend = 'default:development.bad-upstream-frontend';
+const refused = 'default:development.bad-upstream-refused';
+const turnsBad = 'default:production.bad-upstream-turns-bad';
+
+type Mode = { stream: 'garbage' | 'truncated' | 'none'; features: 'ok' | 'garbage' | 'big'; badToken: boolean; metricsDown: boolean };
+const mode: Mode = { stream: 'garbage', features: 'ok', badToken: false, metricsDown: true };
+/** The flag names of every bulk metrics post the upstream accepted. */
+const forwarded: string[] = [];
+let upstream: Server;
+let upstreamUrl: string;
+const edges: TestStack[] = [];
+
+const flag = (name: string, description = '') => ({ name, project: 'default', enabled: true, type: 'release', description, strategies: [{ name: 'default', constraints: [], parameters: {} }], variants: [] });
+const okPayload = JSON.stringify({ version: 2, features: [flag('steady-one'), flag('steady-two')], segments: [] });
+// 10,000 flags with long descriptions: about 10 MB of JSON.
+const bigPayload = JSON.stringify({ version: 2, features: Array.from({ length: 10_000 }, (_, index) => flag(`big-${index}`, 'x'.repeat(900))), segments: [] });
+
+function json(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+}
+
+beforeAll(async () => {
+  expect(bigPayload.length).toBeGreaterThan(10_000_000);
+  upstream = createServer((request, response) => {
+    const token = request.headers.authorization;
+    const path = (request.url ?? '').split('?')[0];
+    if (path === '/edge/validate') {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const asked = (JSON.parse(body) as { tokens: string[] }).tokens;
+        const known = [
+          { token: good, type: 'client', environment: 'development', projects: ['*'] },
+          { token: frontend, type: 'frontend', environment: 'development', projects: ['*'] },
+          { token: turnsBad, type: 'client', environment: 'production', projects: ['*'] },
+        ].filter((entry) => asked.includes(entry.token));
+        json(response, 200, JSON.stringify({ tokens: known }));
+      });
+      return;
+    }
+    if (token !== good && token !== frontend && !(token === turnsBad && !mode.badToken)) return json(response, 401, '{"name":"AuthenticationRequired"}');
+    if (path === '/api/client/streaming') {
+      if (mode.stream === 'none') return json(response, 404, '{}');
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (mode.stream === 'garbage') {
+        response.write('event: unleash-connected\nid: 1\ndata: {"events": [{"type": "hydration", "eventId": 1, "feat\n\n');
+        response.end();
+      } else {
+        // Half of a message, then the connection dies.
+        response.write(`event: unleash-connected\nid: 1\ndata: ${okPayload.slice(0, 40)}`);
+        setTimeout(() => response.destroy(), 20);
+      }
+      return;
+    }
+    if (path === '/api/client/delta') return json(response, 404, '{}');
+    if (path === '/api/client/metrics/bulk') {
+      if (mode.metricsDown) return json(response, 503, '{}', { 'retry-after': '1' });
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        forwarded.push(...((JSON.parse(body) as { metrics: { featureName: string }[] }).metrics.map((entry) => entry.featureName)));
+        response.writeHead(202).end();
+      });
+      return;
+    }
+    if (path === '/api/frontend') return json(response, 200, '{"toggles":[]}');
+    if (path === '/api/client/features') {
+      if (mode.features === 'garbage') return response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Bad gateway, but 200</html>');
+      const body = mode.features === 'big' ? bigPayload : okPayload;
+      return json(response, 200, body, { etag: `"${mode.features}"` });
+    }
+    json(response, 404, '{}');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const edge of edges) await edge.dispose();
+  upstream?.closeAllConnections();
+  await new Promise<void>((resolve) => upstream?.close(() => resolve()) ?? resolve());
+});
+
+async function startEdge(env: Record<string, string> = {}) {
+  const edge = await startTestStack({ target: 'edge', env: { UPSTREAM_URL: upstreamUrl, EDGE_TOKENS: good, EDGE_POLL_MS: '100', EDGE_TOKEN_REVALIDATE_MS: '200', EDGE_PROBE_MS: '60000', ...env } });
+  edges.push(edge);
+  return edge;
+}
+
+const names = async (url: string, token = frontend) => {
+  const answer = await httpClient(url, { authorization: token }).get('/api/frontend');
+  expect(answer.status).toBe(200);
+  return (answer.body.toggles as { name: string }[]).map((toggle) => toggle.name).sort();
+};
+
+describe('the edge against an upstream that misbehaves', () => {
+  it('leaves a stream of garbage or one cut mid-message for polling, and serves what polling gives', async () => {
+    for (const stream of ['garbage', 'truncated'] as const) {
+      mode.stream = stream;
+      const edge = await startEdge();
+      await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+      expect(await names(edge.url)).toEqual(['steady-one', 'steady-two']);
+      const exposition = await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text();
+      expect(exposition).toContain('bunting_edge_upstream_feeds{mode="polling"} 1');
+    }
+  });
+
+  it('keeps the flags it holds when the upstream answers something that is not JSON, then takes a 10 MB payload', async () => {
+    const edge = edges[edges.length - 1]!;
+    mode.features = 'garbage';
+    // Several polls of garbage: the flags held are served throughout.
+    for (let index = 0; index < 10; index += 1) {
+      expect(await names(edge.url)).toEqual(['steady-one', 'steady-two']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    mode.features = 'big';
+    await eventually(async () => (await names(edge.url)).length === 10_000, { timeoutMs: 20_000, intervalMs: 200 });
+    expect((await httpClient(edge.url, { authorization: good }).get('/api/client/features')).body.features).toHaveLength(10_000);
+    mode.features = 'ok';
+    await eventually(async () => (await names(edge.url)).length === 2, { timeoutMs: 10_000, intervalMs: 100 });
+  });
+
+  it('refuses a payload over EDGE_UPSTREAM_MAX_BYTES and keeps what it held', async () => {
+    mode.stream = 'none';
+    const edge = await startEdge({ EDGE_UPSTREAM_MAX_BYTES: String(5 * 1024 * 1024) });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+    mode.features = 'big';
+    for (let index = 0; index < 10; index += 1) {
+      expect(await names(edge.url)).toEqual(['steady-one', 'steady-two']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    mode.features = 'ok';
+  });
+
+  it('does not serve tokens the upstream refuses, at start or later', async () => {
+    const edge = await startEdge({ EDGE_TOKENS: `${good},${refused},${turnsBad}` });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+    expect((await httpClient(edge.url, { authorization: refused }).get('/api/client/features')).status).toBe(401);
+    const later = httpClient(edge.url, { authorization: turnsBad });
+    expect((await later.get('/api/client/features')).status).toBe(200);
+    mode.badToken = true;
+    await eventually(async () => (await later.get('/api/client/features')).status === 401, { timeoutMs: 5000, intervalMs: 50 });
+    // The other token's flags are served as before.
+    expect(await names(edge.url)).toEqual(['steady-one', 'steady-two']);
+  });
+
+  it('holds SDK metrics while the upstream does not take them, within EDGE_METRICS_LIMIT (oldest dropped, counted), and forwards them once it does', async () => {
+    mode.stream = 'none';
+    const edge = await startEdge({ EDGE_METRICS_LIMIT: '50', EDGE_METRICS_INTERVAL_MS: '100' });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+    const sdk = httpClient(edge.url, { authorization: good });
+    const now = new Date().toISOString();
+    for (let batch = 0; batch < 4; batch += 1) {
+      const toggles = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`counted-${batch * 25 + index}`, { yes: 1, no: 0 }]));
+      expect((await sdk.post('/api/client/metrics', { appName: 'bad-upstream-app', instanceId: 'i1', bucket: { start: now, stop: now, toggles } })).status).toBe(202);
+    }
+    const exposition = async () => (await fetch(`${edge.url}/internal-backstage/prometheus`)).text();
+    await eventually(async () => /bunting_edge_metrics_dropped_total\{reason="full"\} 50/.test(await exposition()), { timeoutMs: 5000, intervalMs: 50 });
+    expect(await exposition()).toMatch(/bunting_edge_metrics_pending (50|49)/);
+    mode.metricsDown = false;
+    await eventually(async () => forwarded.filter((name) => name.startsWith('counted-')).length >= 50, { timeoutMs: 5000, intervalMs: 50 });
+    const kept = forwarded.filter((name) => name.startsWith('counted-')).map((name) => Number(name.slice('counted-'.length))).sort((a, b) => a - b);
+    // The newest fifty were kept: the oldest went first.
+    expect(kept[0]).toBeGreaterThanOrEqual(50);
+    expect(new Set(kept).size).toBe(kept.length);
+  });
+});
