@@ -97,6 +97,23 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     console.log(`propagation through the edge behind ${DELAY_MS} ms each way: node SDK (polling the edge every 200 ms) ${nodeMs} ms, browser SDK ${Date.now() - changedAt} ms`);
   });
 
+  it('tells OFREP clients of an upstream change through the event stream its bulk answer names', async () => {
+    const ofrep = httpClient(edge.url, { authorization: frontendToken });
+    const bulk = await ofrep.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u1' } });
+    expect(bulk.status).toBe(200);
+    const stream = new URL(bulk.body.eventStreams[0].url);
+    const controller = new AbortController();
+    const opened = await fetch(`${edge.url}${stream.pathname}${stream.search}`, { signal: controller.signal });
+    expect(opened.headers.get('content-type')).toContain('text/event-stream');
+    const reader = opened.body!.getReader();
+    await upstream.admin.post(base, { name: 'edge-ofrep-new' });
+    let text = '';
+    while (!text.includes('refetchEvaluation')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const again = await ofrep.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u1' } }, { 'if-none-match': bulk.headers.get('etag')! });
+    expect(again.status).toBe(200);
+  });
+
   it('forwards the SDKs metrics upstream in bulk', async () => {
     for (let index = 0; index < 5; index += 1) node.isEnabled('edge-on');
     await eventually(async () => ((await upstream.admin.get('/api/admin/client-metrics/features/edge-on')).body.totalUsage?.[0]?.yes ?? 0) >= 5, { timeoutMs: 20_000, intervalMs: 200 });
@@ -142,7 +159,7 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     const offline = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
     expect(offline.status).toBe(200);
     expect(offline.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual(['edge-later', 'edge-on']);
-    expect((await httpClient(edge.url, { authorization: clientToken }).get('/api/client/features')).body.features).toHaveLength(2);
+    expect((await httpClient(edge.url, { authorization: clientToken }).get('/api/client/features')).body.features).toHaveLength(3);
 
     // The upstream comes back (on another port, behind the same proxy): the edge follows it again.
     restarted = await startStack({ target: 'all', env: { ...upstream.isolation.env, INIT_ADMIN_API_TOKENS: upstream.adminToken, INIT_CLIENT_API_TOKENS: clientToken } });
