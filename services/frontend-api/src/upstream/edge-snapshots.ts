@@ -3,13 +3,14 @@ import { DomainError, type Logger } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { createRevisionHistory, diffSnapshots } from '../snapshots/revision-changes.ts';
 import type { InstallKind, SnapshotStore } from '../snapshots/snapshot-source.ts';
+import type { RestoredEnvironment } from './edge-persistence.ts';
 import { mergeSets, type FeatureSet } from './feature-set.ts';
 
 export type EdgeSnapshots = SnapshotStore & {
   /** A scope's set as the upstream now has it; the environment is merged from its scopes and installed if it changed. */
   put: (environment: string, scope: string, set: FeatureSet) => void;
-  /** A snapshot kept from before a restart, served until the upstream answers. */
-  restore: (revision: number, snapshot: EnvironmentSnapshot) => void;
+  /** An environment kept from before a restart, served (read and compiled when first asked for) until the upstream answers. */
+  restore: (kept: RestoredEnvironment) => void;
   /** A scope no longer followed (its token was revoked): its flags leave the environment at the next change. */
   drop: (environment: string, scope: string) => void;
 };
@@ -38,6 +39,8 @@ export function createEdgeSnapshots(deps: Deps): EdgeSnapshots {
   const installCounts = new Map<string, Record<InstallKind, number>>();
   const listeners = new Map<string, Set<(compiled: CompiledEnvironment) => void>>();
   const waiting = new Map<string, Set<() => void>>();
+  const restored = new Map<string, RestoredEnvironment>();
+  const reading = new Map<string, Promise<void>>();
   let clock = 0;
 
   function install(snapshot: EnvironmentSnapshot, revision: number, how: InstallKind) {
@@ -68,7 +71,9 @@ export function createEdgeSnapshots(deps: Deps): EdgeSnapshots {
     if (sets.length === 0) return;
     const snapshot = mergeSets(environment, sets);
     const existing = states.get(environment);
-    const revision = (existing?.revision ?? 0) + 1;
+    // The upstream's flags replace any kept from before a restart; the revisions count on from those.
+    const revision = (existing?.revision ?? restored.get(environment)?.revision ?? 0) + 1;
+    restored.delete(environment);
     if (existing) {
       const change = diffSnapshots(existing.snapshot, snapshot, existing.revision, revision);
       // The same flags again (a restarted upstream's first answer, a poll after a persisted start): nothing to send.
@@ -87,9 +92,8 @@ export function createEdgeSnapshots(deps: Deps): EdgeSnapshots {
       pending.add(environment);
       setImmediate(() => installMerged(environment));
     },
-    restore(revision, snapshot) {
-      if (states.has(snapshot.environment)) return;
-      install(snapshot, revision, 'copy');
+    restore(kept) {
+      if (!states.has(kept.environment)) restored.set(kept.environment, kept);
     },
     drop(environment, scope) {
       scopes.get(environment)?.delete(scope);
@@ -98,6 +102,19 @@ export function createEdgeSnapshots(deps: Deps): EdgeSnapshots {
     async ensure(environment) {
       const held = states.get(environment);
       if (held) return held;
+      if (restored.has(environment)) {
+        let pending = reading.get(environment);
+        if (!pending) {
+          const kept = restored.get(environment)!;
+          pending = kept.read().then((stored) => {
+            if (stored && restored.get(environment) === kept) install(stored.snapshot, kept.revision, 'copy');
+          }).finally(() => reading.delete(environment));
+          reading.set(environment, pending);
+        }
+        await pending;
+        const loaded = states.get(environment);
+        if (loaded) return loaded;
+      }
       if (deps.following(environment)) {
         await new Promise<void>((resolve) => {
           const set = waiting.get(environment) ?? waiting.set(environment, new Set()).get(environment)!;
@@ -122,7 +139,11 @@ export function createEdgeSnapshots(deps: Deps): EdgeSnapshots {
     onEvent() {},
     start() {},
     async stop() {},
-    held: () => [...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
+    held: () => [
+      ...[...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
+      // Kept from before a restart and not asked for yet: served on first use.
+      ...[...restored.values()].filter((kept) => !states.has(kept.environment)).map(({ environment, revision }) => ({ environment, revision, installedAt: Date.now(), compileMs: 0 })),
+    ],
     installs: () => [...installCounts].flatMap(([environment, counts]) =>
       (Object.keys(counts) as InstallKind[]).map((how) => ({ environment, how, count: counts[how] }))),
   };
