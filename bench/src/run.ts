@@ -24,13 +24,16 @@ const server = await startServiceProcess('all', {
   SIGNAL_ENDPOINT_RATE_LIMIT: '100000',
 });
 let replica: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+let edgeProcess: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
 try {
   const admin = httpClient(server.url, { authorization: adminToken });
   await configureFlags(admin);
   // A frontend-api replica of its own, as deploy/ scales the SDK edge, on the same database and streams.
   replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' });
+  // A standalone edge following the all-in-one over HTTP (BUNTING_TARGET=edge), as in front of any Unleash.
+  edgeProcess = await startServiceProcess('edge', { UPSTREAM_URL: server.url, EDGE_TOKENS: clientToken, LOG_LEVEL: 'error' });
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const edge = await measureSdkEdge({ url: server.url, pid: server.pid, replica, frontendToken, clientToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 5 });
+  const edge = await measureSdkEdge({ url: server.url, pid: server.pid, replica, edge: edgeProcess, frontendToken, clientToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 5 });
   console.log('\nSDK edge (200 flags, 50 connections; median of 5 interleaved rounds of %d s):', Math.max(3, Math.round(seconds / 2)));
   console.table({
     'ceiling (string body)': edge.ceiling,
@@ -38,6 +41,7 @@ try {
     'ceiling (same size mix)': edge.ceilingMix,
     'GET /api/frontend (all-in-one)': edge.frontend,
     'GET /api/frontend (frontend-api replica)': edge.frontendReplica,
+    'GET /api/frontend (standalone edge)': edge.frontendEdge,
     'GET /api/client/features': edge.clientFeatures,
     'GET /api/client/features (304)': edge.clientFeatures304,
   });
@@ -54,17 +58,19 @@ try {
   }
   const meets = (share: number, p99: number) => (share >= 0.5 && p99 < 10 ? 'met' : 'not met');
   console.log(`Issue 3's older goal (at least 50 % of the string ceiling, p99 under 10 ms; issue 18's is the table's last column): all-in-one ${meets(edge.frontendShareOfCeiling, edge.frontend.p99Ms)}, replica ${meets(edge.replicaShareOfCeiling, edge.frontendReplica.p99Ms)}; the ceiling's own p99 ${edge.ceiling.p99Ms} ms`);
-  console.log(`RSS: all-in-one ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after; frontend-api replica ${edge.replicaRssBeforeMiB} MiB before, ${edge.replicaRssAfterMiB} MiB after`);
-  const ofrep = await measureOfrep({ url: server.url, frontendToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 3 });
+  console.log(`Standalone edge: ${Math.round(edge.edgeShareOfCeiling * 100)} % of the string ceiling, ${Math.round(edge.edgeShareOfMixCeiling * 100)} % of the same-size-mix ceiling, p99 ${edge.frontendEdge.p99Ms} ms`);
+  console.log(`RSS: all-in-one ${edge.rssBeforeMiB} MiB before load, ${edge.rssAfterMiB} MiB after; frontend-api replica ${edge.replicaRssBeforeMiB} MiB before, ${edge.replicaRssAfterMiB} MiB after; standalone edge ${edge.edgeRssBeforeMiB} MiB before, ${edge.edgeRssAfterMiB} MiB after`);
+  const ofrep = await measureOfrep({ url: server.url, edgeUrl: edgeProcess.url, frontendToken, seconds: Math.max(3, Math.round(seconds / 2)), rounds: 3 });
   console.log('\nOFREP bulk evaluation (all-in-one, %d B answer; median of 3 interleaved rounds):', ofrep.bodyBytes);
-  console.table({ 'ceiling (same answer)': ofrep.ceiling, 'POST /ofrep/v1/evaluate/flags': ofrep.ofrep });
-  console.log(`OFREP bulk at ${Math.round(ofrep.shareOfCeiling * 100)} % of its ceiling`);
+  console.table({ 'ceiling (same answer)': ofrep.ceiling, 'POST /ofrep/v1/evaluate/flags': ofrep.ofrep, 'POST /ofrep/v1/evaluate/flags (standalone edge)': ofrep.edge });
+  console.log(`OFREP bulk at ${Math.round(ofrep.shareOfCeiling * 100)} % of its ceiling (all-in-one), ${Math.round((ofrep.edgeShareOfCeiling ?? 0) * 100)} % (standalone edge)`);
 
   console.log('\nPropagation (admin change -> visible on /api/frontend):');
   console.table(await measurePropagation({ admin, url: server.url, frontendToken, changes: 100 }));
   console.log('\nSignal ingestion (100 endpoints, 50 connections, each endpoint within its limit):');
   console.table(await measureSignalIngestion({ url: server.url, adminToken, endpoints: 100, seconds }));
 } finally {
+  await edgeProcess?.stop();
   await replica?.stop();
   await server.stop();
   await isolation.cleanup();

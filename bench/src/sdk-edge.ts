@@ -74,7 +74,7 @@ export function medianResult(results: readonly LoadResult[]): LoadResult {
  * process, /api/frontend on a frontend-api replica of its own), so that drift on the shared host hits every
  * target alike; each ratio is taken within a round and the median round reported.
  */
-export async function measureSdkEdge(options: { url: string; pid: number; replica: { url: string; pid: number }; frontendToken: string; clientToken: string; seconds: number; rounds: number }) {
+export async function measureSdkEdge(options: { url: string; pid: number; replica: { url: string; pid: number }; edge: { url: string; pid: number }; frontendToken: string; clientToken: string; seconds: number; rounds: number }) {
   const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${index % 3 === 0 ? 'US' : 'NO'}&appName=bench`);
   const frontend = httpClient(options.url, { authorization: options.frontendToken });
   const sample = await frontend.get(users[1]!);
@@ -85,8 +85,9 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
   const mixPaths = Array.from({ length: 1000 }, (_, index) => `/ceiling-mix?empty=${index % 3 === 0 ? 1 : 0}&userId=user-${index}&appName=bench`);
   // Every user inside the constraint: each answer is the sample's size, so the string ceiling is its same-payload one.
   const insiders = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=NO&appName=bench`);
-  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[], inside: [] as LoadResult[] };
-  const shares = { frontend: [] as number[], replica: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[] };
+  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[], edge: [] as LoadResult[], inside: [] as LoadResult[] };
+  const shares = { frontend: [] as number[], replica: [] as number[], edge: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[], edgeOfMix: [] as number[] };
+  const edgeRssBefore = rssOf(options.edge.pid);
   const withWrk = wrkAvailable();
   const wrkRuns = { ceiling: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], inside: [] as LoadResult[] };
   // The same on the frontend-api replica, a process with the SDK edge alone (as deploy/ runs it).
@@ -104,6 +105,9 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       runs.frontend.push(allInOne);
       const replica = await frontendLoad(options.replica.url);
       runs.replica.push(replica);
+      // The standalone edge (BUNTING_TARGET=edge), following the all-in-one over HTTP as it would any Unleash.
+      const edge = await frontendLoad(options.edge.url);
+      runs.edge.push(edge);
       runs.inside.push(await frontendLoad(options.url, insiders));
       if (withWrk) {
         wrkRuns.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }));
@@ -117,6 +121,8 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       shares.replica.push(replica.requestsPerSecond / ceilingResult.requestsPerSecond);
       shares.frontendOfMix.push(allInOne.requestsPerSecond / mixResult.requestsPerSecond);
       shares.replicaOfMix.push(replica.requestsPerSecond / mixResult.requestsPerSecond);
+      shares.edge.push(edge.requestsPerSecond / ceilingResult.requestsPerSecond);
+      shares.edgeOfMix.push(edge.requestsPerSecond / mixResult.requestsPerSecond);
     }
     // Both at one offered load that neither saturates (wrk pacing its connections; autocannon's own CPU would set
     // the tail at any rate): the tail without the queue that a closed loop of 50 connections builds in front of
@@ -143,6 +149,7 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       ceilingMix: medianResult(runs.ceilingMix),
       frontend: medianResult(runs.frontend),
       frontendReplica: medianResult(runs.replica),
+      frontendEdge: medianResult(runs.edge),
       clientFeatures: clientResult,
       clientFeatures304: notModified,
       rounds: runs.frontend.map((result, index) => ({
@@ -153,6 +160,8 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
         allInOneP99: result.p99Ms,
         replica: runs.replica[index]!.requestsPerSecond,
         replicaP99: runs.replica[index]!.p99Ms,
+        edge: runs.edge[index]!.requestsPerSecond,
+        edgeP99: runs.edge[index]!.p99Ms,
       })),
       mixes: mixGoals(runs, withWrk ? wrkRuns : null, withWrk ? wrkReplica : null),
       atRate: withWrk ? { rate, rows: tailsAtRate(atRate) } : null,
@@ -160,6 +169,10 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       replicaShareOfCeiling: round(median(shares.replica), 2),
       frontendShareOfMixCeiling: round(median(shares.frontendOfMix), 2),
       replicaShareOfMixCeiling: round(median(shares.replicaOfMix), 2),
+      edgeShareOfCeiling: round(median(shares.edge), 2),
+      edgeShareOfMixCeiling: round(median(shares.edgeOfMix), 2),
+      edgeRssBeforeMiB: round(edgeRssBefore / 1048576),
+      edgeRssAfterMiB: round(rssOf(options.edge.pid) / 1048576),
       rssBeforeMiB: round(rssBefore / 1048576),
       rssAfterMiB: round(rssOf(options.pid) / 1048576),
       replicaRssBeforeMiB: round(replicaRssBefore / 1048576),
@@ -222,13 +235,14 @@ function tailsAtRate(runs: Runs) {
  * OFREP bulk evaluation (POST /ofrep/v1/evaluate/flags, every flag with its value) against a ceiling that serves
  * the same answer (as a string or a Buffer, whichever is faster in the round), in interleaved rounds.
  */
-export async function measureOfrep(options: { url: string; frontendToken: string; seconds: number; rounds: number }) {
+export async function measureOfrep(options: { url: string; edgeUrl?: string; frontendToken: string; seconds: number; rounds: number }) {
   const contexts = Array.from({ length: 1000 }, (_, index) => JSON.stringify({ context: { targetingKey: `user-${index}`, country: index % 3 === 0 ? 'US' : 'NO', appName: 'bench' } }));
   const headers = { authorization: options.frontendToken, 'content-type': 'application/json' };
   const sample = await httpClient(options.url, headers).post('/ofrep/v1/evaluate/flags', contexts[1]);
   const ceiling = await startCeiling(sample.text);
-  const runs = { ceiling: [] as LoadResult[], ofrep: [] as LoadResult[] };
+  const runs = { ceiling: [] as LoadResult[], ofrep: [] as LoadResult[], edge: [] as LoadResult[] };
   const shares: number[] = [];
+  const edgeShares: number[] = [];
   try {
     for (let round = 0; round < options.rounds; round += 1) {
       const ceilingResult = betterCeiling(
@@ -239,11 +253,16 @@ export async function measureOfrep(options: { url: string; frontendToken: string
       runs.ceiling.push(ceilingResult);
       runs.ofrep.push(ofrep);
       shares.push(ofrep.requestsPerSecond / ceilingResult.requestsPerSecond);
+      if (options.edgeUrl) {
+        const edge = await load({ url: options.edgeUrl, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers, seconds: options.seconds, connections: 50 });
+        runs.edge.push(edge);
+        edgeShares.push(edge.requestsPerSecond / ceilingResult.requestsPerSecond);
+      }
     }
   } finally {
     ceiling.stop();
   }
-  return { bodyBytes: Buffer.byteLength(sample.text), ceiling: medianResult(runs.ceiling), ofrep: medianResult(runs.ofrep), shareOfCeiling: round(median(shares), 2) };
+  return { bodyBytes: Buffer.byteLength(sample.text), ceiling: medianResult(runs.ceiling), ofrep: medianResult(runs.ofrep), edge: runs.edge.length > 0 ? medianResult(runs.edge) : undefined, shareOfCeiling: round(median(shares), 2), edgeShareOfCeiling: edgeShares.length > 0 ? round(median(edgeShares), 2) : undefined };
 }
 
 /** Admin change to visible on /api/frontend, over `changes` toggles of one flag, polled every 2 ms. */

@@ -61,6 +61,43 @@ async function scaleUnderLoad(compose: Compose, frontendToken: string) {
   check(report.failedReads === 0, `${report.failedReads} SDK requests failed while scaling: ${JSON.stringify(report.failures)}`);
 }
 
+/**
+ * The standalone edge (the same image, BUNTING_TARGET=edge, compose profile "edge") following the stack through its
+ * ingress, as an edge in a second region follows the first: it serves the flags, follows a change, and started again
+ * while its upstream is away it serves what it kept in its volume.
+ */
+async function edgeInSecondRegion() {
+  const clientToken = (await api('POST', '/api/admin/api-tokens', { tokenName: 'deploy-edge', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
+  process.env.EDGE_TOKENS = clientToken;
+  const edgeUrl = `http://127.0.0.1:${process.env.EDGE_PORT ??= '4243'}`;
+  const ready = async () => (await fetch(`${edgeUrl}/ready`).catch(() => undefined))?.status === 200;
+  const served = async () => {
+    const answer = await fetch(`${edgeUrl}/api/client/features`, { headers: { authorization: clientToken } }).catch(() => undefined);
+    if (answer?.status !== 200) return undefined;
+    return ((await answer.json()) as { features: { name: string; enabled: boolean }[] }).features.find((flag) => flag.name === 'deploy-flag')?.enabled;
+  };
+  const begin = Date.now();
+  compose('up', '-d', '--no-build', 'edge');
+  await until('the edge ready', ready, 60_000);
+  check((await served()) === true, 'the edge does not serve deploy-flag on');
+  say(`edge (second region) ready ${((Date.now() - begin) / 1000).toFixed(1)} s after up, serving the stack's flags`);
+  const changedAt = Date.now();
+  check((await api('POST', '/api/admin/projects/default/features/deploy-flag/environments/development/off')).status === 200, 'flag not switched off');
+  await until('the change at the edge', async () => (await served()) === false, 30_000);
+  const tookMs = Date.now() - changedAt;
+  check((await api('POST', '/api/admin/projects/default/features/deploy-flag/environments/development/on')).status === 200, 'flag not switched on');
+  await until('the flag on again at the edge', async () => (await served()) === true, 30_000);
+  say(`a change made through the ingress reached the edge in ${tookMs} ms`);
+  compose('stop', 'ingress');
+  compose('restart', 'edge');
+  await until('the edge ready again with its upstream stopped', ready, 60_000);
+  check((await served()) === true, 'restarted with its upstream away, the edge does not serve its kept flags');
+  compose('start', 'ingress');
+  await answering();
+  compose('stop', 'edge');
+  say('restarted while its upstream was away, the edge served the flags kept in its volume');
+}
+
 try {
   const previous = beforeLastMigration();
   if (previous) folders.push(buildPrevious(previous, 'bunting:previous'));
@@ -103,6 +140,7 @@ try {
   say('the flag is served by each of the 3 frontend-api replicas');
 
   await scaleUnderLoad(compose, frontendToken);
+  await edgeInSecondRegion();
 
   // Each NATS node stopped in turn during writes: nothing lost, every event in the log.
   for (const node of ['nats-1', 'nats-2', 'nats-3']) {

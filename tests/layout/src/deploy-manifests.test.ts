@@ -10,12 +10,12 @@ import { read } from './source-files.ts';
  */
 type Resource = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; spec: any };
 
-function render(): Resource[] {
+function render(folder = 'deploy/kubernetes'): Resource[] {
   let output: string;
   try {
-    output = execFileSync('kubectl', ['kustomize', 'deploy/kubernetes'], { cwd: new URL('../../..', import.meta.url).pathname, encoding: 'utf8' });
+    output = execFileSync('kubectl', ['kustomize', folder], { cwd: new URL('../../..', import.meta.url).pathname, encoding: 'utf8' });
   } catch (error) {
-    throw new Error(`kubectl kustomize deploy/kubernetes failed (Debian's kubectl package provides kubectl): ${String(error)}`);
+    throw new Error(`kubectl kustomize ${folder} failed (Debian's kubectl package provides kubectl): ${String(error)}`);
   }
   return parseAllDocuments(output).map((document) => document.toJS() as Resource);
 }
@@ -112,5 +112,45 @@ describe('the Kubernetes manifests', () => {
       return compose === owner && kubernetes === owner ? [] : [`${path}: owner ${owner}, compose ${compose}, kubernetes ${kubernetes}`];
     });
     expect(differences).toEqual([]);
+  });
+});
+
+describe('the standalone edge\'s manifests (deploy/kubernetes/edge) and compose service', () => {
+  const edge = render('deploy/kubernetes/edge');
+  const [deployment] = edge.filter((resource) => resource.kind === 'Deployment');
+  const config = edge.find((resource) => resource.kind === 'ConfigMap') as unknown as { metadata: { name: string }; data: Record<string, string> };
+
+  it('run the edge target against a configured upstream, with its tokens from a Secret and a place to persist', () => {
+    expect(deployment?.metadata.name).toBe('edge');
+    const [container] = deployment!.spec.template.spec.containers;
+    expect(config.data.BUNTING_TARGET).toBe('edge');
+    expect(config.data.UPSTREAM_URL).toMatch(/^https?:\/\//);
+    const sources = container.envFrom.map((source: { configMapRef?: { name: string }; secretRef?: { name: string } }) => source.configMapRef?.name ?? source.secretRef?.name);
+    expect(sources).toContain(config.metadata.name);
+    const secret = edge.find((resource) => resource.kind === 'Secret') as unknown as { metadata: { name: string }; stringData: Record<string, string> };
+    expect(sources).toContain(secret.metadata.name);
+    expect(Object.keys(secret.stringData)).toContain('EDGE_TOKENS');
+    const persistDir = container.env.find((entry: { name: string }) => entry.name === 'EDGE_PERSIST_DIR')?.value;
+    expect(container.volumeMounts.map((mount: { mountPath: string }) => mount.mountPath)).toContain(persistDir);
+  });
+
+  it('probe and roll it as the cluster\'s services, behind a Service that selects its pods', () => {
+    const [container] = deployment!.spec.template.spec.containers;
+    expect(container.readinessProbe?.httpGet?.path).toBe('/ready');
+    expect(container.livenessProbe?.httpGet?.path).toBe('/health');
+    expect(container.startupProbe?.httpGet?.path).toBe('/health');
+    expect(deployment!.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
+    const service = edge.find((resource) => resource.kind === 'Service');
+    expect(Object.entries(service!.spec.selector).every(([key, value]) => deployment!.spec.template.metadata.labels[key] === value)).toBe(true);
+  });
+
+  it('is a compose service of its own profile, on the same image, following the stack through its ingress by default', () => {
+    const compose = parseAllDocuments(read('deploy/docker-compose.yml'))[0]!.toJS() as { services: Record<string, any> };
+    const service = compose.services.edge;
+    expect(service.profiles).toEqual(['edge']);
+    expect(service.environment.BUNTING_TARGET).toBe('edge');
+    expect(service.environment.UPSTREAM_URL).toContain('http://ingress:4242');
+    expect(service.volumes.map((volume: string) => volume.split(':')[1])).toContain(service.environment.EDGE_PERSIST_DIR);
+    expect(service.image).toBe((compose as unknown as Record<string, { image: string }>)['x-bunting']!.image);
   });
 });
