@@ -29,7 +29,7 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
     const upstream = createUpstream(config);
     const persistence: EdgePersistence | undefined = config.persistDir
       ? await filePersistence(config.persistDir, log)
-      : config.persistRedisUrl ? await redisPersistence(config.persistRedisUrl, log) : undefined;
+      : config.persistRedisUrl ? await redisPersistence(config.persistRedisUrl, config.persistRedisPrefix, log) : undefined;
     const following = new Map<string, Following>();
 
     const snapshots = createEdgeSnapshots({

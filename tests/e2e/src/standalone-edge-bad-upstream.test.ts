@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+import { closeRedis, connectRedis } from '@bunting/platform';
+import { eventually, freePort, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * The standalone edge against an upstream that misbehaves on purpose: a stream of garbage, a stream cut mid-message,
@@ -13,8 +14,11 @@ const frontend = 'default:development.bad-upstream-frontend';
 const refused = 'default:development.bad-upstream-refused';
 const turnsBad = 'default:production.bad-upstream-turns-bad';
 
-type Mode = { stream: 'garbage' | 'truncated' | 'none'; features: 'ok' | 'garbage' | 'big'; badToken: boolean; metricsDown: boolean };
-const mode: Mode = { stream: 'garbage', features: 'ok', badToken: false, metricsDown: true };
+type Mode = { stream: 'garbage' | 'truncated' | 'none' | 'ok'; delta: boolean; features: 'ok' | 'garbage' | 'big'; badToken: boolean; metricsDown: boolean };
+const mode: Mode = { stream: 'garbage', delta: false, features: 'ok', badToken: false, metricsDown: true };
+/** What the upstream's stream and delta endpoint serve when they work: a revision and its flags. */
+const live = { revision: 1, names: ['steady-one', 'steady-two'] };
+const streams = new Set<ServerResponse>();
 /** The flag names of every bulk metrics post the upstream accepted. */
 const forwarded: string[] = [];
 let upstream: Server;
@@ -25,6 +29,15 @@ const flag = (name: string, description = '') => ({ name, project: 'default', en
 const okPayload = JSON.stringify({ version: 2, features: [flag('steady-one'), flag('steady-two')], segments: [] });
 // 10,000 flags with long descriptions: about 10 MB of JSON.
 const bigPayload = JSON.stringify({ version: 2, features: Array.from({ length: 10_000 }, (_, index) => flag(`big-${index}`, 'x'.repeat(900))), segments: [] });
+
+const hydration = () => ({ type: 'hydration', eventId: live.revision, features: live.names.map((name) => flag(name)), segments: [] });
+
+/** A flag added upstream: streams are told at once, the delta endpoint answers it from now on. */
+function addFlag(name: string) {
+  live.revision += 1;
+  live.names.push(name);
+  for (const stream of streams) stream.write(`event: unleash-updated\nid: ${live.revision}\ndata: ${JSON.stringify({ events: [{ type: 'feature-updated', eventId: live.revision, feature: flag(name) }] })}\n\n`);
+}
 
 function json(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
@@ -53,7 +66,11 @@ beforeAll(async () => {
     if (path === '/api/client/streaming') {
       if (mode.stream === 'none') return json(response, 404, '{}');
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (mode.stream === 'garbage') {
+      if (mode.stream === 'ok') {
+        response.write(`event: unleash-connected\nid: ${live.revision}\ndata: ${JSON.stringify({ events: [hydration()] })}\n\n`);
+        streams.add(response);
+        response.on('close', () => streams.delete(response));
+      } else if (mode.stream === 'garbage') {
         response.write('event: unleash-connected\nid: 1\ndata: {"events": [{"type": "hydration", "eventId": 1, "feat\n\n');
         response.end();
       } else {
@@ -63,7 +80,11 @@ beforeAll(async () => {
       }
       return;
     }
-    if (path === '/api/client/delta') return json(response, 404, '{}');
+    if (path === '/api/client/delta') {
+      if (!mode.delta) return json(response, 404, '{}');
+      if (request.headers['if-none-match'] === `"${live.revision}"`) return response.writeHead(304).end();
+      return json(response, 200, JSON.stringify({ events: [hydration()] }), { etag: `"${live.revision}"` });
+    }
     if (path === '/api/client/metrics/bulk') {
       if (mode.metricsDown) return json(response, 503, '{}', { 'retry-after': '1' });
       let body = '';
@@ -87,6 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const stream of streams) stream.end();
   for (const edge of edges) await edge.dispose();
   upstream?.closeAllConnections();
   await new Promise<void>((resolve) => upstream?.close(() => resolve()) ?? resolve());
@@ -174,5 +196,52 @@ describe('the edge against an upstream that misbehaves', () => {
     // The newest fifty were kept: the oldest went first.
     expect(kept[0]).toBeGreaterThanOrEqual(50);
     expect(new Set(kept).size).toBe(kept.length);
+  });
+
+  it('follows by the delta endpoint when the upstream has no stream, and by the stream once it offers one', async () => {
+    mode.stream = 'none';
+    mode.delta = true;
+    const edge = await startEdge({ EDGE_PROBE_MS: '300' });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+    const feeds = async () => (await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text()).split('\n').filter((line) => line.startsWith('bunting_edge_upstream_feeds')).join(' ');
+    expect(await feeds()).toContain('mode="delta"} 1');
+    addFlag('by-delta');
+    await eventually(async () => (await names(edge.url)).includes('by-delta'), { timeoutMs: 5000, intervalMs: 50 });
+    mode.stream = 'ok';
+    await eventually(async () => (await feeds()).includes('mode="streaming"} 1'), { timeoutMs: 5000, intervalMs: 50 });
+    addFlag('by-stream');
+    await eventually(async () => (await names(edge.url)).includes('by-stream'), { timeoutMs: 5000, intervalMs: 20 });
+    mode.delta = false;
+  });
+
+  it('says why it is not ready when it has neither an upstream answer nor persisted state', async () => {
+    const edge = await startEdge({ UPSTREAM_URL: `http://127.0.0.1:${await freePort()}` });
+    const ready = await fetch(`${edge.url}/ready`);
+    expect(ready.status).toBe(503);
+    const body = await ready.json() as { checks: { name: string; ok: boolean; error?: string }[] };
+    expect(body.checks.find((check) => check.name === 'edge-flags')?.error).toMatch(/has not answered and no state was persisted/);
+    // An SDK asking meanwhile gets a 401 for a token it cannot check, never a hang.
+    expect((await httpClient(edge.url, { authorization: frontend }).get('/api/frontend')).status).toBe(401);
+  });
+
+  it('keeps its flags and tokens in Redis (EDGE_REDIS_URL) and starts from them while the upstream is away', async () => {
+    mode.stream = 'none';
+    const prefix = `bunting-edge-test-${process.pid}-${Date.now()}:`;
+    const redisEnv = { EDGE_REDIS_URL: 'redis://127.0.0.1:6379', EDGE_REDIS_PREFIX: prefix };
+    const first = await startEdge(redisEnv);
+    await eventually(async () => (await fetch(`${first.url}/ready`)).status === 200, { intervalMs: 50 });
+    expect(await names(first.url)).toContain('steady-one');
+    await first.close();
+    const second = await startEdge({ ...redisEnv, UPSTREAM_URL: `http://127.0.0.1:${await freePort()}` });
+    await eventually(async () => (await fetch(`${second.url}/ready`)).status === 200, { intervalMs: 50 });
+    expect(await names(second.url)).toContain('steady-one');
+    const redis = await connectRedis('redis://127.0.0.1:6379');
+    try {
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      await closeRedis(redis);
+    }
   });
 });

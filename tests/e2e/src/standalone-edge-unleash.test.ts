@@ -87,6 +87,8 @@ describe('the edge in front of Unleash 8.2', () => {
       const entries = (body.lastHourUsage ?? []) as { yes: number; no: number; environment: string }[];
       return entries.some((entry) => entry.environment === 'development' && entry.yes + entry.no >= 10);
     }, { timeoutMs: 30_000, intervalMs: 500 });
+    // Its registration, sent on in the same bulk posts, makes it one of Unleash's applications.
+    await eventually(async () => ((await unleashAdmin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some((app) => app.appName === 'edge-unleash-node'), { timeoutMs: 20_000, intervalMs: 500 });
   }, 60_000);
 
   it('accepts a token Unleash issues and refuses it once Unleash revoked it', async () => {

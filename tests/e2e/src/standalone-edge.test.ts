@@ -114,8 +114,12 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     expect(again.status).toBe(200);
   });
 
-  it('forwards the SDKs metrics upstream in bulk', async () => {
+  it('forwards the SDKs metrics, registrations and impact metrics upstream in bulk', async () => {
+    node.impactMetrics.defineCounter('edge_checkouts', 'Checkouts seen through the edge');
+    node.impactMetrics.incrementCounter('edge_checkouts', 4);
     for (let index = 0; index < 5; index += 1) node.isEnabled('edge-on');
+    await eventually(async () => /^unleash_counter_edge_checkouts\{[^}]*origin="edge"[^}]*\} 4$/m.test((await upstream.anonymous.get('/internal-backstage/impact/metrics')).text), { timeoutMs: 20_000, intervalMs: 200 });
+    await eventually(async () => ((await upstream.admin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some((app) => app.appName === 'edge-node'), { timeoutMs: 20_000, intervalMs: 200 });
     await eventually(async () => ((await upstream.admin.get('/api/admin/client-metrics/features/edge-on')).body.totalUsage?.[0]?.yes ?? 0) >= 5, { timeoutMs: 20_000, intervalMs: 200 });
     expect(await metric(edge.url, 'bunting_edge_metrics_forwarded_total')).toMatch(/ [1-9]/);
   });

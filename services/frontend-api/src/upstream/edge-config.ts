@@ -9,6 +9,8 @@ export type EdgeConfig = {
   persistDir: string | undefined;
   /** A Redis URL to keep them in instead (shared by the edges of a region); none when unset. */
   persistRedisUrl: string | undefined;
+  /** The prefix of its keys there, so several edges (or regions) can share one Redis apart. */
+  persistRedisPrefix: string;
   /** Polling interval when the upstream offers no stream (and the delay between stream reconnects). */
   pollMs: number;
   /** How often a mode fallen back from (streaming, delta) is tried again. */
@@ -41,6 +43,7 @@ export function readEdgeConfig(env: Env = process.env): EdgeConfig {
     tokens: readList(env.EDGE_TOKENS ?? env.TOKENS),
     persistDir: env.EDGE_PERSIST_DIR || undefined,
     persistRedisUrl: env.EDGE_REDIS_URL || undefined,
+    persistRedisPrefix: env.EDGE_REDIS_PREFIX || 'bunting-edge:',
     pollMs: readInteger(env.EDGE_POLL_MS, 10_000, 'EDGE_POLL_MS'),
     probeMs: readInteger(env.EDGE_PROBE_MS, 300_000, 'EDGE_PROBE_MS'),
     staleAfterMs: readInteger(env.EDGE_STALE_AFTER_MS, 120_000, 'EDGE_STALE_AFTER_MS'),

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
@@ -33,7 +33,7 @@ export type EdgePersistence = {
 /** Writes at most every this often per key: a burst of changes is written once, the newest. */
 const WRITE_AFTER_MS = 500;
 
-type Backend = { read: (key: string) => Promise<Buffer | undefined>; write: (key: string, value: Buffer) => Promise<void>; keys: () => Promise<string[]>; close: () => Promise<void> };
+type Backend = { read: (key: string) => Promise<Buffer | undefined>; write: (key: string, value: Buffer) => Promise<void>; close: () => Promise<void> };
 
 function persistence(backend: Backend, log: Logger): EdgePersistence {
   const waiting = new Map<string, () => Promise<Buffer>>();
@@ -119,13 +119,12 @@ export async function filePersistence(dir: string, log: Logger): Promise<EdgePer
       await writeFile(temporary, value, { mode: 0o600 });
       await rename(temporary, path(key));
     },
-    keys: async () => (await readdir(dir)).filter((name) => name.endsWith('.json.gz')).map((name) => name.slice(0, -'.json.gz'.length)),
     close: async () => undefined,
   }, log);
 }
 
 /** Keys in a Redis the edges of a region may share; an edge starting while that Redis is down starts without them. */
-export async function redisPersistence(url: string, log: Logger): Promise<EdgePersistence> {
+export async function redisPersistence(url: string, prefix: string, log: Logger): Promise<EdgePersistence> {
   let redis: Redis | undefined;
   try {
     redis = await connectRedis(url, log);
@@ -133,11 +132,9 @@ export async function redisPersistence(url: string, log: Logger): Promise<EdgePe
     log.warn({ reason: (error as Error).message }, 'the edge cannot reach its Redis now; starting without persisted state');
     redis = undefined;
   }
-  const prefix = 'bunting-edge:';
   return persistence({
     read: async (key) => (await redis?.getBuffer(prefix + key)) ?? undefined,
     write: async (key, value) => void (await redis?.set(prefix + key, value)),
-    keys: async () => (redis ? (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length)) : []),
     close: async () => { if (redis) await closeRedis(redis); },
   }, log);
 }
