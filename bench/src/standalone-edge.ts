@@ -143,9 +143,26 @@ try {
     while (((await farFrontend.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
     delays.push(performance.now() - started);
   }
-  await proxy.close();
   console.log(`\nPropagation, admin change -> an SDK's answer at an edge 80 ms each way from its upstream (40 toggles of one of ${flags} flags; ms):`);
   console.table({ 'through the far edge': summarize(delays) });
+
+  // The far edge's answers with its upstream reachable and away (the proxy sent to a port nothing listens on, its
+  // connections cut), in interleaved rounds: the edge answers from memory either way.
+  const deadPort = await freePort();
+  const away: Record<string, LoadResult[]> = { 'upstream reachable': [], 'upstream away': [] };
+  for (let index = 0; index < rounds; index += 1) {
+    proxy.retarget(Number(new URL(server.url).port));
+    away['upstream reachable']!.push(await load({ url: far.process.url, paths: users, headers, seconds, connections: 50 }));
+    proxy.retarget(deadPort);
+    proxy.cut();
+    away['upstream away']!.push(await load({ url: far.process.url, paths: users, headers, seconds, connections: 50 }));
+  }
+  await proxy.close();
+  console.log(`\n/api/frontend at the far edge, upstream reachable and away (median of ${rounds} interleaved rounds):`);
+  console.table(Object.fromEntries(Object.entries(away).map(([name, results]) => {
+    const result = medianResult(results);
+    return [name, { 'req/s': result.requestsPerSecond, 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, errors: result.errors + result.non2xx }];
+  })));
 } finally {
   for (const process of processes.reverse()) await process.stop().catch(() => undefined);
   await isolation.cleanup();

@@ -140,10 +140,15 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
     }
   }
 
+  // Each token's SdkToken made once (its hash is a SHA-256), not on every request.
+  const asSdk = new WeakMap<KnownToken, SdkToken>();
   return {
     find(secret) {
       const token = bySecret.get(secret);
-      return token ? asSdkToken(token) : null;
+      if (!token) return null;
+      let sdk = asSdk.get(token);
+      if (!sdk) asSdk.set(token, (sdk = asSdkToken(token)));
+      return sdk;
     },
     lookup(secret) {
       const now = Date.now();
