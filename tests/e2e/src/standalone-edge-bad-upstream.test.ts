@@ -17,7 +17,7 @@ const turnsBad = 'default:production.bad-upstream-turns-bad';
 type Mode = { stream: 'garbage' | 'truncated' | 'none' | 'ok'; delta: boolean; features: 'ok' | 'garbage' | 'big'; badToken: boolean; metricsDown: boolean };
 const mode: Mode = { stream: 'garbage', delta: false, features: 'ok', badToken: false, metricsDown: true };
 /** What the upstream's stream and delta endpoint serve when they work: a revision and its flags. */
-const live = { revision: 1, names: ['steady-one', 'steady-two'] };
+const live = { revision: 1, names: ['steady-one', 'steady-two'], added: [] as { revision: number; name: string }[], hydrations: 0 };
 const streams = new Set<ServerResponse>();
 /** The flag names of every bulk metrics post the upstream accepted. */
 const forwarded: string[] = [];
@@ -36,6 +36,7 @@ const hydration = () => ({ type: 'hydration', eventId: live.revision, features: 
 function addFlag(name: string) {
   live.revision += 1;
   live.names.push(name);
+  live.added.push({ revision: live.revision, name });
   for (const stream of streams) stream.write(`event: unleash-updated\nid: ${live.revision}\ndata: ${JSON.stringify({ events: [{ type: 'feature-updated', eventId: live.revision, feature: flag(name) }] })}\n\n`);
 }
 
@@ -67,7 +68,13 @@ beforeAll(async () => {
       if (mode.stream === 'none') return json(response, 404, '{}');
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       if (mode.stream === 'ok') {
-        response.write(`event: unleash-connected\nid: ${live.revision}\ndata: ${JSON.stringify({ events: [hydration()] })}\n\n`);
+        // Resumed (Last-Event-ID): the changes since, as Unleash's and Bunting's streams send them; else everything.
+        const since = Number(request.headers['last-event-id']);
+        const events = Number.isInteger(since) && since >= 1
+          ? live.added.filter((entry) => entry.revision > since).map((entry) => ({ type: 'feature-updated', eventId: entry.revision, feature: flag(entry.name) }))
+          : [hydration()];
+        if (!(since >= 1)) live.hydrations += 1;
+        response.write(`event: unleash-connected\nid: ${live.revision}\ndata: ${JSON.stringify({ events })}\n\n`);
         streams.add(response);
         response.on('close', () => streams.delete(response));
       } else if (mode.stream === 'garbage') {
@@ -211,6 +218,13 @@ describe('the edge against an upstream that misbehaves', () => {
     await eventually(async () => (await feeds()).includes('mode="streaming"} 1'), { timeoutMs: 5000, intervalMs: 50 });
     addFlag('by-stream');
     await eventually(async () => (await names(edge.url)).includes('by-stream'), { timeoutMs: 5000, intervalMs: 20 });
+    // The stream closed under it (a proxy's idle timeout, an upstream restart): it resumes where it was, told only
+    // of what changed meanwhile, without asking for everything again.
+    const hydrations = live.hydrations;
+    for (const stream of streams) stream.destroy();
+    addFlag('while-away');
+    await eventually(async () => (await names(edge.url)).includes('while-away'), { timeoutMs: 5000, intervalMs: 20 });
+    expect(live.hydrations).toBe(hydrations);
     mode.delta = false;
   });
 

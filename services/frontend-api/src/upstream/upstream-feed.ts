@@ -125,14 +125,15 @@ export function createFeed(deps: FeedDeps): Feed {
           if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
           const delta = DeltaAnswer.safeParse(parseJson(event.data, 'stream message'));
           if (!delta.success) throw new BadStream("a message of the upstream's stream is not Unleash's shape");
-          const next = applyDelta(event.event === 'unleash-connected' ? undefined : set, delta.data.events);
+          // A stream resumed with Last-Event-ID opens with the changes since (none, often), not a hydration.
+          const next = applyDelta(set, delta.data.events);
           if (!next) {
             lastEventId = undefined;
             throw new BadStream('the upstream streamed changes without a hydration');
           }
           if (event.id !== undefined) lastEventId = event.id;
           badStreams = 0;
-          take(next);
+          if (delta.data.events.length > 0) take(next);
         }
       }
     } catch (error) {
