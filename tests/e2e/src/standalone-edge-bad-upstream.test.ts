@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRedis, connectRedis } from '@bunting/platform';
-import { eventually, freePort, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, freePort, httpClient, startDelayProxy, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * The standalone edge against an upstream that misbehaves on purpose: a stream of garbage, a stream cut mid-message,
@@ -256,6 +256,29 @@ describe('the edge against an upstream that misbehaves', () => {
       await redis.del(...keys);
     } finally {
       await closeRedis(redis);
+    }
+  });
+
+  it('follows a configured token by the scope its text gives while the upstream is away, then by the one the upstream answers', async () => {
+    mode.stream = 'none';
+    // The upstream cannot be reached at start: the proxy leads nowhere yet.
+    const proxy = await startDelayProxy(await freePort(), 0);
+    try {
+      const edge = await startEdge({ UPSTREAM_URL: proxy.url });
+      const feeds = async () => (await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text()).split('\n')
+        .filter((line) => line.startsWith('bunting_edge_upstream_feeds')).reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+      // "default:development..." is read as the default project; the upstream says the token sees every project.
+      await eventually(async () => (await feeds()) === 1, { intervalMs: 50 });
+      proxy.retarget(Number(new URL(upstreamUrl).port));
+      await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { timeoutMs: 5000, intervalMs: 50 });
+      await eventually(async () => (await names(edge.url)).includes('steady-one'), { timeoutMs: 5000, intervalMs: 50 });
+      // Once the upstream validated it (the edge's own /edge/validate shows the scope it keeps), one feed follows the
+      // token: the guessed scope's was stopped, not left running beside it.
+      const scope = async () => (await httpClient(edge.url).post('/edge/validate', { tokens: [good] })).body.tokens[0]?.projects;
+      await eventually(async () => (await scope())?.[0] === '*', { timeoutMs: 5000, intervalMs: 50 });
+      expect(await feeds()).toBe(1);
+    } finally {
+      await proxy.close();
     }
   });
 });

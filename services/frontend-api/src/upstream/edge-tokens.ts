@@ -94,8 +94,12 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
 
   function remember(token: KnownToken) {
     const before = bySecret.get(token.secret);
+    const changed = !before || before.type !== token.type || before.environment !== token.environment || before.projects.join() !== token.projects.join();
+    // A scope guessed from the token's text (upstream away at start) that the upstream answers otherwise: the old
+    // scope's feed stops and the right one starts.
+    if (before && changed) deps.onForgotten(before);
     bySecret.set(token.secret, token);
-    if (token.type === 'client' && (!before || before.environment !== token.environment || before.projects.join() !== token.projects.join())) deps.onClient(token);
+    if (token.type === 'client' && changed) deps.onClient(token);
   }
 
   function forget(secret: string) {
