@@ -29,6 +29,13 @@ export type EdgeConfig = {
   requestTimeoutMs: number;
 };
 
+/** A setting that must be a whole number of at least 1 (a zero interval or limit would spin or hold nothing). */
+function positive(raw: string | undefined, fallback: number, name: string): number {
+  const value = readInteger(raw, fallback, name);
+  if (value < 1) throw new Error(`${name} must be at least 1, got ${value}`);
+  return value;
+}
+
 export function readEdgeConfig(env: Env = process.env): EdgeConfig {
   const upstream = env.UPSTREAM_URL;
   if (!upstream) throw new Error('The edge needs UPSTREAM_URL: the Unleash or Bunting server it follows (for example http://unleash:4242)');
@@ -38,19 +45,20 @@ export function readEdgeConfig(env: Env = process.env): EdgeConfig {
   } catch {
     throw new Error(`UPSTREAM_URL is not a URL: ${upstream}`);
   }
+  if (upstreamUrl.protocol !== 'http:' && upstreamUrl.protocol !== 'https:') throw new Error(`UPSTREAM_URL must be http or https, got ${upstreamUrl.protocol}`);
   return {
     upstreamUrl,
     tokens: readList(env.EDGE_TOKENS ?? env.TOKENS),
     persistDir: env.EDGE_PERSIST_DIR || undefined,
     persistRedisUrl: env.EDGE_REDIS_URL || undefined,
     persistRedisPrefix: env.EDGE_REDIS_PREFIX || 'bunting-edge:',
-    pollMs: readInteger(env.EDGE_POLL_MS, 10_000, 'EDGE_POLL_MS'),
-    probeMs: readInteger(env.EDGE_PROBE_MS, 300_000, 'EDGE_PROBE_MS'),
-    staleAfterMs: readInteger(env.EDGE_STALE_AFTER_MS, 120_000, 'EDGE_STALE_AFTER_MS'),
-    tokenRevalidateMs: readInteger(env.EDGE_TOKEN_REVALIDATE_MS, 60_000, 'EDGE_TOKEN_REVALIDATE_MS'),
-    metricsIntervalMs: readInteger(env.EDGE_METRICS_INTERVAL_MS, 60_000, 'EDGE_METRICS_INTERVAL_MS'),
-    metricsLimit: readInteger(env.EDGE_METRICS_LIMIT, 100_000, 'EDGE_METRICS_LIMIT'),
-    maxUpstreamBytes: readInteger(env.EDGE_UPSTREAM_MAX_BYTES, 64 * 1024 * 1024, 'EDGE_UPSTREAM_MAX_BYTES'),
-    requestTimeoutMs: readInteger(env.EDGE_REQUEST_TIMEOUT_MS, 10_000, 'EDGE_REQUEST_TIMEOUT_MS'),
+    pollMs: positive(env.EDGE_POLL_MS, 10_000, 'EDGE_POLL_MS'),
+    probeMs: positive(env.EDGE_PROBE_MS, 300_000, 'EDGE_PROBE_MS'),
+    staleAfterMs: positive(env.EDGE_STALE_AFTER_MS, 120_000, 'EDGE_STALE_AFTER_MS'),
+    tokenRevalidateMs: positive(env.EDGE_TOKEN_REVALIDATE_MS, 60_000, 'EDGE_TOKEN_REVALIDATE_MS'),
+    metricsIntervalMs: positive(env.EDGE_METRICS_INTERVAL_MS, 60_000, 'EDGE_METRICS_INTERVAL_MS'),
+    metricsLimit: positive(env.EDGE_METRICS_LIMIT, 100_000, 'EDGE_METRICS_LIMIT'),
+    maxUpstreamBytes: positive(env.EDGE_UPSTREAM_MAX_BYTES, 64 * 1024 * 1024, 'EDGE_UPSTREAM_MAX_BYTES'),
+    requestTimeoutMs: positive(env.EDGE_REQUEST_TIMEOUT_MS, 10_000, 'EDGE_REQUEST_TIMEOUT_MS'),
   };
 }
