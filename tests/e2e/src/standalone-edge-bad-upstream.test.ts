@@ -21,6 +21,7 @@ const live = { revision: 1, names: ['steady-one', 'steady-two'], added: [] as { 
 const streams = new Set<ServerResponse>();
 /** The flag names of every bulk metrics post the upstream accepted. */
 const forwarded: string[] = [];
+let bulkInFlight = 0;
 let upstream: Server;
 let upstreamUrl: string;
 const edges: TestStack[] = [];
@@ -93,7 +94,12 @@ beforeAll(async () => {
       return json(response, 200, JSON.stringify({ events: [hydration()] }), { etag: `"${live.revision}"` });
     }
     if (path === '/api/client/metrics/bulk') {
-      if (mode.metricsDown) return json(response, 503, '{}', { 'retry-after': '1' });
+      if (mode.metricsDown) {
+        // Slow to refuse: metrics that arrive at the edge meanwhile are newer than the batch on its way.
+        bulkInFlight += 1;
+        setTimeout(() => { bulkInFlight -= 1; json(response, 503, '{}', { 'retry-after': '1' }); }, 1000);
+        return;
+      }
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
@@ -190,10 +196,16 @@ describe('the edge against an upstream that misbehaves', () => {
     await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
     const sdk = httpClient(edge.url, { authorization: good });
     const now = new Date().toISOString();
-    for (let batch = 0; batch < 4; batch += 1) {
+    const post = async (batch: number) => {
       const toggles = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`counted-${batch * 25 + index}`, { yes: 1, no: 0 }]));
       expect((await sdk.post('/api/client/metrics', { appName: 'bad-upstream-app', instanceId: 'i1', bucket: { start: now, stop: now, toggles } })).status).toBe(202);
-    }
+    };
+    await post(0);
+    await post(1);
+    // The first fifty are on their way upstream (which refuses them slowly) when the next fifty come.
+    await eventually(async () => bulkInFlight > 0, { timeoutMs: 5000, intervalMs: 10 });
+    await post(2);
+    await post(3);
     const exposition = async () => (await fetch(`${edge.url}/internal-backstage/prometheus`)).text();
     await eventually(async () => /bunting_edge_metrics_dropped_total\{reason="full"\} 50/.test(await exposition()), { timeoutMs: 5000, intervalMs: 50 });
     expect(await exposition()).toMatch(/bunting_edge_metrics_pending (50|49)/);

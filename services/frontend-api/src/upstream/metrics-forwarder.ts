@@ -44,15 +44,17 @@ export function createMetricsForwarder(deps: {
   let impactHeld = 0;
   const dropped = deps.metrics.counter('bunting_edge_metrics_dropped_total', 'SDK metrics entries a standalone edge dropped before its upstream took them, by why', ['reason']);
   const forwarded = deps.metrics.counter('bunting_edge_metrics_forwarded_total', 'SDK metrics entries a standalone edge sent upstream', []);
+  const held = () => counts.size + applications.size + impactHeld;
   const removeGauge = deps.metrics.sampledGauge('bunting_edge_metrics_pending', 'SDK metrics entries and registrations waiting at a standalone edge', [])
-    .addSource(() => [{ labels: {}, value: counts.size + applications.size + impactHeld }]);
+    .addSource(() => [{ labels: {}, value: held() }]);
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
   let failingSince: number | undefined;
 
   /** Keeps the entry count within the limit: the oldest entries go first. */
-  function makeRoom() {
-    while (counts.size + applications.size + impactHeld >= config.metricsLimit) {
+  /** Drops the oldest until at most `most` are held. */
+  function dropOldest(most: number) {
+    while (held() > most && held() > 0) {
       const oldest = counts.keys().next();
       if (!oldest.done) counts.delete(oldest.value);
       else {
@@ -69,11 +71,17 @@ export function createMetricsForwarder(deps: {
     }
   }
 
+  /** Room for one more within the limit. */
+  const makeRoom = () => dropOldest(config.metricsLimit - 1);
+
+  const countKey = (entry: Entry) => `${entry.environment}\u0000${entry.appName}\u0000${entry.featureName}`;
+  const applicationKey = (application: Application) => `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
+
   function addEntry(entry: Entry) {
-    const key = `${entry.environment}\u0000${entry.appName}\u0000${entry.featureName}`;
-    const held = counts.get(key);
-    if (held) {
-      addCounts(held, entry);
+    const key = countKey(entry);
+    const waiting = counts.get(key);
+    if (waiting) {
+      addCounts(waiting, entry);
       return;
     }
     makeRoom();
@@ -81,7 +89,7 @@ export function createMetricsForwarder(deps: {
   }
 
   function addApplication(application: Application) {
-    const key = `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
+    const key = applicationKey(application);
     if (!applications.has(key)) makeRoom();
     applications.delete(key);
     applications.set(key, application);
@@ -138,10 +146,30 @@ export function createMetricsForwarder(deps: {
     return [...batches.values()];
   }
 
+  /**
+   * What a failed post took goes back in front of what arrived while it was on its way (it is older), so the oldest
+   * still go first; then anything past the limit goes.
+   */
   function restore(batch: Batch) {
-    for (const entry of batch.metrics) addEntry(entry);
-    for (const application of batch.applications) if (!applications.has(`${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`)) addApplication(application);
-    addImpact(batch.environment, batch.impactMetrics);
+    const newerCounts = [...counts.values()];
+    counts.clear();
+    for (const entry of batch.metrics) counts.set(countKey(entry), entry);
+    for (const entry of newerCounts) {
+      const older = counts.get(countKey(entry));
+      if (older) addCounts(older, entry);
+      else counts.set(countKey(entry), entry);
+    }
+    const newerApplications = [...applications.values()];
+    applications.clear();
+    for (const application of [...batch.applications, ...newerApplications]) {
+      applications.delete(applicationKey(application));
+      applications.set(applicationKey(application), application);
+    }
+    if (batch.impactMetrics.length > 0) {
+      impact.set(batch.environment, [...batch.impactMetrics, ...(impact.get(batch.environment) ?? [])]);
+      impactHeld += batch.impactMetrics.length;
+    }
+    dropOldest(config.metricsLimit);
   }
 
   /** Posts a batch in pieces the bulk endpoint takes; what was accepted leaves the batch, so a failure keeps the rest. */
@@ -196,7 +224,7 @@ export function createMetricsForwarder(deps: {
   return {
     take,
     flush,
-    pending: () => counts.size + applications.size + impactHeld,
+    pending: held,
     start() {
       const schedule = () => {
         timer = setTimeout(() => void flush().finally(schedule), config.metricsIntervalMs);
