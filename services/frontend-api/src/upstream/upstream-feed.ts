@@ -75,9 +75,15 @@ export function createFeed(deps: FeedDeps): Feed {
     deps.onSet(next);
   };
 
+  // The listener goes with the pause: a feed pauses every poll for as long as the edge runs.
   const pause = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      abort.signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    abort.signal.addEventListener('abort', done, { once: true });
   });
 
   async function poll() {
@@ -94,16 +100,26 @@ export function createFeed(deps: FeedDeps): Feed {
     const answer = await upstream.request('GET', 'api/client/delta', { token, headers: deltaEtag && set ? { 'if-none-match': deltaEtag } : {} });
     checkStatus(answer.status, 'the delta endpoint');
     if (answer.status === 304) return;
-    const delta = DeltaAnswer.safeParse(parseJson(answer.text, 'delta answer'));
-    if (!delta.success) throw new UpstreamError("the upstream's delta answer is not Unleash's shape");
-    const next = applyDelta(set, delta.data.events);
-    if (!next) {
+    if (!takeDelta(answer.text, 'delta answer')) {
       // Changes to a set not held: ask again for everything.
       deltaEtag = undefined;
       throw new UpstreamError('the upstream sent changes without a hydration');
     }
     deltaEtag = answer.headers.get('etag') ?? undefined;
+  }
+
+  /**
+   * A delta answer (from the delta endpoint or a stream message) applied to the set held and taken when it changed
+   * anything; false when its changes need a set that is not held (no hydration yet).
+   */
+  function takeDelta(text: string, what: string): boolean {
+    const delta = DeltaAnswer.safeParse(parseJson(text, what));
+    if (!delta.success) throw new UpstreamError(`the upstream's ${what} is not Unleash's shape`);
+    // A stream resumed with Last-Event-ID opens with the changes since (none, often), not a hydration.
+    const next = applyDelta(set, delta.data.events);
+    if (!next) return false;
     if (delta.data.events.length > 0) take(next);
+    return true;
   }
 
   /** Reads the stream until it ends (resolves) or breaks (throws). */
@@ -123,17 +139,13 @@ export function createFeed(deps: FeedDeps): Feed {
         for (const event of parse(decoder.decode(chunk, { stream: true }))) {
           if (event.event === 'fetch-mode' && event.data.trim() === 'polling') throw new Unsupported('the upstream asks SDKs to poll');
           if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
-          const delta = DeltaAnswer.safeParse(parseJson(event.data, 'stream message'));
-          if (!delta.success) throw new BadStream("a message of the upstream's stream is not Unleash's shape");
-          // A stream resumed with Last-Event-ID opens with the changes since (none, often), not a hydration.
-          const next = applyDelta(set, delta.data.events);
-          if (!next) {
+          // Anything thrown here is the stream's fault (the catch below makes it a BadStream).
+          if (!takeDelta(event.data, 'stream message')) {
             lastEventId = undefined;
             throw new BadStream('the upstream streamed changes without a hydration');
           }
           if (event.id !== undefined) lastEventId = event.id;
           badStreams = 0;
-          if (delta.data.events.length > 0) take(next);
         }
       }
     } catch (error) {

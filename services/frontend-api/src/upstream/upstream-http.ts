@@ -86,20 +86,18 @@ export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpst
       }
     },
     async open(path, options) {
-      const timeout = AbortSignal.timeout(config.requestTimeoutMs);
+      // The timeout bounds the wait for the head; the stream itself lasts until the caller's signal ends it. A signal
+      // combined by AbortSignal.any leaves nothing on the caller's, however often a feed reconnects.
       const head = new AbortController();
-      const onTimeout = () => head.abort(timeout.reason);
-      timeout.addEventListener('abort', onTimeout, { once: true });
-      options.signal.addEventListener('abort', () => head.abort(options.signal.reason), { once: true });
+      const timer = setTimeout(() => head.abort(new Error('no answer in time')), config.requestTimeoutMs);
       try {
-        const response = await fetch(url(path), { headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' }, signal: head.signal });
+        const response = await fetch(url(path), { headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' }, signal: AbortSignal.any([options.signal, head.signal]) });
         lastAnswerAt = Date.now();
         return response;
       } catch (error) {
         throw new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
       } finally {
-        // The timeout bounds the wait for the head; the stream itself lasts until the caller ends it.
-        timeout.removeEventListener('abort', onTimeout);
+        clearTimeout(timer);
       }
     },
     touch() {
