@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'tests/**/*.test.ts', 'launcher/src/**/*.test.ts', 'console/{src,scripts}/**/*.test.ts'],
     // The browser tests need the console admin-api serves; built only when its sources changed.
     globalSetup: ['tests/browser/src/build-console.setup.ts'],
+    // Prototypes frozen in every worker, as the launcher freezes them in every Bunting process.
+    setupFiles: ['tests/stack/src/harden.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -5,6 +5,7 @@ import { answerSerializerCompiler } from './answer-serializer.ts';
 import { SESSION_COOKIE } from './credentials.ts';
 import { DomainError, NotFoundError, ValidationError } from './errors.ts';
 import { sendError } from './http-errors.ts';
+import { readJsonBody, refuseOtherCharset } from './json-body.ts';
 import type { Logger } from './logger.ts';
 import { DURATION_BUCKETS, type Metrics } from './metrics.ts';
 import {
@@ -112,26 +113,12 @@ export function createHttpServer(options: {
   // Unleash SDKs and scripts send bodiless writes with a JSON content type; treat an empty body as none.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(new DomainError(415, 'ContentTypeError', `Send JSON as UTF-8; the charset ${charset} is not accepted.`), undefined);
-    }
-    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    // Postgres text and jsonb cannot hold NUL; refuse it here rather than fail deep inside a write.
-    if (text.includes('\\u0000') || text.includes('\0')) return done(new ValidationError('Text in the request body must not contain NUL characters.'), undefined);
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      const error = new SyntaxError('invalid JSON') as SyntaxError & { statusCode: number };
-      error.statusCode = 400;
-      return done(error, undefined);
+      refuseOtherCharset(request.headers['content-type']);
+      done(null, readJsonBody(typeof raw === 'string' ? raw : raw.toString('utf8')));
+    } catch (error) {
+      done(error as Error, undefined);
     }
-    // Only a \u escape can make a lone surrogate (decoding UTF-8 never does): text that is not valid Unicode.
-    const badPath = text.includes('\\u') ? notWellFormedAt(parsed, '') : null;
-    if (badPath !== null) return done(ValidationError.field(badPath || 'body', 'is not valid Unicode text (a lone surrogate)'), undefined);
-    done(null, parsed);
   });
 
   // One hook for every request's checks, as each hook is a step of its own on the SDK edge's hot path.
@@ -250,26 +237,6 @@ function observeRequests(app: HttpServer, log: Logger, metrics: Metrics | undefi
 }
 
 /** The path of the first string (value or key) in a parsed body that is not well-formed Unicode, or null. */
-function notWellFormedAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.isWellFormed() ? null : path;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = notWellFormedAt(item, path ? `${path}.${index}` : String(index));
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (!key.isWellFormed()) return path || 'body';
-      const found = notWellFormedAt(item, at);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
-
 /**
  * Whether a request comes from this installation's own pages: its Origin is ours, or the browser says so. With a
  * public address configured, only that origin is ours: the Host header is the client's to choose (a page elsewhere

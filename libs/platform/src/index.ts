@@ -23,3 +23,5 @@ export * from './metrics.ts';
 export * from './api-docs.ts';
 export * from './answer-serializer.ts';
 export * from './web-forms.ts';
+export * from './prototype-safety.ts';
+export * from './json-body.ts';

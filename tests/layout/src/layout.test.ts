@@ -41,3 +41,14 @@ describe('every service', () => {
     });
   }
 });
+
+describe('the launcher', () => {
+  it('hardens the prototypes before it loads any service code', () => {
+    const main = read('launcher/src/main.ts');
+    const staticImports = [...main.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+    // Static imports run before the module's body: only the hardening itself (and Node's own modules) may come first.
+    expect(staticImports.filter((name) => !name!.startsWith('node:'))).toEqual(['@bunting/platform/prototype-safety']);
+    expect(main.indexOf('hardenPrototypes();')).toBeGreaterThan(0);
+    expect(main.indexOf('hardenPrototypes();')).toBeLessThan(main.indexOf("await import('./launch.ts')"));
+  });
+});

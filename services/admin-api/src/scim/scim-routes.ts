@@ -4,7 +4,7 @@ import {
   NoContent, ScimDescription, ScimGroup, ScimGroupInput, ScimListQuery, ScimPatchRequest, ScimSettings, ScimToken, ScimUser,
   ScimUserInput, UpdateScimSettings, scimList, type Actor,
 } from '@bunting/contracts';
-import { Permission, type HttpServer } from '@bunting/platform';
+import { JsonBodyError, Permission, readJsonBody, type HttpServer } from '@bunting/platform';
 import type { FastifyRequest } from 'fastify';
 import type { AdminDeps } from '../app-deps.ts';
 import type { Change } from '../events/changes.ts';
@@ -65,12 +65,15 @@ export function scimRoutes(app: HttpServer, { db, changes, sessions, config }: P
 
   void app.register(async (instance) => {
     const scim = instance as unknown as HttpServer;
-    // Providers send application/scim+json; plain JSON is taken too.
-    scim.addContentTypeParser(SCIM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+    // Providers send application/scim+json, some plain JSON: both are read here, so both refuse what SCIM refuses.
+    scim.removeContentTypeParser('application/json');
+    scim.addContentTypeParser([SCIM_TYPE, 'application/json'], { parseAs: 'string' }, (_request, body, done) => {
       try {
-        done(null, String(body).trim() === '' ? undefined : JSON.parse(String(body)));
-      } catch {
-        done(new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax'), undefined);
+        done(null, readJsonBody(String(body)));
+      } catch (error) {
+        const fault = error instanceof JsonBodyError ? error.fault : 'syntax';
+        const scimType = fault === 'prototype-key' ? 'invalidPath' : fault === 'syntax' ? 'invalidSyntax' : 'invalidValue';
+        done(new ScimError(400, (error as Error).message, scimType), undefined);
       }
     });
     scim.addHook('onRequest', authorize);

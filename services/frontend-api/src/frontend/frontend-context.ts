@@ -16,6 +16,8 @@ function checked(field: string, value: string): string {
   return value;
 }
 
+// A parameter named __proto__ is no property: assigning it would set the properties object's prototype.
+
 /**
  * The evaluation context of a frontend request, as the Unleash frontend API reads it: the known root fields,
  * properties[name]=value, and any other parameter as a property (an explicit properties[name] wins).
@@ -27,6 +29,7 @@ export function frontendContext(input: Record<string, unknown>, callerAddress: s
   let hasExplicit = false;
   // Bare parameters first, so that an explicit properties[name] (nested or bracketed) overwrites them below.
   for (const key in input) {
+    if (key === '__proto__') continue;
     if (key === 'properties') {
       hasExplicit = true;
       continue;
@@ -44,6 +47,7 @@ export function frontendContext(input: Record<string, unknown>, callerAddress: s
     const nested = input.properties;
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
       for (const name in nested) {
+        if (name === '__proto__') continue;
         const text = single((nested as Record<string, unknown>)[name]);
         if (text !== undefined) properties[name] = checked(`properties.${name}`, text);
       }
@@ -52,7 +56,7 @@ export function frontendContext(input: Record<string, unknown>, callerAddress: s
       if (!isBracketed(key)) continue;
       const value = single(input[key]);
       const name = key.slice(BRACKET_OPEN.length, -1);
-      if (value !== undefined) properties[name] = checked(`properties.${name}`, value);
+      if (value !== undefined && name !== '__proto__') properties[name] = checked(`properties.${name}`, value);
     }
   }
   // An empty currentTime means now, as the SDK reads it; any other value must be a date.

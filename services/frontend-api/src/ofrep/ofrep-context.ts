@@ -28,9 +28,11 @@ export function ofrepContext(body: unknown, callerAddress: string): EvaluationCo
   const context: EvaluationContext = {};
   const properties: Record<string, string> = {};
   for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-    if (name === 'targetingKey') continue;
+    // A field named __proto__ is no property: assigning it would set the properties object's prototype.
+    if (name === 'targetingKey' || name === '__proto__') continue;
     if (name === 'properties' && value && typeof value === 'object' && !Array.isArray(value)) {
       for (const [property, propertyValue] of Object.entries(value)) {
+        if (property === '__proto__') continue;
         const shown = text(propertyValue);
         if (shown !== undefined) properties[property] = shown;
       }

@@ -20,7 +20,7 @@ function addCounts(into: Entry, from: Pick<Entry, 'yes' | 'no' | 'variants'>) {
   into.no += from.no;
   if (from.variants) {
     const variants = (into.variants ??= {});
-    for (const [name, count] of Object.entries(from.variants)) variants[name] = (variants[name] ?? 0) + count;
+    for (const [name, count] of Object.entries(from.variants)) variants[name] = (Object.hasOwn(variants, name) ? variants[name]! : 0) + count;
   }
 }
 

@@ -20,7 +20,7 @@ const text = (value: number) => String(Number(value.toPrecision(12)));
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 export const matchesSelectors = (labels: Record<string, string>, selectors: ImpactLabelSelectors) =>
-  Object.entries(selectors).every(([name, values]) => values.length === 0 || values.includes(labels[name] ?? ''));
+  Object.entries(selectors).every(([name, values]) => values.length === 0 || values.includes(Object.hasOwn(labels, name) ? labels[name]! : ''));
 
 /** The label values a metric's series have, by label (at most 100 values a label): what a filter offers. */
 export function labelValues(series: readonly { labels: Record<string, string> }[]): Record<string, string[]> {

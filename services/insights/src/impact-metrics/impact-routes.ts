@@ -2,7 +2,7 @@ import {
   ExternalImpactSource, ExternalImpactSourceCheck, ImpactLabelSelectors, ImpactMetricsData, ImpactMetricsDataQuery, ImpactMetricsMetadata,
   NoContent, RegisterImpactMetric, ValidateExternalImpactSource, impactSeriesName, parseImpactSeriesName, textAnswer, type ImpactMetricInfo,
 } from '@bunting/contracts';
-import { Permission, ValidationError, actorOf, principalOf, requirePermission, type DatabasePool, type HttpServer, type Logger, type UnitsOfWork } from '@bunting/platform';
+import { JsonBodyError, Permission, ValidationError, actorOf, readJsonBody, principalOf, requirePermission, type DatabasePool, type HttpServer, type Logger, type UnitsOfWork } from '@bunting/platform';
 import { externalSource } from './external-source.ts';
 import { loadExternalSource, publicExternalSource, saveExternalSource } from './external-source-settings.ts';
 import { impactExposition } from './impact-exposition.ts';
@@ -16,9 +16,9 @@ function selectorsOf(raw: string | undefined): ImpactLabelSelectors {
   if (raw === undefined || raw === '') return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw ValidationError.field('labels', 'is not JSON');
+    parsed = readJsonBody(raw);
+  } catch (error) {
+    throw ValidationError.field('labels', error instanceof JsonBodyError && error.fault === 'prototype-key' ? 'must not name an object prototype' : 'is not JSON');
   }
   const selectors = ImpactLabelSelectors.safeParse(parsed);
   if (!selectors.success) throw ValidationError.field('labels', 'must be an object of label names to lists of values');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { SignalAccepted, SYSTEM_ACTOR, type ReceivedSignal } from '@bunting/contracts';
-import { AuthenticationRequired, NotFoundError, RateLimitError, ValidationError, type HttpServer } from '@bunting/platform';
+import { AuthenticationRequired, JsonBodyError, NotFoundError, RateLimitError, ValidationError, readJsonBody, type HttpServer } from '@bunting/platform';
 import type { SignalsDeps } from '../signals-deps.ts';
 import { endpointReadModel } from '../endpoints/endpoint-read-model.ts';
 import { hashToken } from '../endpoints/endpoint-service.ts';
@@ -24,12 +24,10 @@ export function ingestionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 
   // Senders label bodies in many ways; whatever the content type, the body must be JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) => {
-    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(ValidationError.field('body', 'the signal body must be JSON'), undefined);
+      done(null, readJsonBody(typeof raw === 'string' ? raw : raw.toString('utf8')));
+    } catch (error) {
+      done(error instanceof JsonBodyError && error.fault === 'syntax' ? ValidationError.field('body', 'the signal body must be JSON') : error as Error, undefined);
     }
   });
 
