@@ -83,6 +83,7 @@ export const router = createBrowserRouter([
           { path: 'groups', lazy: page(() => import('./groups/groups-page.tsx')) },
           { path: 'roles', lazy: page(() => import('./roles/roles-page.tsx')) },
           { path: 'service-accounts', lazy: page(() => import('./personal-access-tokens/service-accounts-page.tsx')) },
+          { path: 'agents', lazy: page(() => import('./agent-tokens/agents-page.tsx')) },
           { path: 'invite-links', lazy: page(() => import('./invites/invite-links-page.tsx')) },
           { path: 'api-tokens', lazy: page(() => import('./api-tokens/api-tokens-page.tsx')) },
           { path: 'environments', lazy: page(() => import('./environments/environments-page.tsx')) },

@@ -132,6 +132,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every connected agent (MCP clients), by person
+         * @description List every connected agent (MCP clients), by person. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect anyone's agent: its token stops working at once
+         * @description Disconnect anyone's agent: its token stops working at once. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        delete: operations["deleteApiAdminAgentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-tokens": {
         parameters: {
             query?: never;
@@ -1527,7 +1567,7 @@ export interface paths {
         put?: never;
         /**
          * The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests
-         * @description Takes a personal access token or a service-account token as a Bearer token. Every tool acts as that user through this API, with its permissions and change-request gate; events record the MCP client as createdVia.
+         * @description Takes an OAuth token issued to the MCP client, a personal access token or a service-account token as a Bearer token. Every tool acts as that user through this API, with its permissions (reading alone for the mcp:read scope) and change-request gate; events record the MCP client as createdVia. Requests under another Host, or from another site's page (Origin), are refused.
          */
         post: operations["postApiAdminMcp"];
         delete?: never;
@@ -1550,8 +1590,8 @@ export interface paths {
         get: operations["getApiAdminMcpOauthRequestsById"];
         put?: never;
         /**
-         * Allow or deny an MCP client's request to act for the signed-in person
-         * @description Allow or deny an MCP client's request to act for the signed-in person. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         * Allow (for some scopes) or deny an MCP client's request to act for the signed-in person
+         * @description Allow (for some scopes) or deny an MCP client's request to act for the signed-in person. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
          */
         post: operations["postApiAdminMcpOauthRequestsById"];
         delete?: never;
@@ -5312,6 +5352,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/user/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agents (MCP clients) the caller connected, with their scopes and expiry
+         * @description List the agents (MCP clients) the caller connected, with their scopes and expiry. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminUserAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/user/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect one of the caller's agents: its token stops working at once
+         * @description Disconnect one of the caller's agents: its token stops working at once. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        delete: operations["deleteApiAdminUserAgentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/user/change-password": {
         parameters: {
             query?: never;
@@ -6122,8 +6202,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Trade an MCP client's authorization code and PKCE verifier for a personal access token lasting 24 hours
-         * @description Trade an MCP client's authorization code and PKCE verifier for a personal access token lasting 24 hours. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         * Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint
+         * @description Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
          */
         post: operations["postOauthToken"];
         delete?: never;
@@ -6438,6 +6518,7 @@ export interface operations {
                         grant_types_supported: string[];
                         code_challenge_methods_supported: string[];
                         token_endpoint_auth_methods_supported: string[];
+                        scopes_supported: string[];
                     };
                 };
             };
@@ -6517,6 +6598,7 @@ export interface operations {
                         authorization_servers: string[];
                         bearer_methods_supported: string[];
                         resource_name: string;
+                        scopes_supported: string[];
                     };
                 };
             };
@@ -6596,6 +6678,7 @@ export interface operations {
                         authorization_servers: string[];
                         bearer_methods_supported: string[];
                         resource_name: string;
+                        scopes_supported: string[];
                     };
                 };
             };
@@ -7158,6 +7241,167 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agents: {
+                            id: number;
+                            userId: number;
+                            userName: string;
+                            clientId: string;
+                            clientName: string;
+                            scopes: ("mcp:read" | "mcp:write")[];
+                            resource: string;
+                            createdAt: string;
+                            expiresAt: string;
+                            seenAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminAgentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description ValidationError: the request does not match the schema */
             400: {
@@ -16298,6 +16542,8 @@ export interface operations {
                         clientName: string;
                         redirectHost: string;
                         tokenHours: number;
+                        scopes: ("mcp:read" | "mcp:write")[];
+                        resource: string;
                     };
                 };
             };
@@ -16370,6 +16616,7 @@ export interface operations {
             content: {
                 "application/json": {
                     allow: boolean;
+                    scopes?: ("mcp:read" | "mcp:write")[];
                 };
             };
         };
@@ -42747,6 +42994,167 @@ export interface operations {
             };
         };
     };
+    getApiAdminUserAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agents: {
+                            id: number;
+                            userId: number;
+                            userName: string;
+                            clientId: string;
+                            clientName: string;
+                            scopes: ("mcp:read" | "mcp:write")[];
+                            resource: string;
+                            createdAt: string;
+                            expiresAt: string;
+                            seenAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminUserAgentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiAdminUserChangePassword: {
         parameters: {
             query?: never;
@@ -46651,13 +47059,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description ValidationError: the request does not match the schema */
+            /** @description A page saying why the sign-in cannot start */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        message: string;
+                        details?: {
+                            path?: string;
+                            message: string;
+                        }[];
+                        path?: string;
+                        type?: string;
+                        defaultHidden?: boolean;
+                        options?: {
+                            type: string;
+                            message: string;
+                            path: string;
+                        }[];
+                    };
                 };
             };
             /** @description AuthenticationRequired: no or an unknown credential */
@@ -46828,6 +47253,7 @@ export interface operations {
                         /** @enum {string} */
                         token_type: "Bearer";
                         expires_in: number;
+                        scope: string;
                     };
                 };
             };

@@ -6,6 +6,7 @@ const SECTIONS = [
   { to: '/admin/groups', label: 'Groups' },
   { to: '/admin/roles', label: 'Roles' },
   { to: '/admin/service-accounts', label: 'Service accounts' },
+  { to: '/admin/agents', label: 'Connected agents' },
   { to: '/admin/invite-links', label: 'Invite links' },
   { to: '/admin/api-tokens', label: 'API tokens' },
   { to: '/admin/environments', label: 'Environments' },

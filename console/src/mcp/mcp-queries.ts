@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { OAuthConsentDecision, RemoteMcpSettings } from '@bunting/contracts';
 import { checked } from '../api/checked.ts';
-import { endpointQuery } from '../api/endpoint.ts';
+import { endpointQuery, type BodyOf } from '../api/endpoint.ts';
 import { answer, api } from '../api/http.ts';
 import { useChange } from '../ui/use-change.ts';
 
@@ -16,6 +16,7 @@ export const useSetRemoteMcp = () => useChange(
 export const useConsentRequest = (id: string) => useQuery({ ...endpointQuery('/api/admin/mcp/oauth/requests/{id}', { path: { id } }), retry: false, staleTime: Infinity });
 
 export const useDecideConsent = (id: string) => useChange(
-  (allow: boolean) => answer(api.POST('/api/admin/mcp/oauth/requests/{id}', { params: { path: { id } }, body: checked(OAuthConsentDecision, { allow }) })),
+  (decision: BodyOf<'/api/admin/mcp/oauth/requests/{id}', 'post'>) =>
+    answer(api.POST('/api/admin/mcp/oauth/requests/{id}', { params: { path: { id } }, body: checked(OAuthConsentDecision, decision) })),
   { refresh: [], failed: 'Not answered' },
 );

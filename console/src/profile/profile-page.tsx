@@ -11,6 +11,7 @@ import { ListTable } from '../ui/list-table.tsx';
 import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
 import { ConnectAgent } from '../mcp/connect-agent.tsx';
+import { ConnectedAgents } from '../agent-tokens/connected-agents.tsx';
 import { useChangeOwnPassword, useEmailSent, useNotifications, useProfile, useSetNotifications, useSignOutEverywhere } from './profile-queries.ts';
 
 function ChangePassword() {
@@ -132,6 +133,7 @@ export default function ProfilePage() {
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">E-mail</Title><EmailPreferences /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connect a coding agent</Title><ConnectAgent /></Stack></Paper>
+      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connected agents</Title><ConnectedAgents /></Stack></Paper>
       <Paper withBorder p="md"><Stack><Title order={2} size="h4">Sessions</Title><SignOutEverywhere /></Stack></Paper>
     </Stack>
   );

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { ConfirmButton } from './confirm-button.tsx';
 
 type Props = {
-  /** The button's word: Remove where the thing is taken out of a list rather than destroyed. */
-  verb?: 'Delete' | 'Remove';
+  /** The button's word: Remove where the thing is taken out of a list rather than destroyed, Disconnect for a link cut. */
+  verb?: 'Delete' | 'Remove' | 'Disconnect';
   /** What is deleted, as the button's accessible name ends: "the tag type simple". */
   what: string;
   /** The question asked before deleting. */

@@ -35,3 +35,4 @@ export * from './release-plans.ts';
 export { registerExamples } from './examples.ts';
 export * from './mcp.ts';
 export * from './scim.ts';
+export * from './agent-tokens.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentScope } from './agent-tokens.ts';
 import { ErrorBody } from './errors.ts';
 
 /** GET|PUT /api/admin/remote-mcp/settings: whether the remote MCP server at /api/admin/mcp answers (off: 404). */
@@ -10,10 +11,13 @@ export type RemoteMcpSettings = z.infer<typeof RemoteMcpSettings>;
 
 const RedirectUri = z.string().min(1).max(2_000);
 
-/** POST /oauth/register (RFC 7591): a public client, one that proves itself with PKCE rather than a secret. */
+/**
+ * POST /oauth/register (RFC 7591): a public client, one that proves itself with PKCE rather than a secret. Small:
+ * anyone may register, so what a registration may hold is bounded.
+ */
 export const OAuthClientRegistration = z.object({
-  redirect_uris: z.array(RedirectUri).min(1).max(10),
-  client_name: z.string().max(200).optional(),
+  redirect_uris: z.array(z.string().min(1).max(500)).min(1).max(5),
+  client_name: z.string().max(100).optional(),
   token_endpoint_auth_method: z.enum(['none']).optional(),
   grant_types: z.array(z.string().max(100)).max(10).optional(),
   response_types: z.array(z.string().max(100)).max(10).optional(),
@@ -56,6 +60,8 @@ export const OAuthTokenAnswer = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
+  /** The scopes granted, space separated: those the person consented to. */
+  scope: z.string(),
 });
 
 /**
@@ -69,10 +75,19 @@ export const OAuthError = ErrorBody.pick({ id: true, name: true, message: true, 
 });
 
 /** GET /api/admin/mcp/oauth/requests/{id}: what the console's consent page shows. */
-export const OAuthConsentRequest = z.object({ id: z.string(), clientName: z.string(), redirectHost: z.string(), tokenHours: z.number() });
+export const OAuthConsentRequest = z.object({
+  id: z.string(),
+  clientName: z.string(),
+  redirectHost: z.string(),
+  tokenHours: z.number(),
+  /** What the client asked for; the person may grant less. */
+  scopes: z.array(AgentScope),
+  /** The MCP endpoint the token will be for. */
+  resource: z.string(),
+});
 
-/** POST /api/admin/mcp/oauth/requests/{id} */
-export const OAuthConsentDecision = z.object({ allow: z.boolean() });
+/** POST /api/admin/mcp/oauth/requests/{id}: allowed, with the scopes granted (some of those asked; all when left out). */
+export const OAuthConsentDecision = z.object({ allow: z.boolean(), scopes: z.array(AgentScope).min(1).max(2).optional() });
 export const OAuthConsentAnswer = z.object({ redirectTo: z.string() });
 
 /** The two discovery documents (RFC 9728 and RFC 8414). */
@@ -81,6 +96,7 @@ export const OAuthProtectedResourceMetadata = z.object({
   authorization_servers: z.array(z.string()),
   bearer_methods_supported: z.array(z.string()),
   resource_name: z.string(),
+  scopes_supported: z.array(z.string()),
 });
 export const OAuthServerMetadata = z.object({
   issuer: z.string(),
@@ -91,4 +107,5 @@ export const OAuthServerMetadata = z.object({
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * Root and project permissions are resolved by admin-api; other services only read them.
  */
 export const Principal = z.object({
-  kind: z.enum(['api-token', 'user', 'pat', 'service-account']),
+  kind: z.enum(['api-token', 'user', 'pat', 'service-account', 'agent']),
   /** Stable key for caches and favorites: "token:3", "user:1". */
   key: z.string(),
   /** The name events record as createdBy. */
@@ -24,6 +24,13 @@ export const Principal = z.object({
   /** Environment-scoped permissions: "project:environment" to permission names. */
   environmentPermissions: z.record(z.string(), z.array(z.string())),
   rootRole: z.number().nullable(),
+  /** Agents (OAuth tokens of MCP clients): the scopes the person consented to. */
+  scopes: z.array(z.string()).optional(),
+  /**
+   * Agents: the one route their token is for (the MCP endpoint, RFC 8707's resource); any other refuses it. The MCP
+   * server's own calls on the agent's behalf carry a credential without one.
+   */
+  audience: z.string().optional(),
   /** The agent's MCP client the request came through, which events record as createdVia; never a permission. */
   via: z.string().max(200).nullable().optional(),
 });

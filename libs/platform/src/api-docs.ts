@@ -35,12 +35,12 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/(api-tokens|edge)|^\/edge\//, 'API tokens'],
   [/^\/api\/admin\/user\/tokens|^\/api\/admin\/service-account/, 'Personal access tokens'],
   [/^\/api\/admin\/scim-settings|^\/scim\//, 'SCIM'],
+  [/^\/api\/admin\/(mcp|remote-mcp|agents|user\/agents)|^\/oauth\/|^\/\.well-known\/oauth/, 'MCP'],
   [/^\/api\/admin\/(user-admin|user|roles|groups|permissions)/, 'Users'],
   [/^\/api\/admin\/invite-link|^\/invite\//, 'Public signup tokens'],
   [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
   [/^\/api\/admin\/playground/, 'Playground'],
   [/^\/api\/admin\/maintenance/, 'Maintenance'],
-  [/^\/api\/admin\/(mcp|remote-mcp)|^\/oauth\/|^\/\.well-known\/oauth/, 'MCP'],
   [/^\/api\/admin\/(ui-config|personal-dashboard|splash|feedback)/, 'Admin UI'],
   [/^\/(health|ready|internal-backstage)/, 'Operational'],
 ];

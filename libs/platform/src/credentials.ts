@@ -1,6 +1,6 @@
 import { CredentialView, type Principal, type VerifyCredentialRequest } from '@bunting/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticationRequired } from './errors.ts';
+import { AuthenticationRequired, DomainError } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 import type { Messaging } from './messaging.ts';
 import { askView } from './published-views.ts';
@@ -96,9 +96,25 @@ export async function authenticate(verifier: CredentialVerifier, request: Fastif
   if (!credential.authorization && !credential.session) throw new AuthenticationRequired();
   const principal = await verifier.verify(credential);
   if (!principal) throw new AuthenticationRequired();
+  if (principal.kind === 'agent') refuseAgentOutsideItsBounds(principal, request);
   const via = viaOf(request);
   request.principal = via === null ? principal : { ...principal, via };
   return request.principal;
+}
+
+// Routes that make, show or revoke credentials and sign-ins. An agent never reaches them, whatever its person may.
+const CREDENTIAL_ROUTE = /\/(tokens?|api-tokens|invite-link|reset-password|agents|scim-settings|oauth|sessions?|password)(\/|$)/;
+
+/**
+ * An agent's token (OAuth, for an MCP client) is for its endpoint only (RFC 8707: an audience-bound token), and no
+ * credential acting for an agent can mint or list credentials.
+ */
+function refuseAgentOutsideItsBounds(principal: Principal, request: FastifyRequest): void {
+  const route = request.routeOptions.url ?? request.url.split('?')[0]!;
+  if (principal.audience !== undefined && route !== principal.audience) {
+    throw new DomainError(403, 'NoAccessError', `This token was issued to an MCP client for ${principal.audience} only.`);
+  }
+  if (CREDENTIAL_ROUTE.test(route)) throw new DomainError(403, 'NoAccessError', 'An agent cannot make, list or revoke credentials.');
 }
 
 /** The header an MCP server sets on the API calls it makes for an agent, naming the agent's client. */

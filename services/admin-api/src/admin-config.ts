@@ -37,6 +37,17 @@ export type AdminConfig = {
    * admin-api); null when everything runs in this process.
    */
   mcpApiUrl: string | null;
+  /**
+   * Host names (with or without a port) the MCP server and the OAuth endpoints answer besides loopback and the
+   * public address's own (ALLOWED_HOSTS): any other Host header may be a DNS rebinding attack.
+   */
+  allowedHosts: string[];
+  /** Browser origins allowed to call the MCP server besides the public address's (MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins: string[];
+  /** Clients one address may register with the OAuth endpoint in 10 minutes (OAUTH_REGISTRATIONS_PER_ADDRESS). */
+  oauthRegistrationsPerAddress: number;
+  /** URI schemes of native apps an MCP client may be sent back to besides reverse-domain ones (MCP_REDIRECT_SCHEMES). */
+  mcpRedirectSchemes: string[];
   /** The SMTP server mail goes through (EMAIL_HOST and the rest), or null: links are then shown to copy. */
   email: EmailSettings | null;
 };
@@ -63,6 +74,10 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
     email: readEmailSettings(env),
+    allowedHosts: readList(env.ALLOWED_HOSTS).map((host) => host.toLowerCase()),
+    mcpAllowedOrigins: readList(env.MCP_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
+    oauthRegistrationsPerAddress: Math.max(1, readInteger(env.OAUTH_REGISTRATIONS_PER_ADDRESS, 10, 'OAUTH_REGISTRATIONS_PER_ADDRESS')),
+    mcpRedirectSchemes: readList(env.MCP_REDIRECT_SCHEMES).map((scheme) => scheme.replace(/:.*$/, '').toLowerCase()),
     safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),

@@ -5,6 +5,8 @@ import type { SessionStore } from './sessions/user-sessions.ts';
 import type { EmailOutbox } from './email/email-outbox.ts';
 import type { Change } from './events/changes.ts';
 
+import type { AgentDelegations } from './agent-tokens/agent-delegations.ts';
+
 /** What every admin-api route module is built from. */
 export type AdminDeps = {
   db: DatabasePool;
@@ -16,6 +18,8 @@ export type AdminDeps = {
   verifier: CredentialVerifier;
   /** Signed-in users' sessions (Redis). */
   sessions: SessionStore;
+  /** The credentials the MCP server calls the API with for an agent, one per MCP request (Redis). */
+  delegations: AgentDelegations;
   /** Prefix of this installation's Redis keys and NATS subjects. */
   namespace: string;
   /** Mail queued with the change that causes it (nothing where no SMTP server is configured). */

@@ -90,7 +90,9 @@ import { createResetLink } from './sign-in/password/password-reset.ts';
 import { userService } from './users/user-service.ts';
 import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
 import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
-import { mcpRoutes } from './mcp/mcp-routes.ts';
+import { MCP_PATH, mcpRoutes } from './mcp/mcp-routes.ts';
+import { agentDelegations } from './agent-tokens/agent-delegations.ts';
+import { agentTokenRoutes } from './agent-tokens/agent-token-routes.ts';
 import { oauthRoutes } from './mcp/oauth-routes.ts';
 
 export const ADMIN_SCHEMA = 'admin';
@@ -110,7 +112,8 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects, reactions: [releasePlanReactions] });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
-    const credentials = createCredentialService({ db, log, sessions });
+    const delegations = agentDelegations(infrastructure.redis, namespace);
+    const credentials = createCredentialService({ db, log, sessions, delegations, agentAudience: MCP_PATH });
     const publishedViews = answerPublishedViews({ messaging, db, credentials });
     // SDK metrics say when each flag was last evaluated, per environment (Feature.lastSeenAt).
     const lastSeen = runDurableConsumer({
@@ -161,7 +164,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       const { resetPasswordUrl } = await createResetLink(change, String(user.id), config.baseUrl);
       return mail.queue(change, welcomeMessage({ email: user.email, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl));
     };
-    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions, mail, welcome };
+    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions, delegations, mail, welcome };
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -187,7 +190,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
         publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
         uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
         changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes, scimSettingsRoutes,
+        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes, agentTokenRoutes, scimSettingsRoutes,
       ]) {
         routes(scope, deps);
       }

@@ -716,6 +716,8 @@ describe('administration in the console', () => {
       code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
     })}`);
     await page.getByRole('heading', { name: 'Let Story Agent act as you?' }).waitFor();
+    // It asked to read and change; the person gives it reading alone.
+    await page.getByRole('radio', { name: 'Read only' }).check();
     await screenshot(page, 'mcp-consent');
     await expectNoSeriousViolations('the MCP consent page');
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -728,8 +730,33 @@ describe('administration in the console', () => {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: callback, client_id: registered.body.client_id as string, code_verifier: verifier }),
     });
-    const issued = (await token.json()) as { access_token: string };
-    expect((await httpClient(stack.url, { authorization: `Bearer ${issued.access_token}` }).get('/api/admin/user')).body.user.username).toBe('admin');
+    const issued = (await token.json()) as { access_token: string; scope: string };
+    expect(issued.scope).toBe('mcp:read');
+    // Good at the MCP server only, and there for reading.
+    expect((await httpClient(stack.url, { authorization: `Bearer ${issued.access_token}` }).get('/api/admin/user')).status).toBe(403);
+    const agent = new Client({ name: 'Story Agent', version: '1.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${issued.access_token}` } } }));
+    expect((await agent.callTool({ name: 'list_flags', arguments: { project: 'default' } })).isError).toBeFalsy();
+    expect((await agent.callTool({ name: 'create_flag', arguments: { project: 'default', name: 'made-by-a-reader' } })).isError).toBe(true);
+    await agent.close();
+
+    // The profile lists it, with what it may do, and disconnects it.
+    await page.goto('/profile');
+    const agents = page.getByRole('table', { name: 'Connected agents' });
+    await agents.getByText('Story Agent').waitFor();
+    await agents.getByText('Read only').waitFor();
+    await agents.scrollIntoViewIfNeeded();
+    await screenshot(page, 'profile-connected-agents');
+    await expectNoSeriousViolations('the profile with a connected agent');
+    await page.goto('/admin/agents');
+    await page.getByRole('table', { name: 'Connected agents' }).getByText('Story Agent').waitFor();
+    await screenshot(page, 'admin-connected-agents');
+    await expectNoSeriousViolations('the connected agents page');
+    await page.getByRole('button', { name: 'Disconnect Story Agent of admin' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect Story Agent?' }).getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByText('No agent is connected.').waitFor();
+    const after = await fetch(`${stack.url}/api/admin/mcp`, { method: 'POST', headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    expect(after.status).toBe(401);
     await page.goto('/profile');
   });
 

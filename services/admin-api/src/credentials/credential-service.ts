@@ -1,5 +1,8 @@
 import type { Principal, VerifyCredentialRequest } from '@bunting/contracts';
-import type { DatabasePool, Logger } from '@bunting/platform';
+import { Permission, type DatabasePool, type Logger } from '@bunting/platform';
+import type { AgentDelegations } from '../agent-tokens/agent-delegations.ts';
+import { agentTokenReadModel } from '../agent-tokens/agent-token-read-model.ts';
+import type { AgentTokenRow } from '../agent-tokens/agent-token-store.ts';
 import { apiTokenReadModel, type ApiTokenRow } from '../api-tokens/api-token-read-model.ts';
 import { patReadModel } from '../personal-access-tokens/pat-read-model.ts';
 import { resolveUserPrincipal } from './principal-resolver.ts';
@@ -21,6 +24,23 @@ function tokenPrincipal(row: ApiTokenRow): Principal {
   };
 }
 
+/**
+ * An agent acts as its person within what the person consented to: reading alone for `mcp:read`. Its own token is
+ * for the endpoint it was issued for; the MCP server's delegated credential for it has no such bound.
+ */
+async function agentPrincipal(db: DatabasePool, row: AgentTokenRow, audience: string | undefined): Promise<Principal | null> {
+  if (Date.parse(row.expiresAt) <= Date.now()) return null;
+  const person = await resolveUserPrincipal(db, row.userId, 'agent', `agent:${row.id}`);
+  if (!person || person.kind !== 'agent') return null;
+  const writes = row.scopes.includes('mcp:write');
+  return {
+    ...person,
+    ...(writes ? {} : { permissions: [Permission.READ], projectPermissions: {}, environmentPermissions: {} }),
+    scopes: row.scopes,
+    ...(audience === undefined ? {} : { audience }),
+  };
+}
+
 /** Batches "last used" writes off the request path. */
 function seenRecorder(flush: (ids: number[]) => Promise<unknown>, log: Logger) {
   const seen = new Set<number>();
@@ -38,11 +58,23 @@ function seenRecorder(flush: (ids: number[]) => Promise<unknown>, log: Logger) {
  * by their id in Redis. A user's permissions are resolved afresh on every check, so a change of role or a
  * deleted user takes effect at once.
  */
-export function createCredentialService(deps: { db: DatabasePool; log: Logger; sessions: SessionStore }) {
+export function createCredentialService(deps: { db: DatabasePool; log: Logger; sessions: SessionStore; delegations: AgentDelegations; agentAudience: string }) {
   const tokensSeen = seenRecorder((ids) => apiTokenReadModel.recordUse(deps.db, ids), deps.log);
   const patsSeen = seenRecorder((ids) => patReadModel.recordUse(deps.db, ids), deps.log);
+  const agentsSeen = seenRecorder((ids) => agentTokenReadModel.recordUse(deps.db, ids), deps.log);
 
   async function byAuthorization(secret: string): Promise<Principal | null> {
+    if (secret.startsWith('agent:')) {
+      const row = await agentTokenReadModel.findBySecret(deps.db, secret);
+      if (!row) return null;
+      agentsSeen.add(row.id);
+      return agentPrincipal(deps.db, row, deps.agentAudience);
+    }
+    if (deps.delegations.isDelegation(secret)) {
+      const id = await deps.delegations.tokenOf(secret);
+      const row = id === null ? null : await agentTokenReadModel.find(deps.db, id);
+      return row ? agentPrincipal(deps.db, row, undefined) : null;
+    }
     if (secret.startsWith('user:')) {
       const pat = await patReadModel.findBySecret(deps.db, secret);
       if (!pat || Date.parse(pat.expiresAt) <= Date.now()) return null;
@@ -70,6 +102,7 @@ export function createCredentialService(deps: { db: DatabasePool; log: Logger; s
     stop() {
       tokensSeen.stop();
       patsSeen.stop();
+      agentsSeen.stop();
     },
   };
 }

@@ -7,8 +7,9 @@ import { VIA_HEADER, httpCaller, parseBody, type ApiCaller } from '@bunting/mcp'
  * checks, permissions and change-request gate) with the agent's credential and its client named. A route another
  * service serves, in a split deployment, is asked through the installation's URL instead.
  */
-export function inProcessCaller(app: HttpServer, request: FastifyRequest, via: string, elsewhere: string | null): ApiCaller {
-  const credential = {
+export function inProcessCaller(app: HttpServer, request: FastifyRequest, via: string, elsewhere: string | null, delegated?: string): ApiCaller {
+  // An agent's own token is for the MCP endpoint alone: its calls carry the credential made for this request instead.
+  const credential = delegated !== undefined ? { authorization: `Bearer ${delegated}` } : {
     ...(typeof request.headers.authorization === 'string' ? { authorization: request.headers.authorization } : {}),
     ...(typeof request.headers.cookie === 'string' ? { cookie: request.headers.cookie } : {}),
   };

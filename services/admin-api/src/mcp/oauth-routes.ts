@@ -2,38 +2,55 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  NoContent, OAuthAuthorizeQuery, OAuthClientInformation, OAuthClientRegistration, OAuthConsentAnswer, OAuthConsentDecision, OAuthConsentRequest,
-  OAuthError, OAuthProtectedResourceMetadata, OAuthServerMetadata, OAuthTokenAnswer, OAuthTokenRequest,
+  AGENT_SCOPES, NoContent, OAuthAuthorizeQuery, OAuthClientInformation, OAuthClientRegistration, OAuthConsentAnswer, OAuthConsentDecision,
+  ErrorBody, OAuthConsentRequest, OAuthError, OAuthProtectedResourceMetadata, OAuthServerMetadata, OAuthTokenAnswer, OAuthTokenRequest,
+  type AgentScope,
 } from '@bunting/contracts';
-import { DomainError, NotFoundError, ValidationError, acceptFormBodies, principalOf, sendError, type HttpServer } from '@bunting/platform';
+import { DomainError, NotFoundError, RateLimitError, ValidationError, acceptFormBodies, escapeHtml, principalOf, sendError, type HttpServer } from '@bunting/platform';
 import { viaLabel } from '@bunting/mcp';
 import type { AdminDeps } from '../app-deps.ts';
-import { patService } from '../personal-access-tokens/pat-service.ts';
+import { agentTokenService } from '../agent-tokens/agent-token-service.ts';
+import { userReadModel } from '../users/user-read-model.ts';
 import { loadRemoteMcp } from './remote-mcp-setting.ts';
 import { oauthGrants } from './oauth-grants.ts';
 import { acceptableRedirect, verifierMatches } from './pkce.ts';
+import { trustedAddresses } from './trusted-addresses.ts';
 
 /** How long a token issued to an MCP client lasts, as in Unleash: a day, then the client signs in again. */
 const TOKEN_HOURS = 24;
 const MCP_PATH = '/api/admin/mcp';
+const REGISTRATION_BODY_LIMIT = 8 * 1024;
+
+/** The scopes a request names (space separated); all of them when it names none, as clients that predate scopes ask. */
+function requestedScopes(scope: string | undefined): AgentScope[] | null {
+  const names = (scope ?? '').split(' ').filter((name) => name !== '');
+  if (names.length === 0) return [...AGENT_SCOPES];
+  if (!names.every((name): name is AgentScope => (AGENT_SCOPES as readonly string[]).includes(name))) return null;
+  return [...new Set(names)];
+}
 
 /**
  * The OAuth flow MCP clients use to get a token without a person pasting one: they discover it from the MCP
  * endpoint's 401, register themselves, send the person to /oauth/authorize, which hands over to the console's
- * consent page (signing in first if need be); the person allows it, and the client trades the code (with its PKCE
- * verifier) for a personal access token of that person lasting 24 hours.
+ * consent page (signing in first if need be); the person allows it for some scopes, and the client trades the code
+ * (with its PKCE verifier) for an agent's token lasting 24 hours, good at the MCP endpoint only.
  */
-export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, config }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'config'>) {
-  const grants = oauthGrants(redis, namespace);
-  const baseOf = (request: FastifyRequest) => (config.baseUrlConfigured ? config.baseUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`);
+export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, config, log }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'config' | 'log'>) {
+  const grants = oauthGrants(redis, namespace, config.oauthRegistrationsPerAddress);
+  const addresses = trustedAddresses(config);
+  const redirectSchemes = config.mcpRedirectSchemes;
+  if (!config.baseUrlConfigured) {
+    log.warn({ allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...config.allowedHosts] }, 'OAuth metadata for MCP clients is built from the Host of each request: set BUNTING_URL (or UNLEASH_URL) to the public address; other hosts are refused');
+  }
+  const resourceOf = (base: string) => `${base}${MCP_PATH}`;
   const requireOn = async () => {
     if (!(await loadRemoteMcp(db)).enabled) throw new NotFoundError('The remote MCP server is turned off on this instance.');
   };
 
   const resourceMetadata = async (request: FastifyRequest) => {
     await requireOn();
-    const base = baseOf(request);
-    return { resource: `${base}${MCP_PATH}`, authorization_servers: [base], bearer_methods_supported: ['header'], resource_name: 'Bunting MCP server' };
+    const base = addresses.baseOf(request);
+    return { resource: resourceOf(base), authorization_servers: [base], bearer_methods_supported: ['header'], resource_name: 'Bunting MCP server', scopes_supported: [...AGENT_SCOPES] };
   };
   for (const url of [`/.well-known/oauth-protected-resource${MCP_PATH}`, '/.well-known/oauth-protected-resource']) {
     app.get(url, { schema: { summary: "Where the MCP endpoint's tokens come from (OAuth protected resource metadata, RFC 9728)", response: { 200: OAuthProtectedResourceMetadata } } }, resourceMetadata);
@@ -41,7 +58,7 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
 
   app.get('/.well-known/oauth-authorization-server', { schema: { summary: 'The OAuth endpoints MCP clients sign in through (RFC 8414)', response: { 200: OAuthServerMetadata } } }, async (request) => {
     await requireOn();
-    const base = baseOf(request);
+    const base = addresses.baseOf(request);
     return {
       issuer: base,
       authorization_endpoint: `${base}/oauth/authorize`,
@@ -51,13 +68,21 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [...AGENT_SCOPES],
     };
   });
 
-  app.post('/oauth/register', { schema: { summary: 'Register an MCP client (OAuth dynamic client registration, RFC 7591)', body: OAuthClientRegistration, response: { 201: OAuthClientInformation } } }, async (request, reply) => {
+  app.post('/oauth/register', {
+    bodyLimit: REGISTRATION_BODY_LIMIT,
+    schema: { summary: 'Register an MCP client (OAuth dynamic client registration, RFC 7591)', body: OAuthClientRegistration, response: { 201: OAuthClientInformation } },
+  }, async (request, reply) => {
     await requireOn();
-    const refused = request.body.redirect_uris.find((uri) => !acceptableRedirect(uri));
-    if (refused !== undefined) throw ValidationError.field('redirect_uris', `${refused} is not a redirect address Bunting sends codes to: use https, http on localhost, or an app's own scheme`);
+    addresses.baseOf(request);
+    if (!(await grants.mayRegister(request.ip))) throw new RateLimitError('Too many client registrations from this address; try again in a few minutes.', 600);
+    const refused = request.body.redirect_uris.find((uri) => !acceptableRedirect(uri, redirectSchemes));
+    if (refused !== undefined) {
+      throw ValidationError.field('redirect_uris', `${refused} is not a redirect address Bunting sends codes to: use https, http to a loopback address, or an app's own scheme named for its domain (com.example.app:/callback)`);
+    }
     const client = { clientId: randomUUID(), clientName: (request.body.client_name ?? '').trim() || 'MCP client', redirectUris: request.body.redirect_uris, issuedAt: Math.floor(Date.now() / 1000) };
     await grants.saveClient(client);
     return reply.code(201).header('cache-control', 'no-store').send({
@@ -66,17 +91,35 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
     });
   });
 
-  app.get('/oauth/authorize', { schema: { summary: "Start an MCP client's sign-in: checks the request and hands over to the console's consent page", querystring: OAuthAuthorizeQuery, response: { 302: NoContent } } }, async (request, reply) => {
+  app.get('/oauth/authorize', {
+    // A person's browser lands here: a query that does not fit is shown on the page too, not as JSON.
+    attachValidation: true,
+    schema: {
+      summary: "Start an MCP client's sign-in: checks the request and hands over to the console's consent page",
+      querystring: OAuthAuthorizeQuery,
+      // A page for the person; a request refused before the route (a NUL in the URL) has the spec's error shape.
+      response: { 302: NoContent, 400: { description: 'A page saying why the sign-in cannot start', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: ErrorBody } } } },
+    },
+  }, async (request, reply) => {
     await requireOn();
+    const base = addresses.baseOf(request);
+    if (request.validationError) return errorPage(reply, `The agent's sign-in request is not valid: ${request.validationError.message}`);
     const query = request.query;
+    // Nothing is sent back to the client's address before a signed-in person has seen the client's name: anyone may
+    // register any https address, so an error redirected there would make this server an open redirector.
     const client = await grants.client(query.client_id);
-    // Until the client and its address are known good, nothing is sent back to that address.
-    if (!client) throw ValidationError.field('client_id', 'is not a registered client: register with POST /oauth/register');
-    if (!client.redirectUris.includes(query.redirect_uri)) throw ValidationError.field('redirect_uri', 'is not one of the addresses the client registered');
-    if (query.response_type !== 'code') return sendBack(reply, query.redirect_uri, query.state, 'unsupported_response_type', 'only "code" is offered');
-    if (query.code_challenge_method !== 'S256') return sendBack(reply, query.redirect_uri, query.state, 'invalid_request', 'PKCE with code_challenge_method=S256 is required');
+    if (!client) return errorPage(reply, 'This MCP client is not registered here (or its registration expired): connect it to Bunting again.');
+    if (!client.redirectUris.includes(query.redirect_uri)) return errorPage(reply, `${client.clientName} asked to be sent to an address it did not register.`);
+    if (query.response_type !== 'code') return errorPage(reply, `${client.clientName} asked for a "${query.response_type}" answer; Bunting offers only "code".`);
+    if (query.code_challenge_method !== 'S256') return errorPage(reply, `${client.clientName} did not use PKCE with S256, which Bunting requires.`);
+    const scopes = requestedScopes(query.scope);
+    if (scopes === null) return errorPage(reply, `${client.clientName} asked for scopes Bunting does not have (${query.scope}); it offers ${AGENT_SCOPES.join(' and ')}.`);
+    const resource = resourceOf(base);
+    if (query.resource !== undefined && query.resource.replace(/\/+$/, '') !== resource) {
+      return errorPage(reply, `${client.clientName} asked for a token for ${query.resource}; Bunting issues tokens for its MCP server, ${resource}.`);
+    }
     const id = randomBytes(24).toString('base64url');
-    await grants.savePending(id, { clientId: client.clientId, clientName: client.clientName, redirectUri: query.redirect_uri, state: query.state ?? null, codeChallenge: query.code_challenge });
+    await grants.savePending(id, { clientId: client.clientId, clientName: client.clientName, redirectUri: query.redirect_uri, state: query.state ?? null, codeChallenge: query.code_challenge, scopes, resource });
     return reply.redirect(`/oauth/consent?request=${id}`, 302);
   });
 
@@ -91,16 +134,19 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
     signedInPerson(request);
     const pending = await grants.pending(request.params.id);
     if (!pending) throw new NotFoundError('This sign-in request has expired or was already answered: start again from the MCP client.');
-    return { id: request.params.id, clientName: pending.clientName, redirectHost: hostOf(pending.redirectUri), tokenHours: TOKEN_HOURS };
+    return { id: request.params.id, clientName: pending.clientName, redirectHost: hostOf(pending.redirectUri), tokenHours: TOKEN_HOURS, scopes: pending.scopes, resource: pending.resource };
   });
 
-  app.post('/api/admin/mcp/oauth/requests/:id', { schema: { summary: "Allow or deny an MCP client's request to act for the signed-in person", params: RequestParams, body: OAuthConsentDecision, response: { 200: OAuthConsentAnswer } } }, async (request) => {
+  app.post('/api/admin/mcp/oauth/requests/:id', { schema: { summary: "Allow (for some scopes) or deny an MCP client's request to act for the signed-in person", params: RequestParams, body: OAuthConsentDecision, response: { 200: OAuthConsentAnswer } } }, async (request) => {
     const person = signedInPerson(request);
+    const granted = request.body.scopes;
     const pending = await grants.takePending(request.params.id);
     if (!pending) throw new NotFoundError('This sign-in request has expired or was already answered: start again from the MCP client.');
     if (!request.body.allow) return { redirectTo: withParams(pending.redirectUri, { error: 'access_denied', error_description: 'The person denied the request', state: pending.state }) };
+    const scopes = granted === undefined ? pending.scopes : pending.scopes.filter((scope) => granted.includes(scope));
+    if (scopes.length === 0) throw ValidationError.field('scopes', `must name some of those asked for: ${pending.scopes.join(', ')}`);
     const code = randomBytes(32).toString('base64url');
-    await grants.saveCode(code, { clientId: pending.clientId, clientName: pending.clientName, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge, ...person });
+    await grants.saveCode(code, { clientId: pending.clientId, clientName: pending.clientName, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge, scopes, resource: pending.resource, ...person });
     return { redirectTo: withParams(pending.redirectUri, { code, state: pending.state }) };
   });
 
@@ -109,7 +155,7 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
     acceptFormBodies(scope);
     scope.post('/oauth/token', {
       schema: {
-        summary: "Trade an MCP client's authorization code and PKCE verifier for a personal access token lasting 24 hours",
+        summary: "Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint",
         body: z.unknown(),
         response: { 200: OAuthTokenAnswer, 400: OAuthError },
       },
@@ -131,10 +177,17 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
       if (!issued) return refuse('invalid_grant', 'the code is unknown, expired or already used');
       if (issued.clientId !== input.client_id || issued.redirectUri !== input.redirect_uri) return refuse('invalid_grant', 'the code was issued to another client or redirect address');
       if (!verifierMatches(input.code_verifier, issued.codeChallenge)) return refuse('invalid_grant', 'the code_verifier does not match the code_challenge');
+      if (input.resource !== undefined && input.resource.replace(/\/+$/, '') !== issued.resource) return refuse('invalid_target', `tokens are issued for ${issued.resource} only`);
+      // The person may have been deactivated (or deleted) since they consented.
+      const user = await userReadModel.find(db, issued.userId);
+      if (!user || !user.active) return refuse('invalid_grant', 'the person who allowed this can no longer sign in');
       const expiresAt = new Date(Date.now() + TOKEN_HOURS * 3_600_000).toISOString();
       const actor = { createdBy: issued.username, createdByUserId: issued.userId, createdVia: viaLabel({ name: issued.clientName }) };
-      const pat = await changes.run({ system: actor }, (change) => patService.create(change, issued.userId, { description: `${issued.clientName} (MCP, ${expiresAt})`, expiresAt }));
-      return reply.header('cache-control', 'no-store').send({ access_token: pat.secret!, token_type: 'Bearer', expires_in: TOKEN_HOURS * 3600 });
+      const { secret } = await changes.run({ system: actor }, (change) => agentTokenService.issue(change, {
+        userId: issued.userId, clientId: issued.clientId, clientName: issued.clientName, scopes: issued.scopes, resource: issued.resource, expiresAt,
+      }));
+      await grants.keepClient(issued.clientId);
+      return reply.header('cache-control', 'no-store').send({ access_token: secret, token_type: 'Bearer', expires_in: TOKEN_HOURS * 3600, scope: issued.scopes.join(' ') });
     });
   });
 }
@@ -144,14 +197,17 @@ function oauthRefusal(request: FastifyRequest, reply: FastifyReply, error: strin
   return reply.code(400).header('cache-control', 'no-store').send({ id: String(request.id), name: 'ValidationError', message: `${error}: ${description}`, error, error_description: description });
 }
 
-/** The 401 of the MCP endpoint points clients at the metadata above (RFC 9728's WWW-Authenticate parameter). */
-export function challengeHeader(request: FastifyRequest, baseUrl: string | null) {
-  const base = baseUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  return `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${MCP_PATH}"`;
+/** An authorization that cannot start is a page the person reads, not a redirect to an address nobody vouched for. */
+function errorPage(reply: FastifyReply, message: string) {
+  return reply.code(400).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cannot connect the agent</title></head><body style="font-family: sans-serif; max-width: 40rem; margin: 4rem auto">`
+    + `<h1>This agent cannot be connected</h1><p>${escapeHtml(message)}</p><p>Nothing was shared with it. Start again from the agent, or ask its maker.</p></body></html>`,
+  );
 }
 
-function sendBack(reply: FastifyReply, redirectUri: string, state: string | undefined, error: string, description: string) {
-  return reply.redirect(withParams(redirectUri, { error, error_description: description, state: state ?? null }), 302);
+/** The 401 of the MCP endpoint points clients at the metadata above (RFC 9728's WWW-Authenticate parameter). */
+export function challengeHeader(base: string) {
+  return `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource${MCP_PATH}", scope="${AGENT_SCOPES.join(' ')}"`;
 }
 
 function withParams(uri: string, params: Record<string, string | null>): string {

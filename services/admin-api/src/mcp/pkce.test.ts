@@ -12,14 +12,19 @@ describe('PKCE and redirect addresses', () => {
     expect(verifierMatches(verifier, verifier)).toBe(false);
   });
 
-  it('takes https, loopback http and app schemes, never script or other hosts over http', () => {
+  it('takes https, loopback http and reverse-domain app schemes, nothing else', () => {
     expect(acceptableRedirect('https://client.example/callback')).toBe(true);
     expect(acceptableRedirect('http://127.0.0.1:33418/callback')).toBe(true);
     expect(acceptableRedirect('http://localhost/cb')).toBe(true);
-    expect(acceptableRedirect('cursor://anysphere.cursor-mcp/oauth/callback')).toBe(true);
-    expect(acceptableRedirect('http://evil.example/cb')).toBe(false);
-    expect(acceptableRedirect('javascript:alert(1)')).toBe(false);
-    expect(acceptableRedirect('https://client.example/cb#fragment')).toBe(false);
-    expect(acceptableRedirect('not a url')).toBe(false);
+    expect(acceptableRedirect('http://[::1]:8080/cb')).toBe(true);
+    expect(acceptableRedirect('com.example.agent:/oauth/callback')).toBe(true);
+    expect(acceptableRedirect('dev.zed.editor://callback')).toBe(true);
+    expect(acceptableRedirect('cursor://anysphere.cursor-mcp/oauth/callback')).toBe(false);
+    expect(acceptableRedirect('cursor://anysphere.cursor-mcp/oauth/callback', ['cursor'])).toBe(true);
+    for (const refused of ['http://evil.example/cb', 'javascript:alert(1)', 'https://client.example/cb#fragment', 'not a url', 'ws://127.0.0.1/cb',
+      'wss://client.example/cb', 'ftp://client.example/cb', 'view-source:https://client.example/', 'data:text/html,x', 'file:///etc/passwd',
+      'https://user:pass@client.example/cb', 'about:blank', 'chrome-extension://abc/cb']) {
+      expect(acceptableRedirect(refused), refused).toBe(false);
+    }
   });
 });

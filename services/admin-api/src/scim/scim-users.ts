@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SCIM_SCHEMAS, ScimUserInput, type ScimPatchRequest, type ScimUser } from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
+import { agentTokenService } from '../agent-tokens/agent-token-service.ts';
 import type { Change } from '../events/changes.ts';
 import type { SessionStore } from '../sessions/user-sessions.ts';
 import { userReadModel, type UserRow } from '../users/user-read-model.ts';
@@ -43,7 +44,11 @@ export function scimUsers(deps: { sessions: SessionStore; baseUrl: string }) {
     const fields = fieldsOf(input);
     await userService.update(change, user.id, { username: fields.username, ...(fields.email ? { email: fields.email } : {}), ...(fields.name ? { name: fields.name } : {}) });
     await userService.setScim(change, user.id, { scimId: user.scimId, externalId: fields.externalId, active: fields.active });
-    if (user.active && !fields.active) await deps.sessions.endAllOf(user.id);
+    if (user.active && !fields.active) {
+      // Nothing of theirs works again if they come back: their agents' tokens are revoked, not just refused meanwhile.
+      await agentTokenService.revokeAllOf(change, user.id);
+      await deps.sessions.endAllOf(user.id);
+    }
     return (await userReadModel.find(change.tx, user.id))!;
   };
   return {
@@ -76,6 +81,7 @@ export function scimUsers(deps: { sessions: SessionStore; baseUrl: string }) {
     async remove(change: Change, scimId: string): Promise<void> {
       const user = await requireScimUser(change.tx, scimId);
       await userService.setScim(change, user.id, { scimId: null, externalId: null, active: false });
+      await agentTokenService.revokeAllOf(change, user.id);
       await deps.sessions.endAllOf(user.id);
     },
   };
