@@ -22,6 +22,8 @@ const streams = new Set<ServerResponse>();
 /** The flag names of every bulk metrics post the upstream accepted. */
 const forwarded: string[] = [];
 let bulkInFlight = 0;
+/** Every /edge/validate request the upstream received: the secrets each asked about. */
+const validations: string[][] = [];
 let upstream: Server;
 let upstreamUrl: string;
 const edges: TestStack[] = [];
@@ -55,6 +57,7 @@ beforeAll(async () => {
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         const asked = (JSON.parse(body) as { tokens: string[] }).tokens;
+        validations.push(asked);
         const known = [
           { token: good, type: 'client', environment: 'development', projects: ['*'] },
           { token: frontend, type: 'frontend', environment: 'development', projects: ['*'] },
@@ -292,5 +295,40 @@ describe('the edge against an upstream that misbehaves', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('asks the upstream about an unknown token at most once an interval, in one request per batch, within a rate', async () => {
+    mode.stream = 'none';
+    const edge = await startEdge({ EDGE_TOKEN_REVALIDATE_MS: '60000', EDGE_UNKNOWN_TOKENS_PER_SECOND: '100' });
+    await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
+    const anyone = httpClient(edge.url);
+    const random = (count: number, tag: string) => Array.from({ length: count }, (_, index) => `default:development.${tag}-${index}-${Math.random().toString(36).slice(2)}`);
+    // Other edges of this file follow the same upstream (and revalidate their own tokens): count what this one asks.
+    const mine = (list: string[]) => list.some((secret) => secret.includes('.probe-') || secret.includes('.flood-'));
+    const requests = () => validations.slice(before).filter(mine);
+    const asked = () => requests().flat();
+    let before = validations.length;
+
+    // 50 random tokens in one POST: one request upstream, each secret once.
+    const fifty = random(50, 'probe');
+    expect((await anyone.post('/edge/validate', { tokens: fifty })).body.tokens).toEqual([]);
+    expect(requests().length).toBe(1);
+    expect(asked().sort()).toEqual([...fifty].sort());
+
+    // The same again, from several callers at once, and through the SDK routes: nothing more upstream.
+    before = validations.length;
+    await Promise.all(Array.from({ length: 10 }, () => anyone.post('/edge/validate', { tokens: fifty })));
+    for (const secret of fifty.slice(0, 10)) expect((await httpClient(edge.url, { authorization: secret }).get('/api/frontend')).status).toBe(401);
+    expect(requests().length).toBe(0);
+
+    // A flood of new ones: at most the rate a second reaches the upstream, whatever the batch size.
+    before = validations.length;
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 4 }, (_, caller) => anyone.post('/edge/validate', { tokens: random(1000, `flood-${caller}`) })));
+    const seconds = Math.floor((Date.now() - started) / 1000) + 1;
+    expect(asked().length).toBeLessThanOrEqual(100 * (seconds + 1));
+    expect(requests().length).toBeLessThanOrEqual(seconds + 1);
+    // The known token still works through all of it.
+    expect((await httpClient(edge.url, { authorization: good }).get('/api/client/features')).status).toBe(200);
   });
 });

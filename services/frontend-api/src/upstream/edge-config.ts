@@ -19,6 +19,11 @@ export type EdgeConfig = {
   staleAfterMs: number;
   /** How long a token learned on first use is trusted before it is validated again (a revoked one stops then). */
   tokenRevalidateMs: number;
+  /**
+   * Tokens the edge does not know that it may ask the upstream about, per second, whoever sends them; beyond that
+   * they are refused without asking (EDGE_UNKNOWN_TOKENS_PER_SECOND).
+   */
+  unknownTokensPerSecond: number;
   /** How often aggregated SDK metrics go upstream. */
   metricsIntervalMs: number;
   /** Most metric entries (flag x app x environment) and registrations held while the upstream does not take them. */
@@ -56,6 +61,7 @@ export function readEdgeConfig(env: Env = process.env): EdgeConfig {
     probeMs: positive(env.EDGE_PROBE_MS, 300_000, 'EDGE_PROBE_MS'),
     staleAfterMs: positive(env.EDGE_STALE_AFTER_MS, 120_000, 'EDGE_STALE_AFTER_MS'),
     tokenRevalidateMs: positive(env.EDGE_TOKEN_REVALIDATE_MS, 60_000, 'EDGE_TOKEN_REVALIDATE_MS'),
+    unknownTokensPerSecond: positive(env.EDGE_UNKNOWN_TOKENS_PER_SECOND, 20, 'EDGE_UNKNOWN_TOKENS_PER_SECOND'),
     metricsIntervalMs: positive(env.EDGE_METRICS_INTERVAL_MS, 60_000, 'EDGE_METRICS_INTERVAL_MS'),
     metricsLimit: positive(env.EDGE_METRICS_LIMIT, 100_000, 'EDGE_METRICS_LIMIT'),
     maxUpstreamBytes: positive(env.EDGE_UPSTREAM_MAX_BYTES, 64 * 1024 * 1024, 'EDGE_UPSTREAM_MAX_BYTES'),

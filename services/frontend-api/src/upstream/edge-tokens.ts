@@ -3,6 +3,7 @@ import { EdgeTokenValidation, type SdkToken } from '@bunting/contracts';
 import type { Logger } from '@bunting/platform';
 import { hashSecret, type SdkTokens } from '../tokens/sdk-tokens.ts';
 import type { EdgeConfig } from './edge-config.ts';
+import { unknownTokenPolicy } from './unknown-tokens.ts';
 import type { Upstream } from './upstream-http.ts';
 
 /** A token as the edge keeps it: the secret (client ones follow the upstream with it) and its scope. */
@@ -11,8 +12,8 @@ export type KnownToken = { secret: string; type: 'client' | 'frontend'; environm
 /** /edge/validate's answer as any upstream gives it: Unleash 7+ may call client tokens "backend"; others are skipped. */
 const UpstreamValidation = z.object({ tokens: z.array(EdgeTokenValidation.shape.tokens.element.extend({ type: z.string() })) });
 
-/** A secret the upstream did not know is not asked about again for this long (garbage tokens cost one question). */
-const UNKNOWN_FOR_MS = 10_000;
+/** Most secrets in one /edge/validate request upstream (the contract's bound). */
+const SECRETS_PER_REQUEST = 1000;
 
 export type EdgeTokens = SdkTokens & {
   known: () => KnownToken[];
@@ -27,7 +28,7 @@ export type EdgeTokens = SdkTokens & {
 type Deps = {
   upstream: Upstream;
   log: Logger;
-  config: Pick<EdgeConfig, 'tokenRevalidateMs'>;
+  config: Pick<EdgeConfig, 'tokenRevalidateMs' | 'unknownTokensPerSecond'>;
   onClient: (token: KnownToken) => void;
   onForgotten: (token: KnownToken) => void;
   onChange: (tokens: KnownToken[]) => void;
@@ -52,8 +53,10 @@ export function scopeFromSecret(secret: string): Omit<KnownToken, 'secret' | 'ty
 export function createEdgeTokens(deps: Deps): EdgeTokens {
   const { upstream, log } = deps;
   const bySecret = new Map<string, KnownToken>();
-  const unknownUntil = new Map<string, number>();
+  const unknown = unknownTokenPolicy({ intervalMs: deps.config.tokenRevalidateMs, perSecond: deps.config.unknownTokensPerSecond });
   const lookups = new Map<string, Promise<SdkToken | null>>();
+  // Secrets met in one turn of the event loop, asked about upstream together.
+  let batch: Map<string, (answer: KnownToken | null | undefined) => void> | null = null;
   const probeEtags = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
 
@@ -144,6 +147,28 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
     }
   }
 
+  /** The upstream's word on one secret, asked in one request with the others met in the same turn. */
+  function askTogether(secret: string): Promise<KnownToken | null | undefined> {
+    if (!batch) {
+      const waiting = (batch = new Map());
+      setImmediate(() => {
+        batch = null;
+        void askBatch(waiting);
+      });
+    }
+    return new Promise((resolve) => batch!.set(secret, resolve));
+  }
+
+  async function askBatch(waiting: Map<string, (answer: KnownToken | null | undefined) => void>) {
+    const secrets = [...waiting.keys()];
+    for (let start = 0; start < secrets.length; start += SECRETS_PER_REQUEST) {
+      const chunk = secrets.slice(start, start + SECRETS_PER_REQUEST);
+      const valid = await ask(chunk);
+      const answered = new Map((valid ?? []).map((token) => [token.secret, token]));
+      for (const secret of chunk) waiting.get(secret)!(valid === undefined ? undefined : answered.get(secret) ?? null);
+    }
+  }
+
   // Each token's SdkToken made once (its hash is a SHA-256), not on every request.
   const asSdk = new WeakMap<KnownToken, SdkToken>();
   return {
@@ -155,27 +180,22 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
       return sdk;
     },
     lookup(secret) {
-      const now = Date.now();
-      if ((unknownUntil.get(secret) ?? 0) > now) return Promise.resolve(null);
       let pending = lookups.get(secret);
-      if (!pending) {
-        pending = ask([secret]).then(async (valid) => {
-          const found = valid?.find((candidate) => candidate.secret === secret);
-          // Checked with its own API too, as at revalidation: else a revoked token Unleash still validates comes back.
-          const token = found && !(await refusedByItsApi(found)) ? found : undefined;
-          if (!token) {
-            if (valid) {
-              if (unknownUntil.size > 10_000) unknownUntil.clear();
-              unknownUntil.set(secret, Date.now() + UNKNOWN_FOR_MS);
-            }
-            return null;
-          }
-          remember(token);
-          deps.onChange([...bySecret.values()]);
-          return asSdkToken(token);
-        }).finally(() => lookups.delete(secret));
-        lookups.set(secret, pending);
-      }
+      if (pending) return pending;
+      if (unknown.mayAsk(secret, Date.now()) !== 'ask') return Promise.resolve(null);
+      pending = askTogether(secret).then(async (found) => {
+        // Checked with its own API too, as at revalidation: else a revoked token Unleash still validates comes back.
+        const token = found && !(await refusedByItsApi(found)) ? found : undefined;
+        if (!token) {
+          // An upstream that could not be asked (undefined) says nothing about the secret: it may be asked again.
+          if (found !== undefined) unknown.unknown(secret, Date.now());
+          return null;
+        }
+        remember(token);
+        deps.onChange([...bySecret.values()]);
+        return asSdkToken(token);
+      }).finally(() => lookups.delete(secret));
+      lookups.set(secret, pending);
       return pending;
     },
     async validate(secrets) {
