@@ -8917,6 +8917,7 @@ export interface operations {
                     "application/json": {
                         enabled?: boolean;
                         entityId?: string;
+                        idpMetadata?: string;
                         /** Format: uri */
                         signOnUrl?: string;
                         /** Format: uri */
@@ -9003,6 +9004,7 @@ export interface operations {
                 "application/json": {
                     enabled?: boolean;
                     entityId?: string;
+                    idpMetadata?: string;
                     /** Format: uri */
                     signOnUrl?: string;
                     /** Format: uri */
@@ -9028,6 +9030,7 @@ export interface operations {
                     "application/json": {
                         enabled?: boolean;
                         entityId?: string;
+                        idpMetadata?: string;
                         /** Format: uri */
                         signOnUrl?: string;
                         /** Format: uri */

@@ -38,7 +38,10 @@ export type OidcSettingsInput = z.infer<typeof OidcSettingsInput>;
  */
 export const SamlSettingsInput = z.object({
   enabled: z.boolean().optional(),
+  /** The identity provider's entity id: the Issuer every response and assertion must name. */
   entityId: z.string().max(1000).optional(),
+  /** The provider's SAML metadata (XML), when given: fills the entity id, addresses and certificate left out. */
+  idpMetadata: z.string().max(200_000).optional(),
   signOnUrl: z.url().max(2000).optional(),
   signOutUrl: z.url().max(2000).optional(),
   certificate: z.string().max(20_000).optional(),

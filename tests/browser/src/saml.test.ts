@@ -35,7 +35,9 @@ describe('SAML in the console', () => {
     await form.getByRole('textbox', { name: 'Single sign-on URL' }).fill(idp.ssoUrl);
     await form.getByRole('textbox', { name: /^Signing certificate/ }).fill(idp.certificate);
     await form.getByRole('switch', { name: 'Create users on their first sign-in' }).click({ force: true });
-    await form.getByRole('switch', { name: 'Sign in with SAML 2.0' }).click({ force: true });
+    // By keyboard: the page's sticky header may cover the switch where the page scrolled to.
+    await form.getByRole('switch', { name: 'Sign in with SAML 2.0' }).focus();
+    await admin.keyboard.press('Space');
     await form.getByRole('button', { name: 'Save SAML settings' }).click();
     await admin.getByText('SAML settings saved').waitFor();
     await screenshot(admin, 'saml-settings');

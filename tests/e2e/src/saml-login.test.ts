@@ -4,7 +4,7 @@ import { httpClient, startSamlPeer, startTestStack, type SamlPeer, type SamlTamp
 /**
  * SAML 2.0 sign-in against an identity provider run by the test (samlify, signing with a key openssl made): started
  * at Bunting and at the provider, users created on first sign-in and their groups synced from an attribute; an
- * unsigned, altered, expired, wrong-audience or replayed assertion is refused with a page and no session.
+ * unsigned, altered, expired, wrong-audience, wrong-issuer or replayed assertion is refused with a page and no session.
  */
 let stack: TestStack;
 let idp: SamlPeer;
@@ -94,6 +94,7 @@ describe('SAML sign-in', () => {
       ['an expired assertion', signIn({ email: 'eve@example.com' }, { notOnOrAfter: new Date(Date.now() - 10 * 60_000) })],
       ['an assertion for another service provider', signIn({ email: 'eve@example.com' }, { audience: 'https://elsewhere.example.com/saml' })],
       ['an assertion delivered to another recipient', signIn({ email: 'eve@example.com' }, { recipient: 'https://elsewhere.example.com/saml/acs' })],
+      ["an assertion another issuer signed with the provider's certificate", signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' })],
       ['a user from a domain not approved', signIn({ email: 'eve@elsewhere.org' })],
       ['no response at all', post('')],
     ];
@@ -117,5 +118,15 @@ describe('SAML sign-in', () => {
     expect((await stack.admin.post('/api/admin/auth/saml/settings', { certificate: 'not a certificate' })).status).toBe(400);
     expect((await httpClient(stack.url).get('/api/admin/auth/saml/settings')).status).toBe(401);
     expect((await stack.admin.get('/api/admin/auth/saml/settings')).body.certificate).toBe(idp.certificate);
+    expect((await stack.admin.post('/api/admin/auth/saml/settings', { enabled: true, idpMetadata: '<md:EntityDescriptor/>' })).status).toBe(400);
+  });
+
+  it("fills the provider's entity id, address and certificate from its metadata, and signs in with them", async () => {
+    const { enabled, autoCreate, emailDomains } = (await stack.admin.get('/api/admin/auth/saml/settings')).body as Record<string, unknown>;
+    const saved = await stack.admin.post('/api/admin/auth/saml/settings', { enabled, autoCreate, emailDomains, defaultRootRole: 'Editor', idpMetadata: idp.metadata });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ entityId: idp.entityId, signOnUrl: idp.ssoUrl, certificate: idp.certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, '') });
+    expect((await signIn({ email: 'ada@example.com' })).status).toBe(302);
+    expect((await signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' })).status).toBe(401);
   });
 });

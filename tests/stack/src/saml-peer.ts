@@ -23,6 +23,8 @@ export type SamlTamper = {
   notOnOrAfter?: Date;
   /** Replace text in the signed XML (the signature then no longer fits). */
   alter?: [string, string];
+  /** Who the response and assertion say issued them (default: this provider), signed as usual. */
+  issuer?: string;
 };
 
 export type SamlPeer = {
@@ -30,6 +32,8 @@ export type SamlPeer = {
   ssoUrl: string;
   /** The signing certificate, PEM. */
   certificate: string;
+  /** The provider's SAML metadata (XML): its entity id, sign-on address and certificate. */
+  metadata: string;
   /** A SAMLResponse (base64) for the user: to the request named by `requestUrl` (the redirect Bunting sent), or unasked. */
   respond: (spMetadata: string, user: SamlUser, options?: { requestUrl?: string; tamper?: SamlTamper }) => Promise<string>;
   /** Who the peer's web sign-on page signs in (the browser tests go through it). */
@@ -75,7 +79,7 @@ export async function startSamlPeer(): Promise<SamlPeer> {
   });
 
   const peer: SamlPeer = {
-    entityId, ssoUrl, certificate,
+    entityId, ssoUrl, certificate, metadata: idp.getMetadata(),
     async respond(spMetadata, user, options = {}) {
       const tamper = options.tamper ?? {};
       const sp = samlify.ServiceProvider({ metadata: tamper.unsignedAssertion ? spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"') : spMetadata });
@@ -97,7 +101,7 @@ export async function startSamlPeer(): Promise<SamlPeer> {
           .replace('{AttributeStatement}', attributes(user));
         let xml = samlify.SamlLib.replaceTagsByValue(withStatements, {
           ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: acs, Audience: tamper.audience ?? sp.entityMeta.getEntityID(), SubjectRecipient: tamper.recipient ?? acs,
-          Issuer: entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+          Issuer: tamper.issuer ?? entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
           ConditionsNotBefore: now.toISOString(), ConditionsNotOnOrAfter: until, SubjectConfirmationDataNotOnOrAfter: until,
           NameIDFormat: EMAIL_FORMAT, NameID: user.email, InResponseTo: inResponseTo,
         });

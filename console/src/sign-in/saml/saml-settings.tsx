@@ -5,7 +5,7 @@ import { QueryView } from '../../ui/query-view.tsx';
 import { useSaveSamlSettings, useSamlSettings, type SamlSettings } from './saml-queries.ts';
 
 type Form = SamlSettings;
-const FIELDS = ['entityId', 'signOnUrl', 'signOutUrl', 'certificate'] as const;
+const FIELDS = ['entityId', 'signOnUrl', 'signOutUrl', 'certificate', 'idpMetadata'] as const;
 
 /** The SAML identity provider, what its sign-ins may do, and what the provider is told of Bunting. */
 function SamlSettingsForm({ saved }: { saved: SamlSettings }) {
@@ -25,8 +25,11 @@ function SamlSettingsForm({ saved }: { saved: SamlSettings }) {
       <Stack>
         <Text size="sm">Give your identity provider this service provider: entity ID <Code>{spEntityId}</Code>, assertion consumer service (HTTP-POST) <Code>{acsUrl}</Code>, or its metadata at <Code>{metadataUrl}</Code>. Assertions must be signed.</Text>
         <Switch label="Sign in with SAML 2.0" checked={form.enabled ?? false} onChange={(event) => set('enabled', event.currentTarget.checked)} />
+        <Textarea label="Identity provider's metadata" description="Optional: paste its metadata XML to fill the entity ID, addresses and certificate below (what you type there wins)"
+          autosize minRows={2} maxRows={6} styles={{ input: { fontFamily: 'monospace' } }}
+          value={form.idpMetadata ?? ''} onChange={(event) => set('idpMetadata', event.currentTarget.value)} error={fieldError(save.error, 'idpMetadata')} />
         <Group grow align="flex-start">
-          <TextInput label="Identity provider's entity ID" value={form.entityId ?? ''} onChange={(event) => set('entityId', event.currentTarget.value)} error={fieldError(save.error, 'entityId')} />
+          <TextInput label="Identity provider's entity ID" description="The Issuer its assertions must name" value={form.entityId ?? ''} onChange={(event) => set('entityId', event.currentTarget.value)} error={fieldError(save.error, 'entityId')} />
           <TextInput label="Single sign-on URL" value={form.signOnUrl ?? ''} onChange={(event) => set('signOnUrl', event.currentTarget.value)} error={fieldError(save.error, 'signOnUrl')} />
         </Group>
         <TextInput label="Single sign-out URL" description="Optional" value={form.signOutUrl ?? ''} onChange={(event) => set('signOutUrl', event.currentTarget.value)} error={fieldError(save.error, 'signOutUrl')} />

@@ -104,6 +104,12 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
       } catch (error) {
         return refusal(reply, `The identity provider's answer could not be accepted: ${(error as Error).message}`);
       }
+      // From the configured provider: the library checks the signature against its certificate, not who signed as
+      // whom. A response or assertion naming another Issuer is refused whatever signed it.
+      const issuers = [...`${profile.getSamlResponseXml?.() ?? ''}`.matchAll(/<(?:\w+:)?Issuer\b[^>]*>([^<]*)</g)].map((match) => match[1]!.trim());
+      if (profile.issuer !== settings.entityId || issuers.length === 0 || issuers.some((issuer) => issuer !== settings.entityId)) {
+        return refusal(reply, `The assertion was issued by ${profile.issuer || issuers[0] || 'no one named'}, not by the identity provider set up here (${settings.entityId}).`);
+      }
       // Meant for this service provider's consumer service: the library checks the audience, not the recipient.
       const acs = serviceProvider(config.baseUrl).acsUrl;
       const recipients = [...(profile.getAssertionXml?.() ?? '').matchAll(/<(?:\w+:)?SubjectConfirmationData\b[^>]*\sRecipient="([^"]*)"/g)].map((match) => match[1]);
