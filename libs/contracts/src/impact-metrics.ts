@@ -200,6 +200,9 @@ export const ImpactSeries = z.object({
 });
 
 /** GET /api/admin/impact-metrics/ */
+/** The help text of bunting_impact_metrics_dropped_total, which the SDK edge and insights both count into. */
+export const IMPACT_DROPS_HELP = 'Impact metrics or samples left out, by the stage that dropped them, why, and the environment they came from';
+
 export const ImpactMetricsData = z.object({
   /** Epoch seconds, as text. */
   start: z.string(),

@@ -151,7 +151,8 @@ describe('impact metrics from the real Node SDK', () => {
 describe('impact metrics in bad posts', () => {
   const dropsOf = async (stage: string) => {
     const text = (await stack.anonymous.get('/internal-backstage/prometheus')).text;
-    return Object.fromEntries([...text.matchAll(new RegExp(`^bunting_impact_metrics_dropped_total\\{stage="${stage}",reason="(\\w+)"\\} (\\d+)`, 'gm'))].map(([, reason, count]) => [reason, Number(count)]));
+    return [...text.matchAll(new RegExp(`^bunting_impact_metrics_dropped_total\\{stage="${stage}",reason="(\\w+)",environment="[^"]*"\\} (\\d+)`, 'gm'))]
+      .reduce<Record<string, number>>((sums, [, reason, count]) => ({ ...sums, [reason!]: (sums[reason!] ?? 0) + Number(count) }), {});
   };
 
   it('drops wrong types, non-finite and negative values, huge names and too many samples, counting each, and keeps the flag counts', async () => {

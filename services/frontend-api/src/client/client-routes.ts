@@ -59,7 +59,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const { bucket, impactMetrics, ...rest } = request.body;
     const now = new Date().toISOString();
-    const admitted = deps.admitImpact(impactMetrics);
+    const admitted = deps.admitImpact(impactMetrics, access.environment);
     const body = { ...rest, bucket: bucket ?? { start: now, stop: now, toggles: {} }, ...(admitted ? { impactMetrics: admitted } : {}) };
     await deps.sendMetrics({ kind: 'client-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(body, access, environment) });
     return reply.code(202).send();
@@ -69,7 +69,7 @@ export function clientRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshot
     const access = await edgeAccess(tokens, request, 'client');
     const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
     const { impactMetrics, ...rest } = request.body;
-    const admitted = deps.admitImpact(impactMetrics);
+    const admitted = deps.admitImpact(impactMetrics, access.environment);
     const body = { ...rest, ...(admitted ? { impactMetrics: admitted } : {}) };
     await deps.sendMetrics({ kind: 'bulk-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBulk(body, access, environment) });
     return reply.code(202).send();

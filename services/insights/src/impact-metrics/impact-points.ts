@@ -20,7 +20,8 @@ export type ImpactPoint = {
   buckets: number[] | null;
 };
 
-export type DropCounter = (reason: ImpactDropReason, count?: number) => void;
+/** Counts what was left out, by reason and the environment it came from (when known). */
+export type DropCounter = (reason: ImpactDropReason, count?: number, environment?: string) => void;
 
 const MINUTE_MS = 60_000;
 
@@ -43,7 +44,7 @@ function addedLabels(message: MetricsMessage, sample: ImpactLabels): ImpactLabel
 export function impactPointsOf(message: MetricsMessage, drop: DropCounter): ImpactPoint[] {
   if (message.kind !== 'client-metrics' && message.kind !== 'bulk-metrics') return [];
   const { metrics, dropped } = admitImpactMetrics(message.body.impactMetrics);
-  for (const [reason, count] of Object.entries(dropped)) drop(reason as ImpactDropReason, count);
+  for (const [reason, count] of Object.entries(dropped)) drop(reason as ImpactDropReason, count, message.environment);
   const at = minuteOf(message.receivedAt);
   const points: ImpactPoint[] = [];
   for (const metric of metrics) {
@@ -81,7 +82,7 @@ export function mergeImpactPoints(points: readonly ImpactPoint[], drop: DropCoun
     }
     if (point.type === 'gauge') held.value = point.value;
     else if (point.type === 'counter') held.value += point.value;
-    else if (!sameBounds(held.bounds, point.bounds)) drop('bucket_mismatch');
+    else if (!sameBounds(held.bounds, point.bounds)) drop('bucket_mismatch', 1, point.labels.environment);
     else {
       held.value += point.value;
       held.sum = (held.sum ?? 0) + (point.sum ?? 0);

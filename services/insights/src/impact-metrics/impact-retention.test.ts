@@ -10,7 +10,7 @@ afterAll(() => stack?.dispose());
 
 const now = Date.parse('2026-11-26T12:00:00Z');
 const ago = (hours: number) => new Date(now - hours * 3_600_000).toISOString();
-const limits = { metrics: 500, seriesPerMetric: 1000, labelsPerSeries: 20, minuteHours: 48, retentionDays: 30 };
+const limits = { metrics: 500, seriesPerMetric: 1000, seriesPerEnvironment: 20_000, labelsPerSeries: 20, minuteHours: 48, retentionDays: 30 };
 
 describe('impact metrics retention', () => {
   it('keeps minutes 48 hours, quarters 8 days, hours and series the retention days, and drops metrics left empty', async () => {

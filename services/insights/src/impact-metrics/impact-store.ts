@@ -28,22 +28,20 @@ export const impactStore = {
    * Adds the metrics not yet known while fewer than `maxMetrics` are, and marks all as seen; answers which of them
    * are known now (a metric over the limit is not).
    */
-  async admitMetrics(tx: Queryable, metrics: readonly { name: string; type: ImpactMetricType; help: string }[], seenAt: string, maxMetrics: number): Promise<Set<string>> {
-    if (metrics.length === 0) return new Set();
-    const names = metrics.map((metric) => metric.name);
-    await tx.query(sql.unsafe`
-      update insights.impact_metrics m set last_seen = ${seenAt}, help = case when t.help = '' then m.help else t.help end
-      from unnest(${sql.array(names, 'text')}::text[], ${sql.array(metrics.map((metric) => metric.help), 'text')}::text[]) as t(name, help)
-      where m.name = t.name`);
+  /**
+   * Keeps the catalogue entry of each metric some series of this run belongs to (its help and when it was last seen);
+   * how many metrics there may be is bounded per environment, when series are made.
+   */
+  async keepMetrics(tx: Queryable, metrics: readonly { name: string; type: ImpactMetricType; help: string }[], seenAt: string): Promise<void> {
+    if (metrics.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.impact_metrics (name, type, help, last_seen)
       select t.name, t.type, t.help, ${seenAt}
-      from unnest(${sql.array(names, 'text')}::text[], ${sql.array(metrics.map((metric) => metric.type), 'text')}::text[],
-        ${sql.array(metrics.map((metric) => metric.help), 'text')}::text[]) with ordinality as t(name, type, help, position)
-      where not exists (select 1 from insights.impact_metrics m where m.name = t.name)
-        and t.position <= ${maxMetrics} - (select count(*) from insights.impact_metrics)
-      on conflict (name) do nothing`);
-    return new Set(await tx.anyFirst(sql.type(z.object({ name: z.string() }))`select name from insights.impact_metrics where name = any(${sql.array(names, 'text')})`));
+      from unnest(${sql.array(metrics.map((metric) => metric.name), 'text')}::text[], ${sql.array(metrics.map((metric) => metric.type), 'text')}::text[],
+        ${sql.array(metrics.map((metric) => metric.help), 'text')}::text[]) as t(name, type, help)
+      order by t.name
+      on conflict (name) do update set last_seen = excluded.last_seen,
+        help = case when excluded.help = '' then insights.impact_metrics.help else excluded.help end`);
   },
 
   /** Registers a metric before any SDK sends it; true when it is new. */
@@ -77,22 +75,28 @@ export const impactStore = {
     await tx.query(sql.unsafe`select pg_advisory_xact_lock(hashtext('insights.impact_series'))`);
   },
 
-  async seriesCounts(tx: Queryable, metrics: readonly string[]): Promise<Map<string, number>> {
-    const rows = await tx.any(sql.type(z.object({ metric: z.string(), count: z.number() }))`
-      select metric, count(*)::int4 as count from insights.impact_series where metric = any(${sql.array([...metrics], 'text')}) group by metric`);
-    return new Map(rows.map((row) => [row.metric, row.count]));
+  /**
+   * What an environment already holds, for the limits on making series there: its metrics, its series in all, and
+   * each (metric, application)'s series.
+   */
+  async environmentUsage(tx: Queryable, environments: readonly string[]) {
+    const rows = await tx.any(sql.type(z.object({ environment: z.string(), metric: z.string(), app: z.string(), count: z.number() }))`
+      select environment, metric, app, count(*)::int4 as count from insights.impact_series
+      where environment = any(${sql.array([...environments], 'text')}) group by environment, metric, app`);
+    return rows;
   },
 
-  async createSeries(tx: Queryable, rows: readonly { metric: string; labelKey: string; labels: Record<string, string>; bounds: number[] | null }[], seenAt: string) {
+  async createSeries(tx: Queryable, rows: readonly { metric: string; labelKey: string; labels: Record<string, string>; bounds: number[] | null; environment: string; app: string }[], seenAt: string) {
     if (rows.length === 0) return [];
     return tx.any(sql.type(SeriesRow)`
-      insert into insights.impact_series (metric, label_key, labels, bounds, total, total_sum, total_buckets, last_seen)
-      select t.metric, t.label_key, t.labels::jsonb, t.bounds::float8[], 0,
+      insert into insights.impact_series (metric, label_key, labels, bounds, environment, app, total, total_sum, total_buckets, last_seen)
+      select t.metric, t.label_key, t.labels::jsonb, t.bounds::float8[], t.environment, t.app, 0,
         case when t.bounds is null then null else 0 end,
         case when t.bounds is null then null else array_fill(0::float8, array[cardinality(t.bounds::float8[])]) end, ${seenAt}
       from unnest(${sql.array(rows.map((row) => row.metric), 'text')}::text[], ${sql.array(rows.map((row) => row.labelKey), 'text')}::text[],
-        ${sql.array(rows.map((row) => JSON.stringify(row.labels)), 'text')}::text[], ${sql.array(rows.map((row) => floats(row.bounds)), 'text')}::text[])
-        as t(metric, label_key, labels, bounds)
+        ${sql.array(rows.map((row) => JSON.stringify(row.labels)), 'text')}::text[], ${sql.array(rows.map((row) => floats(row.bounds)), 'text')}::text[],
+        ${sql.array(rows.map((row) => row.environment), 'text')}::text[], ${sql.array(rows.map((row) => row.app), 'text')}::text[])
+        as t(metric, label_key, labels, bounds, environment, app)
       on conflict (metric, label_key) do nothing
       returning id::int8 as id, metric, label_key as "labelKey", bounds`);
   },
