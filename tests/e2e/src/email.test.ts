@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from '@bunting/platform';
 import { eventually, httpClient, loginAs, resetLinkIn, startSmtpPeer, startTestStack, type SmtpPeer, type TestStack } from '@bunting/test-stack';
 
 /**
@@ -45,6 +46,20 @@ describe('password reset by e-mail', () => {
     expect((await anyone.post('/auth/simple/login', { username: 'mia', password: 'mailed-password-1' })).status).toBe(200);
     // Mail goes out in the order it was queued: the unknown address's would have come first.
     expect(smtp.to('nobody@example.com')).toEqual([]);
+  });
+
+  it('answers before it looks the address up, so a known address takes no longer than an unknown one', async () => {
+    expect((await stack.admin.post('/api/admin/user-admin', { username: 'lee', email: 'lee@example.com', password: 'first-password-1', rootRole: 'Viewer' })).status).toBe(201);
+    // The users table held by another transaction: an answer that waited on the lookup would wait on it too.
+    const held = await stack.db.transaction(async (tx) => {
+      await tx.query(sql.unsafe`lock table admin.users in access exclusive mode`);
+      const answers = await Promise.all(['lee@example.com', 'nobody-at-all@example.com'].map((email) => httpClient(stack.url).post('/auth/reset/password-email', { email })));
+      return answers.map((answer) => answer.status);
+    });
+    expect(held).toEqual([200, 200]);
+    // Once the table is free the link goes out.
+    const mail = await eventually(async () => smtp.to('lee@example.com').find((message) => message.subject === 'Reset your Bunting password'), { timeoutMs: 20_000 });
+    expect(resetLinkIn(mail)).toMatch(/\/reset-password\?token=/);
   });
 
   it('refuses a malformed request without sending anything, and tells where no e-mail is set up', async () => {
