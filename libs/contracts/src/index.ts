@@ -36,3 +36,4 @@ export { registerExamples } from './examples.ts';
 export * from './mcp.ts';
 export * from './scim.ts';
 export * from './agent-tokens.ts';
+export * from './change-reach.ts';

@@ -50,6 +50,11 @@ function bodyFor(method: string, path: string): unknown {
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards': SAFEGUARD,
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards': SAFEGUARD,
     'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards': SAFEGUARD,
+    // What SDKs are given of the flag itself: its type, impression data and staleness; and an archived flag revived.
+    'PUT /api/admin/projects/{projectId}/features/{featureName}': { type: 'kill-switch', description: 'changed', impressionData: true, stale: true },
+    'PATCH /api/admin/projects/{projectId}/features/{featureName}': [{ op: 'replace', path: '/stale', value: true }, { op: 'replace', path: '/impressionData', value: true }],
+    'POST /api/admin/projects/{projectId}/stale': { features: ['served'], stale: true },
+    'POST /api/admin/projects/{projectId}/revive': { features: ['retired'] },
   };
   const key = `${method} ${path}`;
   if (key in bodies) return bodies[key];
@@ -61,7 +66,7 @@ function concrete(path: string): string {
   return path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     switch (name) {
       case 'projectId': return project;
-      case 'featureName': case 'child': return 'served';
+      case 'featureName': case 'child': return path.includes('/revive') ? 'retired' : 'served';
       case 'parent': return 'parent';
       case 'environment': return 'production';
       case 'strategyId': return fixture.strategyId;
@@ -92,7 +97,13 @@ async function production() {
   // A safeguard's readings (when it last read its metric) move on their own; what it watches and does does not.
   const plans = JSON.parse(JSON.stringify((await stack.admin.get(`${base}/features/served/environments/production/release-plans`)).body),
     (key, value: unknown) => (key === 'evaluatedAt' || key === 'lastError' ? undefined : value));
+  // The flags' own fields SDKs are given (type, impression data, staleness), and whether the archived one is back.
+  const flags = await Promise.all([...FLAGS, 'retired'].map(async (name) => {
+    const flag = (await stack.admin.get(`${base}/features/${name}`)).body as { type?: string; impressionData?: boolean; stale?: boolean; archived?: boolean };
+    return { name, type: flag.type, impressionData: flag.impressionData, stale: flag.stale, archived: flag.archived };
+  }));
   return JSON.stringify({
+    flags,
     plans,
     features: exported.features?.filter(ours).map((feature: { name: string }) => feature.name),
     strategies: exported.featureStrategies?.filter(ours),
@@ -109,7 +120,10 @@ beforeAll(async () => {
   stack = await startTestStack();
   const { admin } = stack;
   await admin.post('/api/admin/projects', { id: project, name: 'Gated' });
-  for (const name of FLAGS) await admin.post(`${base}/features`, { name });
+  for (const name of [...FLAGS, 'retired']) await admin.post(`${base}/features`, { name });
+  // An archived flag, which reviving would serve again.
+  await admin.post(`${base}/features/retired/environments/production/on`);
+  expect((await admin.delete(`${base}/features/retired`)).status).toBeLessThan(300);
   fixture.segmentId = (await admin.post('/api/admin/segments', { name: 'watched', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ada'] }] })).body.id;
   fixture.strategyId = (await admin.post(`${base}/features/served/environments/production/strategies`, { name: 'default', segments: [fixture.segmentId] })).body.id;
   await admin.post(`${base}/features/served/environments/production/strategies`, { name: 'userWithId', parameters: { userIds: 'grace' } });
@@ -182,6 +196,11 @@ const CONFIGURATION_OPERATIONS = [
   'POST /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/milestones/{milestoneId}/start',
   'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}',
   'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{sourceMilestoneId}',
+  'PUT /api/admin/projects/{projectId}/features/{featureName}',
+  'PATCH /api/admin/projects/{projectId}/features/{featureName}',
+  'POST /api/admin/projects/{projectId}/stale',
+  'POST /api/admin/projects/{projectId}/revive',
+  'POST /api/admin/archive/revive/{featureName}',
   'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards',
   'DELETE /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards/{safeguardId}',
   'PUT /api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release_plans/{planId}/safeguards',

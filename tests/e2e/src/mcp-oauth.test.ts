@@ -20,7 +20,10 @@ const redirectUrl = 'http://127.0.0.1:47613/callback';
 
 /** What an MCP client keeps between the steps, in memory; "the browser" is this test, signed in as the person. */
 class TestProvider implements OAuthClientProvider {
-  constructor(readonly name = 'e2e-oauth-agent') {}
+  readonly name: string;
+  constructor(name = 'e2e-oauth-agent') {
+    this.name = name;
+  }
   registered: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
@@ -156,8 +159,9 @@ describe('signing an MCP client in with OAuth', () => {
       response_type: 'code', client_id: clientId, redirect_uri: redirectUrl, code_challenge: challenge, code_challenge_method: 'S256', state: 's-1', ...params,
     })}`, { redirect: 'manual' });
     // Before a person has signed in and seen the client's name, nothing is sent to the client's address: a page says why.
-    for (const params of [{ client_id: 'unknown' }, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }, { code_challenge_method: 'plain' },
-      { response_type: 'token' }, { scope: 'mcp:read admin' }, { resource: 'https://elsewhere.example/mcp' }]) {
+    const refusals: Record<string, string>[] = [{ client_id: 'unknown' }, { redirect_uri: 'http://127.0.0.1:1/elsewhere' }, { code_challenge_method: 'plain' },
+      { response_type: 'token' }, { scope: 'mcp:read admin' }, { resource: 'https://elsewhere.example/mcp' }];
+    for (const params of refusals) {
       const refused = await authorize(params);
       expect([refused.status, refused.headers.get('location'), refused.headers.get('content-type')], JSON.stringify(params)).toEqual([400, null, 'text/html; charset=utf-8']);
       expect(await refused.text()).toContain('cannot be connected');

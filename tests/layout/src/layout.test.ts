@@ -52,3 +52,28 @@ describe('the launcher', () => {
     expect(main.indexOf('hardenPrototypes();')).toBeLessThan(main.indexOf("await import('./launch.ts')"));
   });
 });
+
+describe("admin-api's writes", () => {
+  const stores = filesUnder('services/admin-api/src', (name) => name.endsWith('-store.ts'));
+  const WRITES = /\b(insert\s+into|update|delete\s+from)\s+admin\./i;
+
+  it('go through the unit of work: a store method that writes takes its transaction (WriteTx), never the pool', () => {
+    const wrong: string[] = [];
+    for (const file of stores) {
+      const lines = read(file).split('\n');
+      // The store object's members, at two spaces: `name(db: ...) {`, `async name(...)`, `name: (db: ...) =>`.
+      const members = lines.flatMap((line, index) => (/^ {2}(async\s+)?\w+(<[^>]*>)?(\(|: \()/.test(line) ? [index] : []));
+      members.forEach((start, position) => {
+        const body = lines.slice(start, members[position + 1] ?? lines.length).join('\n');
+        const head = lines[start]!;
+        if (WRITES.test(body) && !/\(\w+: WriteTx\b/.test(head)) wrong.push(`${file}:${start + 1} writes through ${/\(\w+: (\w+)/.exec(head)?.[1] ?? 'an untyped connection'}`);
+      });
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('made outside a change are record keeping by background work, never by a route', () => {
+    const routes = filesUnder('services/admin-api/src', (name) => name.endsWith('-routes.ts'));
+    expect(routes.filter((file) => /recordKeeping|\.transaction\(/.test(read(file)))).toEqual([]);
+  });
+});

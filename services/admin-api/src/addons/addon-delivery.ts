@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@bunting/contracts';
+import { recordKeeping } from '../events/write-tx.ts';
 import type { DatabasePool } from '@bunting/platform';
 import { providerNamed } from './addon-providers.ts';
 import { addonStore, type AddonRow } from './addon-store.ts';
@@ -47,10 +48,10 @@ export async function deliverEvent(db: DatabasePool, event: DomainEvent, context
       requests = await provider.requests(addon.parameters, event, context);
     } catch (error) {
       requests = [];
-      await addonStore.recordDelivery(db, {
+      await recordKeeping(db, (tx) => addonStore.recordDelivery(tx, {
         addonId: addon.id, eventUuid: event.uuid, state: 'failed', details: `Could not make the ${provider.service} request: ${(error as Error).message}`,
         event: payloadOf(event) as object, request: { url: null, contentType: null, body: '' },
-      });
+      }));
       recordOutcome('failed');
       return;
     }
@@ -58,13 +59,13 @@ export async function deliverEvent(db: DatabasePool, event: DomainEvent, context
     const ok = outcomes.every((outcome) => outcome.ok);
     recordOutcome(ok ? 'success' : outcomes.some((outcome) => outcome.timedOut) ? 'timeout' : 'failed');
     const first = requests[0];
-    await addonStore.recordDelivery(db, {
+    await recordKeeping(db, (tx) => addonStore.recordDelivery(tx, {
       addonId: addon.id,
       eventUuid: event.uuid,
       state: ok ? 'success' : outcomes.some((outcome) => outcome.ok) ? 'successWithErrors' : 'failed',
       details: outcomes.length > 0 ? outcomes.map((outcome) => outcome.details).join('\n') : 'Nothing to send: no channel was named',
       event: payloadOf(event) as object,
       request: { url: first?.url ?? null, contentType: first?.headers['content-type'] ?? null, body: (first?.shown ?? '').slice(0, 10_000) },
-    });
+    }));
   }));
 }

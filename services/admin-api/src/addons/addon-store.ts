@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { Addon, AddonDelivery, type AddonInput } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -22,28 +23,28 @@ export const addonStore = {
   listFor(db: Queryable, eventType: string) {
     return db.any(sql.type(AddonRow)`select ${columns} from admin.addons where enabled and ${eventType} = any(events) order by id`);
   },
-  insert(db: Queryable, addon: AddonWrite) {
+  insert(db: WriteTx, addon: AddonWrite) {
     return db.one(sql.type(AddonRow)`
       insert into admin.addons (provider, description, enabled, parameters, events, projects, environments)
       values (${addon.provider}, ${addon.description}, ${addon.enabled}, ${sql.jsonb(addon.parameters as object)},
         ${sql.array(addon.events, 'text')}, ${sql.array(addon.projects, 'text')}, ${sql.array(addon.environments, 'text')})
       returning ${columns}`);
   },
-  update(db: Queryable, id: number, addon: AddonWrite) {
+  update(db: WriteTx, id: number, addon: AddonWrite) {
     return db.one(sql.type(AddonRow)`
       update admin.addons set provider = ${addon.provider}, description = ${addon.description}, enabled = ${addon.enabled},
         parameters = ${sql.jsonb(addon.parameters as object)}, events = ${sql.array(addon.events, 'text')},
         projects = ${sql.array(addon.projects, 'text')}, environments = ${sql.array(addon.environments, 'text')}
       where id = ${id} returning ${columns}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.addons where id = ${id}`);
   },
   wasDelivered(db: Queryable, addonId: number, eventUuid: string) {
     return db.exists(sql.unsafe`select 1 from admin.addon_deliveries where addon_id = ${addonId} and event_uuid = ${eventUuid}`);
   },
   /** At most one delivery per addon and event. */
-  recordDelivery(db: Queryable, delivery: { addonId: number; eventUuid: string; state: string; details: string; event: object; request: object }) {
+  recordDelivery(db: WriteTx, delivery: { addonId: number; eventUuid: string; state: string; details: string; event: object; request: object }) {
     return db.query(sql.unsafe`
       insert into admin.addon_deliveries (addon_id, event_uuid, state, state_details, event, details)
       values (${delivery.addonId}, ${delivery.eventUuid}, ${delivery.state}, ${delivery.details}, ${sql.jsonb(delivery.event)}, ${sql.jsonb(delivery.request)})

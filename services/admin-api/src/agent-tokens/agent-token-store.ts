@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { WriteTx } from '../events/write-tx.ts';
 import { z } from 'zod';
 import { AgentScope } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
@@ -38,7 +39,7 @@ export const agentTokenStore = {
   findBySecret(db: Queryable, secret: string) {
     return db.maybeOne(sql.type(AgentTokenRow)`select ${columns} from ${from} where t.secret_hash = ${hashSecret(secret)}`);
   },
-  async insert(db: Queryable, token: { userId: number; secret: string; clientId: string; clientName: string; scopes: AgentScope[]; resource: string; expiresAt: string }) {
+  async insert(db: WriteTx, token: { userId: number; secret: string; clientId: string; clientName: string; scopes: AgentScope[]; resource: string; expiresAt: string }) {
     const { id } = await db.one(sql.type(z.object({ id: z.number() }))`
       insert into admin.agent_tokens (user_id, client_id, client_name, scopes, resource, secret_hash, expires_at)
       values (${token.userId}, ${token.clientId}, ${token.clientName}, ${sql.array(token.scopes, 'text')}, ${token.resource},
@@ -46,15 +47,15 @@ export const agentTokenStore = {
       returning id`);
     return (await agentTokenStore.get(db, id))!;
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.agent_tokens where id = ${id}`);
   },
   /** A deactivated person's agents: their tokens end with the account's access. */
-  deleteOf(db: Queryable, userId: number) {
+  deleteOf(db: WriteTx, userId: number) {
     return db.any(sql.type(z.object({ id: z.number(), clientName: z.string() }))`
       delete from admin.agent_tokens where user_id = ${userId} returning id, client_name as "clientName"`);
   },
-  touchSeen(db: Queryable, ids: number[]) {
+  touchSeen(db: WriteTx, ids: number[]) {
     return db.query(sql.unsafe`update admin.agent_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
   },
 };

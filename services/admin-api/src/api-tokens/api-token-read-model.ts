@@ -1,5 +1,6 @@
 import type { SdkToken } from '@bunting/contracts';
-import type { Queryable } from '@bunting/platform';
+import { recordKeeping } from '../events/write-tx.ts';
+import type { DatabasePool, Queryable } from '@bunting/platform';
 import { apiTokenStore, type ApiTokenRow } from './api-token-store.ts';
 import { hashSecret } from './token-secret.ts';
 
@@ -14,5 +15,5 @@ export const apiTokenReadModel = {
     return (await apiTokenStore.hashes(db, hash)).map(({ tokenName, ...token }) => ({ ...token, name: tokenName }));
   },
   /** Records that tokens were used (seenAt), in batches off the request path. */
-  recordUse: (db: Queryable, ids: number[]) => apiTokenStore.touchSeen(db, ids),
+  recordUse: (db: DatabasePool, ids: number[]) => recordKeeping(db, (tx) => apiTokenStore.touchSeen(tx, ids)),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 export const ApiTokenRow = z.object({
@@ -19,7 +20,7 @@ const columns = sql.fragment`id, token_name as "tokenName", type, environment, p
   expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt", alias, named_backend as "namedBackend"`;
 
 export const apiTokenStore = {
-  insert(db: Queryable, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null; namedBackend?: boolean }) {
+  insert(db: WriteTx, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null; namedBackend?: boolean }) {
     return db.one(sql.type(ApiTokenRow)`
       insert into admin.api_tokens (secret_hash, token_name, type, environment, projects, expires_at, named_backend)
       values (${token.secretHash}, ${token.tokenName}, ${token.type}, ${token.environment},
@@ -42,11 +43,11 @@ export const apiTokenStore = {
     return db.any(sql.type(ApiTokenRow)`
       select ${columns} from admin.api_tokens where ${project} = any(projects) order by created_at, id`);
   },
-  updateExpiry(db: Queryable, id: number, expiresAt: string) {
+  updateExpiry(db: WriteTx, id: number, expiresAt: string) {
     return db.one(sql.type(ApiTokenRow)`
       update admin.api_tokens set expires_at = ${expiresAt} where id = ${id} returning ${columns}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.api_tokens where id = ${id}`);
   },
   /** Every token by the hash of its secret, for the SDK edge. */
@@ -55,7 +56,7 @@ export const apiTokenStore = {
       select secret_hash as hash, token_name as "tokenName", type, environment, projects, expires_at as "expiresAt", created_at as "createdAt"
       from admin.api_tokens ${only === undefined ? sql.fragment`` : sql.fragment`where secret_hash = ${only}`} order by id`);
   },
-  touchSeen(db: Queryable, ids: number[]) {
+  touchSeen(db: WriteTx, ids: number[]) {
     return db.query(sql.unsafe`update admin.api_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
   },
   environmentExists(db: Queryable, name: string) {

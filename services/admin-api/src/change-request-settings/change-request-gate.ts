@@ -1,4 +1,4 @@
-import type { EventType, Principal } from '@bunting/contracts';
+import { changesAnswers, reachOf, type Principal } from '@bunting/contracts';
 import { DomainError, Permission, hasPermission, type Queryable } from '@bunting/platform';
 import type { ChangeGate, EnvironmentScope, EventDraft, Runner } from '../events/changes.ts';
 import { segmentReadModel } from '../segments/segment-read-model.ts';
@@ -26,63 +26,36 @@ export class ChangeRequestRequired extends DomainError {
   }
 }
 
-/**
- * How each event that changes what SDKs are served reaches environments. Every other event (flag metadata, tags,
- * users, tokens, the change requests themselves...) touches no environment's configuration.
- */
-type Reach = 'its-environment' | 'every-project-environment' | 'wherever-the-segment-is-used' | 'the-environment-in-every-project';
-const REACH: Partial<Record<EventType, Reach>> = {
-  'feature-strategy-add': 'its-environment',
-  'feature-strategy-update': 'its-environment',
-  'feature-strategy-remove': 'its-environment',
-  'strategy-order-changed': 'its-environment',
-  'feature-environment-enabled': 'its-environment',
-  'feature-environment-disabled': 'its-environment',
-  'feature-environment-variants-updated': 'its-environment',
-  'features-imported': 'its-environment',
-  // A flag's metadata in one environment: its release plan, progressions and safeguards (a flag's own metadata
-  // names no environment and reaches none).
-  'feature-metadata-updated': 'its-environment',
-  // Removing an environment from a project wipes its flags' configuration there.
-  'project-environment-removed': 'its-environment',
-  // A flag archived, moved or depending on another changes every environment it is in; Unleash refuses archiving
-  // in a project with change requests on unless the user may skip them.
-  'feature-archived': 'every-project-environment',
-  'feature-project-change': 'every-project-environment',
-  'feature-variants-updated': 'every-project-environment',
-  'feature-dependency-added': 'every-project-environment',
-  'feature-dependency-removed': 'every-project-environment',
-  'feature-dependencies-removed': 'every-project-environment',
-  'segment-updated': 'wherever-the-segment-is-used',
-  'segment-deleted': 'wherever-the-segment-is-used',
-  'environment-deleted': 'the-environment-in-every-project',
-  'environment-updated': 'the-environment-in-every-project',
-};
-
 const keyOf = (scope: EnvironmentScope) => `${scope.project}\u0000${scope.environment}`;
-const segmentIdOf = (draft: EventDraft) => Number((draft.data ?? draft.preData)?.id);
 
-/** The gated project environments a change's events reach (of `gated`, the settings with change requests on). */
+/**
+ * The gated project environments a change's events reach (of `gated`, the settings with change requests on), as the
+ * one reach module (`reachOf` in the contracts) says: only what can alter the answers SDKs compute is gated.
+ */
 async function gatedScopesReached(db: Queryable, drafts: readonly EventDraft[], gated: readonly ChangeRequestSetting[]): Promise<EnvironmentScope[]> {
   const reached = new Map<string, EnvironmentScope>();
   const add = (scope: EnvironmentScope) => reached.set(keyOf(scope), scope);
   for (const draft of drafts) {
-    switch (REACH[draft.type]) {
-      case 'its-environment':
-        if (draft.project && draft.environment) add({ project: draft.project, environment: draft.environment });
+    const reach = reachOf(draft);
+    if (!reach.changesAnswers) continue;
+    const places = reach.places;
+    switch (places.kind) {
+      case 'environment':
+        if (places.project) add({ project: places.project, environment: places.environment });
         break;
-      case 'every-project-environment':
-        for (const setting of gated) if (setting.project === draft.project) add(setting);
+      case 'projects':
+        for (const setting of gated) if (places.projects.includes(setting.project)) add(setting);
         break;
-      case 'the-environment-in-every-project':
-        // An environment renamed or re-sorted serves the same; one switched off or deleted does not.
-        if (draft.type === 'environment-updated' && draft.data?.enabled === draft.preData?.enabled) break;
-        for (const setting of gated) if (setting.environment === draft.environment) add(setting);
+      case 'environment-everywhere':
+        for (const setting of gated) if (setting.environment === places.environment) add(setting);
         break;
-      case 'wherever-the-segment-is-used':
-        if (Number.isInteger(segmentIdOf(draft))) for (const scope of await segmentReadModel.environmentsUsing(db, segmentIdOf(draft))) add(scope);
+      case 'segment':
+        for (const scope of await segmentReadModel.environmentsUsing(db, places.segmentId)) add(scope);
         break;
-      case undefined:
+      case 'everything':
+        for (const setting of gated) add(setting);
+        break;
+      case 'none':
         break;
     }
   }
@@ -106,7 +79,7 @@ const gatedSettings = async (db: Queryable) => (await changeRequestSettingsStore
 export const unitOfWorkGate: ChangeGate = {
   before: gatedSettings,
   async check(tx, { runner, approved, drafts, before }) {
-    if (!drafts.some((draft) => REACH[draft.type])) return;
+    if (!changesAnswers(drafts)) return;
     const settings = [...(before as ChangeRequestSetting[]), ...(await gatedSettings(tx))];
     if (settings.length === 0) return;
     for (const scope of await gatedScopesReached(tx, drafts, settings)) {

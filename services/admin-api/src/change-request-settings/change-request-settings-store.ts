@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const SettingRow = z.object({ project: z.string(), environment: z.string(), enabled: z.boolean(), requiredApprovals: z.number() });
@@ -21,7 +22,7 @@ export const changeRequestSettingsStore = {
       select project_id as project, environment, enabled, required_approvals as "requiredApprovals"
       from admin.change_request_settings where enabled`);
   },
-  upsert(db: Queryable, setting: ChangeRequestSetting) {
+  upsert(db: WriteTx, setting: ChangeRequestSetting) {
     return db.query(sql.unsafe`
       insert into admin.change_request_settings (project_id, environment, enabled, required_approvals)
       values (${setting.project}, ${setting.environment}, ${setting.enabled}, ${setting.requiredApprovals})

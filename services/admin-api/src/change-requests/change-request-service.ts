@@ -3,6 +3,7 @@ import { OPEN_CHANGE_REQUEST_STATES } from '@bunting/contracts';
 import { NameExistsError, NotFoundError, OperationRefused, Permission, ValidationError, hasPermission, requirePermission, type Queryable } from '@bunting/platform';
 import { changeRequestGate, unitOfWorkGate } from '../change-request-settings/change-request-gate.ts';
 import type { Change, EventDraft } from '../events/changes.ts';
+import type { WriteTx } from '../events/write-tx.ts';
 import { requireSegment } from '../segments/segment-service.ts';
 import { CHANGE_HANDLERS, featureConflict, type RequestScope } from './change-actions.ts';
 import { changeRequestStore, type Author, type ChangeRow, type RequestRow } from './change-request-store.ts';
@@ -36,7 +37,8 @@ async function dryRun(change: Change, scope: RequestScope, input: ChangeRequestC
     await change.tx.transaction(async (savepoint) => {
       const drafts: EventDraft[] = [];
       const before = await unitOfWorkGate.before(savepoint);
-      await CHANGE_HANDLERS[input.action].apply({ tx: savepoint, actor: change.actor, emit: (draft) => drafts.push(draft), approve: () => undefined }, scope, {
+      // A savepoint of the unit's own transaction: a trial run, rolled back below.
+      await CHANGE_HANDLERS[input.action].apply({ tx: savepoint as WriteTx, actor: change.actor, emit: (draft) => drafts.push(draft), approve: () => undefined }, scope, {
         feature: 'feature' in input ? input.feature : null, action: input.action, payload: input.payload ?? {}, snapshot: null,
       });
       await unitOfWorkGate.check(savepoint, { runner: { system: change.actor }, approved: [scope], drafts, before });

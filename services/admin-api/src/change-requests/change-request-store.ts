@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const RequestRow = z.object({
@@ -81,28 +82,28 @@ export const changeRequestStore = {
       for update`);
   },
   /** A new draft; null when another one for the same author appeared at the same moment. */
-  insert(db: Queryable, project: string, environment: string, author: Author) {
+  insert(db: WriteTx, project: string, environment: string, author: Author) {
     return db.maybeOneFirst(sql.type(z.object({ id: z.number() }))`
       insert into admin.change_requests (project_id, environment, state, created_by_user_id, created_by_name, created_by_image_url, state_timestamps)
       values (${project}, ${environment}, 'Draft', ${author.userId}, ${author.name}, ${author.imageUrl}, jsonb_build_object('Draft', now()))
       on conflict do nothing
       returning id`);
   },
-  setState(db: Queryable, id: number, state: string) {
+  setState(db: WriteTx, id: number, state: string) {
     return db.query(sql.unsafe`
       update admin.change_requests set state = ${state}, state_timestamps = state_timestamps || jsonb_build_object(${state}::text, now())
       where id = ${id}`);
   },
-  setTitle(db: Queryable, id: number, title: string) {
+  setTitle(db: WriteTx, id: number, title: string) {
     return db.query(sql.unsafe`update admin.change_requests set title = ${title} where id = ${id}`);
   },
-  setSchedule(db: Queryable, id: number, schedule: { at: string | null; status: string | null; reason: string | null; byUserId?: number | null; byName?: string | null }) {
+  setSchedule(db: WriteTx, id: number, schedule: { at: string | null; status: string | null; reason: string | null; byUserId?: number | null; byName?: string | null }) {
     const by = schedule.byName !== undefined ? sql.fragment`, scheduled_by_user_id = ${schedule.byUserId ?? null}, scheduled_by_name = ${schedule.byName}` : sql.fragment``;
     return db.query(sql.unsafe`
       update admin.change_requests set scheduled_at = ${schedule.at}, schedule_status = ${schedule.status}, schedule_reason = ${schedule.reason} ${by}
       where id = ${id}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.change_requests where id = ${id}`);
   },
   list(db: Queryable, filter: { project?: string; ids?: readonly number[]; states?: readonly string[]; createdByUserId?: number; createdBy?: readonly number[]; reviewer?: readonly number[]; feature?: string; limit?: number; offset?: number }) {
@@ -155,14 +156,14 @@ export const changeRequestStore = {
   change(db: Queryable, changeRequestId: number, id: number) {
     return db.maybeOne(sql.type(ChangeRow)`select ${changeColumns} from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`);
   },
-  insertChange(db: Queryable, changeRequestId: number, change: { feature: string | null; action: string; payload: unknown; snapshot: unknown }, author: Author) {
+  insertChange(db: WriteTx, changeRequestId: number, change: { feature: string | null; action: string; payload: unknown; snapshot: unknown }, author: Author) {
     return db.oneFirst(sql.type(z.object({ id: z.number() }))`
       insert into admin.change_request_changes (change_request_id, feature, action, payload, snapshot, created_by_user_id, created_by_name, created_by_image_url)
       values (${changeRequestId}, ${change.feature}, ${change.action}, ${sql.jsonb(change.payload as never)}, ${change.snapshot === undefined ? null : sql.jsonb(change.snapshot as never)},
         ${author.userId}, ${author.name}, ${author.imageUrl})
       returning id`);
   },
-  deleteChange(db: Queryable, changeRequestId: number, id: number) {
+  deleteChange(db: WriteTx, changeRequestId: number, id: number) {
     return db.query(sql.unsafe`delete from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`);
   },
   /** Scheduled requests with a change touching the flag or the strategy. */
@@ -179,7 +180,7 @@ export const changeRequestStore = {
 
   approvals: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_approvals', changeRequestIds),
   addApproval: (db: Queryable, id: number, user: Reviewer) => addVerdict(db, 'change_request_approvals', id, user),
-  clearApprovals(db: Queryable, id: number) {
+  clearApprovals(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.change_request_approvals where change_request_id = ${id}`);
   },
   rejections: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_rejections', changeRequestIds),
@@ -189,7 +190,7 @@ export const changeRequestStore = {
       select id, change_request_id as "changeRequestId", text, created_by_name as "createdByName", created_by_image_url as "createdByImageUrl", created_at as "createdAt"
       from admin.change_request_comments where change_request_id = any(${sql.array(changeRequestIds, 'int4')}) order by id`);
   },
-  addComment(db: Queryable, id: number, text: string, author: Author) {
+  addComment(db: WriteTx, id: number, text: string, author: Author) {
     return db.query(sql.unsafe`
       insert into admin.change_request_comments (change_request_id, text, created_by_user_id, created_by_name, created_by_image_url)
       values (${id}, ${text}, ${author.userId}, ${author.name}, ${author.imageUrl})`);
@@ -198,7 +199,7 @@ export const changeRequestStore = {
     return db.anyFirst(sql.type(z.object({ userId: z.number() }))`
       select user_id as "userId" from admin.change_request_reviewers where change_request_id = ${id} order by user_id`);
   },
-  async setReviewers(db: Queryable, id: number, userIds: readonly number[]) {
+  async setReviewers(db: WriteTx, id: number, userIds: readonly number[]) {
     await db.query(sql.unsafe`delete from admin.change_request_reviewers where change_request_id = ${id}`);
     await db.query(sql.unsafe`
       insert into admin.change_request_reviewers (change_request_id, user_id)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import type { LegalValue } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -28,15 +29,15 @@ export const contextFieldStore = {
     return db.any(sql.type(ContextFieldRow)`${select} ${only} order by sort_order, name`);
   },
   exists: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.context_fields where name = ${name}`),
-  insert(db: Queryable, field: ContextFieldWrite & { name: string; project: string | null }) {
+  insert(db: WriteTx, field: ContextFieldWrite & { name: string; project: string | null }) {
     return db.query(sql.unsafe`insert into admin.context_fields (name, description, stickiness, sort_order, legal_values, project)
       values (${field.name}, ${field.description}, ${field.stickiness}, ${field.sortOrder}, ${sql.jsonb(field.legalValues)}, ${field.project})`);
   },
-  update(db: Queryable, name: string, field: ContextFieldWrite) {
+  update(db: WriteTx, name: string, field: ContextFieldWrite) {
     return db.query(sql.unsafe`update admin.context_fields set description = ${field.description}, stickiness = ${field.stickiness},
       sort_order = ${field.sortOrder}, legal_values = ${sql.jsonb(field.legalValues)} where name = ${name}`);
   },
-  delete: (db: Queryable, name: string) => db.query(sql.unsafe`delete from admin.context_fields where name = ${name}`),
+  delete: (db: WriteTx, name: string) => db.query(sql.unsafe`delete from admin.context_fields where name = ${name}`),
   /** How many active flags, and in how many projects, use each context field in a strategy's constraints. */
   usage(db: Queryable, names: readonly string[]) {
     return db.any(sql.type(Usage)`

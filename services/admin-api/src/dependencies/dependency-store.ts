@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const DependencyRow = z.object({ child: z.string(), parent: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
@@ -8,13 +9,13 @@ const Name = z.object({ name: z.string() });
 export const dependencyStore = {
   isChild: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.dependencies where child = ${name}`),
   isParent: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.dependencies where parent = ${name}`),
-  async replace(db: Queryable, child: string, parent: string, enabled: boolean, variants: string[]) {
+  async replace(db: WriteTx, child: string, parent: string, enabled: boolean, variants: string[]) {
     await db.query(sql.unsafe`delete from admin.dependencies where child = ${child}`);
     await db.query(sql.unsafe`insert into admin.dependencies (child, parent, enabled, variants)
       values (${child}, ${parent}, ${enabled}, ${sql.jsonb(variants)})`);
   },
   /** Whether a link was removed. */
-  async remove(db: Queryable, child: string, parent?: string): Promise<boolean> {
+  async remove(db: WriteTx, child: string, parent?: string): Promise<boolean> {
     const removed = await db.query(sql.unsafe`delete from admin.dependencies where child = ${child}
       ${parent !== undefined ? sql.fragment`and parent = ${parent}` : sql.fragment``}`);
     return removed.rowCount > 0;

@@ -1,4 +1,5 @@
 import { createTransport } from 'nodemailer';
+import { recordKeeping } from '../events/write-tx.ts';
 import type { DatabasePool, Logger, Metrics } from '@bunting/platform';
 import type { EmailSettings } from './email-settings.ts';
 import { emailStore, type ClaimedEmail } from './email-store.ts';
@@ -40,18 +41,19 @@ export function startEmailSender(deps: {
       await transport.sendMail({ from: settings.sender, to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
     } catch (error) {
       const retryIn = retryDelay(mail.attempts, settings.retryBaseMs);
-      await emailStore.failed(db, mail.id, String((error as Error).message ?? error), retryIn);
+      await recordKeeping(db, (tx) => emailStore.failed(tx, mail.id, String((error as Error).message ?? error), retryIn));
       outcomes?.inc({ outcome: retryIn === null ? 'given-up' : 'retried' });
       log.warn({ err: error, mail: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs: retryIn }, retryIn === null ? 'e-mail given up' : 'e-mail not sent; trying again later');
       return;
     }
-    await emailStore.sent(db, mail.id);
+    await recordKeeping(db, (tx) => emailStore.sent(tx, mail.id));
     outcomes?.inc({ outcome: 'sent' });
     await deps.onSent?.(mail);
   }
 
   async function tick() {
-    for (let claimed = await emailStore.claimDue(db, BATCH, LEASE_MS); claimed.length > 0 && !stopped; claimed = await emailStore.claimDue(db, BATCH, LEASE_MS)) {
+    const claim = () => recordKeeping(db, (tx) => emailStore.claimDue(tx, BATCH, LEASE_MS));
+    for (let claimed = await claim(); claimed.length > 0 && !stopped; claimed = await claim()) {
       for (const mail of claimed) await send(mail);
     }
   }

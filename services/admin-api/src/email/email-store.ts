@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WriteTx } from '../events/write-tx.ts';
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -13,7 +14,7 @@ export type ClaimedEmail = z.infer<typeof Claimed>;
 /** E-mail waiting to be sent (the e-mail outbox). */
 export const emailStore = {
   /** In the transaction of the change the mail belongs to. */
-  async queue(tx: Queryable, mail: QueuedEmail, host: string): Promise<void> {
+  async queue(tx: WriteTx, mail: QueuedEmail, host: string): Promise<void> {
     await tx.query(sql.unsafe`
       insert into admin.email_outbox (kind, recipient, subject, text_body, html_body, user_id, message_id)
       values (${mail.kind}, ${mail.recipient}, ${mail.subject}, ${mail.text}, ${mail.html}, ${mail.userId}, ${`<${randomUUID()}@${host}>`})`);
@@ -23,7 +24,7 @@ export const emailStore = {
    * Claims mail that is due for `leaseMs`: another replica skips it while the claim lasts, and takes it again if
    * this one never says how sending went (it stopped).
    */
-  claimDue(db: Queryable, limit: number, leaseMs: number) {
+  claimDue(db: WriteTx, limit: number, leaseMs: number) {
     return db.any(sql.type(Claimed)`
       update admin.email_outbox set claimed_until = now() + ${leaseMs} * interval '1 millisecond', attempts = attempts + 1
       where id in (
@@ -33,12 +34,12 @@ export const emailStore = {
       returning id, kind, recipient, subject, text_body as text, html_body as html, user_id as "userId", message_id as "messageId", attempts`);
   },
 
-  async sent(db: Queryable, id: number): Promise<void> {
+  async sent(db: WriteTx, id: number): Promise<void> {
     await db.query(sql.unsafe`update admin.email_outbox set sent_at = now(), claimed_until = null, last_error = null where id = ${id}`);
   },
 
   /** A failed attempt: tried again after `retryInMs`, or given up (`retryInMs` null). */
-  async failed(db: Queryable, id: number, error: string, retryInMs: number | null): Promise<void> {
+  async failed(db: WriteTx, id: number, error: string, retryInMs: number | null): Promise<void> {
     await db.query(sql.unsafe`
       update admin.email_outbox set claimed_until = null, last_error = ${error.slice(0, 1000)},
         next_attempt_at = now() + ${retryInMs ?? 0} * interval '1 millisecond',

@@ -1,5 +1,6 @@
 import type { CreateEnvironment, Environment } from '@bunting/contracts';
-import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
+import { recordKeeping } from '../events/write-tx.ts';
+import { NameExistsError, NotFoundError, ValidationError, type DatabasePool, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { environmentStore, type EnvironmentRow } from './environment-store.ts';
 
@@ -71,7 +72,7 @@ export const environmentService = {
   },
 
   /** Marks the configured environments protected (PROTECTED_ENVIRONMENTS) and every other one not. */
-  setProtected(db: Queryable, names: string[]) {
-    return environmentStore.setProtected(db, names);
+  setProtected(db: DatabasePool, names: string[]) {
+    return recordKeeping(db, (tx) => environmentStore.setProtected(tx, names));
   },
 };

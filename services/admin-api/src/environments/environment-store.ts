@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 export const EnvironmentRow = z.object({
@@ -46,39 +47,39 @@ export const environmentStore = {
     return db.exists(sql.unsafe`select 1 from admin.environments where name = ${name}`);
   },
   /** Whether it was new (two requests creating one environment at once: only one finds it new). */
-  async insert(db: Queryable, environment: { name: string; type: string; enabled: boolean; sortOrder: number }): Promise<boolean> {
+  async insert(db: WriteTx, environment: { name: string; type: string; enabled: boolean; sortOrder: number }): Promise<boolean> {
     const inserted = await db.query(sql.unsafe`
       insert into admin.environments (name, type, enabled, sort_order)
       values (${environment.name}, ${environment.type}, ${environment.enabled}, ${environment.sortOrder})
       on conflict (name) do nothing`);
     return inserted.rowCount > 0;
   },
-  update(db: Queryable, name: string, changes: { type: string; sortOrder: number; enabled: boolean }) {
+  update(db: WriteTx, name: string, changes: { type: string; sortOrder: number; enabled: boolean }) {
     return db.query(sql.unsafe`
       update admin.environments set type = ${changes.type}, sort_order = ${changes.sortOrder}, enabled = ${changes.enabled}
       where name = ${name}`);
   },
-  delete(db: Queryable, name: string) {
+  delete(db: WriteTx, name: string) {
     return db.query(sql.unsafe`delete from admin.environments where name = ${name}`);
   },
-  addToProject(db: Queryable, project: string, environment: string) {
+  addToProject(db: WriteTx, project: string, environment: string) {
     return db.query(sql.unsafe`
       insert into admin.project_environments (project_id, environment) values (${project}, ${environment}) on conflict do nothing`);
   },
-  removeFromProject(db: Queryable, project: string, environment: string) {
+  removeFromProject(db: WriteTx, project: string, environment: string) {
     return db.query(sql.unsafe`delete from admin.project_environments where project_id = ${project} and environment = ${environment}`);
   },
-  setDefaultStrategy(db: Queryable, project: string, environment: string, strategy: unknown) {
+  setDefaultStrategy(db: WriteTx, project: string, environment: string, strategy: unknown) {
     return db.query(sql.unsafe`
       update admin.project_environments set default_strategy = ${sql.jsonb(strategy as object)}
       where project_id = ${project} and environment = ${environment}`);
   },
-  addToAllProjects(db: Queryable, name: string) {
+  addToAllProjects(db: WriteTx, name: string) {
     return db.query(sql.unsafe`
       insert into admin.project_environments (project_id, environment)
       select id, ${name} from admin.projects where archived_at is null on conflict do nothing`);
   },
-  setProtected(db: Queryable, names: string[]) {
+  setProtected(db: WriteTx, names: string[]) {
     return db.query(sql.unsafe`update admin.environments set protected = (name = any(${sql.array(names, 'text')}))`);
   },
 };

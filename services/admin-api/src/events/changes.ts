@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
 import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
 import { eventTagStore } from './event-tag-store.ts';
+import type { WriteTx } from './write-tx.ts';
 
 /** What a change says happened; the unit fills in uuid, time, actor and the feature's tags. */
 export type EventDraft = {
@@ -25,7 +26,8 @@ export type EnvironmentScope = { project: string; environment: string };
 export type Runner = Principal | { system: Actor };
 
 export type Change = {
-  tx: DatabaseTransactionConnection;
+  /** The unit's transaction: the only connection a store writes through. */
+  tx: WriteTx;
   actor: Actor;
   emit: (draft: EventDraft) => void;
   /**
@@ -72,7 +74,7 @@ export function createChanges(deps: {
   outbox: Outbox;
   messaging: Pick<Messaging, 'names'>;
   gate: ChangeGate;
-  touchProjects: (tx: DatabaseTransactionConnection, projects: readonly string[]) => Promise<unknown>;
+  touchProjects: (tx: WriteTx, projects: readonly string[]) => Promise<unknown>;
   reactions?: readonly ChangeReaction[];
 }): Changes {
   return {
@@ -82,7 +84,7 @@ export function createChanges(deps: {
         const drafts: EventDraft[] = [];
         const approved: EnvironmentScope[] = [];
         const before = await deps.gate.before(tx);
-        const change: Change = { tx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) };
+        const change: Change = { tx: tx as WriteTx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) };
         const result = await work(change);
         let seen = 0;
         for (let round = 0; round < MAX_REACTION_ROUNDS && seen < drafts.length; round += 1) {
@@ -95,7 +97,7 @@ export function createChanges(deps: {
           const events = await toEvents(tx, actor, drafts);
           await deps.outbox.add(tx, eventMessages(deps.messaging, events));
           const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];
-          if (projects.length > 0) await deps.touchProjects(tx, projects);
+          if (projects.length > 0) await deps.touchProjects(change.tx, projects);
         }
         return result;
       });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 /** Which flags each principal marked as favourite. */
 export const favoriteStore = {
   /** Whether the mark changed. */
-  async set(db: Queryable, principalKey: string, featureName: string, favorite: boolean): Promise<boolean> {
+  async set(db: WriteTx, principalKey: string, featureName: string, favorite: boolean): Promise<boolean> {
     const changed = favorite
       ? await db.query(sql.unsafe`insert into admin.favorite_features (principal, feature_name) values (${principalKey}, ${featureName})
           on conflict do nothing`)

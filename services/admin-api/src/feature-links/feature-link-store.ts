@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 export const FeatureLinkRow = z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() });
@@ -17,13 +18,13 @@ export const featureLinkStore = {
   count(db: Queryable, feature: string) {
     return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.feature_links where feature_name = ${feature}`);
   },
-  insert(db: Queryable, link: FeatureLinkRow) {
+  insert(db: WriteTx, link: FeatureLinkRow) {
     return db.query(sql.unsafe`insert into admin.feature_links (id, feature_name, url, title) values (${link.id}, ${link.feature}, ${link.url}, ${link.title})`);
   },
-  update(db: Queryable, link: FeatureLinkRow) {
+  update(db: WriteTx, link: FeatureLinkRow) {
     return db.query(sql.unsafe`update admin.feature_links set url = ${link.url}, title = ${link.title} where feature_name = ${link.feature} and id = ${link.id}`);
   },
-  delete(db: Queryable, feature: string, id: string) {
+  delete(db: WriteTx, feature: string, id: string) {
     return db.query(sql.unsafe`delete from admin.feature_links where feature_name = ${feature} and id = ${id}`);
   },
 };

@@ -1,4 +1,5 @@
 import type { Queryable } from '@bunting/platform';
+import type { WriteTx } from '../events/write-tx.ts';
 import { featureEnvironmentStore } from './feature-store.ts';
 
 /**
@@ -8,15 +9,15 @@ import { featureEnvironmentStore } from './feature-store.ts';
 export const environmentState = {
   get: (db: Queryable, featureName: string, environment: string) => featureEnvironmentStore.get(db, featureName, environment),
   listFor: (db: Queryable, featureNames: readonly string[]) => featureEnvironmentStore.listFor(db, featureNames),
-  setEnabled: (db: Queryable, featureName: string, environment: string, enabled: boolean) =>
+  setEnabled: (db: WriteTx, featureName: string, environment: string, enabled: boolean) =>
     featureEnvironmentStore.setEnabled(db, featureName, environment, enabled),
-  setVariants: (db: Queryable, featureName: string, environment: string, variants: unknown[]) =>
+  setVariants: (db: WriteTx, featureName: string, environment: string, variants: unknown[]) =>
     featureEnvironmentStore.setVariants(db, featureName, environment, variants),
   /** A revived flag comes back switched off everywhere. */
-  disableAll: (db: Queryable, featureName: string) => featureEnvironmentStore.disableAll(db, featureName),
+  disableAll: (db: WriteTx, featureName: string) => featureEnvironmentStore.disableAll(db, featureName),
   /** When SDKs last reported the flags in an environment. */
-  markSeen: (db: Queryable, environment: string, names: readonly string[], seenAt: string) => featureEnvironmentStore.markSeen(db, environment, names, seenAt),
+  markSeen: (db: WriteTx, environment: string, names: readonly string[], seenAt: string) => featureEnvironmentStore.markSeen(db, environment, names, seenAt),
   /** Every flag's state in one environment copied into a new one (cloning an environment). */
-  copyEnvironment: (db: Queryable, source: string, target: string, projects: readonly string[] | undefined) =>
+  copyEnvironment: (db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) =>
     featureEnvironmentStore.copyEnvironment(db, source, target, projects),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 import { potentiallyStale } from '../rules/staleness-store.ts';
 import type { CreatedFeature } from '@bunting/contracts';
@@ -66,7 +67,7 @@ export const featureStore = {
   exists(db: Queryable, name: string) {
     return db.exists(sql.unsafe`select 1 from admin.features where name = ${name}`);
   },
-  insert(db: Queryable, feature: { name: string; project: string; description: string | null; type: string; impressionData: boolean; createdByUserId: number | null; createdByName: string }) {
+  insert(db: WriteTx, feature: { name: string; project: string; description: string | null; type: string; impressionData: boolean; createdByUserId: number | null; createdByName: string }) {
     return db.one(sql.type(FeatureRow)`
       with inserted as (
         insert into admin.features (name, project_id, description, type, impression_data, created_by_user_id, created_by_name)
@@ -78,18 +79,18 @@ export const featureStore = {
       )
       select ${columns} from inserted`);
   },
-  update(db: Queryable, name: string, changes: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
+  update(db: WriteTx, name: string, changes: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
     return db.one(sql.type(FeatureRow)`
       update admin.features set description = ${changes.description}, type = ${changes.type},
         impression_data = ${changes.impressionData}, stale = ${changes.stale}
       where name = ${name} returning ${columns}`);
   },
-  setArchived(db: Queryable, name: string, archived: boolean) {
+  setArchived(db: WriteTx, name: string, archived: boolean) {
     return db.one(sql.type(FeatureRow)`
       update admin.features set archived_at = ${archived ? sql.fragment`now()` : null} where name = ${name} returning ${columns}`);
   },
   /** Moves a flag to a stage it is not in, and records the step in its lifecycle history. */
-  async setLifecycle(db: Queryable, name: string, stage: string, status: { status: string; statusValue: string | null } | null = null) {
+  async setLifecycle(db: WriteTx, name: string, stage: string, status: { status: string; statusValue: string | null } | null = null) {
     const moved = await db.query(sql.unsafe`
       update admin.features set lifecycle_stage = ${stage}, lifecycle_entered_at = now()
       where name = ${name} and lifecycle_stage <> ${stage}`);
@@ -99,18 +100,18 @@ export const featureStore = {
     }
     return moved;
   },
-  delete(db: Queryable, name: string) {
+  delete(db: WriteTx, name: string) {
     return db.query(sql.unsafe`delete from admin.features where name = ${name}`);
   },
   /** Marks active flags that outlived their type's lifetime and were not marked yet; returns them. */
-  markPotentiallyStale(db: Queryable) {
+  markPotentiallyStale(db: WriteTx) {
     return db.any(sql.type(z.object({ name: z.string(), project: z.string() }))`
       update admin.features f set potentially_stale = true
       where f.archived_at is null and not f.potentially_stale and ${potentiallyStale}
       returning f.name, f.project_id as project`);
   },
   /** Flags no longer potentially stale (marked stale, or their type's lifetime grew) lose the mark. */
-  unmarkPotentiallyStale(db: Queryable) {
+  unmarkPotentiallyStale(db: WriteTx) {
     return db.query(sql.unsafe`update admin.features f set potentially_stale = false where f.potentially_stale and not ${potentiallyStale}`);
   },
   /** Who created the project's flags (every project's without one), for filtering by creator. */
@@ -170,22 +171,22 @@ export const featureEnvironmentStore = {
       select feature_name as "featureName", environment, enabled, variants, last_seen_at as "lastSeenAt"
       from admin.feature_environments where feature_name = any(${sql.array(featureNames, 'text')})`);
   },
-  setEnabled(db: Queryable, featureName: string, environment: string, enabled: boolean) {
+  setEnabled(db: WriteTx, featureName: string, environment: string, enabled: boolean) {
     return db.query(sql.unsafe`
       insert into admin.feature_environments (feature_name, environment, enabled) values (${featureName}, ${environment}, ${enabled})
       on conflict (feature_name, environment) do update set enabled = excluded.enabled`);
   },
-  setVariants(db: Queryable, featureName: string, environment: string, variants: unknown[]) {
+  setVariants(db: WriteTx, featureName: string, environment: string, variants: unknown[]) {
     return db.query(sql.unsafe`
       insert into admin.feature_environments (feature_name, environment, variants)
       values (${featureName}, ${environment}, ${sql.jsonb(variants as object[])})
       on conflict (feature_name, environment) do update set variants = excluded.variants`);
   },
-  disableAll(db: Queryable, featureName: string) {
+  disableAll(db: WriteTx, featureName: string) {
     return db.query(sql.unsafe`update admin.feature_environments set enabled = false where feature_name = ${featureName}`);
   },
   /** Marks the flags seen at a time; the later of the stored and the new time wins. Unknown flags are skipped. */
-  markSeen(db: Queryable, environment: string, names: readonly string[], seenAt: string) {
+  markSeen(db: WriteTx, environment: string, names: readonly string[], seenAt: string) {
     return db.query(sql.unsafe`
       insert into admin.feature_environments (feature_name, environment, last_seen_at)
       select f.name, e.name, ${seenAt}::timestamptz
@@ -195,7 +196,7 @@ export const featureEnvironmentStore = {
         set last_seen_at = greatest(coalesce(admin.feature_environments.last_seen_at, excluded.last_seen_at), excluded.last_seen_at)`);
   },
   /** Every flag's state in one environment copied into another (of the given projects, or all). */
-  copyEnvironment(db: Queryable, source: string, target: string, projects: readonly string[] | undefined) {
+  copyEnvironment(db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) {
     const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
     return db.query(sql.unsafe`
       insert into admin.feature_environments (feature_name, environment, enabled, variants)

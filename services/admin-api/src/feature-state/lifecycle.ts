@@ -1,4 +1,5 @@
 import { ValidationError, type Queryable } from '@bunting/platform';
+import type { WriteTx } from '../events/write-tx.ts';
 import type { Change } from '../events/changes.ts';
 import { featureStore, type FeatureRow } from './feature-store.ts';
 import { lifecycleStore } from './lifecycle-store.ts';
@@ -7,7 +8,7 @@ import { lifecycleStore } from './lifecycle-store.ts';
  * The lifecycle stage follows the feature's state: archived; completed when marked so; live once on in a
  * production-type environment; pre-live once on anywhere else; initial before that.
  */
-export async function refreshLifecycle(db: Queryable, feature: FeatureRow): Promise<void> {
+export async function refreshLifecycle(db: WriteTx, feature: FeatureRow): Promise<void> {
   if (feature.archivedAt !== null) {
     await featureStore.setLifecycle(db, feature.name, 'archived');
     return;

@@ -16,14 +16,16 @@ function personOf(principal: Principal): number {
  * The web UI's feedback prompts (Unleash's POST and PUT /api/admin/feedback): whether the signed-in person answered
  * one, or asked never to see it again. A preference of the person, not of the instance: no event, as in Unleash.
  */
-export function feedbackRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db'>) {
+export function feedbackRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'changes'>) {
   app.post('/api/admin/feedback', { schema: { summary: "Record the caller's answer to a feedback prompt", body: CreateFeedback, response: { 200: FeedbackAnswer } } }, async (request) => {
-    const userId = personOf(allowRead(request));
-    return feedbackStore.save(db, { userId, feedbackId: request.body.feedbackId, given: new Date().toISOString(), neverShow: request.body.neverShow ?? false });
+    const principal = allowRead(request);
+    const userId = personOf(principal);
+    return changes.run(principal, (change) => feedbackStore.save(change.tx, { userId, feedbackId: request.body.feedbackId, given: new Date().toISOString(), neverShow: request.body.neverShow ?? false }));
   });
 
   app.put('/api/admin/feedback/:id', { schema: { summary: "Change the caller's answer to a feedback prompt", params: FeedbackParams, body: UpdateFeedback, response: { 200: FeedbackAnswer } } }, async (request) => {
-    const userId = personOf(allowRead(request));
-    return feedbackStore.save(db, { userId, feedbackId: request.params.id, given: request.body.given, neverShow: request.body.neverShow });
+    const principal = allowRead(request);
+    const userId = personOf(principal);
+    return changes.run(principal, (change) => feedbackStore.save(change.tx, { userId, feedbackId: request.params.id, given: request.body.given, neverShow: request.body.neverShow }));
   });
 }

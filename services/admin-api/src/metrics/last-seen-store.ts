@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const ExposureRow = z.object({ featureName: z.string(), environment: z.string(), yes: z.number(), no: z.number() });
@@ -6,11 +7,11 @@ const ExposureRow = z.object({ featureName: z.string(), environment: z.string(),
 /** When SDKs last reported each flag per environment (Feature.lastSeenAt), and how often it was on or off. */
 export const lastSeenStore = {
   /** Whether this metrics message is new (false: it was counted before and is being redelivered). */
-  async claimMessage(db: Queryable, streamSequence: number): Promise<boolean> {
+  async claimMessage(db: WriteTx, streamSequence: number): Promise<boolean> {
     return (await db.query(sql.unsafe`insert into admin.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`)).rowCount > 0;
   },
   /** Adds yes/no counts to the hour `at` falls in; unknown flags are skipped. */
-  addExposures(db: Queryable, environment: string, at: string, counts: ReadonlyMap<string, { yes: number; no: number }>) {
+  addExposures(db: WriteTx, environment: string, at: string, counts: ReadonlyMap<string, { yes: number; no: number }>) {
     const names = [...counts.keys()];
     return db.query(sql.unsafe`
       insert into admin.feature_exposures (feature_name, environment, hour, yes, no)

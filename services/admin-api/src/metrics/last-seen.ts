@@ -1,4 +1,5 @@
 import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
+import { recordKeeping } from '../events/write-tx.ts';
 import type { DatabasePool } from '@bunting/platform';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { lastSeenStore } from './last-seen-store.ts';
@@ -44,7 +45,7 @@ export function exposures(message: MetricsMessage): Map<string, Map<string, Expo
 export async function recordLastSeen(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
   const counted = exposures(message);
   if (counted.size === 0) return;
-  await db.transaction(async (tx) => {
+  await recordKeeping(db, async (tx) => {
     if (!await lastSeenStore.claimMessage(tx, streamSequence)) return;
     for (const [environment, flags] of counted) {
       await environmentState.markSeen(tx, environment, [...flags.keys()], message.receivedAt);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { WriteTx } from '../events/write-tx.ts';
 import { z } from 'zod';
 import type { Pat } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
@@ -39,14 +40,14 @@ export const patStore = {
   findBySecret(db: Queryable, secret: string) {
     return db.maybeOne(sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where secret_hash = ${hashSecret(secret)}`);
   },
-  insert(db: Queryable, token: { userId: number; secret: string; description: string; expiresAt: string }) {
+  insert(db: WriteTx, token: { userId: number; secret: string; description: string; expiresAt: string }) {
     return db.one(sql.type(PatRow)`insert into admin.personal_access_tokens (user_id, secret_hash, description, expires_at)
       values (${token.userId}, ${hashSecret(token.secret)}, ${token.description}, ${token.expiresAt}) returning ${columns}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.personal_access_tokens where id = ${id}`);
   },
-  touchSeen(db: Queryable, ids: number[]) {
+  touchSeen(db: WriteTx, ids: number[]) {
     return db.query(sql.unsafe`update admin.personal_access_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
   },
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 import { potentiallyStale } from '../rules/staleness-store.ts';
 
@@ -94,14 +95,14 @@ export const projectStore = {
   exists(db: Queryable, id: string) {
     return db.exists(sql.unsafe`select 1 from admin.projects where id = ${id}`);
   },
-  insert(db: Queryable, project: ProjectWrite) {
+  insert(db: WriteTx, project: ProjectWrite) {
     return db.query(sql.unsafe`
       insert into admin.projects (id, name, description, mode, default_stickiness, feature_limit,
         feature_naming_pattern, feature_naming_example, feature_naming_description)
       values (${project.id}, ${project.name}, ${project.description}, ${project.mode}, ${project.defaultStickiness},
         ${project.featureLimit}, ${project.featureNamingPattern}, ${project.featureNamingExample}, ${project.featureNamingDescription})`);
   },
-  update(db: Queryable, project: ProjectWrite) {
+  update(db: WriteTx, project: ProjectWrite) {
     return db.query(sql.unsafe`
       update admin.projects set name = ${project.name}, description = ${project.description}, mode = ${project.mode},
         default_stickiness = ${project.defaultStickiness}, feature_limit = ${project.featureLimit},
@@ -109,15 +110,15 @@ export const projectStore = {
         feature_naming_description = ${project.featureNamingDescription}, updated_at = now()
       where id = ${project.id}`);
   },
-  setArchived(db: Queryable, id: string, archived: boolean) {
+  setArchived(db: WriteTx, id: string, archived: boolean) {
     return db.query(sql.unsafe`
       update admin.projects set archived_at = ${archived ? sql.fragment`now()` : null}, updated_at = now() where id = ${id}`);
   },
   /** Every change that writes an event about a project moves its last activity on. */
-  touch(db: Queryable, projects: readonly string[]) {
+  touch(db: WriteTx, projects: readonly string[]) {
     return db.query(sql.unsafe`update admin.projects set last_activity_at = now() where id = any(${sql.array([...projects], 'text')})`);
   },
-  delete(db: Queryable, id: string) {
+  delete(db: WriteTx, id: string) {
     return db.query(sql.unsafe`delete from admin.projects where id = ${id}`);
   },
   countFeatures(db: Queryable, id: string, includeArchived: boolean) {
@@ -155,19 +156,19 @@ export const projectStore = {
       where pe.project_id = ${id} and e.type = 'production' order by e.sort_order, e.name limit 1`);
   },
   /** Gives a user or a group a role in the project. */
-  grant(db: Queryable, subject: 'user' | 'group', project: string, id: number, roleId: number) {
+  grant(db: WriteTx, subject: 'user' | 'group', project: string, id: number, roleId: number) {
     return subject === 'user'
       ? db.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`)
       : db.query(sql.unsafe`insert into admin.project_group_roles (project_id, group_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`);
   },
   /** Takes every role in the project from a user or a group. */
-  revokeAll(db: Queryable, subject: 'user' | 'group', project: string, id: number) {
+  revokeAll(db: WriteTx, subject: 'user' | 'group', project: string, id: number) {
     return subject === 'user'
       ? db.query(sql.unsafe`delete from admin.project_user_roles where project_id = ${project} and user_id = ${id}`)
       : db.query(sql.unsafe`delete from admin.project_group_roles where project_id = ${project} and group_id = ${id}`);
   },
   /** Makes a person who created a project its owner, if they are a user (tokens and the system are not). */
-  addOwner(db: Queryable, id: string, userId: number, ownerRoleId: number) {
+  addOwner(db: WriteTx, id: string, userId: number, ownerRoleId: number) {
     return db.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id)
       select ${id}, u.id, ${ownerRoleId} from admin.users u where u.id = ${userId}`);
   },
@@ -178,7 +179,7 @@ export const projectStore = {
     return db.anyFirst(sql.type(z.object({ id: z.string() }))`
       select project_id as id from admin.favorite_projects where principal = ${principal}`);
   },
-  setFavorite(db: Queryable, principal: string, id: string, favorite: boolean) {
+  setFavorite(db: WriteTx, principal: string, id: string, favorite: boolean) {
     return favorite
       ? db.query(sql.unsafe`insert into admin.favorite_projects (principal, project_id) values (${principal}, ${id}) on conflict do nothing`)
       : db.query(sql.unsafe`delete from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);

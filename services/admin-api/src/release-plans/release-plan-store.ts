@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { SafeguardMetricInput, StoredMilestoneStrategy } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -78,11 +79,11 @@ export const releasePlanStore = {
     return db.maybeOne(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where p.feature_name = ${featureName} and p.environment = ${environment}`);
   },
-  async insertPlan(db: Queryable, row: Omit<PlanRow, 'createdAt' | 'activeMilestoneId' | 'project'>) {
+  async insertPlan(db: WriteTx, row: Omit<PlanRow, 'createdAt' | 'activeMilestoneId' | 'project'>) {
     await db.query(sql.unsafe`insert into admin.release_plans (id, template_id, name, description, feature_name, environment, created_by_user_id)
       values (${row.id}, ${row.templateId}, ${row.name}, ${row.description}, ${row.featureName}, ${row.environment}, ${row.createdByUserId})`);
   },
-  async deletePlan(db: Queryable, id: string) {
+  async deletePlan(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.release_plans where id = ${id}`);
   },
   /** Every plan of a project's flags in one environment (what goes when the environment leaves the project). */
@@ -90,7 +91,7 @@ export const releasePlanStore = {
     return db.any(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where f.project_id = ${project} and p.environment = ${environment}`);
   },
-  async setActive(db: Queryable, planId: string, milestoneId: string | null) {
+  async setActive(db: WriteTx, planId: string, milestoneId: string | null) {
     await db.query(sql.unsafe`update admin.release_plans set active_milestone_id = ${milestoneId} where id = ${planId}`);
   },
 
@@ -104,19 +105,19 @@ export const releasePlanStore = {
       left join admin.milestone_progressions g on g.source_milestone = m.id
       where m.id = any(${sql.array([...ids], 'text')})`);
   },
-  async insertMilestone(db: Queryable, row: { id: string; planId: string; name: string; sortOrder: number; strategies: unknown }) {
+  async insertMilestone(db: WriteTx, row: { id: string; planId: string; name: string; sortOrder: number; strategies: unknown }) {
     await db.query(sql.unsafe`insert into admin.release_plan_milestones (id, plan_id, name, sort_order, strategies)
       values (${row.id}, ${row.planId}, ${row.name}, ${row.sortOrder}, ${sql.jsonb(row.strategies as never)})`);
   },
-  async markStarted(db: Queryable, milestoneId: string) {
+  async markStarted(db: WriteTx, milestoneId: string) {
     await db.query(sql.unsafe`update admin.release_plan_milestones set started_at = now() where id = ${milestoneId}`);
   },
-  async setStrategies(db: Queryable, milestoneId: string, strategies: unknown) {
+  async setStrategies(db: WriteTx, milestoneId: string, strategies: unknown) {
     await db.query(sql.unsafe`update admin.release_plan_milestones set strategies = ${sql.jsonb(strategies as never)} where id = ${milestoneId}`);
   },
 
   /** Sets a progression; one set while a safeguard holds its plan is paused from the start. */
-  async upsertProgression(db: Queryable, source: string, target: string, intervalMinutes: number) {
+  async upsertProgression(db: WriteTx, source: string, target: string, intervalMinutes: number) {
     await db.query(sql.unsafe`insert into admin.milestone_progressions (source_milestone, target_milestone, interval_minutes, paused_at, paused_by)
       select ${source}, ${target}, ${intervalMinutes}, held.at, held.by
       from (select 1) one left join lateral (
@@ -125,21 +126,21 @@ export const releasePlanStore = {
       on conflict (source_milestone) do update set target_milestone = excluded.target_milestone, interval_minutes = excluded.interval_minutes,
         executed_at = null, paused_at = coalesce(milestone_progressions.paused_at, excluded.paused_at), paused_by = coalesce(milestone_progressions.paused_by, excluded.paused_by)`);
   },
-  async deleteProgression(db: Queryable, source: string) {
+  async deleteProgression(db: WriteTx, source: string) {
     return (await db.query(sql.unsafe`delete from admin.milestone_progressions where source_milestone = ${source}`)).rowCount > 0;
   },
   /** A progression may run again once its source has been started anew. */
-  async rearm(db: Queryable, source: string) {
+  async rearm(db: WriteTx, source: string) {
     await db.query(sql.unsafe`update admin.milestone_progressions set executed_at = null where source_milestone = ${source}`);
   },
-  async markExecuted(db: Queryable, source: string) {
+  async markExecuted(db: WriteTx, source: string) {
     await db.query(sql.unsafe`update admin.milestone_progressions set executed_at = now() where source_milestone = ${source}`);
   },
-  async pause(db: Queryable, planId: string, by: string) {
+  async pause(db: WriteTx, planId: string, by: string) {
     return (await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = now(), paused_by = ${by}
       from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is null`)).rowCount;
   },
-  async resume(db: Queryable, planId: string) {
+  async resume(db: WriteTx, planId: string) {
     return (await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = null, paused_by = null
       from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is not null`)).rowCount;
   },
@@ -181,13 +182,13 @@ export const releasePlanStore = {
     return db.maybeOne(sql.type(SafeguardRow)`select ${safeguardColumns} from admin.safeguards s join admin.features f on f.name = s.feature_name
       where s.id = ${id} ${lock}`);
   },
-  async saveSafeguard(db: Queryable, row: { id: string; planId: string | null; featureName: string; environment: string; metricId: string; metric: unknown; operator: string; threshold: number }) {
+  async saveSafeguard(db: WriteTx, row: { id: string; planId: string | null; featureName: string; environment: string; metricId: string; metric: unknown; operator: string; threshold: number }) {
     await db.query(sql.unsafe`insert into admin.safeguards (id, plan_id, feature_name, environment, metric_id, metric, operator, threshold)
       values (${row.id}, ${row.planId}, ${row.featureName}, ${row.environment}, ${row.metricId}, ${sql.jsonb(row.metric as never)}, ${row.operator}, ${row.threshold})
       on conflict (id) do update set metric = excluded.metric, operator = excluded.operator, threshold = excluded.threshold,
         triggered_at = null, triggered_value = null, last_error = null`);
   },
-  async deleteSafeguard(db: Queryable, id: string) {
+  async deleteSafeguard(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.safeguards where id = ${id}`);
   },
   /** Safeguards to read now: not read within `everyMs`, the longest unread first. */
@@ -196,12 +197,12 @@ export const releasePlanStore = {
       select id from admin.safeguards where evaluated_at is null or evaluated_at <= now() - make_interval(secs => ${everyMs / 1000})
       order by evaluated_at nulls first, id limit ${limit}`);
   },
-  async recordReading(db: Queryable, id: string, reading: { error: string | null; triggeredValue?: number }) {
+  async recordReading(db: WriteTx, id: string, reading: { error: string | null; triggeredValue?: number }) {
     await db.query(sql.unsafe`update admin.safeguards set evaluated_at = now(), last_error = ${reading.error}
       ${reading.triggeredValue === undefined ? sql.fragment`` : sql.fragment`, triggered_at = now(), triggered_value = ${reading.triggeredValue}`}
       where id = ${id}`);
   },
-  async clearTriggers(db: Queryable, planId: string) {
+  async clearTriggers(db: WriteTx, planId: string) {
     await db.query(sql.unsafe`update admin.safeguards set triggered_at = null, triggered_value = null where plan_id = ${planId}`);
   },
 };

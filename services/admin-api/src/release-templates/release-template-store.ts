@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { StoredMilestoneStrategy } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -43,36 +44,36 @@ export const releaseTemplateStore = {
     return db.exists(sql.unsafe`select 1 from admin.release_templates
       where coalesce(project, '') = ${project ?? ''} and lower(name) = lower(${name}) and archived_at is null and id <> ${except ?? ''}`);
   },
-  async insert(db: Queryable, row: Omit<TemplateRow, 'createdAt' | 'archivedAt'>) {
+  async insert(db: WriteTx, row: Omit<TemplateRow, 'createdAt' | 'archivedAt'>) {
     await db.query(sql.unsafe`insert into admin.release_templates (id, name, description, project, created_by_user_id)
       values (${row.id}, ${row.name}, ${row.description}, ${row.project}, ${row.createdByUserId})`);
   },
-  async update(db: Queryable, id: string, fields: { name: string; description: string | null }) {
+  async update(db: WriteTx, id: string, fields: { name: string; description: string | null }) {
     await db.query(sql.unsafe`update admin.release_templates set name = ${fields.name}, description = ${fields.description} where id = ${id}`);
   },
-  async archive(db: Queryable, id: string) {
+  async archive(db: WriteTx, id: string) {
     await db.query(sql.unsafe`update admin.release_templates set archived_at = now() where id = ${id} and archived_at is null`);
   },
-  async delete(db: Queryable, id: string) {
+  async delete(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.release_templates where id = ${id}`);
   },
   milestonesOf(db: Queryable, templateIds: readonly string[]) {
     return db.any(sql.type(TemplateMilestoneRow)`select ${milestoneColumns} from admin.release_template_milestones
       where template_id = any(${sql.array([...templateIds], 'text')}) order by template_id, sort_order, id`);
   },
-  async replaceMilestones(db: Queryable, templateId: string, milestones: readonly Omit<TemplateMilestoneRow, 'templateId'>[]) {
+  async replaceMilestones(db: WriteTx, templateId: string, milestones: readonly Omit<TemplateMilestoneRow, 'templateId'>[]) {
     await db.query(sql.unsafe`delete from admin.release_template_milestones where template_id = ${templateId}`);
     for (const milestone of milestones) await releaseTemplateStore.insertMilestone(db, { ...milestone, templateId });
   },
-  async insertMilestone(db: Queryable, milestone: TemplateMilestoneRow) {
+  async insertMilestone(db: WriteTx, milestone: TemplateMilestoneRow) {
     await db.query(sql.unsafe`insert into admin.release_template_milestones (id, template_id, name, sort_order, interval_minutes, strategies)
       values (${milestone.id}, ${milestone.templateId}, ${milestone.name}, ${milestone.sortOrder}, ${milestone.intervalMinutes}, ${sql.jsonb(milestone.strategies as never)})`);
   },
-  async updateMilestone(db: Queryable, milestone: TemplateMilestoneRow) {
+  async updateMilestone(db: WriteTx, milestone: TemplateMilestoneRow) {
     await db.query(sql.unsafe`update admin.release_template_milestones set name = ${milestone.name}, sort_order = ${milestone.sortOrder},
       interval_minutes = ${milestone.intervalMinutes}, strategies = ${sql.jsonb(milestone.strategies as never)} where id = ${milestone.id}`);
   },
-  async deleteMilestone(db: Queryable, id: string) {
+  async deleteMilestone(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.release_template_milestones where id = ${id}`);
   },
 };

@@ -1,4 +1,5 @@
 import type { CreateRole } from '@bunting/contracts';
+import type { WriteTx } from '../events/write-tx.ts';
 import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import {
@@ -44,7 +45,7 @@ async function checkGrants(db: Queryable, type: 'root-custom' | 'custom', grants
   }
 }
 
-function storeGrants(db: Queryable, roleId: number, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
+function storeGrants(db: WriteTx, roleId: number, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
   return roleStore.setPermissions(db, roleId, grants.map((grant) => ({
     permission: grant.name,
     environment: type === 'custom' && isEnvironmentPermission(grant.name) ? grant.environment ?? null : null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import type { Role } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -26,21 +27,21 @@ export const roleStore = {
     return db.any(sql.type(z.object({ name: z.string(), environment: z.string().nullable() }))`
       select permission as name, environment from admin.role_permissions where role_id = ${id} order by permission, environment`);
   },
-  insert(db: Queryable, role: { name: string; description: string | null; type: string }) {
+  insert(db: WriteTx, role: { name: string; description: string | null; type: string }) {
     return db.one(sql.type(RoleRow)`insert into admin.roles (name, description, type)
       values (${role.name}, ${role.description}, ${role.type}) returning ${columns}`);
   },
-  update(db: Queryable, id: number, role: { name: string; description: string | null }) {
+  update(db: WriteTx, id: number, role: { name: string; description: string | null }) {
     return db.query(sql.unsafe`update admin.roles set name = ${role.name}, description = ${role.description} where id = ${id}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.roles where id = ${id}`);
   },
   /** Whether a user or a group holds the role as its root role. */
   isAssigned(db: Queryable, id: number) {
     return db.exists(sql.unsafe`select 1 from admin.users where root_role_id = ${id} union all select 1 from admin.groups where root_role_id = ${id}`);
   },
-  async setPermissions(db: Queryable, id: number, grants: readonly { permission: string; environment: string | null }[]) {
+  async setPermissions(db: WriteTx, id: number, grants: readonly { permission: string; environment: string | null }[]) {
     await db.query(sql.unsafe`delete from admin.role_permissions where role_id = ${id}`);
     for (const grant of grants) {
       await db.query(sql.unsafe`insert into admin.role_permissions (role_id, permission, environment)

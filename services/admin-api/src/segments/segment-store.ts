@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import type { Constraint, Segment } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
@@ -44,17 +45,17 @@ export const segmentStore = {
   projectExists(db: Queryable, project: string) {
     return db.exists(sql.unsafe`select 1 from admin.projects where id = ${project}`);
   },
-  insert(db: Queryable, segment: SegmentWrite & { createdBy: string }) {
+  insert(db: WriteTx, segment: SegmentWrite & { createdBy: string }) {
     return db.oneFirst(sql.type(z.object({ id: z.number() }))`
       insert into admin.segments (name, description, project, constraints, created_by)
       values (${segment.name}, ${segment.description}, ${segment.project}, ${sql.jsonb(segment.constraints)}, ${segment.createdBy})
       returning id`);
   },
-  update(db: Queryable, id: number, segment: SegmentWrite) {
+  update(db: WriteTx, id: number, segment: SegmentWrite) {
     return db.query(sql.unsafe`update admin.segments set name = ${segment.name}, description = ${segment.description},
       project = ${segment.project}, constraints = ${sql.jsonb(segment.constraints)} where id = ${id}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.segments where id = ${id}`);
   },
   /** Every (flag, segment name) pair where one of the flag's strategies uses the segment. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 /** The UI screens and tips each user has dismissed. */
 export const splashStore = {
-  markSeen(db: Queryable, userId: number, splashId: string) {
+  markSeen(db: WriteTx, userId: number, splashId: string) {
     return db.query(sql.unsafe`insert into admin.user_splash (user_id, splash_id) values (${userId}, ${splashId}) on conflict do nothing`);
   },
   seenBy(db: Queryable, userId: number) {

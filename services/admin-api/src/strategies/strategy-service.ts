@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WriteTx } from '../events/write-tx.ts';
 import { CreateFeatureStrategy, type PatchOperation, type StoredMilestoneStrategy } from '@bunting/contracts';
 import { ConflictError, NotFoundError, OperationRefused, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
@@ -58,7 +59,7 @@ async function disableIfNoEnabledStrategies(change: Change, feature: FeatureRow,
 
 export const strategyService = {
   /** Every strategy of one environment copied into a new one (cloning an environment). */
-  copyEnvironment: (db: Queryable, source: string, target: string, projects: readonly string[] | undefined) => strategyStore.copyEnvironment(db, source, target, projects),
+  copyEnvironment: (db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) => strategyStore.copyEnvironment(db, source, target, projects),
 
   async list(db: Queryable, path: StrategyPath) {
     await requireFeature(db, path.project, path.feature, { allowArchived: true });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import type { Constraint, StrategyVariant } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 import type { StrategyWrite } from '../rules/strategy-rules.ts';
@@ -65,7 +66,7 @@ export const strategyStore = {
       select coalesce(max(sort_order) + 1, 0)::int as next from admin.feature_strategies
       where feature_name = ${featureName} and environment = ${environment}`);
   },
-  async insert(db: Queryable, id: string, featureName: string, environment: string, strategy: StrategyWrite, milestoneId: string | null = null) {
+  async insert(db: WriteTx, id: string, featureName: string, environment: string, strategy: StrategyWrite, milestoneId: string | null = null) {
     await db.query(sql.unsafe`
       insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order,
         constraints, parameters, variants, milestone_id)
@@ -73,7 +74,7 @@ export const strategyStore = {
         ${strategy.sortOrder}, ${sql.jsonb(strategy.constraints)}, ${sql.jsonb(strategy.parameters)}, ${sql.jsonb(strategy.variants)}, ${milestoneId})`);
     await strategyStore.setSegments(db, id, strategy.segments);
   },
-  async update(db: Queryable, id: string, strategy: StrategyWrite) {
+  async update(db: WriteTx, id: string, strategy: StrategyWrite) {
     await db.query(sql.unsafe`
       update admin.feature_strategies set strategy_name = ${strategy.name}, title = ${strategy.title},
         disabled = ${strategy.disabled}, sort_order = ${strategy.sortOrder}, constraints = ${sql.jsonb(strategy.constraints)},
@@ -81,21 +82,21 @@ export const strategyStore = {
       where id = ${id}`);
     await strategyStore.setSegments(db, id, strategy.segments);
   },
-  async setSegments(db: Queryable, id: string, segments: number[]) {
+  async setSegments(db: WriteTx, id: string, segments: number[]) {
     await db.query(sql.unsafe`delete from admin.feature_strategy_segments where strategy_id = ${id}`);
     if (segments.length === 0) return;
     await db.query(sql.unsafe`
       insert into admin.feature_strategy_segments (strategy_id, segment_id)
       select ${id}, unnest(${sql.array(segments, 'int4')}) on conflict do nothing`);
   },
-  setSortOrder(db: Queryable, id: string, sortOrder: number) {
+  setSortOrder(db: WriteTx, id: string, sortOrder: number) {
     return db.query(sql.unsafe`update admin.feature_strategies set sort_order = ${sortOrder} where id = ${id}`);
   },
-  delete(db: Queryable, id: string) {
+  delete(db: WriteTx, id: string) {
     return db.query(sql.unsafe`delete from admin.feature_strategies where id = ${id}`);
   },
   /** Every strategy of one environment, with its segment links, copied into another under new ids (of the given projects, or all). */
-  copyEnvironment(db: Queryable, source: string, target: string, projects: readonly string[] | undefined) {
+  copyEnvironment(db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) {
     const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
     // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
     return db.query(sql.unsafe`

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
 export const TagTypeRow = z.object({
@@ -20,15 +21,15 @@ export const tagTypeStore = {
   get(db: Queryable, name: string) {
     return db.maybeOne(sql.type(TagTypeRow)`select name, description, icon, color from admin.tag_types where name = ${name}`);
   },
-  insert(db: Queryable, tagType: TagTypeRow) {
+  insert(db: WriteTx, tagType: TagTypeRow) {
     return db.query(sql.unsafe`insert into admin.tag_types (name, description, icon, color)
       values (${tagType.name}, ${tagType.description}, ${tagType.icon}, ${tagType.color})`);
   },
-  update(db: Queryable, tagType: TagTypeRow) {
+  update(db: WriteTx, tagType: TagTypeRow) {
     return db.query(sql.unsafe`update admin.tag_types set description = ${tagType.description}, icon = ${tagType.icon},
       color = ${tagType.color} where name = ${tagType.name}`);
   },
-  delete(db: Queryable, name: string) {
+  delete(db: WriteTx, name: string) {
     return db.query(sql.unsafe`delete from admin.tag_types where name = ${name}`);
   },
 };
@@ -47,10 +48,10 @@ export const tagStore = {
     return db.exists(sql.unsafe`select 1 from admin.tags where type = ${tag.type} and value = ${tag.value}`);
   },
   /** Whether the tag was new (two requests creating one tag at once: only one finds it new). */
-  async insert(db: Queryable, tag: TagRow): Promise<boolean> {
+  async insert(db: WriteTx, tag: TagRow): Promise<boolean> {
     return (await db.query(sql.unsafe`insert into admin.tags (type, value) values (${tag.type}, ${tag.value}) on conflict do nothing`)).rowCount > 0;
   },
-  delete(db: Queryable, tag: TagRow) {
+  delete(db: WriteTx, tag: TagRow) {
     return db.query(sql.unsafe`delete from admin.tags where type = ${tag.type} and value = ${tag.value}`);
   },
   async forFeature(db: Queryable, featureName: string) {
@@ -69,11 +70,11 @@ export const tagStore = {
       where feature_name = ${featureName} and tag_type = ${tag.type} and tag_value = ${tag.value}`);
   },
   /** Whether the flag did not carry the tag yet. */
-  async attach(db: Queryable, featureName: string, tag: TagRow, userId: number | null): Promise<boolean> {
+  async attach(db: WriteTx, featureName: string, tag: TagRow, userId: number | null): Promise<boolean> {
     return (await db.query(sql.unsafe`insert into admin.feature_tags (feature_name, tag_type, tag_value, created_by_user_id)
       values (${featureName}, ${tag.type}, ${tag.value}, ${userId}) on conflict do nothing`)).rowCount > 0;
   },
-  detach(db: Queryable, featureName: string, tag: TagRow) {
+  detach(db: WriteTx, featureName: string, tag: TagRow) {
     return db.query(sql.unsafe`delete from admin.feature_tags
       where feature_name = ${featureName} and tag_type = ${tag.type} and tag_value = ${tag.value}`);
   },

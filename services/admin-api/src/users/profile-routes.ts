@@ -84,9 +84,9 @@ export function profileRoutes(app: HttpServer, { db, changes, sessions }: Pick<A
     return (await userService.notificationPreferences(db, person(request)));
   });
   app.put('/api/admin/user/notifications', { schema: { summary: 'Choose what the caller is e-mailed about', body: NotificationPreferences, response: { 200: NotificationPreferences } } }, async (request) => {
-    allowRead(request);
+    const principal = allowRead(request);
     const userId = person(request);
-    await userService.setNotificationPreferences(db, userId, request.body);
+    await changes.run(principal, (change) => userService.setNotificationPreferences(change, userId, request.body));
     return userService.notificationPreferences(db, userId);
   });
 }

@@ -1,5 +1,6 @@
 import type { CreateUser, User } from '@bunting/contracts';
-import { NameExistsError, type Queryable } from '@bunting/platform';
+import { recordKeeping } from '../events/write-tx.ts';
+import { NameExistsError, type DatabasePool, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { hashPassword } from './passwords.ts';
@@ -72,12 +73,12 @@ export const userService = {
     change.emit({ type: 'user-updated', data: { id, openIdConnectLinked: true }, preData: null });
   },
 
-  recordLogin(db: Queryable, id: number) {
-    return userStore.recordLogin(db, id);
+  recordLogin(db: DatabasePool, id: number) {
+    return recordKeeping(db, (tx) => userStore.recordLogin(tx, id));
   },
 
-  recordFailedLogin(db: Queryable, id: number) {
-    return userStore.recordFailedLogin(db, id);
+  recordFailedLogin(db: DatabasePool, id: number) {
+    return recordKeeping(db, (tx) => userStore.recordFailedLogin(tx, id));
   },
 
   async setPassword(change: Change, id: number, password: string) {
@@ -101,13 +102,13 @@ export const userService = {
   },
 
   /** Personal state, as favorites are: no event in the log. */
-  async setNotificationPreferences(db: Queryable, id: number, preferences: { changeRequests: boolean }) {
-    await userStore.setNotificationPreferences(db, id, preferences);
+  async setNotificationPreferences(change: Change, id: number, preferences: { changeRequests: boolean }) {
+    await userStore.setNotificationPreferences(change.tx, id, preferences);
   },
 
   /** A welcome mail went out to the user (their emailSent, as Unleash answers it). */
-  async markEmailSent(db: Queryable, id: number) {
-    await userStore.markEmailSent(db, id);
+  async markEmailSent(db: DatabasePool, id: number) {
+    await recordKeeping(db, (tx) => userStore.markEmailSent(tx, id));
   },
 
   /** Forgets a user's failed sign-ins, which lifts a lock they caused (the caller clears the lock itself). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { WriteTx } from '../events/write-tx.ts';
 import { z } from 'zod';
 import type { User } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
@@ -69,7 +70,7 @@ export const userStore = {
   findByOidcSubject(db: Queryable, subject: string) {
     return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where oidc_subject = ${subject}`);
   },
-  setOidcSubject(db: Queryable, id: number, subject: string) {
+  setOidcSubject(db: WriteTx, id: number, subject: string) {
     return db.query(sql.unsafe`update admin.users set oidc_subject = ${subject} where id = ${id}`);
   },
   findByEmail(db: Queryable, email: string) {
@@ -89,23 +90,23 @@ export const userStore = {
   usernameTaken(db: Queryable, username: string, exceptId = 0) {
     return db.exists(sql.unsafe`select 1 from admin.users where lower(username) = lower(${username}) and id <> ${exceptId}`);
   },
-  insert(db: Queryable, user: { name: string | null; username: string | null; email: string | null; passwordHash: string | null; rootRole: number; isService: boolean }) {
+  insert(db: WriteTx, user: { name: string | null; username: string | null; email: string | null; passwordHash: string | null; rootRole: number; isService: boolean }) {
     return db.one(sql.type(UserRow)`
       insert into admin.users (name, username, email, password_hash, root_role_id, is_service)
       values (${user.name}, ${user.username}, ${user.email}, ${user.passwordHash}, ${user.rootRole}, ${user.isService})
       returning ${columns}`);
   },
-  update(db: Queryable, id: number, user: { name: string | null; email: string | null; rootRole: number; username: string | null }) {
+  update(db: WriteTx, id: number, user: { name: string | null; email: string | null; rootRole: number; username: string | null }) {
     return db.one(sql.type(UserRow)`update admin.users set name = ${user.name}, email = ${user.email}, root_role_id = ${user.rootRole},
       username = ${user.username} where id = ${id} returning ${columns}`);
   },
-  setPassword(db: Queryable, id: number, passwordHash: string) {
+  setPassword(db: WriteTx, id: number, passwordHash: string) {
     return db.query(sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`);
   },
   notificationPreferences(db: Queryable, id: number) {
     return db.maybeOne(sql.type(z.object({ changeRequests: z.boolean() }))`select notify_change_requests as "changeRequests" from admin.users where id = ${id}`);
   },
-  setNotificationPreferences(db: Queryable, id: number, preferences: { changeRequests: boolean }) {
+  setNotificationPreferences(db: WriteTx, id: number, preferences: { changeRequests: boolean }) {
     return db.query(sql.unsafe`update admin.users set notify_change_requests = ${preferences.changeRequests} where id = ${id}`);
   },
   /** Of these users, those who want change-request mail. */
@@ -120,22 +121,22 @@ export const userStore = {
     return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where scim_id = ${scimId}`);
   },
   /** Sets what SCIM knows a user by (null ids: no longer managed). */
-  setScim(db: Queryable, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
+  setScim(db: WriteTx, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
     return db.query(sql.unsafe`update admin.users set scim_id = ${scim.scimId}, scim_external_id = ${scim.externalId}, active = ${scim.active} where id = ${id}`);
   },
-  markEmailSent(db: Queryable, id: number) {
+  markEmailSent(db: WriteTx, id: number) {
     return db.query(sql.unsafe`update admin.users set email_sent = true where id = ${id}`);
   },
-  clearFailedLogins(db: Queryable, id: number) {
+  clearFailedLogins(db: WriteTx, id: number) {
     return db.query(sql.unsafe`update admin.users set login_attempts = 0 where id = ${id}`);
   },
-  recordFailedLogin(db: Queryable, id: number) {
+  recordFailedLogin(db: WriteTx, id: number) {
     return db.query(sql.unsafe`update admin.users set login_attempts = login_attempts + 1 where id = ${id}`);
   },
-  recordLogin(db: Queryable, id: number) {
+  recordLogin(db: WriteTx, id: number) {
     return db.query(sql.unsafe`update admin.users set login_attempts = 0, seen_at = now() where id = ${id}`);
   },
-  delete(db: Queryable, id: number) {
+  delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.users where id = ${id}`);
   },
   /** Users not seen (nor created) for 180 days, Unleash's "inactive users"; `among` narrows to some ids. */
