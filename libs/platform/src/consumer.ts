@@ -36,6 +36,8 @@ export type ConsumerSpec<S extends z.ZodType> = StreamSpec<S> & {
 };
 
 export type FollowSpec<S extends z.ZodType> = StreamSpec<S> & {
+  /** Where the reader's restarts and quiet time are reported. */
+  metrics?: Metrics;
   /** The first stream sequence to read; after an interruption the loop resumes after the last one handled. */
   fromSequence: number;
   /** Called in stream order; a message that does not fit the schema is skipped. */
@@ -55,8 +57,23 @@ export function consumerMessagesCounter(metrics: Metrics | undefined) {
  * (nats.js's 30 s default would stall a consumer that long after a node's loss).
  */
 const PULL_EXPIRES_MS = 5_000;
-/** How long a follower hears nothing before it asks the server whether its consumer is still delivering. */
-const STALL_QUIET_MS = 2 * PULL_EXPIRES_MS;
+/**
+ * How long a follower hears nothing before it asks the server whether its consumer is still delivering (and again
+ * every half of it). Short: after a cluster lost and regained its quorum, a reader whose consumer did not survive
+ * is found and reopened within a few seconds of the first message that waits for it; the question is one small
+ * JetStream request per idle reader.
+ */
+const STALL_QUIET_MS = 3_000;
+/** The longest a reader waits before opening again after failures (it doubles from half a second). */
+const MAX_REOPEN_DELAY_MS = 2_000;
+
+/** What a stream reader reports: why it reopened its consumer, and how long it has heard nothing. */
+function readerMetrics(metrics: Metrics | undefined, reader: string, lastHeard: () => number) {
+  const restarts = metrics?.counter('bunting_stream_reader_restarts_total', 'Times a stream reader opened its consumer again, by reader and why (stalled, failed)', ['reader', 'reason']);
+  const removeSource = metrics?.sampledGauge('bunting_stream_reader_quiet_seconds', 'Seconds since a stream reader last received a message (or opened)', ['reader'])
+    .addSource(() => [{ labels: { reader }, value: (Date.now() - lastHeard()) / 1000 }]);
+  return { restarted: (reason: 'stalled' | 'failed') => restarts?.inc({ reader, reason }), stop: () => removeSource?.() };
+}
 
 const NOTHING_YET = Symbol('nothing yet');
 /** Settles after the pending microtasks and I/O callbacks: what a stream reader had buffered is handed over before it. */
@@ -98,11 +115,13 @@ function runReader(messages: ConsumerMessages, maxRun: number): () => Promise<Js
 /** A reader opened: its consumer, its messages, and the stream sequence it starts after. */
 type Opened = { consumer: Consumer; messages: ConsumerMessages; startsAfter: number };
 
-function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1, watchStalls = false): RunningConsumer {
+function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1, watch?: { metrics: Metrics | undefined; reader: string }): RunningConsumer {
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
   let inFlight: Promise<void> | void;
+  let lastHeard = Date.now();
+  const reported = watch ? readerMetrics(watch.metrics, watch.reader, () => lastHeard) : undefined;
 
   const loop = (async () => {
     while (!stopped) {
@@ -110,9 +129,11 @@ function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: rea
       try {
         const opened = await open();
         current = opened.messages;
-        let lastHeard = Date.now();
+        lastHeard = Date.now();
         let handledUpTo = opened.startsAfter;
-        if (watchStalls) stopWatch = watchForStall({ ...opened, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo });
+        if (watch) {
+          stopWatch = watchForStall({ ...opened, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo, onRestart: () => reported?.restarted('stalled') });
+        }
         const nextRun = runReader(current, maxRun);
         for (let run = await nextRun(); run !== null; run = await nextRun()) {
           lastHeard = Date.now();
@@ -127,6 +148,7 @@ function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: rea
         }
       } catch (error) {
         if (stopped) break;
+        reported?.restarted('failed');
         log.warn({ err: error }, 'stream reader interrupted; retrying');
       } finally {
         stopWatch?.();
@@ -140,6 +162,7 @@ function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: rea
     // iterator is read again, which a loop that stopped after a run does not do (shutdown then hung).
     stop: async () => {
       stopped = true;
+      reported?.stop();
       wake?.();
       void current?.close().catch(() => undefined);
       await inFlight;
@@ -267,7 +290,7 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
   };
   return consumeLoop(messaging.log.child({ follower: spec.stream }), open, (run) => {
     for (const message of run) handleOne(message);
-  }, 1, true);
+  }, 1, { metrics: spec.metrics, reader: `follow:${spec.stream}` });
 }
 
 export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
@@ -285,6 +308,8 @@ export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
   store: (messages: readonly { sequence: number; value: z.infer<S> }[], upTo: number) => Promise<void>;
   /** At most this many messages a run (default 500). */
   maxRun?: number;
+  /** Where the reader's restarts and quiet time are reported. */
+  metrics?: Metrics;
 };
 
 /**
@@ -302,6 +327,8 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
   let wake: (() => void) | undefined;
   let inFlight: Promise<void> | undefined;
   let failures = 0;
+  let lastHeard = Date.now();
+  const reported = readerMetrics(spec.metrics, `store:${spec.stream}`, () => lastHeard);
 
   const loop = (async () => {
     while (!stopped) {
@@ -316,11 +343,12 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         });
         const messages = await consumer.consume({ max_messages: maxRun, expires: PULL_EXPIRES_MS });
         current = messages;
-        let lastHeard = Date.now();
+        lastHeard = Date.now();
         let handledUpTo = from - 1;
         stopWatch = watchForStall({
           consumer, messages, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo,
           streamChanged: async () => (await messaging.jsm.streams.info(spec.stream)).created !== created,
+          onRestart: () => reported.restarted('stalled'),
         });
         const nextRun = runReader(messages, maxRun);
         while (!stopped) {
@@ -343,6 +371,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         inFlight = undefined;
         if (stopped) break;
         failures += 1;
+        reported.restarted('failed');
         log.warn({ err: error }, 'stream reader interrupted; reading again from what is stored');
       } finally {
         stopWatch?.();
@@ -351,7 +380,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         void current?.close().catch(() => undefined);
         current = undefined;
       }
-      const delay = Math.min(10_000, 500 * 2 ** Math.min(failures, 5));
+      const delay = Math.min(MAX_REOPEN_DELAY_MS, 500 * 2 ** Math.min(failures, 5));
       if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, delay); });
     }
   })();
@@ -359,6 +388,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
   return {
     stop: async () => {
       stopped = true;
+      reported.stop();
       wake?.();
       void current?.close().catch(() => undefined);
       await inFlight?.catch(() => undefined);

@@ -94,6 +94,7 @@ export function startRelay(options: RelayOptions): Relay {
     select count(*)::int as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as "oldestSeconds"
     from ${table} where published_at is null`);
   const labels = { schema };
+  const failures = options.metrics?.counter('bunting_outbox_publish_failures_total', 'Outbox relay passes that could not publish a row (NATS away, no stream leader); the row stays pending', ['schema']);
   const removeSources = options.metrics ? [
     options.metrics.sampledGauge('bunting_outbox_pending_rows', 'Outbox rows not yet published to JetStream', ['schema'])
       .addSource(async () => [{ labels, value: (await backlog()).pending }]),
@@ -124,6 +125,7 @@ export function startRelay(options: RelayOptions): Relay {
       const reason = (outcomes[failedAt] as PromiseRejectedResult).reason;
       // Another service's message came between two of ours (they share the stream): go on from the row it cut off.
       if (wrongLastMessage(reason)) return true;
+      failures?.inc(labels);
       log.warn({ reason: (reason as Error)?.message }, 'publish failed; the row stays pending until NATS answers');
       retrySoon();
       return false;

@@ -47,6 +47,8 @@ export function watchForStall(options: {
    * the client's own recreation resumes after the old numbering, where nothing will come for a long time.
    */
   streamChanged?: () => Promise<boolean>;
+  /** Told when the watch closes the reader (for its metrics). */
+  onRestart?: () => void;
 }): () => void {
   const { consumer, messages, log, quietMs } = options;
   let behindBefore = false;
@@ -56,6 +58,7 @@ export function watchForStall(options: {
   const restart = (reason: string, detail: Record<string, unknown> = {}) => {
     if (stopped) return;
     stopped = true;
+    options.onRestart?.();
     log.warn({ reason, ...detail }, 'stream reader stalled; recreating its consumer');
     void messages.close().catch(() => undefined);
   };

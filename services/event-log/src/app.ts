@@ -31,6 +31,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
         const added = await eventStore.storeRun(db, run, upTo);
         stored?.inc({ consumer: durable, outcome: 'acked' }, added);
       },
+      metrics: infrastructure.metrics,
     });
     // The backlog, as the durable consumers report theirs: what the stream holds beyond the stored position.
     const removeBacklog = infrastructure.metrics?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', ['consumer'])

@@ -34,6 +34,7 @@ export function frontendApi(infrastructure: ServiceInfrastructure<'messaging' | 
         snapshots.onEvent(event, message.seq);
         tokens.onEvent(event);
       },
+      metrics: infrastructure.metrics,
     });
     await tokens.start();
     infrastructure.readiness.add({

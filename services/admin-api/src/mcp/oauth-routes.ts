@@ -40,7 +40,7 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
   const addresses = trustedAddresses(config);
   const redirectSchemes = config.mcpRedirectSchemes;
   if (!config.baseUrlConfigured) {
-    log.warn({ allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...config.allowedHosts] }, 'OAuth metadata for MCP clients is built from the Host of each request: set BUNTING_URL (or UNLEASH_URL) to the public address; other hosts are refused');
+    log.info({ allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...config.allowedHosts] }, 'OAuth metadata for MCP clients is built from the Host of each request: set BUNTING_URL (or UNLEASH_URL) to the public address; other hosts are refused');
   }
   const resourceOf = (base: string) => `${base}${MCP_PATH}`;
   const requireOn = async () => {
