@@ -62,6 +62,32 @@ it('answers bad input to every operation without a server error, errors in the s
   expect((await stack.admin.get('/health')).status).toBe(200);
 });
 
+// Keys that reach a prototype when a body is merged or walked: as JSON (each body parser), as a SCIM path, as a form.
+const PROTOTYPE_BODIES: [string, string][] = [
+  ['application/json', '{"__proto__": {"polluted": "yes"}, "name": "x", "context": {"__proto__": {"polluted": "yes"}}}'],
+  ['application/json', '{"constructor": {"prototype": {"polluted": "yes"}}, "features": ["x"]}'],
+  ['application/json', '{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "__proto__.polluted", "value": "yes"}]}'],
+  ['application/scim+json', '{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "value": {"__proto__": {"polluted": "yes"}}}]}'],
+  ['application/x-www-form-urlencoded', '__proto__%5Bpolluted%5D=yes&constructor%5Bprototype%5D%5Bpolluted%5D=yes&__proto__=x&grant_type=authorization_code&SAMLResponse=x'],
+];
+
+it('takes prototype keys in any body to no operation, leaving every prototype as it was', { timeout: 120_000 }, async () => {
+  const failures: string[] = [];
+  for (const operation of OPERATIONS) {
+    const [method, path] = operation.split(' ') as [string, string];
+    if (method === 'GET' || method === 'DELETE') continue;
+    for (const [type, body] of PROTOTYPE_BODIES) {
+      const reply = await stack.admin.call(method, path, body, { 'content-type': type });
+      if (reply.status >= 500) failures.push(`${operation} ${type} -> ${reply.status} ${reply.text.slice(0, 200)}`);
+      if (({} as Record<string, unknown>).polluted !== undefined || Object.getOwnPropertyNames(Object.prototype).includes('polluted')) {
+        failures.push(`${operation} ${type} polluted Object.prototype`);
+      }
+    }
+  }
+  expect(failures).toEqual([]);
+  expect((await stack.admin.get('/health')).status).toBe(200);
+});
+
 it('answers every admin operation without credentials with 401 in the spec shape', { timeout: 60_000 }, async () => {
   const open: string[] = [];
   for (const operation of OPERATIONS) {
