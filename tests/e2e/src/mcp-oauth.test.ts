@@ -360,3 +360,27 @@ describe('registrations and addresses', () => {
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '600']);
   });
 });
+
+describe('with a public address configured', () => {
+  it('builds the OAuth metadata from it, whatever Host a request names, and answers that host', async () => {
+    const configured = await startTestStack({ env: { BUNTING_URL: 'https://flags.example.com' } });
+    try {
+      expect((await configured.admin.put('/api/admin/remote-mcp/settings', { enabled: true })).status).toBe(204);
+      const metadata = await (await fetch(`${configured.url}/.well-known/oauth-authorization-server`)).json();
+      expect(metadata).toMatchObject({ issuer: 'https://flags.example.com', token_endpoint: 'https://flags.example.com/oauth/token' });
+      const resource = await (await fetch(`${configured.url}/.well-known/oauth-protected-resource/api/admin/mcp`)).json();
+      expect(resource).toMatchObject({ resource: 'https://flags.example.com/api/admin/mcp', authorization_servers: ['https://flags.example.com'] });
+      const page = await rawPost(`${configured.url}/api/admin/mcp`, { host: 'flags.example.com', origin: 'https://flags.example.com' }, INITIALIZE);
+      expect(page.status).toBe(401);
+      expect(page.headers['www-authenticate']).toContain('resource_metadata="https://flags.example.com/.well-known/oauth-protected-resource/api/admin/mcp"');
+      // The address the browser came in on is not the configured origin: a page there is another site, refused with
+      // a credential too.
+      const person = await loginAs(configured.url, 'admin', 'unleash4all');
+      const token = (await person.post('/api/admin/user/tokens', { description: 'origin', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).body.secret as string;
+      expect((await rawPost(`${configured.url}/api/admin/mcp`, { authorization: `Bearer ${token}`, origin: configured.url }, INITIALIZE)).status).toBe(403);
+      expect((await rawPost(`${configured.url}/api/admin/mcp`, { authorization: `Bearer ${token}`, origin: 'https://flags.example.com' }, INITIALIZE)).status).toBe(200);
+    } finally {
+      await configured.dispose();
+    }
+  });
+});
