@@ -11,10 +11,10 @@ export function scaleExport(names: string[], project: string) {
 }
 
 /** Imports the flags scale-`from` up to (not including) scale-`to` into the default project, 2,000 at a time. */
-export async function importScaleFlags(admin: HttpClient, from: number, to: number): Promise<void> {
+export async function importScaleFlags(admin: HttpClient, from: number, to: number, environment = 'development'): Promise<void> {
   for (let start = from; start < to; start += 2000) {
     const names = Array.from({ length: Math.min(2000, to - start) }, (_, offset) => `scale-${start + offset}`);
-    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment: 'development', data: scaleExport(names, 'default') });
+    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment, data: scaleExport(names, 'default') });
     if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
   }
 }

@@ -25,7 +25,7 @@ export const SERVICES = {
   'admin-api': service(['db', 'messaging', 'redis'], async (infrastructure) => (await import('@bunting/admin-api/app')).adminApi(infrastructure)),
   'event-log': service(['db', 'messaging', 'verifier'], async (infrastructure) => (await import('@bunting/event-log/app')).eventLog(infrastructure)),
   // The SDK edge answers from memory: it never needs Postgres, and rides out NATS and Redis outages.
-  'frontend-api': service(['messaging', 'redis'], async (infrastructure) => (await import('@bunting/frontend-api/app')).frontendApi(infrastructure), ['messaging', 'redis']),
+  'frontend-api': service(['messaging'], async (infrastructure) => (await import('@bunting/frontend-api/app')).frontendApi(infrastructure), ['messaging']),
   signals: service(['db', 'messaging', 'redis', 'verifier'], async (infrastructure) => (await import('@bunting/signals/app')).signalsService(infrastructure)),
   insights: service(['db', 'messaging', 'verifier'], async (infrastructure) => (await import('@bunting/insights/app')).insights(infrastructure)),
   // The standalone edge: the SDK edge in front of any Unleash-compatible server (UPSTREAM_URL); needs nothing else.

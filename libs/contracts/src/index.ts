@@ -37,3 +37,4 @@ export * from './mcp.ts';
 export * from './scim.ts';
 export * from './agent-tokens.ts';
 export * from './change-reach.ts';
+export * from './configuration-feed.ts';

@@ -25,3 +25,4 @@ export * from './answer-serializer.ts';
 export * from './web-forms.ts';
 export * from './prototype-safety.ts';
 export * from './json-body.ts';
+export * from './repeating.ts';

@@ -116,10 +116,14 @@ export function isNotFound(error: unknown): boolean {
   return message.includes('not found') || (error as { code?: number | string })?.code === 404;
 }
 
-/** The standard streams: domain events (kept 7 days), SDK metrics, received signals. */
+/** How long the configuration feed's stream keeps a message: admin-api writes each scope whole again at half of it. */
+export const FEED_MAX_AGE_MS = 2 * 24 * 3600 * 1000;
+
+/** The standard streams: domain events (kept 7 days), SDK metrics, received signals, the configuration feed. */
 export async function ensureStandardStreams(messaging: Messaging, replicas = 1): Promise<void> {
   const { names, jsm } = messaging;
   const day = 24 * 3600 * 1000;
+  await ensureStream(jsm, { name: names.feedStream, subjects: [names.feedSubjects], maxAgeMs: FEED_MAX_AGE_MS, replicas });
   await ensureStream(jsm, { name: names.eventsStream, subjects: [names.eventsSubjects], maxAgeMs: 7 * day, replicas });
   await ensureStream(jsm, { name: names.metricsStream, subjects: [names.metricsSubjects], maxAgeMs: day, replicas });
   await ensureStream(jsm, { name: names.signalsStream, subjects: [names.signalsSubjects], maxAgeMs: 7 * day, replicas });

@@ -107,6 +107,24 @@ describe('the outbox relay', () => {
     await stopRelays();
   }, 20_000);
 
+  it('keeps the events and the configuration feed each in commit order when one change writes to both', async () => {
+    const started = relay(600_000);
+    const feed = messaging.names.feed({ environment: 'relay-env' }).delta;
+    const rows = Array.from({ length: 40 }, (_, index) => ({ uuid: randomUUID(), subject: index % 2 === 0 ? messaging.names.eventSubject('relay-test') : feed, payload: { id: `both-${index}` } }));
+    await db.transaction((tx) => createOutbox(SCHEMA).add(tx, rows));
+    await started.drain();
+    expect(await pending()).toBe(0);
+    expect((await streamed('relay-test')).filter((id) => id.startsWith('both-'))).toEqual(rows.filter((_, index) => index % 2 === 0).map((row) => row.payload.id));
+    const consumer = await messaging.js.consumers.get(messaging.names.feedStream, { filter_subjects: feed });
+    const ids: string[] = [];
+    for await (const entry of await consumer.fetch({ max_messages: 20, expires: 2000 })) {
+      ids.push(entry.json<{ id: string }>().id);
+      if (ids.length === 20) break;
+    }
+    expect(ids).toEqual(rows.filter((_, index) => index % 2 === 1).map((row) => row.payload.id));
+    await stopRelays();
+  });
+
   it('lets no row overtake one that failed to publish', async () => {
     const started = relay(600_000);
     await started.drain();

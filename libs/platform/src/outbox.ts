@@ -46,6 +46,16 @@ function wrongLastMessage(error: unknown): boolean {
   return (error as { code?: unknown } | undefined)?.code === 10070 || /wrong last msg ?id/i.test(String((error as Error)?.message ?? ''));
 }
 
+/** A subject's stream, as far as ordering goes: the configuration feed's, or the events' (anything else). */
+const streamOf = (subject: string) => (subject.split('.', 2)[1]?.startsWith('feed') ? 'feed' : 'events');
+
+/** The uuid of the last row before `index` bound for the same stream, which that stream must have as its last message. */
+function previousInStream(rows: readonly { uuid: string; subject: string }[], index: number): string | undefined {
+  const stream = streamOf(rows[index]!.subject);
+  for (let earlier = index - 1; earlier >= 0; earlier -= 1) if (streamOf(rows[earlier]!.subject) === stream) return rows[earlier]!.uuid;
+  return undefined;
+}
+
 /** Domain events go out under events.<type>. */
 export function eventMessages(messaging: Pick<Messaging, 'names'>, events: DomainEvent[]): OutboxMessage[] {
   return events.map((event) => ({ uuid: event.uuid, subject: messaging.names.eventSubject(event.type), payload: event }));
@@ -112,10 +122,11 @@ export function startRelay(options: RelayOptions): Relay {
         select id, uuid, subject, payload, headers from ${table}
         where published_at is null order by id limit ${batchSize}`);
       if (rows.length === 0) return false;
-      // All at once, each but the first expecting the one before it to be the stream's last message: a row that
-      // fails (a leader election in a cluster, a timeout) makes every later one fail too, so none can overtake it and
-      // the stream stays in commit order; a burst costs one round trip instead of one per row.
-      const outcomes = await Promise.allSettled(rows.map((row, index) => publish(row, index === 0 ? undefined : rows[index - 1]!.uuid)));
+      // All at once, each but the first of its stream expecting the one before it there to be the stream's last
+      // message: a row that fails (a leader election in a cluster, a timeout) makes every later one of its stream fail
+      // too, so none can overtake it and each stream stays in commit order; a burst costs one round trip, not one a row.
+      const outcomes = await Promise.allSettled(rows.map((row, index) => publish(row, previousInStream(rows, index))));
+      // What was published is marked up to the first failure; the rows after it go again (in order) next time.
       const failedAt = outcomes.findIndex((outcome) => outcome.status === 'rejected');
       const published = (failedAt === -1 ? rows : rows.slice(0, failedAt)).map((row) => row.id);
       if (published.length > 0) {

@@ -48,6 +48,8 @@ export type AdminConfig = {
   oauthRegistrationsPerAddress: number;
   /** URI schemes of native apps an MCP client may be sent back to besides reverse-domain ones (MCP_REDIRECT_SCHEMES). */
   mcpRedirectSchemes: string[];
+  /** How often each replica looks for feed scopes whose hydration is missing or old (FEED_HYDRATION_CHECK_MS). */
+  feedHydrationCheckMs: number;
   /** The SMTP server mail goes through (EMAIL_HOST and the rest), or null: links are then shown to copy. */
   email: EmailSettings | null;
 };
@@ -74,6 +76,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
     email: readEmailSettings(env),
+    feedHydrationCheckMs: Math.max(100, readInteger(env.FEED_HYDRATION_CHECK_MS, 60_000, 'FEED_HYDRATION_CHECK_MS')),
     allowedHosts: readList(env.ALLOWED_HOSTS).map((host) => host.toLowerCase()),
     mcpAllowedOrigins: readList(env.MCP_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
     oauthRegistrationsPerAddress: Math.max(1, readInteger(env.OAUTH_REGISTRATIONS_PER_ADDRESS, 10, 'OAUTH_REGISTRATIONS_PER_ADDRESS')),

@@ -5,6 +5,7 @@ import {
   AuthenticationRequired,
   askView,
   authenticate,
+  FEED_MAX_AGE_MS,
   createOutbox,
   migrate,
   runDurableConsumer,
@@ -91,6 +92,8 @@ import { userService } from './users/user-service.ts';
 import { startSafeguardWatch } from './release-plans/safeguard-watch.ts';
 import { releaseTemplateRoutes } from './release-templates/release-template-routes.ts';
 import { MCP_PATH, mcpRoutes } from './mcp/mcp-routes.ts';
+import { configurationFeed } from './configuration-feed/configuration-feed.ts';
+import { startFeedHydrations } from './configuration-feed/feed-hydrations.ts';
 import { agentDelegations } from './agent-tokens/agent-delegations.ts';
 import { agentTokenRoutes } from './agent-tokens/agent-token-routes.ts';
 import { oauthRoutes } from './mcp/oauth-routes.ts';
@@ -109,7 +112,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
     await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
-    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects, reactions: [releasePlanReactions] });
+    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects, reactions: [releasePlanReactions], publishers: [configurationFeed(messaging.names)] });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const delegations = agentDelegations(infrastructure.redis, namespace);
@@ -144,6 +147,10 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       handle: (event) => deliverEvent(db, event, { baseUrl: config.baseUrl, slackApiUrl: config.slackApiUrl }, (outcome) => webhookOutcomes.inc({ outcome })),
     });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
+    // The SDK edges read each environment whole from the feed's stream: every scope gets a hydration before this
+    // service starts answering, and again before the stream lets the last one go.
+    const hydrations = startFeedHydrations({ db, outbox, names: messaging.names, log }, { intervalMs: config.feedHydrationCheckMs, refreshAfterMs: FEED_MAX_AGE_MS / 2 });
+    await hydrations.first;
     const scheduler = startChangeRequestScheduler({ db, changes, log, metrics: infrastructure.metrics }, config.changeRequestSchedulerMs);
     const progressions = startProgressionScheduler({ db, changes, log, metrics: infrastructure.metrics }, { intervalMs: config.progressionSchedulerMs, minuteMs: config.progressionMinuteMs });
     const safeguards = startSafeguardWatch({
@@ -202,6 +209,7 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       publishedViews.stop();
       await lastSeen.stop();
       await staleCheck.stop();
+      await hydrations.stop();
       await scheduler.stop();
       await progressions.stop();
       await safeguards.stop();

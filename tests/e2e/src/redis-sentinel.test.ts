@@ -4,7 +4,8 @@ import { eventually, httpClient, startPrivateRedisSentinel, startTestStack, type
 
 /**
  * Redis through Sentinel (REDIS_SENTINELS): Bunting finds the master by asking the sentinel and, when the master dies
- * and the sentinel promotes the replica, writes its SDK snapshots to the new master without a restart.
+ * and the sentinel promotes the replica, keeps the console's sessions on the new master without a restart; the SDK
+ * edge, which needs no Redis, answers throughout.
  */
 let sentinel: Awaited<ReturnType<typeof startPrivateRedisSentinel>>;
 let stack: TestStack;
@@ -26,18 +27,20 @@ afterAll(async () => {
 const frontend = () => httpClient(stack.url, { authorization: frontendToken });
 const sdkSees = async (flag: string) => ((await frontend().get('/api/frontend')).body.toggles as { name: string }[] | undefined)?.some((toggle) => toggle.name === flag) ?? false;
 
-/** The development snapshot's revision as stored on the Redis at `port` (0 when it holds none or cannot answer). */
-async function storedRevision(port: number): Promise<number> {
+/** How many console sessions of this stack the Redis at `port` holds (0 when it cannot answer). */
+async function storedSessions(port: number): Promise<number> {
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await redis.connect();
-    return Number(await redis.get(`${stack.isolation.namespace}:snapshot-revision:development`)) || 0;
+    return (await redis.keys(`${stack.isolation.namespace}:session:*`)).length;
   } catch {
     return 0;
   } finally {
     redis.disconnect();
   }
 }
+
+const signIn = async () => (await httpClient(stack.url).post('/auth/simple/login', { username: 'admin', password: 'unleash4all' })).status;
 
 async function enabledFlag(name: string) {
   expect((await stack.admin.post(base, { name })).status).toBe(201);
@@ -48,7 +51,8 @@ describe('Redis through Sentinel', () => {
   it('finds the master through the sentinel and follows a failover to the promoted replica', async () => {
     await enabledFlag('before-failover');
     await eventually(() => sdkSees('before-failover'));
-    const before = await eventually(async () => (await storedRevision(sentinel.masterPort)) || false);
+    expect(await signIn()).toBe(200);
+    const before = await eventually(async () => (await storedSessions(sentinel.masterPort)) || false);
 
     await sentinel.killMaster();
     // The edge answers from memory while the sentinel notices and promotes the replica.
@@ -65,10 +69,11 @@ describe('Redis through Sentinel', () => {
 
     await enabledFlag('after-failover');
     await eventually(() => sdkSees('after-failover'), { timeoutMs: 20_000 });
-    // The new snapshot went to the promoted replica: Bunting followed the sentinel's answer.
+    // A sign-in after the failover keeps its session on the promoted replica: Bunting followed the sentinel's answer.
+    await eventually(async () => (await signIn()) === 200, { timeoutMs: 20_000 });
     const after = await eventually(async () => {
-      const revision = await storedRevision(sentinel.replicaPort);
-      return revision > before && revision;
+      const sessions = await storedSessions(sentinel.replicaPort);
+      return sessions > before && sessions;
     }, { timeoutMs: 20_000 });
     expect(after).toBeGreaterThan(before);
     expect((await frontend().get('/api/frontend')).status).toBe(200);

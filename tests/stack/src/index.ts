@@ -5,3 +5,4 @@ export * from './smtp-peer.ts';
 export * from './saml-peer.ts';
 export * from './delay-proxy.ts';
 export * from './unleash-peer.ts';
+export * from './counting-proxy.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
-import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox } from '@bunting/platform';
+import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox, type OutboxMessage } from '@bunting/platform';
 import { eventTagStore } from './event-tag-store.ts';
 import type { WriteTx } from './write-tx.ts';
 
@@ -76,6 +76,11 @@ export function createChanges(deps: {
   gate: ChangeGate;
   touchProjects: (tx: WriteTx, projects: readonly string[]) => Promise<unknown>;
   reactions?: readonly ChangeReaction[];
+  /**
+   * What else a change writes to the outbox once it passed the gate, beside its events: the configuration feed the
+   * SDK edges serve (configuration-feed/).
+   */
+  publishers?: readonly ((tx: WriteTx, drafts: readonly EventDraft[]) => Promise<OutboxMessage[]>)[];
 }): Changes {
   return {
     run(runner, work) {
@@ -96,6 +101,7 @@ export function createChanges(deps: {
           await deps.gate.check(tx, { runner, approved, drafts, before });
           const events = await toEvents(tx, actor, drafts);
           await deps.outbox.add(tx, eventMessages(deps.messaging, events));
+          for (const publish of deps.publishers ?? []) await deps.outbox.add(tx, await publish(change.tx, drafts));
           const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];
           if (projects.length > 0) await deps.touchProjects(change.tx, projects);
         }

@@ -3,7 +3,7 @@ import type { AdvancedPlaygroundEvaluation, AdvancedPlaygroundRequest, ClientSeg
 import { explainFeature } from '@bunting/evaluation';
 import { ValidationError, type Queryable } from '@bunting/platform';
 import { environmentReadModel } from '../environments/environment-read-model.ts';
-import { loadEnvironmentSnapshot } from '../snapshots/environment-snapshot.ts';
+import { loadEnvironmentSnapshot } from '../configuration-feed/environment-snapshot.ts';
 
 /** A context as given: named fields and custom properties, all strings. */
 type ContextInput = { [field: string]: unknown; properties?: Record<string, string> | undefined };

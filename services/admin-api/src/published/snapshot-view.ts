@@ -1,6 +1,6 @@
 import { SnapshotView } from '@bunting/contracts';
 import { answerView, type Messaging, type Queryable } from '@bunting/platform';
-import { loadEnvironmentSnapshot } from '../snapshots/environment-snapshot.ts';
+import { loadEnvironmentSnapshot } from '../configuration-feed/environment-snapshot.ts';
 
 /**
  * Answers the SDK edge's snapshot requests: one environment's configuration, or only some of its flags, gzipped (large

@@ -203,7 +203,6 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
       await Promise.all(unknown.map((secret) => this.lookup(secret)));
       return secrets.flatMap((secret) => bySecret.get(secret) ?? []);
     },
-    onEvent() {},
     loaded: () => true,
     known: () => [...bySecret.values()],
     forget(secret) {
@@ -233,7 +232,6 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
       };
       schedule();
     },
-    async start() {},
     stop() {
       if (timer) clearTimeout(timer);
     },

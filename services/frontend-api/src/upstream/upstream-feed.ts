@@ -1,7 +1,7 @@
 import { ClientFeatures, DeltaAnswer } from '@bunting/contracts';
 import type { Logger } from '@bunting/platform';
 import type { EdgeConfig } from './edge-config.ts';
-import { applyDelta, createSseParser, featureSetOf, type FeatureSet } from './feature-set.ts';
+import { applyDelta, createSseParser, featureSetOf, type FeatureSet } from '../snapshots/feature-set.ts';
 import { UpstreamError, type Upstream } from './upstream-http.ts';
 
 /** How a feed follows its upstream, best first. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets } from './feature-set.ts';
-import { scopeFromSecret } from './edge-tokens.ts';
 
 const flag = (name: string, enabled = true, project?: string) => ({ name, enabled, ...(project ? { project } : {}), strategies: [{ name: 'default' }] });
 
@@ -55,14 +54,5 @@ describe('the server-sent event parser', () => {
     expect(parse(': keep-alive\n\nevent: unleash-conn')).toEqual([]);
     expect(parse('ected\nid: 7\ndata: {"a":\ndata: 1}\n\nevent: unleash-updated\r\n')).toEqual([{ event: 'unleash-connected', id: '7', data: '{"a":\n1}' }]);
     expect(parse('data: x\r\n\r\n')).toEqual([{ event: 'unleash-updated', id: undefined, data: 'x' }]);
-  });
-});
-
-describe('a token\'s scope read from its text', () => {
-  it('reads Unleash\'s project:environment.secret form', () => {
-    expect(scopeFromSecret('*:production.abc')).toEqual({ environment: 'production', projects: ['*'] });
-    expect(scopeFromSecret('web:development.abc')).toEqual({ environment: 'development', projects: ['web'] });
-    expect(scopeFromSecret('[]:development.abc')).toEqual({ environment: 'development', projects: [] });
-    expect(scopeFromSecret('no-scope-here')).toBeUndefined();
   });
 });

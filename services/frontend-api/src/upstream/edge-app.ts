@@ -1,18 +1,18 @@
 import type { ServiceInfrastructure, ServicePlugin } from '@bunting/platform';
-import { readFrontendConfig, type FrontendConfig } from './frontend-config.ts';
-import type { FrontendDeps } from './frontend-deps.ts';
-import { createEdgeCounts, registerEdgeMetrics } from './edge-metrics.ts';
-import { impactAdmission } from './metrics/impact-admission.ts';
-import { mountSdkRoutes } from './sdk-routes.ts';
-import { readEdgeConfig, type EdgeConfig } from './upstream/edge-config.ts';
-import { filePersistence, redisPersistence, type EdgePersistence, type Persisted } from './upstream/edge-persistence.ts';
-import { createEdgeSnapshots } from './upstream/edge-snapshots.ts';
-import { createEdgeTokens, type KnownToken } from './upstream/edge-tokens.ts';
-import { edgeValidateRoutes } from './upstream/edge-validate-routes.ts';
-import { keepUnchanged, type FeatureSet } from './upstream/feature-set.ts';
-import { createMetricsForwarder } from './upstream/metrics-forwarder.ts';
-import { createFeed, type Feed } from './upstream/upstream-feed.ts';
-import { createUpstream } from './upstream/upstream-http.ts';
+import { readFrontendConfig, type FrontendConfig } from '../frontend-config.ts';
+import type { FrontendDeps } from '../frontend-deps.ts';
+import { createEdgeCounts, registerEdgeMetrics } from '../edge-metrics.ts';
+import { impactAdmission } from '../metrics/impact-admission.ts';
+import { mountSdkRoutes } from '../sdk-routes.ts';
+import { readEdgeConfig, type EdgeConfig } from './edge-config.ts';
+import { filePersistence, redisPersistence, type EdgePersistence, type Persisted } from './edge-persistence.ts';
+import { createEnvironmentSnapshots } from '../snapshots/environment-snapshots.ts';
+import { createEdgeTokens, type KnownToken } from './edge-tokens.ts';
+import { edgeValidateRoutes } from './edge-validate-routes.ts';
+import { keepUnchanged, type FeatureSet } from '../snapshots/feature-set.ts';
+import { createMetricsForwarder } from './metrics-forwarder.ts';
+import { createFeed, type Feed } from './upstream-feed.ts';
+import { createUpstream } from './upstream-http.ts';
 
 /** A scope followed upstream: an environment and a token's projects; several tokens of the same scope share it. */
 type Following = { environment: string; feed: Feed; secret: string; secrets: Set<string>; set?: FeatureSet };
@@ -32,10 +32,11 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
       : config.persistRedisUrl ? await redisPersistence(config.persistRedisUrl, config.persistRedisPrefix, log) : undefined;
     const following = new Map<string, Following>();
 
-    const snapshots = createEdgeSnapshots({
+    const snapshots = createEnvironmentSnapshots({
       hostname: frontend.hostname,
       log,
-      following: (environment) => [...following.values()].some((entry) => entry.environment === environment),
+      // An environment comes from the scopes followed in it: a request waits for it only while one is.
+      request: (environment) => [...following.values()].some((entry) => entry.environment === environment),
       waitMs: config.requestTimeoutMs,
       onInstall: (revision, snapshot) => persistence?.saveEnvironment(revision, snapshot),
     });
