@@ -1,8 +1,7 @@
 import type { Principal, VerifyCredentialRequest } from '@bunting/contracts';
 import { Permission, type DatabasePool, type Logger } from '@bunting/platform';
 import type { AgentDelegations } from '../agent-tokens/agent-delegations.ts';
-import { agentTokenReadModel } from '../agent-tokens/agent-token-read-model.ts';
-import type { AgentTokenRow } from '../agent-tokens/agent-token-store.ts';
+import { agentTokenReadModel, type AgentTokenRow } from '../agent-tokens/agent-token-read-model.ts';
 import { apiTokenReadModel, type ApiTokenRow } from '../api-tokens/api-token-read-model.ts';
 import { patReadModel } from '../personal-access-tokens/pat-read-model.ts';
 import { resolveUserPrincipal } from './principal-resolver.ts';
