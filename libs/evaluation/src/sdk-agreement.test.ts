@@ -4,8 +4,8 @@ import { PreparedContext } from './context.ts';
 import { compileEngine } from './engine.ts';
 
 /**
- * The engine against the real unleash-client 6.12 evaluating the same payload locally (the oracle of
- * ../shared/reference/evaluation.md): random flags and contexts from a seeded generator, every pair compared.
+ * The engine against the real unleash-client 6.12 evaluating the same payload locally (the oracle Unleash
+ * documents for evaluation): random flags and contexts from a seeded generator, every pair compared.
  * Math.random is pinned in both so that random stickiness and its fallbacks give one answer.
  */
 const require = createRequire(import.meta.url);

@@ -107,7 +107,7 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-if (!referencePath) console.warn('reference-shapes: no unleash-oss-8.2-openapi.json found (set UNLEASH_REFERENCE_OPENAPI); the comparison is skipped');
+if (!referencePath) console.warn('reference-shapes: no unleash-oss-8.2-openapi.json found (set UNLEASH_REFERENCE_DIR); the comparison is skipped');
 
 describe.skipIf(!referencePath)('answers compared with the schemas Unleash 8.2 documents', () => {
   it('sends every documented field of every GET, with its type', async () => {

@@ -24,20 +24,15 @@ type Schema = {
 type Document = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
 
 /**
- * Unleash's published OpenAPI document is not ours to copy into the repository; it sits beside the checkout
- * (`../shared/reference/`) on the project's machines. Found from UNLEASH_REFERENCE_OPENAPI, else in a `shared/reference`
- * folder beside the checkout or any folder above it; without it the comparison cannot run and says so.
+ * Unleash's published OpenAPI document is not ours to copy into the repository. It is read from the folder
+ * UNLEASH_REFERENCE_DIR names, else from `shared/reference` beside the checkout; without it the comparison cannot
+ * run and says so.
  */
 function findReference(): string | undefined {
-  if (process.env.UNLEASH_REFERENCE_OPENAPI) return process.env.UNLEASH_REFERENCE_OPENAPI;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'shared', 'reference', 'unleash-oss-8.2-openapi.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return existsSync('/work/shared/reference/unleash-oss-8.2-openapi.json') ? '/work/shared/reference/unleash-oss-8.2-openapi.json' : undefined;
-    dir = parent;
-  }
+  const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const folder = process.env.UNLEASH_REFERENCE_DIR ?? join(repositoryRoot, '..', 'shared', 'reference');
+  const candidate = join(folder, 'unleash-oss-8.2-openapi.json');
+  return existsSync(candidate) ? candidate : undefined;
 }
 
 export const referencePath = findReference();
