@@ -38,7 +38,7 @@ export async function startCeiling(body: string) {
   writeFileSync(file, body);
   const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
   const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const url = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 

@@ -24,7 +24,7 @@ const page = (load: () => Promise<PageModule>) => () => load().then((module) => 
  * for the answers, so navigation is never held up by them.
  */
 const prefetch = (...queries: { queryKey: readonly unknown[] }[]) => {
-  for (const query of queries) void queryClient.prefetchQuery(query as Parameters<typeof queryClient.prefetchQuery>[0]);
+  for (const query of queries) void queryClient.prefetchQuery(query);
   return null;
 };
 

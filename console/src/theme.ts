@@ -9,7 +9,7 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   if (input.variant !== 'light' && input.variant !== 'subtle' && input.variant !== 'outline') return colors;
   const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
   if (!parsed.isThemeColor) return colors;
-  const text = darken(input.theme.colors[parsed.color]![9]!, 0.25);
+  const text = darken(input.theme.colors[parsed.color]![9], 0.25);
   return { ...colors, color: text, ...(input.variant === 'outline' ? { border: `1px solid ${text}` } : {}) };
 };
 
@@ -35,7 +35,7 @@ export const theme = createTheme({
 /** Mantine's dimmed grey (gray.6) is 3.3:1 on white; gray.7 reads at 7:1. */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': resolved.colors.gray[7]! },
+  light: { '--mantine-color-dimmed': resolved.colors.gray[7] },
   dark: {},
 });
 

@@ -17,7 +17,7 @@ export async function backupAndRestore(compose: Compose, frontendToken: string, 
 
   compose('down', '-v');
   compose('up', '-d', 'postgres');
-  await until('a new, empty Postgres ready', () => health(compose.containers('postgres')[0]!) === 'healthy', 120_000);
+  await until('a new, empty Postgres ready', () => health(compose.containers('postgres')[0]) === 'healthy', 120_000);
   run('docker-compose', ['-p', compose.project, 'exec', '-T', 'postgres', 'pg_restore', '-U', 'bunting', '-d', 'bunting', '--exit-on-error', '--no-owner'], { cwd: compose.dir, quiet: true, input: dump });
   compose('up', '-d', '--no-build');
   await answering();

@@ -125,7 +125,7 @@ try {
   check(page.status === 200 && (await page.text()).includes('<div id="root">'), 'the console page did not load');
   const login = await api('POST', '/auth/simple/login', { username: 'admin', password: 'unleash4all' }, {});
   check(login.status === 200, `signing in answered ${login.status}`);
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = login.headers.get('set-cookie')!.split(';')[0];
   check((await api('GET', '/api/admin/user', undefined, { cookie })).status === 200, 'the session does not work');
   say('console loads; password sign-in works');
 

@@ -63,15 +63,16 @@ function IntegrationModal({ addon, providers, onClose }: { addon: AddonView | nu
       )}
       {provider.howTo ? <Text size="sm" c="dimmed">{provider.howTo}</Text> : null}
       {provider.parameters.map((parameter, index) => {
+        // React wants the key as its own attribute, never spread in with the props.
+        const key = `${provider.name}-${parameter.name}`;
         const common = {
-          key: `${provider.name}-${parameter.name}`,
           label: parameter.displayName, required: parameter.required, placeholder: parameter.placeholder, description: parameter.description,
           value: values[parameter.name] ?? '', error: fieldError(save.error, `parameters.${parameter.name}`),
           onChange: (event: { currentTarget: { value: string } }) => setValues({ ...values, [parameter.name]: event.currentTarget.value }),
           ...(index === 0 ? { 'data-autofocus': true } : {}),
         };
-        if (parameter.type === 'textfield') return <Textarea {...common} autosize minRows={2} />;
-        return parameter.sensitive && parameter.type !== 'url' ? <PasswordInput {...common} /> : <TextInput {...common} />;
+        if (parameter.type === 'textfield') return <Textarea key={key} {...common} autosize minRows={2} />;
+        return parameter.sensitive && parameter.type !== 'url' ? <PasswordInput key={key} {...common} /> : <TextInput key={key} {...common} />;
       })}
       <MultiSelect label="Events" searchable required data={provider.events} value={offered} onChange={setEvents} error={fieldError(save.error, 'events')} />
       <MultiSelect label="Only these projects" description="None chosen: every project" data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))} value={projectFilter} onChange={setProjectFilter} />

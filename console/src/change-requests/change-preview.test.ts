@@ -6,7 +6,7 @@ const rollout = (id: string, percent: string, extra: Partial<FeatureStrategy> = 
   id, name: 'flexibleRollout', title: null, disabled: false, featureName: 'checkout', sortOrder: 0, segments: [],
   constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], inverted: false, caseInsensitive: false }],
   parameters: { rollout: percent, stickiness: 'default', groupId: 'checkout' }, variants: [], ...extra,
-} as FeatureStrategy);
+});
 
 const flag = {
   name: 'checkout', archived: false, dependencies: [{ feature: 'parent', enabled: true, variants: [] }],

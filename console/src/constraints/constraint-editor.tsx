@@ -3,7 +3,7 @@ import { Button, Checkbox, CloseButton, Group, MultiSelect, Paper, Select, Stack
 import { DateTimePicker } from '@mantine/dates';
 import type { ConstraintInput, ContextField } from '@bunting/contracts';
 import { ValueListInput } from './value-list-input.tsx';
-import { OPERATOR_LABELS, OPERATORS, allowsCaseInsensitive, singleValueProblem, valueKind, withOperator, type Operator } from './constraint-values.ts';
+import { OPERATOR_LABELS, OPERATORS, allowsCaseInsensitive, singleValueProblem, valueKind, withOperator } from './constraint-values.ts';
 
 const OPERATOR_GROUPS = [
   { group: 'Lists', items: OPERATORS.filter((operator) => valueKind(operator) === 'list') },
@@ -67,7 +67,7 @@ function ConstraintRow({ index, constraint, fields, onChange, onRemove, error }:
             error={!constraint.contextName ? error : undefined}
           />
           <Checkbox label="Not" checked={constraint.inverted ?? false} onChange={(event) => onChange({ ...constraint, inverted: event.currentTarget.checked })} mb={8} />
-          <Select label="Operator" w={190} allowDeselect={false} value={constraint.operator} data={OPERATOR_GROUPS} onChange={(operator) => operator && onChange(withOperator(constraint, operator as Operator))} />
+          <Select label="Operator" w={190} allowDeselect={false} value={constraint.operator} data={OPERATOR_GROUPS} onChange={(operator) => operator && onChange(withOperator(constraint, operator))} />
           {allowsCaseInsensitive(constraint.operator) ? (
             <Checkbox label="Case-insensitive" checked={constraint.caseInsensitive ?? false} onChange={(event) => onChange({ ...constraint, caseInsensitive: event.currentTarget.checked })} mb={8} />
           ) : null}

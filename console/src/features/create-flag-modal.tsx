@@ -18,7 +18,7 @@ export function CreateFlagModal({ project, opened, onClose }: { project: string;
   const submit = () => create.mutate({ name: name.trim(), type: flagTypeOf(type), description: description || null, impressionData }, {
     onSuccess: (flag) => {
       onClose();
-      navigate(flagPage(project, flag.name));
+      void navigate(flagPage(project, flag.name));
     },
   });
   const nameProblem = fieldError(create.error, 'name') ?? (create.error instanceof ApiError && create.error.status === 409 ? create.error.message : undefined)

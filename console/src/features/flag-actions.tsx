@@ -62,7 +62,7 @@ export function FlagActions({ flag }: { flag: Feature }) {
             onConfirm={async () => {
               await destroy.mutateAsync();
               queryClient.removeQueries({ queryKey: endpointKey('/api/admin/projects/{projectId}/features/{featureName}', { path: { projectId: flag.project, featureName: flag.name } }) });
-              navigate(projectPage(flag.project));
+              void navigate(projectPage(flag.project));
             }}
           >
             Delete

@@ -61,7 +61,7 @@ function listWhole(path: string, value: unknown, side: 'added' | 'removed', out:
   } else if (Array.isArray(value) && value.length > 0 && value.every(isObject)) {
     value.forEach((item, index) => {
       const key = keyOf(item);
-      listWhole(`${path}[${key === undefined ? index : label(item as Json, key)}]`, item, side, out);
+      listWhole(`${path}[${key === undefined ? index : label(item, key)}]`, item, side, out);
     });
   } else if (side === 'added') {
     out.push({ kind: 'added', path, after: value });

@@ -52,7 +52,7 @@ export default function HistoryPage() {
         <Select label="Project" clearable w={180} data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))} value={project} onChange={setProject} />
         <TextInput label="Flag" w={180} value={flag} onChange={(event) => setFlag(event.currentTarget.value)} />
         <TextInput label="Changed by" w={160} value={user} onChange={(event) => setUser(event.currentTarget.value)} />
-        <DatePickerInput type="range" label="Dates" clearable w={240} value={range} onChange={(value) => setRange(value as [string | null, string | null])}
+        <DatePickerInput type="range" label="Dates" clearable w={240} value={range} onChange={(value) => setRange(value)}
           nextLabel="Next month" previousLabel="Previous month" clearButtonProps={{ 'aria-label': 'Clear the dates' }} />
         <TextInput label="Search" w={200} value={text} onChange={(event) => setText(event.currentTarget.value)} />
       </Group>

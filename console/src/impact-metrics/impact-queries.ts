@@ -3,7 +3,6 @@ import { endpointQuery, type AnswerOf, type BodyOf, type ParamsOf } from '../api
 import { answer, api } from '../api/http.ts';
 import { useChange } from '../ui/use-change.ts';
 
-export type ImpactMetricsAnswer = AnswerOf<'/api/admin/impact-metrics/'>;
 export type ImpactMetricInfo = AnswerOf<'/api/admin/impact-metrics/metadata'>['metrics'][number];
 export type ImpactChart = AnswerOf<'/api/admin/projects/{projectId}/features/{featureName}/impact-metrics/config'>['configs'][number];
 export type ImpactChartInput = BodyOf<'/api/admin/projects/{projectId}/features/{featureName}/impact-metrics/config', 'post'>;

@@ -1,4 +1,4 @@
-import { AppShell, Anchor, Button, Group, Loader, Menu, Progress, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Anchor, Group, Loader, Menu, Progress, Text, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
@@ -33,7 +33,7 @@ export function AppLayout() {
   const signOut = async () => {
     await api.POST('/logout').catch(() => undefined);
     queryClient.clear();
-    navigate('/login');
+    void navigate('/login');
   };
   // The page renders at once, so its own code and data load alongside who the user is.
   const name = me.data ? (me.data.user.name ?? me.data.user.username ?? me.data.user.email ?? 'Signed in') : '';
@@ -59,7 +59,7 @@ export function AppLayout() {
               </UnstyledButton>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item onClick={() => navigate('/profile')}>Profile</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/profile')}>Profile</Menu.Item>
               <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
             </Menu.Dropdown>
           </Menu>}
@@ -73,9 +73,4 @@ export function AppLayout() {
       </AppShell.Main>
     </AppShell>
   );
-}
-
-export function SignOutButton() {
-  const navigate = useNavigate();
-  return <Button variant="subtle" onClick={() => void api.POST('/logout').finally(() => navigate('/login'))}>Sign out</Button>;
 }

@@ -76,7 +76,7 @@ function PersonalAccessTokens() {
 /** Ends every session of the user, this one included: for a lost laptop or a shared computer left signed in. */
 function SignOutEverywhere() {
   const navigate = useNavigate();
-  const end = useSignOutEverywhere(() => navigate('/login'));
+  const end = useSignOutEverywhere(() => void navigate('/login'));
   return (
     <Stack gap="xs">
       <Text size="sm">Signs you out on every device and browser, this one included.</Text>

@@ -18,7 +18,7 @@ export function CreateProjectModal({ opened, onClose }: { opened: boolean; onClo
   const submit = () => create.mutate({ id: idTouched ? id : idFrom(name), name, description: description || null }, {
     onSuccess: (project) => {
       onClose();
-      navigate(`/projects/${encodeURIComponent(project.id)}`);
+      void navigate(`/projects/${encodeURIComponent(project.id)}`);
     },
   });
   const error = create.error;

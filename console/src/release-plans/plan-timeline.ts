@@ -18,7 +18,7 @@ export function planTimeline(plan: { activeMilestoneId: string | null; milestone
   const entries: TimelineEntry[] = milestones.map((milestone, index) => {
     const status: MilestoneStatus = activeIndex < 0 ? (index === 0 ? 'next' : 'later')
       : index < activeIndex ? 'done' : index === activeIndex ? 'active' : index === activeIndex + 1 ? 'next' : 'later';
-    const startsAt = status === 'next' && runsOn ? new Date(Date.parse(active!.startedAt!) + active!.transitionCondition!.intervalMinutes * minuteMs).toISOString() : null;
+    const startsAt = status === 'next' && runsOn ? new Date(Date.parse(active.startedAt!) + active.transitionCondition!.intervalMinutes * minuteMs).toISOString() : null;
     return { id: milestone.id, name: milestone.name, status, startedAt: milestone.startedAt, startsAt };
   });
   const why = tripped

@@ -28,8 +28,8 @@ const forTemplates = (definitions: readonly StrategyDefinition[]): StrategyDefin
 /** A milestone's strategy in the shape the strategy form edits (a flag's strategy). */
 const asStrategy = (strategy: CreateFeatureStrategy & { id?: string }): FeatureStrategy => ({
   id: strategy.id ?? '', featureName: '', sortOrder: strategy.sortOrder ?? 0, name: strategy.name, title: strategy.title ?? null, disabled: strategy.disabled ?? false,
-  parameters: (strategy.parameters ?? {}) as Record<string, string>, constraints: (strategy.constraints ?? []) as FeatureStrategy['constraints'],
-  variants: (strategy.variants ?? []) as FeatureStrategy['variants'], segments: strategy.segments ?? [],
+  parameters: (strategy.parameters ?? {}), constraints: (strategy.constraints ?? []),
+  variants: (strategy.variants ?? []), segments: strategy.segments ?? [],
 });
 
 /** A milestone: its name, its strategies, and how long before the next one starts on its own. */
@@ -55,7 +55,7 @@ function MilestoneCard({ milestone, index, last, onChange, onMove, onRemove, onE
         {milestone.strategies.length === 0 ? <Text size="sm" c="dimmed">No strategies: the flag is on for everyone while this milestone runs.</Text> : null}
         {milestone.strategies.map((strategy, position) => (
           <Group key={position} justify="space-between" wrap="nowrap">
-            <Text size="sm"><b>{strategyLabel(definitions, strategy.name)}</b>: {strategySummary({ name: strategy.name, parameters: (strategy.parameters ?? {}) as Record<string, string> })}{strategy.constraints?.length ? `, ${strategy.constraints.length} constraint(s)` : ''}</Text>
+            <Text size="sm"><b>{strategyLabel(definitions, strategy.name)}</b>: {strategySummary({ name: strategy.name, parameters: (strategy.parameters ?? {}) })}{strategy.constraints?.length ? `, ${strategy.constraints.length} constraint(s)` : ''}</Text>
             <Group gap={4} wrap="nowrap">
               <Button size="compact-sm" variant="subtle" onClick={() => onEditStrategy(position, strategy.name)} aria-label={`Edit strategy ${position + 1} of milestone ${index + 1}`}>Edit</Button>
               <Button size="compact-sm" variant="subtle" color="red" onClick={() => onChange({ ...milestone, strategies: milestone.strategies.filter((_, at) => at !== position) })} aria-label={`Remove strategy ${position + 1} of milestone ${index + 1}`}>Remove</Button>
@@ -98,8 +98,8 @@ function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: s
   const submit = () => {
     if (problem) return;
     const body = templateBody(draft);
-    if (templateId) update.mutate(body, { onSuccess: () => navigate('/admin/release-templates') });
-    else create.mutate(body, { onSuccess: () => navigate('/admin/release-templates') });
+    if (templateId) update.mutate(body, { onSuccess: () => void navigate('/admin/release-templates') });
+    else create.mutate(body, { onSuccess: () => void navigate('/admin/release-templates') });
   };
   const editedMilestone = editing ? draft.milestones[editing.milestone] : undefined;
   const editedStrategy = editing && editing.strategy !== null ? editedMilestone?.strategies[editing.strategy] : undefined;
@@ -125,7 +125,7 @@ function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: s
       {problem ? <Text size="sm" c="dimmed">{problem}</Text> : null}
       {save.error ? <Alert color="red" role="alert" title="Not saved">{messageOf(save.error)}</Alert> : null}
       <Group justify="flex-end">
-        <Button variant="default" onClick={() => navigate('/admin/release-templates')}>Cancel</Button>
+        <Button variant="default" onClick={() => void navigate('/admin/release-templates')}>Cancel</Button>
         <Button onClick={submit} loading={save.isPending} disabled={problem !== null || !allowed.allowed} title={allowed.reason}>Save release template</Button>
       </Group>
       {editing && editedMilestone ? (

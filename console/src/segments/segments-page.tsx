@@ -52,7 +52,7 @@ export default function SegmentsPage() {
         cells={(segment) => (
           <>
             <Table.Td>
-              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment as Segment)}>{segment.name}</Button>
+              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment)}>{segment.name}</Button>
               {segment.description ? <Text size="sm" c="dimmed">{segment.description}</Text> : null}
             </Table.Td>
             <Table.Td ta="right">{segment.constraints.length}</Table.Td>

@@ -136,7 +136,7 @@ export default function ActionSetsPage() {
               <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => setRunsOf(set)} aria-label={`Runs of ${set.name}`}>{set.name}</Button></Table.Td>
               <Table.Td>{endpointName(set.match.sourceId)}</Table.Td>
               <Table.Td>{Object.entries(set.match.payload ?? {}).map(([path, filter]) => (
-                <Code key={path} mr={4}>{`${path} ${OPERATOR_LABELS[filter.operator as Operator] ?? filter.operator} ${filter.value ?? (filter.values ?? []).join(', ')}`}</Code>
+                <Code key={path} mr={4}>{`${path} ${OPERATOR_LABELS[filter.operator] ?? filter.operator} ${filter.value ?? (filter.values ?? []).join(', ')}`}</Code>
               ))}</Table.Td>
               <Table.Td><Text size="sm">{set.actions.map((action) => `${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}: ${action.executionParams.featureName} in ${action.executionParams.environment}`).join('; ')}</Text></Table.Td>
               <Table.Td><Switch aria-label={`Action set ${set.name} enabled`} checked={set.enabled !== false} onChange={() => toggle.mutate({ id: set.id, enabled: set.enabled !== false })} /></Table.Td>

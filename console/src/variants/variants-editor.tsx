@@ -58,7 +58,7 @@ export function VariantsEditor({ drafts, onChange, stickinessOptions, fields }: 
                 <Select
                   label="Weight" w={190} allowDeselect={false} value={draft.weightType}
                   data={[{ value: 'variable', label: 'Shares the rest' }, { value: 'fix', label: 'Fixed' }]}
-                  onChange={(value) => replace(index, { ...draft, weightType: (value ?? 'variable') as VariantDraft['weightType'] })}
+                  onChange={(value) => replace(index, { ...draft, weightType: (value ?? 'variable') })}
                 />
                 {draft.weightType === 'fix' ? (
                   <NumberInput label="Percent" w={110} min={0} max={100} decimalScale={1} suffix=" %" value={draft.percent} onChange={(value) => replace(index, { ...draft, percent: Number(value) || 0 })} />

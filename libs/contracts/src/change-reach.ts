@@ -35,7 +35,8 @@ export type ChangeReach = {
 };
 
 type ReachedEvent = {
-  type: EventType | string;
+  /** An `EventType`, or one this version does not know (which reaches nothing it serves). */
+  type: string;
   project?: string | null;
   environment?: string | null;
   featureName?: string | null;

@@ -70,7 +70,7 @@ function compileDate(constraint: Constraint): Check {
   // The SDK compares against currentTime whatever the constraint's field name.
   return (context) => {
     const currentTime = context.raw.currentTime;
-    const current = currentTime ? new Date(currentTime as string | Date).getTime() : Date.now();
+    const current = currentTime ? new Date(currentTime).getTime() : Date.now();
     if (Number.isNaN(current)) return false;
     return after ? current > target : current < target;
   };

@@ -14,7 +14,7 @@ describe('compileEngine', () => {
   it('shares identical constraint lists across flags without carrying one request\'s answer into the next', () => {
     const engine = compileEngine({
       features: [flag('a', [inNorway]), flag('b', [inNorway]), flag('c', [], [1])],
-      segments: [{ id: 1, constraints: [inNorway] } as never],
+      segments: [{ id: 1, constraints: [inNorway] }],
     });
     const norway = new PreparedContext({ properties: { country: 'NO' } });
     const sweden = new PreparedContext({ properties: { country: 'SE' } });
@@ -30,7 +30,7 @@ describe('compileEngine', () => {
         name: 'split', enabled: true,
         strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'sessionId', groupId: 'split' }, constraints: [],
           variants: [{ name: 'x', weight: 500, stickiness: 'userId' }, { name: 'y', weight: 500, stickiness: 'userId' }] }],
-      } as never],
+      }],
     });
     const names = new Set<string>();
     for (let index = 0; index < 40; index += 1) {

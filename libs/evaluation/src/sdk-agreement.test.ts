@@ -103,7 +103,7 @@ describe('the engine against unleash-client evaluating the same payload', () => 
     const engine = compileEngine({ features: features as never }, { random: () => 0.37 });
     const differences: string[] = [];
     for (const raw of contexts) {
-      const context = new PreparedContext(raw as never);
+      const context = new PreparedContext(raw);
       for (const feature of features) {
         const expected = sdk.getVariant(feature.name, raw);
         const actual = engine.getVariant(feature.name, context);
@@ -133,7 +133,7 @@ describe('the engine against unleash-client evaluating the same payload', () => 
       { name: 'not-low', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '0', inverted: true }] }] },
       { name: 'empty-match', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 'REGEX', value: '^$' }] }] },
     ];
-    const engine = compileEngine({ features: features as never });
+    const engine = compileEngine({ features: features });
     const empty = new PreparedContext({ userId: '', properties: { age: '' } });
     const missing = new PreparedContext({});
     expect(['low', 'not-low', 'empty-match'].map((name) => engine.isEnabled(name, empty))).toEqual([true, false, true]);

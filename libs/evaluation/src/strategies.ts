@@ -55,7 +55,7 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
     case 'gradualRolloutSessionId': {
       const inRollout = rollout(percentage(parameters, 'percentage'), text(parameters, 'groupId'));
       const field = strategy.name === 'gradualRolloutUserId' ? 'userId' : 'sessionId';
-      return (context) => inRollout(context, (context.raw[field] as string) || undefined);
+      return (context) => inRollout(context, (context.raw[field]) || undefined);
     }
     case 'gradualRolloutRandom': {
       const percent = percentage(parameters, 'percentage');

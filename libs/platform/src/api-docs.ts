@@ -95,9 +95,9 @@ function operationIdOf(method: string, url: string): string {
 /** Which credential an operation takes, by where it lives. */
 function credentialOf(url: string): string {
   if (/^\/api\/frontend|^\/ofrep\//.test(url)) return 'Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.';
-  if (/^\/api\/client/.test(url)) return 'Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.';
-  if (/^\/api\/signal-endpoint\//.test(url)) return "Takes one of the signal endpoint's own tokens as a Bearer token.";
-  if (/^\/edge\//.test(url)) return 'Takes an API token, as Unleash Edge sends it.';
+  if (url.startsWith('/api/client')) return 'Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.';
+  if (url.startsWith('/api/signal-endpoint/')) return "Takes one of the signal endpoint's own tokens as a Bearer token.";
+  if (url.startsWith('/edge/')) return 'Takes an API token, as Unleash Edge sends it.';
   if (/^\/(health|ready|internal-backstage)|^\/auth\/|^\/invite\/|^\/logout/.test(url)) return 'Open: no credential is needed.';
   return 'Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.';
 }
@@ -160,7 +160,7 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
       if (method === 'OPTIONS' || HIDDEN.some((pattern) => pattern.test(url))) return { schema: { hide: true }, url };
       const transformed = zodTransform(document);
       const schema = (transformed.schema ?? {}) as Record<string, unknown> & { response?: Record<string, unknown> };
-      const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+      const response: Record<string, unknown> = { ...schema.response };
       for (const [status, error] of Object.entries(STANDARD_ERRORS)) response[status] ??= error;
       return {
         url: transformed.url,

@@ -124,6 +124,7 @@ export const VIA_HEADER = 'x-bunting-via';
 function viaOf(request: FastifyRequest): string | null {
   const header = request.headers[VIA_HEADER];
   if (typeof header !== 'string') return null;
+  // oxlint-disable-next-line no-control-regex -- control characters are what this strips
   const label = header.replace(/[\u0000-\u001f]/g, '').trim().slice(0, 200);
   return label === '' ? null : label;
 }

@@ -79,7 +79,7 @@ describe('following a stream into a store that keeps its position', () => {
     await eventually(async () => (await store.stored()).length === 400, { timeoutMs: 15_000 });
     const stored = await store.stored();
     expect(stored.map((row) => row.note)).toEqual(Array.from({ length: 400 }, (_, index) => `note-${index}`));
-    expect(stored.map((row) => row.sequence)).toEqual([...stored.map((row) => row.sequence)].sort((a, b) => a - b));
+    expect(stored.map((row) => row.sequence)).toEqual(stored.map((row) => row.sequence).sort((a, b) => a - b));
     // The 300 waiting at the start came in a few runs, not one transaction each.
     expect(store.runs.length).toBeLessThan(200);
     expect(Math.max(...store.runs)).toBeGreaterThan(10);
@@ -122,7 +122,7 @@ describe('following a stream into a store that keeps its position', () => {
     await publish('orphaned', { id: 'before' });
     await eventually(async () => (await store.stored()).length === 1);
     const subject = messaging.names.eventSubject('orphaned');
-    for await (const consumer of await messaging.jsm.consumers.list(messaging.names.eventsStream)) {
+    for await (const consumer of messaging.jsm.consumers.list(messaging.names.eventsStream)) {
       const filters = [consumer.config.filter_subject, ...(consumer.config.filter_subjects ?? [])];
       if (filters.includes(subject)) await messaging.jsm.consumers.delete(messaging.names.eventsStream, consumer.name);
     }

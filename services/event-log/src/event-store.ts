@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainEvent, type Event, type EventSearch } from '@bunting/contracts';
+import { DomainEvent, type Event } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 import { freeText, type FreeText } from './free-text-store.ts';
 
@@ -178,5 +178,3 @@ export const eventStore = {
       select distinct on (created_by) created_by_user_id as id, created_by as name from event_log.events order by created_by, id desc`);
   },
 };
-
-export type { EventSearch };

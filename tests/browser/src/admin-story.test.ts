@@ -36,9 +36,11 @@ function read(request: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   stack = await startTestStack();
-  receiver = createServer(async (request, response) => {
-    received.push({ path: request.url ?? '', body: await read(request) });
-    response.writeHead(200).end('ok');
+  receiver = createServer((request, response) => {
+    void read(request).then((body) => {
+      received.push({ path: request.url ?? '', body });
+      response.writeHead(200).end('ok');
+    });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -519,7 +521,7 @@ describe('administration in the console', () => {
     expect(await table.getByRole('row', { name: /^users / }).getByRole('cell').textContent()).toBe(String(expected.users));
     await expectNoSeriousViolations('the instance statistics');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download as CSV' }).click()]);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile((await download.path()), 'utf8');
     expect(csv.split('\n')[0]).toContain('featureToggles');
   });
 

@@ -23,16 +23,14 @@ const base = '/api/admin/projects/default/features';
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 function serve(root: string): Promise<Server> {
-  const server = createServer(async (request, response) => {
+  const server = createServer((request, response) => {
     const path = normalize(new URL(request.url ?? '/', 'http://fixture').pathname).replace(/^(\.\.[/\\])+/, '');
     if (path === '/favicon.ico') return void response.writeHead(204).end();
     const file = join(root, path === '/' ? 'index.html' : path);
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
+    readFile(file).then(
+      (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => response.writeHead(404).end(),
+    );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

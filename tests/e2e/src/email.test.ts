@@ -130,7 +130,7 @@ describe('an SMTP server that is away', () => {
   it('keeps the mail, tries again with back-off, and sends it once when the server is back', async () => {
     await smtp.close();
     const metric = async (outcome: string) => {
-      const text = (await stack.anonymous.get('/internal-backstage/prometheus')).text as string;
+      const text = (await stack.anonymous.get('/internal-backstage/prometheus')).text;
       return Number(new RegExp(`^bunting_emails_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     };
     const retriedBefore = await metric('retried');

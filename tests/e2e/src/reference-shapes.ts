@@ -98,7 +98,7 @@ export function compareWithReference(schema: Schema, value: unknown, path = '', 
   } else if (value && typeof value === 'object' && resolved.properties) {
     for (const [name, property] of Object.entries(resolved.properties)) {
       const fieldPath = path ? `${path}.${name}` : name;
-      if (!(name in (value as object)) || (value as Record<string, unknown>)[name] === undefined) {
+      if (!(name in (value)) || (value as Record<string, unknown>)[name] === undefined) {
         if (resolved.required?.includes(name) || wanted(fieldPath.replace(/\[\d+\]/g, '[]'))) problems.push({ path: fieldPath, problem: 'missing' });
         continue;
       }

@@ -53,7 +53,7 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
     if (Array.isArray(before) && Array.isArray(after)) before.forEach((item, index) => differences(item, after[index], `${path}[]`, out));
     else if (before && typeof before === 'object' && after && typeof after === 'object') {
       for (const key of Object.keys(before)) {
-        if (!(key in (after as object))) out.push(`${path}.${key} left out`);
+        if (!(key in (after))) out.push(`${path}.${key} left out`);
         else differences((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${path}.${key}`, out);
       }
     } else if (before !== after) out.push(`${path} ${JSON.stringify(before)} written as ${JSON.stringify(after)}`);

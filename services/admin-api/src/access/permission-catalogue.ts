@@ -1,13 +1,12 @@
-import { CHANGE_REQUEST_PERMISSIONS, ENVIRONMENT_PERMISSIONS, FLAG_ENVIRONMENT_PERMISSIONS, PROJECT_PERMISSIONS, ROOT_PERMISSIONS } from '@bunting/contracts';
+import { ENVIRONMENT_PERMISSIONS, FLAG_ENVIRONMENT_PERMISSIONS, PROJECT_PERMISSIONS, ROOT_PERMISSIONS } from '@bunting/contracts';
 import { Permission } from '@bunting/platform';
 
-export { CHANGE_REQUEST_PERMISSIONS, ENVIRONMENT_PERMISSIONS, PROJECT_PERMISSIONS, ROOT_PERMISSIONS };
+export { ENVIRONMENT_PERMISSIONS, PROJECT_PERMISSIONS, ROOT_PERMISSIONS };
 
 export const ROOT_ROLE = { ADMIN: 1, EDITOR: 2, VIEWER: 3 } as const;
 export const PROJECT_ROLE = { OWNER: 4, MEMBER: 5 } as const;
 
 export const PROJECT_USER_ACCESS_WRITE = Permission.PROJECT_USER_ACCESS_WRITE;
-export const PROJECT_USER_ACCESS_READ = Permission.PROJECT_USER_ACCESS_READ;
 
 /**
  * What the built-in roles hold in every environment: changing flags, and approving and applying change requests.

@@ -50,7 +50,7 @@ export async function deliverEvent(db: DatabasePool, event: DomainEvent, context
       requests = [];
       await recordKeeping(db, (tx) => addonStore.recordDelivery(tx, {
         addonId: addon.id, eventUuid: event.uuid, state: 'failed', details: `Could not make the ${provider.service} request: ${(error as Error).message}`,
-        event: payloadOf(event) as object, request: { url: null, contentType: null, body: '' },
+        event: payloadOf(event), request: { url: null, contentType: null, body: '' },
       }));
       recordOutcome('failed');
       return;
@@ -64,7 +64,7 @@ export async function deliverEvent(db: DatabasePool, event: DomainEvent, context
       eventUuid: event.uuid,
       state: ok ? 'success' : outcomes.some((outcome) => outcome.ok) ? 'successWithErrors' : 'failed',
       details: outcomes.length > 0 ? outcomes.map((outcome) => outcome.details).join('\n') : 'Nothing to send: no channel was named',
-      event: payloadOf(event) as object,
+      event: payloadOf(event),
       request: { url: first?.url ?? null, contentType: first?.headers['content-type'] ?? null, body: (first?.shown ?? '').slice(0, 10_000) },
     }));
   }));

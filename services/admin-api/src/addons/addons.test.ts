@@ -130,7 +130,7 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
     await stack.admin.post('/api/admin/tag-types', { name: 'slack' });
     await stack.admin.post('/api/admin/addons', { provider: 'slack', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/slack-hook`, defaultChannel: 'releases', username: 'flags' } });
     await stack.admin.post('/api/admin/projects/default/features', { name: 'slack-default' });
-    const [plain] = (await until('/slack-hook', 'slack-default'))!;
+    const [plain] = (await until('/slack-hook', 'slack-default'));
     expect(JSON.parse(plain!.body)).toMatchObject({
       channel: '#releases', username: 'flags', text: expect.stringContaining('created <https://flags.example.test/projects/default/features/slack-default|slack-default>'),
       attachments: [{ actions: [{ type: 'button', url: 'https://flags.example.test/projects/default/features/slack-default' }] }],
@@ -139,7 +139,7 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
     const tagged = (await eventually(async () => {
       const found = received.filter((entry) => entry.path === '/slack-hook' && entry.body.includes('slack-tagged'));
       return found.length === 2 ? found : undefined;
-    }))!;
+    }));
     expect(tagged.map((entry) => JSON.parse(entry.body).channel).sort()).toEqual(['#checkout', '#payments']);
   });
 
@@ -150,7 +150,7 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
     const posts = (await eventually(async () => {
       const found = received.filter((entry) => entry.path === '/slack-api/chat.postMessage' && entry.body.includes('slack-app-flag'));
       return found.length === 2 ? found : undefined;
-    }))!;
+    }));
     expect(posts[0]!.headers.authorization).toBe('Bearer xoxb-test');
     expect(posts.map((entry) => JSON.parse(entry.body).channel).sort()).toEqual(['ops', 'releases']);
     expect(JSON.parse(posts[0]!.body).blocks[0].text.text).toContain('archived');
@@ -161,9 +161,9 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
     await stack.admin.post('/api/admin/addons', { provider: 'teamsworkflow', enabled: true, events: ['feature-environment-enabled'], parameters: { url: `${receiverUrl}/teams-flow`, customHeaders: '{"X-Flow":"1"}' } });
     await stack.admin.post('/api/admin/projects/default/features', { name: 'teams-flag' });
     await stack.admin.post('/api/admin/projects/default/features/teams-flag/environments/development/on');
-    const [card] = (await until('/teams', 'teams-flag'))!;
+    const [card] = (await until('/teams', 'teams-flag'));
     expect(JSON.parse(card!.body)).toMatchObject({ '@type': 'MessageCard', sections: [{ facts: expect.arrayContaining([{ name: 'Action', value: 'feature-environment-enabled' }]) }], potentialAction: [{ '@type': 'OpenUri' }] });
-    const [flow] = (await until('/teams-flow', 'teams-flag'))!;
+    const [flow] = (await until('/teams-flow', 'teams-flag'));
     expect(flow!.headers['x-flow']).toBe('1');
     expect(JSON.parse(flow!.body)).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', actions: [{ type: 'Action.OpenUrl' }] } }] });
   });
@@ -172,10 +172,10 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
     await stack.admin.post('/api/admin/addons', { provider: 'datadog', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/datadog`, apiKey: 'dd-key', sourceTypeName: 'flags' } });
     await stack.admin.post('/api/admin/addons', { provider: 'new-relic', enabled: true, events: ['feature-created'], parameters: { url: `${receiverUrl}/new-relic`, licenseKey: 'nr-key' } });
     await stack.admin.post('/api/admin/projects/default/features', { name: 'observed-flag', tags: [{ type: 'simple', value: 'checkout' }] });
-    const [datadog] = (await until('/datadog', 'observed-flag'))!;
+    const [datadog] = (await until('/datadog', 'observed-flag'));
     expect(datadog!.headers['dd-api-key']).toBe('dd-key');
     expect(JSON.parse(datadog!.body)).toMatchObject({ title: expect.any(String), text: expect.stringMatching(/^%%% /), tags: ['simple:checkout'], source_type_name: 'flags' });
-    const [newRelic] = (await until('/new-relic', 'observed-flag'))!;
+    const [newRelic] = (await until('/new-relic', 'observed-flag'));
     expect(newRelic!.headers['api-key']).toBe('nr-key');
     expect(JSON.parse(gunzipSync(newRelic!.raw).toString())).toMatchObject({ eventType: 'UnleashServiceEvent', unleashEventType: 'feature-created', featureName: 'observed-flag', createdAt: expect.any(Number) });
   });

@@ -17,11 +17,11 @@ export function agentTokenRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
   };
 
   app.get('/api/admin/user/agents', { schema: { summary: 'List the agents (MCP clients) the caller connected, with their scopes and expiry', response: { 200: AgentTokenList } } }, async (request) =>
-    agentTokenService.list(db, person(request).userId!));
+    agentTokenService.list(db, person(request).userId));
 
   app.delete('/api/admin/user/agents/:id', { schema: { summary: 'Disconnect one of the caller\'s agents: its token stops working at once', params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
     const principal = person(request);
-    await changes.run(principal, (change) => agentTokenService.revoke(change, request.params.id, principal.userId!));
+    await changes.run(principal, (change) => agentTokenService.revoke(change, request.params.id, principal.userId));
     return reply.code(200).send();
   });
 

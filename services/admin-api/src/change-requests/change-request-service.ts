@@ -54,7 +54,7 @@ async function checkProposer(db: Queryable, principal: Principal, scope: Request
   if (input.action === 'updateSegment' || input.action === 'deleteSegment') {
     // A project's own segments may also be changed by whoever may update that project's segments, through that
     // project's change requests; a global segment or another project's needs the root permission.
-    const segment = await requireSegment(db, (input.payload as { id: number }).id);
+    const segment = await requireSegment(db, (input.payload).id);
     if (segment.project === scope.project && hasPermission(principal, Permission.UPDATE_PROJECT_SEGMENT, { project: scope.project })) return;
   }
   requirePermission(principal, needed.permission, needed.scope);

@@ -3,7 +3,6 @@ import { sql, type Queryable } from '@bunting/platform';
 import type { WriteTx } from '../events/write-tx.ts';
 
 const Revision = z.object({ scope: z.string(), revision: z.number(), hydratedRevision: z.number(), hydratedAt: z.string().nullable() });
-export type FeedRevision = z.infer<typeof Revision>;
 
 /** The feed's revisions, and what its messages are read from: environments, the projects that have them. */
 export const feedStore = {

@@ -13,7 +13,7 @@ export function emailOutbox(settings: EmailSettings | null, baseUrl: string) {
       await emailStore.queue(change.tx, mail, host);
       return true;
     },
-    recentlyQueued: emailStore.recentlyQueued,
+    recentlyQueued: (...args: Parameters<typeof emailStore.recentlyQueued>) => emailStore.recentlyQueued(...args),
   };
 }
 export type EmailOutbox = ReturnType<typeof emailOutbox>;

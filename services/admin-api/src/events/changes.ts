@@ -140,4 +140,3 @@ async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts:
   }));
 }
 
-export { actorOf } from '@bunting/platform';

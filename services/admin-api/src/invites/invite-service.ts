@@ -77,5 +77,4 @@ export function createInviteService(baseUrl: string) {
     },
   };
 }
-export type InviteService = ReturnType<typeof createInviteService>;
 

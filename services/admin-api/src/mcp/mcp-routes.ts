@@ -95,7 +95,7 @@ export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log,
       schema: { summary: 'Turn the remote MCP server on or off', body: RemoteMcpSettings, response: { 204: NoContent } },
       handler: async (request, reply) => {
         const principal = allow(request, Permission.ADMIN);
-        await changes.run(principal, (change) => saveRemoteMcp(change, request.body as RemoteMcpSettings));
+        await changes.run(principal, (change) => saveRemoteMcp(change, request.body));
         return reply.code(204).send();
       },
     });

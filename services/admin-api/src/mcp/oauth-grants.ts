@@ -66,4 +66,3 @@ export function oauthGrants(redis: Redis, namespace: string, registrationsPerWin
     takeCode: async (code: string) => read(IssuedCode, await redis.getdel(key('code', code))),
   };
 }
-export type OAuthGrants = ReturnType<typeof oauthGrants>;

@@ -163,8 +163,11 @@ export function oauthRoutes(app: HttpServer, { db, changes, redis, namespace, co
       // away keeps the spec's 503.
       errorHandler: (error, request, reply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 400 && status < 500) return oauthRefusal(request, reply, 'invalid_request', 'the body must be a form (application/x-www-form-urlencoded) with the token request\'s fields');
-        return sendError(error, request, reply);
+        if (status >= 400 && status < 500) {
+          void oauthRefusal(request, reply, 'invalid_request', 'the body must be a form (application/x-www-form-urlencoded) with the token request\'s fields');
+        } else {
+          void sendError(error, request, reply);
+        }
       },
     }, async (request, reply) => {
       await requireOn();

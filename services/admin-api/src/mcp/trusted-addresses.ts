@@ -51,4 +51,3 @@ export function trustedAddresses(config: Pick<AdminConfig, 'baseUrl' | 'baseUrlC
     },
   };
 }
-export type TrustedAddresses = ReturnType<typeof trustedAddresses>;

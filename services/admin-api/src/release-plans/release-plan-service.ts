@@ -251,7 +251,8 @@ export const releasePlanService = {
       // The plan holds while any of its safeguards stays tripped (until resumed); its progressions show the pause.
       await releasePlanStore.pause(change.tx, plan.id, by);
       if (safeguard.triggeredAt !== null) return false;
-      // Unleash writes both: what tripped, and the pause it caused.
+      // Unleash writes both: what tripped, and the pause it caused. `then` is its field name in the event data.
+      // oxlint-disable-next-line unicorn/no-thenable
       change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'safeguard-triggered'), ...reading, then: 'release-plan-progressions-paused' } });
       change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'release-plan-progressions-paused'), pausedBy: by } });
       return true;
@@ -259,6 +260,7 @@ export const releasePlanService = {
     const feature = await requireFeature(change.tx, safeguard.project, safeguard.featureName, { forWrite: true });
     if (!(await environmentState.get(change.tx, feature.name, safeguard.environment))?.enabled) return false;
     await environmentState.setEnabled(change.tx, feature.name, safeguard.environment, false);
+    // oxlint-disable-next-line unicorn/no-thenable -- Unleash's field name
     change.emit({ type: 'feature-environment-disabled', project: feature.project, featureName: feature.name, environment: safeguard.environment, data: { ...reading, then: 'feature-environment-disabled' } });
     await refreshLifecycle(change.tx, feature);
     return true;

@@ -34,7 +34,7 @@ export async function normalizeStrategy(db: Queryable, input: CreateFeatureStrat
   const known = await referenceStore.strategyExists(db, input.name);
   if (!known) throw ValidationError.field('name', `strategy ${input.name} does not exist`);
 
-  const parameters: Record<string, string> = { ...(input.parameters ?? {}) };
+  const parameters: Record<string, string> = { ...input.parameters };
   if (input.name === 'flexibleRollout') {
     if (!parameters.groupId) parameters.groupId = context.featureName;
     if (parameters.rollout === undefined || parameters.rollout === '') parameters.rollout = '100';

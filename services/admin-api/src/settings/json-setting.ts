@@ -13,7 +13,7 @@ type SettingOptions<T> = {
  * saved with setting-created or setting-updated (nothing is recorded when the value does not change).
  */
 export function jsonSetting<S extends z.ZodObject>(name: string, schema: S, fallback: z.infer<S>, options: SettingOptions<z.infer<S>> = {}) {
-  const shown = options.eventData ?? ((value: z.infer<S>) => value as object);
+  const shown = options.eventData ?? ((value: z.infer<S>) => value);
   async function load(db: Queryable): Promise<z.infer<S>> {
     const parsed = schema.safeParse(await settingStore.content(db, name));
     return parsed.success ? parsed.data : fallback;
@@ -23,7 +23,7 @@ export function jsonSetting<S extends z.ZodObject>(name: string, schema: S, fall
     const existed = await settingStore.exists(tx, name);
     const before = await load(tx);
     if (existed && JSON.stringify(before) === JSON.stringify(next)) return next;
-    await settingStore.save(tx, name, next as object);
+    await settingStore.save(tx, name, next);
     emit({
       type: existed ? 'setting-updated' : 'setting-created',
       data: { id: name, ...shown(next) },

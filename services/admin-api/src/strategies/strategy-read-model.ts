@@ -1,7 +1,7 @@
 import type { Queryable } from '@bunting/platform';
-import { strategyStore, strategyView, type StrategyRow } from './strategy-store.ts';
+import { strategyStore, strategyView } from './strategy-store.ts';
 
-export { strategyView, type StrategyRow };
+export { strategyView,  };
 
 /** What the rest of admin-api may ask of flags' strategies. */
 export const strategyReadModel = {

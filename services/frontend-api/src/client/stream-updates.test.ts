@@ -7,7 +7,7 @@ import { createStreamUpdates } from './stream-updates.ts';
 
 const flag = (name: string, enabled: boolean, project = 'default') => ({ name, enabled, project, strategies: [] });
 const compiled = (revision: number, features: EnvironmentSnapshot['features']) =>
-  compileEnvironment({ environment: 'development', features, segments: [] } as EnvironmentSnapshot, revision, 'test');
+  compileEnvironment({ environment: 'development', features, segments: [] }, revision, 'test');
 const everything: ClientQuery = { projects: ['*'], inlineSegments: false };
 const webOnly: ClientQuery = { projects: ['web'], inlineSegments: false };
 

@@ -17,7 +17,7 @@ export type SendMetrics = (message: UnstampedMetrics) => Promise<void>;
  * admin-api to aggregate. The answer waits for JetStream's acknowledgement, so an accepted post is kept.
  */
 export const publishMetrics = (messaging: Messaging): SendMetrics => async (message) => {
-  const full = { ...message, receivedAt: new Date().toISOString() } as MetricsMessage;
+  const full = { ...message, receivedAt: new Date().toISOString() };
   try {
     await messaging.js.publish(messaging.names.metricsSubject(subjectKind(full.kind)), JSON.stringify(full), { timeout: 2000 });
   } catch {

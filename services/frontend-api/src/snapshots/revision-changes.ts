@@ -81,4 +81,3 @@ export function createRevisionHistory() {
     },
   };
 }
-export type RevisionHistory = ReturnType<typeof createRevisionHistory>;

@@ -131,4 +131,3 @@ export function externalSource(source: ExternalImpactSource, timeoutMs = EXTERNA
     },
   };
 }
-export type ExternalSource = ReturnType<typeof externalSource>;

@@ -29,4 +29,3 @@ export function createKnownFlags(admin: Pick<AdminClient, 'inventory'>, log: Log
   };
 }
 
-export type KnownFlags = ReturnType<typeof createKnownFlags>;

@@ -116,7 +116,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
         expectedState: query.state,
         expectedNonce: pending.nonce,
       });
-      claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+      claims = (tokens.claims() ?? {});
       idToken = tokens.id_token;
     } catch (error) {
       throw new AuthenticationRequired(`The OpenID provider did not confirm the login: ${(error as Error).message}`);

@@ -36,7 +36,6 @@ export function createLoginGuard(redis: Redis, namespace: string) {
   };
 }
 
-export type LoginGuard = ReturnType<typeof createLoginGuard>;
 
 /** Who a login is counted against: the user it names, or the name typed when it names nobody. */
 export type LoginSubject = { userId: number } | { typed: string };

@@ -56,7 +56,9 @@ export function passwordResetRoutes(app: HttpServer, { db, changes, config, sess
     if (count === 1) await redis.expire(asked, 15 * 60);
     if (count > 20) throw new RateLimitError('Too many reset requests from here; try again later.', Math.max(1, await redis.ttl(asked)));
     const email = request.body.email;
-    setImmediate(() => mailResetLink(email).catch((error: unknown) => log.warn({ err: error }, 'a password reset link asked for on the sign-in page was not queued')));
+    setImmediate(() => {
+      mailResetLink(email).catch((error: unknown) => log.warn({ err: error }, 'a password reset link asked for on the sign-in page was not queued'));
+    });
     return reply.code(200).send();
   });
 
