@@ -3,7 +3,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycle-between-slices',
-      comment: 'the slices of a service depend on each other in one direction only: a slice offers a read model, lower layers never import the slices above.',
+      comment:
+        'the slices of a service depend on each other in one direction only: a slice offers a read model, lower layers never import the slices above.',
       severity: 'error',
       scope: 'folder',
       from: { path: '^services/[^/]+/src/[^/]+' },
@@ -11,10 +12,14 @@ module.exports = {
     },
     {
       name: 'store-private-to-its-slice',
-      comment: 'a slice keeps its store to itself and offers the rest a read model; a service\'s shared lower layer (admin-api\'s rules/, insights\' facts/) is the exception.',
+      comment:
+        "a slice keeps its store to itself and offers the rest a read model; a service's shared lower layer (admin-api's rules/, insights' facts/) is the exception.",
       severity: 'error',
       from: { path: '^services/([^/]+)/src/([^/]+)/' },
-      to: { path: '^services/[^/]+/src/[^/]+/[^/]+-store[.]ts$', pathNot: ['^services/$1/src/$2/', '^services/$1/src/(rules|facts)/'] },
+      to: {
+        path: '^services/[^/]+/src/[^/]+/[^/]+-store[.]ts$',
+        pathNot: ['^services/$1/src/$2/', '^services/$1/src/(rules|facts)/'],
+      },
     },
     {
       name: 'no-file-cycles',
@@ -27,7 +32,9 @@ module.exports = {
       comment: 'libs sit below every service and the launcher.',
       severity: 'error',
       from: { path: '^libs/' },
-      to: { path: '^(services|launcher|console)/|node_modules/@bunting/(admin-api|event-log|frontend-api|insights|signals|launcher)' },
+      to: {
+        path: '^(services|launcher|console)/|node_modules/@bunting/(admin-api|event-log|frontend-api|insights|signals|launcher)',
+      },
     },
     {
       name: 'services-import-no-other-service',

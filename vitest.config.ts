@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['libs/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'tests/**/*.test.ts', 'launcher/src/**/*.test.ts', 'console/{src,scripts}/**/*.test.ts'],
+    include: [
+      'libs/*/src/**/*.test.ts',
+      'services/*/src/**/*.test.ts',
+      'tests/**/*.test.ts',
+      'launcher/src/**/*.test.ts',
+      'console/{src,scripts}/**/*.test.ts',
+    ],
     // The browser tests need the console admin-api serves; built only when its sources changed.
     globalSetup: ['tests/browser/src/build-console.setup.ts'],
     // Prototypes frozen in every worker, as the launcher freezes them in every Bunting process.

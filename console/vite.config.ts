@@ -14,6 +14,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
   },
   server: {
-    proxy: Object.fromEntries(['/api', '/auth', '/logout', '/invite', '/health', '/ready'].map((path) => [path, { target: api, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      ['/api', '/auth', '/logout', '/invite', '/health', '/ready'].map((path) => [
+        path,
+        { target: api, changeOrigin: false },
+      ]),
+    ),
   },
 });

@@ -18,7 +18,10 @@ app.get('/ceiling-buffer', (_request, reply) => {
 const emptyBody = '{"toggles":[]}';
 app.get('/ceiling-mix', (request, reply) => {
   const empty = (request.query as { empty?: string }).empty === '1';
-  reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(empty ? emptyBody : body);
+  reply
+    .header('cache-control', 'no-cache')
+    .type('application/json; charset=utf-8')
+    .send(empty ? emptyBody : body);
 });
 const address = await app.listen({ port: Number(process.argv[3] ?? 0), host: '127.0.0.1' });
 console.log(address);

@@ -40,7 +40,12 @@ const baseDirectory = checkout(root, base);
 const isolation = await isolate();
 const adminToken = '*:*.compare-admin';
 const frontendToken = 'default:development.compare-frontend';
-const env = { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken };
+const env = {
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+  INIT_FRONTEND_API_TOKENS: frontendToken,
+};
 const stack = await startServiceProcess('all', env);
 try {
   const admin = httpClient(stack.url, { authorization: adminToken });
@@ -48,17 +53,31 @@ try {
   else await importScaleFlags(admin, 0, scaleFlags);
   // The all-in-one process done with the configuration's events before the replicas start and the load begins.
   await quiet(stack.pid);
-  const working = await startServiceProcess('frontend-api', { ...env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.COMPARE_NODE_OPTIONS ?? ''}`.trim() });
+  const working = await startServiceProcess('frontend-api', {
+    ...env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${process.env.COMPARE_NODE_OPTIONS ?? ''}`.trim(),
+  });
   const based = await startServiceProcess('frontend-api', env, { root: baseDirectory });
   const country = process.env.PROFILE_COUNTRY;
-  const users = scaleFlags === undefined
-    ? Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`)
-    : Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
+  const users =
+    scaleFlags === undefined
+      ? Array.from(
+          { length: 1000 },
+          (_, index) =>
+            `/api/frontend?userId=user-${index}&properties[country]=${country ?? (index % 3 === 0 ? 'US' : 'NO')}&appName=bench`,
+        )
+      : Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
   // OFREP: the same users as bulk evaluation contexts.
   const bodies = users.map((path) => {
     const query = new URLSearchParams(path.split('?')[1]);
     const country = query.get('properties[country]');
-    return JSON.stringify({ context: { targetingKey: query.get('userId'), appName: query.get('appName'), ...(country === null ? {} : { country }) } });
+    return JSON.stringify({
+      context: {
+        targetingKey: query.get('userId'),
+        appName: query.get('appName'),
+        ...(country === null ? {} : { country }),
+      },
+    });
   });
   const ofrepHeaders = { authorization: frontendToken, 'content-type': 'application/json' };
   const sample = ofrep
@@ -66,10 +85,21 @@ try {
     : (await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text;
   const ceiling = await startCeiling(sample);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
-    generator === 'wrk' ? wrkLoad({ url, paths, headers, seconds, connections: 50, rate }) : load({ url, paths, headers, seconds, connections: 50 });
-  const edge = (url: string) => (ofrep
-    ? load({ url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies, headers: ofrepHeaders, seconds, connections: 50 })
-    : drive(url, users, { authorization: frontendToken }));
+    generator === 'wrk'
+      ? wrkLoad({ url, paths, headers, seconds, connections: 50, rate })
+      : load({ url, paths, headers, seconds, connections: 50 });
+  const edge = (url: string) =>
+    ofrep
+      ? load({
+          url,
+          paths: ['/ofrep/v1/evaluate/flags'],
+          method: 'POST',
+          bodies,
+          headers: ofrepHeaders,
+          seconds,
+          connections: 50,
+        })
+      : drive(url, users, { authorization: frontendToken });
   const targets = [
     { name: 'ceiling', pid: ceiling.pid, run: () => drive(ceiling.url, ['/ceiling']) },
     { name: 'working tree', pid: working.pid, run: () => edge(working.url) },
@@ -77,7 +107,9 @@ try {
   ];
   // A warm-up for each, so neither replica's first round includes its compilation.
   for (const target of targets) await target.run();
-  const results = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>(targets.map((target) => [target.name, []]));
+  const results = new Map<string, (LoadResult & { cpuUsPerRequest: number })[]>(
+    targets.map((target) => [target.name, []]),
+  );
   for (let round = 0; round < rounds; round += 1) {
     const order = targets.map((_, index) => targets[(index + round) % targets.length]!);
     for (const target of order) {
@@ -86,16 +118,35 @@ try {
       const cpuUsPerRequest = Math.round(((cpuMs(target.pid) - before) * 1000) / (result.requestsPerSecond * seconds));
       results.get(target.name)!.push({ ...result, cpuUsPerRequest });
     }
-    console.log(`round ${round + 1}: ${targets.map((target) => { const last = results.get(target.name)!.at(-1)!; return `${target.name} ${last.requestsPerSecond} req/s p50/90/99 ${last.p50Ms}/${last.p90Ms}/${last.p99Ms} ms ${last.cpuUsPerRequest} µs`; }).join(' | ')}`);
+    console.log(
+      `round ${round + 1}: ${targets
+        .map((target) => {
+          const last = results.get(target.name)!.at(-1)!;
+          return `${target.name} ${last.requestsPerSecond} req/s p50/90/99 ${last.p50Ms}/${last.p90Ms}/${last.p99Ms} ms ${last.cpuUsPerRequest} µs`;
+        })
+        .join(' | ')}`,
+    );
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-  console.table(Object.fromEntries(targets.map((target) => {
-    const runs = results.get(target.name)!;
-    // The p99 against the ceiling's of the same round, as npm run bench takes it.
-    const ceilingRuns = results.get('ceiling')!;
-    const p99Ratio = p99AgainstCeiling(runs, ceilingRuns);
-    return [target.name, { 'req/s': median(runs.map((run) => run.requestsPerSecond)), 'p99 ms': median(runs.map((run) => run.p99Ms)), 'p99 / ceiling p99': Math.round(p99Ratio * 100) / 100, 'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)) }];
-  })));
+  console.table(
+    Object.fromEntries(
+      targets.map((target) => {
+        const runs = results.get(target.name)!;
+        // The p99 against the ceiling's of the same round, as npm run bench takes it.
+        const ceilingRuns = results.get('ceiling')!;
+        const p99Ratio = p99AgainstCeiling(runs, ceilingRuns);
+        return [
+          target.name,
+          {
+            'req/s': median(runs.map((run) => run.requestsPerSecond)),
+            'p99 ms': median(runs.map((run) => run.p99Ms)),
+            'p99 / ceiling p99': Math.round(p99Ratio * 100) / 100,
+            'CPU µs/request': median(runs.map((run) => run.cpuUsPerRequest)),
+          },
+        ];
+      }),
+    ),
+  );
   ceiling.stop();
   await working.stop();
   await based.stop();

@@ -13,21 +13,41 @@ import { percentile } from './stats.ts';
  */
 const FLAGS = Number(process.env.BENCH_FLAGS ?? 5000);
 const ROUNDS = 5;
-const median = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50);
+const median = (samples: number[]) =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 const assets = fileURLToPath(new URL('../../console/dist/assets/', import.meta.url));
 
 await ensureConsoleBuilt();
 const isolation = await isolate();
 const adminToken = '*:*.bench-admin';
-const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const server = await startServiceProcess('all', {
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+});
 try {
   const admin = httpClient(server.url, { authorization: adminToken });
   await admin.post('/api/admin/projects', { id: 'big', name: 'Big' });
   for (let start = 0; start < FLAGS; start += 500) {
-    const features = Array.from({ length: Math.min(500, FLAGS - start) }, (_, index) => ({ name: `flag-${String(start + index).padStart(5, '0')}`, type: 'release', description: `flag number ${start + index}` }));
-    const imported = await admin.post('/api/admin/features-batch/import', { project: 'big', environment: 'development', data: { features, featureStrategies: [], tagTypes: [] } });
-    if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${JSON.stringify(imported.body)}`);
+    const features = Array.from({ length: Math.min(500, FLAGS - start) }, (_, index) => ({
+      name: `flag-${String(start + index).padStart(5, '0')}`,
+      type: 'release',
+      description: `flag number ${start + index}`,
+    }));
+    const imported = await admin.post('/api/admin/features-batch/import', {
+      project: 'big',
+      environment: 'development',
+      data: { features, featureStrategies: [], tagTypes: [] },
+    });
+    if (imported.status !== 200)
+      throw new Error(`import answered ${imported.status}: ${JSON.stringify(imported.body)}`);
   }
 
   const context = await browser.newContext({ baseURL: server.url });
@@ -51,9 +71,15 @@ try {
     await tab.goto('/projects/big');
     await tab.getByRole('link', { name: `flag-${String(FLAGS - 1).padStart(5, '0')}` }).waitFor({ timeout: 30_000 });
     loads.push(Date.now() - started);
-    scripts = await tab.evaluate(() => performance.getEntriesByType('resource')
-      .filter((entry) => entry.name.endsWith('.js'))
-      .map((entry) => ({ name: new URL(entry.name).pathname.split('/').pop()!, transferred: (entry as unknown as { encodedBodySize: number }).encodedBodySize })));
+    scripts = await tab.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => ({
+          name: new URL(entry.name).pathname.split('/').pop()!,
+          transferred: (entry as unknown as { encodedBodySize: number }).encodedBodySize,
+        })),
+    );
     const typed = Date.now();
     await tab.getByLabel('Search').fill('flag-01234');
     await tab.getByText('1–1 of 1 flags').waitFor({ timeout: 30_000 });
@@ -71,7 +97,13 @@ try {
     navigations.push(Date.now() - moved);
     await fresh.close();
   }
-  const gzipped = await Promise.all(scripts.map(async (script) => (await stat(`${assets}${script.name}.gz`).catch(() => null))?.size ?? (await readFile(`${assets}${script.name}`)).length));
+  const gzipped = await Promise.all(
+    scripts.map(
+      async (script) =>
+        (await stat(`${assets}${script.name}.gz`).catch(() => null))?.size ??
+        (await readFile(`${assets}${script.name}`)).length,
+    ),
+  );
   const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
   console.log(`\nConsole: the flags page of a project with ${FLAGS} flags in headless Chromium, ${ROUNDS} rounds`);
   console.table({

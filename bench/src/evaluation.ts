@@ -9,28 +9,55 @@ import { PlanLane, PreparedContext, compileEngine, evaluateFeature, type Engine 
  * answer.
  */
 const FLAGS = Number(process.env.EVALUATION_FLAGS ?? 200);
-const features: ClientFeature[] = Array.from({ length: FLAGS }, (_, index) => ({
-  name: `bench-flag-${index}`,
-  type: 'release',
-  enabled: true,
-  project: 'default',
-  stale: false,
-  impressionData: false,
-  strategies: [{
-    name: 'flexibleRollout',
-    parameters: { rollout: String(30 + (index % 70)), stickiness: 'default', groupId: `bench-flag-${index}` },
-    constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI', 'IS', 'DE', 'NL', 'BE', 'FR', 'ES'] }],
-    variants: [
-      { name: 'control', weight: 500, weightType: 'variable', stickiness: 'default' },
-      { name: 'treatment', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: `{"flag":${index}}` } },
-    ],
-  }],
-  variants: [],
-  dependencies: [],
-}) as unknown as ClientFeature);
+const features: ClientFeature[] = Array.from(
+  { length: FLAGS },
+  (_, index) =>
+    ({
+      name: `bench-flag-${index}`,
+      type: 'release',
+      enabled: true,
+      project: 'default',
+      stale: false,
+      impressionData: false,
+      strategies: [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: String(30 + (index % 70)), stickiness: 'default', groupId: `bench-flag-${index}` },
+          constraints: [
+            {
+              contextName: 'country',
+              operator: 'IN',
+              values: ['NO', 'SE', 'DK', 'FI', 'IS', 'DE', 'NL', 'BE', 'FR', 'ES'],
+            },
+          ],
+          variants: [
+            { name: 'control', weight: 500, weightType: 'variable', stickiness: 'default' },
+            {
+              name: 'treatment',
+              weight: 500,
+              weightType: 'variable',
+              stickiness: 'default',
+              payload: { type: 'json', value: `{"flag":${index}}` },
+            },
+          ],
+        },
+      ],
+      variants: [],
+      dependencies: [],
+    }) as unknown as ClientFeature,
+);
 // Flag by flag with simple plans, and with every flag on the general path, to compare them in one process.
-const engines = { 'simple plans': compileEngine({ features, segments: [] }), 'general path': compileEngine({ features, segments: [] }, { generalOnly: true }) };
-const contexts = Array.from({ length: 1000 }, (_, index) => ({ userId: `user-${index}`, appName: 'bench', environment: 'development', remoteAddress: '127.0.0.1', properties: { country: 'NO' } }));
+const engines = {
+  'simple plans': compileEngine({ features, segments: [] }),
+  'general path': compileEngine({ features, segments: [] }, { generalOnly: true }),
+};
+const contexts = Array.from({ length: 1000 }, (_, index) => ({
+  userId: `user-${index}`,
+  appName: 'bench',
+  environment: 'development',
+  remoteAddress: '127.0.0.1',
+  properties: { country: 'NO' },
+}));
 
 let sink = 0;
 function flagByFlag(engine: Engine) {

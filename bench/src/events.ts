@@ -7,11 +7,21 @@ import { READS, measureEventSearch } from './event-search.ts';
  */
 const adminToken = '*:*.events-admin';
 const isolation = await isolate();
-const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken });
+const server = await startServiceProcess('all', {
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+});
 try {
   const eventCount = Number(process.env.SCALE_EVENTS ?? 1_000_000);
-  const search = await measureEventSearch(httpClient(server.url, { authorization: adminToken }), isolation.databaseUrl, eventCount);
-  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`);
+  const search = await measureEventSearch(
+    httpClient(server.url, { authorization: adminToken }),
+    isolation.databaseUrl,
+    eventCount,
+  );
+  console.log(
+    `\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`,
+  );
   console.table(search.rows);
 } finally {
   await server.stop();

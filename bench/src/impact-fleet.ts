@@ -22,7 +22,9 @@ const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SHARDS = 10;
 
 const query = (admin: HttpClient, metricName: string, range: string) =>
-  admin.get(`/api/admin/impact-metrics/?${new URLSearchParams({ metricName, range, aggregationMode: 'count', mode: 'display' })}`);
+  admin.get(
+    `/api/admin/impact-metrics/?${new URLSearchParams({ metricName, range, aggregationMode: 'count', mode: 'display' })}`,
+  );
 const sumOf = (answer: { body: { series?: { data: [number, string][] }[] } }) =>
   (answer.body.series ?? []).flatMap((series) => series.data).reduce((sum, [, value]) => sum + Number(value), 0);
 
@@ -33,18 +35,38 @@ function impactMetricsOf(index: number) {
   for (let observation = 0; observation < 20; observation += 1) {
     const value = ((index * 31 + observation * 17) % 1000) / 400;
     sum += value;
-    BOUNDS.forEach((bound, at) => { if (value <= bound) histogram[at]! += 1; });
+    BOUNDS.forEach((bound, at) => {
+      if (value <= bound) histogram[at]! += 1;
+    });
     histogram[BOUNDS.length]! += 1;
   }
   return [
     ...COUNTERS.map((name, offset) => ({
-      name, help: `The fleet's ${name}`, type: 'counter',
-      samples: name === 'fleet_requests' ? [{ labels: { shard: String(index % SHARDS) }, value: 1 + ((index + offset) % 9) }] : [{ value: (index + offset) % 4 }],
+      name,
+      help: `The fleet's ${name}`,
+      type: 'counter',
+      samples:
+        name === 'fleet_requests'
+          ? [{ labels: { shard: String(index % SHARDS) }, value: 1 + ((index + offset) % 9) }]
+          : [{ value: (index + offset) % 4 }],
     })),
-    ...GAUGES.map((name, offset) => ({ name, help: `The fleet's ${name}`, type: 'gauge', samples: [{ value: (index * (offset + 3)) % 100 }] })),
+    ...GAUGES.map((name, offset) => ({
+      name,
+      help: `The fleet's ${name}`,
+      type: 'gauge',
+      samples: [{ value: (index * (offset + 3)) % 100 }],
+    })),
     {
-      name: 'fleet_latency_seconds', help: 'Request latency', type: 'histogram',
-      samples: [{ count: 20, sum, buckets: [...BOUNDS.map((le, at) => ({ le, count: histogram[at]! })), { le: '+Inf', count: 20 }] }],
+      name: 'fleet_latency_seconds',
+      help: 'Request latency',
+      type: 'histogram',
+      samples: [
+        {
+          count: 20,
+          sum,
+          buckets: [...BOUNDS.map((le, at) => ({ le, count: histogram[at]! })), { le: '+Inf', count: 20 }],
+        },
+      ],
     },
   ];
 }
@@ -74,7 +96,8 @@ export async function measureImpactFleet(options: ImpactFleetOptions) {
       const now = new Date().toISOString();
       const at = performance.now();
       const reply = await client.post('/api/client/metrics', {
-        appName: `impact-app-${app}`, instanceId: `impact-${index}`,
+        appName: `impact-app-${app}`,
+        instanceId: `impact-${index}`,
         bucket: { start: now, stop: now, toggles: { 'scale-1': { yes: 1, no: 0 }, 'scale-2': { yes: 0, no: 1 } } },
         impactMetrics: impactMetricsOf(index),
       });
@@ -91,31 +114,50 @@ export async function measureImpactFleet(options: ImpactFleetOptions) {
       await new Promise((resolve) => setTimeout(resolve, 5000));
       const before = sumOf(await query(options.admin, 'unleash_counter_fleet_marker', 'hour'));
       const at = performance.now();
-      await client.post('/api/client/metrics', { appName: 'impact-marker', impactMetrics: [{ name: 'fleet_marker', help: 'marker', type: 'counter', samples: [{ value: 1 }] }] });
-      while (sumOf(await query(options.admin, 'unleash_counter_fleet_marker', 'hour')) === before && performance.now() - at < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      await client.post('/api/client/metrics', {
+        appName: 'impact-marker',
+        impactMetrics: [{ name: 'fleet_marker', help: 'marker', type: 'counter', samples: [{ value: 1 }] }],
+      });
+      while (
+        sumOf(await query(options.admin, 'unleash_counter_fleet_marker', 'hour')) === before &&
+        performance.now() - at < 30_000
+      )
+        await new Promise((resolve) => setTimeout(resolve, 20));
       lags.push(performance.now() - at);
     }
   };
 
   try {
-    const instances = Array.from({ length: options.apps }, (_, app) => Array.from({ length: options.instancesPerApp }, (_, copy) => instance(app, copy))).flat();
+    const instances = Array.from({ length: options.apps }, (_, app) =>
+      Array.from({ length: options.instancesPerApp }, (_, copy) => instance(app, copy)),
+    ).flat();
     await Promise.all([...instances, marker()]);
     const latency = summarize(latencies);
     const lag = summarize(lags);
 
     // What is kept against the bound: a row per series and period, whatever the number of posts.
-    const rows = new Map((await db.query('select resolution, count(*)::int as rows, count(distinct at)::int as periods from insights.impact_points group by resolution')).rows
-      .map((row: { resolution: number; rows: number; periods: number }) => [row.resolution, row]));
+    const rows = new Map(
+      (
+        await db.query(
+          'select resolution, count(*)::int as rows, count(distinct at)::int as periods from insights.impact_points group by resolution',
+        )
+      ).rows.map((row: { resolution: number; rows: number; periods: number }) => [row.resolution, row]),
+    );
     const series = Number((await db.query('select count(*)::int as count from insights.impact_series')).rows[0].count);
     const minutes = rows.get(60) ?? { rows: 0, periods: 0 };
 
     // A day of quarter-hour points for fleet_requests' 1,000 series, as a day of the fleet would leave them.
-    const requestSeries = (await db.query("select id from insights.impact_series where metric = 'unleash_counter_fleet_requests'")).rows.map((row: { id: string }) => Number(row.id));
-    await db.query(`
+    const requestSeries = (
+      await db.query("select id from insights.impact_series where metric = 'unleash_counter_fleet_requests'")
+    ).rows.map((row: { id: string }) => Number(row.id));
+    await db.query(
+      `
       insert into insights.impact_points (series_id, resolution, at, value)
       select id, 900, date_trunc('hour', now()) - make_interval(mins => 15 * q), 10 + q % 7
       from unnest($1::int8[]) as id, generate_series(1, 96) as q
-      on conflict do nothing`, [requestSeries]);
+      on conflict do nothing`,
+      [requestSeries],
+    );
     const timings: number[] = [];
     for (let index = 0; index < options.queries; index += 1) {
       const at = performance.now();

@@ -1,12 +1,29 @@
 import autocannon from 'autocannon';
 
-export type LoadResult = { requestsPerSecond: number; p50Ms: number; p90Ms: number; p99Ms: number; errors: number; non2xx: number; bytesPerResponse: number };
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  bytesPerResponse: number;
+};
 
 /**
  * A fixed-time autocannon run; `paths` are spread over the requests so users differ. With `rate`, requests are
  * offered at that many per second (latencies corrected for coordinated omission) instead of as fast as answered.
  */
-export async function load(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; method?: 'GET' | 'POST'; bodies?: string[]; rate?: number }): Promise<LoadResult> {
+export async function load(options: {
+  url: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  seconds: number;
+  connections: number;
+  method?: 'GET' | 'POST';
+  bodies?: string[];
+  rate?: number;
+}): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url: options.url,
@@ -14,15 +31,17 @@ export async function load(options: { url: string; paths: string[]; headers?: Re
     duration: options.seconds,
     headers: options.headers,
     ...(options.rate === undefined ? {} : { overallRate: options.rate }),
-    requests: [{
-      setupRequest: (request) => {
-        const index = next++;
-        request.path = options.paths[index % options.paths.length]!;
-        if (options.method) request.method = options.method;
-        if (options.bodies) request.body = options.bodies[index % options.bodies.length]!;
-        return request;
+    requests: [
+      {
+        setupRequest: (request) => {
+          const index = next++;
+          request.path = options.paths[index % options.paths.length]!;
+          if (options.method) request.method = options.method;
+          if (options.bodies) request.body = options.bodies[index % options.bodies.length]!;
+          return request;
+        },
       },
-    }],
+    ],
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),

@@ -14,9 +14,15 @@ type FleetOptions = {
   seconds: number;
 };
 
-const sumOf = async (db: pg.Client, flags: string[]) => Number((await db.query(
-  'select coalesce(sum(yes + no), 0)::text as total from insights.metric_hours where feature_name = any($1)', [flags],
-)).rows[0].total);
+const sumOf = async (db: pg.Client, flags: string[]) =>
+  Number(
+    (
+      await db.query(
+        'select coalesce(sum(yes + no), 0)::text as total from insights.metric_hours where feature_name = any($1)',
+        [flags],
+      )
+    ).rows[0].total,
+  );
 
 /**
  * A fleet of SDK instances posting /api/client/metrics every `intervalSeconds` (spread over the interval, as real
@@ -52,10 +58,16 @@ export async function measureMetricsFleet(options: FleetOptions) {
     const index = app * options.instancesPerApp + copy;
     await new Promise((resolve) => setTimeout(resolve, (index / instances) * options.intervalSeconds * 1000));
     while (Date.now() < ends) {
-      const toggles = Object.fromEntries(flags.map((flag, offset) => [flag, { yes: (index + offset) % 7, no: (index + offset) % 3 }]));
+      const toggles = Object.fromEntries(
+        flags.map((flag, offset) => [flag, { yes: (index + offset) % 7, no: (index + offset) % 3 }]),
+      );
       const counted = Object.values(toggles).reduce((sum, counts) => sum + counts.yes + counts.no, 0);
       const now = new Date().toISOString();
-      await post('/api/client/metrics', { appName: `fleet-app-${app}`, instanceId: `instance-${index}`, bucket: { start: now, stop: now, toggles } }, counted);
+      await post(
+        '/api/client/metrics',
+        { appName: `fleet-app-${app}`, instanceId: `instance-${index}`, bucket: { start: now, stop: now, toggles } },
+        counted,
+      );
       await new Promise((resolve) => setTimeout(resolve, options.intervalSeconds * 1000));
     }
   };
@@ -63,11 +75,20 @@ export async function measureMetricsFleet(options: FleetOptions) {
   const edge = async () => {
     while (Date.now() < ends) {
       const timestamp = new Date().toISOString();
-      const metrics = Array.from({ length: 10 }, (_, app) => flags.map((featureName) => ({ featureName, appName: `edge-app-${app}`, timestamp, yes: 3, no: 1 }))).flat();
-      await post('/api/client/metrics/bulk', {
-        applications: Array.from({ length: 10 }, (_, app) => ({ appName: `edge-app-${app}`, instanceId: `edge-${app}` })),
-        metrics,
-      }, metrics.length * 4);
+      const metrics = Array.from({ length: 10 }, (_, app) =>
+        flags.map((featureName) => ({ featureName, appName: `edge-app-${app}`, timestamp, yes: 3, no: 1 })),
+      ).flat();
+      await post(
+        '/api/client/metrics/bulk',
+        {
+          applications: Array.from({ length: 10 }, (_, app) => ({
+            appName: `edge-app-${app}`,
+            instanceId: `edge-${app}`,
+          })),
+          metrics,
+        },
+        metrics.length * 4,
+      );
       await new Promise((resolve) => setTimeout(resolve, options.intervalSeconds * 1000));
     }
   };
@@ -79,21 +100,36 @@ export async function measureMetricsFleet(options: FleetOptions) {
       const before = await sumOf(db, [markerFlag]);
       const at = performance.now();
       const now = new Date().toISOString();
-      await client.post('/api/client/metrics', { appName: 'fleet-marker', bucket: { start: now, stop: now, toggles: { [markerFlag]: { yes: 1, no: 0 } } } });
-      while ((await sumOf(db, [markerFlag])) === before && performance.now() - at < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      await client.post('/api/client/metrics', {
+        appName: 'fleet-marker',
+        bucket: { start: now, stop: now, toggles: { [markerFlag]: { yes: 1, no: 0 } } },
+      });
+      while ((await sumOf(db, [markerFlag])) === before && performance.now() - at < 30_000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       lags.push(performance.now() - at);
     }
   };
 
   try {
-    const instances = Array.from({ length: options.apps }, (_, app) => Array.from({ length: options.instancesPerApp }, (_, copy) => instance(app, copy))).flat();
+    const instances = Array.from({ length: options.apps }, (_, app) =>
+      Array.from({ length: options.instancesPerApp }, (_, copy) => instance(app, copy)),
+    ).flat();
     await Promise.all([...instances, edge(), marker()]);
     const posted = performance.now();
-    while ((await sumOf(db, flags)) < sent && performance.now() - posted < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await sumOf(db, flags)) < sent && performance.now() - posted < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const drained = performance.now() - posted;
     const stored = await sumOf(db, flags);
-    const count = async (table: string) => Number((await db.query(`select count(*)::int as count from insights.${table}`)).rows[0].count);
-    const hours = Number((await db.query('select count(distinct hour)::int as hours from insights.metric_hours where feature_name = any($1)', [flags])).rows[0].hours);
+    const count = async (table: string) =>
+      Number((await db.query(`select count(*)::int as count from insights.${table}`)).rows[0].count);
+    const hours = Number(
+      (
+        await db.query(
+          'select count(distinct hour)::int as hours from insights.metric_hours where feature_name = any($1)',
+          [flags],
+        )
+      ).rows[0].hours,
+    );
     const latency = summarize(latencies);
     const lag = summarize(lags);
     const appsReporting = options.apps + 10;

@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { httpClient, isolate, startCountingProxy, startServiceProcess, type HttpClient, type Traffic } from '@bunting/test-stack';
+import {
+  httpClient,
+  isolate,
+  startCountingProxy,
+  startServiceProcess,
+  type HttpClient,
+  type Traffic,
+} from '@bunting/test-stack';
 import { checkout, removeCheckout } from './checkout.ts';
 import { quiet } from './quiet.ts';
 import { importScaleFlags, scale0Answers, userInsideScale0 } from './scale-flags.ts';
@@ -20,7 +27,10 @@ import { round, summarize } from './stats.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const flags = Number(process.env.PROPAGATION_FLAGS ?? 10_000);
 const toggles = Number(process.env.PROPAGATION_TOGGLES ?? 40);
-const environments = ['development', 'production', 'staging'].slice(0, Number(process.env.PROPAGATION_ENVIRONMENTS ?? 3));
+const environments = ['development', 'production', 'staging'].slice(
+  0,
+  Number(process.env.PROPAGATION_ENVIRONMENTS ?? 3),
+);
 const runs = Number(process.env.PROPAGATION_RUNS ?? (process.env.COMPARE_BASE ? 2 : 1));
 const adminToken = '*:*.propagation-admin';
 const frontendToken = 'default:development.propagation-frontend';
@@ -34,22 +44,41 @@ async function seen(frontend: HttpClient, user: string, enabled: boolean, start:
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const kib = (bytes: number) => Math.round(bytes / 1024);
-const sum = (a: Traffic, b: Traffic): Traffic => ({ toServer: a.toServer + b.toServer, toClient: a.toClient + b.toClient, roundTrips: a.roundTrips + b.roundTrips });
+const sum = (a: Traffic, b: Traffic): Traffic => ({
+  toServer: a.toServer + b.toServer,
+  toClient: a.toClient + b.toClient,
+  roundTrips: a.roundTrips + b.roundTrips,
+});
 
 /** Revisions the replica installed, all kinds together (bunting_snapshot_installs_total). */
 async function installs(url: string): Promise<number> {
   const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  return text.split('\n').filter((line) => line.startsWith('bunting_snapshot_installs_total{')).reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('bunting_snapshot_installs_total{'))
+    .reduce((total, line) => total + Number(line.split(' ').at(-1)), 0);
 }
 
 async function run(label: string, checkoutRoot: string | undefined) {
   const isolation = await isolate();
   const options = checkoutRoot === undefined ? {} : { root: checkoutRoot };
-  const env = { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: clientTokens.join(',') };
+  const env = {
+    ...isolation.env,
+    LOG_LEVEL: 'error',
+    INIT_ADMIN_API_TOKENS: adminToken,
+    INIT_FRONTEND_API_TOKENS: frontendToken,
+    INIT_CLIENT_API_TOKENS: clientTokens.join(','),
+  };
   const server = await startServiceProcess('all', env, options);
-  const [nats, redis] = await Promise.all([startCountingProxy(Number(new URL(isolation.env.NATS_URL ?? 'nats://127.0.0.1:4222').port || 4222)), startCountingProxy(6379)]);
+  const [nats, redis] = await Promise.all([
+    startCountingProxy(Number(new URL(isolation.env.NATS_URL ?? 'nats://127.0.0.1:4222').port || 4222)),
+    startCountingProxy(6379),
+  ]);
   const traffic = () => sum(nats.traffic(), redis.traffic());
-  const reset = () => { nats.reset(); redis.reset(); };
+  const reset = () => {
+    nats.reset();
+    redis.reset();
+  };
   let replica: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   try {
     const admin = httpClient(server.url, { authorization: adminToken });
@@ -59,17 +88,32 @@ async function run(label: string, checkoutRoot: string | undefined) {
     }
     for (const environment of environments) await importScaleFlags(admin, 0, flags, environment);
     const allInOne = httpClient(server.url, { authorization: clientTokens[0]! });
-    while (!(await allInOne.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`)) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!(await allInOne.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await quiet(server.pid);
 
     // A replica started now: until it answers every environment's flags, through the proxies.
     reset();
     const started = performance.now();
-    replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error', NATS_URL: `nats://127.0.0.1:${nats.port}`, REDIS_URL: `redis://127.0.0.1:${redis.port}` }, { ...options, waitFor: 'serving' });
-    await Promise.all(clientTokens.map(async (token) => {
-      const client = httpClient(replica!.url, { authorization: token });
-      while (!(await client.get('/api/client/features').catch(() => ({ text: '' }))).text.includes(`"scale-${flags - 1}"`)) await new Promise((resolve) => setTimeout(resolve, 20));
-    }));
+    replica = await startServiceProcess(
+      'frontend-api',
+      {
+        ...isolation.env,
+        LOG_LEVEL: 'error',
+        NATS_URL: `nats://127.0.0.1:${nats.port}`,
+        REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+      },
+      { ...options, waitFor: 'serving' },
+    );
+    await Promise.all(
+      clientTokens.map(async (token) => {
+        const client = httpClient(replica!.url, { authorization: token });
+        while (
+          !(await client.get('/api/client/features').catch(() => ({ text: '' }))).text.includes(`"scale-${flags - 1}"`)
+        )
+          await new Promise((resolve) => setTimeout(resolve, 20));
+      }),
+    );
     const startMs = performance.now() - started;
     const startTraffic = traffic();
     const startRss = rssMiB(replica.pid);
@@ -82,7 +126,9 @@ async function run(label: string, checkoutRoot: string | undefined) {
     for (let index = 0; index < toggles; index += 1) {
       const enabled = index % 2 === 1;
       const start = performance.now();
-      await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
+      await admin.post(
+        `/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`,
+      );
       samples.admin.push(performance.now() - start);
       const [onAllInOne, onReplica] = await Promise.all(targets.map((target) => seen(target, user, enabled, start)));
       samples.allInOne.push(onAllInOne!);
@@ -92,9 +138,16 @@ async function run(label: string, checkoutRoot: string | undefined) {
     const perChange = traffic();
 
     // A user given access to the project: nothing an SDK sees changes.
-    const person = await admin.post('/api/admin/user-admin', { username: `granted-${Date.now()}`, rootRole: 'Viewer', email: `granted-${Date.now()}@example.com` });
+    const person = await admin.post('/api/admin/user-admin', {
+      username: `granted-${Date.now()}`,
+      rootRole: 'Viewer',
+      email: `granted-${Date.now()}@example.com`,
+    });
     // What the replica exchanges anyway (its readers' checks) over the same time, then with the grant.
-    const window = async () => { await new Promise((resolve) => setTimeout(resolve, 2000)); await quiet(replica!.pid); };
+    const window = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await quiet(replica!.pid);
+    };
     reset();
     const idleStart = performance.now();
     await window();
@@ -107,7 +160,10 @@ async function run(label: string, checkoutRoot: string | undefined) {
     const grant = { ...traffic(), toClient: Math.max(0, traffic().toClient - idle * (performance.now() - grantStart)) };
     const grantInstalls = (await installs(replica.url)) - before;
 
-    const row = (values: number[]) => { const summary = summarize(values); return `${round(summary.p50)} / ${round(summary.p99)}`; };
+    const row = (values: number[]) => {
+      const summary = summarize(values);
+      return `${round(summary.p50)} / ${round(summary.p99)}`;
+    };
     return {
       code: label,
       'admin call p50 / p99 ms': row(samples.admin),
@@ -130,12 +186,17 @@ const base = process.env.COMPARE_BASE;
 const baseDirectory = base === undefined ? undefined : checkout(root, base);
 try {
   const rows: Record<string, string>[] = [];
-  const baseLabel = base === undefined ? '' : execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+  const baseLabel =
+    base === undefined
+      ? ''
+      : execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
   for (let index = 0; index < runs; index += 1) {
     if (baseDirectory !== undefined) rows.push(await run(baseLabel, baseDirectory));
     rows.push(await run('working tree', undefined));
   }
-  console.log(`\nOne flag's change among ${flags} flags (in ${environments.length} environments), ${toggles} toggles a run, from the admin request, as a user inside the rollout:`);
+  console.log(
+    `\nOne flag's change among ${flags} flags (in ${environments.length} environments), ${toggles} toggles a run, from the admin request, as a user inside the rollout:`,
+  );
   console.table(rows);
 } finally {
   if (baseDirectory !== undefined) removeCheckout(root, baseDirectory);

@@ -18,10 +18,20 @@ const flagOf = (trial: number) => `guarded-${trial}`;
 const counterOf = (trial: number) => `errors_${trial}`;
 
 const isolation = await isolate();
-const server = await startServiceProcess('all', { ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_CLIENT_API_TOKENS: clientToken });
+const server = await startServiceProcess('all', {
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+  INIT_CLIENT_API_TOKENS: clientToken,
+});
 const sdks: Unleash[] = [];
 const sdk = (options: Partial<ConstructorParameters<typeof Unleash>[0]>) => {
-  const client = new Unleash({ url: `${server.url}/api/`, appName: 'safeguard-bench', customHeaders: { Authorization: clientToken }, ...options });
+  const client = new Unleash({
+    url: `${server.url}/api/`,
+    appName: 'safeguard-bench',
+    customHeaders: { Authorization: clientToken },
+    ...options,
+  });
   client.on('error', () => undefined);
   client.on('warn', () => undefined);
   sdks.push(client);
@@ -39,15 +49,18 @@ try {
       impactMetric: { metricName: counterOf(trial), timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} },
       triggerCondition: { operator: '>', threshold: 5 },
     });
-    if (guarded.status !== 200) throw new Error(`safeguard on ${flagOf(trial)}: ${guarded.status} ${JSON.stringify(guarded.body)}`);
+    if (guarded.status !== 200)
+      throw new Error(`safeguard on ${flagOf(trial)}: ${guarded.status} ${JSON.stringify(guarded.body)}`);
   }
 
   const app = sdk({ metricsInterval: METRICS_SECONDS * 1000, refreshInterval: 15_000 });
-  for (let trial = 0; trial < TRIALS; trial += 1) app.impactMetrics.defineCounter(counterOf(trial), 'Errors the application met');
+  for (let trial = 0; trial < TRIALS; trial += 1)
+    app.impactMetrics.defineCounter(counterOf(trial), 'Errors the application met');
   const polling = sdk({ disableMetrics: true });
   const streaming = sdk({ disableMetrics: true, refreshInterval: 600_000, experimentalMode: { type: 'streaming' } });
   await Promise.all([synchronized(app), synchronized(polling), synchronized(streaming)]);
-  if (![polling, streaming].every((client) => client.isEnabled(flagOf(0)))) throw new Error('the watching SDKs do not see the flags on');
+  if (![polling, streaming].every((client) => client.isEnabled(flagOf(0))))
+    throw new Error('the watching SDKs do not see the flags on');
 
   const sends: number[] = [];
   app.on('sent', () => sends.push(Date.now()));
@@ -68,16 +81,24 @@ try {
     crossed[trial] = Date.now();
   }
   const deadline = Date.now() + 120_000;
-  while ((seenOff.polling.size < TRIALS || seenOff.streaming.size < TRIALS) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((seenOff.polling.size < TRIALS || seenOff.streaming.size < TRIALS) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   clearInterval(watcher);
 
-  const seconds = (values: number[]) => Object.fromEntries(Object.entries(summarize(values)).map(([key, value]) => [key, key === 'count' ? value : round(value / 1000, 2)]));
+  const seconds = (values: number[]) =>
+    Object.fromEntries(
+      Object.entries(summarize(values)).map(([key, value]) => [key, key === 'count' ? value : round(value / 1000, 2)]),
+    );
   const sentAfter = (at: number) => sends.find((time) => time >= at) ?? Number.NaN;
   const lateness = (seen: Map<number, number>) => [...seen].map(([trial, at]) => at - crossed[trial]!);
-  console.log(`\nA flag safeguard (count over the hour > 5) tripped ${TRIALS} times by the real Node SDK's counter; evaluation every 5 s (the default); the application sends its metrics every ${METRICS_SECONDS} s. Seconds:`);
+  console.log(
+    `\nA flag safeguard (count over the hour > 5) tripped ${TRIALS} times by the real Node SDK's counter; evaluation every 5 s (the default); the application sends its metrics every ${METRICS_SECONDS} s. Seconds:`,
+  );
   console.table({
     'the application sends the crossing': seconds(crossed.map((at) => sentAfter(at) - at)),
-    'sent to flag off for a streaming SDK': seconds([...seenOff.streaming].map(([trial, at]) => at - sentAfter(crossed[trial]!))),
+    'sent to flag off for a streaming SDK': seconds(
+      [...seenOff.streaming].map(([trial, at]) => at - sentAfter(crossed[trial]!)),
+    ),
     'crossing to off, streaming SDK': seconds(lateness(seenOff.streaming)),
     'crossing to off, polling SDK (15 s)': seconds(lateness(seenOff.polling)),
   });

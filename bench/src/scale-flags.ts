@@ -5,16 +5,30 @@ export function scaleExport(names: string[], project: string) {
   return {
     features: names.map((name) => ({ name, type: 'release', project })),
     tagTypes: [],
-    featureStrategies: names.map((name) => ({ name: 'flexibleRollout', featureName: name, parameters: { rollout: '50', stickiness: 'default', groupId: name }, constraints: [] })),
+    featureStrategies: names.map((name) => ({
+      name: 'flexibleRollout',
+      featureName: name,
+      parameters: { rollout: '50', stickiness: 'default', groupId: name },
+      constraints: [],
+    })),
     featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
   };
 }
 
 /** Imports the flags scale-`from` up to (not including) scale-`to` into the default project, 2,000 at a time. */
-export async function importScaleFlags(admin: HttpClient, from: number, to: number, environment = 'development'): Promise<void> {
+export async function importScaleFlags(
+  admin: HttpClient,
+  from: number,
+  to: number,
+  environment = 'development',
+): Promise<void> {
   for (let start = from; start < to; start += 2000) {
     const names = Array.from({ length: Math.min(2000, to - start) }, (_, offset) => `scale-${start + offset}`);
-    const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment, data: scaleExport(names, 'default') });
+    const reply = await admin.post('/api/admin/features-batch/import', {
+      project: 'default',
+      environment,
+      data: scaleExport(names, 'default'),
+    });
     if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
   }
 }
@@ -32,5 +46,6 @@ export async function userInsideScale0(frontend: HttpClient): Promise<string> {
 
 /** Polls (every 2 ms) until scale-0's answer for `user` is `enabled`. */
 export async function scale0Answers(frontend: HttpClient, user: string, enabled: boolean): Promise<void> {
-  while (((await frontend.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+  while (((await frontend.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled)
+    await new Promise((resolve) => setTimeout(resolve, 2));
 }

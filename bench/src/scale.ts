@@ -24,15 +24,17 @@ const FLAG_STEPS = (process.env.SCALE_FLAGS ?? '200,2000,10000').split(',').map(
 const STREAM_STEPS = (process.env.SCALE_STREAMS ?? '1000,5000,10000').split(',').map(Number);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const goal = (met: boolean) => (met ? 'met' : 'not met');
-
 
 async function inParallel(count: number, concurrency: number, work: (index: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 /**
@@ -79,18 +81,27 @@ type Stream = { request: ClientRequest; connected: Promise<void>; updatedAt?: nu
 
 function openStream(url: string, onUpdate: (stream: Stream) => void): Stream {
   let connected!: () => void;
-  const stream: Stream = { request: undefined as unknown as ClientRequest, connected: new Promise((resolve) => { connected = resolve; }) };
-  stream.request = request(`${url}/api/client/streaming`, { agent: false, headers: { authorization: clientToken, accept: 'text/event-stream' } }, (response) => {
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      if (chunk.includes('unleash-connected')) connected();
-      if (chunk.includes('unleash-updated') && stream.updatedAt === undefined) {
-        stream.updatedAt = performance.now();
-        onUpdate(stream);
-      }
-    });
-    response.on('error', () => undefined);
-  });
+  const stream: Stream = {
+    request: undefined as unknown as ClientRequest,
+    connected: new Promise((resolve) => {
+      connected = resolve;
+    }),
+  };
+  stream.request = request(
+    `${url}/api/client/streaming`,
+    { agent: false, headers: { authorization: clientToken, accept: 'text/event-stream' } },
+    (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        if (chunk.includes('unleash-connected')) connected();
+        if (chunk.includes('unleash-updated') && stream.updatedAt === undefined) {
+          stream.updatedAt = performance.now();
+          onUpdate(stream);
+        }
+      });
+      response.on('error', () => undefined);
+    },
+  );
   stream.request.on('error', () => undefined);
   stream.request.end();
   return stream;
@@ -106,17 +117,26 @@ async function measureStreams(admin: HttpClient, replica: { url: string; pid: nu
   const before = rssMiB(replica.pid);
   let heard = 0;
   let allHeard!: () => void;
-  const everyone = new Promise<void>((resolve) => { allHeard = resolve; });
+  const everyone = new Promise<void>((resolve) => {
+    allHeard = resolve;
+  });
   const streams: Stream[] = [];
   for (let index = 0; index < count; index += 1) {
-    streams.push(openStream(replica.url, () => { heard += 1; if (heard === count) allHeard(); }));
+    streams.push(
+      openStream(replica.url, () => {
+        heard += 1;
+        if (heard === count) allHeard();
+      }),
+    );
     // Opened in waves so the replica's accept queue is not what is measured.
     if (index % 500 === 499) await Promise.all(streams.slice(-500).map((stream) => stream.connected));
   }
   await Promise.all(streams.map((stream) => stream.connected));
   const held = rssMiB(replica.pid);
   const start = performance.now();
-  await admin.post(`/api/admin/projects/default/features/scale-1/environments/development/${toggle % 2 === 0 ? 'off' : 'on'}`);
+  await admin.post(
+    `/api/admin/projects/default/features/scale-1/environments/development/${toggle % 2 === 0 ? 'off' : 'on'}`,
+  );
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000));
   await Promise.race([everyone, timeout]);
   const delays = streams.filter((stream) => stream.updatedAt !== undefined).map((stream) => stream.updatedAt! - start);
@@ -124,7 +144,8 @@ async function measureStreams(admin: HttpClient, replica: { url: string; pid: nu
   for (const stream of streams) stream.request.destroy();
   // Streams whose clients went away are released: wait for the replica to count none.
   const released = performance.now();
-  while ((await streamsOpenOn(replica.url)) > 0 && performance.now() - released < 20_000) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await streamsOpenOn(replica.url)) > 0 && performance.now() - released < 20_000)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   return {
     streams: count,
     heard: delays.length,
@@ -133,14 +154,20 @@ async function measureStreams(admin: HttpClient, replica: { url: string; pid: nu
     'p99 ms': round(summary.p99),
     'max ms': round(summary.max),
     'open after clients left': await streamsOpenOn(replica.url),
-    'goal (<20 KiB, p99 <500 ms)': goal((held - before) * 1024 / count < 20 && summary.p99 < 500 && delays.length === count),
+    'goal (<20 KiB, p99 <500 ms)': goal(
+      ((held - before) * 1024) / count < 20 && summary.p99 < 500 && delays.length === count,
+    ),
   };
 }
 
 /** How long the replica took to compile the development snapshot it serves, from its metrics. */
 async function compileMs(url: string): Promise<number> {
   const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  return Number(/^bunting_snapshot_compile_seconds\{environment="development"\} ([\d.e-]+)$/m.exec(text)?.[1] ?? Number.NaN) * 1000;
+  return (
+    Number(
+      /^bunting_snapshot_compile_seconds\{environment="development"\} ([\d.e-]+)$/m.exec(text)?.[1] ?? Number.NaN,
+    ) * 1000
+  );
 }
 
 /**
@@ -151,17 +178,31 @@ async function memoryWithEnvironments(admin: HttpClient, replica: { url: string;
   await admin.post('/api/admin/environments', { name: 'staging', type: 'test' });
   await admin.post('/api/admin/projects/default/environments', { environment: 'staging' });
   const environments = ['development', 'production', 'staging'];
-  const tokens = await Promise.all(environments.map(async (environment) => {
-    const make = async (type: string) => (await admin.post('/api/admin/api-tokens', { tokenName: `scale-${type}-${environment}`, type, environment, projects: ['*'] })).body.secret as string;
-    return { client: await make('client'), frontend: await make('frontend') };
-  }));
+  const tokens = await Promise.all(
+    environments.map(async (environment) => {
+      const make = async (type: string) =>
+        (
+          await admin.post('/api/admin/api-tokens', {
+            tokenName: `scale-${type}-${environment}`,
+            type,
+            environment,
+            projects: ['*'],
+          })
+        ).body.secret as string;
+      return { client: await make('client'), frontend: await make('frontend') };
+    }),
+  );
   const before = rssMiB(replica.pid);
   for (const token of tokens) {
     await httpClient(replica.url, { authorization: token.client }).get('/api/client/features');
     await httpClient(replica.url, { authorization: token.frontend }).get('/api/frontend?userId=u-1');
   }
   const paths = Array.from({ length: 60 }, (_, index) => `/api/frontend?userId=u-${index}&appName=scale`);
-  const loaded = await Promise.all(tokens.map((token) => load({ url: replica.url, paths, headers: { authorization: token.frontend }, seconds, connections: 16 })));
+  const loaded = await Promise.all(
+    tokens.map((token) =>
+      load({ url: replica.url, paths, headers: { authorization: token.frontend }, seconds, connections: 16 }),
+    ),
+  );
   return {
     environments: 3,
     'replica RSS MiB (one environment)': round(before),
@@ -172,7 +213,11 @@ async function memoryWithEnvironments(admin: HttpClient, replica: { url: string;
 
 const isolation = await isolate();
 const server = await startServiceProcess('all', {
-  ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: clientToken,
+  ...isolation.env,
+  LOG_LEVEL: 'error',
+  INIT_ADMIN_API_TOKENS: adminToken,
+  INIT_FRONTEND_API_TOKENS: frontendToken,
+  INIT_CLIENT_API_TOKENS: clientToken,
 });
 let replica: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
 try {
@@ -185,7 +230,8 @@ try {
     have = flags;
     const client = httpClient(replica.url, { authorization: clientToken });
     // The replica has the new flags once its answer names the last one.
-    while (!(await client.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`)) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!(await client.get('/api/client/features')).text.includes(`"scale-${flags - 1}"`))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     // Then until its revision stays put for a second: the last flags' switches may still be on their way.
     let etag = '';
     for (let settled = 0; settled < 4; await new Promise((resolve) => setTimeout(resolve, 250))) {
@@ -200,7 +246,13 @@ try {
     // The edge alone: the all-in-one process done with the growth's events (insights, the event log, its own
     // snapshots), and the replica's answer bytes for this revision made by a short run first.
     const waited = await quiet(server.pid);
-    await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds: 1, connections: 50 });
+    await load({
+      url: replica.url,
+      paths: users,
+      headers: { authorization: frontendToken },
+      seconds: 1,
+      connections: 50,
+    });
     // /api/frontend and the same-payload ceiling for this size in three interleaved rounds, the median of each
     // reported (one round of each swung by tens of per cent with the machine's drift); then OFREP bulk with its own.
     // Each round's ceiling is the better of the bare route's string and Buffer answers (betterCeiling).
@@ -209,7 +261,13 @@ try {
     try {
       for (let round = 0; round < 3; round += 1) {
         rounds.push({
-          frontend: await load({ url: replica.url, paths: users, headers: { authorization: frontendToken }, seconds, connections: 50 }),
+          frontend: await load({
+            url: replica.url,
+            paths: users,
+            headers: { authorization: frontendToken },
+            seconds,
+            connections: 50,
+          }),
           string: await load({ url: ceiling.url, paths: ['/ceiling'], seconds, connections: 50 }),
           buffer: await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
         });
@@ -219,12 +277,24 @@ try {
     }
     const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
     const ceilingOf = (round: (typeof rounds)[number]) => betterCeiling(round.string, round.buffer);
-    const frontend = { requestsPerSecond: middle(rounds.map((round) => round.frontend.requestsPerSecond)), p99Ms: middle(rounds.map((round) => round.frontend.p99Ms)) };
-    const ceilingResult = { requestsPerSecond: middle(rounds.map((round) => ceilingOf(round).requestsPerSecond)), p99Ms: middle(rounds.map((round) => ceilingOf(round).p99Ms)) };
+    const frontend = {
+      requestsPerSecond: middle(rounds.map((round) => round.frontend.requestsPerSecond)),
+      p99Ms: middle(rounds.map((round) => round.frontend.p99Ms)),
+    };
+    const ceilingResult = {
+      requestsPerSecond: middle(rounds.map((round) => ceilingOf(round).requestsPerSecond)),
+      p99Ms: middle(rounds.map((round) => ceilingOf(round).p99Ms)),
+    };
     const ceilingKinds = `${middle(rounds.map((round) => round.string.requestsPerSecond))} / ${middle(rounds.map((round) => round.buffer.requestsPerSecond))}`;
     const ofrep = await measureOfrep({ url: replica.url, frontendToken, seconds, rounds: 1 });
     const share = middle(rounds.map((round) => round.frontend.requestsPerSecond / ceilingOf(round).requestsPerSecond));
-    const notModified = await load({ url: replica.url, paths: ['/api/client/features'], headers: { authorization: clientToken, 'if-none-match': etag }, seconds: 2, connections: 50 });
+    const notModified = await load({
+      url: replica.url,
+      paths: ['/api/client/features'],
+      headers: { authorization: clientToken, 'if-none-match': etag },
+      seconds: 2,
+      connections: 50,
+    });
     const moved = await propagation(admin, server.url, 20);
     flagRows.push({
       flags,
@@ -238,7 +308,7 @@ try {
       'ceiling req/s': ceilingResult.requestsPerSecond,
       'ceiling req/s (string / Buffer)': ceilingKinds,
       'ceiling p99 ms': ceilingResult.p99Ms,
-      'share': round(share, 2),
+      share: round(share, 2),
       'goal (>= 0.5, p99 <= 1.5x)': goal(share >= 0.5 && frontend.p99Ms <= 1.5 * ceilingResult.p99Ms),
       'OFREP bulk req/s': ofrep.ofrep.requestsPerSecond,
       'OFREP p99 ms': ofrep.ofrep.p99Ms,
@@ -254,8 +324,11 @@ try {
     // Streams at the first size (a hydration of 10,000 flags is megabytes per stream, which would be all it measured).
     if (flags === FLAG_STEPS[0]) {
       const streamRows: Record<string, unknown>[] = [];
-      for (const [index, count] of STREAM_STEPS.entries()) streamRows.push(await measureStreams(admin, replica, count, index));
-      console.log(`\nOpen SDK streams on one frontend-api replica (${flags} flags; one toggle, timed from the admin request; clients on the same machine):`);
+      for (const [index, count] of STREAM_STEPS.entries())
+        streamRows.push(await measureStreams(admin, replica, count, index));
+      console.log(
+        `\nOpen SDK streams on one frontend-api replica (${flags} flags; one toggle, timed from the admin request; clients on the same machine):`,
+      );
       console.table(streamRows);
     }
   }
@@ -267,33 +340,66 @@ try {
   const apps = Number(process.env.SCALE_APPS ?? 100);
   const fleetSeconds = Number(process.env.SCALE_FLEET_SECONDS ?? 60);
   const fleet = await measureMetricsFleet({
-    url: replica.url, clientToken, databaseUrl: isolation.databaseUrl, flags: Array.from({ length: 21 }, (_, index) => `scale-${index}`),
-    apps, instancesPerApp: 20, intervalSeconds: 10, seconds: fleetSeconds,
+    url: replica.url,
+    clientToken,
+    databaseUrl: isolation.databaseUrl,
+    flags: Array.from({ length: 21 }, (_, index) => `scale-${index}`),
+    apps,
+    instancesPerApp: 20,
+    intervalSeconds: 10,
+    seconds: fleetSeconds,
   });
-  console.log(`\nA metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances (${apps} apps) posting /api/client/metrics every 10 s and one Edge posting bulk metrics for 10 more apps, 20 flags each, to the frontend-api replica:`);
+  console.log(
+    `\nA metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances (${apps} apps) posting /api/client/metrics every 10 s and one Edge posting bulk metrics for 10 more apps, 20 flags each, to the frontend-api replica:`,
+  );
   console.table([fleet]);
 
-  const impact = await measureImpactFleet({ url: replica.url, admin, clientToken, databaseUrl: isolation.databaseUrl, apps, instancesPerApp: 20, intervalSeconds: 10, seconds: fleetSeconds, queries: 200 });
-  console.log(`\nAn impact-metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances each posting 5 counters, 2 gauges and a histogram every 10 s; then 200 queries of a day's range of a metric with 1,000 series:`);
+  const impact = await measureImpactFleet({
+    url: replica.url,
+    admin,
+    clientToken,
+    databaseUrl: isolation.databaseUrl,
+    apps,
+    instancesPerApp: 20,
+    intervalSeconds: 10,
+    seconds: fleetSeconds,
+    queries: 200,
+  });
+  console.log(
+    `\nAn impact-metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances each posting 5 counters, 2 gauges and a histogram every 10 s; then 200 queries of a day's range of a metric with 1,000 series:`,
+  );
   console.table([impact]);
 
   await admin.post('/api/admin/projects', { id: 'imports', name: 'imports' });
   const rssBefore = rssMiB(server.pid);
   const started = performance.now();
   const names = Array.from({ length: 5000 }, (_, index) => `imported-${index}`);
-  const imported = await admin.post('/api/admin/features-batch/import', { project: 'imports', environment: 'development', data: scaleExport(names, 'imports') });
+  const imported = await admin.post('/api/admin/features-batch/import', {
+    project: 'imports',
+    environment: 'development',
+    data: scaleExport(names, 'imports'),
+  });
   const answered = performance.now();
-  console.log(`\nImport of 5,000 flags in one features-batch/import: ${imported.status}, ${round((answered - started) / 1000, 2)} s, all-in-one RSS ${round(rssBefore)} -> ${round(rssMiB(server.pid))} MiB`);
+  console.log(
+    `\nImport of 5,000 flags in one features-batch/import: ${imported.status}, ${round((answered - started) / 1000, 2)} s, all-in-one RSS ${round(rssBefore)} -> ${round(rssMiB(server.pid))} MiB`,
+  );
   // How far behind the import's answer the event log holds all of it (features-imported is the import's last event).
-  while ((await admin.post('/api/admin/events/search', { project: 'imports', type: 'features-imported' })).body.events.length === 0) {
+  while (
+    (await admin.post('/api/admin/events/search', { project: 'imports', type: 'features-imported' })).body.events
+      .length === 0
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const { body: logged } = await admin.post('/api/admin/events/search', { project: 'imports', limit: 1 });
-  console.log(`The event log held the import's ${logged.totalEvents} events ${round((performance.now() - answered) / 1000, 2)} s after its answer`);
+  console.log(
+    `The event log held the import's ${logged.totalEvents} events ${round((performance.now() - answered) / 1000, 2)} s after its answer`,
+  );
 
   const eventCount = Number(process.env.SCALE_EVENTS ?? 1_000_000);
   const search = await measureEventSearch(admin, isolation.databaseUrl, eventCount);
-  console.log(`\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`);
+  console.log(
+    `\nThe event log's reads with ${eventCount.toLocaleString('en')} more events in its table (seeded in ${search.seedSeconds} s; ${READS} reads each, one at a time):`,
+  );
   console.table(search.rows);
 } finally {
   await replica?.stop();

@@ -18,10 +18,22 @@ export async function configureFlags(admin: HttpClient) {
     await admin.post(`/api/admin/projects/default/features/${name}/environments/development/strategies`, {
       name: 'flexibleRollout',
       parameters: { rollout: String(30 + (index % 70)), stickiness: 'default' },
-      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK', 'FI', 'IS', 'DE', 'NL', 'BE', 'FR', 'ES'] }],
+      constraints: [
+        {
+          contextName: 'country',
+          operator: 'IN',
+          values: ['NO', 'SE', 'DK', 'FI', 'IS', 'DE', 'NL', 'BE', 'FR', 'ES'],
+        },
+      ],
       variants: [
         { name: 'control', weight: 500, weightType: 'variable', stickiness: 'default' },
-        { name: 'treatment', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: `{"flag":${index}}` } },
+        {
+          name: 'treatment',
+          weight: 500,
+          weightType: 'variable',
+          stickiness: 'default',
+          payload: { type: 'json', value: `{"flag":${index}}` },
+        },
       ],
     });
     await admin.post(`/api/admin/projects/default/features/${name}/environments/development/on`);
@@ -38,7 +50,9 @@ export async function startCeiling(body: string) {
   writeFileSync(file, body);
   const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
   const child = spawn(process.execPath, [script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const url = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
+  );
   return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
@@ -74,31 +88,91 @@ export function medianResult(results: readonly LoadResult[]): LoadResult {
  * process, /api/frontend on a frontend-api replica of its own), so that drift on the shared host hits every
  * target alike; each ratio is taken within a round and the median round reported.
  */
-export async function measureSdkEdge(options: { url: string; pid: number; replica: { url: string; pid: number }; edge: { url: string; pid: number }; frontendToken: string; clientToken: string; seconds: number; rounds: number }) {
-  const users = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=${index % 3 === 0 ? 'US' : 'NO'}&appName=bench`);
+export async function measureSdkEdge(options: {
+  url: string;
+  pid: number;
+  replica: { url: string; pid: number };
+  edge: { url: string; pid: number };
+  frontendToken: string;
+  clientToken: string;
+  seconds: number;
+  rounds: number;
+}) {
+  const users = Array.from(
+    { length: 1000 },
+    (_, index) =>
+      `/api/frontend?userId=user-${index}&properties[country]=${index % 3 === 0 ? 'US' : 'NO'}&appName=bench`,
+  );
   const frontend = httpClient(options.url, { authorization: options.frontendToken });
   const sample = await frontend.get(users[1]!);
   const ceiling = await startCeiling(sample.text);
   const rssBefore = rssOf(options.pid);
   const replicaRssBefore = rssOf(options.replica.pid);
   // The same users against the ceiling's mixed route: a third get the empty answer, as from /api/frontend.
-  const mixPaths = Array.from({ length: 1000 }, (_, index) => `/ceiling-mix?empty=${index % 3 === 0 ? 1 : 0}&userId=user-${index}&appName=bench`);
+  const mixPaths = Array.from(
+    { length: 1000 },
+    (_, index) => `/ceiling-mix?empty=${index % 3 === 0 ? 1 : 0}&userId=user-${index}&appName=bench`,
+  );
   // Every user inside the constraint: each answer is the sample's size, so the string ceiling is its same-payload one.
-  const insiders = Array.from({ length: 1000 }, (_, index) => `/api/frontend?userId=user-${index}&properties[country]=NO&appName=bench`);
-  const runs = { ceiling: [] as LoadResult[], ceilingBuffer: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], replica: [] as LoadResult[], edge: [] as LoadResult[], inside: [] as LoadResult[] };
-  const shares = { frontend: [] as number[], replica: [] as number[], edge: [] as number[], frontendOfMix: [] as number[], replicaOfMix: [] as number[], edgeOfMix: [] as number[] };
+  const insiders = Array.from(
+    { length: 1000 },
+    (_, index) => `/api/frontend?userId=user-${index}&properties[country]=NO&appName=bench`,
+  );
+  const runs = {
+    ceiling: [] as LoadResult[],
+    ceilingBuffer: [] as LoadResult[],
+    ceilingMix: [] as LoadResult[],
+    frontend: [] as LoadResult[],
+    replica: [] as LoadResult[],
+    edge: [] as LoadResult[],
+    inside: [] as LoadResult[],
+  };
+  const shares = {
+    frontend: [] as number[],
+    replica: [] as number[],
+    edge: [] as number[],
+    frontendOfMix: [] as number[],
+    replicaOfMix: [] as number[],
+    edgeOfMix: [] as number[],
+  };
   const edgeRssBefore = rssOf(options.edge.pid);
   const withWrk = wrkAvailable();
-  const wrkRuns = { ceiling: [] as LoadResult[], ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], inside: [] as LoadResult[] };
+  const wrkRuns = {
+    ceiling: [] as LoadResult[],
+    ceilingMix: [] as LoadResult[],
+    frontend: [] as LoadResult[],
+    inside: [] as LoadResult[],
+  };
   // The same on the frontend-api replica, a process with the SDK edge alone (as deploy/ runs it).
-  const wrkReplica = { ceiling: wrkRuns.ceiling, ceilingMix: wrkRuns.ceilingMix, frontend: [] as LoadResult[], inside: [] as LoadResult[] };
-  const frontendLoad = (url: string, paths = users) => load({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
-  const frontendWrk = (paths: string[], url = options.url, rate?: number) => wrkLoad({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50, rate });
+  const wrkReplica = {
+    ceiling: wrkRuns.ceiling,
+    ceilingMix: wrkRuns.ceilingMix,
+    frontend: [] as LoadResult[],
+    inside: [] as LoadResult[],
+  };
+  const frontendLoad = (url: string, paths = users) =>
+    load({ url, paths, headers: { authorization: options.frontendToken }, seconds: options.seconds, connections: 50 });
+  const frontendWrk = (paths: string[], url = options.url, rate?: number) =>
+    wrkLoad({
+      url,
+      paths,
+      headers: { authorization: options.frontendToken },
+      seconds: options.seconds,
+      connections: 50,
+      rate,
+    });
   try {
     for (let round = 0; round < options.rounds; round += 1) {
-      const ceilingResult = await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 });
+      const ceilingResult = await load({
+        url: ceiling.url,
+        paths: ['/ceiling'],
+        seconds: options.seconds,
+        connections: 50,
+      });
       runs.ceiling.push(ceilingResult);
-      runs.ceilingBuffer.push(await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }));
+      runs.ceilingBuffer.push(
+        await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }),
+      );
       const mixResult = await load({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 });
       runs.ceilingMix.push(mixResult);
       const allInOne = await frontendLoad(options.url);
@@ -110,8 +184,12 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
       runs.edge.push(edge);
       runs.inside.push(await frontendLoad(options.url, insiders));
       if (withWrk) {
-        wrkRuns.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }));
-        wrkRuns.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 }));
+        wrkRuns.ceiling.push(
+          await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }),
+        );
+        wrkRuns.ceilingMix.push(
+          await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50 }),
+        );
         wrkRuns.frontend.push(await frontendWrk(users));
         wrkRuns.inside.push(await frontendWrk(insiders));
         wrkReplica.frontend.push(await frontendWrk(users, options.replica.url));
@@ -128,18 +206,39 @@ export async function measureSdkEdge(options: { url: string; pid: number; replic
     // the tail at any rate): the tail without the queue that a closed loop of 50 connections builds in front of
     // whichever serves fewer requests a second.
     const rate = withWrk ? Math.round(medianResult(wrkRuns.ceiling).requestsPerSecond / 2) : 0;
-    const atRate = { ceilingMix: [] as LoadResult[], frontend: [] as LoadResult[], ceiling: [] as LoadResult[], inside: [] as LoadResult[] };
+    const atRate = {
+      ceilingMix: [] as LoadResult[],
+      frontend: [] as LoadResult[],
+      ceiling: [] as LoadResult[],
+      inside: [] as LoadResult[],
+    };
     for (let round = 0; withWrk && round < options.rounds; round += 1) {
-      atRate.ceilingMix.push(await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50, rate }));
+      atRate.ceilingMix.push(
+        await wrkLoad({ url: ceiling.url, paths: mixPaths, seconds: options.seconds, connections: 50, rate }),
+      );
       atRate.frontend.push(await frontendWrk(users, options.url, rate));
-      atRate.ceiling.push(await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50, rate }));
+      atRate.ceiling.push(
+        await wrkLoad({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50, rate }),
+      );
       atRate.inside.push(await frontendWrk(insiders, options.url, rate));
     }
     const client = httpClient(options.url, { authorization: options.clientToken });
     const full = await client.get('/api/client/features', { 'unleash-client-spec': '5.0.0' });
     const etag = full.headers.get('etag')!;
-    const clientResult = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0' }, seconds: options.seconds, connections: 50 });
-    const notModified = await load({ url: options.url, paths: ['/api/client/features'], headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0', 'if-none-match': etag }, seconds: options.seconds, connections: 50 });
+    const clientResult = await load({
+      url: options.url,
+      paths: ['/api/client/features'],
+      headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0' },
+      seconds: options.seconds,
+      connections: 50,
+    });
+    const notModified = await load({
+      url: options.url,
+      paths: ['/api/client/features'],
+      headers: { authorization: options.clientToken, 'unleash-client-spec': '5.0.0', 'if-none-match': etag },
+      seconds: options.seconds,
+      connections: 50,
+    });
     return {
       frontendBodyBytes: Buffer.byteLength(sample.text),
       enabledFlagsInSample: sample.body.toggles.length,
@@ -191,7 +290,11 @@ export function p99AgainstCeiling(served: readonly LoadResult[], ceiling: readon
 }
 
 /** Each mix's runs beside its same-payload ceiling's: the bench mix against the mixed route, all inside against the string one. */
-const mixesOf = (runs: Runs) => [['bench mix', runs.frontend, runs.ceilingMix], ['all inside', runs.inside, runs.ceiling]] as const;
+const mixesOf = (runs: Runs) =>
+  [
+    ['bench mix', runs.frontend, runs.ceilingMix],
+    ['all inside', runs.inside, runs.ceiling],
+  ] as const;
 
 /**
  * The issue's goal for each mix and load generator: /api/frontend (all-in-one; with wrk, the replica too) at least
@@ -200,16 +303,24 @@ const mixesOf = (runs: Runs) => [['bench mix', runs.frontend, runs.ceilingMix], 
  */
 function mixGoals(autocannon: Runs, wrk: Runs | null, wrkReplica: Runs | null) {
   const rows: Record<string, unknown>[] = [];
-  for (const [generator, runs] of [['autocannon', autocannon], ['wrk', wrk], ['wrk, replica', wrkReplica]] as const) {
+  for (const [generator, runs] of [
+    ['autocannon', autocannon],
+    ['wrk', wrk],
+    ['wrk, replica', wrkReplica],
+  ] as const) {
     if (!runs) continue;
     for (const [mix, served, ceiling] of mixesOf(runs)) {
       const share = median(served.map((result, index) => result.requestsPerSecond / ceiling[index]!.requestsPerSecond));
       const tail = p99AgainstCeiling(served, ceiling);
       rows.push({
-        generator, mix,
-        'req/s': medianResult(served).requestsPerSecond, 'p99 ms': medianResult(served).p99Ms,
-        'ceiling req/s': medianResult(ceiling).requestsPerSecond, 'ceiling p99 ms': medianResult(ceiling).p99Ms,
-        share: round(share, 2), 'p99 / ceiling p99': round(tail, 2),
+        generator,
+        mix,
+        'req/s': medianResult(served).requestsPerSecond,
+        'p99 ms': medianResult(served).p99Ms,
+        'ceiling req/s': medianResult(ceiling).requestsPerSecond,
+        'ceiling p99 ms': medianResult(ceiling).p99Ms,
+        share: round(share, 2),
+        'p99 / ceiling p99': round(tail, 2),
         'goal (>= 0.5, <= 1.5x)': share >= 0.5 && tail <= 1.5 ? 'met' : 'not met',
       });
     }
@@ -224,8 +335,11 @@ function tailsAtRate(runs: Runs) {
     const bare = medianResult(ceiling);
     return {
       mix,
-      'req/s': edge.requestsPerSecond, 'p50 ms': edge.p50Ms, 'p99 ms': edge.p99Ms,
-      'ceiling p50 ms': bare.p50Ms, 'ceiling p99 ms': bare.p99Ms,
+      'req/s': edge.requestsPerSecond,
+      'p50 ms': edge.p50Ms,
+      'p99 ms': edge.p99Ms,
+      'ceiling p50 ms': bare.p50Ms,
+      'ceiling p99 ms': bare.p99Ms,
       'p99 / ceiling p99': round(p99AgainstCeiling(served, ceiling), 2),
     };
   });
@@ -235,8 +349,18 @@ function tailsAtRate(runs: Runs) {
  * OFREP bulk evaluation (POST /ofrep/v1/evaluate/flags, every flag with its value) against a ceiling that serves
  * the same answer (as a string or a Buffer, whichever is faster in the round), in interleaved rounds.
  */
-export async function measureOfrep(options: { url: string; edgeUrl?: string; frontendToken: string; seconds: number; rounds: number }) {
-  const contexts = Array.from({ length: 1000 }, (_, index) => JSON.stringify({ context: { targetingKey: `user-${index}`, country: index % 3 === 0 ? 'US' : 'NO', appName: 'bench' } }));
+export async function measureOfrep(options: {
+  url: string;
+  edgeUrl?: string;
+  frontendToken: string;
+  seconds: number;
+  rounds: number;
+}) {
+  const contexts = Array.from({ length: 1000 }, (_, index) =>
+    JSON.stringify({
+      context: { targetingKey: `user-${index}`, country: index % 3 === 0 ? 'US' : 'NO', appName: 'bench' },
+    }),
+  );
   const headers = { authorization: options.frontendToken, 'content-type': 'application/json' };
   const sample = await httpClient(options.url, headers).post('/ofrep/v1/evaluate/flags', contexts[1]);
   const ceiling = await startCeiling(sample.text);
@@ -249,12 +373,28 @@ export async function measureOfrep(options: { url: string; edgeUrl?: string; fro
         await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }),
         await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }),
       );
-      const ofrep = await load({ url: options.url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers, seconds: options.seconds, connections: 50 });
+      const ofrep = await load({
+        url: options.url,
+        paths: ['/ofrep/v1/evaluate/flags'],
+        method: 'POST',
+        bodies: contexts,
+        headers,
+        seconds: options.seconds,
+        connections: 50,
+      });
       runs.ceiling.push(ceilingResult);
       runs.ofrep.push(ofrep);
       shares.push(ofrep.requestsPerSecond / ceilingResult.requestsPerSecond);
       if (options.edgeUrl) {
-        const edge = await load({ url: options.edgeUrl, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers, seconds: options.seconds, connections: 50 });
+        const edge = await load({
+          url: options.edgeUrl,
+          paths: ['/ofrep/v1/evaluate/flags'],
+          method: 'POST',
+          bodies: contexts,
+          headers,
+          seconds: options.seconds,
+          connections: 50,
+        });
         runs.edge.push(edge);
         edgeShares.push(edge.requestsPerSecond / ceilingResult.requestsPerSecond);
       }
@@ -262,17 +402,31 @@ export async function measureOfrep(options: { url: string; edgeUrl?: string; fro
   } finally {
     ceiling.stop();
   }
-  return { bodyBytes: Buffer.byteLength(sample.text), ceiling: medianResult(runs.ceiling), ofrep: medianResult(runs.ofrep), edge: runs.edge.length > 0 ? medianResult(runs.edge) : undefined, shareOfCeiling: round(median(shares), 2), edgeShareOfCeiling: edgeShares.length > 0 ? round(median(edgeShares), 2) : undefined };
+  return {
+    bodyBytes: Buffer.byteLength(sample.text),
+    ceiling: medianResult(runs.ceiling),
+    ofrep: medianResult(runs.ofrep),
+    edge: runs.edge.length > 0 ? medianResult(runs.edge) : undefined,
+    shareOfCeiling: round(median(shares), 2),
+    edgeShareOfCeiling: edgeShares.length > 0 ? round(median(edgeShares), 2) : undefined,
+  };
 }
 
 /** Admin change to visible on /api/frontend, over `changes` toggles of one flag, polled every 2 ms. */
-export async function measurePropagation(options: { admin: HttpClient; url: string; frontendToken: string; changes: number }) {
+export async function measurePropagation(options: {
+  admin: HttpClient;
+  url: string;
+  frontendToken: string;
+  changes: number;
+}) {
   const frontend = httpClient(options.url, { authorization: options.frontendToken });
   await options.admin.post('/api/admin/projects/default/features', { name: 'propagation-probe' });
   const samples: number[] = [];
   for (let index = 0; index < options.changes; index += 1) {
     const enabled = index % 2 === 0;
-    await options.admin.post(`/api/admin/projects/default/features/propagation-probe/environments/development/${enabled ? 'on' : 'off'}`);
+    await options.admin.post(
+      `/api/admin/projects/default/features/propagation-probe/environments/development/${enabled ? 'on' : 'off'}`,
+    );
     const start = performance.now();
     for (;;) {
       const reply = await frontend.get('/api/frontend/features/propagation-probe');

@@ -21,13 +21,22 @@ try {
   const admin = stack.admin;
   for (let index = 0; index < FLAGS; index += 1) {
     const name = `flag-${String(index).padStart(4, '0')}`;
-    await admin.post('/api/admin/projects/default/features', { name, description: 'a flag with a description', impressionData: index % 2 === 0 });
-    if (index % 25 === 0) await admin.post(`/api/admin/projects/default/features/${name}/environments/development/strategies`, { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: name } });
+    await admin.post('/api/admin/projects/default/features', {
+      name,
+      description: 'a flag with a description',
+      impressionData: index % 2 === 0,
+    });
+    if (index % 25 === 0)
+      await admin.post(`/api/admin/projects/default/features/${name}/environments/development/strategies`, {
+        name: 'flexibleRollout',
+        parameters: { rollout: '50', stickiness: 'default', groupId: name },
+      });
   }
   const detailed = 'flag-0000';
   for (const environment of ['development', 'production']) {
     await admin.post(`/api/admin/projects/default/features/${detailed}/environments/${environment}/strategies`, {
-      name: 'flexibleRollout', parameters: { rollout: '25', stickiness: 'userId', groupId: detailed },
+      name: 'flexibleRollout',
+      parameters: { rollout: '25', stickiness: 'userId', groupId: detailed },
       constraints: [{ contextName: 'userId', operator: 'IN', values: ['a', 'b', 'c'] }],
     });
   }
@@ -43,7 +52,11 @@ try {
   for (const { name, payload, schema } of cases) {
     const zod = serializerCompiler({ schema, method: 'GET', url: '/bench' }) as (data: unknown) => string;
     const compiled = answerSerializerCompiler({ schema, method: 'GET', url: '/bench', httpStatus: '200' });
-    const ways: [string, (data: unknown) => string][] = [['plain', (data) => JSON.stringify(data)], ['zod', zod], ['fast', compiled]];
+    const ways: [string, (data: unknown) => string][] = [
+      ['plain', (data) => JSON.stringify(data)],
+      ['zod', zod],
+      ['fast', compiled],
+    ];
     // Each way's text, to see that they say the same (fast-json-stringify writes only what the schema lists).
     const lengths = ways.map(([way, serialise]) => `${way} ${serialise(payload).length}`).join(', ');
     const micros = new Map<string, number[]>(ways.map(([way]) => [way, []]));
@@ -55,7 +68,9 @@ try {
       }
     }
     const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!, 1);
-    console.log(`| ${name} (${lengths}) | ${JSON.stringify(payload).length} | ${median(micros.get('plain')!)} | ${median(micros.get('zod')!)} | ${median(micros.get('fast')!)} |`);
+    console.log(
+      `| ${name} (${lengths}) | ${JSON.stringify(payload).length} | ${median(micros.get('plain')!)} | ${median(micros.get('zod')!)} | ${median(micros.get('fast')!)} |`,
+    );
   }
 } finally {
   await stack.dispose();

@@ -6,7 +6,12 @@ import autocannon from 'autocannon';
  * the per-endpoint limit raised for the run (SIGNAL_ENDPOINT_RATE_LIMIT) so it is never the bottleneck; every
  * accepted signal is stored with its outbox message before the answer.
  */
-export async function measureSignalIngestion(options: { url: string; adminToken: string; endpoints: number; seconds: number }) {
+export async function measureSignalIngestion(options: {
+  url: string;
+  adminToken: string;
+  endpoints: number;
+  seconds: number;
+}) {
   const admin = httpClient(options.url, { authorization: options.adminToken });
   const targets: { path: string; authorization: string }[] = [];
   for (let index = 0; index < options.endpoints; index += 1) {
@@ -20,15 +25,21 @@ export async function measureSignalIngestion(options: { url: string; adminToken:
     connections: 50,
     duration: options.seconds,
     method: 'POST',
-    requests: [{
-      setupRequest: (request) => {
-        const target = targets[next++ % targets.length]!;
-        request.path = target.path;
-        request.headers = { ...request.headers, authorization: target.authorization, 'content-type': 'application/json' };
-        request.body = JSON.stringify({ type: 'deploy', data: { service: 'api', version: `1.${next}` } });
-        return request;
+    requests: [
+      {
+        setupRequest: (request) => {
+          const target = targets[next++ % targets.length]!;
+          request.path = target.path;
+          request.headers = {
+            ...request.headers,
+            authorization: target.authorization,
+            'content-type': 'application/json',
+          };
+          request.body = JSON.stringify({ type: 'deploy', data: { service: 'api', version: `1.${next}` } });
+          return request;
+        },
       },
-    }],
+    ],
   });
   return {
     endpoints: options.endpoints,

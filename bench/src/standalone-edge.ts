@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, httpClient, isolate, startDelayProxy, startServiceProcess, type ServiceProcess } from '@bunting/test-stack';
+import {
+  freePort,
+  httpClient,
+  isolate,
+  startDelayProxy,
+  startServiceProcess,
+  type ServiceProcess,
+} from '@bunting/test-stack';
 import { load, type LoadResult } from './load.ts';
 import { betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
 import { importScaleFlags, scaleExport } from './scale-flags.ts';
@@ -28,7 +35,12 @@ const isolation = await isolate();
 const persistDir = mkdtempSync(join(tmpdir(), 'bunting-edge-bench-'));
 const processes: ServiceProcess[] = [];
 const edgeEnv = (upstream: string, extra: Record<string, string> = {}) => ({
-  UPSTREAM_URL: upstream, EDGE_TOKENS: clientTokens.join(','), EDGE_PERSIST_DIR: persistDir, LOG_LEVEL: 'error', EDGE_POLL_MS: '1000', ...extra,
+  UPSTREAM_URL: upstream,
+  EDGE_TOKENS: clientTokens.join(','),
+  EDGE_PERSIST_DIR: persistDir,
+  LOG_LEVEL: 'error',
+  EDGE_POLL_MS: '1000',
+  ...extra,
 });
 
 async function configure(admin: ReturnType<typeof httpClient>) {
@@ -38,7 +50,11 @@ async function configure(admin: ReturnType<typeof httpClient>) {
   for (const environment of ['production', 'staging']) {
     for (let start = 0; start < flags; start += 2000) {
       const names = Array.from({ length: Math.min(2000, flags - start) }, (_, offset) => `scale-${start + offset}`);
-      const reply = await admin.post('/api/admin/features-batch/import', { project: 'default', environment, data: scaleExport(names, 'default') });
+      const reply = await admin.post('/api/admin/features-batch/import', {
+        project: 'default',
+        environment,
+        data: scaleExport(names, 'default'),
+      });
       if (reply.status !== 200) throw new Error(`import into ${environment}: ${reply.status} ${reply.text}`);
     }
   }
@@ -54,7 +70,11 @@ async function timedStart(env: Record<string, string>): Promise<{ process: Servi
 
 try {
   const server = await startServiceProcess('all', {
-    ...isolation.env, LOG_LEVEL: 'error', INIT_ADMIN_API_TOKENS: adminToken, INIT_CLIENT_API_TOKENS: clientTokens.join(','), INIT_FRONTEND_API_TOKENS: frontendToken,
+    ...isolation.env,
+    LOG_LEVEL: 'error',
+    INIT_ADMIN_API_TOKENS: adminToken,
+    INIT_CLIENT_API_TOKENS: clientTokens.join(','),
+    INIT_FRONTEND_API_TOKENS: frontendToken,
   });
   processes.push(server);
   const admin = httpClient(server.url, { authorization: adminToken });
@@ -69,16 +89,25 @@ try {
   for (const [index, environment] of environments.entries()) {
     for (const target of [replica, edge]) {
       const answer = await httpClient(target.url, { authorization: clientTokens[index]! }).get('/api/client/features');
-      if (answer.body.features?.length !== flags) throw new Error(`${environment} on ${target.target}: ${answer.body.features?.length} flags`);
+      if (answer.body.features?.length !== flags)
+        throw new Error(`${environment} on ${target.target}: ${answer.body.features?.length} flags`);
     }
   }
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const memory = { 'standalone edge': round(rssOf(edge.pid) / 1048576), 'frontend-api replica': round(rssOf(replica.pid) / 1048576) };
+  const memory = {
+    'standalone edge': round(rssOf(edge.pid) / 1048576),
+    'frontend-api replica': round(rssOf(replica.pid) / 1048576),
+  };
 
   const users = Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=user-${index}&appName=bench`);
-  const contexts = Array.from({ length: 200 }, (_, index) => JSON.stringify({ context: { targetingKey: `user-${index}`, appName: 'bench' } }));
+  const contexts = Array.from({ length: 200 }, (_, index) =>
+    JSON.stringify({ context: { targetingKey: `user-${index}`, appName: 'bench' } }),
+  );
   const sample = await httpClient(edge.url, { authorization: frontendToken }).get(users[1]!);
-  const ofrepSample = await httpClient(edge.url, { authorization: frontendToken, 'content-type': 'application/json' }).post('/ofrep/v1/evaluate/flags', contexts[1]);
+  const ofrepSample = await httpClient(edge.url, {
+    authorization: frontendToken,
+    'content-type': 'application/json',
+  }).post('/ofrep/v1/evaluate/flags', contexts[1]);
   const frontendCeiling = await startCeiling(sample.text);
   const ofrepCeiling = await startCeiling(ofrepSample.text);
   const runs: Record<string, LoadResult[]> = {};
@@ -96,35 +125,87 @@ try {
         await load({ url: frontendCeiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
       );
       keep('ceiling (/api/frontend answer)', ceiling);
-      keep('/api/frontend, frontend-api replica', await load({ url: replica.url, paths: users, headers, seconds, connections: 50 }), ceiling);
-      keep('/api/frontend, standalone edge', await load({ url: edge.url, paths: users, headers, seconds, connections: 50 }), ceiling);
+      keep(
+        '/api/frontend, frontend-api replica',
+        await load({ url: replica.url, paths: users, headers, seconds, connections: 50 }),
+        ceiling,
+      );
+      keep(
+        '/api/frontend, standalone edge',
+        await load({ url: edge.url, paths: users, headers, seconds, connections: 50 }),
+        ceiling,
+      );
       const ofrepCeilingResult = betterCeiling(
         await load({ url: ofrepCeiling.url, paths: ['/ceiling'], seconds, connections: 50 }),
         await load({ url: ofrepCeiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
       );
       keep('ceiling (OFREP answer)', ofrepCeilingResult);
-      keep('OFREP bulk, frontend-api replica', await load({ url: replica.url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers: postHeaders, seconds, connections: 50 }), ofrepCeilingResult);
-      keep('OFREP bulk, standalone edge', await load({ url: edge.url, paths: ['/ofrep/v1/evaluate/flags'], method: 'POST', bodies: contexts, headers: postHeaders, seconds, connections: 50 }), ofrepCeilingResult);
+      keep(
+        'OFREP bulk, frontend-api replica',
+        await load({
+          url: replica.url,
+          paths: ['/ofrep/v1/evaluate/flags'],
+          method: 'POST',
+          bodies: contexts,
+          headers: postHeaders,
+          seconds,
+          connections: 50,
+        }),
+        ofrepCeilingResult,
+      );
+      keep(
+        'OFREP bulk, standalone edge',
+        await load({
+          url: edge.url,
+          paths: ['/ofrep/v1/evaluate/flags'],
+          method: 'POST',
+          bodies: contexts,
+          headers: postHeaders,
+          seconds,
+          connections: 50,
+        }),
+        ofrepCeilingResult,
+      );
     }
   } finally {
     frontendCeiling.stop();
     ofrepCeiling.stop();
   }
-  console.log(`\nStandalone edge beside the cluster's SDK edge: ${flags} flags (50 % rollouts), 50 connections, median of ${rounds} interleaved rounds of ${seconds} s; /api/frontend answer ${Buffer.byteLength(sample.text)} B, OFREP ${Buffer.byteLength(ofrepSample.text)} B`);
-  console.table(Object.fromEntries(Object.entries(runs).map(([name, results]) => {
-    const result = medianResult(results);
-    return [name, { 'req/s': result.requestsPerSecond, 'p99 ms': result.p99Ms, 'share of ceiling': shares[name] ? round(median(shares[name]), 2) : '', errors: result.errors + result.non2xx }];
-  })));
-  console.log(`Memory (RSS) holding ${flags} flags in ${environments.length} environments, after load: edge ${round(rssOf(edge.pid) / 1048576)} MiB, replica ${round(rssOf(replica.pid) / 1048576)} MiB (before load: ${JSON.stringify(memory)})`);
+  console.log(
+    `\nStandalone edge beside the cluster's SDK edge: ${flags} flags (50 % rollouts), 50 connections, median of ${rounds} interleaved rounds of ${seconds} s; /api/frontend answer ${Buffer.byteLength(sample.text)} B, OFREP ${Buffer.byteLength(ofrepSample.text)} B`,
+  );
+  console.table(
+    Object.fromEntries(
+      Object.entries(runs).map(([name, results]) => {
+        const result = medianResult(results);
+        return [
+          name,
+          {
+            'req/s': result.requestsPerSecond,
+            'p99 ms': result.p99Ms,
+            'share of ceiling': shares[name] ? round(median(shares[name]), 2) : '',
+            errors: result.errors + result.non2xx,
+          },
+        ];
+      }),
+    ),
+  );
+  console.log(
+    `Memory (RSS) holding ${flags} flags in ${environments.length} environments, after load: edge ${round(rssOf(edge.pid) / 1048576)} MiB, replica ${round(rssOf(replica.pid) / 1048576)} MiB (before load: ${JSON.stringify(memory)})`,
+  );
 
   // Starts from persisted state: upstream reachable, then upstream unreachable (a port nothing listens on).
   await edge.stop();
   const warm = await timedStart(edgeEnv(server.url));
   await warm.process.stop();
   const offline = await timedStart(edgeEnv(`http://127.0.0.1:${await freePort()}`));
-  const offlineFlags = (await httpClient(offline.process.url, { authorization: clientTokens[0]! }).get('/api/client/features')).body.features.length;
+  const offlineFlags = (
+    await httpClient(offline.process.url, { authorization: clientTokens[0]! }).get('/api/client/features')
+  ).body.features.length;
   await offline.process.stop();
-  console.log(`\nStart to ready (spawn to /ready 200, including Node's own start): nothing persisted ${first.ms} ms; persisted state, upstream reachable ${warm.ms} ms; persisted state, upstream down ${offline.ms} ms (serving ${offlineFlags} flags)`);
+  console.log(
+    `\nStart to ready (spawn to /ready 200, including Node's own start): nothing persisted ${first.ms} ms; persisted state, upstream reachable ${warm.ms} ms; persisted state, upstream down ${offline.ms} ms (serving ${offlineFlags} flags)`,
+  );
 
   // Propagation through an edge 80 ms (each way) from its upstream, following it by streaming.
   const proxy = await startDelayProxy(Number(new URL(server.url).port), 80);
@@ -132,7 +213,8 @@ try {
   const farFrontend = httpClient(far.process.url, { authorization: frontendToken });
   let user = '';
   for (let candidate = 0; candidate < 1000 && !user; candidate += 1) {
-    if ((await farFrontend.get(`/api/frontend/features/scale-0?userId=u-${candidate}`)).status === 200) user = `u-${candidate}`;
+    if ((await farFrontend.get(`/api/frontend/features/scale-0?userId=u-${candidate}`)).status === 200)
+      user = `u-${candidate}`;
   }
   const delays: number[] = [];
   let enabled = true;
@@ -140,10 +222,13 @@ try {
     enabled = !enabled;
     const started = performance.now();
     await admin.post(`/api/admin/projects/default/features/scale-0/environments/development/${enabled ? 'on' : 'off'}`);
-    while (((await farFrontend.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (((await farFrontend.get(`/api/frontend/features/scale-0?userId=${user}`)).status === 200) !== enabled)
+      await new Promise((resolve) => setTimeout(resolve, 2));
     delays.push(performance.now() - started);
   }
-  console.log(`\nPropagation, admin change -> an SDK's answer at an edge 80 ms each way from its upstream (40 toggles of one of ${flags} flags; ms):`);
+  console.log(
+    `\nPropagation, admin change -> an SDK's answer at an edge 80 ms each way from its upstream (40 toggles of one of ${flags} flags; ms):`,
+  );
   console.table({ 'through the far edge': summarize(delays) });
 
   // The far edge's answers with its upstream reachable and away (the proxy sent to a port nothing listens on, its
@@ -152,17 +237,31 @@ try {
   const away: Record<string, LoadResult[]> = { 'upstream reachable': [], 'upstream away': [] };
   for (let index = 0; index < rounds; index += 1) {
     proxy.retarget(Number(new URL(server.url).port));
-    away['upstream reachable']!.push(await load({ url: far.process.url, paths: users, headers, seconds, connections: 50 }));
+    away['upstream reachable']!.push(
+      await load({ url: far.process.url, paths: users, headers, seconds, connections: 50 }),
+    );
     proxy.retarget(deadPort);
     proxy.cut();
     away['upstream away']!.push(await load({ url: far.process.url, paths: users, headers, seconds, connections: 50 }));
   }
   await proxy.close();
   console.log(`\n/api/frontend at the far edge, upstream reachable and away (median of ${rounds} interleaved rounds):`);
-  console.table(Object.fromEntries(Object.entries(away).map(([name, results]) => {
-    const result = medianResult(results);
-    return [name, { 'req/s': result.requestsPerSecond, 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, errors: result.errors + result.non2xx }];
-  })));
+  console.table(
+    Object.fromEntries(
+      Object.entries(away).map(([name, results]) => {
+        const result = medianResult(results);
+        return [
+          name,
+          {
+            'req/s': result.requestsPerSecond,
+            'p50 ms': result.p50Ms,
+            'p99 ms': result.p99Ms,
+            errors: result.errors + result.non2xx,
+          },
+        ];
+      }),
+    ),
+  );
 } finally {
   for (const process of processes.reverse()) await process.stop().catch(() => undefined);
   await isolation.cleanup();

@@ -23,30 +23,48 @@ function latencyMs(output: string, percentile: string): number {
  * A fixed-time wrk run (one thread, as the issue measured), requests spread over `paths` by a generated Lua script.
  * Same result shape as autocannon's `load`, so the two generators' rows sit side by side.
  */
-export async function wrkLoad(options: { url: string; paths: string[]; headers?: Record<string, string>; seconds: number; connections: number; rate?: number }): Promise<LoadResult> {
+export async function wrkLoad(options: {
+  url: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  seconds: number;
+  connections: number;
+  rate?: number;
+}): Promise<LoadResult> {
   const script = join(tmpdir(), `bunting-wrk-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
   // With `rate`, each connection waits connections / rate seconds after an answer before its next request (wrk's
   // delay hook): at most that many requests a second, so a server that keeps up answers without a queue.
-  const pause = options.rate === undefined ? [] : ['delay = function()', `  return ${Math.round((options.connections / options.rate) * 1000)}`, 'end'];
-  writeFileSync(script, [
-    `local paths = { ${options.paths.map((path) => JSON.stringify(path)).join(', ')} }`,
-    'local next = 0',
-    'request = function()',
-    '  next = next + 1',
-    '  return wrk.format("GET", paths[(next % #paths) + 1])',
-    'end',
-    ...pause,
-    '',
-  ].join('\n'));
+  const pause =
+    options.rate === undefined
+      ? []
+      : ['delay = function()', `  return ${Math.round((options.connections / options.rate) * 1000)}`, 'end'];
+  writeFileSync(
+    script,
+    [
+      `local paths = { ${options.paths.map((path) => JSON.stringify(path)).join(', ')} }`,
+      'local next = 0',
+      'request = function()',
+      '  next = next + 1',
+      '  return wrk.format("GET", paths[(next % #paths) + 1])',
+      'end',
+      ...pause,
+      '',
+    ].join('\n'),
+  );
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const { stdout } = await run(WRK, ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', script, ...headers, options.url], { maxBuffer: 1 << 20 })
-    .finally(() => rmSync(script, { force: true }));
+  const { stdout } = await run(
+    WRK,
+    ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '-s', script, ...headers, options.url],
+    { maxBuffer: 1 << 20 },
+  ).finally(() => rmSync(script, { force: true }));
   const requests = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
   const total = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   const bytes = /([\d.]+)(B|KB|MB|GB) read/.exec(stdout);
-  const bytesRead = bytes ? Number(bytes[1]) * ({ B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as Record<string, number>)[bytes[2]!]! : 0;
+  const bytesRead = bytes
+    ? Number(bytes[1]) * ({ B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as Record<string, number>)[bytes[2]!]!
+    : 0;
   return {
     requestsPerSecond: Math.round(requests),
     p50Ms: latencyMs(stdout, '50'),

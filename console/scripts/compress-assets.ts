@@ -13,13 +13,15 @@ const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.json', '.txt']);
  */
 export async function compressAssets(dir: string): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  await Promise.all(entries
-    .filter((entry) => entry.isFile() && COMPRESSIBLE.has(path.extname(entry.name)))
-    .map(async (entry) => {
-      const file = path.join(entry.parentPath, entry.name);
-      const content = await readFile(file);
-      if (content.length < 1024) return;
-      await writeFile(`${file}.br`, await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-      await writeFile(`${file}.gz`, await gzipAsync(content, { level: 9 }));
-    }));
+  await Promise.all(
+    entries
+      .filter((entry) => entry.isFile() && COMPRESSIBLE.has(path.extname(entry.name)))
+      .map(async (entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        const content = await readFile(file);
+        if (content.length < 1024) return;
+        await writeFile(`${file}.br`, await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        await writeFile(`${file}.gz`, await gzipAsync(content, { level: 9 }));
+      }),
+  );
 }

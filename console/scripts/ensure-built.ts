@@ -34,7 +34,11 @@ export async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
   for (const file of (await Promise.all(INPUTS.map(filesUnder))).flat()) {
     if (file.endsWith('.test.ts')) continue;
-    hash.update(path.relative(repoDir, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(path.relative(repoDir, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -51,7 +55,12 @@ export async function ensureConsoleBuilt(log: (line: string) => void = (line) =>
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root: consoleDir, mode: 'production', logLevel: 'warn', configFile: path.join(consoleDir, 'vite.config.ts') });
+    await build({
+      root: consoleDir,
+      mode: 'production',
+      logLevel: 'warn',
+      configFile: path.join(consoleDir, 'vite.config.ts'),
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

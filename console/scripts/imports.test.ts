@@ -6,8 +6,12 @@ import { expect, it } from 'vitest';
 // dependency-cruiser's parser cannot read TSX here, so the console's one dependency rule is checked by reading it.
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => /\.tsx?$/.test(file));
-const specifiers = (text: string) => [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)]
-  .map((match) => match[1] ?? match[2] ?? match[3]!);
+const specifiers = (text: string) =>
+  [
+    ...text.matchAll(
+      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ].map((match) => match[1] ?? match[2] ?? match[3]!);
 
 it('the console imports of the workspace only the shapes (@bunting/contracts), never a service, lib or test', () => {
   const offending: string[] = [];

@@ -16,7 +16,11 @@ import { projectQuery, projectsQuery } from './projects/project-queries.ts';
 // Each page is its own chunk, loaded by the router as navigation starts (alongside the page's data), so the
 // first load carries only what the page opened needs.
 type PageModule = { default: ComponentType };
-const firstLoad = <Center h="100vh"><Loader aria-label="Loading" /></Center>;
+const firstLoad = (
+  <Center h="100vh">
+    <Loader aria-label="Loading" />
+  </Center>
+);
 const page = (load: () => Promise<PageModule>) => () => load().then((module) => ({ Component: module.default }));
 
 /**
@@ -33,45 +37,95 @@ export const router = createBrowserRouter([
   { path: '/login', lazy: page(() => import('./sign-in/login-page.tsx')), hydrateFallbackElement: firstLoad },
   // Opened from links people are sent, signed out.
   { path: '/new-user', lazy: page(() => import('./invites/new-user-page.tsx')), hydrateFallbackElement: firstLoad },
-  { path: '/reset-password', lazy: page(() => import('./sign-in/password/reset-password-page.tsx')), hydrateFallbackElement: firstLoad },
-  { path: '/forgotten-password', lazy: page(() => import('./sign-in/password/forgotten-password-page.tsx')), hydrateFallbackElement: firstLoad },
+  {
+    path: '/reset-password',
+    lazy: page(() => import('./sign-in/password/reset-password-page.tsx')),
+    hydrateFallbackElement: firstLoad,
+  },
+  {
+    path: '/forgotten-password',
+    lazy: page(() => import('./sign-in/password/forgotten-password-page.tsx')),
+    hydrateFallbackElement: firstLoad,
+  },
   {
     element: <AppLayout />,
     hydrateFallbackElement: firstLoad,
     loader: () => prefetch(meQuery()),
     children: [
       { path: '/', element: <Navigate to="/projects" replace /> },
-      { path: '/projects', lazy: page(() => import('./projects/projects-page.tsx')), loader: () => prefetch(projectsQuery()) },
+      {
+        path: '/projects',
+        lazy: page(() => import('./projects/projects-page.tsx')),
+        loader: () => prefetch(projectsQuery()),
+      },
       {
         path: '/projects/:projectId',
         lazy: page(() => import('./features/project-flags-page.tsx')),
         loader: ({ params, request }) => {
           const project = params.projectId ?? '';
           const filters = readFilters(new URL(request.url).searchParams);
-          return prefetch(flagSearchQuery(searchQuery(project, filters)), projectQuery(project), featureTypesQuery(), tagsQuery());
+          return prefetch(
+            flagSearchQuery(searchQuery(project, filters)),
+            projectQuery(project),
+            featureTypesQuery(),
+            tagsQuery(),
+          );
         },
       },
       {
         path: '/projects/:projectId/features/:featureName',
         lazy: page(() => import('./features/flag-page.tsx')),
-        loader: ({ params }) => prefetch(
-          flagQuery(params.projectId ?? '', params.featureName ?? ''), projectQuery(params.projectId ?? ''),
-          strategyDefinitionsQuery(), contextFieldsQuery(), segmentsQuery(),
-        ),
+        loader: ({ params }) =>
+          prefetch(
+            flagQuery(params.projectId ?? '', params.featureName ?? ''),
+            projectQuery(params.projectId ?? ''),
+            strategyDefinitionsQuery(),
+            contextFieldsQuery(),
+            segmentsQuery(),
+          ),
       },
-      { path: '/projects/:projectId/features/:featureName/history', lazy: page(() => import('./history/flag-history-page.tsx')) },
-      { path: '/projects/:projectId/features/:featureName/metrics', lazy: page(() => import('./insights/flag-metrics-page.tsx')) },
-      { path: '/projects/:projectId/change-requests', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestsPage })) },
-      { path: '/projects/:projectId/change-requests/:id', lazy: () => import('./change-requests/change-request-page.tsx').then((module) => ({ Component: module.ChangeRequestPage })) },
+      {
+        path: '/projects/:projectId/features/:featureName/history',
+        lazy: page(() => import('./history/flag-history-page.tsx')),
+      },
+      {
+        path: '/projects/:projectId/features/:featureName/metrics',
+        lazy: page(() => import('./insights/flag-metrics-page.tsx')),
+      },
+      {
+        path: '/projects/:projectId/change-requests',
+        lazy: () =>
+          import('./change-requests/change-request-page.tsx').then((module) => ({
+            Component: module.ChangeRequestsPage,
+          })),
+      },
+      {
+        path: '/projects/:projectId/change-requests/:id',
+        lazy: () =>
+          import('./change-requests/change-request-page.tsx').then((module) => ({
+            Component: module.ChangeRequestPage,
+          })),
+      },
       { path: '/projects/:projectId/health', lazy: page(() => import('./insights/project-status-page.tsx')) },
-      { path: '/projects/:projectId/settings/access', lazy: page(() => import('./project-access/project-access-page.tsx')) },
+      {
+        path: '/projects/:projectId/settings/access',
+        lazy: page(() => import('./project-access/project-access-page.tsx')),
+      },
       { path: '/projects/:projectId/settings/actions', lazy: page(() => import('./signals/action-sets-page.tsx')) },
       { path: '/history', lazy: page(() => import('./history/history-page.tsx')) },
       { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
       { path: '/insights', lazy: page(() => import('./insights/dashboard-page.tsx')) },
       { path: '/impact-metrics', lazy: page(() => import('./impact-metrics/impact-metrics-page.tsx')) },
-      { path: '/applications', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationsPage })) },
-      { path: '/applications/:appName', lazy: () => import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })) },
+      {
+        path: '/applications',
+        lazy: () =>
+          import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationsPage })),
+      },
+      {
+        path: '/applications/:appName',
+        lazy: () =>
+          import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })),
+      },
       { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },
       { path: '/oauth/consent', lazy: page(() => import('./mcp/consent-page.tsx')) },
       {
@@ -91,8 +145,14 @@ export const router = createBrowserRouter([
           { path: 'segments', lazy: page(() => import('./segments/segments-page.tsx')) },
           { path: 'strategies', lazy: page(() => import('./strategy-definitions/strategy-definitions-page.tsx')) },
           { path: 'release-templates', lazy: page(() => import('./release-templates/release-templates-page.tsx')) },
-          { path: 'release-templates/new', lazy: page(() => import('./release-templates/release-template-editor-page.tsx')) },
-          { path: 'release-templates/:templateId', lazy: page(() => import('./release-templates/release-template-editor-page.tsx')) },
+          {
+            path: 'release-templates/new',
+            lazy: page(() => import('./release-templates/release-template-editor-page.tsx')),
+          },
+          {
+            path: 'release-templates/:templateId',
+            lazy: page(() => import('./release-templates/release-template-editor-page.tsx')),
+          },
           { path: 'tag-types', lazy: page(() => import('./tags/tag-types-page.tsx')) },
           { path: 'integrations', lazy: page(() => import('./addons/integrations-page.tsx')) },
           // The page's address before it offered more than webhooks.

@@ -1,4 +1,14 @@
-import { Anchor, Modal, Notification, createTheme, darken, defaultVariantColorsResolver, parseThemeColor, type CSSVariablesResolver, type VariantColorsResolver } from '@mantine/core';
+import {
+  Anchor,
+  Modal,
+  Notification,
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
 
 /**
  * Mantine's light, subtle and outline variants write text in shade 6-8 of their colour, below 4.5:1 for green,

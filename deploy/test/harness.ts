@@ -5,17 +5,30 @@ import { execFileSync, spawn } from 'node:child_process';
 export const BASE = `http://127.0.0.1:${process.env.DEPLOY_PORT ?? '4242'}`;
 export const ADMIN_TOKEN = '*:*.deploy-test-admin';
 const started = Date.now();
-export const say = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+export const say = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
 
-export function run(command: string, args: string[], options: { cwd?: string; quiet?: boolean; input?: Buffer } = {}): string {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; quiet?: boolean; input?: Buffer } = {},
+): string {
   return execFileSync(command, args, {
-    cwd: options.cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: process.env,
-    stdio: [options.input ? 'pipe' : 'ignore', 'pipe', options.quiet ? 'pipe' : 'inherit'], ...(options.input ? { input: options.input } : {}),
+    cwd: options.cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: process.env,
+    stdio: [options.input ? 'pipe' : 'ignore', 'pipe', options.quiet ? 'pipe' : 'inherit'],
+    ...(options.input ? { input: options.input } : {}),
   });
 }
 
 /** A command run without blocking: the load generators go on meanwhile. Its output is shown line by line. */
-export function runAsync(command: string, args: string[], options: { cwd?: string; prefix?: string } = {}): Promise<void> {
+export function runAsync(
+  command: string,
+  args: string[],
+  options: { cwd?: string; prefix?: string } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
@@ -24,7 +37,11 @@ export function runAsync(command: string, args: string[], options: { cwd?: strin
     });
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${errors.slice(-2000)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${errors.slice(-2000)}`)),
+    );
   });
 }
 
@@ -33,7 +50,11 @@ export function check(condition: unknown, message: string): asserts condition {
 }
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 120_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -45,18 +66,31 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     }
     await sleep(250);
   }
-  throw new Error(`deploy test: ${what} did not happen within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`);
+  throw new Error(
+    `deploy test: ${what} did not happen within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`,
+  );
 }
 
 export type Answer = { status: number; body: any; headers: Headers };
-export async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: ADMIN_TOKEN }): Promise<Answer> {
+export async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: ADMIN_TOKEN },
+): Promise<Answer> {
   const response = await fetch(`${BASE}${path}`, {
-    method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(10_000),
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
   let parsed: any = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: response.status, body: parsed, headers: response.headers };
 }
 
@@ -77,8 +111,10 @@ export type Compose = {
   dir: string;
 };
 export function composeIn(dir: string, project: string): Compose {
-  const compose = ((...args: string[]) => run('docker-compose', ['-p', project, ...args], { cwd: dir, quiet: true })) as Compose;
-  compose.async = (...args) => runAsync('docker-compose', ['-p', project, ...args], { cwd: dir, prefix: '  compose: ' });
+  const compose = ((...args: string[]) =>
+    run('docker-compose', ['-p', project, ...args], { cwd: dir, quiet: true })) as Compose;
+  compose.async = (...args) =>
+    runAsync('docker-compose', ['-p', project, ...args], { cwd: dir, prefix: '  compose: ' });
   compose.containers = (service) => compose('ps', '-q', service).split('\n').filter(Boolean);
   compose.project = project;
   compose.dir = dir;
@@ -86,8 +122,13 @@ export function composeIn(dir: string, project: string): Compose {
 }
 
 export type LoadReport = {
-  reads: number; failedReads: number; p99: number; slowest: number; failures: [string, number][];
-  acknowledged: string[]; failedWrites: number;
+  reads: number;
+  failedReads: number;
+  p99: number;
+  slowest: number;
+  failures: [string, number][];
+  acknowledged: string[];
+  failedWrites: number;
 };
 
 /**
@@ -109,10 +150,14 @@ export function startLoad(options: { frontendToken: string; mustServe?: string; 
     while (!stopped) {
       const begin = Date.now();
       try {
-        const answer = await fetch(`${BASE}/api/frontend`, { headers: { authorization: options.frontendToken }, signal: AbortSignal.timeout(5_000) });
+        const answer = await fetch(`${BASE}/api/frontend`, {
+          headers: { authorization: options.frontendToken },
+          signal: AbortSignal.timeout(5_000),
+        });
         const text = await answer.text();
         if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
-        if (options.mustServe && !text.includes(`"${options.mustServe}"`)) throw new Error(`${options.mustServe} not served`);
+        if (options.mustServe && !text.includes(`"${options.mustServe}"`))
+          throw new Error(`${options.mustServe} not served`);
       } catch (error) {
         failedReads += 1;
         fail('an SDK read', String(error));
@@ -127,7 +172,8 @@ export function startLoad(options: { frontendToken: string; mustServe?: string; 
       const name = `${options.writePrefix}-${index}`;
       try {
         const answer = await api('POST', '/api/admin/projects/default/features', { name });
-        if (answer.status !== 201) throw new Error(`HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+        if (answer.status !== 201)
+          throw new Error(`HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
         acknowledged.push(name);
       } catch (error) {
         failedWrites += 1;
@@ -142,8 +188,13 @@ export function startLoad(options: { frontendToken: string; mustServe?: string; 
       await Promise.all([reader, writer]);
       latencies.sort((a, b) => a - b);
       return {
-        reads: latencies.length, failedReads, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, slowest: latencies.at(-1) ?? 0,
-        failures: [...failures], acknowledged, failedWrites,
+        reads: latencies.length,
+        failedReads,
+        p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+        slowest: latencies.at(-1) ?? 0,
+        failures: [...failures],
+        acknowledged,
+        failedWrites,
       };
     },
   };
@@ -151,15 +202,20 @@ export function startLoad(options: { frontendToken: string; mustServe?: string; 
 
 /** Every named flag exists and its creation is in the event log. */
 export async function allInTheLog(names: readonly string[], timeoutMs = 120_000): Promise<void> {
-  await until(`the ${names.length} flags' creations in the event log`, async () => {
-    const found = new Set<string>();
-    for (let offset = 0; ; offset += 1000) {
-      const page = (await api('GET', `/api/admin/search/events?type=IS:feature-created&limit=1000&offset=${offset}`)).body.events as { featureName: string }[];
-      for (const event of page) found.add(event.featureName);
-      if (page.length < 1000) break;
-    }
-    return names.every((name) => found.has(name));
-  }, timeoutMs);
+  await until(
+    `the ${names.length} flags' creations in the event log`,
+    async () => {
+      const found = new Set<string>();
+      for (let offset = 0; ; offset += 1000) {
+        const page = (await api('GET', `/api/admin/search/events?type=IS:feature-created&limit=1000&offset=${offset}`))
+          .body.events as { featureName: string }[];
+        for (const event of page) found.add(event.featureName);
+        if (page.length < 1000) break;
+      }
+      return names.every((name) => found.has(name));
+    },
+    timeoutMs,
+  );
   for (const name of names) {
     const answer = await api('GET', `/api/admin/projects/default/features/${name}`);
     check(answer.status === 200, `the acknowledged flag ${name} answers ${answer.status}`);

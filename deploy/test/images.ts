@@ -29,7 +29,10 @@ export function beforeLastMigration(): string | undefined {
 /** Builds `tag` from a clean copy, as a user does; answers the seconds it took and the image's size in MB. */
 export function buildImage(folder: string, tag: string): { seconds: number; megabytes: number } {
   const begin = Date.now();
-  run('docker', ['build', '--network', 'host', '-q', '-f', 'deploy/Dockerfile', '-t', tag, '.'], { cwd: folder, quiet: true });
+  run('docker', ['build', '--network', 'host', '-q', '-f', 'deploy/Dockerfile', '-t', tag, '.'], {
+    cwd: folder,
+    quiet: true,
+  });
   const size = Number(run('docker', ['image', 'inspect', tag, '--format', '{{.Size}}'], { quiet: true }).trim());
   return { seconds: Math.round((Date.now() - begin) / 1000), megabytes: Math.round(size / 1024 / 1024) };
 }

@@ -21,7 +21,7 @@ describe('the start-up banner', () => {
     expect(text).not.toContain('unleash4all');
   });
 
-  it('gives the web console\'s address where admin-api serves it', () => {
+  it("gives the web console's address where admin-api serves it", () => {
     expect(banner({})).toContain('Web console: http://localhost:4242/');
     expect(banner({ CONSOLE_DIR: 'off' })).toContain('Web console: off');
     expect(startupBanner({ targets: ['frontend-api'], port: '4242', env: {} })).not.toContain('Web console');

@@ -13,7 +13,11 @@ describe('the edge target', () => {
   it('stops at once with a clear message when UPSTREAM_URL is missing', () => {
     const main = fileURLToPath(new URL('./main.ts', import.meta.url));
     const { UPSTREAM_URL: _ignored, ...env } = process.env;
-    const run = spawnSync(process.execPath, [main, '--target=edge'], { env: { ...env, PORT: '0', LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, [main, '--target=edge'], {
+      env: { ...env, PORT: '0', LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('The edge needs UPSTREAM_URL');
   });

@@ -34,11 +34,15 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stack.infrastructure.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
-    stack.close()
+    stack
+      .close()
       .then(() => stopTelemetry())
-      .then(() => process.exit(0), (error) => {
-        console.error(error);
-        process.exit(1);
-      });
+      .then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   });
 }

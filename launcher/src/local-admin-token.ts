@@ -20,7 +20,9 @@ export function localAdminToken(file: string): string {
   } catch (error) {
     // A read-only or foreign-owned directory (a container running as another user): the token still works, it is
     // kept in the database like every init token, but the next start makes another. Say so rather than crash.
-    console.warn(`could not keep the admin token in ${file} (${(error as Error).message}); set INIT_ADMIN_API_TOKENS to choose one`);
+    console.warn(
+      `could not keep the admin token in ${file} (${(error as Error).message}); set INIT_ADMIN_API_TOKENS to choose one`,
+    );
   }
   return token;
 }

@@ -33,13 +33,15 @@ export type Stack = {
  * The same function serves `npm start` (all), a single-service deployment and the tests. While a dependency is
  * awaited the port already answers /health (200) and /ready (503).
  */
-export async function startStack(options: {
-  target?: string;
-  env?: Env;
-  listen?: boolean;
-  /** Called on the server before any route is registered (tests add hooks that must see every route). */
-  instrument?: (app: HttpServer) => void;
-} = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    target?: string;
+    env?: Env;
+    listen?: boolean;
+    /** Called on the server before any route is registered (tests add hooks that must see every route). */
+    instrument?: (app: HttpServer) => void;
+  } = {},
+): Promise<Stack> {
   const env = options.env ?? process.env;
   const config = readPlatformConfig(env);
   const targets = parseTargets(options.target ?? env.BUNTING_TARGET ?? 'all');
@@ -50,7 +52,14 @@ export async function startStack(options: {
   const { needs, tolerated } = connectionsOf(targets);
   let infrastructure: Infrastructure | undefined;
   const metrics = createMetrics();
-  const app = createHttpServer({ log, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, publicUrl: config.publicUrl, metrics, logSdkRequests: config.logSdkRequests });
+  const app = createHttpServer({
+    log,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
+    metrics,
+    logSdkRequests: config.logSdkRequests,
+  });
   try {
     infrastructure = await connectInfrastructure(config, log, env, needs, starting, metrics);
     addConnectionChecks(infrastructure, tolerated);
@@ -76,7 +85,10 @@ export async function startStack(options: {
   let url = '';
   if (startup) {
     // The startup server's own socket, taken over as it is (fastify passes the options on to Node's listen).
-    const address = await app.listen({ handle: startup.handle, host: config.host === 'localhost' ? '127.0.0.1' : config.host } as unknown as { port: number; host: string });
+    const address = await app.listen({
+      handle: startup.handle,
+      host: config.host === 'localhost' ? '127.0.0.1' : config.host,
+    } as unknown as { port: number; host: string });
     startup.handedOver();
     url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
   }

@@ -10,27 +10,39 @@ export type AddonProvider = AnswerOf<'/api/admin/addons'>['providers'][number];
 export const useAddons = () => useQuery(endpointQuery('/api/admin/addons'));
 
 /** How an addon's last deliveries went, asked for every few seconds while it is open. */
-export const useAddonDeliveries = (id: number | undefined) => useQuery({
-  ...endpointQuery('/api/admin/addons/{id}/events', { path: { id: id ?? 0 } }),
-  enabled: id !== undefined,
-  refetchInterval: 3000,
-});
+export const useAddonDeliveries = (id: number | undefined) =>
+  useQuery({
+    ...endpointQuery('/api/admin/addons/{id}/events', { path: { id: id ?? 0 } }),
+    enabled: id !== undefined,
+    refetchInterval: 3000,
+  });
 
 const refresh = ['/api/admin/addons'] as const;
 
-export const useSaveAddon = (id: number | undefined) => useChange(
-  (body: AddonBody) => (id !== undefined
-    ? answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id } }, body }))
-    : answer(api.POST('/api/admin/addons', { body }))),
-  { refresh, done: 'Integration saved' },
-);
+export const useSaveAddon = (id: number | undefined) =>
+  useChange(
+    (body: AddonBody) =>
+      id !== undefined
+        ? answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id } }, body }))
+        : answer(api.POST('/api/admin/addons', { body })),
+    { refresh, done: 'Integration saved' },
+  );
 
-export const useSwitchAddon = () => useChange(
-  (addon: AddonView) => answer(api.PUT('/api/admin/addons/{id}', { params: { path: { id: addon.id } }, body: { ...addon, enabled: !addon.enabled } })),
-  { refresh, failed: 'Not saved' },
-);
+export const useSwitchAddon = () =>
+  useChange(
+    (addon: AddonView) =>
+      answer(
+        api.PUT('/api/admin/addons/{id}', {
+          params: { path: { id: addon.id } },
+          body: { ...addon, enabled: !addon.enabled },
+        }),
+      ),
+    { refresh, failed: 'Not saved' },
+  );
 
-export const useRemoveAddon = () => useChange(
-  (id: number) => answer(api.DELETE('/api/admin/addons/{id}', { params: { path: { id } } })),
-  { refresh, done: 'Webhook removed', failed: 'Not removed' },
-);
+export const useRemoveAddon = () =>
+  useChange((id: number) => answer(api.DELETE('/api/admin/addons/{id}', { params: { path: { id } } })), {
+    refresh,
+    done: 'Webhook removed',
+    failed: 'Not removed',
+  });

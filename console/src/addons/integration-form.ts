@@ -1,11 +1,16 @@
 import type { AddonProvider, AddonView } from './addon-queries.ts';
 
 /** The fields to send: what the form holds for the provider's parameters, empty optional ones left out. */
-export function parametersToSend(provider: Pick<AddonProvider, 'parameters'>, values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(provider.parameters.flatMap((parameter) => {
-    const value = (values[parameter.name] ?? '').trim();
-    return value === '' && !parameter.required ? [] : [[parameter.name, value]];
-  }));
+export function parametersToSend(
+  provider: Pick<AddonProvider, 'parameters'>,
+  values: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(
+    provider.parameters.flatMap((parameter) => {
+      const value = (values[parameter.name] ?? '').trim();
+      return value === '' && !parameter.required ? [] : [[parameter.name, value]];
+    }),
+  );
 }
 
 /** How an integration is named in the list: where it sends (a masked URL says the service and channel instead). */

@@ -7,4 +7,5 @@ export const SCOPE_WORDS: Record<AgentScope, string> = {
 };
 
 /** A token's scopes as one phrase: read and write together read as "read and change". */
-export const scopeSummary = (scopes: readonly AgentScope[]) => (scopes.includes('mcp:write') ? 'Read and change' : 'Read only');
+export const scopeSummary = (scopes: readonly AgentScope[]) =>
+  scopes.includes('mcp:write') ? 'Read and change' : 'Read only';

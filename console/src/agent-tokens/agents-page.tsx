@@ -10,10 +10,19 @@ export default function AgentsPage() {
   return (
     <Stack>
       <Title order={2}>Connected agents</Title>
-      <Text size="sm">Coding agents people connected through the MCP server's sign-in. Each acts as its person, within what they allowed, until the time shown.</Text>
-      <ListTable query={agents} label="Connected agents" empty="No agent is connected." columns={['Agent', 'Person', 'May', 'Until', 'Last used', '']}
-        rowsOf={(data) => data.agents} rowKey={(agent) => agent.id}
-        cells={(agent) => <AgentCells agent={agent} showPerson onDisconnect={() => disconnect.mutate(agent.id)} />} />
+      <Text size="sm">
+        Coding agents people connected through the MCP server's sign-in. Each acts as its person, within what they
+        allowed, until the time shown.
+      </Text>
+      <ListTable
+        query={agents}
+        label="Connected agents"
+        empty="No agent is connected."
+        columns={['Agent', 'Person', 'May', 'Until', 'Last used', '']}
+        rowsOf={(data) => data.agents}
+        rowKey={(agent) => agent.id}
+        cells={(agent) => <AgentCells agent={agent} showPerson onDisconnect={() => disconnect.mutate(agent.id)} />}
+      />
     </Stack>
   );
 }

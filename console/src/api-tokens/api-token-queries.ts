@@ -11,17 +11,28 @@ const refresh = ['/api/admin/api-tokens'] as const;
 /** A token is addressed by its id (its secret is shown only once, when made). */
 const byId = (id: number) => ({ params: { path: { token: `id:${id}` } } });
 
-export const useCreateApiToken = () => useChange(
-  (body: BodyOf<'/api/admin/api-tokens', 'post'>) => answer(api.POST('/api/admin/api-tokens', { body: checked(CreateApiToken, body) })),
-  { refresh },
-);
+export const useCreateApiToken = () =>
+  useChange(
+    (body: BodyOf<'/api/admin/api-tokens', 'post'>) =>
+      answer(api.POST('/api/admin/api-tokens', { body: checked(CreateApiToken, body) })),
+    { refresh },
+  );
 
-export const useSetApiTokenExpiry = () => useChange(
-  ({ id, days }: { id: number; days: number }) => answer(api.PUT('/api/admin/api-tokens/{token}', { ...byId(id), body: { expiresAt: new Date(Date.now() + days * 86_400_000).toISOString() } })),
-  { refresh, done: 'Expiry changed', failed: 'Not changed' },
-);
+export const useSetApiTokenExpiry = () =>
+  useChange(
+    ({ id, days }: { id: number; days: number }) =>
+      answer(
+        api.PUT('/api/admin/api-tokens/{token}', {
+          ...byId(id),
+          body: { expiresAt: new Date(Date.now() + days * 86_400_000).toISOString() },
+        }),
+      ),
+    { refresh, done: 'Expiry changed', failed: 'Not changed' },
+  );
 
-export const useDeleteApiToken = () => useChange(
-  (id: number) => answer(api.DELETE('/api/admin/api-tokens/{token}', byId(id))),
-  { refresh, done: 'Token deleted: it stops working at once', failed: 'Not deleted' },
-);
+export const useDeleteApiToken = () =>
+  useChange((id: number) => answer(api.DELETE('/api/admin/api-tokens/{token}', byId(id))), {
+    refresh,
+    done: 'Token deleted: it stops working at once',
+    failed: 'Not deleted',
+  });

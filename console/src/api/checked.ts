@@ -9,5 +9,9 @@ export function checked<Body>(schema: z.ZodType, body: Body): Body {
   const result = schema.safeParse(body);
   if (result.success) return body;
   const details = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw new ApiError(400, { name: 'ValidationError', message: details.map((detail) => `${detail.path || 'body'}: ${detail.message}`).join('; '), details });
+  throw new ApiError(400, {
+    name: 'ValidationError',
+    message: details.map((detail) => `${detail.path || 'body'}: ${detail.message}`).join('; '),
+    details,
+  });
 }

@@ -7,18 +7,24 @@ import { answer, api } from './http.ts';
 export type ReadPath = PathsWithMethod<paths, 'get'>;
 type Operation<Path extends ReadPath> = paths[Path]['get'];
 /** The path and query parameters an address takes, as the document declares them. */
-export type ParamsOf<Path extends ReadPath> = Operation<Path> extends { parameters: infer Parameters } ? Pick<Parameters, ('path' | 'query') & keyof Parameters> : never;
+export type ParamsOf<Path extends ReadPath> =
+  Operation<Path> extends { parameters: infer Parameters }
+    ? Pick<Parameters, ('path' | 'query') & keyof Parameters>
+    : never;
 /** What an address answers with. */
 export type AnswerOf<Path extends ReadPath> = SuccessResponseJSON<Operation<Path>>;
 
 /** The JSON body an operation takes, as the document declares it. */
-export type BodyOf<Path extends keyof paths, Method extends HttpMethod> = RequestBodyJSON<paths[Path][Method & keyof paths[Path]]>;
+export type BodyOf<Path extends keyof paths, Method extends HttpMethod> = RequestBodyJSON<
+  paths[Path][Method & keyof paths[Path]]
+>;
 
 /**
  * The cache key of one endpoint with its parameters: the only way the console makes a query key. Every page that
  * reads an endpoint shares its entry, and a change invalidates it by its address (see invalidate).
  */
-export const endpointKey = <Path extends ReadPath>(path: Path, params?: ParamsOf<Path>) => (params === undefined ? [path] as const : [path, params] as const);
+export const endpointKey = <Path extends ReadPath>(path: Path, params?: ParamsOf<Path>) =>
+  params === undefined ? ([path] as const) : ([path, params] as const);
 
 /** A query of one endpoint: its key, and the typed call that answers it. */
 export function endpointQuery<Path extends ReadPath>(path: Path, params?: ParamsOf<Path>) {
@@ -26,7 +32,8 @@ export function endpointQuery<Path extends ReadPath>(path: Path, params?: Params
     queryKey: endpointKey(path, params),
     // openapi-fetch's own parameter types are inferred from a literal init; the document's are checked by ParamsOf.
     // An answer without a body (a check that passed) is cached as null: the cache holds no undefined.
-    queryFn: async ({ signal }) => ((await answer(api.GET(path, { params, signal } as never))) ?? null) as AnswerOf<Path>,
+    queryFn: async ({ signal }) =>
+      ((await answer(api.GET(path, { params, signal } as never))) ?? null) as AnswerOf<Path>,
   });
 }
 

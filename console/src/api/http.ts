@@ -51,7 +51,9 @@ export const api = createClient<paths>({ credentials: 'same-origin', headers: { 
 api.use(refusals);
 
 /** The answer of a call that succeeded (a refusal has thrown already). */
-export async function answer<Result extends { data?: unknown }>(call: Promise<Result>): Promise<NonNullable<Result['data']>> {
+export async function answer<Result extends { data?: unknown }>(
+  call: Promise<Result>,
+): Promise<NonNullable<Result['data']>> {
   return (await call).data as NonNullable<Result['data']>;
 }
 
@@ -65,6 +67,9 @@ export function messageOf(error: unknown): string {
 /** The error a field shows: the detail whose path names it (the API's ValidationError details carry the path). */
 export function fieldError(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
-  const detail = error.details.find((candidate) => candidate.path === field || candidate.path?.startsWith(`${field}.`) || candidate.path?.startsWith(`${field}[`));
+  const detail = error.details.find(
+    (candidate) =>
+      candidate.path === field || candidate.path?.startsWith(`${field}.`) || candidate.path?.startsWith(`${field}[`),
+  );
   return detail?.message;
 }

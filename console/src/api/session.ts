@@ -13,7 +13,11 @@ export const useMe = () => useQuery(meQuery());
  * Whether the grants hold a permission: instance-wide, in the project (or every project, "*"), or in the project's
  * environment, as admin-api decides it. ADMIN holds everything.
  */
-export function holds(grants: readonly Grant[], permission: string, scope: { project?: string; environment?: string } = {}): boolean {
+export function holds(
+  grants: readonly Grant[],
+  permission: string,
+  scope: { project?: string; environment?: string } = {},
+): boolean {
   return grants.some((grant) => {
     if (grant.permission === 'ADMIN' && grant.project === undefined) return true;
     if (grant.permission !== permission) return false;

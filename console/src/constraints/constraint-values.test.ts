@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addValues, constraintProblem, describeConstraint, parseValues, singleValueProblem, toWire, valueKind, withOperator } from './constraint-values.ts';
+import {
+  addValues,
+  constraintProblem,
+  describeConstraint,
+  parseValues,
+  singleValueProblem,
+  toWire,
+  valueKind,
+  withOperator,
+} from './constraint-values.ts';
 
 describe('parseValues', () => {
   it('splits pasted text at line breaks, commas and tabs, trims and keeps each value once', () => {
@@ -33,7 +42,9 @@ describe('addValues', () => {
 
 describe('single values', () => {
   it('knows each operator kind', () => {
-    expect(['IN', 'STR_CONTAINS', 'NUM_GT', 'DATE_AFTER', 'SEMVER_EQ', 'SEMVER_LTE', 'REGEX', 'IN_CIDR'].map(valueKind)).toEqual(['list', 'list', 'number', 'date', 'semver', 'semver', 'pattern', 'list']);
+    expect(
+      ['IN', 'STR_CONTAINS', 'NUM_GT', 'DATE_AFTER', 'SEMVER_EQ', 'SEMVER_LTE', 'REGEX', 'IN_CIDR'].map(valueKind),
+    ).toEqual(['list', 'list', 'number', 'date', 'semver', 'semver', 'pattern', 'list']);
   });
   it('refuses values that do not fit the operator', () => {
     expect(singleValueProblem('NUM_EQ', '4.5')).toBeUndefined();
@@ -59,13 +70,26 @@ describe('changing the operator', () => {
   });
   it('clears a value of another kind and case-insensitivity where it does not apply', () => {
     expect(withOperator({ contextName: 'n', operator: 'NUM_EQ', value: '4' }, 'DATE_AFTER').value).toBe('');
-    expect(withOperator({ contextName: 'n', operator: 'STR_CONTAINS', caseInsensitive: true, values: ['a'] }, 'IN').caseInsensitive).toBe(false);
+    expect(
+      withOperator({ contextName: 'n', operator: 'STR_CONTAINS', caseInsensitive: true, values: ['a'] }, 'IN')
+        .caseInsensitive,
+    ).toBe(false);
   });
   it('sends values for lists and a trimmed value otherwise', () => {
-    expect(toWire({ contextName: 'a', operator: 'IN', value: 'x', values: ['b'] })).toEqual({ contextName: 'a', operator: 'IN', values: ['b'] });
-    expect(toWire({ contextName: 'a', operator: 'NUM_GT', value: ' 3 ', values: [] })).toEqual({ contextName: 'a', operator: 'NUM_GT', value: '3' });
+    expect(toWire({ contextName: 'a', operator: 'IN', value: 'x', values: ['b'] })).toEqual({
+      contextName: 'a',
+      operator: 'IN',
+      values: ['b'],
+    });
+    expect(toWire({ contextName: 'a', operator: 'NUM_GT', value: ' 3 ', values: [] })).toEqual({
+      contextName: 'a',
+      operator: 'NUM_GT',
+      value: '3',
+    });
   });
   it('reads a constraint in one line', () => {
-    expect(describeConstraint({ contextName: 'userId', operator: 'IN', inverted: true, values: ['a', 'b', 'c', 'd', 'e'] })).toBe('userId NOT is one of a, b, c and 2 more');
+    expect(
+      describeConstraint({ contextName: 'userId', operator: 'IN', inverted: true, values: ['a', 'b', 'c', 'd', 'e'] }),
+    ).toBe('userId NOT is one of a, b, c and 2 more');
   });
 });

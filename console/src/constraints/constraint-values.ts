@@ -58,7 +58,10 @@ export function parseValues(text: string): string[] {
 }
 
 /** Adds pasted values to a list: what was new, and why any could not be added. */
-export function addValues(existing: readonly string[], text: string): { values: string[]; added: number; problem?: string } {
+export function addValues(
+  existing: readonly string[],
+  text: string,
+): { values: string[]; added: number; problem?: string } {
   const values = [...existing];
   const present = new Set(existing);
   let added = 0;
@@ -73,12 +76,23 @@ export function addValues(existing: readonly string[], text: string): { values: 
     values.push(value);
     added += 1;
   }
-  if (tooLong.length > 0) return { values, added, problem: `${tooLong.length} value${tooLong.length === 1 ? ' is' : 's are'} longer than ${MAX_VALUE_LENGTH} characters and were left out` };
-  if (values.length > MAX_VALUES) return { values: values.slice(0, MAX_VALUES), added: added - (values.length - MAX_VALUES), problem: `A constraint holds at most ${MAX_VALUES} values; the rest were left out` };
+  if (tooLong.length > 0)
+    return {
+      values,
+      added,
+      problem: `${tooLong.length} value${tooLong.length === 1 ? ' is' : 's are'} longer than ${MAX_VALUE_LENGTH} characters and were left out`,
+    };
+  if (values.length > MAX_VALUES)
+    return {
+      values: values.slice(0, MAX_VALUES),
+      added: added - (values.length - MAX_VALUES),
+      problem: `A constraint holds at most ${MAX_VALUES} values; the rest were left out`,
+    };
   return { values, added };
 }
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 /** Why a single value does not fit its operator, or undefined when it does (the server checks the same on save). */
 export function singleValueProblem(operator: string, value: string): string | undefined {
@@ -101,7 +115,8 @@ export function singleValueProblem(operator: string, value: string): string | un
 /** What is wrong with a constraint before it is sent, or undefined. */
 export function constraintProblem(constraint: ConstraintInput): string | undefined {
   if (!constraint.contextName) return 'Choose a context field';
-  if (valueKind(constraint.operator) === 'list') return (constraint.values ?? []).length === 0 ? 'Add at least one value' : undefined;
+  if (valueKind(constraint.operator) === 'list')
+    return (constraint.values ?? []).length === 0 ? 'Add at least one value' : undefined;
   return singleValueProblem(constraint.operator, constraint.value ?? '');
 }
 
@@ -112,7 +127,11 @@ export function constraintProblem(constraint: ConstraintInput): string | undefin
 export function withOperator(constraint: ConstraintInput, operator: Operator): ConstraintInput {
   const from = valueKind(constraint.operator);
   const to = valueKind(operator);
-  const next: ConstraintInput = { ...constraint, operator, caseInsensitive: allowsCaseInsensitive(operator) ? (constraint.caseInsensitive ?? false) : false };
+  const next: ConstraintInput = {
+    ...constraint,
+    operator,
+    caseInsensitive: allowsCaseInsensitive(operator) ? (constraint.caseInsensitive ?? false) : false,
+  };
   if (from === 'list' && to !== 'list') {
     next.value = constraint.values?.[0] ?? '';
     next.values = [];
@@ -130,13 +149,22 @@ export function withOperator(constraint: ConstraintInput, operator: Operator): C
 export function toWire(constraint: ConstraintInput): ConstraintInput {
   const { value, values, ...rest } = constraint;
   const kind = valueKind(constraint.operator);
-  return kind === 'list' ? { ...rest, values: values ?? [] } : { ...rest, value: kind === 'pattern' ? value ?? '' : (value ?? '').trim() };
+  return kind === 'list'
+    ? { ...rest, values: values ?? [] }
+    : { ...rest, value: kind === 'pattern' ? (value ?? '') : (value ?? '').trim() };
 }
 
 /** A one-line reading of a constraint, for summaries: `userId is one of 3 values`. */
-export function describeConstraint(constraint: { contextName: string; operator: string; inverted?: boolean | undefined; value?: string | undefined; values?: string[] | undefined }): string {
+export function describeConstraint(constraint: {
+  contextName: string;
+  operator: string;
+  inverted?: boolean | undefined;
+  value?: string | undefined;
+  values?: string[] | undefined;
+}): string {
   const label = OPERATOR_LABELS[constraint.operator as Operator] ?? constraint.operator;
-  const values = valueKind(constraint.operator) === 'list' ? constraint.values ?? [] : [constraint.value ?? ''];
-  const shown = values.length <= 3 ? values.join(', ') : `${values.slice(0, 3).join(', ')} and ${values.length - 3} more`;
+  const values = valueKind(constraint.operator) === 'list' ? (constraint.values ?? []) : [constraint.value ?? ''];
+  const shown =
+    values.length <= 3 ? values.join(', ') : `${values.slice(0, 3).join(', ')} and ${values.length - 3} more`;
   return `${constraint.contextName} ${constraint.inverted ? 'NOT ' : ''}${label} ${shown}`;
 }

@@ -5,13 +5,25 @@ import { addValues } from './constraint-values.ts';
 
 const SHOWN = 60;
 
-type Props = { label: string; values: string[]; onChange: (values: string[]) => void; error?: string | undefined; placeholder?: string };
+type Props = {
+  label: string;
+  values: string[];
+  onChange: (values: string[]) => void;
+  error?: string | undefined;
+  placeholder?: string;
+};
 
 /**
  * A list of values, typed one by one (Enter or comma) or pasted by the hundred (lines, commas or a spreadsheet
  * column). Long lists show their first values and a count; each value can be removed.
  */
-export function ValueListInput({ label, values, onChange, error, placeholder = 'Type a value and press Enter, or paste many' }: Props) {
+export function ValueListInput({
+  label,
+  values,
+  onChange,
+  error,
+  placeholder = 'Type a value and press Enter, or paste many',
+}: Props) {
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [expanded, setExpanded] = useState(false);
@@ -38,16 +50,33 @@ export function ValueListInput({ label, values, onChange, error, placeholder = '
   return (
     <Stack gap={6}>
       <TextInput
-        label={label} placeholder={placeholder} value={draft} onChange={(event) => setDraft(event.currentTarget.value)}
-        onKeyDown={onKeyDown} onPaste={onPaste} onBlur={() => draft.trim() && add(draft)} error={error ?? problem}
+        label={label}
+        placeholder={placeholder}
+        value={draft}
+        onChange={(event) => setDraft(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+        onBlur={() => draft.trim() && add(draft)}
+        error={error ?? problem}
         description={values.length > 0 ? `${values.length} value${values.length === 1 ? '' : 's'}` : undefined}
-        rightSection={draft.trim() ? <ActionIcon variant="subtle" aria-label={`Add ${draft.trim()}`} onClick={() => add(draft)}>+</ActionIcon> : null}
+        rightSection={
+          draft.trim() ? (
+            <ActionIcon variant="subtle" aria-label={`Add ${draft.trim()}`} onClick={() => add(draft)}>
+              +
+            </ActionIcon>
+          ) : null
+        }
       />
       {values.length > 0 ? (
         <>
           <Group gap={4} aria-label={`${label}: ${values.length} values`} role="list">
             {shown.map((value) => (
-              <RemovablePill key={value} role="listitem" onRemove={() => onChange(values.filter((item) => item !== value))} removeLabel={`Remove ${value}`}>
+              <RemovablePill
+                key={value}
+                role="listitem"
+                onRemove={() => onChange(values.filter((item) => item !== value))}
+                removeLabel={`Remove ${value}`}
+              >
                 {value}
               </RemovablePill>
             ))}
@@ -58,7 +87,9 @@ export function ValueListInput({ label, values, onChange, error, placeholder = '
                 {expanded ? 'Show fewer' : `Show all ${values.length}`}
               </Button>
             ) : null}
-            <Button variant="subtle" size="compact-xs" color="red" onClick={() => onChange([])}>Clear all values</Button>
+            <Button variant="subtle" size="compact-xs" color="red" onClick={() => onChange([])}>
+              Clear all values
+            </Button>
           </Group>
         </>
       ) : null}

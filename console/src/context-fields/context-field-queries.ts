@@ -11,23 +11,38 @@ export const contextFieldsQuery = () => queryOptions({ ...endpointQuery('/api/ad
 export const useAllContextFields = () => useQuery(contextFieldsQuery());
 
 /** The context fields a project's constraints may use: the instance's own and the project's. */
-export const useContextFields = (project?: string) => useQuery({
-  ...contextFieldsQuery(),
-  select: (fields) => fields.filter((field) => !field.project || field.project === project),
-});
+export const useContextFields = (project?: string) =>
+  useQuery({
+    ...contextFieldsQuery(),
+    select: (fields) => fields.filter((field) => !field.project || field.project === project),
+  });
 
 const refresh = ['/api/admin/context'] as const;
-type ContextFieldBody = { name: string; description: string | null; stickiness: boolean; legalValues: { value: string }[] };
+type ContextFieldBody = {
+  name: string;
+  description: string | null;
+  stickiness: boolean;
+  legalValues: { value: string }[];
+};
 
 /** A new context field, or changes to one (by its current name). */
-export const useSaveContextField = (existing: string | undefined) => useChange(
-  (body: ContextFieldBody) => (existing
-    ? answer(api.PUT('/api/admin/context/{contextField}', { params: { path: { contextField: existing } }, body: checked(UpdateContextField, body) }))
-    : answer(api.POST('/api/admin/context', { body: checked(CreateContextField, body) }))),
-  { refresh, done: (_answer, body) => `Context field ${body.name} saved` },
-);
+export const useSaveContextField = (existing: string | undefined) =>
+  useChange(
+    (body: ContextFieldBody) =>
+      existing
+        ? answer(
+            api.PUT('/api/admin/context/{contextField}', {
+              params: { path: { contextField: existing } },
+              body: checked(UpdateContextField, body),
+            }),
+          )
+        : answer(api.POST('/api/admin/context', { body: checked(CreateContextField, body) })),
+    { refresh, done: (_answer, body) => `Context field ${body.name} saved` },
+  );
 
-export const useRemoveContextField = () => useChange(
-  (name: string) => answer(api.DELETE('/api/admin/context/{contextField}', { params: { path: { contextField: name } } })),
-  { refresh, done: 'Context field removed', failed: 'Not removed' },
-);
+export const useRemoveContextField = () =>
+  useChange(
+    (name: string) =>
+      answer(api.DELETE('/api/admin/context/{contextField}', { params: { path: { contextField: name } } })),
+    { refresh, done: 'Context field removed', failed: 'Not removed' },
+  );

@@ -16,14 +16,57 @@ function ContextFieldModal({ field, onClose }: { field: ContextField | null; onC
   const [stickiness, setStickiness] = useState(field?.stickiness ?? false);
   const [values, setValues] = useState((field?.legalValues ?? []).map((legal) => legal.value).join('\n'));
   const save = useSaveContextField(field?.name);
-  const submit = () => save.mutate({ name, description: description || null, stickiness, legalValues: parseValues(values).map((value) => ({ value })) }, { onSuccess: onClose });
+  const submit = () =>
+    save.mutate(
+      {
+        name,
+        description: description || null,
+        stickiness,
+        legalValues: parseValues(values).map((value) => ({ value })),
+      },
+      { onSuccess: onClose },
+    );
   return (
-    <FormModal title={field ? `Context field ${field.name}` : 'New context field'} onClose={onClose} onSubmit={submit} submitLabel="Save"
-      pending={save.isPending} disabled={!name.trim()} error={save.error} fields={['name', 'description', 'legalValues']}>
-      <TextInput label="Name" required disabled={field !== null} value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(save.error, 'name')} data-autofocus />
-      <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(save.error, 'description')} />
-      <Checkbox label="Usable as stickiness (rollouts and variants hash it)" checked={stickiness} onChange={(event) => setStickiness(event.currentTarget.checked)} />
-      <Textarea label="Legal values" description="One per line or separated by commas; constraints may then only use these" autosize minRows={3} maxRows={10} value={values} onChange={(event) => setValues(event.currentTarget.value)} error={fieldError(save.error, 'legalValues')} />
+    <FormModal
+      title={field ? `Context field ${field.name}` : 'New context field'}
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Save"
+      pending={save.isPending}
+      disabled={!name.trim()}
+      error={save.error}
+      fields={['name', 'description', 'legalValues']}
+    >
+      <TextInput
+        label="Name"
+        required
+        disabled={field !== null}
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={fieldError(save.error, 'name')}
+        data-autofocus
+      />
+      <TextInput
+        label="Description"
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        error={fieldError(save.error, 'description')}
+      />
+      <Checkbox
+        label="Usable as stickiness (rollouts and variants hash it)"
+        checked={stickiness}
+        onChange={(event) => setStickiness(event.currentTarget.checked)}
+      />
+      <Textarea
+        label="Legal values"
+        description="One per line or separated by commas; constraints may then only use these"
+        autosize
+        minRows={3}
+        maxRows={10}
+        value={values}
+        onChange={(event) => setValues(event.currentTarget.value)}
+        error={fieldError(save.error, 'legalValues')}
+      />
     </FormModal>
   );
 }
@@ -36,22 +79,46 @@ export default function ContextFieldsPage() {
   const remove = useRemoveContextField();
   return (
     <Stack>
-      <CreateButton permission={can('CREATE_CONTEXT_FIELD')} onClick={() => setEditing(null)}>New context field</CreateButton>
-      <ListTable query={fields} label="Context fields" empty="No context fields" columns={['Name', 'Legal values', { label: 'Used by flags', numeric: true }, '']} rowKey={(field) => field.name}
+      <CreateButton permission={can('CREATE_CONTEXT_FIELD')} onClick={() => setEditing(null)}>
+        New context field
+      </CreateButton>
+      <ListTable
+        query={fields}
+        label="Context fields"
+        empty="No context fields"
+        columns={['Name', 'Legal values', { label: 'Used by flags', numeric: true }, '']}
+        rowKey={(field) => field.name}
         cells={(field) => (
           <>
             <Table.Td>
-              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(field)}>{field.name}</Button>
-              {field.description ? <Text size="sm" c="dimmed">{field.description}</Text> : null}
+              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(field)}>
+                {field.name}
+              </Button>
+              {field.description ? (
+                <Text size="sm" c="dimmed">
+                  {field.description}
+                </Text>
+              ) : null}
             </Table.Td>
-            <Table.Td><Text size="sm" lineClamp={2}>{field.legalValues.map((legal) => legal.value).join(', ') || 'any value'}</Text></Table.Td>
+            <Table.Td>
+              <Text size="sm" lineClamp={2}>
+                {field.legalValues.map((legal) => legal.value).join(', ') || 'any value'}
+              </Text>
+            </Table.Td>
             <Table.Td ta="right">{field.usedInFeatures ?? 0}</Table.Td>
             <Table.Td>
-              <DeleteButton verb="Remove" what={field.name} disabled={!can('DELETE_CONTEXT_FIELD').allowed} title={`Remove ${field.name}?`}
-                message="Constraints that use it stay, but the field is no longer offered." onConfirm={() => remove.mutate(field.name)} />
+              <DeleteButton
+                verb="Remove"
+                what={field.name}
+                disabled={!can('DELETE_CONTEXT_FIELD').allowed}
+                title={`Remove ${field.name}?`}
+                message="Constraints that use it stay, but the field is no longer offered."
+                onConfirm={() => remove.mutate(field.name)}
+              />
             </Table.Td>
           </>
-        )} />
+        )}
+      />
       {editing !== undefined ? <ContextFieldModal field={editing} onClose={() => setEditing(undefined)} /> : null}
     </Stack>
   );

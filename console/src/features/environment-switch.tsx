@@ -21,18 +21,33 @@ export function useEnvironmentToggles(project: string) {
     const params = { params: { path: { projectId: project, featureName: name, environment } } };
     return on
       ? answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', params))
-      : answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', params));
+      : answer(
+          api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', params),
+        );
   };
-  const change = useFlagChange((toggle: Toggle) => (drafts.required(toggle.environment)
-    ? drafts.propose(toggle.environment, { feature: toggle.flag, action: 'updateEnabled', payload: { enabled: toggle.on } })
-    : switchIn(toggle)),
-  ({ flag: name, environment, on }) => (drafts.required(environment)
-    ? `Turning ${name} ${on ? 'on' : 'off'} in ${environment} was added to your change request`
-    : `${name} turned ${on ? 'on' : 'off'} in ${environment}`), mutationKey);
-  const pending = useMutationState({ filters: { mutationKey, status: 'pending' }, select: (mutation) => mutation.state.variables as Toggle });
+  const change = useFlagChange(
+    (toggle: Toggle) =>
+      drafts.required(toggle.environment)
+        ? drafts.propose(toggle.environment, {
+            feature: toggle.flag,
+            action: 'updateEnabled',
+            payload: { enabled: toggle.on },
+          })
+        : switchIn(toggle),
+    ({ flag: name, environment, on }) =>
+      drafts.required(environment)
+        ? `Turning ${name} ${on ? 'on' : 'off'} in ${environment} was added to your change request`
+        : `${name} turned ${on ? 'on' : 'off'} in ${environment}`,
+    mutationKey,
+  );
+  const pending = useMutationState({
+    filters: { mutationKey, status: 'pending' },
+    select: (mutation) => mutation.state.variables as Toggle,
+  });
   return {
     toggle: (toggle: Toggle) => change.mutate(toggle),
-    pendingState: (name: string, environment: string) => pending.find((toggle) => toggle.flag === name && toggle.environment === environment)?.on,
+    pendingState: (name: string, environment: string) =>
+      pending.find((toggle) => toggle.flag === name && toggle.environment === environment)?.on,
   };
 }
 
@@ -66,5 +81,10 @@ export function EnvironmentSwitch({ flag, environment, enabled, toggles, reason,
 /** The reason the signed-in user may not turn flags on or off in an environment, per environment. */
 export function useToggleReasons(project: string, environments: readonly string[]): Map<string, string | undefined> {
   const can = usePermission();
-  return new Map(environments.map((environment) => [environment, can(Permission.UPDATE_FEATURE_ENVIRONMENT, { project, environment }).reason]));
+  return new Map(
+    environments.map((environment) => [
+      environment,
+      can(Permission.UPDATE_FEATURE_ENVIRONMENT, { project, environment }).reason,
+    ]),
+  );
 }

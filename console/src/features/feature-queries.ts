@@ -7,11 +7,13 @@ import { ApiError, answer, api } from '../api/http.ts';
 import { FLAG_ENDPOINTS, useFlagChange } from '../feature-state/flag-queries.ts';
 import { useChange } from '../ui/use-change.ts';
 
-export const featureTypesQuery = () => queryOptions({ ...endpointQuery('/api/admin/feature-types'), select: (data) => data.types, staleTime: 60_000 });
+export const featureTypesQuery = () =>
+  queryOptions({ ...endpointQuery('/api/admin/feature-types'), select: (data) => data.types, staleTime: 60_000 });
 export const useFeatureTypes = () => useQuery(featureTypesQuery());
 
 /** A type chosen in a picker as the API names it (release when it names none the API knows). */
-export const flagTypeOf = (chosen: string | null | undefined) => FeatureType.options.find((option) => option === chosen) ?? 'release';
+export const flagTypeOf = (chosen: string | null | undefined) =>
+  FeatureType.options.find((option) => option === chosen) ?? 'release';
 
 /** Asks the server whether a name may be used (free, well-formed, matching the project's naming pattern): its objection, or null. */
 export function useNameCheck(project: string, name: string) {
@@ -33,34 +35,70 @@ export function useNameCheck(project: string, name: string) {
   });
 }
 
-export const useCreateFlag = (project: string) => useChange(
-  (body: BodyOf<'/api/admin/projects/{projectId}/features', 'post'>) => answer(api.POST('/api/admin/projects/{projectId}/features', { params: { path: { projectId: project } }, body: checked(CreateFeature, body) })),
-  { refresh: FLAG_ENDPOINTS, done: (flag) => `Flag ${flag.name} created` },
-);
+export const useCreateFlag = (project: string) =>
+  useChange(
+    (body: BodyOf<'/api/admin/projects/{projectId}/features', 'post'>) =>
+      answer(
+        api.POST('/api/admin/projects/{projectId}/features', {
+          params: { path: { projectId: project } },
+          body: checked(CreateFeature, body),
+        }),
+      ),
+    { refresh: FLAG_ENDPOINTS, done: (flag) => `Flag ${flag.name} created` },
+  );
 
 const flagParams = (project: string, name: string) => ({ params: { path: { projectId: project, featureName: name } } });
 
-export const useUpdateFlag = (project: string, name: string) => useFlagChange(
-  (body: BodyOf<'/api/admin/projects/{projectId}/features/{featureName}', 'put'>) => answer(api.PUT('/api/admin/projects/{projectId}/features/{featureName}', { ...flagParams(project, name), body: checked(UpdateFeature, body) })),
-  'Flag saved',
-);
+export const useUpdateFlag = (project: string, name: string) =>
+  useFlagChange(
+    (body: BodyOf<'/api/admin/projects/{projectId}/features/{featureName}', 'put'>) =>
+      answer(
+        api.PUT('/api/admin/projects/{projectId}/features/{featureName}', {
+          ...flagParams(project, name),
+          body: checked(UpdateFeature, body),
+        }),
+      ),
+    'Flag saved',
+  );
 
-export const useMarkStale = (project: string, name: string) => useFlagChange(
-  (stale: boolean) => answer(api.PATCH('/api/admin/projects/{projectId}/features/{featureName}', { ...flagParams(project, name), body: [{ op: 'replace', path: '/stale', value: stale }] })),
-  (stale) => (stale ? 'Marked stale' : 'Marked active'),
-);
+export const useMarkStale = (project: string, name: string) =>
+  useFlagChange(
+    (stale: boolean) =>
+      answer(
+        api.PATCH('/api/admin/projects/{projectId}/features/{featureName}', {
+          ...flagParams(project, name),
+          body: [{ op: 'replace', path: '/stale', value: stale }],
+        }),
+      ),
+    (stale) => (stale ? 'Marked stale' : 'Marked active'),
+  );
 
-export const useArchiveFlag = (project: string, name: string, saved: string) => useFlagChange(
-  () => answer(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', flagParams(project, name))),
-  saved,
-);
+export const useArchiveFlag = (project: string, name: string, saved: string) =>
+  useFlagChange(
+    () => answer(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', flagParams(project, name))),
+    saved,
+  );
 
-export const useReviveFlag = (project: string, name: string) => useFlagChange(
-  () => answer(api.POST('/api/admin/projects/{projectId}/revive', { params: { path: { projectId: project } }, body: { features: [name] } })),
-  `${name} revived`,
-);
+export const useReviveFlag = (project: string, name: string) =>
+  useFlagChange(
+    () =>
+      answer(
+        api.POST('/api/admin/projects/{projectId}/revive', {
+          params: { path: { projectId: project } },
+          body: { features: [name] },
+        }),
+      ),
+    `${name} revived`,
+  );
 
-export const useDeleteFlag = (project: string, name: string) => useFlagChange(
-  () => answer(api.POST('/api/admin/projects/{projectId}/delete', { params: { path: { projectId: project } }, body: { features: [name] } })),
-  `${name} deleted`,
-);
+export const useDeleteFlag = (project: string, name: string) =>
+  useFlagChange(
+    () =>
+      answer(
+        api.POST('/api/admin/projects/{projectId}/delete', {
+          params: { path: { projectId: project } },
+          body: { features: [name] },
+        }),
+      ),
+    `${name} deleted`,
+  );

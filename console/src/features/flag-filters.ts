@@ -33,7 +33,14 @@ export function readFilters(params: URLSearchParams): FlagFilters {
     status: params.get('status') ?? '',
     archived: params.get('archived') === 'true',
     sortBy: SORTS.has(sortBy) ? (sortBy as FlagFilters['sortBy']) : 'createdAt',
-    sortOrder: params.get('order') === 'asc' ? 'asc' : params.get('order') === 'desc' ? 'desc' : sortBy === 'name' ? 'asc' : 'desc',
+    sortOrder:
+      params.get('order') === 'asc'
+        ? 'asc'
+        : params.get('order') === 'desc'
+          ? 'desc'
+          : sortBy === 'name'
+            ? 'asc'
+            : 'desc',
     page: Number.isInteger(page) && page > 0 ? page : 1,
     pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
   };

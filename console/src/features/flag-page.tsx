@@ -26,17 +26,27 @@ export default function FlagPage() {
   if (flag.isError) return <Failed error={flag.error} />;
   const feature = flag.data;
   const order = project.data?.environments ?? feature.environments.map((environment) => environment.name);
-  const environments = [...feature.environments].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name) || a.sortOrder - b.sortOrder);
+  const environments = [...feature.environments].sort(
+    (a, b) => order.indexOf(a.name) - order.indexOf(b.name) || a.sortOrder - b.sortOrder,
+  );
   const projectPath = `/projects/${segment(projectId)}`;
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
         <div>
           <Text size="sm" c="dimmed">
-            <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPath}>{project.data?.name ?? projectId}</Anchor>
+            <Anchor component={Link} to="/projects">
+              Projects
+            </Anchor>{' '}
+            /{' '}
+            <Anchor component={Link} to={projectPath}>
+              {project.data?.name ?? projectId}
+            </Anchor>
           </Text>
           <Group gap="sm">
-            <Title order={1} ff="monospace">{feature.name}</Title>
+            <Title order={1} ff="monospace">
+              {feature.name}
+            </Title>
             <Badge variant="light">{feature.type}</Badge>
             {feature.stale ? <Badge color="orange">stale</Badge> : null}
             {feature.archived ? <Badge color="gray">archived</Badge> : null}
@@ -44,8 +54,12 @@ export default function FlagPage() {
           {feature.description ? <Text c="dimmed">{feature.description}</Text> : null}
         </div>
         <Group gap="xs">
-          <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/metrics`}>Metrics</Button>
-          <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/history`}>History</Button>
+          <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/metrics`}>
+            Metrics
+          </Button>
+          <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/history`}>
+            History
+          </Button>
           <FlagActions flag={feature} />
         </Group>
       </Group>
@@ -53,16 +67,27 @@ export default function FlagPage() {
       <Stack gap="md">
         {environments.map((state) => (
           <EnvironmentPanel
-            key={state.name} project={projectId} flag={feature.name} archived={feature.archived} state={state}
-            environments={environments.map((environment) => environment.name)} definitions={definitions.data ?? []}
-            fields={fields.data ?? []} segments={segments.data ?? []}
+            key={state.name}
+            project={projectId}
+            flag={feature.name}
+            archived={feature.archived}
+            state={state}
+            environments={environments.map((environment) => environment.name)}
+            definitions={definitions.data ?? []}
+            fields={fields.data ?? []}
+            segments={segments.data ?? []}
           />
         ))}
       </Stack>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
         <TagsSection project={projectId} flag={feature.name} tags={feature.tags ?? []} />
-        <DependenciesSection project={projectId} flag={feature.name} dependencies={feature.dependencies} dependents={feature.children} />
+        <DependenciesSection
+          project={projectId}
+          flag={feature.name}
+          dependencies={feature.dependencies}
+          dependents={feature.children}
+        />
       </SimpleGrid>
 
       <FlagImpactSection project={projectId} flag={feature.name} />

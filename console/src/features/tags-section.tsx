@@ -23,11 +23,22 @@ export function TagsSection({ project, flag, tags }: { project: string; flag: st
   };
   return (
     <Stack gap="xs" component="section" aria-labelledby="tags-heading">
-      <Title order={2} size="h4" id="tags-heading">Tags</Title>
-      {tags.length === 0 ? <Text size="sm" c="dimmed">No tags.</Text> : (
+      <Title order={2} size="h4" id="tags-heading">
+        Tags
+      </Title>
+      {tags.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No tags.
+        </Text>
+      ) : (
         <Group gap={6}>
           {tags.map((tag) => (
-            <RemovablePill key={`${tag.type}:${tag.value}`} size="md" onRemove={update.allowed ? () => drop.mutate(tag) : undefined} removeLabel={`Remove tag ${tag.type}:${tag.value}`}>
+            <RemovablePill
+              key={`${tag.type}:${tag.value}`}
+              size="md"
+              onRemove={update.allowed ? () => drop.mutate(tag) : undefined}
+              removeLabel={`Remove tag ${tag.type}:${tag.value}`}
+            >
               {tag.type}:{tag.value}
             </RemovablePill>
           ))}
@@ -35,10 +46,27 @@ export function TagsSection({ project, flag, tags }: { project: string; flag: st
       )}
       <form onSubmit={submit}>
         <Group align="flex-end" gap="xs">
-          <Select label="Tag type" w={140} allowDeselect={false} data={(tagTypes.data ?? []).map((tagType) => tagType.name)} value={type} onChange={setType} disabled={!update.allowed} />
-          <TextInput label="Tag value" w={180} value={value} onChange={(event) => setValue(event.currentTarget.value)} disabled={!update.allowed} error={fieldError(add.error, 'value')} />
+          <Select
+            label="Tag type"
+            w={140}
+            allowDeselect={false}
+            data={(tagTypes.data ?? []).map((tagType) => tagType.name)}
+            value={type}
+            onChange={setType}
+            disabled={!update.allowed}
+          />
+          <TextInput
+            label="Tag value"
+            w={180}
+            value={value}
+            onChange={(event) => setValue(event.currentTarget.value)}
+            disabled={!update.allowed}
+            error={fieldError(add.error, 'value')}
+          />
           <Guarded reason={update.reason}>
-            <Button type="submit" variant="light" disabled={!update.allowed || !value.trim()} loading={add.isPending}>Add tag</Button>
+            <Button type="submit" variant="light" disabled={!update.allowed || !value.trim()} loading={add.isPending}>
+              Add tag
+            </Button>
           </Guarded>
         </Group>
       </form>

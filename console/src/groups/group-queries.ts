@@ -9,12 +9,16 @@ export const useGroups = () => useQuery(endpointQuery('/api/admin/groups'));
 
 const refresh = ['/api/admin/groups'] as const;
 
-export const useCreateGroup = () => useChange(
-  (body: BodyOf<'/api/admin/groups', 'post'>) => answer(api.POST('/api/admin/groups', { body: checked(CreateGroup, body) })),
-  { refresh, done: 'Group created' },
-);
+export const useCreateGroup = () =>
+  useChange(
+    (body: BodyOf<'/api/admin/groups', 'post'>) =>
+      answer(api.POST('/api/admin/groups', { body: checked(CreateGroup, body) })),
+    { refresh, done: 'Group created' },
+  );
 
-export const useDeleteGroup = () => useChange(
-  (id: number) => answer(api.DELETE('/api/admin/groups/{groupId}', { params: { path: { groupId: id } } })),
-  { refresh, done: 'Group deleted', failed: 'Not deleted' },
-);
+export const useDeleteGroup = () =>
+  useChange((id: number) => answer(api.DELETE('/api/admin/groups/{groupId}', { params: { path: { groupId: id } } })), {
+    refresh,
+    done: 'Group deleted',
+    failed: 'Not deleted',
+  });

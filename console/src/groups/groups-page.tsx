@@ -18,18 +18,56 @@ function NewGroupModal({ users, roles, onClose }: { users: User[]; roles: Role[]
   const [members, setMembers] = useState<string[]>([]);
   const [rootRole, setRootRole] = useState('');
   const create = useCreateGroup();
-  const submit = () => create.mutate({
-    name: name.trim(), description: description.trim() || null, rootRole: rootRole ? Number(rootRole) : null,
-    users: members.map((id) => ({ user: { id: Number(id) } })),
-  }, { onSuccess: onClose });
+  const submit = () =>
+    create.mutate(
+      {
+        name: name.trim(),
+        description: description.trim() || null,
+        rootRole: rootRole ? Number(rootRole) : null,
+        users: members.map((id) => ({ user: { id: Number(id) } })),
+      },
+      { onSuccess: onClose },
+    );
   return (
-    <FormModal title="New group" size="lg" onClose={onClose} onSubmit={submit} submitLabel="Create group" pending={create.isPending} disabled={!name.trim()} error={create.error} fields={['name', 'description']}>
-      <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
-      <TextInput label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(create.error, 'description')} />
-      <MultiSelect label="Members" searchable data={users.map((user) => ({ value: String(user.id), label: nameOf(user) }))} value={members} onChange={setMembers} />
-      <NativeSelect label="Root role" description="Optional: what members may do across the instance; project roles are given per project"
-        value={rootRole} onChange={(event) => setRootRole(event.currentTarget.value)}
-        data={[{ value: '', label: 'None' }, ...roles.map((role) => ({ value: String(role.id), label: role.name }))]} />
+    <FormModal
+      title="New group"
+      size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Create group"
+      pending={create.isPending}
+      disabled={!name.trim()}
+      error={create.error}
+      fields={['name', 'description']}
+    >
+      <TextInput
+        label="Name"
+        required
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={fieldError(create.error, 'name')}
+        data-autofocus
+      />
+      <TextInput
+        label="Description"
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        error={fieldError(create.error, 'description')}
+      />
+      <MultiSelect
+        label="Members"
+        searchable
+        data={users.map((user) => ({ value: String(user.id), label: nameOf(user) }))}
+        value={members}
+        onChange={setMembers}
+      />
+      <NativeSelect
+        label="Root role"
+        description="Optional: what members may do across the instance; project roles are given per project"
+        value={rootRole}
+        onChange={(event) => setRootRole(event.currentTarget.value)}
+        data={[{ value: '', label: 'None' }, ...roles.map((role) => ({ value: String(role.id), label: role.name }))]}
+      />
     </FormModal>
   );
 }
@@ -41,26 +79,57 @@ export default function GroupsPage() {
   const users = useUsers({ fresh: true });
   const [creating, setCreating] = useState(false);
   const deleteGroup = useDeleteGroup();
-  const roleName = (id: number | null | undefined) => (id === null || id === undefined ? '' : users.data?.rootRoles?.find((role) => role.id === id)?.name ?? String(id));
+  const roleName = (id: number | null | undefined) =>
+    id === null || id === undefined ? '' : (users.data?.rootRoles?.find((role) => role.id === id)?.name ?? String(id));
   return (
     <Stack>
-      <CreateButton permission={{ allowed: admin.allowed && users.data !== undefined, reason: admin.reason }} onClick={() => setCreating(true)}>New group</CreateButton>
-      <ListTable query={groups} label="Groups" empty="No groups yet" columns={['Name', 'Members', 'Root role', '']} rowsOf={(data) => data.groups} rowKey={(group) => group.id}
+      <CreateButton
+        permission={{ allowed: admin.allowed && users.data !== undefined, reason: admin.reason }}
+        onClick={() => setCreating(true)}
+      >
+        New group
+      </CreateButton>
+      <ListTable
+        query={groups}
+        label="Groups"
+        empty="No groups yet"
+        columns={['Name', 'Members', 'Root role', '']}
+        rowsOf={(data) => data.groups}
+        rowKey={(group) => group.id}
         cells={(group) => (
           <>
             <Table.Td>
-              <Text fw={600} size="sm">{group.name} {group.scimId ? <Badge size="xs" variant="light" color="grape">SCIM</Badge> : null}</Text>
-              <Text size="xs" c="dimmed">{group.description ?? ''}</Text>
+              <Text fw={600} size="sm">
+                {group.name}{' '}
+                {group.scimId ? (
+                  <Badge size="xs" variant="light" color="grape">
+                    SCIM
+                  </Badge>
+                ) : null}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {group.description ?? ''}
+              </Text>
             </Table.Td>
-            <Table.Td><Text size="sm">{group.users.map(({ user }) => nameOf(user)).join(', ')}</Text></Table.Td>
+            <Table.Td>
+              <Text size="sm">{group.users.map(({ user }) => nameOf(user)).join(', ')}</Text>
+            </Table.Td>
             <Table.Td>{roleName(group.rootRole)}</Table.Td>
             <Table.Td>
-              <DeleteButton what={`the group ${group.name}`} disabled={!admin.allowed || group.scimId !== null} title="Delete this group?"
-                message="Its members lose what the group gave them." onConfirm={() => deleteGroup.mutate(group.id)} />
+              <DeleteButton
+                what={`the group ${group.name}`}
+                disabled={!admin.allowed || group.scimId !== null}
+                title="Delete this group?"
+                message="Its members lose what the group gave them."
+                onConfirm={() => deleteGroup.mutate(group.id)}
+              />
             </Table.Td>
           </>
-        )} />
-      {creating && users.data ? <NewGroupModal users={users.data.users} roles={users.data.rootRoles ?? []} onClose={() => setCreating(false)} /> : null}
+        )}
+      />
+      {creating && users.data ? (
+        <NewGroupModal users={users.data.users} roles={users.data.rootRoles ?? []} onClose={() => setCreating(false)} />
+      ) : null}
     </Stack>
   );
 }

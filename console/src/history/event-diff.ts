@@ -7,7 +7,8 @@ export type Change =
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 
@@ -113,6 +114,6 @@ export function diffEvent(preData: unknown, data: unknown): Change[] {
 
 /** A value shown inline: strings as they are, everything else as compact JSON, long ones shortened. */
 export function formatValue(value: unknown, max = 160): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

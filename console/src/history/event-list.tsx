@@ -19,18 +19,40 @@ export function EventItem({ event, showFlag }: { event: Event; showFlag: boolean
           <Group gap="xs">
             <Text fw={600}>{readable(event.type)}</Text>
             {showFlag && event.featureName && event.project ? (
-              <Anchor component={Link} to={`/projects/${encodeURIComponent(event.project)}/features/${encodeURIComponent(event.featureName)}`} ff="monospace" size="sm">{event.featureName}</Anchor>
+              <Anchor
+                component={Link}
+                to={`/projects/${encodeURIComponent(event.project)}/features/${encodeURIComponent(event.featureName)}`}
+                ff="monospace"
+                size="sm"
+              >
+                {event.featureName}
+              </Anchor>
             ) : null}
-            {event.environment ? <Badge variant="light" color="gray">{event.environment}</Badge> : null}
+            {event.environment ? (
+              <Badge variant="light" color="gray">
+                {event.environment}
+              </Badge>
+            ) : null}
           </Group>
           <Text size="sm" c="dimmed">
-            {event.createdBy} · <time dateTime={event.createdAt} title={when.toISOString()}>{when.toLocaleString()}</time>
+            {event.createdBy} ·{' '}
+            <time dateTime={event.createdAt} title={when.toISOString()}>
+              {when.toLocaleString()}
+            </time>
           </Text>
         </Group>
         {changes.length > 0 ? <DiffTable changes={changes} label={`Changes of event ${event.id}`} /> : null}
-        <Group><Button size="compact-xs" variant="subtle" onClick={toggle} aria-expanded={full}>{full ? 'Hide the full event' : 'Show the full event'}</Button></Group>
+        <Group>
+          <Button size="compact-xs" variant="subtle" onClick={toggle} aria-expanded={full}>
+            {full ? 'Hide the full event' : 'Show the full event'}
+          </Button>
+        </Group>
         <Collapse expanded={full}>
-          {full ? <Code block aria-label={`Event ${event.id} in full`}>{JSON.stringify(event, null, 2)}</Code> : null}
+          {full ? (
+            <Code block aria-label={`Event ${event.id} in full`}>
+              {JSON.stringify(event, null, 2)}
+            </Code>
+          ) : null}
         </Collapse>
       </Stack>
     </Paper>

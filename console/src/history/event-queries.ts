@@ -10,7 +10,9 @@ export type EventFilters = Omit<NonNullable<ParamsOf<'/api/admin/search/events'>
 /** One page of the event log, newest first. */
 export function useEventPage(filters: EventFilters, page: number) {
   return useQuery({
-    ...endpointQuery('/api/admin/search/events', { query: { ...filters, limit: EVENTS_PER_PAGE, offset: (page - 1) * EVENTS_PER_PAGE } }),
+    ...endpointQuery('/api/admin/search/events', {
+      query: { ...filters, limit: EVENTS_PER_PAGE, offset: (page - 1) * EVENTS_PER_PAGE },
+    }),
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
   });
@@ -22,7 +24,13 @@ export function useEventLog(filters: EventFilters) {
     // The endpoint's key with the filters, marked as pages: invalidating the endpoint refreshes it too.
     queryKey: [...endpointKey('/api/admin/search/events', { query: filters }), 'pages'],
     initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) => answer(api.GET('/api/admin/search/events', { params: { query: { ...filters, limit: EVENTS_PER_PAGE, offset: pageParam } }, signal })),
+    queryFn: ({ pageParam, signal }) =>
+      answer(
+        api.GET('/api/admin/search/events', {
+          params: { query: { ...filters, limit: EVENTS_PER_PAGE, offset: pageParam } },
+          signal,
+        }),
+      ),
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((sum, page) => sum + page.events.length, 0);
       return loaded < last.total ? loaded : undefined;

@@ -16,17 +16,35 @@ export default function FlagHistoryPage() {
     <Stack>
       <div>
         <Text size="sm" c="dimmed">
-          <Anchor component={Link} to={`/projects/${segment(projectId)}`}>{projectId}</Anchor> / <Anchor component={Link} to={flagPath}>{featureName}</Anchor>
+          <Anchor component={Link} to={`/projects/${segment(projectId)}`}>
+            {projectId}
+          </Anchor>{' '}
+          /{' '}
+          <Anchor component={Link} to={flagPath}>
+            {featureName}
+          </Anchor>
         </Text>
         <Title order={1}>History of {featureName}</Title>
       </div>
-      {events.isPending ? <Loading label="Loading history" /> : events.isError ? <Failed error={events.error} /> : events.data.events.length === 0 ? (
+      {events.isPending ? (
+        <Loading label="Loading history" />
+      ) : events.isError ? (
+        <Failed error={events.error} />
+      ) : events.data.events.length === 0 ? (
         <Empty title="No events">Nothing has happened to this flag yet.</Empty>
       ) : (
         <>
-          {events.data.events.map((event) => <EventItem key={event.id} event={event} showFlag={false} />)}
+          {events.data.events.map((event) => (
+            <EventItem key={event.id} event={event} showFlag={false} />
+          ))}
           <Group justify="flex-end">
-            <Pagination total={Math.max(1, Math.ceil(events.data.total / EVENTS_PER_PAGE))} value={page} onChange={setPage} getItemProps={(n) => ({ 'aria-label': `Page ${n}` })} getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+            <Pagination
+              total={Math.max(1, Math.ceil(events.data.total / EVENTS_PER_PAGE))}
+              value={page}
+              onChange={setPage}
+              getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            />
           </Group>
         </>
       )}

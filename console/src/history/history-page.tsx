@@ -48,22 +48,60 @@ export default function HistoryPage() {
     <Stack>
       <Title order={1}>History</Title>
       <Group align="flex-end" role="search" aria-label="Filter events">
-        <Select label="Event type" searchable clearable w={240} data={[...EVENT_TYPES]} value={type} onChange={setType} />
-        <Select label="Project" clearable w={180} data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))} value={project} onChange={setProject} />
+        <Select
+          label="Event type"
+          searchable
+          clearable
+          w={240}
+          data={[...EVENT_TYPES]}
+          value={type}
+          onChange={setType}
+        />
+        <Select
+          label="Project"
+          clearable
+          w={180}
+          data={(projects.data?.projects ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          value={project}
+          onChange={setProject}
+        />
         <TextInput label="Flag" w={180} value={flag} onChange={(event) => setFlag(event.currentTarget.value)} />
         <TextInput label="Changed by" w={160} value={user} onChange={(event) => setUser(event.currentTarget.value)} />
-        <DatePickerInput type="range" label="Dates" clearable w={240} value={range} onChange={(value) => setRange(value)}
-          nextLabel="Next month" previousLabel="Previous month" clearButtonProps={{ 'aria-label': 'Clear the dates' }} />
+        <DatePickerInput
+          type="range"
+          label="Dates"
+          clearable
+          w={240}
+          value={range}
+          onChange={(value) => setRange(value)}
+          nextLabel="Next month"
+          previousLabel="Previous month"
+          clearButtonProps={{ 'aria-label': 'Clear the dates' }}
+        />
         <TextInput label="Search" w={200} value={text} onChange={(event) => setText(event.currentTarget.value)} />
       </Group>
-      {log.isPending ? <Loading label="Loading events" /> : log.isError ? <Failed error={log.error} /> : events.length === 0 ? (
+      {log.isPending ? (
+        <Loading label="Loading events" />
+      ) : log.isError ? (
+        <Failed error={log.error} />
+      ) : events.length === 0 ? (
         <Empty title="No events match" />
       ) : (
         <>
-          <Text size="sm" c="dimmed">{total} event{total === 1 ? '' : 's'}</Text>
-          {events.map((event) => <EventItem key={event.id} event={event} showFlag />)}
+          <Text size="sm" c="dimmed">
+            {total} event{total === 1 ? '' : 's'}
+          </Text>
+          {events.map((event) => (
+            <EventItem key={event.id} event={event} showFlag />
+          ))}
           <div ref={end} />
-          {log.hasNextPage ? <Group justify="center"><Button variant="light" loading={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>Load older events</Button></Group> : null}
+          {log.hasNextPage ? (
+            <Group justify="center">
+              <Button variant="light" loading={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+                Load older events
+              </Button>
+            </Group>
+          ) : null}
         </>
       )}
     </Stack>

@@ -12,17 +12,37 @@ export default function DashboardPage() {
   const [days, setDays] = useState('30');
   const range = { from: day(Number(days)), to: day(0) };
   const insights = useInstanceInsights(range.from, range.to);
-  const charts = useMemo(() => insights.data && {
-    flags: flagTrend(insights.data), users: userTrend(insights.data), health: projectHealth(insights.data),
-    changes: environmentUpdates(insights.data), metrics: sdkMetrics(insights.data),
-  }, [insights.data]);
+  const charts = useMemo(
+    () =>
+      insights.data && {
+        flags: flagTrend(insights.data),
+        users: userTrend(insights.data),
+        health: projectHealth(insights.data),
+        changes: environmentUpdates(insights.data),
+        metrics: sdkMetrics(insights.data),
+      },
+    [insights.data],
+  );
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Insights</Title>
-        <SegmentedControl aria-label="Period" value={days} onChange={setDays} data={[{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }]} />
+        <SegmentedControl
+          aria-label="Period"
+          value={days}
+          onChange={setDays}
+          data={[
+            { value: '30', label: '30 days' },
+            { value: '90', label: '90 days' },
+            { value: '365', label: 'A year' },
+          ]}
+        />
       </Group>
-      {insights.isPending ? <Loading label="Loading insights" /> : insights.isError || !charts ? <Failed error={insights.error} /> : (
+      {insights.isPending ? (
+        <Loading label="Loading insights" />
+      ) : insights.isError || !charts ? (
+        <Failed error={insights.error} />
+      ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
           <Chart title="Flags" data={charts.flags} />
           <Chart title="Users" data={charts.users} />

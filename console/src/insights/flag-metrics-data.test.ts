@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposuresByHour, lastHours } from './flag-metrics-data.ts';
 
-describe('a flag\'s exposures per hour', () => {
+describe("a flag's exposures per hour", () => {
   it('lists the last hours oldest first, ending with the current one', () => {
     const hours = lastHours(new Date('2026-11-24T08:42:10Z'), 3);
     expect(hours).toEqual(['2026-11-24 06:00', '2026-11-24 07:00', '2026-11-24 08:00']);

@@ -8,7 +8,10 @@ export const HOURS = 48;
 /** The last 48 hours, oldest first, as `YYYY-MM-DD HH:00` in UTC (the hours metrics are kept in). */
 export function lastHours(now: Date, count = HOURS): string[] {
   const top = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours());
-  return Array.from({ length: count }, (_, index) => new Date(top - (count - 1 - index) * 3_600_000).toISOString().slice(0, 13).replace('T', ' ') + ':00');
+  return Array.from(
+    { length: count },
+    (_, index) => new Date(top - (count - 1 - index) * 3_600_000).toISOString().slice(0, 13).replace('T', ' ') + ':00',
+  );
 }
 
 /** Exposures per hour in one environment, every application summed, as a stacked bar chart's data. */
@@ -29,4 +32,3 @@ export function exposuresByHour(rows: readonly MetricRow[], environment: string,
     ],
   };
 }
-

@@ -17,31 +17,69 @@ export default function FlagMetricsPage() {
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        <Anchor component={Link} to="/projects">Projects</Anchor> / <Anchor component={Link} to={projectPage(projectId)}>{projectId}</Anchor>
-        {' / '}<Anchor component={Link} to={flagPage(projectId, featureName)}>{featureName}</Anchor>
+        <Anchor component={Link} to="/projects">
+          Projects
+        </Anchor>{' '}
+        /{' '}
+        <Anchor component={Link} to={projectPage(projectId)}>
+          {projectId}
+        </Anchor>
+        {' / '}
+        <Anchor component={Link} to={flagPage(projectId, featureName)}>
+          {featureName}
+        </Anchor>
       </Text>
       <Title order={1}>Metrics of {featureName}</Title>
-      {metrics.isPending ? <Loading label="Loading metrics" /> : metrics.isError ? <Failed error={metrics.error} /> : metrics.data.data.length === 0 ? (
+      {metrics.isPending ? (
+        <Loading label="Loading metrics" />
+      ) : metrics.isError ? (
+        <Failed error={metrics.error} />
+      ) : metrics.data.data.length === 0 ? (
         <Text c="dimmed">No SDK has reported this flag in the last {HOURS} hours.</Text>
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Paper withBorder p="md">
-              <Title order={2} size="h4">Last hour</Title>
+              <Title order={2} size="h4">
+                Last hour
+              </Title>
               <Table aria-label="Last hour per environment">
-                <Table.Thead><Table.Tr><Table.Th>Environment</Table.Th><Table.Th>Yes</Table.Th><Table.Th>No</Table.Th></Table.Tr></Table.Thead>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Environment</Table.Th>
+                    <Table.Th>Yes</Table.Th>
+                    <Table.Th>No</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
                 <Table.Tbody>
-                  {metrics.data.lastHourUsage.map((usage) => <Table.Tr key={usage.environment}><Table.Td>{usage.environment}</Table.Td><Table.Td>{usage.yes}</Table.Td><Table.Td>{usage.no}</Table.Td></Table.Tr>)}
+                  {metrics.data.lastHourUsage.map((usage) => (
+                    <Table.Tr key={usage.environment}>
+                      <Table.Td>{usage.environment}</Table.Td>
+                      <Table.Td>{usage.yes}</Table.Td>
+                      <Table.Td>{usage.no}</Table.Td>
+                    </Table.Tr>
+                  ))}
                 </Table.Tbody>
               </Table>
             </Paper>
             <Paper withBorder p="md">
-              <Title order={2} size="h4">Applications</Title>
+              <Title order={2} size="h4">
+                Applications
+              </Title>
               <Text size="sm">{metrics.data.seenApplications.join(', ')}</Text>
             </Paper>
           </SimpleGrid>
-          <NativeSelect label="Environment" value={environment} onChange={(event) => setChosen(event.currentTarget.value)} data={environments} maw={240} />
-          <Chart title={`Exposures per hour in ${environment}`} data={exposuresByHour(metrics.data.data, environment, lastHours(new Date()))} />
+          <NativeSelect
+            label="Environment"
+            value={environment}
+            onChange={(event) => setChosen(event.currentTarget.value)}
+            data={environments}
+            maw={240}
+          />
+          <Chart
+            title={`Exposures per hour in ${environment}`}
+            data={exposuresByHour(metrics.data.data, environment, lastHours(new Date()))}
+          />
         </>
       )}
     </Stack>

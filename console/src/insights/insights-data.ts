@@ -3,7 +3,8 @@ import type { ChartData } from '../ui/chart.tsx';
 
 /** The charts of the executive dashboard, from /api/admin/insights: pure shaping, unit-tested. */
 
-const byDate = <T extends { date: string }>(rows: readonly T[]) => [...rows].sort((a, b) => a.date.localeCompare(b.date));
+const byDate = <T extends { date: string }>(rows: readonly T[]) =>
+  [...rows].sort((a, b) => a.date.localeCompare(b.date));
 
 export function flagTrend(insights: InstanceInsights): ChartData {
   const rows = byDate(insights.flagTrends);
@@ -24,7 +25,10 @@ export function userTrend(insights: InstanceInsights): ChartData {
   return {
     kind: 'line',
     categories: rows.map((row) => row.date.slice(0, 10)),
-    series: [{ name: 'Total', values: rows.map((row) => row.total) }, { name: 'Active', values: rows.map((row) => row.active) }],
+    series: [
+      { name: 'Total', values: rows.map((row) => row.total) },
+      { name: 'Active', values: rows.map((row) => row.active) },
+    ],
   };
 }
 
@@ -38,7 +42,10 @@ export function projectHealth(insights: InstanceInsights): ChartData {
     categories: projects,
     series: [
       { name: 'Health (%)', values: projects.map((project) => latest.get(project)!.health) },
-      { name: 'Time to production (days)', values: projects.map((project) => Math.round(latest.get(project)!.timeToProduction * 10) / 10) },
+      {
+        name: 'Time to production (days)',
+        values: projects.map((project) => Math.round(latest.get(project)!.timeToProduction * 10) / 10),
+      },
     ],
   };
 }
@@ -47,17 +54,28 @@ export function projectHealth(insights: InstanceInsights): ChartData {
 export function environmentUpdates(insights: InstanceInsights): ChartData {
   const weeks = [...new Set(insights.environmentTypeTrends.map((row) => row.week))].sort();
   const types = [...new Set(insights.environmentTypeTrends.map((row) => row.environmentType))].sort();
-  const count = (week: string, type: string) => insights.environmentTypeTrends.filter((row) => row.week === week && row.environmentType === type).reduce((sum, row) => sum + row.totalUpdates, 0);
-  return { kind: 'bar', categories: weeks, series: types.map((type) => ({ name: type, stack: 'updates', values: weeks.map((week) => count(week, type)) })) };
+  const count = (week: string, type: string) =>
+    insights.environmentTypeTrends
+      .filter((row) => row.week === week && row.environmentType === type)
+      .reduce((sum, row) => sum + row.totalUpdates, 0);
+  return {
+    kind: 'bar',
+    categories: weeks,
+    series: types.map((type) => ({ name: type, stack: 'updates', values: weeks.map((week) => count(week, type)) })),
+  };
 }
 
 /** SDK evaluations per week: exposed (yes) and not (no), all projects together. */
 export function sdkMetrics(insights: InstanceInsights): ChartData {
   const weeks = [...new Set(insights.metricsSummaryTrends.map((row) => row.week))].sort();
-  const sum = (week: string, field: 'totalYes' | 'totalNo') => insights.metricsSummaryTrends.filter((row) => row.week === week).reduce((total, row) => total + row[field], 0);
+  const sum = (week: string, field: 'totalYes' | 'totalNo') =>
+    insights.metricsSummaryTrends.filter((row) => row.week === week).reduce((total, row) => total + row[field], 0);
   return {
     kind: 'bar',
     categories: weeks,
-    series: [{ name: 'Exposed (yes)', stack: 'evaluations', values: weeks.map((week) => sum(week, 'totalYes')) }, { name: 'Not exposed (no)', stack: 'evaluations', values: weeks.map((week) => sum(week, 'totalNo')) }],
+    series: [
+      { name: 'Exposed (yes)', stack: 'evaluations', values: weeks.map((week) => sum(week, 'totalYes')) },
+      { name: 'Not exposed (no)', stack: 'evaluations', values: weeks.map((week) => sum(week, 'totalNo')) },
+    ],
   };
 }

@@ -8,19 +8,32 @@ export const useInviteLinks = () => useQuery(endpointQuery('/api/admin/invite-li
 const refresh = ['/api/admin/invite-link/tokens'] as const;
 
 /** A link anyone may sign up with (as a Viewer) for a week. */
-export const useCreateInviteLink = () => useChange(
-  (name: string) => answer(api.POST('/api/admin/invite-link/tokens', { body: { name, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() } })),
-  { refresh },
-);
+export const useCreateInviteLink = () =>
+  useChange(
+    (name: string) =>
+      answer(
+        api.POST('/api/admin/invite-link/tokens', {
+          body: { name, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+        }),
+      ),
+    { refresh },
+  );
 
-export const useDisableInviteLink = () => useChange(
-  (token: string) => answer(api.PUT('/api/admin/invite-link/tokens/{token}', { params: { path: { token } }, body: { enabled: false } })),
-  { refresh, done: 'Invite link disabled', failed: 'Not saved' },
-);
+export const useDisableInviteLink = () =>
+  useChange(
+    (token: string) =>
+      answer(
+        api.PUT('/api/admin/invite-link/tokens/{token}', { params: { path: { token } }, body: { enabled: false } }),
+      ),
+    { refresh, done: 'Invite link disabled', failed: 'Not saved' },
+  );
 
 /** Whether an invite link may be used (asked signed out, by the sign-up page). */
-export const useInvite = (token: string) => useQuery({ ...endpointQuery('/invite/{token}/validate', { path: { token } }), retry: false, enabled: token !== '' });
+export const useInvite = (token: string) =>
+  useQuery({ ...endpointQuery('/invite/{token}/validate', { path: { token } }), retry: false, enabled: token !== '' });
 
-export const useSignUp = (token: string) => useMutation({
-  mutationFn: (body: BodyOf<'/invite/{token}/signup', 'post'>) => answer(api.POST('/invite/{token}/signup', { params: { path: { token } }, body })),
-});
+export const useSignUp = (token: string) =>
+  useMutation({
+    mutationFn: (body: BodyOf<'/invite/{token}/signup', 'post'>) =>
+      answer(api.POST('/invite/{token}/signup', { params: { path: { token } }, body })),
+  });

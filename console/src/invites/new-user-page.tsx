@@ -16,15 +16,40 @@ export default function NewUserPage() {
   const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    signUp.mutate({ name: form.name, email: form.email, password: form.password, ...(form.username ? { username: form.username } : {}) });
+    signUp.mutate({
+      name: form.name,
+      email: form.email,
+      password: form.password,
+      ...(form.username ? { username: form.username } : {}),
+    });
   };
-  if (!token) return <PublicPage title="Join Bunting"><Alert color="red" role="alert">This address has no invite in it. Ask for a new link.</Alert></PublicPage>;
-  if (valid.isPending) return <PublicPage title="Join Bunting"><Loading label="Checking the invite link" /></PublicPage>;
-  if (valid.isError) return <PublicPage title="Join Bunting"><Failed error={valid.error} title="This invite link cannot be used" /></PublicPage>;
+  if (!token)
+    return (
+      <PublicPage title="Join Bunting">
+        <Alert color="red" role="alert">
+          This address has no invite in it. Ask for a new link.
+        </Alert>
+      </PublicPage>
+    );
+  if (valid.isPending)
+    return (
+      <PublicPage title="Join Bunting">
+        <Loading label="Checking the invite link" />
+      </PublicPage>
+    );
+  if (valid.isError)
+    return (
+      <PublicPage title="Join Bunting">
+        <Failed error={valid.error} title="This invite link cannot be used" />
+      </PublicPage>
+    );
   if (signUp.isSuccess) {
     return (
       <PublicPage title="Welcome">
-        <Text>Your account is ready. <Link to="/login">Sign in</Link> with your email or user name and the password you chose.</Text>
+        <Text>
+          Your account is ready. <Link to="/login">Sign in</Link> with your email or user name and the password you
+          chose.
+        </Text>
       </PublicPage>
     );
   }
@@ -33,12 +58,44 @@ export default function NewUserPage() {
     <PublicPage title="Join Bunting">
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label="Name" required value={form.name} onChange={(event) => set('name')(event.currentTarget.value)} error={fieldError(error, 'name')} />
-          <TextInput label="Email" type="email" required value={form.email} onChange={(event) => set('email')(event.currentTarget.value)} error={fieldError(error, 'email')} />
-          <TextInput label="User name" description="Optional" value={form.username} onChange={(event) => set('username')(event.currentTarget.value)} error={fieldError(error, 'username')} />
-          <PasswordInput label="Password" description="At least 8 characters" required value={form.password} onChange={(event) => set('password')(event.currentTarget.value)} error={fieldError(error, 'password')} />
-          {error && !['name', 'email', 'username', 'password'].some((field) => fieldError(error, field)) ? <Alert color="red" role="alert">{messageOf(error)}</Alert> : null}
-          <Button type="submit" loading={signUp.isPending}>Create my account</Button>
+          <TextInput
+            label="Name"
+            required
+            value={form.name}
+            onChange={(event) => set('name')(event.currentTarget.value)}
+            error={fieldError(error, 'name')}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            value={form.email}
+            onChange={(event) => set('email')(event.currentTarget.value)}
+            error={fieldError(error, 'email')}
+          />
+          <TextInput
+            label="User name"
+            description="Optional"
+            value={form.username}
+            onChange={(event) => set('username')(event.currentTarget.value)}
+            error={fieldError(error, 'username')}
+          />
+          <PasswordInput
+            label="Password"
+            description="At least 8 characters"
+            required
+            value={form.password}
+            onChange={(event) => set('password')(event.currentTarget.value)}
+            error={fieldError(error, 'password')}
+          />
+          {error && !['name', 'email', 'username', 'password'].some((field) => fieldError(error, field)) ? (
+            <Alert color="red" role="alert">
+              {messageOf(error)}
+            </Alert>
+          ) : null}
+          <Button type="submit" loading={signUp.isPending}>
+            Create my account
+          </Button>
         </Stack>
       </form>
     </PublicPage>

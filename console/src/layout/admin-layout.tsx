@@ -32,12 +32,27 @@ export default function AdminLayout() {
       <Title order={1}>Administration</Title>
       {/* Areas down the side: more of them than fit in a row. */}
       <Group align="flex-start" wrap="nowrap" gap="lg">
-        <Tabs value={current} onChange={(value) => { if (value) void navigate(value); }} keepMounted={false} orientation="vertical" miw={180} styles={{ tabLabel: { textAlign: 'left' } }}>
+        <Tabs
+          value={current}
+          onChange={(value) => {
+            if (value) void navigate(value);
+          }}
+          keepMounted={false}
+          orientation="vertical"
+          miw={180}
+          styles={{ tabLabel: { textAlign: 'left' } }}
+        >
           <Tabs.List aria-label="Administration areas">
-            {SECTIONS.map((section) => <Tabs.Tab key={section.to} value={section.to}>{section.label}</Tabs.Tab>)}
+            {SECTIONS.map((section) => (
+              <Tabs.Tab key={section.to} value={section.to}>
+                {section.label}
+              </Tabs.Tab>
+            ))}
           </Tabs.List>
         </Tabs>
-        <Box flex={1} miw={0}><Outlet /></Box>
+        <Box flex={1} miw={0}>
+          <Outlet />
+        </Box>
       </Group>
     </Stack>
   );

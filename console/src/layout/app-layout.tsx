@@ -40,29 +40,66 @@ export function AppLayout() {
   return (
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header>
-        {navigating ? <Progress value={100} animated size={3} radius={0} pos="absolute" top={0} left={0} right={0} aria-label="Loading the page" /> : null}
+        {navigating ? (
+          <Progress
+            value={100}
+            animated
+            size={3}
+            radius={0}
+            pos="absolute"
+            top={0}
+            left={0}
+            right={0}
+            aria-label="Loading the page"
+          />
+        ) : null}
         <Group h="100%" px="md" justify="space-between">
           <Group gap="lg">
-            <Anchor component={NavLink} to="/projects" fw={700} c="indigo.9" underline="never" aria-label="Bunting home">Bunting</Anchor>
+            <Anchor
+              component={NavLink}
+              to="/projects"
+              fw={700}
+              c="indigo.9"
+              underline="never"
+              aria-label="Bunting home"
+            >
+              Bunting
+            </Anchor>
             <nav aria-label="Main">
               <Group gap="md">
                 {links.map((link) => (
-                  <Anchor key={link.to} component={NavLink} to={link.to} c="dark.7" fw={500} underline="hover" className={classes.navLink}>{link.label}</Anchor>
+                  <Anchor
+                    key={link.to}
+                    component={NavLink}
+                    to={link.to}
+                    c="dark.7"
+                    fw={500}
+                    underline="hover"
+                    className={classes.navLink}
+                  >
+                    {link.label}
+                  </Anchor>
                 ))}
               </Group>
             </nav>
           </Group>
-          {me.isPending ? <Loader size="xs" aria-label="Loading your account" /> : <Menu position="bottom-end">
-            <Menu.Target>
-              <UnstyledButton aria-label={`Account of ${name}`}>
-                <Text fw={500} size="sm">{name}</Text>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item onClick={() => void navigate('/profile')}>Profile</Menu.Item>
-              <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
-            </Menu.Dropdown>
-          </Menu>}
+          {me.isPending ? (
+            <Loader size="xs" aria-label="Loading your account" />
+          ) : (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <UnstyledButton aria-label={`Account of ${name}`}>
+                  <Text fw={500} size="sm">
+                    {name}
+                  </Text>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => void navigate('/profile')}>Profile</Menu.Item>
+                <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
         </Group>
       </AppShell.Header>
       <AppShell.Main>

@@ -12,7 +12,9 @@ function BannerLink({ banner }: { banner: Banner }) {
   if (banner.link === 'dialog') {
     return (
       <>
-        <Button variant="subtle" size="compact-sm" onClick={open}>{text}</Button>
+        <Button variant="subtle" size="compact-sm" onClick={open}>
+          {text}
+        </Button>
         <Modal opened={opened} onClose={close} title={banner.dialogTitle ?? text}>
           <Text style={{ whiteSpace: 'pre-wrap' }}>{banner.dialog ?? ''}</Text>
         </Modal>
@@ -21,7 +23,11 @@ function BannerLink({ banner }: { banner: Banner }) {
   }
   // Only links within the console or to the web; anything else (javascript:, data:) is not followed.
   const safe = banner.link && (banner.link.startsWith('/') || /^https?:\/\//.test(banner.link));
-  return safe ? <Anchor href={banner.link!} target={banner.link!.startsWith('/') ? undefined : '_blank'} rel="noreferrer">{text}</Anchor> : null;
+  return safe ? (
+    <Anchor href={banner.link!} target={banner.link!.startsWith('/') ? undefined : '_blank'} rel="noreferrer">
+      {text}
+    </Anchor>
+  ) : null;
 }
 
 /** The messages admins put up for everyone (Unleash's banners), above every page. Markdown is shown as written. */
@@ -35,12 +41,23 @@ export function Banners() {
     <Stack gap="xs" mb="md">
       {maintenance.data?.enabled ? (
         <Alert color="red" variant="light" role="status" aria-label="Maintenance mode">
-          <Text size="sm" span>Maintenance mode is on: nothing can be changed until an administrator turns it off. SDKs keep getting their flags.</Text>
+          <Text size="sm" span>
+            Maintenance mode is on: nothing can be changed until an administrator turns it off. SDKs keep getting their
+            flags.
+          </Text>
         </Alert>
       ) : null}
       {shown.map((banner) => (
-        <Alert key={banner.id} color={COLORS[banner.variant] ?? 'blue'} variant="light" role="status" aria-label="Announcement">
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} span>{banner.message}</Text>{' '}
+        <Alert
+          key={banner.id}
+          color={COLORS[banner.variant] ?? 'blue'}
+          variant="light"
+          role="status"
+          aria-label="Announcement"
+        >
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} span>
+            {banner.message}
+          </Text>{' '}
           {banner.link ? <BannerLink banner={banner} /> : null}
         </Alert>
       ))}

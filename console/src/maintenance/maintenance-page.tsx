@@ -12,8 +12,16 @@ export default function MaintenancePage() {
   if (state.isError) return <Failed error={state.error} />;
   return (
     <Stack maw={640}>
-      <Text>While maintenance mode is on, no flag, project or setting can be changed through the console or the API. SDKs keep getting their flags.</Text>
-      <Switch label="Maintenance mode" checked={state.data.enabled} disabled={!admin.allowed || toggle.isPending} onChange={(event) => toggle.mutate(event.currentTarget.checked)} />
+      <Text>
+        While maintenance mode is on, no flag, project or setting can be changed through the console or the API. SDKs
+        keep getting their flags.
+      </Text>
+      <Switch
+        label="Maintenance mode"
+        checked={state.data.enabled}
+        disabled={!admin.allowed || toggle.isPending}
+        onChange={(event) => toggle.mutate(event.currentTarget.checked)}
+      />
       {admin.allowed ? null : <Alert color="gray">{admin.reason}</Alert>}
     </Stack>
   );

@@ -6,7 +6,8 @@ import { useChange } from '../ui/use-change.ts';
 export const maintenanceQuery = () => queryOptions({ ...endpointQuery('/api/admin/maintenance'), staleTime: 15_000 });
 export const useMaintenance = () => useQuery(maintenanceQuery());
 
-export const useSetMaintenance = () => useChange(
-  (enabled: boolean) => answer(api.POST('/api/admin/maintenance', { body: { enabled } })),
-  { refresh: ['/api/admin/maintenance'], failed: 'Not saved' },
-);
+export const useSetMaintenance = () =>
+  useChange((enabled: boolean) => answer(api.POST('/api/admin/maintenance', { body: { enabled } })), {
+    refresh: ['/api/admin/maintenance'],
+    failed: 'Not saved',
+  });

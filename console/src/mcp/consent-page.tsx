@@ -17,7 +17,11 @@ export default function ConsentPage() {
   const request = useConsentRequest(id);
   const decide = useDecideConsent(id);
   const [choice, setChoice] = useState<'read' | 'write' | null>(null);
-  const answer = (allow: boolean, scopes?: AgentScope[]) => decide.mutate({ allow, ...(scopes ? { scopes } : {}) }, { onSuccess: (result) => window.location.assign(result.redirectTo) });
+  const answer = (allow: boolean, scopes?: AgentScope[]) =>
+    decide.mutate(
+      { allow, ...(scopes ? { scopes } : {}) },
+      { onSuccess: (result) => window.location.assign(result.redirectTo) },
+    );
 
   if (request.isPending) return <Loading label="Loading the sign-in request" />;
   if (request.isError) {
@@ -25,8 +29,12 @@ export default function ConsentPage() {
       <Center mih="60vh">
         <Paper withBorder p="xl" maw={560}>
           <Stack>
-            <Title order={1} size="h3">Connect a coding agent</Title>
-            <Alert color="red" role="alert">{messageOf(request.error)}</Alert>
+            <Title order={1} size="h3">
+              Connect a coding agent
+            </Title>
+            <Alert color="red" role="alert">
+              {messageOf(request.error)}
+            </Alert>
           </Stack>
         </Paper>
       </Center>
@@ -35,20 +43,35 @@ export default function ConsentPage() {
   const { clientName, scopes: asked, tokenHours, redirectHost, resource } = request.data;
   const mayWrite = asked.includes('mcp:write');
   const chosen = choice ?? (mayWrite ? 'write' : 'read');
-  const granted: AgentScope[] = chosen === 'write' ? ['mcp:read', 'mcp:write'].filter((scope): scope is AgentScope => asked.includes(scope as AgentScope)) : ['mcp:read'];
+  const granted: AgentScope[] =
+    chosen === 'write'
+      ? ['mcp:read', 'mcp:write'].filter((scope): scope is AgentScope => asked.includes(scope as AgentScope))
+      : ['mcp:read'];
   return (
     <Center mih="60vh">
       <Paper withBorder p="xl" maw={560}>
         <Stack>
-          <Title order={1} size="h3">Let {clientName} act as you?</Title>
+          <Title order={1} size="h3">
+            Let {clientName} act as you?
+          </Title>
           <Text>
-            {clientName} asks to use Bunting as you, through its MCP server, for {tokenHours} hours. It can do no more than you can, and
-            every change it makes is recorded in the event log under your name, naming the agent.
+            {clientName} asks to use Bunting as you, through its MCP server, for {tokenHours} hours. It can do no more
+            than you can, and every change it makes is recorded in the event log under your name, naming the agent.
           </Text>
-          <Radio.Group label="What it may do" value={chosen} onChange={(value) => setChoice(value === 'write' ? 'write' : 'read')}>
+          <Radio.Group
+            label="What it may do"
+            value={chosen}
+            onChange={(value) => setChoice(value === 'write' ? 'write' : 'read')}
+          >
             <Stack gap="xs" mt="xs">
               <Radio value="read" label="Read only" description={`It may ${SCOPE_WORDS['mcp:read']}.`} />
-              {mayWrite ? <Radio value="write" label="Read and change" description={`It may also ${SCOPE_WORDS['mcp:write']}, as you could.`} /> : null}
+              {mayWrite ? (
+                <Radio
+                  value="write"
+                  label="Read and change"
+                  description={`It may also ${SCOPE_WORDS['mcp:write']}, as you could.`}
+                />
+              ) : null}
             </Stack>
           </Radio.Group>
           <List size="sm" c="dimmed">
@@ -56,10 +79,25 @@ export default function ConsentPage() {
             <List.Item>You can disconnect it at any time on your profile page.</List.Item>
             <List.Item>You will be sent back to {redirectHost}.</List.Item>
           </List>
-          {decide.error ? <Alert color="red" role="alert">{messageOf(decide.error)}</Alert> : null}
+          {decide.error ? (
+            <Alert color="red" role="alert">
+              {messageOf(decide.error)}
+            </Alert>
+          ) : null}
           <Group>
-            <Button onClick={() => answer(true, granted)} loading={decide.isPending && decide.variables?.allow === true}>Allow</Button>
-            <Button variant="default" onClick={() => answer(false)} loading={decide.isPending && decide.variables?.allow === false}>Deny</Button>
+            <Button
+              onClick={() => answer(true, granted)}
+              loading={decide.isPending && decide.variables?.allow === true}
+            >
+              Allow
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => answer(false)}
+              loading={decide.isPending && decide.variables?.allow === false}
+            >
+              Deny
+            </Button>
           </Group>
         </Stack>
       </Paper>

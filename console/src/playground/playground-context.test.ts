@@ -3,12 +3,23 @@ import { emptyContext, forgetContext, loadSaved, saveContext, toRequestContext }
 
 function memoryStore(initial?: string) {
   const data = new Map<string, string>(initial === undefined ? [] : [['bunting.playground.contexts', initial]]);
-  return { getItem: (key: string) => data.get(key) ?? null, setItem: (key: string, value: string) => void data.set(key, value) };
+  return {
+    getItem: (key: string) => data.get(key) ?? null,
+    setItem: (key: string, value: string) => void data.set(key, value),
+  };
 }
 
 describe('playground context', () => {
   it('sends only the fields filled in, custom ones as properties', () => {
-    const draft = { ...emptyContext(), userId: ' 42 ', properties: [{ name: 'country', value: 'NO' }, { name: '', value: 'x' }, { name: 'plan', value: ' ' }] };
+    const draft = {
+      ...emptyContext(),
+      userId: ' 42 ',
+      properties: [
+        { name: 'country', value: 'NO' },
+        { name: '', value: 'x' },
+        { name: 'plan', value: ' ' },
+      ],
+    };
     expect(toRequestContext(draft)).toEqual({ appName: 'playground', userId: '42', properties: { country: 'NO' } });
   });
 
@@ -16,7 +27,15 @@ describe('playground context', () => {
     const store = memoryStore();
     saveContext(store, 'norway', { ...emptyContext(), userId: '1' });
     saveContext(store, 'sweden', emptyContext());
-    expect(saveContext(store, 'norway', { ...emptyContext(), userId: '2' }).map((entry) => [entry.name, entry.context.userId])).toEqual([['norway', '2'], ['sweden', '']]);
+    expect(
+      saveContext(store, 'norway', { ...emptyContext(), userId: '2' }).map((entry) => [
+        entry.name,
+        entry.context.userId,
+      ]),
+    ).toEqual([
+      ['norway', '2'],
+      ['sweden', ''],
+    ]);
     expect(forgetContext(store, 'sweden').map((entry) => entry.name)).toEqual(['norway']);
     expect(loadSaved(store)).toHaveLength(1);
   });
@@ -24,6 +43,10 @@ describe('playground context', () => {
   it('treats unreadable storage as nothing saved', () => {
     expect(loadSaved(memoryStore('not json'))).toEqual([]);
     expect(loadSaved(memoryStore('{"a":1}'))).toEqual([]);
-    expect(loadSaved(memoryStore('[{"name":"old","context":{"userId":"7"}}]'))[0]!.context).toMatchObject({ appName: 'playground', userId: '7', properties: [] });
+    expect(loadSaved(memoryStore('[{"name":"old","context":{"userId":"7"}}]'))[0]!.context).toMatchObject({
+      appName: 'playground',
+      userId: '7',
+      properties: [],
+    });
   });
 });

@@ -12,7 +12,14 @@ export type ContextDraft = {
   properties: { name: string; value: string }[];
 };
 
-export const emptyContext = (): ContextDraft => ({ appName: 'playground', userId: '', sessionId: '', remoteAddress: '', currentTime: '', properties: [] });
+export const emptyContext = (): ContextDraft => ({
+  appName: 'playground',
+  userId: '',
+  sessionId: '',
+  remoteAddress: '',
+  currentTime: '',
+  properties: [],
+});
 
 const STANDARD = ['userId', 'sessionId', 'remoteAddress', 'currentTime'] as const;
 
@@ -23,7 +30,11 @@ export function toRequestContext(draft: ContextDraft): SdkContext {
     const value = draft[field].trim();
     if (value) context[field] = value;
   }
-  const properties = Object.fromEntries(draft.properties.filter((row) => row.name.trim() && row.value.trim()).map((row) => [row.name.trim(), row.value.trim()]));
+  const properties = Object.fromEntries(
+    draft.properties
+      .filter((row) => row.name.trim() && row.value.trim())
+      .map((row) => [row.name.trim(), row.value.trim()]),
+  );
   if (Object.keys(properties).length > 0) context.properties = properties;
   return context;
 }
@@ -37,8 +48,19 @@ export function loadSaved(store: Store): SavedContext[] {
   try {
     const parsed: unknown = JSON.parse(store.getItem(KEY) ?? '[]');
     if (!Array.isArray(parsed)) return [];
-    return parsed.filter((entry): entry is SavedContext => typeof entry?.name === 'string' && typeof entry?.context === 'object' && entry.context !== null)
-      .map((entry) => ({ name: entry.name, context: { ...emptyContext(), ...entry.context, properties: Array.isArray(entry.context.properties) ? entry.context.properties : [] } }));
+    return parsed
+      .filter(
+        (entry): entry is SavedContext =>
+          typeof entry?.name === 'string' && typeof entry?.context === 'object' && entry.context !== null,
+      )
+      .map((entry) => ({
+        name: entry.name,
+        context: {
+          ...emptyContext(),
+          ...entry.context,
+          properties: Array.isArray(entry.context.properties) ? entry.context.properties : [],
+        },
+      }));
   } catch {
     return [];
   }

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { fieldError, messageOf } from '../api/http.ts';
@@ -12,7 +26,14 @@ import { SecretOnce } from '../ui/secret-once.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
 import { ConnectAgent } from '../mcp/connect-agent.tsx';
 import { ConnectedAgents } from '../agent-tokens/connected-agents.tsx';
-import { useChangeOwnPassword, useEmailSent, useNotifications, useProfile, useSetNotifications, useSignOutEverywhere } from './profile-queries.ts';
+import {
+  useChangeOwnPassword,
+  useEmailSent,
+  useNotifications,
+  useProfile,
+  useSetNotifications,
+  useSignOutEverywhere,
+} from './profile-queries.ts';
 
 function ChangePassword() {
   const [oldPassword, setOldPassword] = useState('');
@@ -20,21 +41,49 @@ function ChangePassword() {
   const change = useChangeOwnPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    change.mutate({ oldPassword, password, confirmPassword: password }, { onSuccess: () => { setOldPassword(''); setPassword(''); } });
+    change.mutate(
+      { oldPassword, password, confirmPassword: password },
+      {
+        onSuccess: () => {
+          setOldPassword('');
+          setPassword('');
+        },
+      },
+    );
   };
   return (
     <form onSubmit={submit}>
       <Stack maw={420}>
-        <PasswordInput label="Current password" required value={oldPassword} onChange={(event) => setOldPassword(event.currentTarget.value)} />
-        <PasswordInput label="New password" description="At least 8 characters" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} error={fieldError(change.error, 'password')} />
+        <PasswordInput
+          label="Current password"
+          required
+          value={oldPassword}
+          onChange={(event) => setOldPassword(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="New password"
+          description="At least 8 characters"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          error={fieldError(change.error, 'password')}
+        />
         <FormError error={change.error} fields={['password']} />
-        <Group><Button type="submit" loading={change.isPending} disabled={!oldPassword || !password}>Change password</Button></Group>
+        <Group>
+          <Button type="submit" loading={change.isPending} disabled={!oldPassword || !password}>
+            Change password
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
 }
 
-const EXPIRIES = [{ value: '30', label: '30 days' }, { value: '90', label: '90 days' }, { value: '365', label: 'A year' }];
+const EXPIRIES = [
+  { value: '30', label: '30 days' },
+  { value: '90', label: '90 days' },
+  { value: '365', label: 'A year' },
+];
 
 function PersonalAccessTokens() {
   const pats = useOwnTokens();
@@ -51,24 +100,51 @@ function PersonalAccessTokens() {
       <Text size="sm">A personal access token acts as you in scripts, with your permissions.</Text>
       <form onSubmit={submit}>
         <Group align="flex-end">
-          <TextInput label="Description" w={260} required value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(create.error, 'description')} />
-          <Select label="Expires in" w={140} allowDeselect={false} data={EXPIRIES} value={days} onChange={(value) => value && setDays(value)} />
-          <Button type="submit" loading={create.isPending} disabled={!description.trim()}>Create token</Button>
+          <TextInput
+            label="Description"
+            w={260}
+            required
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            error={fieldError(create.error, 'description')}
+          />
+          <Select
+            label="Expires in"
+            w={140}
+            allowDeselect={false}
+            data={EXPIRIES}
+            value={days}
+            onChange={(value) => value && setDays(value)}
+          />
+          <Button type="submit" loading={create.isPending} disabled={!description.trim()}>
+            Create token
+          </Button>
         </Group>
       </form>
       {create.data?.secret ? <SecretOnce label="Personal access token" secret={create.data.secret} /> : null}
-      <ListTable query={pats} label="Personal access tokens" empty="You have no personal access tokens." columns={['Description', 'Expires', 'Last used', '']} rowsOf={(data) => data.pats} rowKey={(pat) => pat.id}
+      <ListTable
+        query={pats}
+        label="Personal access tokens"
+        empty="You have no personal access tokens."
+        columns={['Description', 'Expires', 'Last used', '']}
+        rowsOf={(data) => data.pats}
+        rowKey={(pat) => pat.id}
         cells={(pat) => (
           <>
             <Table.Td>{pat.description}</Table.Td>
             <Table.Td>{new Date(pat.expiresAt).toLocaleDateString()}</Table.Td>
             <Table.Td>{pat.seenAt ? new Date(pat.seenAt).toLocaleString() : 'never'}</Table.Td>
             <Table.Td>
-              <DeleteButton what={`the token ${pat.description}`} title={`Delete ${pat.description}?`}
-                message="Scripts using it are refused from then on." onConfirm={() => deletePat.mutate(pat.id)} />
+              <DeleteButton
+                what={`the token ${pat.description}`}
+                title={`Delete ${pat.description}?`}
+                message="Scripts using it are refused from then on."
+                onConfirm={() => deletePat.mutate(pat.id)}
+              />
             </Table.Td>
           </>
-        )} />
+        )}
+      />
     </Stack>
   );
 }
@@ -80,10 +156,22 @@ function SignOutEverywhere() {
   return (
     <Stack gap="xs">
       <Text size="sm">Signs you out on every device and browser, this one included.</Text>
-      {end.error ? <Alert color="red" role="alert">{messageOf(end.error)}</Alert> : null}
+      {end.error ? (
+        <Alert color="red" role="alert">
+          {messageOf(end.error)}
+        </Alert>
+      ) : null}
       <Group>
-        <ConfirmButton variant="light" color="red" title="Sign out everywhere?" message="Every device and browser you are signed in on will ask you to sign in again."
-          confirmLabel="Sign out everywhere" onConfirm={() => end.mutate()}>Sign out everywhere</ConfirmButton>
+        <ConfirmButton
+          variant="light"
+          color="red"
+          title="Sign out everywhere?"
+          message="Every device and browser you are signed in on will ask you to sign in again."
+          confirmLabel="Sign out everywhere"
+          onConfirm={() => end.mutate()}
+        >
+          Sign out everywhere
+        </ConfirmButton>
       </Group>
     </Stack>
   );
@@ -105,7 +193,11 @@ function EmailPreferences() {
         disabled={save.isPending}
         onChange={(event) => save.mutate({ changeRequests: event.currentTarget.checked })}
       />
-      {sent.data === false ? <Text size="xs" c="dimmed">This installation sends no e-mail yet (an admin sets up SMTP); the choice is kept for when it does.</Text> : null}
+      {sent.data === false ? (
+        <Text size="xs" c="dimmed">
+          This installation sends no e-mail yet (an admin sets up SMTP); the choice is kept for when it does.
+        </Text>
+      ) : null}
     </Stack>
   );
 }
@@ -122,19 +214,68 @@ export default function ProfilePage() {
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text>{user.email ?? user.username}</Text>
-          <Group gap="xs"><Text size="sm">Root role</Text><Badge variant="light">{profile.data.rootRole.name}</Badge></Group>
-          <Text size="sm">Projects: {profile.data.projects.length > 0 ? profile.data.projects.join(', ') : 'none as a member'}</Text>
-          {profile.data.groups.length > 0 ? <Text size="sm">Groups: {profile.data.groups.map((group) => group.name).join(', ')}</Text> : null}
+          <Group gap="xs">
+            <Text size="sm">Root role</Text>
+            <Badge variant="light">{profile.data.rootRole.name}</Badge>
+          </Group>
+          <Text size="sm">
+            Projects: {profile.data.projects.length > 0 ? profile.data.projects.join(', ') : 'none as a member'}
+          </Text>
+          {profile.data.groups.length > 0 ? (
+            <Text size="sm">Groups: {profile.data.groups.map((group) => group.name).join(', ')}</Text>
+          ) : null}
         </Stack>
       </Paper>
       {profile.data.canChangePassword ? (
-        <Paper withBorder p="md"><Stack><Title order={2} size="h4">Password</Title><ChangePassword /></Stack></Paper>
+        <Paper withBorder p="md">
+          <Stack>
+            <Title order={2} size="h4">
+              Password
+            </Title>
+            <ChangePassword />
+          </Stack>
+        </Paper>
       ) : null}
-      <Paper withBorder p="md"><Stack><Title order={2} size="h4">E-mail</Title><EmailPreferences /></Stack></Paper>
-      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Personal access tokens</Title><PersonalAccessTokens /></Stack></Paper>
-      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connect a coding agent</Title><ConnectAgent /></Stack></Paper>
-      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Connected agents</Title><ConnectedAgents /></Stack></Paper>
-      <Paper withBorder p="md"><Stack><Title order={2} size="h4">Sessions</Title><SignOutEverywhere /></Stack></Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            E-mail
+          </Title>
+          <EmailPreferences />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Personal access tokens
+          </Title>
+          <PersonalAccessTokens />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Connect a coding agent
+          </Title>
+          <ConnectAgent />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Connected agents
+          </Title>
+          <ConnectedAgents />
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Title order={2} size="h4">
+            Sessions
+          </Title>
+          <SignOutEverywhere />
+        </Stack>
+      </Paper>
     </Stack>
   );
 }

@@ -21,10 +21,16 @@ export default function ProjectsPage() {
       <Group justify="space-between">
         <Title order={1}>Projects</Title>
         <Guarded reason={create.reason}>
-          <Button onClick={open} disabled={!create.allowed}>New project</Button>
+          <Button onClick={open} disabled={!create.allowed}>
+            New project
+          </Button>
         </Guarded>
       </Group>
-      {projects.isPending ? <Loading label="Loading projects" /> : projects.isError ? <Failed error={projects.error} /> : projects.data.projects.length === 0 ? (
+      {projects.isPending ? (
+        <Loading label="Loading projects" />
+      ) : projects.isError ? (
+        <Failed error={projects.error} />
+      ) : projects.data.projects.length === 0 ? (
         <Empty title="No projects yet">Create one to start adding flags.</Empty>
       ) : (
         <Table striped highlightOnHover aria-label="Projects">
@@ -41,13 +47,32 @@ export default function ProjectsPage() {
             {projects.data.projects.map((project) => (
               <Table.Tr key={project.id}>
                 <Table.Td>
-                  <Anchor component={Link} to={`/projects/${encodeURIComponent(project.id)}`} fw={600} underline="hover">{project.name}</Anchor>
-                  {project.description ? <Text size="sm" c="dimmed" lineClamp={1}>{project.description}</Text> : null}
+                  <Anchor
+                    component={Link}
+                    to={`/projects/${encodeURIComponent(project.id)}`}
+                    fw={600}
+                    underline="hover"
+                  >
+                    {project.name}
+                  </Anchor>
+                  {project.description ? (
+                    <Text size="sm" c="dimmed" lineClamp={1}>
+                      {project.description}
+                    </Text>
+                  ) : null}
                 </Table.Td>
-                <Table.Td><Text size="sm" ff="monospace">{project.id}</Text></Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {project.id}
+                  </Text>
+                </Table.Td>
                 <Table.Td ta="right">{project.featureCount}</Table.Td>
                 <Table.Td ta="right">{project.staleFeatureCount + project.potentiallyStaleFeatureCount}</Table.Td>
-                <Table.Td ta="right"><Badge color={healthColor(project.health)} variant="light">{project.health} %</Badge></Table.Td>
+                <Table.Td ta="right">
+                  <Badge color={healthColor(project.health)} variant="light">
+                    {project.health} %
+                  </Badge>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,4 +1,17 @@
-import { ActionIcon, Alert, Button, Group, Menu, NumberInput, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Menu,
+  NumberInput,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CreateFeatureStrategy, FeatureStrategy, StrategyDefinition } from '@bunting/contracts';
@@ -12,7 +25,16 @@ import { strategySummary } from '../strategy-definitions/strategy-summary.ts';
 import { useStrategyDefinitions } from '../strategy-definitions/strategy-definition-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
 import { useCreateReleaseTemplate, useReleaseTemplate, useUpdateReleaseTemplate } from './release-template-queries.ts';
-import { movedMilestone, newMilestone, newTemplateDraft, templateBody, templateDraftOf, templateProblem, type MilestoneDraft, type TemplateDraft } from './template-draft.ts';
+import {
+  movedMilestone,
+  newMilestone,
+  newTemplateDraft,
+  templateBody,
+  templateDraftOf,
+  templateProblem,
+  type MilestoneDraft,
+  type TemplateDraft,
+} from './template-draft.ts';
 
 type Editing = { milestone: number; strategy: number | null; name: string } | null;
 
@@ -20,22 +42,53 @@ type Editing = { milestone: number; strategy: number | null; name: string } | nu
  * Strategy definitions as a template's strategies take them: a group id may be left empty, and becomes the name of
  * each flag the template is applied to (so flags keep rolling out to different users).
  */
-const forTemplates = (definitions: readonly StrategyDefinition[]): StrategyDefinition[] => definitions.map((definition) => ({
-  ...definition,
-  parameters: definition.parameters.map((parameter) => (parameter.name === 'groupId' ? { ...parameter, required: false, description: "Empty: the flag's name, on each flag the template is applied to" } : parameter)),
-}));
+const forTemplates = (definitions: readonly StrategyDefinition[]): StrategyDefinition[] =>
+  definitions.map((definition) => ({
+    ...definition,
+    parameters: definition.parameters.map((parameter) =>
+      parameter.name === 'groupId'
+        ? {
+            ...parameter,
+            required: false,
+            description: "Empty: the flag's name, on each flag the template is applied to",
+          }
+        : parameter,
+    ),
+  }));
 
 /** A milestone's strategy in the shape the strategy form edits (a flag's strategy). */
 const asStrategy = (strategy: CreateFeatureStrategy & { id?: string }): FeatureStrategy => ({
-  id: strategy.id ?? '', featureName: '', sortOrder: strategy.sortOrder ?? 0, name: strategy.name, title: strategy.title ?? null, disabled: strategy.disabled ?? false,
-  parameters: (strategy.parameters ?? {}), constraints: (strategy.constraints ?? []),
-  variants: (strategy.variants ?? []), segments: strategy.segments ?? [],
+  id: strategy.id ?? '',
+  featureName: '',
+  sortOrder: strategy.sortOrder ?? 0,
+  name: strategy.name,
+  title: strategy.title ?? null,
+  disabled: strategy.disabled ?? false,
+  parameters: strategy.parameters ?? {},
+  constraints: strategy.constraints ?? [],
+  variants: strategy.variants ?? [],
+  segments: strategy.segments ?? [],
 });
 
 /** A milestone: its name, its strategies, and how long before the next one starts on its own. */
-function MilestoneCard({ milestone, index, last, onChange, onMove, onRemove, onEditStrategy, definitions }: {
-  milestone: MilestoneDraft; index: number; last: boolean; onChange: (next: MilestoneDraft) => void; onMove: (by: -1 | 1) => void; onRemove: () => void;
-  onEditStrategy: (strategy: number | null, name: string) => void; definitions: Parameters<typeof strategyLabel>[0];
+function MilestoneCard({
+  milestone,
+  index,
+  last,
+  onChange,
+  onMove,
+  onRemove,
+  onEditStrategy,
+  definitions,
+}: {
+  milestone: MilestoneDraft;
+  index: number;
+  last: boolean;
+  onChange: (next: MilestoneDraft) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+  onEditStrategy: (strategy: number | null, name: string) => void;
+  definitions: Parameters<typeof strategyLabel>[0];
 }) {
   const headingId = `milestone-${milestone.key}`;
   return (
@@ -43,37 +96,111 @@ function MilestoneCard({ milestone, index, last, onChange, onMove, onRemove, onE
       <Stack gap="sm">
         <Group justify="space-between" align="flex-end">
           <Group gap="sm" align="flex-end">
-            <Title order={3} size="h5" id={headingId}>Milestone {index + 1}</Title>
-            <TextInput label="Name" value={milestone.name} onChange={(event) => onChange({ ...milestone, name: event.currentTarget.value })} aria-label={`Name of milestone ${index + 1}`} />
+            <Title order={3} size="h5" id={headingId}>
+              Milestone {index + 1}
+            </Title>
+            <TextInput
+              label="Name"
+              value={milestone.name}
+              onChange={(event) => onChange({ ...milestone, name: event.currentTarget.value })}
+              aria-label={`Name of milestone ${index + 1}`}
+            />
           </Group>
           <Group gap={4}>
-            <ActionIcon variant="subtle" aria-label={`Move milestone ${index + 1} up`} disabled={index === 0} onClick={() => onMove(-1)}>↑</ActionIcon>
-            <ActionIcon variant="subtle" aria-label={`Move milestone ${index + 1} down`} disabled={last} onClick={() => onMove(1)}>↓</ActionIcon>
-            <Button size="compact-sm" variant="subtle" color="red" onClick={onRemove} aria-label={`Remove milestone ${index + 1}`}>Remove</Button>
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Move milestone ${index + 1} up`}
+              disabled={index === 0}
+              onClick={() => onMove(-1)}
+            >
+              ↑
+            </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Move milestone ${index + 1} down`}
+              disabled={last}
+              onClick={() => onMove(1)}
+            >
+              ↓
+            </ActionIcon>
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="red"
+              onClick={onRemove}
+              aria-label={`Remove milestone ${index + 1}`}
+            >
+              Remove
+            </Button>
           </Group>
         </Group>
-        {milestone.strategies.length === 0 ? <Text size="sm" c="dimmed">No strategies: the flag is on for everyone while this milestone runs.</Text> : null}
+        {milestone.strategies.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No strategies: the flag is on for everyone while this milestone runs.
+          </Text>
+        ) : null}
         {milestone.strategies.map((strategy, position) => (
           <Group key={position} justify="space-between" wrap="nowrap">
-            <Text size="sm"><b>{strategyLabel(definitions, strategy.name)}</b>: {strategySummary({ name: strategy.name, parameters: (strategy.parameters ?? {}) })}{strategy.constraints?.length ? `, ${strategy.constraints.length} constraint(s)` : ''}</Text>
+            <Text size="sm">
+              <b>{strategyLabel(definitions, strategy.name)}</b>:{' '}
+              {strategySummary({ name: strategy.name, parameters: strategy.parameters ?? {} })}
+              {strategy.constraints?.length ? `, ${strategy.constraints.length} constraint(s)` : ''}
+            </Text>
             <Group gap={4} wrap="nowrap">
-              <Button size="compact-sm" variant="subtle" onClick={() => onEditStrategy(position, strategy.name)} aria-label={`Edit strategy ${position + 1} of milestone ${index + 1}`}>Edit</Button>
-              <Button size="compact-sm" variant="subtle" color="red" onClick={() => onChange({ ...milestone, strategies: milestone.strategies.filter((_, at) => at !== position) })} aria-label={`Remove strategy ${position + 1} of milestone ${index + 1}`}>Remove</Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                onClick={() => onEditStrategy(position, strategy.name)}
+                aria-label={`Edit strategy ${position + 1} of milestone ${index + 1}`}
+              >
+                Edit
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                onClick={() =>
+                  onChange({ ...milestone, strategies: milestone.strategies.filter((_, at) => at !== position) })
+                }
+                aria-label={`Remove strategy ${position + 1} of milestone ${index + 1}`}
+              >
+                Remove
+              </Button>
             </Group>
           </Group>
         ))}
         <Group justify="space-between" align="flex-end">
           <Menu position="bottom-start">
-            <Menu.Target><Button size="xs" variant="light" aria-label={`Add strategy to milestone ${index + 1}`}>Add strategy</Button></Menu.Target>
+            <Menu.Target>
+              <Button size="xs" variant="light" aria-label={`Add strategy to milestone ${index + 1}`}>
+                Add strategy
+              </Button>
+            </Menu.Target>
             <Menu.Dropdown>
-              {definitions.filter((definition) => !definition.deprecated).map((definition) => (
-                <Menu.Item key={definition.name} onClick={() => onEditStrategy(null, definition.name)}>{strategyLabel(definitions, definition.name)}</Menu.Item>
-              ))}
+              {definitions
+                .filter((definition) => !definition.deprecated)
+                .map((definition) => (
+                  <Menu.Item key={definition.name} onClick={() => onEditStrategy(null, definition.name)}>
+                    {strategyLabel(definitions, definition.name)}
+                  </Menu.Item>
+                ))}
             </Menu.Dropdown>
           </Menu>
-          {last ? <Text size="xs" c="dimmed">The last milestone runs until the plan is removed.</Text> : (
-            <NumberInput label="Move on after (minutes)" description="Empty: started by hand" min={1} allowDecimal={false} w={220}
-              value={milestone.interval} onChange={(value) => onChange({ ...milestone, interval: String(value) })} aria-label={`Minutes before milestone ${index + 2} of milestone ${index + 1}`} />
+          {last ? (
+            <Text size="xs" c="dimmed">
+              The last milestone runs until the plan is removed.
+            </Text>
+          ) : (
+            <NumberInput
+              label="Move on after (minutes)"
+              description="Empty: started by hand"
+              min={1}
+              allowDecimal={false}
+              w={220}
+              value={milestone.interval}
+              onChange={(value) => onChange({ ...milestone, interval: String(value) })}
+              aria-label={`Minutes before milestone ${index + 2} of milestone ${index + 1}`}
+            />
           )}
         </Group>
       </Stack>
@@ -94,7 +221,8 @@ function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: s
   const save = templateId ? update : create;
   const problem = templateProblem(draft);
   const allowed = can(templateId ? 'RELEASE_PLAN_TEMPLATE_UPDATE' : 'RELEASE_PLAN_TEMPLATE_CREATE');
-  const setMilestone = (index: number, next: MilestoneDraft) => setDraft({ ...draft, milestones: draft.milestones.map((milestone, at) => (at === index ? next : milestone)) });
+  const setMilestone = (index: number, next: MilestoneDraft) =>
+    setDraft({ ...draft, milestones: draft.milestones.map((milestone, at) => (at === index ? next : milestone)) });
   const submit = () => {
     if (problem) return;
     const body = templateBody(draft);
@@ -102,38 +230,108 @@ function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: s
     else create.mutate(body, { onSuccess: () => void navigate('/admin/release-templates') });
   };
   const editedMilestone = editing ? draft.milestones[editing.milestone] : undefined;
-  const editedStrategy = editing && editing.strategy !== null ? editedMilestone?.strategies[editing.strategy] : undefined;
+  const editedStrategy =
+    editing && editing.strategy !== null ? editedMilestone?.strategies[editing.strategy] : undefined;
   const saveStrategy = (body: CreateFeatureStrategy) => {
     if (!editing || !editedMilestone) return;
-    const strategies = editing.strategy === null ? [...editedMilestone.strategies, body]
-      : editedMilestone.strategies.map((strategy, at) => (at === editing.strategy ? { ...body, ...(strategy.id ? { id: strategy.id } : {}) } : strategy));
+    const strategies =
+      editing.strategy === null
+        ? [...editedMilestone.strategies, body]
+        : editedMilestone.strategies.map((strategy, at) =>
+            at === editing.strategy ? { ...body, ...(strategy.id ? { id: strategy.id } : {}) } : strategy,
+          );
     setMilestone(editing.milestone, { ...editedMilestone, strategies });
     setEditing(null);
   };
   return (
     <Stack maw={900}>
-      <Title order={2} size="h3">{templateId ? `Release template ${initial.name}` : 'New release template'}</Title>
-      <TextInput label="Name" required value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} error={fieldError(save.error, 'name')} />
-      <Textarea label="Description" value={draft.description} onChange={(event) => setDraft({ ...draft, description: event.currentTarget.value })} autosize minRows={1} />
+      <Title order={2} size="h3">
+        {templateId ? `Release template ${initial.name}` : 'New release template'}
+      </Title>
+      <TextInput
+        label="Name"
+        required
+        value={draft.name}
+        onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
+        error={fieldError(save.error, 'name')}
+      />
+      <Textarea
+        label="Description"
+        value={draft.description}
+        onChange={(event) => setDraft({ ...draft, description: event.currentTarget.value })}
+        autosize
+        minRows={1}
+      />
       {draft.milestones.map((milestone, index) => (
-        <MilestoneCard key={milestone.key} milestone={milestone} index={index} last={index === draft.milestones.length - 1} definitions={definitions.data ?? []}
-          onChange={(next) => setMilestone(index, next)} onMove={(by) => setDraft({ ...draft, milestones: movedMilestone(draft.milestones, index, by) })}
+        <MilestoneCard
+          key={milestone.key}
+          milestone={milestone}
+          index={index}
+          last={index === draft.milestones.length - 1}
+          definitions={definitions.data ?? []}
+          onChange={(next) => setMilestone(index, next)}
+          onMove={(by) => setDraft({ ...draft, milestones: movedMilestone(draft.milestones, index, by) })}
           onRemove={() => setDraft({ ...draft, milestones: draft.milestones.filter((_, at) => at !== index) })}
-          onEditStrategy={(strategy, name) => setEditing({ milestone: index, strategy, name })} />
+          onEditStrategy={(strategy, name) => setEditing({ milestone: index, strategy, name })}
+        />
       ))}
-      <Group><Button variant="light" onClick={() => setDraft({ ...draft, milestones: [...draft.milestones, newMilestone(`Milestone ${draft.milestones.length + 1}`)] })}>Add milestone</Button></Group>
-      {problem ? <Text size="sm" c="dimmed">{problem}</Text> : null}
-      {save.error ? <Alert color="red" role="alert" title="Not saved">{messageOf(save.error)}</Alert> : null}
+      <Group>
+        <Button
+          variant="light"
+          onClick={() =>
+            setDraft({
+              ...draft,
+              milestones: [...draft.milestones, newMilestone(`Milestone ${draft.milestones.length + 1}`)],
+            })
+          }
+        >
+          Add milestone
+        </Button>
+      </Group>
+      {problem ? (
+        <Text size="sm" c="dimmed">
+          {problem}
+        </Text>
+      ) : null}
+      {save.error ? (
+        <Alert color="red" role="alert" title="Not saved">
+          {messageOf(save.error)}
+        </Alert>
+      ) : null}
       <Group justify="flex-end">
-        <Button variant="default" onClick={() => void navigate('/admin/release-templates')}>Cancel</Button>
-        <Button onClick={submit} loading={save.isPending} disabled={problem !== null || !allowed.allowed} title={allowed.reason}>Save release template</Button>
+        <Button variant="default" onClick={() => void navigate('/admin/release-templates')}>
+          Cancel
+        </Button>
+        <Button
+          onClick={submit}
+          loading={save.isPending}
+          disabled={problem !== null || !allowed.allowed}
+          title={allowed.reason}
+        >
+          Save release template
+        </Button>
       </Group>
       {editing && editedMilestone ? (
         <StrategyForm
           heading={`${editedStrategy ? 'Edit' : 'Add'} ${strategyLabel(definitions.data ?? [], editing.name)} in ${editedMilestone.name}`}
-          initial={editedStrategy ? draftOf(asStrategy(editedStrategy)) : newStrategyDraft((definitions.data ?? []).find((one) => one.name === editing.name), editing.name, '')}
-          project="default" definitions={forTemplates(definitions.data ?? [])} fields={fields.data ?? []} segments={(segments.data ?? []).filter((segment) => segment.project === null)}
-          onSubmit={saveStrategy} pending={false} error={null} onClose={() => setEditing(null)} />
+          initial={
+            editedStrategy
+              ? draftOf(asStrategy(editedStrategy))
+              : newStrategyDraft(
+                  (definitions.data ?? []).find((one) => one.name === editing.name),
+                  editing.name,
+                  '',
+                )
+          }
+          project="default"
+          definitions={forTemplates(definitions.data ?? [])}
+          fields={fields.data ?? []}
+          segments={(segments.data ?? []).filter((segment) => segment.project === null)}
+          onSubmit={saveStrategy}
+          pending={false}
+          error={null}
+          onClose={() => setEditing(null)}
+        />
       ) : null}
     </Stack>
   );

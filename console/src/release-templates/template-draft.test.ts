@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { movedMilestone, newMilestone, templateBody, templateProblem, type TemplateDraft } from './template-draft.ts';
 
 const draft = (): TemplateDraft => ({
-  name: ' Careful ', description: '',
+  name: ' Careful ',
+  description: '',
   milestones: [
-    { ...newMilestone('Internal'), interval: '30', strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100' } }] },
+    {
+      ...newMilestone('Internal'),
+      interval: '30',
+      strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100' } }],
+    },
     { ...newMilestone('Everyone'), interval: '15', strategies: [] },
   ],
 });
@@ -14,7 +19,12 @@ describe('template drafts', () => {
     expect(templateBody(draft())).toEqual({
       name: 'Careful',
       milestones: [
-        { name: 'Internal', sortOrder: 0, transitionCondition: { intervalMinutes: 30 }, strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100' }, sortOrder: 0 }] },
+        {
+          name: 'Internal',
+          sortOrder: 0,
+          transitionCondition: { intervalMinutes: 30 },
+          strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100' }, sortOrder: 0 }],
+        },
         { name: 'Everyone', sortOrder: 1, transitionCondition: null, strategies: [] },
       ],
     });
@@ -23,8 +33,12 @@ describe('template drafts', () => {
   it('say what is missing before they are sent', () => {
     expect(templateProblem(draft())).toBeNull();
     expect(templateProblem({ ...draft(), name: ' ' })).toMatch(/name/);
-    expect(templateProblem({ ...draft(), milestones: [{ ...newMilestone('A'), interval: '0' }, newMilestone('B')] })).toMatch(/at least 1/);
-    expect(templateProblem({ ...draft(), milestones: [{ ...newMilestone('A'), interval: '1.5' }, newMilestone('B')] })).toMatch(/whole number/);
+    expect(
+      templateProblem({ ...draft(), milestones: [{ ...newMilestone('A'), interval: '0' }, newMilestone('B')] }),
+    ).toMatch(/at least 1/);
+    expect(
+      templateProblem({ ...draft(), milestones: [{ ...newMilestone('A'), interval: '1.5' }, newMilestone('B')] }),
+    ).toMatch(/whole number/);
   });
 
   it('move milestones up and down, not past either end', () => {

@@ -2,7 +2,13 @@ import type { CreateFeatureStrategy } from '@bunting/contracts';
 import type { ReleaseTemplate, ReleaseTemplateBody } from './release-template-queries.ts';
 
 /** A milestone as the editor holds it: its interval as typed ('' for none). */
-export type MilestoneDraft = { key: string; id?: string; name: string; interval: string; strategies: (CreateFeatureStrategy & { id?: string })[] };
+export type MilestoneDraft = {
+  key: string;
+  id?: string;
+  name: string;
+  interval: string;
+  strategies: (CreateFeatureStrategy & { id?: string })[];
+};
 export type TemplateDraft = { name: string; description: string; milestones: MilestoneDraft[] };
 
 let keys = 0;
@@ -11,16 +17,25 @@ const nextKey = () => `milestone-${(keys += 1)}`;
 export const newMilestone = (name: string): MilestoneDraft => ({ key: nextKey(), name, interval: '', strategies: [] });
 
 /** A new template: one milestone, to start from. */
-export const newTemplateDraft = (): TemplateDraft => ({ name: '', description: '', milestones: [newMilestone('Milestone 1')] });
+export const newTemplateDraft = (): TemplateDraft => ({
+  name: '',
+  description: '',
+  milestones: [newMilestone('Milestone 1')],
+});
 
 export function templateDraftOf(template: ReleaseTemplate): TemplateDraft {
   return {
     name: template.name,
     description: template.description ?? '',
     milestones: template.milestones.map((milestone) => ({
-      key: nextKey(), id: milestone.id, name: milestone.name,
+      key: nextKey(),
+      id: milestone.id,
+      name: milestone.name,
       interval: milestone.transitionCondition ? String(milestone.transitionCondition.intervalMinutes) : '',
-      strategies: milestone.strategies.map(({ milestoneId: _milestoneId, strategyName: _strategyName, sortOrder: _sortOrder, ...strategy }) => strategy as CreateFeatureStrategy & { id: string }),
+      strategies: milestone.strategies.map(
+        ({ milestoneId: _milestoneId, strategyName: _strategyName, sortOrder: _sortOrder, ...strategy }) =>
+          strategy as CreateFeatureStrategy & { id: string },
+      ),
     })),
   };
 }
@@ -30,7 +45,13 @@ export function templateProblem(draft: TemplateDraft): string | null {
   if (!draft.name.trim()) return 'Give the template a name.';
   if (draft.milestones.length === 0) return 'A template needs at least one milestone.';
   if (draft.milestones.some((milestone) => !milestone.name.trim())) return 'Every milestone needs a name.';
-  const bad = draft.milestones.slice(0, -1).find((milestone) => milestone.interval.trim() !== '' && !(Number.isInteger(Number(milestone.interval)) && Number(milestone.interval) >= 1));
+  const bad = draft.milestones
+    .slice(0, -1)
+    .find(
+      (milestone) =>
+        milestone.interval.trim() !== '' &&
+        !(Number.isInteger(Number(milestone.interval)) && Number(milestone.interval) >= 1),
+    );
   return bad ? `"${bad.name}": minutes before moving on must be a whole number of at least 1.` : null;
 }
 
@@ -43,7 +64,10 @@ export function templateBody(draft: TemplateDraft): ReleaseTemplateBody {
       ...(milestone.id ? { id: milestone.id } : {}),
       name: milestone.name.trim(),
       sortOrder: index,
-      transitionCondition: index < draft.milestones.length - 1 && milestone.interval.trim() ? { intervalMinutes: Number(milestone.interval) } : null,
+      transitionCondition:
+        index < draft.milestones.length - 1 && milestone.interval.trim()
+          ? { intervalMinutes: Number(milestone.interval) }
+          : null,
       strategies: milestone.strategies.map((strategy, order) => ({ ...strategy, sortOrder: order })),
     })),
   };

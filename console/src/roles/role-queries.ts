@@ -13,12 +13,16 @@ export type PermissionCatalogue = AnswerOf<'/api/admin/permissions'>;
 
 const refresh = ['/api/admin/roles'] as const;
 
-export const useCreateRole = () => useChange(
-  (body: BodyOf<'/api/admin/roles', 'post'>) => answer(api.POST('/api/admin/roles', { body: checked(CreateRole, body) })),
-  { refresh, done: 'Role created' },
-);
+export const useCreateRole = () =>
+  useChange(
+    (body: BodyOf<'/api/admin/roles', 'post'>) =>
+      answer(api.POST('/api/admin/roles', { body: checked(CreateRole, body) })),
+    { refresh, done: 'Role created' },
+  );
 
-export const useDeleteRole = () => useChange(
-  (id: number) => answer(api.DELETE('/api/admin/roles/{roleId}', { params: { path: { roleId: id } } })),
-  { refresh, done: 'Role deleted', failed: 'Not deleted' },
-);
+export const useDeleteRole = () =>
+  useChange((id: number) => answer(api.DELETE('/api/admin/roles/{roleId}', { params: { path: { roleId: id } } })), {
+    refresh,
+    done: 'Role deleted',
+    failed: 'Not deleted',
+  });

@@ -5,10 +5,12 @@ import { useChange } from '../ui/use-change.ts';
 
 export const useScimSettings = () => useQuery(endpointQuery('/api/admin/scim-settings'));
 
-export const useSetScim = () => useChange(
-  (enabled: boolean) => answer(api.POST('/api/admin/scim-settings', { body: { enabled } })),
-  { refresh: ['/api/admin/scim-settings'], done: 'SCIM provisioning saved', failed: 'Not saved' },
-);
+export const useSetScim = () =>
+  useChange((enabled: boolean) => answer(api.POST('/api/admin/scim-settings', { body: { enabled } })), {
+    refresh: ['/api/admin/scim-settings'],
+    done: 'SCIM provisioning saved',
+    failed: 'Not saved',
+  });
 
 /** A new token for the identity provider (the one before stops working); shown once. */
 export function useNewScimToken() {

@@ -21,18 +21,56 @@ function SegmentModal({ segment, onClose }: { segment: Segment | null; onClose: 
   const problems = constraints.map(constraintProblem);
   const save = useSaveSegment(segment?.id);
   const submit = () => {
-    if (problems.every((problem) => problem === undefined)) save.mutate({ name, description: description || null, constraints: constraints.map(toWire) }, { onSuccess: onClose });
+    if (problems.every((problem) => problem === undefined))
+      save.mutate(
+        { name, description: description || null, constraints: constraints.map(toWire) },
+        { onSuccess: onClose },
+      );
   };
   return (
-    <FormModal title={segment ? `Segment ${segment.name}` : 'New segment'} size="xl" onClose={onClose} onSubmit={submit} submitLabel="Save segment"
-      pending={save.isPending} disabled={!name.trim()} error={save.error} fields={['name', 'description']}>
-      <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldError(save.error, 'name')} data-autofocus />
-      <Textarea label="Description" autosize minRows={1} value={description} onChange={(event) => setDescription(event.currentTarget.value)} error={fieldError(save.error, 'description')} />
-      <Text fw={600} size="sm">Constraints (all must hold)</Text>
-      <ConstraintEditor constraints={constraints} fields={fields.data ?? []} onChange={setConstraints} errors={problems} />
+    <FormModal
+      title={segment ? `Segment ${segment.name}` : 'New segment'}
+      size="xl"
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Save segment"
+      pending={save.isPending}
+      disabled={!name.trim()}
+      error={save.error}
+      fields={['name', 'description']}
+    >
+      <TextInput
+        label="Name"
+        required
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={fieldError(save.error, 'name')}
+        data-autofocus
+      />
+      <Textarea
+        label="Description"
+        autosize
+        minRows={1}
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        error={fieldError(save.error, 'description')}
+      />
+      <Text fw={600} size="sm">
+        Constraints (all must hold)
+      </Text>
+      <ConstraintEditor
+        constraints={constraints}
+        fields={fields.data ?? []}
+        onChange={setConstraints}
+        errors={problems}
+      />
       {segment ? (
         <Text size="sm" c="dimmed">
-          {use.data ? (use.data.strategies.length === 0 ? 'No strategy uses this segment.' : `Used by ${use.data.strategies.map((strategy) => `${strategy.featureName} (${strategy.environment})`).join(', ')}.`) : 'Looking up where it is used…'}
+          {use.data
+            ? use.data.strategies.length === 0
+              ? 'No strategy uses this segment.'
+              : `Used by ${use.data.strategies.map((strategy) => `${strategy.featureName} (${strategy.environment})`).join(', ')}.`
+            : 'Looking up where it is used…'}
         </Text>
       ) : null}
     </FormModal>
@@ -47,22 +85,42 @@ export default function SegmentsPage() {
   const remove = useRemoveSegment();
   return (
     <Stack>
-      <CreateButton permission={can('CREATE_SEGMENT')} onClick={() => setEditing(null)}>New segment</CreateButton>
-      <ListTable query={segments} label="Segments" empty="No segments yet" columns={['Name', { label: 'Constraints', numeric: true }, 'Project', '']} rowKey={(segment) => segment.id}
+      <CreateButton permission={can('CREATE_SEGMENT')} onClick={() => setEditing(null)}>
+        New segment
+      </CreateButton>
+      <ListTable
+        query={segments}
+        label="Segments"
+        empty="No segments yet"
+        columns={['Name', { label: 'Constraints', numeric: true }, 'Project', '']}
+        rowKey={(segment) => segment.id}
         cells={(segment) => (
           <>
             <Table.Td>
-              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment)}>{segment.name}</Button>
-              {segment.description ? <Text size="sm" c="dimmed">{segment.description}</Text> : null}
+              <Button variant="subtle" size="compact-sm" onClick={() => setEditing(segment)}>
+                {segment.name}
+              </Button>
+              {segment.description ? (
+                <Text size="sm" c="dimmed">
+                  {segment.description}
+                </Text>
+              ) : null}
             </Table.Td>
             <Table.Td ta="right">{segment.constraints.length}</Table.Td>
             <Table.Td>{segment.project ?? 'every project'}</Table.Td>
             <Table.Td>
-              <DeleteButton verb="Remove" what={segment.name} disabled={!can('DELETE_SEGMENT').allowed} title={`Remove ${segment.name}?`}
-                message="A segment still used by a strategy cannot be removed." onConfirm={() => remove.mutate(segment.id)} />
+              <DeleteButton
+                verb="Remove"
+                what={segment.name}
+                disabled={!can('DELETE_SEGMENT').allowed}
+                title={`Remove ${segment.name}?`}
+                message="A segment still used by a strategy cannot be removed."
+                onConfirm={() => remove.mutate(segment.id)}
+              />
             </Table.Td>
           </>
-        )} />
+        )}
+      />
       {editing !== undefined ? <SegmentModal segment={editing} onClose={() => setEditing(undefined)} /> : null}
     </Stack>
   );

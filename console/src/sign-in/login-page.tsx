@@ -25,10 +25,20 @@ export default function LoginPage() {
       <Paper withBorder shadow="sm" p="xl" w={380}>
         <main>
           <Stack>
-            <Title order={1} size="h2">Sign in to Bunting</Title>
-            {formShown ? <MainForm onSignedIn={() => void navigate(redirect, { replace: true })} /> : <Text size="sm">Password sign-in is turned off on this installation.</Text>}
+            <Title order={1} size="h2">
+              Sign in to Bunting
+            </Title>
+            {formShown ? (
+              <MainForm onSignedIn={() => void navigate(redirect, { replace: true })} />
+            ) : (
+              <Text size="sm">Password sign-in is turned off on this installation.</Text>
+            )}
             {others.length > 0 && formShown ? <Divider label="or" labelPosition="center" /> : null}
-            {others.map((option) => <Button key={option.type} component="a" href={option.path} variant="default">{option.message}</Button>)}
+            {others.map((option) => (
+              <Button key={option.type} component="a" href={option.path} variant="default">
+                {option.message}
+              </Button>
+            ))}
           </Stack>
         </main>
       </Paper>

@@ -8,12 +8,16 @@ export default function SignInSettingsPage() {
     <Stack maw={760}>
       {SIGN_IN_METHODS.map(({ type, title, Settings }) => (
         <Paper key={type} withBorder p="md">
-          <Title order={2} size="h4" mb="xs">{title}</Title>
+          <Title order={2} size="h4" mb="xs">
+            {title}
+          </Title>
           <Settings />
         </Paper>
       ))}
       <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="xs">SCIM provisioning</Title>
+        <Title order={2} size="h4" mb="xs">
+          SCIM provisioning
+        </Title>
         <ScimSettingsSection />
       </Paper>
     </Stack>

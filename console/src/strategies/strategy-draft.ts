@@ -3,7 +3,10 @@ import { constraintProblem, toWire as constraintToWire } from '../constraints/co
 import { toDraft, toWire as variantsToWire, variantsReady, type VariantDraft } from '../variants/variant-drafts.ts';
 
 /** A new strategy's parameters: rollouts start at 100 % with default stickiness, grouped by the flag's name. */
-export function defaultParameters(definition: StrategyDefinition | undefined, flagName: string): Record<string, string> {
+export function defaultParameters(
+  definition: StrategyDefinition | undefined,
+  flagName: string,
+): Record<string, string> {
   const parameters: Record<string, string> = {};
   for (const parameter of definition?.parameters ?? []) {
     if (parameter.name === 'stickiness') parameters.stickiness = 'default';
@@ -15,8 +18,13 @@ export function defaultParameters(definition: StrategyDefinition | undefined, fl
 }
 
 /** Required parameters left empty, by name. */
-export function missingParameters(definition: StrategyDefinition | undefined, parameters: Record<string, string>): string[] {
-  return (definition?.parameters ?? []).filter((parameter) => parameter.required && !(parameters[parameter.name] ?? '').trim()).map((parameter) => parameter.name);
+export function missingParameters(
+  definition: StrategyDefinition | undefined,
+  parameters: Record<string, string>,
+): string[] {
+  return (definition?.parameters ?? [])
+    .filter((parameter) => parameter.required && !(parameters[parameter.name] ?? '').trim())
+    .map((parameter) => parameter.name);
 }
 
 /** A strategy as its editor holds it. */
@@ -36,14 +44,29 @@ export function draftOf(strategy: FeatureStrategy): StrategyDraft {
     title: strategy.title ?? '',
     disabled: strategy.disabled,
     parameters: { ...strategy.parameters },
-    constraints: strategy.constraints.map((constraint) => ({ ...constraint, operator: constraint.operator as ConstraintInput['operator'] })),
+    constraints: strategy.constraints.map((constraint) => ({
+      ...constraint,
+      operator: constraint.operator as ConstraintInput['operator'],
+    })),
     segments: [...strategy.segments],
     variants: strategy.variants.map(toDraft),
   };
 }
 
-export function newStrategyDraft(definition: StrategyDefinition | undefined, name: string, flagName: string): StrategyDraft {
-  return { name, title: '', disabled: false, parameters: defaultParameters(definition, flagName), constraints: [], segments: [], variants: [] };
+export function newStrategyDraft(
+  definition: StrategyDefinition | undefined,
+  name: string,
+  flagName: string,
+): StrategyDraft {
+  return {
+    name,
+    title: '',
+    disabled: false,
+    parameters: defaultParameters(definition, flagName),
+    constraints: [],
+    segments: [],
+    variants: [],
+  };
 }
 
 /** The body of a create or update: what the API accepts for a feature strategy. */

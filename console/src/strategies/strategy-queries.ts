@@ -17,25 +17,69 @@ export function useStrategyChanges(project: string, flag: string, environment: s
   const withId = (strategyId: string) => ({ params: { path: { ...path, strategyId } } });
   return {
     guarded,
-    add: useFlagChange((body: CreateFeatureStrategy) => (guarded
-      ? drafts.propose(environment, { feature: flag, action: 'addStrategy', payload: body })
-      : answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', { params: { path }, body }))),
-    guarded ? inDraft('The strategy') : `Strategy saved in ${environment}`),
-    update: useFlagChange(({ id, body }: { id: string; body: CreateFeatureStrategy }) => (guarded
-      ? drafts.propose(environment, { feature: flag, action: 'updateStrategy', payload: { ...body, id } })
-      : answer(api.PUT('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', { ...withId(id), body }))),
-    ({ body }) => (guarded ? inDraft(body.disabled === undefined ? 'The strategy' : `${body.disabled ? 'Disabling' : 'Enabling'} the strategy`) : `Strategy saved in ${environment}`)),
-    reorder: useFlagChange((order: SortOrder) => (guarded
-      ? drafts.propose(environment, { feature: flag, action: 'reorderStrategy', payload: order })
-      : answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order', { params: { path }, body: order }))),
-    guarded ? inDraft('The new order') : 'Strategies reordered'),
-    remove: useFlagChange((id: string) => (guarded
-      ? drafts.propose(environment, { feature: flag, action: 'deleteStrategy', payload: { id } })
-      : answer(api.DELETE('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}', withId(id)))),
-    guarded ? inDraft('Deleting the strategy') : `Strategy deleted from ${environment}`),
+    add: useFlagChange(
+      (body: CreateFeatureStrategy) =>
+        guarded
+          ? drafts.propose(environment, { feature: flag, action: 'addStrategy', payload: body })
+          : answer(
+              api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+                params: { path },
+                body,
+              }),
+            ),
+      guarded ? inDraft('The strategy') : `Strategy saved in ${environment}`,
+    ),
+    update: useFlagChange(
+      ({ id, body }: { id: string; body: CreateFeatureStrategy }) =>
+        guarded
+          ? drafts.propose(environment, { feature: flag, action: 'updateStrategy', payload: { ...body, id } })
+          : answer(
+              api.PUT(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}',
+                { ...withId(id), body },
+              ),
+            ),
+      ({ body }) =>
+        guarded
+          ? inDraft(
+              body.disabled === undefined ? 'The strategy' : `${body.disabled ? 'Disabling' : 'Enabling'} the strategy`,
+            )
+          : `Strategy saved in ${environment}`,
+    ),
+    reorder: useFlagChange(
+      (order: SortOrder) =>
+        guarded
+          ? drafts.propose(environment, { feature: flag, action: 'reorderStrategy', payload: order })
+          : answer(
+              api.POST(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/set-sort-order',
+                { params: { path }, body: order },
+              ),
+            ),
+      guarded ? inDraft('The new order') : 'Strategies reordered',
+    ),
+    remove: useFlagChange(
+      (id: string) =>
+        guarded
+          ? drafts.propose(environment, { feature: flag, action: 'deleteStrategy', payload: { id } })
+          : answer(
+              api.DELETE(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}',
+                withId(id),
+              ),
+            ),
+      guarded ? inDraft('Deleting the strategy') : `Strategy deleted from ${environment}`,
+    ),
     /** A copy in another environment (straight there: the copy is a new strategy, not a change of this one). */
-    copyTo: useFlagChange(({ target, body }: { target: string; body: CreateFeatureStrategy }) => answer(api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-      params: { path: { ...path, environment: target } }, body,
-    })), ({ target }) => `Strategy copied to ${target}`),
+    copyTo: useFlagChange(
+      ({ target, body }: { target: string; body: CreateFeatureStrategy }) =>
+        answer(
+          api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
+            params: { path: { ...path, environment: target } },
+            body,
+          }),
+        ),
+      ({ target }) => `Strategy copied to ${target}`,
+    ),
   };
 }

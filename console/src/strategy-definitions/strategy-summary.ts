@@ -1,7 +1,10 @@
 import type { FeatureStrategy } from '@bunting/contracts';
 
 const shortList = (text: string) => {
-  const values = text.split(',').map((value) => value.trim()).filter(Boolean);
+  const values = text
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
   return values.length <= 4 ? values.join(', ') : `${values.slice(0, 4).join(', ')} and ${values.length - 4} more`;
 };
 
@@ -20,12 +23,20 @@ export function strategySummary(strategy: Pick<FeatureStrategy, 'name' | 'parame
     case 'applicationHostname':
       return `Hosts ${shortList(p.hostNames ?? '')}`;
     default:
-      return Object.entries(p).map(([name, value]) => `${name}: ${value.length > 40 ? `${value.slice(0, 39)}…` : value}`).join('; ') || 'No parameters';
+      return (
+        Object.entries(p)
+          .map(([name, value]) => `${name}: ${value.length > 40 ? `${value.slice(0, 39)}…` : value}`)
+          .join('; ') || 'No parameters'
+      );
   }
 }
 
 /** The order after moving one strategy up or down, as the sort-order API wants it. */
-export function movedOrder(strategies: readonly Pick<FeatureStrategy, 'id'>[], id: string, by: -1 | 1): { id: string; sortOrder: number }[] {
+export function movedOrder(
+  strategies: readonly Pick<FeatureStrategy, 'id'>[],
+  id: string,
+  by: -1 | 1,
+): { id: string; sortOrder: number }[] {
   const ids = strategies.map((strategy) => strategy.id);
   const from = ids.indexOf(id);
   const to = from + by;

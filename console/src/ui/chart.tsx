@@ -38,14 +38,30 @@ function optionOf(data: ChartData): EChartsCoreOption {
     grid: { left: 48, right: 16, top: 16, bottom: 56 },
     xAxis: { type: 'category', data: [...data.categories] },
     yAxis: {
-      type: 'value', scale: data.yAxisMin === 'auto', ...(data.unit ? { name: data.unit } : {}),
+      type: 'value',
+      scale: data.yAxisMin === 'auto',
+      ...(data.unit ? { name: data.unit } : {}),
       // A threshold above every value would be drawn off the chart: the axis reaches past it.
-      ...(data.threshold !== undefined ? { max: (extent: { max: number }) => niceAbove(Math.max(extent.max, data.threshold!)) } : {}),
+      ...(data.threshold !== undefined
+        ? { max: (extent: { max: number }) => niceAbove(Math.max(extent.max, data.threshold!)) }
+        : {}),
     },
     series: data.series.map((series, index) => ({
-      type: data.kind, name: series.name, data: [...series.values], ...(series.stack ? { stack: series.stack } : {}), ...(data.kind === 'line' ? { showSymbol: data.categories.length < 3 } : {}),
+      type: data.kind,
+      name: series.name,
+      data: [...series.values],
+      ...(series.stack ? { stack: series.stack } : {}),
+      ...(data.kind === 'line' ? { showSymbol: data.categories.length < 3 } : {}),
       ...(index === 0 && data.threshold !== undefined
-        ? { markLine: { silent: true, symbol: 'none', lineStyle: { color: '#c92a2a', type: 'dashed' }, label: { position: 'insideEndTop', formatter: `threshold ${data.threshold}` }, data: [{ yAxis: data.threshold }] } }
+        ? {
+            markLine: {
+              silent: true,
+              symbol: 'none',
+              lineStyle: { color: '#c92a2a', type: 'dashed' },
+              label: { position: 'insideEndTop', formatter: `threshold ${data.threshold}` },
+              data: [{ yAxis: data.threshold }],
+            },
+          }
         : {}),
     })),
   };
@@ -72,15 +88,39 @@ export function Chart({ title, data, empty }: { title: string; data: ChartData; 
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
-        <Title order={2} size="h4">{title}</Title>
+        <Title order={2} size="h4">
+          {title}
+        </Title>
         {/* ECharts labels its own element with a description of the data; the figure keeps the chart's title. */}
-        {hasData ? <div role="img" aria-label={title}><div ref={element} aria-hidden style={{ height: 260, width: '100%' }} /></div> : <Text c="dimmed" size="sm">{empty ?? 'No data yet for this period.'}</Text>}
+        {hasData ? (
+          <div role="img" aria-label={title}>
+            <div ref={element} aria-hidden style={{ height: 260, width: '100%' }} />
+          </div>
+        ) : (
+          <Text c="dimmed" size="sm">
+            {empty ?? 'No data yet for this period.'}
+          </Text>
+        )}
         <VisuallyHidden>
           <Table aria-label={`${title} data`}>
-            <Table.Thead><Table.Tr><Table.Th>{data.kind === 'line' ? 'Date' : 'Category'}</Table.Th>{data.series.map((series) => <Table.Th key={series.name}>{series.name}</Table.Th>)}</Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{data.kind === 'line' ? 'Date' : 'Category'}</Table.Th>
+                {data.series.map((series) => (
+                  <Table.Th key={series.name}>{series.name}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {data.categories.map((category, index) => (
-                <Table.Tr key={category}><Table.Td>{category}</Table.Td>{data.series.map((series) => <Table.Td key={series.name}>{Number.isFinite(series.values[index]) ? series.values[index] : ''}</Table.Td>)}</Table.Tr>
+                <Table.Tr key={category}>
+                  <Table.Td>{category}</Table.Td>
+                  {data.series.map((series) => (
+                    <Table.Td key={series.name}>
+                      {Number.isFinite(series.values[index]) ? series.values[index] : ''}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>

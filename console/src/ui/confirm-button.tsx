@@ -20,13 +20,19 @@ export function ConfirmButton({ children, title, message, confirmLabel, onConfir
   };
   return (
     <>
-      <Button {...button} onClick={open}>{children}</Button>
+      <Button {...button} onClick={open}>
+        {children}
+      </Button>
       <Modal opened={opened} onClose={close} title={title}>
         <Stack>
           <Text size="sm">{message}</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={close}>Cancel</Button>
-            <Button color="red" onClick={() => void confirm().catch(() => undefined)}>{confirmLabel}</Button>
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirm().catch(() => undefined)}>
+              {confirmLabel}
+            </Button>
           </Group>
         </Stack>
       </Modal>

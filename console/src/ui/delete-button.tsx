@@ -17,7 +17,18 @@ type Props = {
 /** The small red Delete (or Remove) of a table row, which asks first. */
 export function DeleteButton({ verb = 'Delete', what, title, message, onConfirm, disabled }: Props) {
   return (
-    <ConfirmButton size="compact-sm" variant="subtle" color="red" aria-label={`${verb} ${what}`} disabled={disabled}
-      title={title} message={message} confirmLabel={verb} onConfirm={onConfirm}>{verb}</ConfirmButton>
+    <ConfirmButton
+      size="compact-sm"
+      variant="subtle"
+      color="red"
+      aria-label={`${verb} ${what}`}
+      disabled={disabled}
+      title={title}
+      message={message}
+      confirmLabel={verb}
+      onConfirm={onConfirm}
+    >
+      {verb}
+    </ConfirmButton>
   );
 }

@@ -20,7 +20,19 @@ type Props = {
 };
 
 /** A form in a dialog: its fields, the refusal no field shows, Cancel and the action. */
-export function FormModal({ title, onClose, onSubmit, submitLabel, closeLabel = 'Cancel', pending, disabled, error, fields = [], size, children }: Props) {
+export function FormModal({
+  title,
+  onClose,
+  onSubmit,
+  submitLabel,
+  closeLabel = 'Cancel',
+  pending,
+  disabled,
+  error,
+  fields = [],
+  size,
+  children,
+}: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -32,8 +44,12 @@ export function FormModal({ title, onClose, onSubmit, submitLabel, closeLabel = 
           {children}
           <FormError error={error} fields={fields} />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>{closeLabel}</Button>
-            <Button type="submit" loading={pending} disabled={disabled ?? false}>{submitLabel}</Button>
+            <Button variant="default" onClick={onClose}>
+              {closeLabel}
+            </Button>
+            <Button type="submit" loading={pending} disabled={disabled ?? false}>
+              {submitLabel}
+            </Button>
           </Group>
         </Stack>
       </form>
@@ -44,5 +60,9 @@ export function FormModal({ title, onClose, onSubmit, submitLabel, closeLabel = 
 /** A refusal that none of the given fields shows, as an alert. */
 export function FormError({ error, fields = [] }: { error: unknown; fields?: readonly string[] }) {
   if (!error || fields.some((field) => fieldError(error, field))) return null;
-  return <Alert color="red" role="alert">{messageOf(error)}</Alert>;
+  return (
+    <Alert color="red" role="alert">
+      {messageOf(error)}
+    </Alert>
+  );
 }

@@ -9,7 +9,9 @@ export function Guarded({ reason, children }: { reason: string | undefined; chil
   if (!reason) return children;
   return (
     <Tooltip label={reason} withArrow multiline maw={280}>
-      <span tabIndex={0} aria-label={reason} style={{ display: 'inline-block' }}>{children}</span>
+      <span tabIndex={0} aria-label={reason} style={{ display: 'inline-block' }}>
+        {children}
+      </span>
     </Tooltip>
   );
 }

@@ -22,19 +22,47 @@ type Props<Data, Row> = {
   emptyHint?: ReactNode;
 };
 
-const listOf = <Data, Row>(data: Data, rowsOf?: (data: Data) => readonly Row[]) => (rowsOf ? rowsOf(data) : (data as unknown as readonly Row[]));
+const listOf = <Data, Row>(data: Data, rowsOf?: (data: Data) => readonly Row[]) =>
+  rowsOf ? rowsOf(data) : (data as unknown as readonly Row[]);
 
 /** A list a query answers, as a table with headings, one row per item; loading, refusal and empty said the same way everywhere. */
-export function ListTable<Data, Row = ItemOf<Data>>({ query, label, columns, rowsOf, rowKey, cells, empty, emptyHint }: Props<Data, Row>) {
+export function ListTable<Data, Row = ItemOf<Data>>({
+  query,
+  label,
+  columns,
+  rowsOf,
+  rowKey,
+  cells,
+  empty,
+  emptyHint,
+}: Props<Data, Row>) {
   return (
-    <QueryView query={query} loading={`Loading ${label.toLowerCase()}`} empty={empty} emptyHint={emptyHint} isEmpty={(data) => listOf(data, rowsOf).length === 0}>
+    <QueryView
+      query={query}
+      loading={`Loading ${label.toLowerCase()}`}
+      empty={empty}
+      emptyHint={emptyHint}
+      isEmpty={(data) => listOf(data, rowsOf).length === 0}
+    >
       {(data) => (
         <Table aria-label={label}>
-          <Table.Thead><Table.Tr>{columns.map((column, index) => (typeof column === 'string'
-            ? <Table.Th key={index}>{column}</Table.Th>
-            : <Table.Th key={index} ta="right">{column.label}</Table.Th>))}</Table.Tr></Table.Thead>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column, index) =>
+                typeof column === 'string' ? (
+                  <Table.Th key={index}>{column}</Table.Th>
+                ) : (
+                  <Table.Th key={index} ta="right">
+                    {column.label}
+                  </Table.Th>
+                ),
+              )}
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
-            {listOf(data, rowsOf).map((row, index, rows) => <Table.Tr key={rowKey(row)}>{cells(row, index, rows)}</Table.Tr>)}
+            {listOf(data, rowsOf).map((row, index, rows) => (
+              <Table.Tr key={rowKey(row)}>{cells(row, index, rows)}</Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
       )}

@@ -8,7 +8,9 @@ export function PublicPage({ title, children }: { title: string; children: React
       <main>
         <Paper withBorder shadow="sm" p="xl" w={420} maw="100%">
           <Stack>
-            <Title order={1} size="h2">{title}</Title>
+            <Title order={1} size="h2">
+              {title}
+            </Title>
             {children}
           </Stack>
         </Paper>

@@ -1,6 +1,9 @@
 import { Pill, type PillProps } from '@mantine/core';
 
-type Props = Omit<PillProps, 'withRemoveButton' | 'onRemove' | 'removeButtonProps'> & { removeLabel: string; onRemove: (() => void) | undefined };
+type Props = Omit<PillProps, 'withRemoveButton' | 'onRemove' | 'removeButtonProps'> & {
+  removeLabel: string;
+  onRemove: (() => void) | undefined;
+};
 
 /**
  * A value with a button that removes it. Mantine hides a pill's remove button from keyboards and screen readers

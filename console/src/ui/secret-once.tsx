@@ -7,9 +7,15 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
       <Stack gap="xs">
         <Text size="sm">It is stored only as a hash and will not be shown again.</Text>
         <Group gap="xs" wrap="nowrap">
-          <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }} aria-label={label}>{secret}</Text>
+          <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }} aria-label={label}>
+            {secret}
+          </Text>
           <CopyButton value={secret}>
-            {({ copied, copy }) => <Button size="compact-sm" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}
+            {({ copied, copy }) => (
+              <Button size="compact-sm" variant="light" onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
           </CopyButton>
         </Group>
       </Stack>

@@ -4,7 +4,11 @@ import { ApiError, messageOf } from '../api/http.ts';
 
 /** What a page shows while its data loads, when it fails, and when there is nothing yet. */
 export function Loading({ label = 'Loading' }: { label?: string }) {
-  return <Center py="xl"><Loader aria-label={label} /></Center>;
+  return (
+    <Center py="xl">
+      <Loader aria-label={label} />
+    </Center>
+  );
 }
 
 export function Failed({ error, title = 'This could not be loaded' }: { error: unknown; title?: string }) {
@@ -20,7 +24,11 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   return (
     <Stack align="center" gap="xs" py="xl">
       <Text fw={600}>{title}</Text>
-      {children ? <Text c="dimmed" size="sm" ta="center">{children}</Text> : null}
+      {children ? (
+        <Text c="dimmed" size="sm" ta="center">
+          {children}
+        </Text>
+      ) : null}
     </Stack>
   );
 }

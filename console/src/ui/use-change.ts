@@ -18,7 +18,10 @@ type Options<Input, Output> = {
  * A change through the API: the call, a word that it worked, and the endpoints it affects fetched again, also after
  * a refusal (a conflict means what is shown is out of date).
  */
-export function useChange<Input = void, Output = unknown>(call: (input: Input) => Promise<Output>, options: Options<Input, Output>) {
+export function useChange<Input = void, Output = unknown>(
+  call: (input: Input) => Promise<Output>,
+  options: Options<Input, Output>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     ...(options.mutationKey ? { mutationKey: options.mutationKey } : {}),

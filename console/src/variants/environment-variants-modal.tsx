@@ -7,7 +7,14 @@ import { toDraft, variantsReady, type VariantDraft } from './variant-drafts.ts';
 import { useSaveEnvironmentVariants } from './variant-queries.ts';
 import { VariantsEditor } from './variants-editor.tsx';
 
-type Props = { project: string; flag: string; environment: string; variants: Variant[]; fields: ContextField[]; onClose: () => void };
+type Props = {
+  project: string;
+  flag: string;
+  environment: string;
+  variants: Variant[];
+  fields: ContextField[];
+  onClose: () => void;
+};
 
 /** A flag's variants in one environment, used where its strategies have none of their own. */
 export function EnvironmentVariantsModal({ project, flag, environment, variants, fields, onClose }: Props) {
@@ -17,12 +24,31 @@ export function EnvironmentVariantsModal({ project, flag, environment, variants,
   return (
     <Modal opened onClose={onClose} size="xl" title={`Variants of ${flag} in ${environment}`}>
       <Stack>
-        <Text size="sm" c="dimmed">Strategies with variants of their own use those; the others use these.</Text>
-        <VariantsEditor drafts={drafts} onChange={setDrafts} stickinessOptions={stickinessOptions(fields)} fields={fields} />
-        {save.error ? <Alert color="red" role="alert" title="Not saved">{messageOf(save.error)}</Alert> : null}
+        <Text size="sm" c="dimmed">
+          Strategies with variants of their own use those; the others use these.
+        </Text>
+        <VariantsEditor
+          drafts={drafts}
+          onChange={setDrafts}
+          stickinessOptions={stickinessOptions(fields)}
+          fields={fields}
+        />
+        {save.error ? (
+          <Alert color="red" role="alert" title="Not saved">
+            {messageOf(save.error)}
+          </Alert>
+        ) : null}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>Cancel</Button>
-          <Button loading={save.isPending} disabled={!variantsReady(drafts)} onClick={() => save.mutate(drafts, { onSuccess: onClose })}>Save variants</Button>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            loading={save.isPending}
+            disabled={!variantsReady(drafts)}
+            onClick={() => save.mutate(drafts, { onSuccess: onClose })}
+          >
+            Save variants
+          </Button>
         </Group>
       </Stack>
     </Modal>

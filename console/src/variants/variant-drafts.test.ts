@@ -7,7 +7,12 @@ describe('variant drafts', () => {
     expect(weightPreview(drafts)).toEqual({ percents: [20, 40, 40] });
   });
   it('refuses fixed weights over 100 %, no variable variant, and repeated names', () => {
-    expect(weightPreview([{ ...newDraft(0), weightType: 'fix', percent: 60 }, { ...newDraft(1), weightType: 'fix', percent: 50 }]).problem).toMatch(/more than 100/);
+    expect(
+      weightPreview([
+        { ...newDraft(0), weightType: 'fix', percent: 60 },
+        { ...newDraft(1), weightType: 'fix', percent: 50 },
+      ]).problem,
+    ).toMatch(/more than 100/);
     expect(weightPreview([{ ...newDraft(0), weightType: 'fix', percent: 50 }]).problem).toMatch(/variable/);
     expect(weightPreview([newDraft(0), newDraft(0)]).problem).toMatch(/different/);
   });
@@ -18,7 +23,14 @@ describe('variant drafts', () => {
     expect(payloadProblem({ payloadType: '', payload: '' })).toBeUndefined();
   });
   it('round-trips a stored variant and sends weights in tenths of a percent', () => {
-    const stored = { name: 'blue', weight: 333, weightType: 'fix' as const, stickiness: 'userId', payload: { type: 'string' as const, value: 'b' }, overrides: [{ contextName: 'userId', values: ['1'] }] };
+    const stored = {
+      name: 'blue',
+      weight: 333,
+      weightType: 'fix' as const,
+      stickiness: 'userId',
+      payload: { type: 'string' as const, value: 'b' },
+      overrides: [{ contextName: 'userId', values: ['1'] }],
+    };
     expect(toWire([toDraft(stored)], true)).toEqual([stored]);
     expect(toWire([toDraft(stored)], false)[0]).not.toHaveProperty('overrides');
   });

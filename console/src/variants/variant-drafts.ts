@@ -11,7 +11,14 @@ export type VariantDraft = {
   overrides: { contextName: string; values: string[] }[];
 };
 
-type StoredVariant = { name: string; weight: number; weightType?: 'variable' | 'fix' | undefined; stickiness?: string | undefined; payload?: VariantPayload | undefined; overrides?: { contextName: string; values: string[] }[] | undefined };
+type StoredVariant = {
+  name: string;
+  weight: number;
+  weightType?: 'variable' | 'fix' | undefined;
+  stickiness?: string | undefined;
+  payload?: VariantPayload | undefined;
+  overrides?: { contextName: string; values: string[] }[] | undefined;
+};
 
 export function toDraft(variant: StoredVariant): VariantDraft {
   return {
@@ -26,7 +33,13 @@ export function toDraft(variant: StoredVariant): VariantDraft {
 }
 
 export const newDraft = (index: number, stickiness = 'default'): VariantDraft => ({
-  name: `variant-${index + 1}`, weightType: 'variable', percent: 0, stickiness, payloadType: '', payload: '', overrides: [],
+  name: `variant-${index + 1}`,
+  weightType: 'variable',
+  percent: 0,
+  stickiness,
+  payloadType: '',
+  payload: '',
+  overrides: [],
 });
 
 /** Why a payload does not fit its type, or undefined. */
@@ -49,13 +62,16 @@ export function payloadProblem(draft: Pick<VariantDraft, 'payloadType' | 'payloa
  * evenly by the variable ones. Also why the set cannot be saved, if it cannot.
  */
 export function weightPreview(drafts: readonly VariantDraft[]): { percents: number[]; problem?: string } {
-  const fixed = drafts.filter((draft) => draft.weightType === 'fix').reduce((sum, draft) => sum + Math.round(draft.percent * 10), 0);
+  const fixed = drafts
+    .filter((draft) => draft.weightType === 'fix')
+    .reduce((sum, draft) => sum + Math.round(draft.percent * 10), 0);
   const variable = drafts.filter((draft) => draft.weightType === 'variable').length;
   const share = variable > 0 ? Math.max(0, 1000 - fixed) / variable / 10 : 0;
   const percents = drafts.map((draft) => (draft.weightType === 'fix' ? draft.percent : Math.round(share * 10) / 10));
   if (drafts.length === 0) return { percents };
   if (fixed > 1000) return { percents, problem: 'The fixed weights add up to more than 100 %' };
-  if (variable === 0) return { percents, problem: 'At least one variant must be variable, to take what the fixed ones leave' };
+  if (variable === 0)
+    return { percents, problem: 'At least one variant must be variable, to take what the fixed ones leave' };
   const names = drafts.map((draft) => draft.name.trim());
   if (names.some((name) => name === '')) return { percents, problem: 'Every variant needs a name' };
   if (new Set(names).size !== names.length) return { percents, problem: 'Variant names must be different' };
@@ -70,9 +86,12 @@ export function toWire(drafts: readonly VariantDraft[], withOverrides: boolean) 
     weightType: draft.weightType,
     stickiness: draft.stickiness || 'default',
     ...(draft.payloadType ? { payload: { type: draft.payloadType, value: draft.payload } } : {}),
-    ...(withOverrides && draft.overrides.length > 0 ? { overrides: draft.overrides.filter((override) => override.contextName && override.values.length > 0) } : {}),
+    ...(withOverrides && draft.overrides.length > 0
+      ? { overrides: draft.overrides.filter((override) => override.contextName && override.values.length > 0) }
+      : {}),
   }));
 }
 
 /** Whether a set of drafts may be sent as they are. */
-export const variantsReady = (drafts: readonly VariantDraft[]) => !weightPreview(drafts).problem && drafts.every((draft) => !payloadProblem(draft));
+export const variantsReady = (drafts: readonly VariantDraft[]) =>
+  !weightPreview(drafts).problem && drafts.every((draft) => !payloadProblem(draft));

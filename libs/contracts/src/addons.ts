@@ -79,25 +79,29 @@ export const AddonView = Addon;
 /** GET /api/admin/addons */
 export const AddonList = z.object({
   addons: z.array(AddonView),
-  providers: z.array(z.object({
-    name: z.string(),
-    displayName: z.string(),
-    description: z.string(),
-    documentationUrl: z.string(),
-    parameters: z.array(z.object({
+  providers: z.array(
+    z.object({
       name: z.string(),
       displayName: z.string(),
-      placeholder: z.string().optional(),
-      type: z.string(),
-      required: z.boolean(),
-      sensitive: z.boolean(),
-      description: z.string().optional(),
-    })),
-    events: z.array(EventType),
-    /** Tag types the provider reads from flags (Slack's channels). */
-    tagTypes: z.array(z.object({ name: z.string(), description: z.string(), icon: z.string() })).optional(),
-    howTo: z.string().optional(),
-  })),
+      description: z.string(),
+      documentationUrl: z.string(),
+      parameters: z.array(
+        z.object({
+          name: z.string(),
+          displayName: z.string(),
+          placeholder: z.string().optional(),
+          type: z.string(),
+          required: z.boolean(),
+          sensitive: z.boolean(),
+          description: z.string().optional(),
+        }),
+      ),
+      events: z.array(EventType),
+      /** Tag types the provider reads from flags (Slack's channels). */
+      tagTypes: z.array(z.object({ name: z.string(), description: z.string(), icon: z.string() })).optional(),
+      howTo: z.string().optional(),
+    }),
+  ),
 });
 
 /** One delivery of an event to an addon, and how it went (Unleash's integration event). */

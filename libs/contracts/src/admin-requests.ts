@@ -5,7 +5,10 @@ export const MaintenanceSettings = z.object({ enabled: z.boolean() });
 export const SetCors = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100) });
 
 /** featureLifecycleCompletedSchema: a flag marked completed, and whether it was kept (with which value) or discarded. */
-export const FeatureLifecycleCompleted = z.object({ status: z.enum(['kept', 'discarded']), statusValue: z.string().max(255).optional() });
+export const FeatureLifecycleCompleted = z.object({
+  status: z.enum(['kept', 'discarded']),
+  statusValue: z.string().max(255).optional(),
+});
 
 /** updateFeatureStrategySegmentsSchema: the segments one strategy uses. */
 export const UpdateStrategySegments = z.object({

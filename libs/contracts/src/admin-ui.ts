@@ -8,33 +8,38 @@ export const MaintenanceView = z.object({ enabled: z.boolean() });
 
 /** GET /api/admin/personal-dashboard */
 export const PersonalDashboard = z.object({
-  projects: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    health: z.number(),
-    technicalDebt: z.number(),
-    memberCount: z.number(),
-    featureCount: z.number(),
-  })),
+  projects: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      health: z.number(),
+      technicalDebt: z.number(),
+      memberCount: z.number(),
+      featureCount: z.number(),
+    }),
+  ),
   flags: z.array(z.object({ name: z.string(), project: z.string(), type: z.string() })),
-  admins: z.array(z.object({
-    id: z.number(),
-    name: z.string().optional(),
-    username: z.string().optional(),
-    imageUrl: z.string().optional(),
-    email: z.string().optional(),
-  })),
-  projectOwners: z.array(z.object({
-    ownerType: z.literal("user"),
-    name: z.string(),
-    imageUrl: z.string().optional(),
-    email: z.string().nullable(),
-  })),
+  admins: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string().optional(),
+      username: z.string().optional(),
+      imageUrl: z.string().optional(),
+      email: z.string().optional(),
+    }),
+  ),
+  projectOwners: z.array(
+    z.object({
+      ownerType: z.literal('user'),
+      name: z.string(),
+      imageUrl: z.string().optional(),
+      email: z.string().nullable(),
+    }),
+  ),
 });
 
 /** POST /api/admin/splash/:id */
 export const SplashSeen = z.object({ userId: z.number(), splashId: z.string(), seen: z.boolean() });
-
 
 /** GET /api/admin/ui-config */
 export const UiConfig = z.object({
@@ -56,7 +61,7 @@ export const UiConfig = z.object({
   links: z.array(z.never()),
   versionInfo: z.object({
     current: z.object({ oss: z.string() }),
-    latest: z.object({ }),
+    latest: z.object({}),
     isLatest: z.boolean(),
     bunting: z.string(),
   }),
@@ -66,7 +71,15 @@ export const UiConfig = z.object({
 export const PersonalDashboardProject = z.object({
   owners: z.array(ProjectOwner),
   roles: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.enum(['custom', 'project']) })),
-  latestEvents: z.array(z.object({ id: z.number().int(), summary: z.string(), createdBy: z.string(), createdByImageUrl: z.string(), createdAt: z.string() })),
+  latestEvents: z.array(
+    z.object({
+      id: z.number().int(),
+      summary: z.string(),
+      createdBy: z.string(),
+      createdByImageUrl: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
   onboardingStatus: OnboardingStatus,
   insights: z.object({
     avgHealthCurrentWindow: z.number().int().nullable(),

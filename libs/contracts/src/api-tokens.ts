@@ -51,10 +51,12 @@ export const ApiTokenList = z.object({ tokens: z.array(ApiToken) });
 
 /** POST /edge/validate */
 export const EdgeTokenValidation = z.object({
-  tokens: z.array(z.object({
-    token: z.string(),
-    type: z.enum(["client", "frontend"]),
-    projects: z.array(z.string()),
-    environment: z.string(),
-  })),
+  tokens: z.array(
+    z.object({
+      token: z.string(),
+      type: z.enum(['client', 'frontend']),
+      projects: z.array(z.string()),
+      environment: z.string(),
+    }),
+  ),
 });

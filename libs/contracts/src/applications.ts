@@ -53,15 +53,17 @@ export const ApplicationInstances = z.object({
 export const ApplicationOverview = z.object({
   projects: z.array(z.string()).readonly(),
   featureCount: z.number(),
-  environments: z.array(z.object({
-    issues: z.object({ missingFeatures: z.array(z.string()), outdatedSdks: z.array(z.string()) }),
-    name: z.string(),
-    instanceCount: z.number(),
-    sdks: z.array(z.string()),
-    frontendSdks: z.array(z.string()),
-    backendSdks: z.array(z.string()),
-    lastSeen: z.string().nullable(),
-  })),
+  environments: z.array(
+    z.object({
+      issues: z.object({ missingFeatures: z.array(z.string()), outdatedSdks: z.array(z.string()) }),
+      name: z.string(),
+      instanceCount: z.number(),
+      sdks: z.array(z.string()),
+      frontendSdks: z.array(z.string()),
+      backendSdks: z.array(z.string()),
+      lastSeen: z.string().nullable(),
+    }),
+  ),
   issues: z.object({ missingStrategies: z.array(z.never()) }),
 });
 
@@ -86,7 +88,9 @@ export const FeatureMetrics = z.object({
   version: z.number(),
   maturity: z.string(),
   featureName: z.string(),
-  lastHourUsage: z.array(FeatureMetricsHour.pick({ featureName: true, environment: true, timestamp: true, yes: true, no: true })),
+  lastHourUsage: z.array(
+    FeatureMetricsHour.pick({ featureName: true, environment: true, timestamp: true, yes: true, no: true }),
+  ),
   totalUsage: z.array(FeatureMetricsHour.pick({ environment: true, yes: true, no: true })),
   seenApplications: z.array(z.string()),
   data: z.array(FeatureMetricsHour).readonly(),
@@ -97,24 +101,30 @@ export const FeatureMetricsRaw = FeatureMetrics.pick({ version: true, maturity: 
 
 /** GET /api/admin/metrics/unknown-flags */
 export const UnknownFlags = z.object({
-  unknownFlags: z.array(z.object({
-    reports: z.array(z.object({
-      appName: z.string(),
-      environments: z.array(z.object({ environment: z.string(), seenAt: z.string() })),
-    })),
-    name: z.string(),
-    lastSeenAt: z.string(),
-    lastEventAt: z.null(),
-  })),
+  unknownFlags: z.array(
+    z.object({
+      reports: z.array(
+        z.object({
+          appName: z.string(),
+          environments: z.array(z.object({ environment: z.string(), seenAt: z.string() })),
+        }),
+      ),
+      name: z.string(),
+      lastSeenAt: z.string(),
+      lastEventAt: z.null(),
+    }),
+  ),
 });
 
 /** GET /api/admin/projects/:projectId/applications */
 export const ProjectApplicationList = z.object({
   total: z.number(),
-  applications: z.array(z.object({
-    name: z.string(),
-    environments: z.array(z.string()),
-    instances: z.array(z.string()),
-    sdks: z.array(z.object({ name: z.string(), versions: z.array(z.string()) })),
-  })),
+  applications: z.array(
+    z.object({
+      name: z.string(),
+      environments: z.array(z.string()),
+      instances: z.array(z.string()),
+      sdks: z.array(z.object({ name: z.string(), versions: z.array(z.string()) })),
+    }),
+  ),
 });

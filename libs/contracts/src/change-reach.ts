@@ -101,15 +101,28 @@ export function reachOf(event: ReachedEvent): ChangeReach {
   const entry = RULES[event.type as EventType];
   if (!entry) return NONE;
   const flag = entry.oneFlag && event.featureName ? event.featureName : null;
-  const reach = (places: ReachedPlaces, changesAnswers = entry.changesAnswers): ChangeReach => ({ places, changesAnswers, flag });
+  const reach = (places: ReachedPlaces, changesAnswers = entry.changesAnswers): ChangeReach => ({
+    places,
+    changesAnswers,
+    flag,
+  });
   switch (entry.rule) {
     case 'its-environment':
       // A flag's own metadata (links, charts) names no environment: it reaches none.
-      return event.environment ? reach({ kind: 'environment', project: event.project ?? null, environment: event.environment }) : NONE;
+      return event.environment
+        ? reach({ kind: 'environment', project: event.project ?? null, environment: event.environment })
+        : NONE;
     case 'its-project': {
-      const projects = [event.project, event.data?.project, event.preData?.project, event.data?.newProject, event.data?.oldProject]
-        .filter((project): project is string => typeof project === 'string' && project !== '');
-      return projects.length > 0 ? reach({ kind: 'projects', projects: [...new Set(projects)] }) : reach({ kind: 'everything' });
+      const projects = [
+        event.project,
+        event.data?.project,
+        event.preData?.project,
+        event.data?.newProject,
+        event.data?.oldProject,
+      ].filter((project): project is string => typeof project === 'string' && project !== '');
+      return projects.length > 0
+        ? reach({ kind: 'projects', projects: [...new Set(projects)] })
+        : reach({ kind: 'everything' });
     }
     case 'its-segment': {
       const id = Number((event.data ?? event.preData)?.id);
@@ -127,4 +140,5 @@ export function reachOf(event: ReachedEvent): ChangeReach {
 }
 
 /** Whether any of the events can change an answer SDKs compute somewhere: the gate's first, cheap question. */
-export const changesAnswers = (events: readonly ReachedEvent[]) => events.some((event) => reachOf(event).changesAnswers);
+export const changesAnswers = (events: readonly ReachedEvent[]) =>
+  events.some((event) => reachOf(event).changesAnswers);

@@ -6,12 +6,25 @@ import { VariantInput } from './variants.ts';
 import { AddReleasePlan, ChangeProgression, ReleaseId, SafeguardInput } from './release-plans.ts';
 
 /** The states of a change request, with Unleash's spelling (note the space in "In review"). */
-export const CHANGE_REQUEST_STATES = ['Draft', 'In review', 'Approved', 'Scheduled', 'Applied', 'Cancelled', 'Rejected'] as const;
+export const CHANGE_REQUEST_STATES = [
+  'Draft',
+  'In review',
+  'Approved',
+  'Scheduled',
+  'Applied',
+  'Cancelled',
+  'Rejected',
+] as const;
 export const ChangeRequestState = z.enum(CHANGE_REQUEST_STATES);
 export type ChangeRequestState = z.infer<typeof ChangeRequestState>;
 
 /** Open change requests can still change; closed ones are done (applied, cancelled or rejected). */
-export const OPEN_CHANGE_REQUEST_STATES: readonly ChangeRequestState[] = ['Draft', 'In review', 'Approved', 'Scheduled'];
+export const OPEN_CHANGE_REQUEST_STATES: readonly ChangeRequestState[] = [
+  'Draft',
+  'In review',
+  'Approved',
+  'Scheduled',
+];
 
 /** updateChangeRequestEnvironmentConfigSchema: approvals outside 1-10 are clamped, as Unleash documents. */
 export const UpdateChangeRequestConfig = z.object({
@@ -38,7 +51,10 @@ const featureChangeWithoutPayload = <A extends string>(action: A) =>
  * (adding or removing it, starting a milestone, a progression, resuming, a safeguard, a running milestone's strategy).
  */
 export const ChangeRequestChangeInput = z.discriminatedUnion('action', [
-  featureChange('updateEnabled', z.object({ enabled: z.boolean(), shouldActivateDisabledStrategies: z.boolean().optional() })),
+  featureChange(
+    'updateEnabled',
+    z.object({ enabled: z.boolean(), shouldActivateDisabledStrategies: z.boolean().optional() }),
+  ),
   featureChange('addStrategy', CreateFeatureStrategy),
   featureChange('updateStrategy', CreateFeatureStrategy.extend({ id: z.string().min(1).max(255) })),
   featureChange('deleteStrategy', z.object({ id: z.string().min(1).max(255) })),
@@ -65,7 +81,10 @@ export type ChangeRequestChangeInput = z.infer<typeof ChangeRequestChangeInput>;
 export type ChangeRequestAction = ChangeRequestChangeInput['action'];
 
 /** changeRequestOneOrManyCreateSchema */
-export const ChangeRequestChangesInput = z.union([ChangeRequestChangeInput, z.array(ChangeRequestChangeInput).min(1).max(100)]);
+export const ChangeRequestChangesInput = z.union([
+  ChangeRequestChangeInput,
+  z.array(ChangeRequestChangeInput).min(1).max(100),
+]);
 
 /**
  * PUT .../change-requests/{id}/state: the state asked for, with a comment for an approval or a rejection and the
@@ -85,8 +104,14 @@ export const UpdateChangeRequestReviewers = z.object({ reviewers: z.array(z.numb
 
 /** GET /api/admin/search/change-requests */
 export const ChangeRequestSearchQuery = z.object({
-  createdBy: z.string().regex(/^(IS|IS_ANY_OF):\d+(,\d+)*$/, 'must be IS:<user id>').optional(),
-  requestedApproverId: z.string().regex(/^(IS|IS_ANY_OF):\d+(,\d+)*$/, 'must be IS:<user id>').optional(),
+  createdBy: z
+    .string()
+    .regex(/^(IS|IS_ANY_OF):\d+(,\d+)*$/, 'must be IS:<user id>')
+    .optional(),
+  requestedApproverId: z
+    .string()
+    .regex(/^(IS|IS_ANY_OF):\d+(,\d+)*$/, 'must be IS:<user id>')
+    .optional(),
   state: z.enum(['IS:open', 'IS:closed']).optional(),
   offset: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
@@ -125,7 +150,9 @@ export const ChangeRequestView = z.object({
   environment: z.string(),
   minApprovals: z.number(),
   project: z.string(),
-  features: z.array(z.object({ name: z.string(), conflict: z.string().optional(), changes: z.array(ChangeRequestChange) })),
+  features: z.array(
+    z.object({ name: z.string(), conflict: z.string().optional(), changes: z.array(ChangeRequestChange) }),
+  ),
   segments: z.array(ChangeRequestChange.extend({ name: z.string() })),
   approvals: z.array(z.object({ createdBy: PersonWithId, createdAt: z.string() })),
   rejections: z.array(z.object({ createdBy: PersonWithId, createdAt: z.string() })),
@@ -139,11 +166,20 @@ export const ChangeRequestView = z.object({
 export type ChangeRequestView = z.infer<typeof ChangeRequestView>;
 
 export const ChangeRequestsCount = z.object({
-  total: z.number(), applied: z.number(), rejected: z.number(), reviewRequired: z.number(), approved: z.number(), scheduled: z.number(),
+  total: z.number(),
+  applied: z.number(),
+  rejected: z.number(),
+  reviewRequired: z.number(),
+  approved: z.number(),
+  scheduled: z.number(),
 });
 
 export const ChangeRequestReviewer = z.object({
-  id: z.number(), email: z.string(), username: z.string().nullable(), name: z.string().nullable(), imageUrl: z.string().nullable(),
+  id: z.number(),
+  email: z.string(),
+  username: z.string().nullable(),
+  name: z.string().nullable(),
+  imageUrl: z.string().nullable(),
 });
 export type ChangeRequestReviewer = z.infer<typeof ChangeRequestReviewer>;
 
@@ -182,4 +218,7 @@ export const ScheduledChangeRequests = z.array(ChangeRequestView.pick({ id: true
 export const ChangeRequestReviewers = z.object({ reviewers: z.array(ChangeRequestReviewer) });
 
 /** GET /api/admin/search/change-requests */
-export const ChangeRequestSearchAnswer = z.object({ changeRequests: z.array(ChangeRequestSearchItem), total: z.number() });
+export const ChangeRequestSearchAnswer = z.object({
+  changeRequests: z.array(ChangeRequestSearchItem),
+  total: z.number(),
+});

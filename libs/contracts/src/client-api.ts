@@ -26,12 +26,19 @@ export const ClientFeature = z.object({
   stale: z.boolean().optional(),
   impressionData: z.boolean().nullable().optional(),
   strategies: z.array(ClientStrategy).optional(),
-  variants: z.array(Variant.partial({ weightType: true, stickiness: true })).nullable().optional(),
+  variants: z
+    .array(Variant.partial({ weightType: true, stickiness: true }))
+    .nullable()
+    .optional(),
   dependencies: z.array(Dependency.partial({ enabled: true })).optional(),
 });
 export type ClientFeature = z.infer<typeof ClientFeature>;
 
-export const ClientSegment = z.object({ id: z.number(), name: z.string().optional(), constraints: z.array(Constraint) });
+export const ClientSegment = z.object({
+  id: z.number(),
+  name: z.string().optional(),
+  constraints: z.array(Constraint),
+});
 export type ClientSegment = z.infer<typeof ClientSegment>;
 
 export const ClientFeatures = z.object({
@@ -47,7 +54,12 @@ export type ClientFeatures = z.infer<typeof ClientFeatures>;
 export const EnvironmentSnapshot = z.object({
   environment: z.string(),
   /** Tags ride along only so SDKs can ask for flags by tag; they are not part of any answer. */
-  features: z.array(ClientFeature.extend({ project: z.string(), tags: z.array(z.object({ type: z.string(), value: z.string() })).optional() })),
+  features: z.array(
+    ClientFeature.extend({
+      project: z.string(),
+      tags: z.array(z.object({ type: z.string(), value: z.string() })).optional(),
+    }),
+  ),
   segments: z.array(ClientSegment),
 });
 export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshot>;
@@ -56,7 +68,10 @@ export type EnvironmentSnapshot = z.infer<typeof EnvironmentSnapshot>;
  * One environment's snapshot; with `features`, only those flags (a flag archived, deleted or no longer in the
  * environment is left out) and every segment, for an edge that already holds the rest.
  */
-export const SnapshotRequest = z.object({ environment: z.string(), features: z.array(z.string()).max(1000).optional() });
+export const SnapshotRequest = z.object({
+  environment: z.string(),
+  features: z.array(z.string()).max(1000).optional(),
+});
 
 /** The evaluation context SDKs and the frontend API use. */
 export type EvaluationContext = {
@@ -93,22 +108,24 @@ const MetricsToggle = z.object({
 });
 const DateLike = z.union([z.string(), z.number()]);
 
-export const ClientMetrics = z.object({
-  appName: z.string().min(1).max(255),
-  instanceId: z.string().max(255).optional(),
-  environment: z.string().max(255).optional(),
-  sdkVersion: z.string().max(255).optional(),
-  platformName: z.string().max(255).optional(),
-  platformVersion: z.string().max(255).optional(),
-  yggdrasilVersion: z.string().max(255).nullable().optional(),
-  specVersion: z.string().max(255).optional(),
-  bucket: z.object({ start: DateLike, stop: DateLike, toggles: z.record(z.string(), MetricsToggle) }),
-  /**
-   * The application's own counters, gauges and histograms (impact metrics). Read leniently by
-   * `admitImpactMetrics`: a malformed one is dropped and counted, and the flag counts beside it are kept.
-   */
-  impactMetrics: z.unknown().optional(),
-}).loose();
+export const ClientMetrics = z
+  .object({
+    appName: z.string().min(1).max(255),
+    instanceId: z.string().max(255).optional(),
+    environment: z.string().max(255).optional(),
+    sdkVersion: z.string().max(255).optional(),
+    platformName: z.string().max(255).optional(),
+    platformVersion: z.string().max(255).optional(),
+    yggdrasilVersion: z.string().max(255).nullable().optional(),
+    specVersion: z.string().max(255).optional(),
+    bucket: z.object({ start: DateLike, stop: DateLike, toggles: z.record(z.string(), MetricsToggle) }),
+    /**
+     * The application's own counters, gauges and histograms (impact metrics). Read leniently by
+     * `admitImpactMetrics`: a malformed one is dropped and counted, and the flag counts beside it are kept.
+     */
+    impactMetrics: z.unknown().optional(),
+  })
+  .loose();
 export type ClientMetrics = z.infer<typeof ClientMetrics>;
 
 /**
@@ -118,29 +135,41 @@ export type ClientMetrics = z.infer<typeof ClientMetrics>;
 export const ClientMetricsPost = ClientMetrics.extend({ bucket: ClientMetrics.shape.bucket.nullable().optional() });
 export type ClientMetricsPost = z.infer<typeof ClientMetricsPost>;
 
-export const ClientRegistration = z.object({
-  appName: z.string().min(1).max(255),
-  instanceId: z.string().max(255).optional(),
-  sdkVersion: z.string().max(255).optional(),
-  environment: z.string().max(255).optional(),
-  interval: z.number().min(0).optional(),
-  started: DateLike.optional(),
-  strategies: z.array(z.string()).optional(),
-}).loose();
+export const ClientRegistration = z
+  .object({
+    appName: z.string().min(1).max(255),
+    instanceId: z.string().max(255).optional(),
+    sdkVersion: z.string().max(255).optional(),
+    environment: z.string().max(255).optional(),
+    interval: z.number().min(0).optional(),
+    started: DateLike.optional(),
+    strategies: z.array(z.string()).optional(),
+  })
+  .loose();
 export type ClientRegistration = z.infer<typeof ClientRegistration>;
 
 /** `POST /api/client/metrics/bulk`, as Unleash Edge sends it: registrations and per-flag counts of many apps. */
 export const BulkMetrics = z.object({
-  applications: z.array(ClientRegistration.partial({ appName: true })).max(1000).optional(),
-  metrics: z.array(z.object({
-    featureName: z.string().min(1).max(255),
-    appName: z.string().min(1).max(255),
-    environment: z.string().max(255).optional(),
-    timestamp: DateLike,
-    yes: Count,
-    no: Count,
-    variants: z.record(z.string(), Count).optional(),
-  }).loose()).max(10_000).optional(),
+  applications: z
+    .array(ClientRegistration.partial({ appName: true }))
+    .max(1000)
+    .optional(),
+  metrics: z
+    .array(
+      z
+        .object({
+          featureName: z.string().min(1).max(255),
+          appName: z.string().min(1).max(255),
+          environment: z.string().max(255).optional(),
+          timestamp: DateLike,
+          yes: Count,
+          no: Count,
+          variants: z.record(z.string(), Count).optional(),
+        })
+        .loose(),
+    )
+    .max(10_000)
+    .optional(),
   /** Impact metrics Edge gathered from the SDKs behind it, in the shape SDKs send them. */
   impactMetrics: z.unknown().optional(),
 });
@@ -180,7 +209,9 @@ export function metricsEnvironment(message: MetricsMessage, entryEnvironment: st
 }
 
 /** Origins the frontend API allows by CORS, as an admin set them (null: not set, the deployment's default applies). */
-export const FrontendSettings = z.object({ frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100).nullable() });
+export const FrontendSettings = z.object({
+  frontendApiOrigins: z.array(z.string().min(1).max(500)).max(100).nullable(),
+});
 export type FrontendSettings = z.infer<typeof FrontendSettings>;
 
 /** GET/POST /api/frontend: the flags on for the context. */
@@ -190,7 +221,12 @@ export const FrontendAllAnswer = z.object({ toggles: z.array(FrontendToggle.exte
 
 /** The delta events the Unleash SDKs apply (client spec 5.2): a hydration, or what changed since a revision. */
 export const DeltaEvent = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hydration'), eventId: z.number(), features: z.array(ClientFeature), segments: z.array(ClientSegment) }),
+  z.object({
+    type: z.literal('hydration'),
+    eventId: z.number(),
+    features: z.array(ClientFeature),
+    segments: z.array(ClientSegment),
+  }),
   z.object({ type: z.literal('feature-updated'), eventId: z.number(), feature: ClientFeature }),
   z.object({ type: z.literal('feature-removed'), eventId: z.number(), featureName: z.string(), project: z.string() }),
   z.object({ type: z.literal('segment-updated'), eventId: z.number(), segment: ClientSegment }),

@@ -10,7 +10,6 @@ export const UrlFriendlyName = z
   .regex(URL_FRIENDLY, 'must be URL friendly (letters, digits, ~ _ . -)')
   .refine((name) => name !== '.' && name !== '..', 'must not be . or ..');
 
-
 /** Path parameters arrive as strings; this bounds them so a huge id cannot reach a query. */
 export const PathName = z.string().min(1).max(255);
 export const NumericId = z.coerce.number().int().min(0).max(2_147_483_647);
@@ -25,4 +24,7 @@ export const NoContent = z.null().describe('No content') as unknown as z.ZodType
 export const Redirect = z.null().describe('A redirect: the Location header says where') as unknown as z.ZodType<void>;
 
 /** A text answer of the given media type (CSV, Prometheus' exposition format, server-sent events). */
-export const textAnswer = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });
+export const textAnswer = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: z.string() } },
+});

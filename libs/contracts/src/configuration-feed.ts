@@ -49,7 +49,11 @@ export const FeedHydration = z.object({
 export type FeedHydration = z.infer<typeof FeedHydration>;
 
 /** One gzipped piece of a hydration's body, base64 (the outbox keeps JSON). */
-export const FeedHydrationPart = z.object({ v: z.literal(FEED_VERSION), part: z.number().int().min(1), data: z.string() });
+export const FeedHydrationPart = z.object({
+  v: z.literal(FEED_VERSION),
+  part: z.number().int().min(1),
+  data: z.string(),
+});
 
 export const FeedHydrationBody = z.object({ features: z.array(FeedFeature), segments: z.array(ClientSegment) });
 export type FeedHydrationBody = z.infer<typeof FeedHydrationBody>;
@@ -79,4 +83,5 @@ export type FeedScope = { environment: string } | 'tokens';
  * A name as one subject token: an environment's name (URL-friendly: letters, digits, `-`, `_`, `.`, `~`) with every
  * other character than letters, digits, `-` and `_` (NATS gives `.`, `*` and `>` meaning) written as `~` and its code.
  */
-export const feedSubjectToken = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, (character) => `~${character.codePointAt(0)!.toString(16)}`);
+export const feedSubjectToken = (name: string) =>
+  name.replace(/[^A-Za-z0-9_-]/g, (character) => `~${character.codePointAt(0)!.toString(16)}`);

@@ -2,11 +2,7 @@ import { z } from 'zod';
 
 export const ENVIRONMENT_NAME = /^[a-zA-Z0-9~_.-]+$/;
 
-export const EnvironmentName = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(ENVIRONMENT_NAME, 'must match ^[a-zA-Z0-9~_.-]+$');
+export const EnvironmentName = z.string().min(1).max(100).regex(ENVIRONMENT_NAME, 'must match ^[a-zA-Z0-9~_.-]+$');
 
 export const CreateEnvironment = z.object({
   name: EnvironmentName,

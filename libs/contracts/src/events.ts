@@ -56,17 +56,23 @@ export const EventsQuery = z.object({
 });
 
 /** A list filter of Unleash's search routes: `IS:value` or `IS_ANY_OF:a,b,c` (a bare value means IS). */
-export const SearchListFilter = z.string().max(2000)
+export const SearchListFilter = z
+  .string()
+  .max(2000)
   .transform((filter) => {
     const match = /^(IS|IS_ANY_OF):(.*)$/.exec(filter);
     const list = match ? match[2]! : filter;
-    const values = (match?.[1] === 'IS' ? [list] : list.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+    const values = (match?.[1] === 'IS' ? [list] : list.split(','))
+      .map((value) => value.trim())
+      .filter((value) => value !== '');
     return values;
   })
   .refine((values) => values.length > 0, 'names no value');
 
 /** A date filter of Unleash's search routes: `IS:2024-01-31` (a bare date means IS). */
-export const SearchDateFilter = z.string().regex(/^(?:IS:)?\d{4}-\d{2}-\d{2}$/, 'must be IS:<yyyy-mm-dd>')
+export const SearchDateFilter = z
+  .string()
+  .regex(/^(?:IS:)?\d{4}-\d{2}-\d{2}$/, 'must be IS:<yyyy-mm-dd>')
   .transform((filter) => filter.replace(/^IS:/, ''))
   .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'is not a date');
 
@@ -96,7 +102,6 @@ export const EventSearch = z.object({
   offset: z.number().int().min(0).optional(),
 });
 export type EventSearch = z.infer<typeof EventSearch>;
-
 
 // Answers: what the routes of this resource send.
 

@@ -13,23 +13,44 @@ import { CreateFeatureStrategy } from './strategies.ts';
  * document generator reads). The console never imports this module, so its bundle carries none of it.
  */
 const EXAMPLES: [z.ZodType, unknown][] = [
-  [CreateFeature, { name: 'new-checkout', type: 'release', description: 'The redesigned checkout', impressionData: false }],
-  [CreateFeatureStrategy, {
-    name: 'flexibleRollout',
-    parameters: { rollout: '25', stickiness: 'default', groupId: 'new-checkout' },
-    constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }],
-  }],
+  [
+    CreateFeature,
+    { name: 'new-checkout', type: 'release', description: 'The redesigned checkout', impressionData: false },
+  ],
+  [
+    CreateFeatureStrategy,
+    {
+      name: 'flexibleRollout',
+      parameters: { rollout: '25', stickiness: 'default', groupId: 'new-checkout' },
+      constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }],
+    },
+  ],
   [CreateProject, { id: 'payments', name: 'Payments', description: 'Everything that takes money' }],
   [CreateEnvironment, { name: 'staging', type: 'test' }],
-  [CreateApiToken, { tokenName: 'checkout-backend', type: 'client', environment: 'production', projects: ['payments'] }],
-  [UpsertSegment, { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ada', 'grace'] }] }],
-  [FrontendToggle, {
-    name: 'new-checkout', enabled: true, impressionData: false,
-    variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
-  }],
-  [ErrorBody, { id: '4f1c2a9e-30', name: 'NotFoundError', message: 'Could not find feature new-checkout in project payments' }],
+  [
+    CreateApiToken,
+    { tokenName: 'checkout-backend', type: 'client', environment: 'production', projects: ['payments'] },
+  ],
+  [
+    UpsertSegment,
+    { name: 'beta-testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ada', 'grace'] }] },
+  ],
+  [
+    FrontendToggle,
+    {
+      name: 'new-checkout',
+      enabled: true,
+      impressionData: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
+    },
+  ],
+  [
+    ErrorBody,
+    { id: '4f1c2a9e-30', name: 'NotFoundError', message: 'Could not find feature new-checkout in project payments' },
+  ],
 ];
 
 export function registerExamples(): void {
-  for (const [schema, example] of EXAMPLES) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), examples: [example] });
+  for (const [schema, example] of EXAMPLES)
+    z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), examples: [example] });
 }

@@ -8,7 +8,12 @@ import { EnvironmentSafeguard, ReleasePlan } from './release-plans.ts';
 export const FEATURE_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset'] as const;
 export const FeatureType = z.enum(FEATURE_TYPES);
 /** A flag type as /api/admin/feature-types lists it, with how long a flag of it is expected to live. */
-export const FeatureTypeInfo = z.object({ id: z.string(), name: z.string(), description: z.string(), lifetimeDays: z.number().nullable() });
+export const FeatureTypeInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  lifetimeDays: z.number().nullable(),
+});
 export type FeatureTypeInfo = z.infer<typeof FeatureTypeInfo>;
 
 export const FeatureName = UrlFriendlyName;
@@ -87,7 +92,11 @@ export type FeatureEnvironment = z.infer<typeof FeatureEnvironment>;
 
 export const CreatedBy = z.object({ id: z.number(), name: z.string(), imageUrl: z.string() });
 
-export const Lifecycle = z.object({ stage: z.string(), status: z.string().nullable().optional(), enteredStageAt: z.string() });
+export const Lifecycle = z.object({
+  stage: z.string(),
+  status: z.string().nullable().optional(),
+  enteredStageAt: z.string(),
+});
 
 export const Feature = z.object({
   name: z.string(),
@@ -111,7 +120,9 @@ export const Feature = z.object({
   dependencies: z.array(Dependency),
   lifecycle: Lifecycle.optional(),
   collaborators: z.object({ users: z.array(CreatedBy) }).optional(),
-  links: z.array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() })).optional(),
+  links: z
+    .array(z.object({ id: z.string(), url: z.string(), title: z.string().nullable(), feature: z.string() }))
+    .optional(),
 });
 export type Feature = z.infer<typeof Feature>;
 
@@ -176,7 +187,9 @@ export const FeatureTypeList = z.object({ version: z.number(), types: z.array(Fe
 export const FeatureTypeView = FeatureTypeInfo;
 
 /** GET /api/admin/projects/:projectId/features/:featureName/lifecycle */
-export const FeatureLifecycleStages = z.array(Lifecycle.pick({ stage: true, enteredStageAt: true }).extend({ status: z.string().optional() }));
+export const FeatureLifecycleStages = z.array(
+  Lifecycle.pick({ stage: true, enteredStageAt: true }).extend({ status: z.string().optional() }),
+);
 
 /** GET /api/admin/lifecycle/count */
 export const LifecycleCounts = z.object({

@@ -36,14 +36,19 @@ const RootRoleInput = z.union([z.number().int().min(1), z.enum(['Admin', 'Editor
 const Email = z.email().max(255);
 const Password = z.string().min(8, 'must be at least 8 characters').max(128);
 
-export const CreateUser = z.object({
-  username: z.string().min(1).max(255).optional(),
-  email: Email.optional(),
-  name: z.string().max(255).optional(),
-  password: Password.optional(),
-  rootRole: RootRoleInput,
-  sendEmail: z.boolean().optional(),
-}).refine((user) => user.username !== undefined || user.email !== undefined, { message: 'email or username is required', path: ['email'] });
+export const CreateUser = z
+  .object({
+    username: z.string().min(1).max(255).optional(),
+    email: Email.optional(),
+    name: z.string().max(255).optional(),
+    password: Password.optional(),
+    rootRole: RootRoleInput,
+    sendEmail: z.boolean().optional(),
+  })
+  .refine((user) => user.username !== undefined || user.email !== undefined, {
+    message: 'email or username is required',
+    path: ['email'],
+  });
 export type CreateUser = z.infer<typeof CreateUser>;
 
 export const UpdateUser = z.object({
@@ -54,7 +59,11 @@ export const UpdateUser = z.object({
 
 export const ChangePassword = z.object({ password: Password });
 /** The caller's current password is required: a session alone (a stolen cookie) must not be enough to take the account. */
-export const ChangeOwnPassword = z.object({ password: Password, confirmPassword: Password.optional(), oldPassword: z.string().min(1, 'give your current password').max(128) });
+export const ChangeOwnPassword = z.object({
+  password: Password,
+  confirmPassword: Password.optional(),
+  oldPassword: z.string().min(1, 'give your current password').max(128),
+});
 
 /** What a user is e-mailed about: change requests waiting for their review. */
 export const NotificationPreferences = z.object({ changeRequests: z.boolean() });
@@ -64,18 +73,28 @@ export const Login = z.object({ username: z.string().min(1).max(255), password: 
 export const Profile = z.object({
   rootRole: Role,
   projects: z.array(z.string()),
-  groups: z.array(z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() })),
+  groups: z.array(
+    z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() }),
+  ),
   features: z.array(z.unknown()),
   subscriptions: z.array(z.string()),
   canChangePassword: z.boolean(),
 });
 
-export const PermissionGrant = z.object({ name: z.string().min(1).max(100), environment: z.string().max(100).optional() });
+export const PermissionGrant = z.object({
+  name: z.string().min(1).max(100),
+  environment: z.string().max(100).optional(),
+});
 export const CreateRole = z.object({
   name: z.string().min(1).max(100),
   description: z.string().max(1000).optional(),
   type: z.enum(['root-custom', 'custom']).optional(),
-  permissions: z.array(z.union([PermissionGrant, z.object({ id: z.number(), name: z.string(), environment: z.string().optional() })])).max(200).optional(),
+  permissions: z
+    .array(
+      z.union([PermissionGrant, z.object({ id: z.number(), name: z.string(), environment: z.string().optional() })]),
+    )
+    .max(200)
+    .optional(),
 });
 export type CreateRole = z.infer<typeof CreateRole>;
 
@@ -100,17 +119,29 @@ export const Pat = z.object({
 });
 export type Pat = z.infer<typeof Pat>;
 export const Pats = z.object({ pats: z.array(Pat) });
-export const CreatePat = z.object({ description: z.string().min(1).max(255), expiresAt: z.iso.datetime({ offset: true }) });
+export const CreatePat = z.object({
+  description: z.string().min(1).max(255),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
 
 export const CreateServiceAccount = z.object({
   username: z.string().min(1).max(255),
   name: z.string().max(255).optional(),
   rootRole: RootRoleInput,
 });
-export const UpdateServiceAccount = z.object({ name: z.string().max(255).optional(), rootRole: RootRoleInput.optional() });
+export const UpdateServiceAccount = z.object({
+  name: z.string().max(255).optional(),
+  rootRole: RootRoleInput.optional(),
+});
 
-export const CreateSignupToken = z.object({ name: z.string().min(1).max(255), expiresAt: z.iso.datetime({ offset: true }) });
-export const UpdateSignupToken = z.object({ expiresAt: z.iso.datetime({ offset: true }).optional(), enabled: z.boolean().optional() });
+export const CreateSignupToken = z.object({
+  name: z.string().min(1).max(255),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export const UpdateSignupToken = z.object({
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  enabled: z.boolean().optional(),
+});
 
 export const CreateInvitedUser = z.object({
   username: z.string().min(1).max(255).optional(),
@@ -122,11 +153,16 @@ export type CreateInvitedUser = z.infer<typeof CreateInvitedUser>;
 
 export const ProjectAccessInput = z.object({
   roles: z.array(z.number().int()).min(1).max(50),
-  users: z.array(z.union([z.number().int(), z.object({ id: z.number().int() })])).max(10_000).optional(),
-  groups: z.array(z.union([z.number().int(), z.object({ id: z.number().int() })])).max(1000).optional(),
+  users: z
+    .array(z.union([z.number().int(), z.object({ id: z.number().int() })]))
+    .max(10_000)
+    .optional(),
+  groups: z
+    .array(z.union([z.number().int(), z.object({ id: z.number().int() })]))
+    .max(1000)
+    .optional(),
 });
 export const RoleIds = z.object({ roles: z.array(z.number().int()).max(50) });
-
 
 // Answers: what the routes of this resource send.
 
@@ -135,9 +171,11 @@ export const RolePermission = z.object({ name: z.string(), environment: z.string
 
 /** POST /api/admin/groups */
 export const GroupAnswer = z.object({
-  users: z.array(z.object({
-    user: User,
-  })),
+  users: z.array(
+    z.object({
+      user: User,
+    }),
+  ),
   userCount: z.number(),
   id: z.number(),
   name: z.string(),
@@ -155,19 +193,23 @@ export const GroupList = z.object({ groups: z.array(GroupAnswer) });
 
 /** GET /api/admin/user-admin/access */
 export const AccessOverview = z.object({
-  users: z.array(z.object({
-    accountType: z.string(),
-    email: z.string().optional(),
-    id: z.number(),
-    name: z.string().nullable(),
-    username: z.string().nullable(),
-  })),
-  groups: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    userCount: z.number(),
-    rootRole: z.number().nullable(),
-  })),
+  users: z.array(
+    z.object({
+      accountType: z.string(),
+      email: z.string().optional(),
+      id: z.number(),
+      name: z.string().nullable(),
+      username: z.string().nullable(),
+    }),
+  ),
+  groups: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      userCount: z.number(),
+      rootRole: z.number().nullable(),
+    }),
+  ),
 });
 
 /** POST /api/admin/invite-link/tokens */
@@ -200,7 +242,8 @@ export const RoleList = z.object({
 });
 
 /** A permission as the role editor offers it. */
-const PermissionEntry = <const Names extends readonly [string, ...string[]]>(names: Names) => z.object({ name: z.enum(names), displayName: z.enum(names), type: z.string() });
+const PermissionEntry = <const Names extends readonly [string, ...string[]]>(names: Names) =>
+  z.object({ name: z.enum(names), displayName: z.enum(names), type: z.string() });
 
 /** GET /api/admin/permissions */
 export const PermissionList = z.object({
@@ -223,17 +266,28 @@ export const RoleWithPermissions = z.object({
 /** POST /api/admin/feedback: a person answered one of the UI's feedback prompts (or asked never to see it). */
 export const CreateFeedback = z.object({ feedbackId: z.string().min(1).max(100), neverShow: z.boolean().optional() });
 /** PUT /api/admin/feedback/:id */
-export const UpdateFeedback = z.object({ userId: z.number().int().optional(), neverShow: z.boolean().optional(), given: z.iso.datetime({ offset: true }).nullable().optional() });
+export const UpdateFeedback = z.object({
+  userId: z.number().int().optional(),
+  neverShow: z.boolean().optional(),
+  given: z.iso.datetime({ offset: true }).nullable().optional(),
+});
 /** A person's answer to one prompt, as answered and as listed in /api/admin/user. */
-export const FeedbackAnswer = z.object({ userId: z.number().int(), feedbackId: z.string(), neverShow: z.boolean(), given: z.string().nullable() });
+export const FeedbackAnswer = z.object({
+  userId: z.number().int(),
+  feedbackId: z.string(),
+  neverShow: z.boolean(),
+  given: z.string().nullable(),
+});
 
 export const CurrentUser = z.object({
   user: User,
-  permissions: z.array(z.object({
-    permission: z.string(),
-    project: z.string().optional(),
-    environment: z.string().optional(),
-  })),
+  permissions: z.array(
+    z.object({
+      permission: z.string(),
+      project: z.string().optional(),
+      environment: z.string().optional(),
+    }),
+  ),
   feedback: z.array(FeedbackAnswer),
   splash: z.record(z.string(), z.boolean()),
 });
@@ -241,12 +295,16 @@ export const CurrentUser = z.object({
 /** GET /api/admin/user/roles */
 export const OwnRoles = z.object({
   version: z.number(),
-  roles: z.array(z.object({
-    id: z.number(),
-    name: z.string(),
-    description: z.string().nullable(),
-    type: z.string(),
-  })).readonly(),
+  roles: z
+    .array(
+      z.object({
+        id: z.number(),
+        name: z.string(),
+        description: z.string().nullable(),
+        type: z.string(),
+      }),
+    )
+    .readonly(),
 });
 
 /** GET /api/admin/user-admin/search */
@@ -258,12 +316,14 @@ export const AdminCounts = z.object({ password: z.number(), noPassword: z.number
 /** GET /api/admin/user-admin/inactive */
 export const InactiveUsers = z.object({
   version: z.number(),
-  inactiveUsers: z.array(z.object({
-    id: z.number(),
-    name: z.string().nullable(),
-    username: z.string().nullable(),
-    email: z.string().nullable(),
-    seenAt: z.string().nullable(),
-    createdAt: z.string(),
-  })),
+  inactiveUsers: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string().nullable(),
+      username: z.string().nullable(),
+      email: z.string().nullable(),
+      seenAt: z.string().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
 });

@@ -24,8 +24,19 @@ export const IMPACT_POST_LIMITS = {
 
 /** Why a metric or a sample was left out; the reasons the drop counters are labelled with. */
 export const IMPACT_DROP_REASONS = [
-  'malformed', 'invalid_name', 'invalid_type', 'invalid_value', 'negative_counter', 'invalid_labels', 'too_many_labels',
-  'invalid_buckets', 'too_many_samples', 'too_many_metrics', 'too_many_series', 'series_labels_over_limit', 'bucket_mismatch',
+  'malformed',
+  'invalid_name',
+  'invalid_type',
+  'invalid_value',
+  'negative_counter',
+  'invalid_labels',
+  'too_many_labels',
+  'invalid_buckets',
+  'too_many_samples',
+  'too_many_metrics',
+  'too_many_series',
+  'series_labels_over_limit',
+  'bucket_mismatch',
 ] as const;
 export type ImpactDropReason = (typeof IMPACT_DROP_REASONS)[number];
 
@@ -51,7 +62,8 @@ export function parseImpactSeriesName(seriesName: string): { type: ImpactMetricT
   return match ? { type: match[1] as ImpactMetricType, displayName: match[2]! } : null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const validName = (name: string) => /^[a-zA-Z_]/.test(name);
 
@@ -85,7 +97,8 @@ function admitNumeric(raw: unknown, type: 'counter' | 'gauge'): Admitted<Numeric
 }
 
 function admitBuckets(raw: unknown, count: number): Admitted<ImpactBucket[]> {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > IMPACT_POST_LIMITS.bucketsPerSample) return refuse('invalid_buckets');
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > IMPACT_POST_LIMITS.bucketsPerSample)
+    return refuse('invalid_buckets');
   const buckets: ImpactBucket[] = [];
   for (const bucket of raw) {
     if (!isRecord(bucket) || !finite(bucket.count) || bucket.count < 0) return refuse('invalid_buckets');
@@ -96,7 +109,11 @@ function admitBuckets(raw: unknown, count: number): Admitted<ImpactBucket[]> {
   buckets.sort((a, b) => bound(a.le) - bound(b.le));
   // Cumulative: each bucket holds at least the one below it; the last, +Inf, holds every observation.
   for (let index = 1; index < buckets.length; index += 1) {
-    if (bound(buckets[index]!.le) === bound(buckets[index - 1]!.le) || buckets[index]!.count < buckets[index - 1]!.count) return refuse('invalid_buckets');
+    if (
+      bound(buckets[index]!.le) === bound(buckets[index - 1]!.le) ||
+      buckets[index]!.count < buckets[index - 1]!.count
+    )
+      return refuse('invalid_buckets');
   }
   if (buckets.at(-1)!.le !== '+Inf') buckets.push({ le: '+Inf', count });
   if (buckets.at(-1)!.count !== count) return refuse('invalid_buckets');
@@ -109,7 +126,9 @@ function admitHistogram(raw: unknown): Admitted<HistogramImpactSample> {
   const buckets = admitBuckets(raw.buckets, raw.count);
   if (!buckets.ok) return buckets;
   const labels = admitLabels(raw.labels);
-  return labels.ok ? { ok: true, value: { labels: labels.value, count: raw.count, sum: raw.sum, buckets: buckets.value } } : labels;
+  return labels.ok
+    ? { ok: true, value: { labels: labels.value, count: raw.count, sum: raw.sum, buckets: buckets.value } }
+    : labels;
 }
 
 /** What admission kept of a post's impact metrics, and how many metrics or samples it left out for each reason. */
@@ -121,7 +140,9 @@ export type ImpactAdmission = { metrics: ImpactMetric[]; dropped: Partial<Record
  */
 export function admitImpactMetrics(raw: unknown): ImpactAdmission {
   const dropped: Partial<Record<ImpactDropReason, number>> = {};
-  const drop = (reason: ImpactDropReason, count = 1) => { dropped[reason] = (dropped[reason] ?? 0) + count; };
+  const drop = (reason: ImpactDropReason, count = 1) => {
+    dropped[reason] = (dropped[reason] ?? 0) + count;
+  };
   const metrics: ImpactMetric[] = [];
   if (raw === undefined || raw === null) return { metrics, dropped };
   if (!Array.isArray(raw)) {
@@ -130,26 +151,43 @@ export function admitImpactMetrics(raw: unknown): ImpactAdmission {
   }
   if (raw.length > IMPACT_POST_LIMITS.metrics) drop('too_many_metrics', raw.length - IMPACT_POST_LIMITS.metrics);
   for (const entry of raw.slice(0, IMPACT_POST_LIMITS.metrics)) {
-    if (!isRecord(entry) || !Array.isArray(entry.samples)) { drop('malformed'); continue; }
-    if (typeof entry.name !== 'string' || entry.name.length === 0 || entry.name.length > IMPACT_POST_LIMITS.nameLength || !validName(sanitiseImpactName(entry.name))) { drop('invalid_name'); continue; }
+    if (!isRecord(entry) || !Array.isArray(entry.samples)) {
+      drop('malformed');
+      continue;
+    }
+    if (
+      typeof entry.name !== 'string' ||
+      entry.name.length === 0 ||
+      entry.name.length > IMPACT_POST_LIMITS.nameLength ||
+      !validName(sanitiseImpactName(entry.name))
+    ) {
+      drop('invalid_name');
+      continue;
+    }
     const type = entry.type;
-    if (type !== 'counter' && type !== 'gauge' && type !== 'histogram') { drop('invalid_type'); continue; }
+    if (type !== 'counter' && type !== 'gauge' && type !== 'histogram') {
+      drop('invalid_type');
+      continue;
+    }
     const name = sanitiseImpactName(entry.name);
     const help = typeof entry.help === 'string' ? entry.help.slice(0, IMPACT_POST_LIMITS.helpLength) : '';
-    if (entry.samples.length > IMPACT_POST_LIMITS.samplesPerMetric) drop('too_many_samples', entry.samples.length - IMPACT_POST_LIMITS.samplesPerMetric);
+    if (entry.samples.length > IMPACT_POST_LIMITS.samplesPerMetric)
+      drop('too_many_samples', entry.samples.length - IMPACT_POST_LIMITS.samplesPerMetric);
     const rawSamples = entry.samples.slice(0, IMPACT_POST_LIMITS.samplesPerMetric);
     if (type === 'histogram') {
       const samples: HistogramImpactSample[] = [];
       for (const sample of rawSamples) {
         const admitted = admitHistogram(sample);
-        if (admitted.ok) samples.push(admitted.value); else drop(admitted.reason);
+        if (admitted.ok) samples.push(admitted.value);
+        else drop(admitted.reason);
       }
       if (samples.length > 0) metrics.push({ name, help, type, samples });
     } else {
       const samples: NumericImpactSample[] = [];
       for (const sample of rawSamples) {
         const admitted = admitNumeric(sample, type);
-        if (admitted.ok) samples.push(admitted.value); else drop(admitted.reason);
+        if (admitted.ok) samples.push(admitted.value);
+        else drop(admitted.reason);
       }
       if (samples.length > 0) metrics.push({ name, help, type, samples });
     }
@@ -201,7 +239,8 @@ export const ImpactSeries = z.object({
 
 /** GET /api/admin/impact-metrics/ */
 /** The help text of bunting_impact_metrics_dropped_total, which the SDK edge and insights both count into. */
-export const IMPACT_DROPS_HELP = 'Impact metrics or samples left out, by the stage that dropped them, why, and the environment they came from';
+export const IMPACT_DROPS_HELP =
+  'Impact metrics or samples left out, by the stage that dropped them, why, and the environment they came from';
 
 export const ImpactMetricsData = z.object({
   /** Epoch seconds, as text. */
@@ -212,7 +251,9 @@ export const ImpactMetricsData = z.object({
   series: z.array(ImpactSeries),
   /** The label values the metric's series have, by label: what a filter offers. */
   labels: z.record(z.string(), z.array(z.string())),
-  debug: z.object({ metricType: z.string().optional(), isTruncated: z.boolean().optional(), query: z.string().optional() }).optional(),
+  debug: z
+    .object({ metricType: z.string().optional(), isTruncated: z.boolean().optional(), query: z.string().optional() })
+    .optional(),
 });
 export type ImpactMetricsData = z.infer<typeof ImpactMetricsData>;
 
@@ -230,14 +271,21 @@ export const ImpactMetricsMetadata = z.object({ metrics: z.array(ImpactMetricInf
 
 /** POST /api/admin/impact-metrics/register: a metric known before any SDK sends it, at zero. */
 export const RegisterImpactMetric = z.object({
-  name: z.string().min(1).max(IMPACT_POST_LIMITS.nameLength).regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'must start with a letter, _ or : and hold only letters, digits, _ and :'),
+  name: z
+    .string()
+    .min(1)
+    .max(IMPACT_POST_LIMITS.nameLength)
+    .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'must start with a letter, _ or : and hold only letters, digits, _ and :'),
   type: ImpactMetricType,
   help: z.string().max(IMPACT_POST_LIMITS.helpLength).optional(),
 });
 
 /** A chart of an impact metric on a flag's page (Unleash's impact metrics configuration). */
 export const ImpactChartInput = z.object({
-  id: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'is not a ULID').optional(),
+  id: z
+    .string()
+    .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'is not a ULID')
+    .optional(),
   metricName: z.string().min(1).max(300),
   timeRange: ImpactRange,
   aggregationMode: ImpactAggregation,
@@ -264,7 +312,10 @@ export const ImpactChartList = z.object({ configs: z.array(ImpactChart) });
 /** An external Prometheus-compatible source (its HTTP API at `url`); basic-auth credentials may sit in the URL. */
 export const ExternalImpactSource = z.object({
   enabled: z.boolean(),
-  url: z.url({ protocol: /^https?$/ }).max(1000).optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(1000)
+    .optional(),
 });
 export type ExternalImpactSource = z.infer<typeof ExternalImpactSource>;
 

@@ -50,8 +50,16 @@ export type HealthReport = z.infer<typeof HealthReport>;
 const count = z.number().int();
 /** How many of each kind of thing the instance holds. */
 const InstanceCounts = z.object({
-  featureToggles: count, archivedFeatureToggles: count, projects: count, contextFields: count, roles: count,
-  customRootRoles: count, groups: count, environments: count, segments: count, strategies: count,
+  featureToggles: count,
+  archivedFeatureToggles: count,
+  projects: count,
+  contextFields: count,
+  roles: count,
+  customRootRoles: count,
+  groups: count,
+  environments: count,
+  segments: count,
+  strategies: count,
 });
 const TokenCounts = z.object({ admin: count, client: count, frontend: count });
 
@@ -64,7 +72,12 @@ export const InstanceStatistics = z.object({
   users: z.number().int(),
   serviceAccounts: z.number().int(),
   previousDayMetricsBucketsCount: z.object({ enabledCount: z.number().int(), variantCount: z.number().int() }),
-  activeUsers: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+  activeUsers: z.object({
+    last7: z.number().int(),
+    last30: z.number().int(),
+    last60: z.number().int(),
+    last90: z.number().int(),
+  }),
   productionChanges: z.object({ last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
   ...InstanceCounts.shape,
   SAMLenabled: z.boolean(),
@@ -86,16 +99,39 @@ const number = z.number();
 /** The executive dashboard and /api/admin/insights (Unleash's instanceInsightsSchema). */
 export const InstanceInsights = z.object({
   userTrends: z.array(z.object({ date: z.string(), total: number, active: number, inactive: number })),
-  flagTrends: z.array(z.object({ date: z.string(), total: number, active: number, stale: number, potentiallyStale: number })),
-  projectFlagTrends: z.array(z.object({
-    week: z.string(), project: z.string(), health: number, timeToProduction: number, date: z.string(),
-    total: number, active: number, stale: number, potentiallyStale: number, users: number,
-  })),
-  metricsSummaryTrends: z.array(z.object({
-    week: z.string(), date: z.string(), project: z.string(), totalRequests: number, totalYes: number, totalNo: number,
-    totalApps: number, totalFlags: number, totalEnvironments: number,
-  })),
-  environmentTypeTrends: z.array(z.object({ date: z.string(), week: z.string(), environmentType: z.string(), totalUpdates: number })),
+  flagTrends: z.array(
+    z.object({ date: z.string(), total: number, active: number, stale: number, potentiallyStale: number }),
+  ),
+  projectFlagTrends: z.array(
+    z.object({
+      week: z.string(),
+      project: z.string(),
+      health: number,
+      timeToProduction: number,
+      date: z.string(),
+      total: number,
+      active: number,
+      stale: number,
+      potentiallyStale: number,
+      users: number,
+    }),
+  ),
+  metricsSummaryTrends: z.array(
+    z.object({
+      week: z.string(),
+      date: z.string(),
+      project: z.string(),
+      totalRequests: number,
+      totalYes: number,
+      totalNo: number,
+      totalApps: number,
+      totalFlags: number,
+      totalEnvironments: number,
+    }),
+  ),
+  environmentTypeTrends: z.array(
+    z.object({ date: z.string(), week: z.string(), environmentType: z.string(), totalUpdates: number }),
+  ),
 });
 export type InstanceInsights = z.infer<typeof InstanceInsights>;
 
@@ -105,7 +141,12 @@ export const InsightsRange = z.object({
   to: z.iso.date().optional(),
 });
 
-const FlagCounts = z.object({ total: z.number().int(), active: z.number().int(), stale: z.number().int(), potentiallyStale: z.number().int() });
+const FlagCounts = z.object({
+  total: z.number().int(),
+  active: z.number().int(),
+  stale: z.number().int(),
+  potentiallyStale: z.number().int(),
+});
 
 /**
  * What admin-api answers on the inventory subject: today's counts of what it owns, for the insights service's
@@ -119,7 +160,12 @@ export const Inventory = z.object({
     /** Users whose root role is Reader (optional: an admin-api of before it sends none during an upgrade). */
     readOnly: z.number().int().optional(),
     /** Users seen (signed in or used a token of theirs) within 7, 30, 60 and 90 days. */
-    seenWithin: z.object({ last7: z.number().int(), last30: z.number().int(), last60: z.number().int(), last90: z.number().int() }),
+    seenWithin: z.object({
+      last7: z.number().int(),
+      last30: z.number().int(),
+      last60: z.number().int(),
+      last90: z.number().int(),
+    }),
   }),
   counts: InstanceCounts,
   apiTokens: TokenCounts,
@@ -131,16 +177,29 @@ export const Inventory = z.object({
   passwordAuthEnabled: z.boolean(),
   environments: z.array(z.object({ name: z.string(), type: z.string() })),
   flags: FlagCounts,
-  projects: z.array(FlagCounts.extend({
-    id: z.string(), health: z.number().int(), users: z.number().int(), apiTokens: z.number().int(), segments: z.number().int(),
-  })),
+  projects: z.array(
+    FlagCounts.extend({
+      id: z.string(),
+      health: z.number().int(),
+      users: z.number().int(),
+      apiTokens: z.number().int(),
+      segments: z.number().int(),
+    }),
+  ),
   /** Every unarchived flag's project, to attribute SDK metrics to projects. */
   featureProjects: z.record(z.string(), z.string()),
   /** Flags by project, lifecycle stage (archived included) and flag type, with how long they have been in the stage. */
-  lifecycle: z.array(z.object({
-    project: z.string(), stage: z.string(), type: z.string(), total: z.number().int(), olderThanWeek: z.number().int(),
-    newThisWeek: z.number().int(), totalDays: z.number(),
-  })),
+  lifecycle: z.array(
+    z.object({
+      project: z.string(),
+      stage: z.string(),
+      type: z.string(),
+      total: z.number().int(),
+      olderThanWeek: z.number().int(),
+      newThisWeek: z.number().int(),
+      totalDays: z.number(),
+    }),
+  ),
 });
 export type Inventory = z.infer<typeof Inventory>;
 
@@ -156,7 +215,12 @@ export const ProjectDora = z.object({
 });
 
 /** Flags by health: how many are active, potentially stale and stale, and the rating they give. */
-const FlagHealth = z.object({ activeCount: z.number(), potentiallyStaleCount: z.number(), staleCount: z.number(), rating: z.number() });
+const FlagHealth = z.object({
+  activeCount: z.number(),
+  potentiallyStaleCount: z.number(),
+  staleCount: z.number(),
+  rating: z.number(),
+});
 
 /** GET /api/admin/projects/:projectId/insights */
 export const ProjectInsights = z.object({
@@ -194,4 +258,6 @@ const StageGroup = z.object({
 });
 
 /** GET /api/admin/insights/lifecycle */
-export const LifecycleTrends = z.object({ lifecycleTrends: z.object({ develop: StageGroup, production: StageGroup, cleanup: StageGroup }) });
+export const LifecycleTrends = z.object({
+  lifecycleTrends: z.object({ develop: StageGroup, production: StageGroup, cleanup: StageGroup }),
+});

@@ -15,14 +15,16 @@ const RedirectUri = z.string().min(1).max(2_000);
  * POST /oauth/register (RFC 7591): a public client, one that proves itself with PKCE rather than a secret. Small:
  * anyone may register, so what a registration may hold is bounded.
  */
-export const OAuthClientRegistration = z.object({
-  redirect_uris: z.array(z.string().min(1).max(500)).min(1).max(5),
-  client_name: z.string().max(100).optional(),
-  token_endpoint_auth_method: z.enum(['none']).optional(),
-  grant_types: z.array(z.string().max(100)).max(10).optional(),
-  response_types: z.array(z.string().max(100)).max(10).optional(),
-  scope: z.string().max(1_000).optional(),
-}).loose();
+export const OAuthClientRegistration = z
+  .object({
+    redirect_uris: z.array(z.string().min(1).max(500)).min(1).max(5),
+    client_name: z.string().max(100).optional(),
+    token_endpoint_auth_method: z.enum(['none']).optional(),
+    grant_types: z.array(z.string().max(100)).max(10).optional(),
+    response_types: z.array(z.string().max(100)).max(10).optional(),
+    scope: z.string().max(1_000).optional(),
+  })
+  .loose();
 
 export const OAuthClientInformation = z.object({
   client_id: z.string(),
@@ -87,7 +89,10 @@ export const OAuthConsentRequest = z.object({
 });
 
 /** POST /api/admin/mcp/oauth/requests/{id}: allowed, with the scopes granted (some of those asked; all when left out). */
-export const OAuthConsentDecision = z.object({ allow: z.boolean(), scopes: z.array(AgentScope).min(1).max(2).optional() });
+export const OAuthConsentDecision = z.object({
+  allow: z.boolean(),
+  scopes: z.array(AgentScope).min(1).max(2).optional(),
+});
 export const OAuthConsentAnswer = z.object({ redirectTo: z.string() });
 
 /** The two discovery documents (RFC 9728 and RFC 8414). */

@@ -18,8 +18,19 @@ export const OfrepSingleAnswer = OfrepEvaluation.extend({ cacheable: z.boolean()
 
 /** POST /ofrep/v1/evaluate/flags: every flag the token sees. */
 /** OFREP ADR-0008: where a static-context provider hears that it should fetch the bulk evaluation again. */
-export const OfrepEventStream = z.object({ type: z.literal('sse'), url: z.string(), inactivityDelaySec: z.number().int().min(0).optional() });
-export const OfrepBulkAnswer = z.object({ flags: z.array(z.union([OfrepEvaluation, OfrepFlagError])), eventStreams: z.array(OfrepEventStream).optional() });
+export const OfrepEventStream = z.object({
+  type: z.literal('sse'),
+  url: z.string(),
+  inactivityDelaySec: z.number().int().min(0).optional(),
+});
+export const OfrepBulkAnswer = z.object({
+  flags: z.array(z.union([OfrepEvaluation, OfrepFlagError])),
+  eventStreams: z.array(OfrepEventStream).optional(),
+});
 
 /** OFREP's refusals carry its error code beside the spec's error shape. */
-export const OfrepErrorBody = ErrorBody.extend({ key: z.string().optional(), errorCode: z.string().optional(), errorDetails: z.string().optional() });
+export const OfrepErrorBody = ErrorBody.extend({
+  key: z.string().optional(),
+  errorCode: z.string().optional(),
+  errorDetails: z.string().optional(),
+});

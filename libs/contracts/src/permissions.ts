@@ -56,13 +56,18 @@ export type Permission = (typeof Permission)[keyof typeof Permission];
 
 /** What changes a flag in one environment of a project. */
 export const FLAG_ENVIRONMENT_PERMISSIONS = [
-  Permission.CREATE_FEATURE_STRATEGY, Permission.UPDATE_FEATURE_STRATEGY, Permission.DELETE_FEATURE_STRATEGY,
-  Permission.UPDATE_FEATURE_ENVIRONMENT, Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
+  Permission.CREATE_FEATURE_STRATEGY,
+  Permission.UPDATE_FEATURE_STRATEGY,
+  Permission.DELETE_FEATURE_STRATEGY,
+  Permission.UPDATE_FEATURE_ENVIRONMENT,
+  Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS,
 ] as const;
 
 /** Reviewing and applying change requests, and making changes past them, per environment of a project. */
 export const CHANGE_REQUEST_PERMISSIONS = [
-  Permission.APPROVE_CHANGE_REQUEST, Permission.APPLY_CHANGE_REQUEST, Permission.SKIP_CHANGE_REQUEST,
+  Permission.APPROVE_CHANGE_REQUEST,
+  Permission.APPLY_CHANGE_REQUEST,
+  Permission.SKIP_CHANGE_REQUEST,
 ] as const;
 
 /** Permissions granted per environment of a project (custom project roles may hold any of them). */
@@ -70,21 +75,50 @@ export const ENVIRONMENT_PERMISSIONS = [...FLAG_ENVIRONMENT_PERMISSIONS, ...CHAN
 
 /** Permissions granted within one project. */
 export const PROJECT_PERMISSIONS = [
-  Permission.CREATE_FEATURE, Permission.UPDATE_FEATURE, Permission.DELETE_FEATURE, Permission.UPDATE_FEATURE_VARIANTS,
-  Permission.UPDATE_FEATURE_DEPENDENCY, Permission.UPDATE_PROJECT_SEGMENT, Permission.CREATE_PROJECT_API_TOKEN,
-  Permission.READ_PROJECT_API_TOKEN, Permission.DELETE_PROJECT_API_TOKEN, Permission.UPDATE_PROJECT,
-  Permission.DELETE_PROJECT, Permission.PROJECT_USER_ACCESS_READ, Permission.PROJECT_USER_ACCESS_WRITE,
+  Permission.CREATE_FEATURE,
+  Permission.UPDATE_FEATURE,
+  Permission.DELETE_FEATURE,
+  Permission.UPDATE_FEATURE_VARIANTS,
+  Permission.UPDATE_FEATURE_DEPENDENCY,
+  Permission.UPDATE_PROJECT_SEGMENT,
+  Permission.CREATE_PROJECT_API_TOKEN,
+  Permission.READ_PROJECT_API_TOKEN,
+  Permission.DELETE_PROJECT_API_TOKEN,
+  Permission.UPDATE_PROJECT,
+  Permission.DELETE_PROJECT,
+  Permission.PROJECT_USER_ACCESS_READ,
+  Permission.PROJECT_USER_ACCESS_WRITE,
   Permission.UPDATE_PROJECT_RELEASE_TEMPLATE,
 ] as const;
 
 /** Permissions that apply to the whole instance. */
 export const ROOT_PERMISSIONS = [
-  Permission.ADMIN, Permission.CREATE_PROJECT, Permission.CREATE_CONTEXT_FIELD, Permission.UPDATE_CONTEXT_FIELD,
-  Permission.DELETE_CONTEXT_FIELD, Permission.CREATE_SEGMENT, Permission.UPDATE_SEGMENT, Permission.DELETE_SEGMENT,
-  Permission.CREATE_STRATEGY, Permission.UPDATE_STRATEGY, Permission.DELETE_STRATEGY, Permission.CREATE_TAG_TYPE,
-  Permission.UPDATE_TAG_TYPE, Permission.DELETE_TAG_TYPE, Permission.UPDATE_APPLICATION, Permission.READ_API_TOKEN,
-  Permission.CREATE_CLIENT_API_TOKEN, Permission.UPDATE_CLIENT_API_TOKEN, Permission.DELETE_CLIENT_API_TOKEN,
-  Permission.CREATE_FRONTEND_API_TOKEN, Permission.UPDATE_FRONTEND_API_TOKEN, Permission.DELETE_FRONTEND_API_TOKEN,
-  Permission.CREATE_ENVIRONMENT, Permission.UPDATE_ENVIRONMENT, Permission.DELETE_ENVIRONMENT,
-  Permission.RELEASE_PLAN_TEMPLATE_CREATE, Permission.RELEASE_PLAN_TEMPLATE_UPDATE, Permission.RELEASE_PLAN_TEMPLATE_DELETE,
+  Permission.ADMIN,
+  Permission.CREATE_PROJECT,
+  Permission.CREATE_CONTEXT_FIELD,
+  Permission.UPDATE_CONTEXT_FIELD,
+  Permission.DELETE_CONTEXT_FIELD,
+  Permission.CREATE_SEGMENT,
+  Permission.UPDATE_SEGMENT,
+  Permission.DELETE_SEGMENT,
+  Permission.CREATE_STRATEGY,
+  Permission.UPDATE_STRATEGY,
+  Permission.DELETE_STRATEGY,
+  Permission.CREATE_TAG_TYPE,
+  Permission.UPDATE_TAG_TYPE,
+  Permission.DELETE_TAG_TYPE,
+  Permission.UPDATE_APPLICATION,
+  Permission.READ_API_TOKEN,
+  Permission.CREATE_CLIENT_API_TOKEN,
+  Permission.UPDATE_CLIENT_API_TOKEN,
+  Permission.DELETE_CLIENT_API_TOKEN,
+  Permission.CREATE_FRONTEND_API_TOKEN,
+  Permission.UPDATE_FRONTEND_API_TOKEN,
+  Permission.DELETE_FRONTEND_API_TOKEN,
+  Permission.CREATE_ENVIRONMENT,
+  Permission.UPDATE_ENVIRONMENT,
+  Permission.DELETE_ENVIRONMENT,
+  Permission.RELEASE_PLAN_TEMPLATE_CREATE,
+  Permission.RELEASE_PLAN_TEMPLATE_UPDATE,
+  Permission.RELEASE_PLAN_TEMPLATE_DELETE,
 ] as const;

@@ -6,18 +6,24 @@ import { Variant, VariantPayload } from './variants.ts';
 const Projects = z.union([z.literal('*'), z.array(z.string().min(1).max(255)).max(1000)]).optional();
 
 /** sdkContextSchema: appName is required; any other top-level field is a custom property, as SDKs treat it. */
-export const SdkContext = z.object({
-  appName: z.string().min(1).max(255),
-  userId: z.string().max(1000).optional(),
-  sessionId: z.string().max(1000).optional(),
-  remoteAddress: z.string().max(100).optional(),
-  currentTime: z.string().max(100).optional(),
-  environment: z.string().max(100).optional(),
-  properties: z.record(z.string(), z.string().max(1000)).optional(),
-}).catchall(z.string().max(1000));
+export const SdkContext = z
+  .object({
+    appName: z.string().min(1).max(255),
+    userId: z.string().max(1000).optional(),
+    sessionId: z.string().max(1000).optional(),
+    remoteAddress: z.string().max(100).optional(),
+    currentTime: z.string().max(100).optional(),
+    environment: z.string().max(100).optional(),
+    properties: z.record(z.string(), z.string().max(1000)).optional(),
+  })
+  .catchall(z.string().max(1000));
 
 /** playgroundRequestSchema: one environment, some projects (all by default), one context. */
-export const PlaygroundRequest = z.object({ environment: z.string().min(1).max(100), projects: Projects, context: SdkContext });
+export const PlaygroundRequest = z.object({
+  environment: z.string().min(1).max(100),
+  projects: Projects,
+  context: SdkContext,
+});
 /** advancedPlaygroundRequestSchema: several environments; comma-separated context values are combined. */
 export const AdvancedPlaygroundRequest = z.object({
   environments: z.array(z.string().min(1).max(100)).min(1).max(20),
@@ -28,9 +34,19 @@ export const AdvancedPlaygroundRequest = z.object({
 /** Why a flag answers as it does for one context: each strategy's own check, each constraint, each segment. */
 export const ExplainedConstraint = Constraint.extend({ result: z.boolean() });
 export type ExplainedConstraint = z.infer<typeof ExplainedConstraint>;
-export const ExplainedSegment = z.object({ id: z.number(), name: z.string(), result: z.boolean(), constraints: z.array(ExplainedConstraint) });
+export const ExplainedSegment = z.object({
+  id: z.number(),
+  name: z.string(),
+  result: z.boolean(),
+  constraints: z.array(ExplainedConstraint),
+});
 export type ExplainedSegment = z.infer<typeof ExplainedSegment>;
-export const ExplainedStrategy = FeatureStrategy.pick({ id: true, name: true, disabled: true, parameters: true }).extend({
+export const ExplainedStrategy = FeatureStrategy.pick({
+  id: true,
+  name: true,
+  disabled: true,
+  parameters: true,
+}).extend({
   title: z.string().optional(),
   constraints: z.array(ExplainedConstraint),
   segments: z.array(ExplainedSegment),
@@ -40,7 +56,12 @@ export const ExplainedStrategy = FeatureStrategy.pick({ id: true, name: true, di
   ]),
 });
 export type ExplainedStrategy = z.infer<typeof ExplainedStrategy>;
-export const PlaygroundVariant = z.object({ name: z.string(), enabled: z.boolean(), payload: VariantPayload.optional(), feature_enabled: z.boolean() });
+export const PlaygroundVariant = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  payload: VariantPayload.optional(),
+  feature_enabled: z.boolean(),
+});
 export type PlaygroundVariant = z.infer<typeof PlaygroundVariant>;
 export const ExplainedFeature = z.object({
   strategies: z.object({ result: z.union([z.literal('unknown'), z.boolean()]), data: z.array(ExplainedStrategy) }),
@@ -67,29 +88,39 @@ export type AdvancedPlaygroundResult = {
 // Answers: what the routes of this resource send.
 
 /** The context as the playground echoes it: the request's, as strings. */
-const ContextAnswer = z.object({
-  appName: z.string(),
-  userId: z.string().optional(),
-  sessionId: z.string().optional(),
-  remoteAddress: z.string().optional(),
-  currentTime: z.string().optional(),
-  environment: z.string().optional(),
-  properties: z.record(z.string(), z.string()).optional(),
-}).catchall(z.string());
+const ContextAnswer = z
+  .object({
+    appName: z.string(),
+    userId: z.string().optional(),
+    sessionId: z.string().optional(),
+    remoteAddress: z.string().optional(),
+    currentTime: z.string().optional(),
+    environment: z.string().optional(),
+    properties: z.record(z.string(), z.string()).optional(),
+  })
+  .catchall(z.string());
 const ProjectsAnswer = z.union([z.array(z.string()), z.literal('*')]).optional();
 
 /** POST /api/admin/playground */
 export const PlaygroundAnswer = z.object({
   input: z.object({ environment: z.string(), context: ContextAnswer, projects: ProjectsAnswer }),
-  features: z.array(ExplainedFeature.extend({
-    variants: z.array(Variant.partial({ weightType: true, stickiness: true })),
-    name: z.string(),
-    projectId: z.string(),
-  })),
+  features: z.array(
+    ExplainedFeature.extend({
+      variants: z.array(Variant.partial({ weightType: true, stickiness: true })),
+      name: z.string(),
+      projectId: z.string(),
+    }),
+  ),
 });
 
 /** POST /api/admin/playground/advanced */
 export const AdvancedPlaygroundAnswer = z.object({
   input: z.object({ environments: z.array(z.string()), context: ContextAnswer, projects: ProjectsAnswer }),
-  features: z.array(z.object({ name: z.string(), projectId: z.string(), environments: z.record(z.string(), z.array(AdvancedPlaygroundEvaluation)) })),
+  features: z.array(
+    z.object({
+      name: z.string(),
+      projectId: z.string(),
+      environments: z.record(z.string(), z.array(AdvancedPlaygroundEvaluation)),
+    }),
+  ),
 });

@@ -41,7 +41,12 @@ export const OnboardingStatus = z.union([
   z.object({ status: z.literal('first-flag-created'), feature: z.string() }),
 ]);
 export const ProjectOwner = z.union([
-  z.object({ ownerType: z.literal('user'), name: z.string(), email: z.string().nullable(), imageUrl: z.string().nullable() }),
+  z.object({
+    ownerType: z.literal('user'),
+    name: z.string(),
+    email: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+  }),
   z.object({ ownerType: z.literal('group'), name: z.string() }),
   z.object({ ownerType: z.literal('system') }),
 ]);
@@ -93,11 +98,13 @@ export const ProjectOverviewBase = z.object({
 export const ProjectOverviewAnswer = ProjectOverviewBase.extend({
   linkTemplates: z.array(z.object({ title: z.string().nullable(), urlTemplate: z.string() })),
   health: z.number(),
-  environments: z.array(z.object({
-    environment: z.string(),
-    changeRequestsEnabled: z.boolean(),
-    defaultStrategy: z.record(z.string(), z.unknown()),
-  })),
+  environments: z.array(
+    z.object({
+      environment: z.string(),
+      changeRequestsEnabled: z.boolean(),
+      defaultStrategy: z.record(z.string(), z.unknown()),
+    }),
+  ),
   featureTypeCounts: z.array(z.object({ type: z.string(), count: z.number() })),
   archivedAt: z.string().nullable(),
   onboardingStatus: OnboardingStatus,
@@ -106,18 +113,20 @@ export const ProjectOverviewAnswer = ProjectOverviewBase.extend({
 /** GET /api/admin/environments/project/:projectId (Unleash's environmentsProjectSchema). */
 export const ProjectEnvironments = z.object({
   version: z.literal(1),
-  environments: z.array(z.object({
-    name: z.string(),
-    type: z.string(),
-    enabled: z.boolean(),
-    protected: z.boolean(),
-    sortOrder: z.number().int(),
-    projectApiTokenCount: z.number().int(),
-    projectEnabledToggleCount: z.number().int(),
-    defaultStrategy: z.record(z.string(), z.unknown()),
-    visible: z.boolean(),
-    requiredApprovals: z.number().int().nullable(),
-  })),
+  environments: z.array(
+    z.object({
+      name: z.string(),
+      type: z.string(),
+      enabled: z.boolean(),
+      protected: z.boolean(),
+      sortOrder: z.number().int(),
+      projectApiTokenCount: z.number().int(),
+      projectEnabledToggleCount: z.number().int(),
+      defaultStrategy: z.record(z.string(), z.unknown()),
+      visible: z.boolean(),
+      requiredApprovals: z.number().int().nullable(),
+    }),
+  ),
 });
 
 // Answers: what the routes of this resource send.
@@ -126,14 +135,24 @@ export const ProjectEnvironments = z.object({
 export const ProjectAccessView = z.object({
   roles: z.array(Role),
   users: z.array(User.extend({ roleId: z.number().optional(), roles: z.array(z.number()) })),
-  groups: z.array(z.object({ id: z.number(), name: z.string(), roleId: z.number().optional(), roles: z.array(z.number()) })),
+  groups: z.array(
+    z.object({ id: z.number(), name: z.string(), roleId: z.number().optional(), roles: z.array(z.number()) }),
+  ),
 });
 
 /** GET /api/admin/projects/roles/:roleId/access */
 export const RoleProjectAccess = z.array(z.object({ userId: z.number(), project: z.string() })).readonly();
 
 /** POST /api/admin/projects/:projectId/environments/:environment/default-strategy: the strategy new flags get, without an id. */
-export const DefaultStrategyView = FeatureStrategy.pick({ name: true, title: true, disabled: true, constraints: true, parameters: true, variants: true, segments: true });
+export const DefaultStrategyView = FeatureStrategy.pick({
+  name: true,
+  title: true,
+  disabled: true,
+  constraints: true,
+  parameters: true,
+  variants: true,
+  segments: true,
+});
 
 /** GET /api/admin/projects */
 export const ProjectList = z.object({ version: z.number(), projects: z.array(Project) });

@@ -29,7 +29,13 @@ export function viewReply<A extends z.ZodType>(answer: A) {
 }
 
 /** Who a credential (API token, personal access token, session) belongs to; null when it is not valid. */
-export const CredentialView = view({ name: 'credential', request: VerifyCredentialRequest, answer: Principal.nullable(), timeoutMs: 3000, gzip: false });
+export const CredentialView = view({
+  name: 'credential',
+  request: VerifyCredentialRequest,
+  answer: Principal.nullable(),
+  timeoutMs: 3000,
+  gzip: false,
+});
 
 /** An API token as the SDK edge checks it: by the hash of its secret, never the secret itself. */
 export const SdkToken = z.object({
@@ -45,22 +51,58 @@ export const SdkToken = z.object({
 export type SdkToken = z.infer<typeof SdkToken>;
 
 /** Every API token, for the SDK edge to verify SDK requests locally (admin ones only to refuse them rightly). */
-export const SdkTokensView = view({ name: 'sdk-tokens', request: z.object({}), answer: z.array(SdkToken), timeoutMs: 5000, gzip: true });
+export const SdkTokensView = view({
+  name: 'sdk-tokens',
+  request: z.object({}),
+  answer: z.array(SdkToken),
+  timeoutMs: 5000,
+  gzip: true,
+});
 
 /** One API token by the hash of its secret, for a secret the edge has not seen yet (a token made a moment ago). */
-export const SdkTokenView = view({ name: 'sdk-token', request: z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/) }), answer: SdkToken.nullable(), timeoutMs: 2000, gzip: false });
+export const SdkTokenView = view({
+  name: 'sdk-token',
+  request: z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/) }),
+  answer: SdkToken.nullable(),
+  timeoutMs: 2000,
+  gzip: false,
+});
 
 /** One environment's configuration for the SDK edge's snapshots. */
-export const SnapshotView = view({ name: 'snapshot', request: SnapshotRequest, answer: EnvironmentSnapshot, timeoutMs: 10_000, gzip: true });
+export const SnapshotView = view({
+  name: 'snapshot',
+  request: SnapshotRequest,
+  answer: EnvironmentSnapshot,
+  timeoutMs: 10_000,
+  gzip: true,
+});
 
 /** The frontend API's CORS origins as an admin set them. */
-export const FrontendSettingsView = view({ name: 'frontend-settings', request: z.object({}), answer: FrontendSettings, timeoutMs: 3000, gzip: false });
+export const FrontendSettingsView = view({
+  name: 'frontend-settings',
+  request: z.object({}),
+  answer: FrontendSettings,
+  timeoutMs: 3000,
+  gzip: false,
+});
 
 /** Today's counts of what admin-api owns, for insights' statistics and trend snapshots. */
-export const InventoryView = view({ name: 'inventory', request: z.object({}), answer: Inventory, timeoutMs: 10_000, gzip: true });
+export const InventoryView = view({
+  name: 'inventory',
+  request: z.object({}),
+  answer: Inventory,
+  timeoutMs: 10_000,
+  gzip: true,
+});
 
 /** One project's overview for its health report; null when there is no such project. */
-export const ProjectOverviewView = view({ name: 'project-overview', request: ProjectOverviewRequest, answer: ProjectOverview.nullable(), timeoutMs: 10_000, gzip: true });
+export const ProjectOverviewView = view({
+  name: 'project-overview',
+  request: ProjectOverviewRequest,
+  answer: ProjectOverview.nullable(),
+  timeoutMs: 10_000,
+  gzip: true,
+});
 
 /** Which project a flag is in and whether it is archived; null when there is no flag of that name. */
 export const FeatureLookupView = view({
@@ -80,8 +122,11 @@ export const ImpactValueView = view({
   name: 'impact-value',
   service: 'insights',
   request: z.object({
-    metricName: z.string().min(1).max(300), timeRange: ImpactRange, aggregationMode: ImpactAggregation,
-    labelSelectors: ImpactLabelSelectors, source: ImpactSource.default('internal'),
+    metricName: z.string().min(1).max(300),
+    timeRange: ImpactRange,
+    aggregationMode: ImpactAggregation,
+    labelSelectors: ImpactLabelSelectors,
+    source: ImpactSource.default('internal'),
   }),
   answer: z.object({ value: z.number().nullable(), error: z.string().optional() }),
   timeoutMs: 8000,
@@ -93,15 +138,17 @@ export const ProjectEventsView = view({
   name: 'project-events',
   service: 'event-log',
   request: z.object({ project: z.string().min(1).max(255), limit: z.number().int().min(1).max(50) }),
-  answer: z.array(z.object({
-    id: z.number().int(),
-    type: z.string(),
-    createdBy: z.string(),
-    createdByUserId: z.number().int().nullable(),
-    createdAt: z.string(),
-    featureName: z.string().nullable(),
-    environment: z.string().nullable(),
-  })),
+  answer: z.array(
+    z.object({
+      id: z.number().int(),
+      type: z.string(),
+      createdBy: z.string(),
+      createdByUserId: z.number().int().nullable(),
+      createdAt: z.string(),
+      featureName: z.string().nullable(),
+      environment: z.string().nullable(),
+    }),
+  ),
   timeoutMs: 3000,
   gzip: false,
 });

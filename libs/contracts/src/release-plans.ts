@@ -18,10 +18,15 @@ export const TransitionCondition = z.object({ intervalMinutes: z.number().int().
 export type TransitionCondition = z.infer<typeof TransitionCondition>;
 
 /** A milestone's strategy as given: the fields of a flag's strategy (strategyName is Unleash's older copy of name). */
-export const MilestoneStrategyInput = CreateFeatureStrategy.partial({ name: true }).extend({
-  id: ReleaseId.optional(),
-  strategyName: z.string().min(1).max(255).optional(),
-}).refine((strategy) => strategy.name !== undefined || strategy.strategyName !== undefined, { message: 'a strategy needs a name', path: ['name'] });
+export const MilestoneStrategyInput = CreateFeatureStrategy.partial({ name: true })
+  .extend({
+    id: ReleaseId.optional(),
+    strategyName: z.string().min(1).max(255).optional(),
+  })
+  .refine((strategy) => strategy.name !== undefined || strategy.strategyName !== undefined, {
+    message: 'a strategy needs a name',
+    path: ['name'],
+  });
 export type MilestoneStrategyInput = z.infer<typeof MilestoneStrategyInput>;
 
 export const MilestoneInput = z.object({
@@ -108,9 +113,16 @@ const SafeguardBase = z.object({
   lastError: z.string().nullable(),
 });
 
-export const PlanSafeguard = SafeguardBase.extend({ action: z.object({ type: z.literal('pauseReleasePlanProgressions'), id: z.string() }) });
+export const PlanSafeguard = SafeguardBase.extend({
+  action: z.object({ type: z.literal('pauseReleasePlanProgressions'), id: z.string() }),
+});
 export const EnvironmentSafeguard = SafeguardBase.extend({
-  action: z.object({ type: z.literal('disableFeatureEnvironment'), featureName: z.string(), environment: z.string(), project: z.string() }),
+  action: z.object({
+    type: z.literal('disableFeatureEnvironment'),
+    featureName: z.string(),
+    environment: z.string(),
+    project: z.string(),
+  }),
 });
 export type PlanSafeguard = z.infer<typeof PlanSafeguard>;
 export type EnvironmentSafeguard = z.infer<typeof EnvironmentSafeguard>;
@@ -138,7 +150,11 @@ export const AddReleasePlan = z.object({ templateId: ReleaseId });
 
 /** PUT .../progressions/{sourceMilestoneId} */
 export const ChangeProgression = z.object({ targetMilestone: ReleaseId, transitionCondition: TransitionCondition });
-export const Progression = z.object({ sourceMilestone: z.string(), targetMilestone: z.string(), transitionCondition: TransitionCondition });
+export const Progression = z.object({
+  sourceMilestone: z.string(),
+  targetMilestone: z.string(),
+  transitionCondition: TransitionCondition,
+});
 
 /** A strategy of a milestone kept with it: what starting the milestone writes among the flag's strategies. */
 export const StoredMilestoneStrategy = z.object({

@@ -21,7 +21,8 @@ export const ScimMeta = z.object({
 
 const Text = z.string().max(255);
 // Providers send booleans as strings too (Entra: "True"/"False").
-export const ScimBoolean = z.union([z.boolean(), z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'])])
+export const ScimBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'])])
   .transform((value) => (typeof value === 'boolean' ? value : value.toLowerCase() === 'true'));
 
 /** A user as a provider sends it (unknown attributes and extensions are kept out, not refused). */
@@ -29,9 +30,17 @@ export const ScimUserInput = z.object({
   schemas: z.array(z.string()).optional(),
   externalId: Text.optional(),
   userName: z.string().trim().min(1).max(255),
-  name: z.object({ formatted: Text.optional(), givenName: Text.optional(), familyName: Text.optional() }).partial().optional(),
+  name: z
+    .object({ formatted: Text.optional(), givenName: Text.optional(), familyName: Text.optional() })
+    .partial()
+    .optional(),
   displayName: Text.optional(),
-  emails: z.array(z.object({ value: z.string().max(255), primary: ScimBoolean.optional(), type: z.string().max(50).optional() })).max(20).optional(),
+  emails: z
+    .array(
+      z.object({ value: z.string().max(255), primary: ScimBoolean.optional(), type: z.string().max(50).optional() }),
+    )
+    .max(20)
+    .optional(),
   active: ScimBoolean.optional(),
 });
 export type ScimUserInput = z.infer<typeof ScimUserInput>;
@@ -78,22 +87,31 @@ export const ScimListQuery = z.object({
   attributes: z.string().max(200).optional(),
 });
 
-export const scimList = <T extends z.ZodType>(resource: T) => z.object({
-  schemas: z.array(z.string()),
-  totalResults: z.number().int(),
-  startIndex: z.number().int(),
-  itemsPerPage: z.number().int(),
-  Resources: z.array(resource),
-});
+export const scimList = <T extends z.ZodType>(resource: T) =>
+  z.object({
+    schemas: z.array(z.string()),
+    totalResults: z.number().int(),
+    startIndex: z.number().int(),
+    itemsPerPage: z.number().int(),
+    Resources: z.array(resource),
+  });
 
 export const ScimPatchRequest = z.object({
   schemas: z.array(z.string()).optional(),
-  Operations: z.array(z.object({
-    // Providers write the operation in any case (Entra: "Replace").
-    op: z.string().transform((op) => op.toLowerCase()).pipe(z.enum(['add', 'replace', 'remove'])),
-    path: z.string().max(500).optional(),
-    value: z.unknown().optional(),
-  })).min(1).max(1000),
+  Operations: z
+    .array(
+      z.object({
+        // Providers write the operation in any case (Entra: "Replace").
+        op: z
+          .string()
+          .transform((op) => op.toLowerCase())
+          .pipe(z.enum(['add', 'replace', 'remove'])),
+        path: z.string().max(500).optional(),
+        value: z.unknown().optional(),
+      }),
+    )
+    .min(1)
+    .max(1000),
 });
 export type ScimPatchRequest = z.infer<typeof ScimPatchRequest>;
 

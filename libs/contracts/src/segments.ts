@@ -28,7 +28,16 @@ export type Segment = z.infer<typeof Segment>;
 export const SegmentList = z.object({ segments: z.array(Segment) });
 
 /** A strategy that uses a segment (or a context field), with where it is. */
-export const StrategyUse = z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() });
+export const StrategyUse = z.object({
+  id: z.string(),
+  featureName: z.string(),
+  projectId: z.string(),
+  environment: z.string(),
+  strategyName: z.string(),
+});
 
 /** GET /api/admin/segments/:id/strategies */
-export const SegmentStrategies = z.object({ strategies: z.array(StrategyUse).readonly(), changeRequestStrategies: z.array(z.never()) });
+export const SegmentStrategies = z.object({
+  strategies: z.array(StrategyUse).readonly(),
+  changeRequestStrategies: z.array(z.never()),
+});

@@ -57,7 +57,11 @@ export type SamlSettingsInput = z.infer<typeof SamlSettingsInput>;
 // Answers: what the routes of this resource send.
 
 /** GET /api/admin/auth/saml/settings, with what the identity provider is given about this service provider. */
-export const SamlSettingsView = SamlSettingsInput.extend({ spEntityId: z.string(), acsUrl: z.string(), metadataUrl: z.string() });
+export const SamlSettingsView = SamlSettingsInput.extend({
+  spEntityId: z.string(),
+  acsUrl: z.string(),
+  metadataUrl: z.string(),
+});
 
 /** GET /api/admin/auth/oidc/settings: the settings as given (the secret masked), the discovery address as stored. */
 export const OidcSettingsView = OidcSettingsInput.extend({ discoverUrl: z.string().optional() });

@@ -14,7 +14,13 @@ export const CreateSignalEndpoint = z.object({
 });
 export const UpdateSignalEndpoint = CreateSignalEndpoint.partial();
 
-export const SignalEndpointToken = z.object({ id: z.number(), name: z.string(), signalEndpointId: z.number(), createdAt: z.string(), createdByUserId: z.number().nullable() });
+export const SignalEndpointToken = z.object({
+  id: z.number(),
+  name: z.string(),
+  signalEndpointId: z.number(),
+  createdAt: z.string(),
+  createdByUserId: z.number().nullable(),
+});
 export const SignalEndpoint = z.object({
   id: z.number(),
   name: z.string(),

@@ -57,7 +57,11 @@ export const StrategyDefinition = z.object({
 });
 export type StrategyDefinition = z.infer<typeof StrategyDefinition>;
 export const CreateStrategyDefinition = z.object({
-  name: z.string().min(1).max(100).regex(/^[a-zA-Z0-9~_.-]+$/),
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-zA-Z0-9~_.-]+$/),
   title: z.string().max(255).optional(),
   description: z.string().max(1000).optional(),
   editable: z.boolean().optional(),

@@ -20,8 +20,15 @@ export function natsNames(namespace: string) {
     feedStream: `${streamPrefix}_FEED`,
     feedSubjects: `${namespace}.feed1.>`,
     feed: (scope: FeedScope) => {
-      const root = scope === 'tokens' ? `${namespace}.feed1.tokens` : `${namespace}.feed1.env.${feedSubjectToken(scope.environment)}`;
-      return { delta: `${root}.delta`, hydration: `${root}.hydration`, part: (revision: number, part: number) => `${root}.part.${revision}.${part}` };
+      const root =
+        scope === 'tokens'
+          ? `${namespace}.feed1.tokens`
+          : `${namespace}.feed1.env.${feedSubjectToken(scope.environment)}`;
+      return {
+        delta: `${root}.delta`,
+        hydration: `${root}.hydration`,
+        part: (revision: number, part: number) => `${root}.part.${revision}.${part}`,
+      };
     },
     /** Where a service answers one of its published views (see published-views.ts); admin-api's unless named. */
     view: (name: string, service = 'admin') => `${namespace}.rpc.${service}.${name}`,

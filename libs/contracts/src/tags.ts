@@ -11,7 +11,11 @@ export const ColoredTag = Tag.extend({ color: z.string().nullable().optional() }
 export const CreateTag = z.object({
   value: TagPart,
   type: TagTypePart,
-  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .nullable()
+    .optional(),
 });
 
 export const TagsList = z.object({ version: z.number().int(), tags: z.array(ColoredTag) });
@@ -34,7 +38,8 @@ export const TagTypeName = z
   .regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL friendly');
 
 /** Unleash turns a number given for a tag type's text fields into its text. */
-const TagTypeText = (max: number) => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().max(max));
+const TagTypeText = (max: number) =>
+  z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string().max(max));
 
 export const TagType = z.object({
   name: z.string(),
@@ -48,7 +53,11 @@ export const CreateTagType = z.object({
   name: TagTypeName,
   description: TagTypeText(1000).optional(),
   icon: TagTypeText(100).nullable().optional(),
-  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).nullable().optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .nullable()
+    .optional(),
 });
 export const UpdateTagType = CreateTagType.omit({ name: true });
 export const ValidateTagType = z.object({ name: TagTypeName });

@@ -18,7 +18,9 @@ type Spec = {
 
 describe.each(files)('client specification %s', (file) => {
   const spec: Spec = JSON.parse(readFileSync(join(root, file), 'utf8'));
-  const state = spec.state.events ? applyDelta(spec.state.events) : { features: spec.state.features ?? [], segments: spec.state.segments ?? [] };
+  const state = spec.state.events
+    ? applyDelta(spec.state.events)
+    : { features: spec.state.features ?? [], segments: spec.state.segments ?? [] };
   const engine = compileEngine(state);
 
   it('has tests', () => {

@@ -33,8 +33,10 @@ function compileString(constraint: Constraint): Check {
   const values = cleanValues(constraint.values).map((value) => (insensitive ? value.toLocaleLowerCase() : value));
   const field = constraint.contextName;
   const test: (text: string, value: string) => boolean =
-    constraint.operator === 'STR_STARTS_WITH' ? (text, value) => text.startsWith(value)
-      : constraint.operator === 'STR_ENDS_WITH' ? (text, value) => text.endsWith(value)
+    constraint.operator === 'STR_STARTS_WITH'
+      ? (text, value) => text.startsWith(value)
+      : constraint.operator === 'STR_ENDS_WITH'
+        ? (text, value) => text.endsWith(value)
         : (text, value) => text.includes(value);
   return (context) => {
     const raw = context.value(field);
@@ -47,13 +49,14 @@ function compileString(constraint: Constraint): Check {
 function compileNumber(constraint: Constraint): Check {
   const target = Number(constraint.value);
   if (Number.isNaN(target)) return never;
-  const compare: (value: number) => boolean = {
-    NUM_EQ: (value: number) => value === target,
-    NUM_GT: (value: number) => value > target,
-    NUM_GTE: (value: number) => value >= target,
-    NUM_LT: (value: number) => value < target,
-    NUM_LTE: (value: number) => value <= target,
-  }[constraint.operator as 'NUM_EQ'] ?? (() => false);
+  const compare: (value: number) => boolean =
+    {
+      NUM_EQ: (value: number) => value === target,
+      NUM_GT: (value: number) => value > target,
+      NUM_GTE: (value: number) => value >= target,
+      NUM_LT: (value: number) => value < target,
+      NUM_LTE: (value: number) => value <= target,
+    }[constraint.operator as 'NUM_EQ'] ?? (() => false);
   const field = constraint.contextName;
   return (context) => {
     const raw = context.value(field);
@@ -80,13 +83,14 @@ function compileSemver(constraint: Constraint): Check {
   const target = parseSemver((constraint.value ?? '').trim());
   if (!target) return never;
   const field = constraint.contextName;
-  const compare: (value: semver.SemVer) => boolean = {
-    SEMVER_EQ: (value: semver.SemVer) => semver.eq(value, target),
-    SEMVER_GT: (value: semver.SemVer) => semver.gt(value, target),
-    SEMVER_LT: (value: semver.SemVer) => semver.lt(value, target),
-    SEMVER_GTE: (value: semver.SemVer) => semver.gte(value, target),
-    SEMVER_LTE: (value: semver.SemVer) => semver.lte(value, target),
-  }[constraint.operator as 'SEMVER_EQ'] ?? (() => false);
+  const compare: (value: semver.SemVer) => boolean =
+    {
+      SEMVER_EQ: (value: semver.SemVer) => semver.eq(value, target),
+      SEMVER_GT: (value: semver.SemVer) => semver.gt(value, target),
+      SEMVER_LT: (value: semver.SemVer) => semver.lt(value, target),
+      SEMVER_GTE: (value: semver.SemVer) => semver.gte(value, target),
+      SEMVER_LTE: (value: semver.SemVer) => semver.lte(value, target),
+    }[constraint.operator as 'SEMVER_EQ'] ?? (() => false);
   return (context) => {
     const raw = context.value(field);
     if (raw === undefined) return false;
@@ -124,7 +128,9 @@ export function regexProblem(source: string, caseInsensitive: boolean): string |
 /** Why an IN_CIDR value is not an IPv4 or IPv6 address or range, or undefined. */
 export function addressRangeProblem(value: string): string | undefined {
   const trimmed = value.trim();
-  return Address4.isValid(trimmed) || Address6.isValid(trimmed) ? undefined : `"${trimmed}" is not an IP address or CIDR range`;
+  return Address4.isValid(trimmed) || Address6.isValid(trimmed)
+    ? undefined
+    : `"${trimmed}" is not an IP address or CIDR range`;
 }
 
 type Range = { contains: (address: string) => boolean };
@@ -155,7 +161,9 @@ export function parseRange(text: string): Range | null {
 }
 
 function compileCidr(constraint: Constraint): Check {
-  const ranges = cleanValues(constraint.values).map(parseRange).filter((range): range is Range => range !== null);
+  const ranges = cleanValues(constraint.values)
+    .map(parseRange)
+    .filter((range): range is Range => range !== null);
   const field = constraint.contextName;
   return (context) => {
     const raw = context.value(field);

@@ -58,9 +58,14 @@ export class PreparedContext {
   defaultVariantKey(): HashKey | null {
     if (this.variantKey === undefined) {
       const { userId, sessionId, remoteAddress } = this;
-      const id = typeof userId === 'string' && userId !== '' ? userId
-        : typeof sessionId === 'string' && sessionId !== '' ? sessionId
-          : typeof remoteAddress === 'string' && remoteAddress !== '' ? remoteAddress : null;
+      const id =
+        typeof userId === 'string' && userId !== ''
+          ? userId
+          : typeof sessionId === 'string' && sessionId !== ''
+            ? sessionId
+            : typeof remoteAddress === 'string' && remoteAddress !== ''
+              ? remoteAddress
+              : null;
       this.variantKey = id === null ? null : this.hashKey(id);
     }
     return this.variantKey;

@@ -8,7 +8,10 @@ export type DeltaEvent =
   | { type: 'segment-removed'; eventId: number; segmentId: number };
 
 /** Applies Unleash delta-API events in order to a configuration, as SDKs that use the delta API do. */
-export function applyDelta(events: readonly DeltaEvent[], start: { features: ClientFeature[]; segments: ClientSegment[] } = { features: [], segments: [] }) {
+export function applyDelta(
+  events: readonly DeltaEvent[],
+  start: { features: ClientFeature[]; segments: ClientSegment[] } = { features: [], segments: [] },
+) {
   const features = new Map(start.features.map((feature) => [feature.name, feature]));
   const segments = new Map(start.segments.map((segment) => [segment.id, segment]));
   for (const event of events) {

@@ -11,7 +11,7 @@ function flag(name: string, constraints: object[], segments: number[] = []) {
 }
 
 describe('compileEngine', () => {
-  it('shares identical constraint lists across flags without carrying one request\'s answer into the next', () => {
+  it("shares identical constraint lists across flags without carrying one request's answer into the next", () => {
     const engine = compileEngine({
       features: [flag('a', [inNorway]), flag('b', [inNorway]), flag('c', [], [1])],
       segments: [{ id: 1, constraints: [inNorway] }],
@@ -26,11 +26,23 @@ describe('compileEngine', () => {
 
   it('hashes two different stickiness ids in one request correctly', () => {
     const engine = compileEngine({
-      features: [{
-        name: 'split', enabled: true,
-        strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'sessionId', groupId: 'split' }, constraints: [],
-          variants: [{ name: 'x', weight: 500, stickiness: 'userId' }, { name: 'y', weight: 500, stickiness: 'userId' }] }],
-      }],
+      features: [
+        {
+          name: 'split',
+          enabled: true,
+          strategies: [
+            {
+              name: 'flexibleRollout',
+              parameters: { rollout: '100', stickiness: 'sessionId', groupId: 'split' },
+              constraints: [],
+              variants: [
+                { name: 'x', weight: 500, stickiness: 'userId' },
+                { name: 'y', weight: 500, stickiness: 'userId' },
+              ],
+            },
+          ],
+        },
+      ],
     });
     const names = new Set<string>();
     for (let index = 0; index < 40; index += 1) {
@@ -45,11 +57,23 @@ describe('compileEngine', () => {
   });
 
   it('lends a later engine the features that are the very same objects, and answers as a fresh compile does', () => {
-    const rollout = (name: string, percent: number) => ({
-      name, enabled: true, project: 'default',
-      strategies: [{ name: 'flexibleRollout', parameters: { rollout: String(percent), stickiness: 'default', groupId: name }, constraints: [] }],
-      variants: [{ name: 'blue', weight: 500, stickiness: 'default' }, { name: 'green', weight: 500, stickiness: 'default' }],
-    }) as never as ClientFeature;
+    const rollout = (name: string, percent: number) =>
+      ({
+        name,
+        enabled: true,
+        project: 'default',
+        strategies: [
+          {
+            name: 'flexibleRollout',
+            parameters: { rollout: String(percent), stickiness: 'default', groupId: name },
+            constraints: [],
+          },
+        ],
+        variants: [
+          { name: 'blue', weight: 500, stickiness: 'default' },
+          { name: 'green', weight: 500, stickiness: 'default' },
+        ],
+      }) as never as ClientFeature;
     const parent = rollout('parent', 50);
     const child = { ...rollout('child', 100), dependencies: [{ feature: 'parent' }] } as ClientFeature;
     const others = Array.from({ length: 20 }, (_, index) => rollout(`flag-${index}`, index * 5));
@@ -69,7 +93,9 @@ describe('compileEngine', () => {
     for (let index = 0; index < 200; index += 1) {
       const context = new PreparedContext({ userId: `user-${index}` });
       for (const feature of features) {
-        expect(lent.getVariant(feature.name, context), `${feature.name} for user-${index}`).toEqual(fresh.getVariant(feature.name, context));
+        expect(lent.getVariant(feature.name, context), `${feature.name} for user-${index}`).toEqual(
+          fresh.getVariant(feature.name, context),
+        );
       }
     }
   });

@@ -107,17 +107,25 @@ function evaluateGeneral(plan: FeaturePlan, context: PreparedContext): Evaluatio
  * Compiles a configuration (features and segments) once into evaluators, so a request only walks closures.
  * Answers as the Unleash Node SDK does for the same configuration and context.
  */
-export function compileEngine(state: { features: readonly ClientFeature[]; segments?: readonly ClientSegment[] }, options: EngineOptions = {}): Engine {
-  const strategyOptions = { hostname: options.hostname ?? 'undefined', random: options.random ?? Math.random, sharedConstraints: new Map() };
+export function compileEngine(
+  state: { features: readonly ClientFeature[]; segments?: readonly ClientSegment[] },
+  options: EngineOptions = {},
+): Engine {
+  const strategyOptions = {
+    hostname: options.hostname ?? 'undefined',
+    random: options.random ?? Math.random,
+    sharedConstraints: new Map(),
+  };
   const segments = new Map((state.segments ?? []).map((segment) => [segment.id, segment.constraints]));
   const byName = new Map<string, CompiledFeature>();
   const compiled: CompiledFeature[] = [];
 
   for (const feature of state.features) {
     const lent = options.reuse?.get(feature.name);
-    const entry = lent !== undefined && lent.source === feature && !(feature.dependencies?.length)
-      ? lent
-      : compileFeature(feature, byName, segments, strategyOptions, options.generalOnly === true);
+    const entry =
+      lent !== undefined && lent.source === feature && !feature.dependencies?.length
+        ? lent
+        : compileFeature(feature, byName, segments, strategyOptions, options.generalOnly === true);
     byName.set(feature.name, entry);
     compiled.push(entry);
   }
@@ -158,16 +166,19 @@ function compileFeature(
   const variants = (feature.variants ?? []) as VariantDefinition[];
   const dependencies = feature.dependencies ?? [];
   const hasStrategies = Array.isArray(feature.strategies) && feature.strategies.length > 0;
-  const variantPlan = variants.length > 0
-    ? new VariantPlan(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
-    : null;
+  const variantPlan =
+    variants.length > 0
+      ? new VariantPlan(variants, feature.name, variants[0]?.stickiness, strategyOptions.random, variants.map(onWith))
+      : null;
   const plan: FeaturePlan = {
     enabled: feature.enabled === true,
     parentsSatisfied: dependencies.length > 0 ? parentsCheck(dependencies, byName) : null,
     hasStrategies,
     strategies,
     variants: variantPlan,
-    simple: generalOnly ? null : simplePlanOf(dependencies.length > 0, hasStrategies, strategies, variantPlan, ON_WITHOUT_VARIANT),
+    simple: generalOnly
+      ? null
+      : simplePlanOf(dependencies.length > 0, hasStrategies, strategies, variantPlan, ON_WITHOUT_VARIANT),
   };
   const entry: CompiledFeature = {
     name: feature.name,
@@ -191,7 +202,10 @@ function answerMaker(answers: Evaluation[]): (variant: VariantDefinition) => Eva
   };
 }
 
-function parentsCheck(dependencies: NonNullable<ClientFeature['dependencies']>, byName: ReadonlyMap<string, CompiledFeature>) {
+function parentsCheck(
+  dependencies: NonNullable<ClientFeature['dependencies']>,
+  byName: ReadonlyMap<string, CompiledFeature>,
+) {
   return (context: PreparedContext): boolean => {
     for (const dependency of dependencies) {
       const parent = byName.get(dependency.feature);

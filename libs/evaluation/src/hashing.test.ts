@@ -14,14 +14,32 @@ describe('normalizedValue', () => {
 describe('engine corners the specification does not cover', () => {
   const engine = compileEngine({
     features: [
-      { name: 'v6', enabled: true, strategies: [{ name: 'remoteAddress', parameters: { IPs: '2001:db8::/32, 10.0.0.0/8' } }] },
-      { name: 'off-strategy', enabled: true, strategies: [{ name: 'default', disabled: true }, { name: 'userWithId', parameters: { userIds: 'a, b' } }] },
+      {
+        name: 'v6',
+        enabled: true,
+        strategies: [{ name: 'remoteAddress', parameters: { IPs: '2001:db8::/32, 10.0.0.0/8' } }],
+      },
+      {
+        name: 'off-strategy',
+        enabled: true,
+        strategies: [
+          { name: 'default', disabled: true },
+          { name: 'userWithId', parameters: { userIds: 'a, b' } },
+        ],
+      },
       { name: 'custom', enabled: true, strategies: [{ name: 'myCustomStrategy', parameters: {} }] },
       { name: 'parent', enabled: false, strategies: [{ name: 'default' }] },
-      { name: 'child-of-off', enabled: true, strategies: [{ name: 'default' }], dependencies: [{ feature: 'parent', enabled: false }] },
-      { name: 'bad-values', enabled: true, strategies: [{ name: 'default', constraints: [
-        { contextName: 'n', operator: 'NUM_GT', value: 'x' },
-      ] }] },
+      {
+        name: 'child-of-off',
+        enabled: true,
+        strategies: [{ name: 'default' }],
+        dependencies: [{ feature: 'parent', enabled: false }],
+      },
+      {
+        name: 'bad-values',
+        enabled: true,
+        strategies: [{ name: 'default', constraints: [{ contextName: 'n', operator: 'NUM_GT', value: 'x' }] }],
+      },
     ],
   });
 
@@ -60,12 +78,16 @@ describe('hashWithPrefix', () => {
   it('equals hashing prefix and key together, for every prefix and key length', async () => {
     const { murmur3, hashWithPrefix, HashPrefix, HashKey } = await import('./hashing.ts');
     const alphabet = 'abcXYZ019:-_.øæ用';
-    const text = (length: number) => Array.from({ length }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
+    const text = (length: number) =>
+      Array.from({ length }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
     for (let prefixLength = 0; prefixLength < 12; prefixLength += 1) {
       for (let suffixLength = 0; suffixLength < 12; suffixLength += 1) {
         const prefix = text(prefixLength);
         const suffix = text(suffixLength);
-        for (const seed of [0, 86028157]) expect(hashWithPrefix(new HashPrefix(prefix, seed), new HashKey(suffix))).toBe(murmur3(prefix + suffix, seed));
+        for (const seed of [0, 86028157])
+          expect(hashWithPrefix(new HashPrefix(prefix, seed), new HashKey(suffix))).toBe(
+            murmur3(prefix + suffix, seed),
+          );
       }
     }
   });
@@ -81,7 +103,9 @@ describe('bucketWithPrefix', () => {
       const hash = murmur3(prefix + key, 0);
       if (hash >= 2 ** 31) aboveSignedRange += 1;
       for (const n of [1, 3, 100, 1000, 10_007, 65_537, 2 ** 31 - 1, 2 ** 32 - 5]) {
-        expect(bucketWithPrefix(new HashPrefix(prefix, 0), new HashKey(key), n), `${prefix}${key} % ${n}`).toBe((hash % n) + 1);
+        expect(bucketWithPrefix(new HashPrefix(prefix, 0), new HashKey(key), n), `${prefix}${key} % ${n}`).toBe(
+          (hash % n) + 1,
+        );
       }
     }
     expect(aboveSignedRange).toBeGreaterThan(1000);
@@ -93,6 +117,7 @@ describe('percentBucketOf', () => {
     const { percentBucketOf } = await import('./hashing.ts');
     const ends = [0, 1, 99, 100, 65_535, 65_536, 2 ** 31 - 1, -(2 ** 31), -1, -100, -65_536];
     const random = Array.from({ length: 20_000 }, (_, index) => Math.imul(index + 1, 0x9e3779b1) ^ (index << 7));
-    for (const signed of [...ends, ...random]) expect(percentBucketOf(signed), String(signed)).toBe(((signed >>> 0) % 100) + 1);
+    for (const signed of [...ends, ...random])
+      expect(percentBucketOf(signed), String(signed)).toBe(((signed >>> 0) % 100) + 1);
   });
 });

@@ -47,10 +47,12 @@ function finishSigned(h1: number, tailBlock: number, tailLength: number, length:
 }
 
 function blockAt(text: string, index: number): number {
-  return (text.charCodeAt(index) & 0xff)
-    | ((text.charCodeAt(index + 1) & 0xff) << 8)
-    | ((text.charCodeAt(index + 2) & 0xff) << 16)
-    | ((text.charCodeAt(index + 3) & 0xff) << 24);
+  return (
+    (text.charCodeAt(index) & 0xff) |
+    ((text.charCodeAt(index + 1) & 0xff) << 8) |
+    ((text.charCodeAt(index + 2) & 0xff) << 16) |
+    ((text.charCodeAt(index + 3) & 0xff) << 24)
+  );
 }
 
 /**
@@ -70,7 +72,8 @@ export class HashPrefix {
     let state = seed | 0;
     for (let index = 0; index < full; index += 4) state = mixBlock(state, blockAt(prefix, index));
     let pending = 0;
-    for (let index = 0; index < pendingLength; index += 1) pending |= (prefix.charCodeAt(full + index) & 0xff) << (8 * index);
+    for (let index = 0; index < pendingLength; index += 1)
+      pending |= (prefix.charCodeAt(full + index) & 0xff) << (8 * index);
     this.state = state;
     this.pending = pending;
     this.pendingLength = pendingLength;
@@ -141,7 +144,13 @@ function signedHash(prefix: HashPrefix, key: HashKey): number {
  * murmur3(prefix + key, seed) as a signed 32-bit integer, from the prefix's four numbers (see HashPrefix) given one
  * by one, so a plan may keep them in its own fields instead of behind another object.
  */
-export function signedHashAfter(state: number, pending: number, offset: number, prefixLength: number, key: HashKey): number {
+export function signedHashAfter(
+  state: number,
+  pending: number,
+  offset: number,
+  prefixLength: number,
+  key: HashKey,
+): number {
   const total = offset + key.length;
   const blocks = total >> 2;
   const words = key.words;

@@ -120,7 +120,15 @@ export class PlanLane {
           out[index] = this.general(index, context);
           continue;
         }
-        const bucket = percentBucketOf(signedHashAfter(numbers[at + ROLLOUT_STATE]!, numbers[at + ROLLOUT_PENDING]!, numbers[at + ROLLOUT_OFFSET]!, numbers[at + ROLLOUT_LENGTH]!, rolloutKey));
+        const bucket = percentBucketOf(
+          signedHashAfter(
+            numbers[at + ROLLOUT_STATE]!,
+            numbers[at + ROLLOUT_PENDING]!,
+            numbers[at + ROLLOUT_OFFSET]!,
+            numbers[at + ROLLOUT_LENGTH]!,
+            rolloutKey,
+          ),
+        );
         // -1 past the cutoff, 0 within: without a branch, which a 50 % rollout mispredicts every other flag.
         const past = (cutoffs[index]! - bucket) >> 31;
         if (numbers[at + HAS_VARIANTS] === 0) {
@@ -140,7 +148,16 @@ export class PlanLane {
         out[index] = this.general(index, context);
         continue;
       }
-      const bucket = bucketOf(signedHashAfter(numbers[at + VARIANT_STATE]!, numbers[at + VARIANT_PENDING]!, numbers[at + VARIANT_OFFSET]!, numbers[at + VARIANT_LENGTH]!, variantKey), this.totals[index]!);
+      const bucket = bucketOf(
+        signedHashAfter(
+          numbers[at + VARIANT_STATE]!,
+          numbers[at + VARIANT_PENDING]!,
+          numbers[at + VARIANT_OFFSET]!,
+          numbers[at + VARIANT_LENGTH]!,
+          variantKey,
+        ),
+        this.totals[index]!,
+      );
       out[index] = this.slotAtBucket(numbers[at + FIRST_WEIGHT]!, numbers[at + WEIGHT_COUNT]!, bucket);
     }
   }

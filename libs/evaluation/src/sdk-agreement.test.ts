@@ -30,32 +30,64 @@ const VALUES = ['', '0', '1', '5', '17', '42', 'a', 'pro', 'free', '1.2.3', '2.0
 
 function constraintFor(random: ReturnType<typeof generator>) {
   const contextName = random.pick(FIELDS);
-  const operator = random.pick(['IN', 'NOT_IN', 'STR_CONTAINS', 'STR_STARTS_WITH', 'NUM_LTE', 'NUM_GT', 'NUM_EQ', 'SEMVER_GT', 'SEMVER_LT', 'REGEX']);
+  const operator = random.pick([
+    'IN',
+    'NOT_IN',
+    'STR_CONTAINS',
+    'STR_STARTS_WITH',
+    'NUM_LTE',
+    'NUM_GT',
+    'NUM_EQ',
+    'SEMVER_GT',
+    'SEMVER_LT',
+    'REGEX',
+  ]);
   const inverted = random.chance(0.3);
   const caseInsensitive = random.chance(0.2);
-  if (operator.startsWith('NUM_')) return { contextName, operator, inverted, value: random.pick(['0', '1', '10', '-1']) };
-  if (operator.startsWith('SEMVER_')) return { contextName, operator, inverted, value: random.pick(['1.0.0', '2.0.0']) };
-  if (operator === 'REGEX') return { contextName, operator, inverted, caseInsensitive, value: random.pick(['^$', '^p', '.*', '\\d']) };
-  return { contextName, operator, inverted, caseInsensitive, values: [random.pick(VALUES.filter(Boolean)), random.pick(VALUES.filter(Boolean))] };
+  if (operator.startsWith('NUM_'))
+    return { contextName, operator, inverted, value: random.pick(['0', '1', '10', '-1']) };
+  if (operator.startsWith('SEMVER_'))
+    return { contextName, operator, inverted, value: random.pick(['1.0.0', '2.0.0']) };
+  if (operator === 'REGEX')
+    return { contextName, operator, inverted, caseInsensitive, value: random.pick(['^$', '^p', '.*', '\\d']) };
+  return {
+    contextName,
+    operator,
+    inverted,
+    caseInsensitive,
+    values: [random.pick(VALUES.filter(Boolean)), random.pick(VALUES.filter(Boolean))],
+  };
 }
 
 function variantsFor(random: ReturnType<typeof generator>) {
   const count = 1 + Math.floor(random.next() * 3);
   const stickiness = random.pick(['default', 'userId', 'plan', undefined]);
   return Array.from({ length: count }, (_, index) => ({
-    name: `v${index}`, weight: index === 0 ? 1000 - 300 * (count - 1) : 300, weightType: 'variable',
-    ...(stickiness ? { stickiness } : {}), payload: { type: 'string', value: `p${index}` },
+    name: `v${index}`,
+    weight: index === 0 ? 1000 - 300 * (count - 1) : 300,
+    weightType: 'variable',
+    ...(stickiness ? { stickiness } : {}),
+    payload: { type: 'string', value: `p${index}` },
   }));
 }
 
 function strategyFor(random: ReturnType<typeof generator>, flag: string) {
   const name = random.pick(['default', 'flexibleRollout', 'flexibleRollout', 'userWithId', 'remoteAddress']);
   const parameters: Record<string, string> =
-    name === 'flexibleRollout' ? { rollout: random.pick(['0', '30', '50', '100']), stickiness: random.pick(['default', 'userId', 'sessionId', 'plan']), groupId: random.chance(0.8) ? flag : 'shared' }
-      : name === 'userWithId' ? { userIds: '1, 5,a' }
-        : name === 'remoteAddress' ? { IPs: '10.0.0.1' } : {};
+    name === 'flexibleRollout'
+      ? {
+          rollout: random.pick(['0', '30', '50', '100']),
+          stickiness: random.pick(['default', 'userId', 'sessionId', 'plan']),
+          groupId: random.chance(0.8) ? flag : 'shared',
+        }
+      : name === 'userWithId'
+        ? { userIds: '1, 5,a' }
+        : name === 'remoteAddress'
+          ? { IPs: '10.0.0.1' }
+          : {};
   return {
-    name, parameters,
+    name,
+    parameters,
     constraints: Array.from({ length: Math.floor(random.next() * 3) }, () => constraintFor(random)),
     variants: random.chance(0.4) ? variantsFor(random) : [],
   };
@@ -66,7 +98,11 @@ function featuresFor(seed: number, count: number) {
   return Array.from({ length: count }, (_, index) => {
     const name = `flag-${index}`;
     return {
-      name, enabled: true, type: 'release', project: 'default', impressionData: false,
+      name,
+      enabled: true,
+      type: 'release',
+      project: 'default',
+      impressionData: false,
       strategies: Array.from({ length: 1 + Math.floor(random.next() * 2) }, () => strategyFor(random, name)),
       variants: random.chance(0.4) ? variantsFor(random) : [],
     };
@@ -99,7 +135,10 @@ describe('the engine against unleash-client evaluating the same payload', () => 
   it.each([1, 2, 3])('agrees on every flag and context (seed %i)', (seed) => {
     const features = featuresFor(seed, 150);
     const contexts = contextsFor(seed * 7919, 200);
-    const sdk = new UnleashClient({ getToggle: (name: string) => features.find((feature) => feature.name === name), getSegment: () => undefined }, defaultStrategies);
+    const sdk = new UnleashClient(
+      { getToggle: (name: string) => features.find((feature) => feature.name === name), getSegment: () => undefined },
+      defaultStrategies,
+    );
     const engine = compileEngine({ features: features as never }, { random: () => 0.37 });
     const differences: string[] = [];
     for (const raw of contexts) {
@@ -108,7 +147,9 @@ describe('the engine against unleash-client evaluating the same payload', () => 
         const expected = sdk.getVariant(feature.name, raw);
         const actual = engine.getVariant(feature.name, context);
         if (actual.feature_enabled !== expected.feature_enabled || actual.name !== expected.name) {
-          differences.push(`${feature.name} ${JSON.stringify(raw)}: sdk ${expected.feature_enabled}/${expected.name}, engine ${actual.feature_enabled}/${actual.name}`);
+          differences.push(
+            `${feature.name} ${JSON.stringify(raw)}: sdk ${expected.feature_enabled}/${expected.name}, engine ${actual.feature_enabled}/${actual.name}`,
+          );
         }
       }
     }
@@ -117,26 +158,63 @@ describe('the engine against unleash-client evaluating the same payload', () => 
 
   it('hashes the variants of a strategy without groupId as the SDK does ("undefined:<id>")', () => {
     // For userId 5, "undefined:5" falls in Blue's 770 and "dark-mode:5" (the flag's name) in control's 230.
-    const features = [{
-      name: 'dark-mode', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [], variants: [
-        { name: 'Blue', weight: 770, weightType: 'variable', stickiness: 'userId' },
-        { name: 'control', weight: 230, weightType: 'fix', stickiness: 'userId' },
-      ] }],
-    }];
+    const features = [
+      {
+        name: 'dark-mode',
+        enabled: true,
+        strategies: [
+          {
+            name: 'default',
+            parameters: {},
+            constraints: [],
+            variants: [
+              { name: 'Blue', weight: 770, weightType: 'variable', stickiness: 'userId' },
+              { name: 'control', weight: 230, weightType: 'fix', stickiness: 'userId' },
+            ],
+          },
+        ],
+      },
+    ];
     const engine = compileEngine({ features: features as never });
     expect(engine.getVariant('dark-mode', new PreparedContext({ userId: '5' })).name).toBe('Blue');
   });
 
   it('counts an empty context value as present, as the SDK does', () => {
     const features = [
-      { name: 'low', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '0' }] }] },
-      { name: 'not-low', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '0', inverted: true }] }] },
-      { name: 'empty-match', enabled: true, strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 'REGEX', value: '^$' }] }] },
+      {
+        name: 'low',
+        enabled: true,
+        strategies: [
+          { name: 'default', parameters: {}, constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '0' }] },
+        ],
+      },
+      {
+        name: 'not-low',
+        enabled: true,
+        strategies: [
+          {
+            name: 'default',
+            parameters: {},
+            constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '0', inverted: true }],
+          },
+        ],
+      },
+      {
+        name: 'empty-match',
+        enabled: true,
+        strategies: [
+          { name: 'default', parameters: {}, constraints: [{ contextName: 'userId', operator: 'REGEX', value: '^$' }] },
+        ],
+      },
     ];
     const engine = compileEngine({ features: features });
     const empty = new PreparedContext({ userId: '', properties: { age: '' } });
     const missing = new PreparedContext({});
     expect(['low', 'not-low', 'empty-match'].map((name) => engine.isEnabled(name, empty))).toEqual([true, false, true]);
-    expect(['low', 'not-low', 'empty-match'].map((name) => engine.isEnabled(name, missing))).toEqual([false, true, false]);
+    expect(['low', 'not-low', 'empty-match'].map((name) => engine.isEnabled(name, missing))).toEqual([
+      false,
+      true,
+      false,
+    ]);
   });
 });

@@ -29,7 +29,15 @@ function randomVariants(random: ReturnType<typeof generator>) {
 }
 
 function randomStrategy(random: ReturnType<typeof generator>, name: string) {
-  const kind = random.pick(['flexibleRollout', 'flexibleRollout', 'flexibleRollout', 'default', 'default', 'userWithId', 'gradualRolloutUserId']);
+  const kind = random.pick([
+    'flexibleRollout',
+    'flexibleRollout',
+    'flexibleRollout',
+    'default',
+    'default',
+    'userWithId',
+    'gradualRolloutUserId',
+  ]);
   const parameters: Record<string, string> = {};
   if (kind === 'flexibleRollout') {
     parameters.rollout = String(random.pick([0, 0.5, 1, 12.5, 25, 50, 99, 99.9, 100, 150]));
@@ -42,7 +50,9 @@ function randomStrategy(random: ReturnType<typeof generator>, name: string) {
     name: kind,
     parameters,
     disabled: random.chance(0.1),
-    constraints: random.chance(0.5) ? [{ contextName: 'country', operator: random.pick(['IN', 'NOT_IN']), values: COUNTRIES.slice(0, 2) }] : [],
+    constraints: random.chance(0.5)
+      ? [{ contextName: 'country', operator: random.pick(['IN', 'NOT_IN']), values: COUNTRIES.slice(0, 2) }]
+      : [],
     segments: random.chance(0.1) ? [random.pick([1, 99])] : [],
     variants: randomVariants(random),
   };
@@ -64,7 +74,9 @@ function randomFeatures(random: ReturnType<typeof generator>, count: number): Cl
 
 function randomContext(random: ReturnType<typeof generator>) {
   return {
-    ...(random.chance(0.8) ? { userId: random.pick(['u-1', 'u-7', `user-${Math.floor(random.next() * 1000)}`, '']) } : {}),
+    ...(random.chance(0.8)
+      ? { userId: random.pick(['u-1', 'u-7', `user-${Math.floor(random.next() * 1000)}`, '']) }
+      : {}),
     ...(random.chance(0.3) ? { sessionId: `s-${Math.floor(random.next() * 100)}` } : {}),
     ...(random.chance(0.5) ? { remoteAddress: '10.0.0.1' } : {}),
     properties: random.chance(0.8) ? { country: random.pick(COUNTRIES) } : {},
@@ -78,9 +90,16 @@ function randomContext(random: ReturnType<typeof generator>) {
 function enginesFor(seed: number) {
   const random = generator(seed);
   const features = randomFeatures(random, 60);
-  const state = { features, segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }] };
+  const state = {
+    features,
+    segments: [{ id: 1, constraints: [{ contextName: 'country', operator: 'IN' as const, values: ['NO'] }] }],
+  };
   const options = { random: () => 0.37 };
-  return { random, simple: compileEngine(state, options), general: compileEngine(state, { ...options, generalOnly: true }) };
+  return {
+    random,
+    simple: compileEngine(state, options),
+    general: compileEngine(state, { ...options, generalOnly: true }),
+  };
 }
 
 describe('simple plans', () => {
@@ -97,8 +116,10 @@ describe('simple plans', () => {
         for (const feature of simple.features) {
           const expected = evaluateFeature(general.get(feature.name)!, onGeneral);
           const actual = evaluateFeature(feature, onSimple);
-          expect({ enabled: actual.enabled, slot: actual.slot, variant: actual.variant?.name }, `seed ${seed}, ${feature.name}, ${JSON.stringify(raw)}`)
-            .toEqual({ enabled: expected.enabled, slot: expected.slot, variant: expected.variant?.name });
+          expect(
+            { enabled: actual.enabled, slot: actual.slot, variant: actual.variant?.name },
+            `seed ${seed}, ${feature.name}, ${JSON.stringify(raw)}`,
+          ).toEqual({ enabled: expected.enabled, slot: expected.slot, variant: expected.variant?.name });
           compared += 1;
         }
       }

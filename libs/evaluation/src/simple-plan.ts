@@ -55,7 +55,12 @@ export class SimplePlan<T> {
 
 /** Whether variants are chosen as SimplePlan does: by default stickiness, no overrides, and always one of them. */
 function simpleVariants<T>(variants: VariantPlan<T>): boolean {
-  return variants.byDefault && !variants.hasOverrides && variants.total > 0 && variants.weights.every((weight) => weight >= 0);
+  return (
+    variants.byDefault &&
+    !variants.hasOverrides &&
+    variants.total > 0 &&
+    variants.weights.every((weight) => weight >= 0)
+  );
 }
 
 /**
@@ -63,12 +68,22 @@ function simpleVariants<T>(variants: VariantPlan<T>): boolean {
  * strategy, disabled ones included (only disabled ones: it is off); `strategies` are its enabled ones, `variants`
  * its own (environment) variants.
  */
-export function simplePlanOf<T>(hasParents: boolean, hasStrategies: boolean, strategies: readonly StrategyPlan<T>[], variants: VariantPlan<T> | null, plain: T): SimplePlan<T> | null {
+export function simplePlanOf<T>(
+  hasParents: boolean,
+  hasStrategies: boolean,
+  strategies: readonly StrategyPlan<T>[],
+  variants: VariantPlan<T> | null,
+  plain: T,
+): SimplePlan<T> | null {
   if (hasParents || strategies.length > 1 || (hasStrategies && strategies.length === 0)) return null;
   const strategy = strategies[0] ?? null;
   if (strategy !== null) {
     if (strategy.blocked || strategy.activation === Activation.Other) return null;
-    if (strategy.activation === Activation.FlexibleRollout && (strategy.stickiness !== Stickiness.Default || !(strategy.percent > 0))) return null;
+    if (
+      strategy.activation === Activation.FlexibleRollout &&
+      (strategy.stickiness !== Stickiness.Default || !(strategy.percent > 0))
+    )
+      return null;
   }
   // The strategy's variants win; the flag's are used when the strategy has none.
   const chosen = strategy?.variants ?? variants;
@@ -85,12 +100,17 @@ export function evaluateSimple<T>(plan: SimplePlan<T>, context: PreparedContext,
   if (!plan.always) {
     const key = context.defaultRolloutKey();
     if (key === null) return undefined;
-    const bucket = percentBucketOf(signedHashAfter(plan.rolloutState, plan.rolloutPending, plan.rolloutOffset, plan.rolloutLength, key));
+    const bucket = percentBucketOf(
+      signedHashAfter(plan.rolloutState, plan.rolloutPending, plan.rolloutOffset, plan.rolloutLength, key),
+    );
     if (bucket > plan.percent) return off;
   }
   if (!plan.hasVariants) return plan.plain;
   const key = context.defaultVariantKey();
   if (key === null) return undefined;
-  const bucket = bucketOf(signedHashAfter(plan.variantState, plan.variantPending, plan.variantOffset, plan.variantLength, key), plan.total);
+  const bucket = bucketOf(
+    signedHashAfter(plan.variantState, plan.variantPending, plan.variantOffset, plan.variantLength, key),
+    plan.total,
+  );
   return answerAtBucket(plan.weights, plan.answers, bucket) ?? plan.plain;
 }

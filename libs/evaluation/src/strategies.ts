@@ -55,14 +55,17 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
     case 'gradualRolloutSessionId': {
       const inRollout = rollout(percentage(parameters, 'percentage'), text(parameters, 'groupId'));
       const field = strategy.name === 'gradualRolloutUserId' ? 'userId' : 'sessionId';
-      return (context) => inRollout(context, (context.raw[field]) || undefined);
+      return (context) => inRollout(context, context.raw[field] || undefined);
     }
     case 'gradualRolloutRandom': {
       const percent = percentage(parameters, 'percentage');
       return () => percent >= Math.floor(options.random() * 100) + 1;
     }
     case 'remoteAddress': {
-      const ranges = text(parameters, 'IPs').split(/\s*,\s*/).map(parseRange).filter((range) => range !== null);
+      const ranges = text(parameters, 'IPs')
+        .split(/\s*,\s*/)
+        .map(parseRange)
+        .filter((range) => range !== null);
       return (context) => {
         const address = context.raw.remoteAddress;
         if (typeof address !== 'string' || address === '') return false;
@@ -76,7 +79,11 @@ function compileActivation(strategy: ClientStrategy, featureName: string, option
       };
     }
     case 'applicationHostname': {
-      const hosts = new Set(text(parameters, 'hostNames').toLowerCase().split(/\s*,\s*/));
+      const hosts = new Set(
+        text(parameters, 'hostNames')
+          .toLowerCase()
+          .split(/\s*,\s*/),
+      );
       const hostname = options.hostname.toLowerCase();
       // The SDK compares the host it runs on; on the server that is the server's own name.
       const on = hosts.has(hostname);
@@ -95,9 +102,12 @@ export type Stickiness = (typeof Stickiness)[keyof typeof Stickiness];
 
 function stickinessOf(name: string): Stickiness {
   switch (name) {
-    case 'default': return Stickiness.Default;
-    case 'random': return Stickiness.Random;
-    default: return Stickiness.Field;
+    case 'default':
+      return Stickiness.Default;
+    case 'random':
+      return Stickiness.Random;
+    default:
+      return Stickiness.Field;
   }
 }
 
@@ -131,14 +141,22 @@ export class StrategyPlan<T> {
   ) {
     const segmentConstraints = (strategy.segments ?? []).map((id) => segments.get(id));
     this.blocked = segmentConstraints.some((constraints) => constraints === undefined);
-    this.constraints = constraintList([...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])], options);
+    this.constraints = constraintList(
+      [...(strategy.constraints ?? []), ...segmentConstraints.flatMap((list) => list ?? [])],
+      options,
+    );
     const parameters: Parameters = strategy.parameters ?? {};
     const groupId = text(parameters, 'groupId') || featureName;
     // The SDKs hash strategy variants on the groupId parameter as stored: a strategy without one (default,
     // remoteAddress...) hashes "undefined:<id>", whereas its rollout falls back to the flag's name.
-    const variantGroupId = parameters.groupId === undefined || parameters.groupId === null ? 'undefined' : String(parameters.groupId);
-    this.activation = strategy.name === 'default' ? Activation.Always
-      : strategy.name === 'flexibleRollout' ? Activation.FlexibleRollout : Activation.Other;
+    const variantGroupId =
+      parameters.groupId === undefined || parameters.groupId === null ? 'undefined' : String(parameters.groupId);
+    this.activation =
+      strategy.name === 'default'
+        ? Activation.Always
+        : strategy.name === 'flexibleRollout'
+          ? Activation.FlexibleRollout
+          : Activation.Other;
     this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
     this.percent = percentage(parameters, 'rollout');
     this.prefix = new HashPrefix(`${groupId}:`, 0);
@@ -148,9 +166,10 @@ export class StrategyPlan<T> {
     this.random = options.random;
     const variants = (strategy.variants ?? []) as VariantDefinition[];
     const variantStickiness = variants[0]?.stickiness || text(parameters, 'stickiness') || undefined;
-    this.variants = variants.length > 0
-      ? new VariantPlan(variants, variantGroupId, variantStickiness, options.random, variants.map(answerFor))
-      : null;
+    this.variants =
+      variants.length > 0
+        ? new VariantPlan(variants, variantGroupId, variantStickiness, options.random, variants.map(answerFor))
+        : null;
   }
 }
 

@@ -47,7 +47,13 @@ export class VariantPlan<T> {
   readonly hasOverrides: boolean;
   readonly random: Random;
 
-  constructor(variants: readonly VariantDefinition[], groupId: string, stickiness: string | undefined, random: Random, answers: readonly T[]) {
+  constructor(
+    variants: readonly VariantDefinition[],
+    groupId: string,
+    stickiness: string | undefined,
+    random: Random,
+    answers: readonly T[],
+  ) {
     this.variants = variants;
     this.answers = answers;
     this.weights = variants.map((variant) => variant.weight);

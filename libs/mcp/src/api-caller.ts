@@ -26,7 +26,9 @@ export class ApiRefused extends Error {
 function messageOf(body: unknown): string {
   if (body !== null && typeof body === 'object') {
     const record = body as { message?: unknown; details?: { message?: unknown }[] };
-    const details = Array.isArray(record.details) ? record.details.map((detail) => detail.message).filter((text) => typeof text === 'string') : [];
+    const details = Array.isArray(record.details)
+      ? record.details.map((detail) => detail.message).filter((text) => typeof text === 'string')
+      : [];
     const main = typeof record.message === 'string' ? record.message : JSON.stringify(body);
     return details.length > 0 && !details.includes(main) ? `${main} (${details.join('; ')})` : main;
   }
@@ -34,14 +36,25 @@ function messageOf(body: unknown): string {
 }
 
 /** Calls the API and answers its body, or throws ApiRefused for anything but 2xx. */
-export async function ask<T = unknown>(caller: ApiCaller, method: Parameters<ApiCaller['call']>[0], path: string, body?: unknown): Promise<T> {
+export async function ask<T = unknown>(
+  caller: ApiCaller,
+  method: Parameters<ApiCaller['call']>[0],
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const answer = await caller.call(method, path, body);
   if (answer.status < 200 || answer.status >= 300) throw new ApiRefused(method, path, answer);
   return answer.body as T;
 }
 
 /** A caller over HTTP: the local package's, with a personal access token or service-account token. */
-export function httpCaller(options: { baseUrl: string; token: string; via: () => string | null; fetch?: typeof fetch; timeoutMs?: number }): ApiCaller {
+export function httpCaller(options: {
+  baseUrl: string;
+  token: string;
+  via: () => string | null;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}): ApiCaller {
   const base = options.baseUrl.replace(/\/+$/, '');
   const send = options.fetch ?? fetch;
   return {

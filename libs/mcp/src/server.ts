@@ -10,13 +10,17 @@ import { registerPrompts, registerResources } from './resources.ts';
 
 export const SERVER_INFO = { name: 'bunting', version: '0.1.0' } as const;
 
-const INSTRUCTIONS = 'Bunting is an Unleash-compatible feature-flag service. Every tool acts as the signed-in user through Bunting\'s API, with '
-  + 'its permissions; changes are recorded in the event log naming this client. In environments that require change requests, changing tools '
-  + 'answer "proposed" and put the change in a draft: submit it, and someone else approves it.';
+const INSTRUCTIONS =
+  "Bunting is an Unleash-compatible feature-flag service. Every tool acts as the signed-in user through Bunting's API, with " +
+  'its permissions; changes are recorded in the event log naming this client. In environments that require change requests, changing tools ' +
+  'answer "proposed" and put the change in a draft: submit it, and someone else approves it.';
 
 /** One MCP server with every tool, resource and prompt, acting through the given caller. */
 export function createBuntingMcpServer(caller: ApiCaller): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
+  const server = new McpServer(SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+  });
   registerFlagTools(server, caller);
   registerEvaluateTools(server, caller);
   registerReleaseTools(server, caller);

@@ -8,7 +8,9 @@ import { createBuntingMcpServer, viaLabel } from './server.ts';
 const url = process.env.BUNTING_URL ?? process.env.UNLEASH_URL;
 const token = process.env.BUNTING_TOKEN ?? process.env.UNLEASH_PAT;
 if (!url || !token) {
-  process.stderr.write('bunting-mcp: set BUNTING_URL (e.g. http://localhost:4242) and BUNTING_TOKEN (a personal access token).\n');
+  process.stderr.write(
+    'bunting-mcp: set BUNTING_URL (e.g. http://localhost:4242) and BUNTING_TOKEN (a personal access token).\n',
+  );
   process.exit(2);
 }
 

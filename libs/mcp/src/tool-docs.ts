@@ -14,27 +14,37 @@ export async function toolDocs(): Promise<string> {
   await server.connect(serverSide);
   const client = new Client({ name: 'tool-docs', version: '1' });
   await client.connect(clientSide);
-  const [{ tools }, { prompts }, { resourceTemplates }] = await Promise.all([client.listTools(), client.listPrompts(), client.listResourceTemplates()]);
+  const [{ tools }, { prompts }, { resourceTemplates }] = await Promise.all([
+    client.listTools(),
+    client.listPrompts(),
+    client.listResourceTemplates(),
+  ]);
   await client.close();
 
   const lines = [
     '# Bunting MCP tools',
     '',
-    '<!-- Written by `npm run generate:mcp-docs` from the tools\' own definitions; a test checks it is current. -->',
+    "<!-- Written by `npm run generate:mcp-docs` from the tools' own definitions; a test checks it is current. -->",
     '',
-    'Every tool acts as the caller through Bunting\'s API, with its permissions; changing tools in an environment that',
+    "Every tool acts as the caller through Bunting's API, with its permissions; changing tools in an environment that",
     'takes changes through change requests answer `"outcome": "proposed"` and put the change in the caller\'s draft.',
     '',
   ];
   for (const tool of tools) {
-    const kind = tool.annotations?.readOnlyHint ? 'read-only' : tool.annotations?.destructiveHint ? 'changes state, removes' : 'changes state';
+    const kind = tool.annotations?.readOnlyHint
+      ? 'read-only'
+      : tool.annotations?.destructiveHint
+        ? 'changes state, removes'
+        : 'changes state';
     lines.push(`## \`${tool.name}\` (${kind})`, '', tool.description ?? '', '');
     const properties = (tool.inputSchema.properties ?? {}) as Record<string, Property>;
     const required = new Set(tool.inputSchema.required ?? []);
     if (Object.keys(properties).length > 0) {
       lines.push('| Argument | Type | Required | About |', '| --- | --- | --- | --- |');
       for (const [name, property] of Object.entries(properties)) {
-        lines.push(`| \`${name}\` | ${typeOf(property)} | ${required.has(name) ? 'yes' : 'no'} | ${(property.description ?? '').replaceAll('|', '\\|')} |`);
+        lines.push(
+          `| \`${name}\` | ${typeOf(property)} | ${required.has(name) ? 'yes' : 'no'} | ${(property.description ?? '').replaceAll('|', '\\|')} |`,
+        );
       }
       lines.push('');
     }
@@ -49,6 +59,6 @@ export async function toolDocs(): Promise<string> {
 
 function typeOf(property: Property): string {
   if (property.enum) return property.enum.map((value) => `\`${String(value)}\``).join(' \\| ');
-  const type = Array.isArray(property.type) ? property.type.join(' \\| ') : property.type ?? 'object';
+  const type = Array.isArray(property.type) ? property.type.join(' \\| ') : (property.type ?? 'object');
   return type === 'array' && property.items ? `array of ${typeOf(property.items)}` : type;
 }

@@ -10,7 +10,6 @@ export const Environment = Name.describe('Environment name, e.g. "development" o
 export const Text = z.string().max(2_000);
 export const Id = z.string().min(1).max(64);
 
-
 /** A tool's answer: the structured result and the same as text, for clients that only read text. */
 export function result(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data };
@@ -22,11 +21,13 @@ export const CHANGES = { readOnlyHint: false, destructiveHint: false, openWorldH
 export const REMOVES = { readOnlyHint: false, destructiveHint: true, openWorldHint: false } as const;
 
 /** What a change did: made at once, or proposed in a draft change request because the environment requires one. */
-export const Outcome = z.object({
-  outcome: z.enum(['changed', 'proposed']),
-  changeRequest: z.object({ id: z.number(), state: z.string(), environment: z.string(), url: z.string() }).optional(),
-  note: z.string().optional(),
-}).loose();
+export const Outcome = z
+  .object({
+    outcome: z.enum(['changed', 'proposed']),
+    changeRequest: z.object({ id: z.number(), state: z.string(), environment: z.string(), url: z.string() }).optional(),
+    note: z.string().optional(),
+  })
+  .loose();
 
 type Proposal = { action: string; feature?: string; payload?: unknown };
 
@@ -37,26 +38,46 @@ const GATED = /^Change requests are on for project "([^"]+)" in the "([^"]+)" en
  * (the API refuses it with the gate's message), the same change goes into the caller's draft change request there
  * instead, to be submitted and approved as the API's rules say.
  */
-export async function changeOrPropose(caller: ApiCaller, direct: () => Promise<unknown>, proposal: Proposal): Promise<Record<string, unknown>> {
+export async function changeOrPropose(
+  caller: ApiCaller,
+  direct: () => Promise<unknown>,
+  proposal: Proposal,
+): Promise<Record<string, unknown>> {
   try {
     const answer = await direct();
-    return { outcome: 'changed', ...(answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? { result: answer } : {}) };
+    return {
+      outcome: 'changed',
+      ...(answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? { result: answer } : {}),
+    };
   } catch (error) {
     const gated = error instanceof ApiRefused && error.status === 403 ? GATED.exec(bodyMessage(error.body)) : null;
     if (!gated) throw error;
     const [, project, environment] = gated as unknown as [string, string, string];
-    const draft = await ask<{ id: number; state: string; environment: string }>(caller, 'POST',
-      `/api/admin/projects/${seg(project)}/environments/${seg(environment)}/change-requests`, proposal);
+    const draft = await ask<{ id: number; state: string; environment: string }>(
+      caller,
+      'POST',
+      `/api/admin/projects/${seg(project)}/environments/${seg(environment)}/change-requests`,
+      proposal,
+    );
     return {
       outcome: 'proposed',
-      changeRequest: { id: draft.id, state: draft.state, environment: draft.environment, url: `/projects/${project}/change-requests/${draft.id}` },
+      changeRequest: {
+        id: draft.id,
+        state: draft.state,
+        environment: draft.environment,
+        url: `/projects/${project}/change-requests/${draft.id}`,
+      },
       note: `"${environment}" takes changes through change requests: the change is in draft change request ${draft.id}. Submit it with submit_change_request; someone else approves it.`,
     };
   }
 }
 
-const bodyMessage = (body: unknown) => (body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : '');
+const bodyMessage = (body: unknown) =>
+  body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+    ? (body as { message: string }).message
+    : '';
 
 /** The path of a flag in a project. */
 export const flagPath = (project: string, flag: string) => `/api/admin/projects/${seg(project)}/features/${seg(flag)}`;
-export const environmentPath = (project: string, flag: string, environment: string) => `${flagPath(project, flag)}/environments/${seg(environment)}`;
+export const environmentPath = (project: string, flag: string, environment: string) =>
+  `${flagPath(project, flag)}/environments/${seg(environment)}`;

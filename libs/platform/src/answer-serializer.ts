@@ -20,7 +20,14 @@ function compile(input: SerializerInput): (data: unknown) => string {
   const schema = input.schema as unknown;
   if (schema instanceof z.ZodType) {
     try {
-      return fastJsonStringify(z.toJSONSchema(schema, { io: 'output', target: 'draft-07', reused: 'inline', unrepresentable: 'any' }) as object);
+      return fastJsonStringify(
+        z.toJSONSchema(schema, {
+          io: 'output',
+          target: 'draft-07',
+          reused: 'inline',
+          unrepresentable: 'any',
+        }) as object,
+      );
     } catch {
       // Falls through to zod's own.
     }

@@ -17,14 +17,20 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/projects\/[^/]+\/actions/, 'Actions'],
   [/change-requests/, 'Change Requests'],
   [/impact-metrics|^\/internal-backstage\/impact/, 'Impact Metrics'],
-  [/release-plan-templates|release-templates|release[-_]plans|\/progressions(\/|$)|\/safeguards(\/|$)/, 'Release Plans'],
+  [
+    /release-plan-templates|release-templates|release[-_]plans|\/progressions(\/|$)|\/safeguards(\/|$)/,
+    'Release Plans',
+  ],
   [/^\/api\/admin\/banners/, 'Banners'],
   [/^\/api\/admin\/(events|search\/events|event-creators)/, 'Events'],
   [/^\/api\/admin\/(insights|dashboard|instance-admin)|health-report|\/insights$|\/status$|\/dora$/, 'Insights'],
   [/^\/api\/admin\/(metrics|client-metrics)|\/applications$|sdks\/outdated/, 'Metrics'],
   [/^\/api\/admin\/features-batch/, 'Import/Export'],
   [/\/strategies|\/variants|\/dependencies|\/parents|\/parent-variants/, 'Features'],
-  [/^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|^\/api\/admin\/archive|^\/api\/admin\/search\/features|lifecycle|feature-types|\/link|flag-creators/, 'Features'],
+  [
+    /^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|^\/api\/admin\/archive|^\/api\/admin\/search\/features|lifecycle|feature-types|\/link|flag-creators/,
+    'Features',
+  ],
   [/^\/api\/admin\/projects\/[^/]+\/(access|users|groups|roles)|^\/api\/admin\/projects\/roles/, 'Projects'],
   [/^\/api\/admin\/projects/, 'Projects'],
   [/^\/api\/admin\/environments/, 'Environments'],
@@ -48,13 +54,16 @@ const TAGS: readonly [RegExp, string][] = [
 /** What each group holds, as the interactive page shows it above the group's operations. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   'Frontend API': 'Flags evaluated for one user, for browser and mobile SDKs (frontend tokens).',
-  'Client API': 'Flag configuration for server SDKs to evaluate themselves: polling, delta and streaming; metrics and registration.',
-  'OpenFeature (OFREP)': "The OpenFeature Remote Evaluation Protocol over the same tokens as the frontend API.",
+  'Client API':
+    'Flag configuration for server SDKs to evaluate themselves: polling, delta and streaming; metrics and registration.',
+  'OpenFeature (OFREP)': 'The OpenFeature Remote Evaluation Protocol over the same tokens as the frontend API.',
   Signals: 'Signal endpoints that outside systems post to, their tokens and what they received.',
   Actions: 'Action sets: what a matching signal does to flags, run as a service account.',
   'Change Requests': 'Change control per project environment: drafts, review, approval, scheduling and application.',
-  'Release Plans': 'Release templates of ordered milestones, plans applied to flag environments, progressions that start the next milestone on their own, and safeguards that stop them.',
-  'Impact Metrics': "Applications' own counters, gauges and histograms sent by their SDKs: queries, the catalogue, charts per flag and an external Prometheus source.",
+  'Release Plans':
+    'Release templates of ordered milestones, plans applied to flag environments, progressions that start the next milestone on their own, and safeguards that stop them.',
+  'Impact Metrics':
+    "Applications' own counters, gauges and histograms sent by their SDKs: queries, the catalogue, charts per flag and an external Prometheus source.",
   Banners: 'Messages shown to everyone using the console.',
   Events: 'The event log: every change, who made it and when.',
   Insights: 'Health, lifecycle, time to production and instance statistics.',
@@ -62,7 +71,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Features: 'Flags, their strategies, variants, dependencies, links and lifecycle.',
   'Import/Export': 'Moving flags between installations or environments.',
   Projects: 'Projects, their environments, members and roles.',
-  Environments: 'The installation\'s environments.',
+  Environments: "The installation's environments.",
   Segments: 'Reusable sets of constraints.',
   Context: 'Context fields and constraint validation.',
   Tags: 'Tag types and tags on flags.',
@@ -76,7 +85,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Playground: 'Evaluating flags for a context without an SDK.',
   Maintenance: 'Maintenance mode: the installation refuses changes.',
   MCP: 'The Model Context Protocol server for coding agents, its instance setting, and the OAuth flow MCP clients sign in with.',
-  'Admin UI': "What the console asks for itself: its configuration, the user's dashboard, seen splash screens, feedback prompts.",
+  'Admin UI':
+    "What the console asks for itself: its configuration, the user's dashboard, seen splash screens, feedback prompts.",
   Operational: 'Liveness, readiness and Prometheus metrics.',
 };
 
@@ -86,19 +96,29 @@ function tagOf(url: string): string {
 
 /** getFeature-style ids from the method and path: GET /api/admin/projects/:projectId/features -> getApiAdminProjectsFeatures. */
 function operationIdOf(method: string, url: string): string {
-  const words = url.split('/').filter(Boolean).map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part === '*' ? 'any' : part));
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part === '*' ? 'any' : part));
   // Underscores stay: Unleash spells some paths both ways (release_plans and release-plans), each its own operation.
-  const camel = words.join('-').replace(/[^a-zA-Z0-9_]+(.)/g, (_match, next: string) => next.toUpperCase()).replace(/[^a-zA-Z0-9_]/g, '');
+  const camel = words
+    .join('-')
+    .replace(/[^a-zA-Z0-9_]+(.)/g, (_match, next: string) => next.toUpperCase())
+    .replace(/[^a-zA-Z0-9_]/g, '');
   return `${method.toLowerCase()}${camel.charAt(0).toUpperCase()}${camel.slice(1)}`;
 }
 
 /** Which credential an operation takes, by where it lives. */
 function credentialOf(url: string): string {
-  if (/^\/api\/frontend|^\/ofrep\//.test(url)) return 'Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.';
-  if (url.startsWith('/api/client')) return 'Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.';
-  if (url.startsWith('/api/signal-endpoint/')) return "Takes one of the signal endpoint's own tokens as a Bearer token.";
+  if (/^\/api\/frontend|^\/ofrep\//.test(url))
+    return 'Takes a frontend API token (or a client token) in the Authorization header; it sees the flags of its projects in its environment.';
+  if (url.startsWith('/api/client'))
+    return 'Takes a client (backend) API token in the Authorization header; it sees the flags of its projects in its environment.';
+  if (url.startsWith('/api/signal-endpoint/'))
+    return "Takes one of the signal endpoint's own tokens as a Bearer token.";
   if (url.startsWith('/edge/')) return 'Takes an API token, as Unleash Edge sends it.';
-  if (/^\/(health|ready|internal-backstage)|^\/auth\/|^\/invite\/|^\/logout/.test(url)) return 'Open: no credential is needed.';
+  if (/^\/(health|ready|internal-backstage)|^\/auth\/|^\/invite\/|^\/logout/.test(url))
+    return 'Open: no credential is needed.';
   return 'Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.';
 }
 
@@ -109,13 +129,18 @@ function credentialOf(url: string): string {
 export function describeOperation(method: string, url: string, summary: string): string {
   const sentences = [summary.endsWith('.') ? summary : `${summary}.`, credentialOf(url)];
   if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && url.startsWith('/api/admin/')) {
-    sentences.push('A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.');
+    sentences.push(
+      'A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.',
+    );
   }
   return sentences.join(' ');
 }
 
 const errorSchema = z.toJSONSchema(ErrorBody);
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 /** The spec's error shape on every operation: what any route may answer besides its own success. */
 const STANDARD_ERRORS: Record<string, ReturnType<typeof errorResponse>> = {
   400: errorResponse('ValidationError: the request does not match the schema'),
@@ -123,7 +148,9 @@ const STANDARD_ERRORS: Record<string, ReturnType<typeof errorResponse>> = {
   403: errorResponse('NoAccessError: the credential lacks the permission named in the message'),
   404: errorResponse('NotFoundError: the resource does not exist'),
   503: errorResponse('ServiceUnavailableError: a dependency is down; try again after Retry-After'),
-  default: errorResponse('Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests...'),
+  default: errorResponse(
+    'Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests...',
+  ),
 };
 
 const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
@@ -141,13 +168,24 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
       info: {
         title: 'Bunting',
         version: options.version,
-        description: 'Unleash-compatible feature-flag service: the admin API, the SDK edge (frontend and client APIs, OFREP), signals, the event log and insights.',
+        description:
+          'Unleash-compatible feature-flag service: the admin API, the SDK edge (frontend and client APIs, OFREP), signals, the event log and insights.',
       },
       components: {
         schemas: { Error: errorSchema as Record<string, unknown> },
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An API token (admin, client or frontend) or a personal access token' },
-          session: { type: 'apiKey', in: 'cookie', name: 'unleash-session', description: 'The session cookie from /auth/simple/login or OIDC' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'An API token (admin, client or frontend) or a personal access token',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'unleash-session',
+            description: 'The session cookie from /auth/simple/login or OIDC',
+          },
         },
       },
       security: [{ apiKey: [] }, { session: [] }],
@@ -170,7 +208,9 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
           operationId: operationIdOf(method, url),
           // Each route says what it does in its schema's summary; the document test refuses an operation without one.
           summary: (schema.summary as string | undefined) ?? `${method} ${url}`,
-          description: (schema.description as string | undefined) ?? describeOperation(method, url, (schema.summary as string | undefined) ?? `${method} ${url}`),
+          description:
+            (schema.description as string | undefined) ??
+            describeOperation(method, url, (schema.summary as string | undefined) ?? `${method} ${url}`),
           response,
         },
       };
@@ -178,18 +218,30 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
   });
 }
 
-type OpenApiDocument = { paths?: Record<string, unknown>; components?: { schemas?: Record<string, unknown> }; tags?: { name: string }[] };
+type OpenApiDocument = {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+  tags?: { name: string }[];
+};
 
 /** Where a service running on its own answers with its document, so an admin-api apart from it can serve the whole API. */
-const docsSubject = (messaging: Pick<Messaging, 'names'>, service: string) => `${messaging.names.view('openapi')}.${service}`;
+const docsSubject = (messaging: Pick<Messaging, 'names'>, service: string) =>
+  `${messaging.names.view('openapi')}.${service}`;
 
 /** The union of several services' documents: every path, schema and tag of each (the first says what a clash means). */
 export function mergeApiDocuments(base: OpenApiDocument, others: readonly OpenApiDocument[]): OpenApiDocument {
-  const merged = { ...base, paths: { ...base.paths }, components: { ...base.components, schemas: { ...base.components?.schemas } }, tags: [...(base.tags ?? [])] };
+  const merged = {
+    ...base,
+    paths: { ...base.paths },
+    components: { ...base.components, schemas: { ...base.components?.schemas } },
+    tags: [...(base.tags ?? [])],
+  };
   for (const other of others) {
     for (const [path, item] of Object.entries(other.paths ?? {})) merged.paths[path] ??= item;
-    for (const [name, schema] of Object.entries(other.components?.schemas ?? {})) merged.components.schemas[name] ??= schema;
-    for (const tag of other.tags ?? []) if (!merged.tags.some((known) => known.name === tag.name)) merged.tags.push(tag);
+    for (const [name, schema] of Object.entries(other.components?.schemas ?? {}))
+      merged.components.schemas[name] ??= schema;
+    for (const tag of other.tags ?? [])
+      if (!merged.tags.some((known) => known.name === tag.name)) merged.tags.push(tag);
   }
   return merged;
 }
@@ -199,7 +251,10 @@ export function mergeApiDocuments(base: OpenApiDocument, others: readonly OpenAp
  * A service running on its own also answers for its document over NATS (`publishAs`); an admin-api running apart
  * from the others (`union`) asks them and serves the union, leaving out any that does not answer within a second.
  */
-export async function registerApiDocsRoutes(app: HttpServer, options: { messaging?: Messaging; publishAs?: readonly string[]; union?: readonly string[] } = {}) {
+export async function registerApiDocsRoutes(
+  app: HttpServer,
+  options: { messaging?: Messaging; publishAs?: readonly string[]; union?: readonly string[] } = {},
+) {
   const { messaging } = options;
   const own = () => app.swagger() as OpenApiDocument;
   const asked = async (service: string): Promise<OpenApiDocument[]> => {

@@ -67,5 +67,8 @@ export function readBoolean(raw: string | undefined, fallback: boolean): boolean
 
 export function readList(raw: string | undefined): string[] {
   if (!raw) return [];
-  return raw.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }

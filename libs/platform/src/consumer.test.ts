@@ -26,7 +26,11 @@ afterAll(async () => {
 const Note = z.object({ id: z.string(), fail: z.number().optional() });
 type Note = z.infer<typeof Note>;
 
-function consume(name: string, handle: (note: Note, deliveryCount: number) => Promise<void>, options: { maxAckPending?: number } = {}) {
+function consume(
+  name: string,
+  handle: (note: Note, deliveryCount: number) => Promise<void>,
+  options: { maxAckPending?: number } = {},
+) {
   const consumer = runDurableConsumer({
     ...options,
     messaging,
@@ -41,14 +45,19 @@ function consume(name: string, handle: (note: Note, deliveryCount: number) => Pr
 }
 
 const publish = (name: string, body: unknown) =>
-  messaging.js.publish(messaging.names.eventSubject(name), typeof body === 'string' ? body : JSON.stringify(body), { msgID: randomUUID() });
+  messaging.js.publish(messaging.names.eventSubject(name), typeof body === 'string' ? body : JSON.stringify(body), {
+    msgID: randomUUID(),
+  });
 
-const pendingAcks = async (name: string) => (await messaging.jsm.consumers.info(messaging.names.eventsStream, messaging.names.consumer(name))).num_ack_pending;
+const pendingAcks = async (name: string) =>
+  (await messaging.jsm.consumers.info(messaging.names.eventsStream, messaging.names.consumer(name))).num_ack_pending;
 
 describe('a durable consumer', () => {
   it('acknowledges a message only after its handler has finished', async () => {
     let release!: () => void;
-    const finished = new Promise<void>((resolve) => { release = resolve; });
+    const finished = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const handled: string[] = [];
     consume('ack-after', async (note) => {
       handled.push(note.id);
@@ -64,10 +73,15 @@ describe('a durable consumer', () => {
   it('hands messages over in stream order across replicas sharing it when one may be out at a time', async () => {
     const handled: number[] = [];
     // Two replicas whose handlers take varying time: with many messages out at once their writes would interleave.
-    const replica = () => consume('in-order', async (note) => {
-      await new Promise((resolve) => setTimeout(resolve, Number(note.id) % 3));
-      handled.push(Number(note.id));
-    }, { maxAckPending: 1 });
+    const replica = () =>
+      consume(
+        'in-order',
+        async (note) => {
+          await new Promise((resolve) => setTimeout(resolve, Number(note.id) % 3));
+          handled.push(Number(note.id));
+        },
+        { maxAckPending: 1 },
+      );
     replica();
     replica();
     for (let index = 0; index < 200; index += 1) await publish('in-order', { id: String(index) });
@@ -89,7 +103,9 @@ describe('a durable consumer', () => {
 
   it('drops a message that does not fit its contract and goes on with the next', async () => {
     const handled: string[] = [];
-    consume('poison', async (note) => { handled.push(note.id); });
+    consume('poison', async (note) => {
+      handled.push(note.id);
+    });
     await publish('poison', 'not json at all');
     await publish('poison', { unexpected: true });
     await publish('poison', { id: 'healthy' });
@@ -100,7 +116,9 @@ describe('a durable consumer', () => {
 
   it('stops after the message in hand is done', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const done: string[] = [];
     const consumer = consume('stopping', async (note) => {
       await gate;
@@ -116,7 +134,11 @@ describe('a durable consumer', () => {
 });
 
 describe('a durable consumer handling runs', () => {
-  function consumeRuns(name: string, handleRun: (notes: Note[]) => Promise<void>, handle: (note: Note) => Promise<void>) {
+  function consumeRuns(
+    name: string,
+    handleRun: (notes: Note[]) => Promise<void>,
+    handle: (note: Note) => Promise<void>,
+  ) {
     const consumer = runDurableConsumer({
       messaging,
       stream: messaging.names.eventsStream,
@@ -134,13 +156,19 @@ describe('a durable consumer handling runs', () => {
     const runs: string[][] = [];
     const single: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    consumeRuns('runs', async (notes) => {
-      runs.push(notes.map((note) => note.id));
-    }, async (note) => {
-      single.push(note.id);
-      if (note.id === '0') await gate;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
     });
+    consumeRuns(
+      'runs',
+      async (notes) => {
+        runs.push(notes.map((note) => note.id));
+      },
+      async (note) => {
+        single.push(note.id);
+        if (note.id === '0') await gate;
+      },
+    );
     // The first message is handled alone (nothing else has arrived) and holds the consumer; the rest arrive meanwhile.
     await publish('runs', { id: '0' });
     await eventually(async () => single.length > 0);
@@ -159,17 +187,23 @@ describe('a durable consumer handling runs', () => {
     const handledAlone: string[] = [];
     let failedRuns = 0;
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    consumeRuns('run-fails', async (notes) => {
-      if (notes.some((note) => note.fail !== undefined)) {
-        failedRuns += 1;
-        throw new Error('a note in this run cannot be handled');
-      }
-    }, async (note) => {
-      if (note.id === 'first') await gate;
-      if (note.fail !== undefined) throw new Error('cannot handle this note');
-      handledAlone.push(note.id);
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
     });
+    consumeRuns(
+      'run-fails',
+      async (notes) => {
+        if (notes.some((note) => note.fail !== undefined)) {
+          failedRuns += 1;
+          throw new Error('a note in this run cannot be handled');
+        }
+      },
+      async (note) => {
+        if (note.id === 'first') await gate;
+        if (note.fail !== undefined) throw new Error('cannot handle this note');
+        handledAlone.push(note.id);
+      },
+    );
     await publish('run-fails', { id: 'first' });
     await eventually(async () => (await pendingAcks('run-fails')) === 1);
     for (const id of ['a', 'b', 'c']) await publish('run-fails', { id });

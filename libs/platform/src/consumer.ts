@@ -48,7 +48,11 @@ export type RunningConsumer = { stop: () => Promise<void> };
 
 /** Messages a consumer handled by outcome: one counter for every reader, durable or storing its own position. */
 export function consumerMessagesCounter(metrics: Metrics | undefined) {
-  return metrics?.counter('bunting_consumer_messages_total', 'Messages a durable consumer handled, by outcome (acked, retried, dropped)', ['consumer', 'outcome']);
+  return metrics?.counter(
+    'bunting_consumer_messages_total',
+    'Messages a durable consumer handled, by outcome (acked, retried, dropped)',
+    ['consumer', 'outcome'],
+  );
 }
 
 /**
@@ -69,10 +73,22 @@ const MAX_REOPEN_DELAY_MS = 2_000;
 
 /** What a stream reader reports: why it reopened its consumer, and how long it has heard nothing. */
 function readerMetrics(metrics: Metrics | undefined, reader: string, lastHeard: () => number) {
-  const restarts = metrics?.counter('bunting_stream_reader_restarts_total', 'Times a stream reader opened its consumer again, by reader and why (stalled, failed)', ['reader', 'reason']);
-  const removeSource = metrics?.sampledGauge('bunting_stream_reader_quiet_seconds', 'Seconds since a stream reader last received a message (or opened)', ['reader'])
+  const restarts = metrics?.counter(
+    'bunting_stream_reader_restarts_total',
+    'Times a stream reader opened its consumer again, by reader and why (stalled, failed)',
+    ['reader', 'reason'],
+  );
+  const removeSource = metrics
+    ?.sampledGauge(
+      'bunting_stream_reader_quiet_seconds',
+      'Seconds since a stream reader last received a message (or opened)',
+      ['reader'],
+    )
     .addSource(() => [{ labels: { reader }, value: (Date.now() - lastHeard()) / 1000 }]);
-  return { restarted: (reason: 'stalled' | 'failed') => restarts?.inc({ reader, reason }), stop: () => removeSource?.() };
+  return {
+    restarted: (reason: 'stalled' | 'failed') => restarts?.inc({ reader, reason }),
+    stop: () => removeSource?.(),
+  };
 }
 
 const NOTHING_YET = Symbol('nothing yet');
@@ -115,7 +131,13 @@ function runReader(messages: ConsumerMessages, maxRun: number): () => Promise<Js
 /** A reader opened: its consumer, its messages, and the stream sequence it starts after. */
 type Opened = { consumer: Consumer; messages: ConsumerMessages; startsAfter: number };
 
-function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: readonly JsMsg[]) => Promise<void> | void, maxRun = 1, watch?: { metrics: Metrics | undefined; reader: string }): RunningConsumer {
+function consumeLoop(
+  log: Logger,
+  open: () => Promise<Opened>,
+  handle: (run: readonly JsMsg[]) => Promise<void> | void,
+  maxRun = 1,
+  watch?: { metrics: Metrics | undefined; reader: string },
+): RunningConsumer {
   let stopped = false;
   let current: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
@@ -132,7 +154,14 @@ function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: rea
         lastHeard = Date.now();
         let handledUpTo = opened.startsAfter;
         if (watch) {
-          stopWatch = watchForStall({ ...opened, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo, onRestart: () => reported?.restarted('stalled') });
+          stopWatch = watchForStall({
+            ...opened,
+            log,
+            quietMs: STALL_QUIET_MS,
+            lastHeard: () => lastHeard,
+            handledUpTo: () => handledUpTo,
+            onRestart: () => reported?.restarted('stalled'),
+          });
         }
         const nextRun = runReader(current, maxRun);
         for (let run = await nextRun(); run !== null; run = await nextRun()) {
@@ -153,7 +182,11 @@ function consumeLoop(log: Logger, open: () => Promise<Opened>, handle: (run: rea
       } finally {
         stopWatch?.();
       }
-      if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, 1000); });
+      if (!stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 1000);
+        });
     }
   })();
 
@@ -180,10 +213,17 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
   const { messaging } = spec;
   const log = messaging.log.child({ consumer: spec.durable });
   const handled = consumerMessagesCounter(spec.metrics);
-  const redelivered = spec.metrics?.counter('bunting_consumer_redeliveries_total', 'Messages a durable consumer received again', ['consumer']);
+  const redelivered = spec.metrics?.counter(
+    'bunting_consumer_redeliveries_total',
+    'Messages a durable consumer received again',
+    ['consumer'],
+  );
   const count = (outcome: string) => handled?.inc({ consumer: spec.durable, outcome });
   // Read from JetStream when scraped: what the stream holds that this consumer has not yet acknowledged.
-  const removeSource = spec.metrics?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', ['consumer'])
+  const removeSource = spec.metrics
+    ?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', [
+      'consumer',
+    ])
     .addSource(async () => {
       const info = await messaging.jsm.consumers.info(spec.stream, spec.durable);
       return [{ labels: { consumer: spec.durable }, value: info.num_pending + info.num_ack_pending }];
@@ -199,13 +239,20 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
       max_ack_pending: spec.maxAckPending ?? 1000,
     });
     const consumer = await messaging.js.consumers.get(spec.stream, spec.durable);
-    return { consumer, messages: await consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS }), startsAfter: 0 };
+    return {
+      consumer,
+      messages: await consumer.consume({ max_messages: spec.maxMessages ?? 100, expires: PULL_EXPIRES_MS }),
+      startsAfter: 0,
+    };
   }
 
   async function handleOne(message: JsMsg) {
     const parsed = spec.schema.safeParse(safeJson(message));
     if (!parsed.success) {
-      log.error({ subject: message.subject, fields: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) }, 'dropping a message that does not match its contract');
+      log.error(
+        { subject: message.subject, fields: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) },
+        'dropping a message that does not match its contract',
+      );
       // No reason text: servers before 2.10.4 ignore a TERM that carries one, and the message would come back forever.
       message.term();
       count('dropped');
@@ -214,11 +261,15 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
     if (message.info.redelivered) redelivered?.inc({ consumer: spec.durable });
     const parent = contextFromCarrier(fromNatsHeaders(message.headers));
     try {
-      await withSpan(`${spec.durable} process`, {
-        kind: SpanKind.CONSUMER,
-        parent,
-        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject },
-      }, () => spec.handle(parsed.data, message));
+      await withSpan(
+        `${spec.durable} process`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent,
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject },
+        },
+        () => spec.handle(parsed.data, message),
+      );
       message.ack();
       count('acked');
     } catch (error) {
@@ -242,11 +293,15 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
     }
     if (values.length === 0) return;
     try {
-      await withSpan(`${spec.durable} process run`, {
-        kind: SpanKind.CONSUMER,
-        parent: contextFromCarrier(fromNatsHeaders(values[0]!.raw.headers)),
-        attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': values.length },
-      }, () => handleRun(values));
+      await withSpan(
+        `${spec.durable} process run`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFromCarrier(fromNatsHeaders(values[0]!.raw.headers)),
+          attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': values.length },
+        },
+        () => handleRun(values),
+      );
     } catch (error) {
       log.warn({ err: error, messages: values.length }, 'a run failed; handling its messages one by one');
       for (const { raw } of values) await handleOne(raw);
@@ -259,7 +314,7 @@ export function runDurableConsumer<S extends z.ZodType>(spec: ConsumerSpec<S>): 
     }
   }
 
-  const running = consumeLoop(log, open, handleMany, handleRun === undefined ? 1 : spec.maxMessages ?? 100);
+  const running = consumeLoop(log, open, handleMany, handleRun === undefined ? 1 : (spec.maxMessages ?? 100));
   return {
     stop: async () => {
       removeSource?.();
@@ -288,9 +343,15 @@ export function followStream<S extends z.ZodType>(spec: FollowSpec<S>): RunningC
     const parsed = spec.schema.safeParse(safeJson(message));
     if (parsed.success) spec.handle(parsed.data, message);
   };
-  return consumeLoop(messaging.log.child({ follower: spec.stream }), open, (run) => {
-    for (const message of run) handleOne(message);
-  }, 1, { metrics: spec.metrics, reader: `follow:${spec.stream}` });
+  return consumeLoop(
+    messaging.log.child({ follower: spec.stream }),
+    open,
+    (run) => {
+      for (const message of run) handleOne(message);
+    },
+    1,
+    { metrics: spec.metrics, reader: `follow:${spec.stream}` },
+  );
 }
 
 export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
@@ -346,7 +407,12 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         lastHeard = Date.now();
         let handledUpTo = from - 1;
         stopWatch = watchForStall({
-          consumer, messages, log, quietMs: STALL_QUIET_MS, lastHeard: () => lastHeard, handledUpTo: () => handledUpTo,
+          consumer,
+          messages,
+          log,
+          quietMs: STALL_QUIET_MS,
+          lastHeard: () => lastHeard,
+          handledUpTo: () => handledUpTo,
           streamChanged: async () => (await messaging.jsm.streams.info(spec.stream)).created !== created,
           onRestart: () => reported.restarted('stalled'),
         });
@@ -359,7 +425,11 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
           for (const message of run) {
             const parsed = spec.schema.safeParse(safeJson(message));
             if (parsed.success) values.push({ sequence: message.seq, value: parsed.data });
-            else log.error({ subject: message.subject, sequence: message.seq }, 'skipping a message that does not match its contract');
+            else
+              log.error(
+                { subject: message.subject, sequence: message.seq },
+                'skipping a message that does not match its contract',
+              );
           }
           inFlight = spec.store(values, run.at(-1)!.seq);
           await inFlight;
@@ -381,7 +451,11 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         current = undefined;
       }
       const delay = Math.min(MAX_REOPEN_DELAY_MS, 500 * 2 ** Math.min(failures, 5));
-      if (!stopped) await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, delay); });
+      if (!stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, delay);
+        });
     }
   })();
 

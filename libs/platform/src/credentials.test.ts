@@ -13,8 +13,17 @@ let verifier: CredentialVerifier;
 const asked: string[] = [];
 let failing = false;
 const principal: Principal = {
-  kind: 'api-token', key: 'token:1', name: 'sdk', userId: null, tokenType: 'client', environment: 'development',
-  projects: ['*'], permissions: [], projectPermissions: {}, environmentPermissions: {}, rootRole: null,
+  kind: 'api-token',
+  key: 'token:1',
+  name: 'sdk',
+  userId: null,
+  tokenType: 'client',
+  environment: 'development',
+  projects: ['*'],
+  permissions: [],
+  projectPermissions: {},
+  environmentPermissions: {},
+  rootRole: null,
 };
 
 beforeAll(async () => {

@@ -15,12 +15,31 @@ export type CredentialVerifier = {
 
 /** Event types after which a cached answer may be wrong. */
 const INVALIDATING_EVENTS = [
-  'api-token-deleted', 'api-token-updated', 'pat-deleted', 'user-deleted', 'user-updated',
-  'service-account-deleted', 'service-account-updated', 'role-updated', 'role-deleted',
-  'project-access-user-roles-updated', 'project-access-group-roles-updated', 'project-access-user-roles-deleted',
-  'project-access-group-roles-deleted', 'project-access-updated', 'project-access-added',
-  'project-user-removed', 'project-user-role-changed', 'project-group-role-changed', 'project-group-removed',
-  'group-user-removed', 'group-user-added', 'group-updated', 'group-deleted', 'project-deleted', 'project-created',
+  'api-token-deleted',
+  'api-token-updated',
+  'pat-deleted',
+  'user-deleted',
+  'user-updated',
+  'service-account-deleted',
+  'service-account-updated',
+  'role-updated',
+  'role-deleted',
+  'project-access-user-roles-updated',
+  'project-access-group-roles-updated',
+  'project-access-user-roles-deleted',
+  'project-access-group-roles-deleted',
+  'project-access-updated',
+  'project-access-added',
+  'project-user-removed',
+  'project-user-role-changed',
+  'project-group-role-changed',
+  'project-group-removed',
+  'group-user-removed',
+  'group-user-added',
+  'group-updated',
+  'group-deleted',
+  'project-deleted',
+  'project-created',
 ];
 
 export const SESSION_COOKIE = 'unleash-session';
@@ -29,9 +48,16 @@ export const SESSION_COOKIE = 'unleash-session';
  * Asks admin-api over NATS request-reply and keeps each answer for at most `ttlMs`, dropping everything
  * as soon as a credential or access event is seen, so a revoked credential stops working within a second.
  */
-export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: number; metrics?: Metrics } = {}): CredentialVerifier {
+export function createRemoteVerifier(
+  messaging: Messaging,
+  options: { ttlMs?: number; metrics?: Metrics } = {},
+): CredentialVerifier {
   const ttlMs = options.ttlMs ?? 1000;
-  const lookups = options.metrics?.counter('bunting_credential_cache_total', 'Credential checks answered from the cache (hit) or asked of admin-api (miss)', ['result']);
+  const lookups = options.metrics?.counter(
+    'bunting_credential_cache_total',
+    'Credential checks answered from the cache (hit) or asked of admin-api (miss)',
+    ['result'],
+  );
   const cache = new Map<string, { expires: number; answer: Promise<Principal | null>; known?: Principal | null }>();
   const subscriptions = INVALIDATING_EVENTS.map((type) =>
     messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => cache.clear() }),
@@ -48,9 +74,17 @@ export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: nu
       }
       lookups?.inc({ result: 'miss' });
       const answer = askView(messaging, CredentialView, request);
-      const entry: { expires: number; answer: Promise<Principal | null>; known?: Principal | null } = { expires: now + ttlMs, answer };
+      const entry: { expires: number; answer: Promise<Principal | null>; known?: Principal | null } = {
+        expires: now + ttlMs,
+        answer,
+      };
       cache.set(key, entry);
-      answer.then((principal) => { entry.known = principal; }, () => undefined);
+      answer.then(
+        (principal) => {
+          entry.known = principal;
+        },
+        () => undefined,
+      );
       answer.catch(() => cache.delete(key));
       if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
       return answer;
@@ -69,9 +103,8 @@ export function createRemoteVerifier(messaging: Messaging, options: { ttlMs?: nu
 /** The credential parts of a request: the Authorization header (with or without Bearer) and the session cookie. */
 export function credentialOf(request: FastifyRequest): VerifyCredentialRequest {
   const header = request.headers.authorization;
-  const authorization = typeof header === 'string' && header.trim() !== ''
-    ? header.trim().replace(/^bearer\s+/i, '')
-    : null;
+  const authorization =
+    typeof header === 'string' && header.trim() !== '' ? header.trim().replace(/^bearer\s+/i, '') : null;
   return { authorization, session: sessionCookie(request.headers.cookie) };
 }
 
@@ -103,7 +136,8 @@ export async function authenticate(verifier: CredentialVerifier, request: Fastif
 }
 
 // Routes that make, show or revoke credentials and sign-ins. An agent never reaches them, whatever its person may.
-const CREDENTIAL_ROUTE = /\/(tokens?|api-tokens|invite-link|reset-password|agents|scim-settings|oauth|sessions?|password)(\/|$)/;
+const CREDENTIAL_ROUTE =
+  /\/(tokens?|api-tokens|invite-link|reset-password|agents|scim-settings|oauth|sessions?|password)(\/|$)/;
 
 /**
  * An agent's token (OAuth, for an MCP client) is for its endpoint only (RFC 8707: an audience-bound token), and no
@@ -112,9 +146,14 @@ const CREDENTIAL_ROUTE = /\/(tokens?|api-tokens|invite-link|reset-password|agent
 function refuseAgentOutsideItsBounds(principal: Principal, request: FastifyRequest): void {
   const route = request.routeOptions.url ?? request.url.split('?')[0]!;
   if (principal.audience !== undefined && route !== principal.audience) {
-    throw new DomainError(403, 'NoAccessError', `This token was issued to an MCP client for ${principal.audience} only.`);
+    throw new DomainError(
+      403,
+      'NoAccessError',
+      `This token was issued to an MCP client for ${principal.audience} only.`,
+    );
   }
-  if (CREDENTIAL_ROUTE.test(route)) throw new DomainError(403, 'NoAccessError', 'An agent cannot make, list or revoke credentials.');
+  if (CREDENTIAL_ROUTE.test(route))
+    throw new DomainError(403, 'NoAccessError', 'An agent cannot make, list or revoke credentials.');
 }
 
 /** The header an MCP server sets on the API calls it makes for an agent, naming the agent's client. */
@@ -124,8 +163,11 @@ export const VIA_HEADER = 'x-bunting-via';
 function viaOf(request: FastifyRequest): string | null {
   const header = request.headers[VIA_HEADER];
   if (typeof header !== 'string') return null;
-  // oxlint-disable-next-line no-control-regex -- control characters are what this strips
-  const label = header.replace(/[\u0000-\u001f]/g, '').trim().slice(0, 200);
+  const label = header
+    // oxlint-disable-next-line no-control-regex -- control characters are what this strips
+    .replace(/[\u0000-\u001f]/g, '')
+    .trim()
+    .slice(0, 200);
   return label === '' ? null : label;
 }
 

@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { createPool, sql, type DatabasePool, type DatabaseTransactionConnection, type CommonQueryMethods } from 'slonik';
+import {
+  createPool,
+  sql,
+  type DatabasePool,
+  type DatabaseTransactionConnection,
+  type CommonQueryMethods,
+} from 'slonik';
 
 export { sql };
 export type { DatabasePool, DatabaseTransactionConnection };

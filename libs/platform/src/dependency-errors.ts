@@ -1,8 +1,27 @@
-import { BackendTerminatedError, ConnectionError, StatementTimeoutError, UniqueIntegrityConstraintViolationError } from 'slonik';
+import {
+  BackendTerminatedError,
+  ConnectionError,
+  StatementTimeoutError,
+  UniqueIntegrityConstraintViolationError,
+} from 'slonik';
 import { isRedisUnavailable } from './redis.ts';
 
 /** Postgres error classes and codes that mean "the database cannot answer now", not "the request is wrong". */
-const POSTGRES_UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+const POSTGRES_UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
 
 function codeOf(error: unknown): string | undefined {
   const direct = (error as { code?: unknown })?.code;
@@ -13,14 +32,30 @@ function codeOf(error: unknown): string | undefined {
 
 /** Which dependency an error says is unavailable (answered 503 with Retry-After), or null when it says no such thing. */
 export function unavailableDependency(error: unknown): 'postgres' | 'redis' | 'nats' | null {
-  if (error instanceof ConnectionError || error instanceof BackendTerminatedError || error instanceof StatementTimeoutError) return 'postgres';
+  if (
+    error instanceof ConnectionError ||
+    error instanceof BackendTerminatedError ||
+    error instanceof StatementTimeoutError
+  )
+    return 'postgres';
   const code = codeOf(error);
   const message = String((error as { message?: unknown })?.message ?? '');
   if (code && POSTGRES_UNAVAILABLE_CODES.has(code) && !isRedisUnavailable(error)) return 'postgres';
-  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message)) return 'postgres';
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+      message,
+    )
+  )
+    return 'postgres';
   if (isRedisUnavailable(error)) return 'redis';
   const name = (error as { name?: unknown })?.name;
-  if (name === 'TimeoutError' || name === 'ClosedConnectionError' || name === 'NoRespondersError' || /^(CONNECTION_CLOSED|TIMEOUT|503)$/.test(String(code))) return 'nats';
+  if (
+    name === 'TimeoutError' ||
+    name === 'ClosedConnectionError' ||
+    name === 'NoRespondersError' ||
+    /^(CONNECTION_CLOSED|TIMEOUT|503)$/.test(String(code))
+  )
+    return 'nats';
   return null;
 }
 

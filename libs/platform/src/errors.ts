@@ -30,7 +30,9 @@ export class DomainError extends Error {
  */
 export function fieldMessage(field: string, message: string): string {
   if (!field) return message;
-  return /^(must|is|are|should|cannot|can|may|has|have) /.test(message) ? `"${field}" ${message}` : `${field}: ${message}`;
+  return /^(must|is|are|should|cannot|can|may|has|have) /.test(message)
+    ? `"${field}" ${message}`
+    : `${field}: ${message}`;
 }
 
 export class ValidationError extends DomainError {
@@ -44,7 +46,10 @@ export class ValidationError extends DomainError {
 }
 
 export class AuthenticationRequired extends DomainError {
-  constructor(message = 'You must log in or provide a valid API token to use this resource.', extra?: Record<string, unknown>) {
+  constructor(
+    message = 'You must log in or provide a valid API token to use this resource.',
+    extra?: Record<string, unknown>,
+  ) {
     super(401, 'AuthenticationRequired', message, extra ? { extra } : {});
   }
 }

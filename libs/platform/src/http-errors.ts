@@ -7,7 +7,8 @@ import { DomainError, fieldMessage } from './errors.ts';
 
 /** The error's id is the request's, so a user quoting it finds the request's log line (and trace). */
 function bodyFor(id: string) {
-  return (name: string, message: string, details?: ErrorDetail[]): ErrorBody => (details ? { id, name, message, details } : { id, name, message });
+  return (name: string, message: string, details?: ErrorDetail[]): ErrorBody =>
+    details ? { id, name, message, details } : { id, name, message };
 }
 
 function validationDetails(error: FastifyError): ErrorDetail[] {
@@ -58,9 +59,10 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {
     const details = validationDetails(fastifyError);
-    const message = details.length > 0
-      ? `Request validation failed: ${details.map((detail) => detail.message).join('; ')}`
-      : 'Request validation failed';
+    const message =
+      details.length > 0
+        ? `Request validation failed: ${details.map((detail) => detail.message).join('; ')}`
+        : 'Request validation failed';
     return reply.code(400).send(body('ValidationError', message, details));
   }
   switch (fastifyError.code) {
@@ -71,18 +73,41 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return reply.code(400).send(body('ValidationError', 'The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]));
+      return reply
+        .code(400)
+        .send(
+          body('ValidationError', 'The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]),
+        );
   }
   if (error instanceof SyntaxError) {
-    return reply.code(400).send(body('ValidationError', 'The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]));
+    return reply
+      .code(400)
+      .send(
+        body('ValidationError', 'The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]),
+      );
   }
   const dependency = unavailableDependency(error);
   if (dependency) {
-    request.log.warn({ reqId: request.id, url: request.url.split('?')[0], dependency, reason: (error as Error).message }, 'a dependency is unavailable');
-    return reply.code(503).header('retry-after', '5').send(body('ServiceUnavailableError', `The service cannot answer right now (${dependency} is unavailable); try again shortly.`));
+    request.log.warn(
+      { reqId: request.id, url: request.url.split('?')[0], dependency, reason: (error as Error).message },
+      'a dependency is unavailable',
+    );
+    return reply
+      .code(503)
+      .header('retry-after', '5')
+      .send(
+        body(
+          'ServiceUnavailableError',
+          `The service cannot answer right now (${dependency} is unavailable); try again shortly.`,
+        ),
+      );
   }
   if (isUniqueViolation(error)) {
-    return reply.code(409).send(body('NameExistsError', 'That name is already taken (it was created at the same time by another request).'));
+    return reply
+      .code(409)
+      .send(
+        body('NameExistsError', 'That name is already taken (it was created at the same time by another request).'),
+      );
   }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {

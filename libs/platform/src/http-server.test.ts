@@ -25,8 +25,12 @@ function sendAllThenRead(head: string, bodyBytes: number): Promise<{ answer: str
     socket.pause();
     let answer = '';
     let error: string | null = null;
-    socket.on('data', (chunk) => { answer += chunk; });
-    socket.on('error', (failure: NodeJS.ErrnoException) => { error = failure.code ?? failure.message; });
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', (failure: NodeJS.ErrnoException) => {
+      error = failure.code ?? failure.message;
+    });
     socket.on('close', () => resolve({ answer, error }));
     socket.write(`${head}Content-Length: ${bodyBytes}\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x78);
@@ -48,7 +52,10 @@ function sendAllThenRead(head: string, bodyBytes: number): Promise<{ answer: str
 describe('answers to refused bodies', () => {
   it('lets a client that sends a 2 MB body before reading get the 413, not a broken pipe', async () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const { answer, error } = await sendAllThenRead('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', 2 * 1024 * 1024);
+      const { answer, error } = await sendAllThenRead(
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+        2 * 1024 * 1024,
+      );
       expect(error).toBeNull();
       expect(answer).toMatch(/^HTTP\/1\.1 413/);
       expect(answer).toContain('PayloadTooLargeError');
@@ -56,14 +63,18 @@ describe('answers to refused bodies', () => {
   });
 
   it('does the same for a body of a type it does not take (415)', async () => {
-    const { answer, error } = await sendAllThenRead('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n', 2 * 1024 * 1024);
+    const { answer, error } = await sendAllThenRead(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\n',
+      2 * 1024 * 1024,
+    );
     expect(error).toBeNull();
     expect(answer).toMatch(/^HTTP\/1\.1 415/);
   });
 });
 
 describe('what a JSON body must be', () => {
-  const post = (body: string, contentType: string) => fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', body, headers: { 'content-type': contentType } });
+  const post = (body: string, contentType: string) =>
+    fetch(`http://127.0.0.1:${port}/echo`, { method: 'POST', body, headers: { 'content-type': contentType } });
 
   it('is UTF-8: another charset is refused with 415, changing nothing', async () => {
     const refused = await post('{"a":1}', 'application/json; charset=utf-16');
@@ -81,7 +92,7 @@ describe('what a JSON body must be', () => {
   it('is valid Unicode: a lone surrogate is refused with 400 naming the field', async () => {
     const refused = await post('{"constraints":[{"value":"\\ud800"}]}', 'application/json');
     expect(refused.status).toBe(400);
-    const body = await refused.json() as { details: { path: string }[] };
+    const body = (await refused.json()) as { details: { path: string }[] };
     expect(body).toMatchObject({ name: 'ValidationError' });
     expect(body.details[0]?.path).toBe('constraints.0.value');
     expect((await post('{"emoji":"\\ud83d\\ude00"}', 'application/json')).status).toBe(200);

@@ -28,7 +28,12 @@ export type HttpServer = FastifyInstance<
 >;
 
 /** A service as the launcher registers it: a plugin handed the server as HttpServer, typed by its zod schemas. */
-export type ServicePlugin = FastifyPluginAsync<Record<never, never>, import('node:http').Server, ZodTypeProvider, Logger>;
+export type ServicePlugin = FastifyPluginAsync<
+  Record<never, never>,
+  import('node:http').Server,
+  ZodTypeProvider,
+  Logger
+>;
 
 /**
  * Routes in an encapsulated scope of their own (hooks added there, such as authentication, apply to them alone),
@@ -101,7 +106,9 @@ export function createHttpServer(options: {
         name: 'ValidationError',
         message: tooLarge ? 'The request headers or URL are too large.' : 'The request could not be parsed.',
       });
-      socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -124,13 +131,20 @@ export function createHttpServer(options: {
   // One hook for every request's checks, as each hook is a step of its own on the SDK edge's hot path.
   app.addHook('onRequest', (request, _reply, done) => {
     // The same as for bodies: a NUL in a path or query value could never be stored or looked up.
-    if (request.url.includes('%00') || request.url.includes('\0')) return done(new ValidationError('The URL must not contain NUL characters.'));
+    if (request.url.includes('%00') || request.url.includes('\0'))
+      return done(new ValidationError('The URL must not contain NUL characters.'));
     // A write carrying a session cookie must come from this installation's own pages: the cookie is SameSite=Lax,
     // and the Origin (or, without one, Sec-Fetch-Site) must say so. API tokens are not cookies and pass.
     if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
     if (request.headers.authorization || !request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return done();
     if (isSameOrigin(request, publicOrigin)) return done();
-    done(new DomainError(403, 'NoAccessError', 'A change made with a session must come from Bunting\'s own pages; this cross-site request was refused.'));
+    done(
+      new DomainError(
+        403,
+        'NoAccessError',
+        "A change made with a session must come from Bunting's own pages; this cross-site request was refused.",
+      ),
+    );
   });
 
   // While closing, answers to requests already in flight close their connection, so keep-alive sockets
@@ -150,12 +164,19 @@ export function createHttpServer(options: {
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'same-origin');
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
+      if (!reply.hasHeader('content-security-policy'))
+        reply.header('content-security-policy', "frame-ancestors 'none'");
     }
     if (draining) reply.header('connection', 'close');
     // The SDK edge's answers are Buffers: they leave here before the route's options are looked up (a getter that
     // builds them anew each time).
-    if (typeof payload !== 'string' || request.method !== 'GET' || reply.statusCode !== 200 || !request.routeOptions.config.etag) return done(null, payload);
+    if (
+      typeof payload !== 'string' ||
+      request.method !== 'GET' ||
+      reply.statusCode !== 200 ||
+      !request.routeOptions.config.etag
+    )
+      return done(null, payload);
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
     // The browser keeps the answer but asks again each time, naming the copy it has.
@@ -210,7 +231,12 @@ const SDK_PATHS = /^\/(api\/frontend|api\/client\/|ofrep\/)/;
  * map lookup and an observation.
  */
 function observeRequests(app: HttpServer, log: Logger, metrics: Metrics | undefined, logSdkRequests: boolean) {
-  const histogram = metrics?.histogram('bunting_http_request_duration_seconds', 'HTTP requests by route pattern, method and status', ['route', 'method', 'status'], DURATION_BUCKETS);
+  const histogram = metrics?.histogram(
+    'bunting_http_request_duration_seconds',
+    'HTTP requests by route pattern, method and status',
+    ['route', 'method', 'status'],
+    DURATION_BUCKETS,
+  );
   // By route, then method and status: no label text is made per request.
   const children = new Map<string, Map<string, Map<number, { observe: (seconds: number) => void }>>>();
   app.addHook('onResponse', (request, reply, done) => {
@@ -220,15 +246,23 @@ function observeRequests(app: HttpServer, log: Logger, metrics: Metrics | undefi
     const ms = reply.elapsedTime;
     if (histogram) {
       let byMethod = children.get(route);
-      if (byMethod === undefined) children.set(route, byMethod = new Map());
+      if (byMethod === undefined) children.set(route, (byMethod = new Map()));
       let byStatus = byMethod.get(request.method);
-      if (byStatus === undefined) byMethod.set(request.method, byStatus = new Map());
+      if (byStatus === undefined) byMethod.set(request.method, (byStatus = new Map()));
       let child = byStatus.get(status);
-      if (child === undefined) byStatus.set(status, child = histogram.child(route, request.method, String(status)));
+      if (child === undefined) byStatus.set(status, (child = histogram.child(route, request.method, String(status))));
       child.observe(ms / 1000);
     }
     if (status >= 400 || logSdkRequests || !SDK_PATHS.test(request.url)) {
-      const line = { reqId: request.id, method: request.method, route, path: request.url.split('?')[0], status, ms: Math.round(ms * 10) / 10, traceId: request.span?.spanContext().traceId };
+      const line = {
+        reqId: request.id,
+        method: request.method,
+        route,
+        path: request.url.split('?')[0],
+        status,
+        ms: Math.round(ms * 10) / 10,
+        traceId: request.span?.spanContext().traceId,
+      };
       if (status >= 500) log.error(line, 'request');
       else log.info(line, 'request');
     }

@@ -35,9 +35,13 @@ export type Infrastructure = Base & Partial<Connections>;
 export type ServiceInfrastructure<K extends Connection> = Base & Pick<Connections, K>;
 
 /** The infrastructure as a service that declared `needs` sees it; throws if the process did not open one of them. */
-export function infrastructureFor<K extends Connection>(infrastructure: Infrastructure, needs: readonly K[]): ServiceInfrastructure<K> {
+export function infrastructureFor<K extends Connection>(
+  infrastructure: Infrastructure,
+  needs: readonly K[],
+): ServiceInfrastructure<K> {
   for (const need of needs) {
-    if (infrastructure[need] === undefined) throw new Error(`this process did not open the ${need} connection a service needs`);
+    if (infrastructure[need] === undefined)
+      throw new Error(`this process did not open the ${need} connection a service needs`);
   }
   return infrastructure as ServiceInfrastructure<K>;
 }
@@ -58,7 +62,8 @@ export async function connectInfrastructure(
   metrics: Metrics = createMetrics(),
 ): Promise<Infrastructure> {
   const infrastructure: Infrastructure = { config, env, log, readiness: createReadiness(), metrics };
-  const wait = <T>(name: string, address: string, connect: () => Promise<T>) => connectWithRetry(name, address, connect, log, state);
+  const wait = <T>(name: string, address: string, connect: () => Promise<T>) =>
+    connectWithRetry(name, address, connect, log, state);
   if (needs.has('db')) {
     infrastructure.db = await wait('postgres', redact(config.databaseUrl), () => connectDatabase(config.databaseUrl));
   }
@@ -77,22 +82,36 @@ export async function connectInfrastructure(
     if (needs.has('verifier')) infrastructure.verifier = createRemoteVerifier(messaging, { metrics });
   }
   if (needs.has('redis')) {
-    const sentinel = config.redisSentinels.length > 0 ? { sentinels: config.redisSentinels, name: config.redisSentinelName } : undefined;
-    const address = sentinel ? `sentinel ${config.redisSentinelName} via ${config.redisSentinels.map((entry) => `${entry.host}:${entry.port}`).join(',')}` : redact(config.redisUrl);
+    const sentinel =
+      config.redisSentinels.length > 0
+        ? { sentinels: config.redisSentinels, name: config.redisSentinelName }
+        : undefined;
+    const address = sentinel
+      ? `sentinel ${config.redisSentinelName} via ${config.redisSentinels.map((entry) => `${entry.host}:${entry.port}`).join(',')}`
+      : redact(config.redisUrl);
     infrastructure.redis = await wait('redis', address, () => connectRedis(config.redisUrl, log, sentinel));
   }
   state.awaiting = null;
   return infrastructure;
 }
 
-async function connectWithRetry<T>(name: string, address: string, connect: () => Promise<T>, log: Logger, state: StartupState): Promise<T> {
+async function connectWithRetry<T>(
+  name: string,
+  address: string,
+  connect: () => Promise<T>,
+  log: Logger,
+  state: StartupState,
+): Promise<T> {
   state.awaiting = name;
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await connect();
     } catch (error) {
       const delay = Math.min(5000, 250 * 2 ** Math.min(attempt, 5));
-      log.warn({ dependency: name, address, attempt, reason: (error as Error).message, retryInMs: delay }, `waiting for ${name} at ${address}`);
+      log.warn(
+        { dependency: name, address, attempt, reason: (error as Error).message, retryInMs: delay },
+        `waiting for ${name} at ${address}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
@@ -121,7 +140,14 @@ export async function closeInfrastructure(infrastructure: Infrastructure): Promi
  */
 export function addConnectionChecks(infrastructure: Infrastructure, tolerated: ReadonlySet<Connection>): void {
   const { db, messaging, redis, readiness } = infrastructure;
-  if (db) readiness.add({ name: 'postgres', critical: !tolerated.has('db'), check: async () => { await db.query(sql.unsafe`select 1`); } });
+  if (db)
+    readiness.add({
+      name: 'postgres',
+      critical: !tolerated.has('db'),
+      check: async () => {
+        await db.query(sql.unsafe`select 1`);
+      },
+    });
   if (messaging) {
     readiness.add({
       name: 'nats',
@@ -132,5 +158,12 @@ export function addConnectionChecks(infrastructure: Infrastructure, tolerated: R
       },
     });
   }
-  if (redis) readiness.add({ name: 'redis', critical: !tolerated.has('redis'), check: async () => { await redis.ping(); } });
+  if (redis)
+    readiness.add({
+      name: 'redis',
+      critical: !tolerated.has('redis'),
+      check: async () => {
+        await redis.ping();
+      },
+    });
 }

@@ -21,19 +21,33 @@ export class JsonBodyError extends ValidationError {
 export function readJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   if (text.includes('\\u0000') || text.includes('\0')) {
-    throw new JsonBodyError('content', new ValidationError('Text in the request body must not contain NUL characters.'));
+    throw new JsonBodyError(
+      'content',
+      new ValidationError('Text in the request body must not contain NUL characters.'),
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new JsonBodyError('syntax', new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]));
+    throw new JsonBodyError(
+      'syntax',
+      new ValidationError('The request body is not valid JSON.', [{ path: 'body', message: 'invalid JSON' }]),
+    );
   }
   // Only a \u escape can make a lone surrogate (decoding UTF-8 never does): text that is not valid Unicode.
   const badPath = text.includes('\\u') ? notWellFormedAt(parsed, '') : null;
-  if (badPath !== null) throw new JsonBodyError('content', ValidationError.field(badPath || 'body', 'is not valid Unicode text (a lone surrogate)'));
+  if (badPath !== null)
+    throw new JsonBodyError(
+      'content',
+      ValidationError.field(badPath || 'body', 'is not valid Unicode text (a lone surrogate)'),
+    );
   const reaching = mayHoldPrototypeKey(text) ? prototypeKeyPath(parsed) : null;
-  if (reaching !== null) throw new JsonBodyError('prototype-key', ValidationError.field(reaching, 'is a key no request may use (it names an object prototype)'));
+  if (reaching !== null)
+    throw new JsonBodyError(
+      'prototype-key',
+      ValidationError.field(reaching, 'is a key no request may use (it names an object prototype)'),
+    );
   return parsed;
 }
 

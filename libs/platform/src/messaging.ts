@@ -23,7 +23,10 @@ export type Messaging = {
 export async function connectMessaging(url: string, namespace: string, log: Logger): Promise<Messaging> {
   const nc = await connect({
     // Several servers (a cluster): the client picks one and moves to another when it goes.
-    servers: url.split(',').map((server) => server.trim()).filter(Boolean),
+    servers: url
+      .split(',')
+      .map((server) => server.trim())
+      .filter(Boolean),
     name: `bunting-${process.pid}`,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
@@ -32,7 +35,14 @@ export async function connectMessaging(url: string, namespace: string, log: Logg
   const state = { connected: true };
   void watchStatus(nc, log, state);
   const jsm = await jetstreamManager(nc, { timeout: 5000 });
-  return { nc, connected: () => state.connected && !nc.isClosed(), js: jetstream(nc, { timeout: 5000 }), jsm, names: natsNames(namespace), log };
+  return {
+    nc,
+    connected: () => state.connected && !nc.isClosed(),
+    js: jetstream(nc, { timeout: 5000 }),
+    jsm,
+    names: natsNames(namespace),
+    log,
+  };
 }
 
 async function watchStatus(nc: NatsConnection, log: Logger, state: { connected: boolean }) {
@@ -48,7 +58,13 @@ async function watchStatus(nc: NatsConnection, log: Logger, state: { connected: 
   }
 }
 
-export type StreamSpec = { name: string; subjects: string[]; maxAgeMs: number; duplicateWindowMs?: number; replicas?: number };
+export type StreamSpec = {
+  name: string;
+  subjects: string[];
+  maxAgeMs: number;
+  duplicateWindowMs?: number;
+  replicas?: number;
+};
 
 /**
  * Creates the stream if it is missing and brings its subjects, limits and replica count up to date if it exists
@@ -91,9 +107,12 @@ function sameSettings(
   current: { subjects?: string[]; max_age: number; duplicate_window: number; num_replicas: number },
   wanted: { subjects: string[]; max_age: number; duplicate_window: number; num_replicas: number },
 ): boolean {
-  return current.max_age === wanted.max_age && current.duplicate_window === wanted.duplicate_window
-    && current.num_replicas === wanted.num_replicas
-    && JSON.stringify([...(current.subjects ?? [])].sort()) === JSON.stringify([...wanted.subjects].sort());
+  return (
+    current.max_age === wanted.max_age &&
+    current.duplicate_window === wanted.duplicate_window &&
+    current.num_replicas === wanted.num_replicas &&
+    JSON.stringify([...(current.subjects ?? [])].sort()) === JSON.stringify([...wanted.subjects].sort())
+  );
 }
 
 async function waitForReplicas(jsm: JetStreamManager, name: string, replicas: number): Promise<void> {
@@ -101,7 +120,11 @@ async function waitForReplicas(jsm: JetStreamManager, name: string, replicas: nu
   while (Date.now() < deadline) {
     const info = await jsm.streams.info(name).catch(() => undefined);
     // Done when every copy exists and one of them leads.
-    if (info?.config.num_replicas === replicas && (replicas === 1 || (info.cluster?.leader && info.cluster.replicas?.length === replicas - 1))) return;
+    if (
+      info?.config.num_replicas === replicas &&
+      (replicas === 1 || (info.cluster?.leader && info.cluster.replicas?.length === replicas - 1))
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`stream ${name} did not reach ${replicas} replicas within 60 s`);
@@ -123,10 +146,20 @@ export const FEED_MAX_AGE_MS = 2 * 24 * 3600 * 1000;
 export async function ensureStandardStreams(messaging: Messaging, replicas = 1): Promise<void> {
   const { names, jsm } = messaging;
   const day = 24 * 3600 * 1000;
-  await ensureStream(jsm, { name: names.feedStream, subjects: [names.feedSubjects], maxAgeMs: FEED_MAX_AGE_MS, replicas });
+  await ensureStream(jsm, {
+    name: names.feedStream,
+    subjects: [names.feedSubjects],
+    maxAgeMs: FEED_MAX_AGE_MS,
+    replicas,
+  });
   await ensureStream(jsm, { name: names.eventsStream, subjects: [names.eventsSubjects], maxAgeMs: 7 * day, replicas });
   await ensureStream(jsm, { name: names.metricsStream, subjects: [names.metricsSubjects], maxAgeMs: day, replicas });
-  await ensureStream(jsm, { name: names.signalsStream, subjects: [names.signalsSubjects], maxAgeMs: 7 * day, replicas });
+  await ensureStream(jsm, {
+    name: names.signalsStream,
+    subjects: [names.signalsSubjects],
+    maxAgeMs: 7 * day,
+    replicas,
+  });
 }
 
 export function toNatsHeaders(values: Record<string, string>): MsgHdrs {

@@ -8,8 +8,21 @@ describe('a histogram kept in plain numbers', () => {
     const metrics = createMetrics({ defaultMetrics: false });
     const plain = metrics.histogram('requests_seconds', 'Requests', ['route', 'status'], buckets);
     const registry = new Registry();
-    const reference = new Histogram({ name: 'requests_seconds', help: 'Requests', labelNames: ['route', 'status'], buckets, registers: [registry] });
-    const observations: [string, string, number][] = [['/a', '200', 0.0004], ['/a', '200', 0.001], ['/a', '200', 0.05], ['/a', '500', 3], ['/b', '200', 0.2], ['/a', '200', 0.7]];
+    const reference = new Histogram({
+      name: 'requests_seconds',
+      help: 'Requests',
+      labelNames: ['route', 'status'],
+      buckets,
+      registers: [registry],
+    });
+    const observations: [string, string, number][] = [
+      ['/a', '200', 0.0004],
+      ['/a', '200', 0.001],
+      ['/a', '200', 0.05],
+      ['/a', '500', 3],
+      ['/b', '200', 0.2],
+      ['/a', '200', 0.7],
+    ];
     const children = new Map<string, ReturnType<typeof plain.child>>();
     for (const [route, status, value] of observations) {
       const key = `${route} ${status}`;
@@ -17,7 +30,11 @@ describe('a histogram kept in plain numbers', () => {
       children.get(key)!.observe(value);
       reference.labels(route, status).observe(value);
     }
-    const lines = (text: string) => text.split('\n').filter((line) => line !== '').sort();
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .sort();
     expect(lines(await metrics.registry.metrics())).toEqual(lines(await registry.metrics()));
     // Made once by name: asking again gives the same histogram.
     expect(metrics.histogram('requests_seconds', 'Requests', ['route', 'status'], buckets)).toBe(plain);

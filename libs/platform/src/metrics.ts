@@ -15,7 +15,11 @@ export type Metrics = {
    * A gauge read when scraped: each source gives its current values (a source that fails or takes over a second
    * is left out of that scrape rather than holding it up).
    */
-  sampledGauge: (name: string, help: string, labelNames: readonly string[]) => { addSource: (source: GaugeSource) => () => void };
+  sampledGauge: (
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+  ) => { addSource: (source: GaugeSource) => () => void };
 };
 
 /**
@@ -27,7 +31,13 @@ export type PlainHistogram = { child: (...labelValues: string[]) => { observe: (
 
 type PlainSeries = { labels: Record<string, string>; counts: Float64Array; sum: number; count: number };
 
-function plainHistogram(registry: Registry, name: string, help: string, labelNames: readonly string[], bounds: readonly number[]): PlainHistogram {
+function plainHistogram(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly string[],
+  bounds: readonly number[],
+): PlainHistogram {
   const series: PlainSeries[] = [];
   const get = () => {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
@@ -44,10 +54,22 @@ function plainHistogram(registry: Registry, name: string, help: string, labelNam
     return { name, help, type: 'histogram', values, aggregator: 'sum' };
   };
   // What prom-client's registry asks of a metric: its name, type and help, and its values when scraped.
-  registry.registerMetric({ name, help, type: 'histogram', get, reset: () => undefined, aggregator: 'sum' } as unknown as Metric);
+  registry.registerMetric({
+    name,
+    help,
+    type: 'histogram',
+    get,
+    reset: () => undefined,
+    aggregator: 'sum',
+  } as unknown as Metric);
   return {
     child: (...labelValues) => {
-      const entry: PlainSeries = { labels: Object.fromEntries(labelNames.map((label, index) => [label, labelValues[index] ?? ''])), counts: new Float64Array(bounds.length), sum: 0, count: 0 };
+      const entry: PlainSeries = {
+        labels: Object.fromEntries(labelNames.map((label, index) => [label, labelValues[index] ?? ''])),
+        counts: new Float64Array(bounds.length),
+        sum: 0,
+        count: 0,
+      };
       series.push(entry);
       return {
         observe: (value) => {
@@ -62,7 +84,9 @@ function plainHistogram(registry: Registry, name: string, help: string, labelNam
   };
 }
 
-export type GaugeSource = () => Promise<readonly { labels: Record<string, string>; value: number }[]> | readonly { labels: Record<string, string>; value: number }[];
+export type GaugeSource = () =>
+  | Promise<readonly { labels: Record<string, string>; value: number }[]>
+  | readonly { labels: Record<string, string>; value: number }[];
 
 const SOURCE_TIMEOUT_MS = 1000;
 
@@ -70,7 +94,9 @@ function withTimeout<T>(promise: Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), SOURCE_TIMEOUT_MS); }),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), SOURCE_TIMEOUT_MS);
+    }),
   ]);
 }
 
@@ -82,7 +108,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   const existing = <T>(name: string) => registry.getSingleMetric(name) as T | undefined;
   return {
     registry,
-    counter: (name, help, labelNames = []) => existing<Counter<string>>(name) ?? new Counter({ name, help, labelNames: [...labelNames], registers: [registry] }),
+    counter: (name, help, labelNames = []) =>
+      existing<Counter<string>>(name) ??
+      new Counter({ name, help, labelNames: [...labelNames], registers: [registry] }),
     histogram(name, help, labelNames, buckets) {
       let made = plain.get(name);
       if (!made) {
@@ -96,10 +124,15 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
         const own = new Set<GaugeSource>();
         sources.set(name, own);
         new Gauge({
-          name, help, labelNames: [...labelNames], registers: [registry],
+          name,
+          help,
+          labelNames: [...labelNames],
+          registers: [registry],
           async collect() {
             this.reset();
-            const readings = await Promise.all([...own].map((source) => withTimeout(Promise.resolve().then(source)).catch(() => undefined)));
+            const readings = await Promise.all(
+              [...own].map((source) => withTimeout(Promise.resolve().then(source)).catch(() => undefined)),
+            );
             for (const values of readings) for (const { labels, value } of values ?? []) this.set(labels, value);
           },
         });

@@ -7,7 +7,13 @@ import type { Logger } from './logger.ts';
  * while it runs, so replicas starting together apply each migration once; the others wait. A service that writes
  * events (`outbox: true`) gets the outbox table the relay reads, defined here once for every service.
  */
-export async function migrate(options: { databaseUrl: string; schema: string; dir: string; log: Logger; outbox?: boolean }) {
+export async function migrate(options: {
+  databaseUrl: string;
+  schema: string;
+  dir: string;
+  log: Logger;
+  outbox?: boolean;
+}) {
   await runner({
     databaseUrl: options.databaseUrl,
     dir: options.dir,

@@ -43,7 +43,10 @@ export function createOutbox(schema: string): Outbox {
 
 /** JetStream's refusal of a publish whose expected last message is not the stream's last (error 10070). */
 function wrongLastMessage(error: unknown): boolean {
-  return (error as { code?: unknown } | undefined)?.code === 10070 || /wrong last msg ?id/i.test(String((error as Error)?.message ?? ''));
+  return (
+    (error as { code?: unknown } | undefined)?.code === 10070 ||
+    /wrong last msg ?id/i.test(String((error as Error)?.message ?? ''))
+  );
 }
 
 /** A subject's stream, as far as ordering goes: the configuration feed's, or the events' (anything else). */
@@ -52,13 +55,18 @@ const streamOf = (subject: string) => (subject.split('.', 2)[1]?.startsWith('fee
 /** The uuid of the last row before `index` bound for the same stream, which that stream must have as its last message. */
 function previousInStream(rows: readonly { uuid: string; subject: string }[], index: number): string | undefined {
   const stream = streamOf(rows[index]!.subject);
-  for (let earlier = index - 1; earlier >= 0; earlier -= 1) if (streamOf(rows[earlier]!.subject) === stream) return rows[earlier]!.uuid;
+  for (let earlier = index - 1; earlier >= 0; earlier -= 1)
+    if (streamOf(rows[earlier]!.subject) === stream) return rows[earlier]!.uuid;
   return undefined;
 }
 
 /** Domain events go out under events.<type>. */
 export function eventMessages(messaging: Pick<Messaging, 'names'>, events: DomainEvent[]): OutboxMessage[] {
-  return events.map((event) => ({ uuid: event.uuid, subject: messaging.names.eventSubject(event.type), payload: event }));
+  return events.map((event) => ({
+    uuid: event.uuid,
+    subject: messaging.names.eventSubject(event.type),
+    payload: event,
+  }));
 }
 
 const PendingRow = z.object({
@@ -100,17 +108,28 @@ export function startRelay(options: RelayOptions): Relay {
   let running: Promise<void> | undefined;
   let again = false;
   const Backlog = z.object({ pending: z.number(), oldestSeconds: z.number() });
-  const backlog = async () => db.one(sql.type(Backlog)`
+  const backlog = async () =>
+    db.one(sql.type(Backlog)`
     select count(*)::int as pending, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as "oldestSeconds"
     from ${table} where published_at is null`);
   const labels = { schema };
-  const failures = options.metrics?.counter('bunting_outbox_publish_failures_total', 'Outbox relay passes that could not publish a row (NATS away, no stream leader); the row stays pending', ['schema']);
-  const removeSources = options.metrics ? [
-    options.metrics.sampledGauge('bunting_outbox_pending_rows', 'Outbox rows not yet published to JetStream', ['schema'])
-      .addSource(async () => [{ labels, value: (await backlog()).pending }]),
-    options.metrics.sampledGauge('bunting_outbox_oldest_pending_age_seconds', 'Age of the oldest unpublished outbox row', ['schema'])
-      .addSource(async () => [{ labels, value: (await backlog()).oldestSeconds }]),
-  ] : [];
+  const failures = options.metrics?.counter(
+    'bunting_outbox_publish_failures_total',
+    'Outbox relay passes that could not publish a row (NATS away, no stream leader); the row stays pending',
+    ['schema'],
+  );
+  const removeSources = options.metrics
+    ? [
+        options.metrics
+          .sampledGauge('bunting_outbox_pending_rows', 'Outbox rows not yet published to JetStream', ['schema'])
+          .addSource(async () => [{ labels, value: (await backlog()).pending }]),
+        options.metrics
+          .sampledGauge('bunting_outbox_oldest_pending_age_seconds', 'Age of the oldest unpublished outbox row', [
+            'schema',
+          ])
+          .addSource(async () => [{ labels, value: (await backlog()).oldestSeconds }]),
+      ]
+    : [];
 
   /** Publishes the next pending rows; says whether more may be waiting at once (a full batch, or a window cut short). */
   async function drainOnce(): Promise<boolean> {
@@ -130,7 +149,9 @@ export function startRelay(options: RelayOptions): Relay {
       const failedAt = outcomes.findIndex((outcome) => outcome.status === 'rejected');
       const published = (failedAt === -1 ? rows : rows.slice(0, failedAt)).map((row) => row.id);
       if (published.length > 0) {
-        await tx.query(sql.unsafe`update ${table} set published_at = now() where id = any(${sql.array(published, 'int8')})`);
+        await tx.query(
+          sql.unsafe`update ${table} set published_at = now() where id = any(${sql.array(published, 'int8')})`,
+        );
       }
       if (failedAt === -1) return rows.length === batchSize;
       const reason = (outcomes[failedAt] as PromiseRejectedResult).reason;
@@ -155,7 +176,10 @@ export function startRelay(options: RelayOptions): Relay {
       // A short wait: a publish to a stream whose leader just died fails fast and is tried again (the message id makes
       // a repeat harmless), so a cluster's failover costs about one leader election.
       await messaging.js.publish(row.subject, JSON.stringify(row.payload), {
-        msgID: row.uuid, headers, timeout: 1500, ...(after === undefined ? {} : { expect: { lastMsgID: after } }),
+        msgID: row.uuid,
+        headers,
+        timeout: 1500,
+        ...(after === undefined ? {} : { expect: { lastMsgID: after } }),
       });
     } finally {
       span.end();
@@ -166,7 +190,10 @@ export function startRelay(options: RelayOptions): Relay {
   let retry: NodeJS.Timeout | undefined;
   function retrySoon() {
     if (stopped || retry) return;
-    retry = setTimeout(() => { retry = undefined; void drain(); }, options.retryDelayMs ?? 500);
+    retry = setTimeout(() => {
+      retry = undefined;
+      void drain();
+    }, options.retryDelayMs ?? 500);
   }
 
   function drain(): Promise<void> {
@@ -178,7 +205,9 @@ export function startRelay(options: RelayOptions): Relay {
       try {
         do {
           again = false;
-          while (!stopped && (await drainOnce())) { /* more rows waiting */ }
+          while (!stopped && (await drainOnce())) {
+            /* more rows waiting */
+          }
         } while (again && !stopped);
       } catch (error) {
         if (!stopped) log.warn({ err: error }, 'outbox relay pass failed');
@@ -192,7 +221,9 @@ export function startRelay(options: RelayOptions): Relay {
   const listener = listenForNotifications(options.databaseUrl, channelFor(schema), () => void drain(), log);
   const sweep = setInterval(() => void drain(), options.sweepIntervalMs ?? 1000);
   const cleanup = setInterval(() => {
-    void db.query(sql.unsafe`delete from ${table} where published_at < now() - interval '1 hour'`).catch(() => undefined);
+    void db
+      .query(sql.unsafe`delete from ${table} where published_at < now() - interval '1 hour'`)
+      .catch(() => undefined);
   }, 60_000);
   void (async () => {
     for await (const status of messaging.nc.status()) {
@@ -246,7 +277,10 @@ function listenForNotifications(databaseUrl: string, channel: string, onNotify: 
     const broken = client;
     client = undefined;
     void broken?.end().catch(() => undefined);
-    retry = setTimeout(() => { retry = undefined; void open(); }, 1000);
+    retry = setTimeout(() => {
+      retry = undefined;
+      void open();
+    }, 1000);
   }
   void open();
   return {

@@ -8,7 +8,10 @@ const moduleUrl = new URL('./prototype-safety.ts', import.meta.url).href;
 /** Runs a script in a fresh Node process (this worker's prototypes are hardened already) and returns what it printed. */
 function inFreshProcess(script: string): string {
   const source = `import { hardenPrototypes } from ${JSON.stringify(moduleUrl)};\nhardenPrototypes();\n${script}`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) }).trim();
+  return execFileSync(process.execPath, ['--input-type=module', '-e', source], {
+    encoding: 'utf8',
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+  }).trim();
 }
 
 describe('hardened prototypes', () => {
@@ -34,8 +37,17 @@ describe('hardened prototypes', () => {
       console.log(JSON.stringify(outcome));
     `);
     expect(JSON.parse(printed)).toEqual({
-      assign: 'TypeError', proto: 'TypeError', protoRead: 'TypeError', constructorPrototype: 'TypeError', array: 'TypeError',
-      functionPrototype: 'TypeError', string: 'TypeError', define: 'TypeError', replaceMethod: 'TypeError', sloppy: 'undefined', fresh: 'undefined',
+      assign: 'TypeError',
+      proto: 'TypeError',
+      protoRead: 'TypeError',
+      constructorPrototype: 'TypeError',
+      array: 'TypeError',
+      functionPrototype: 'TypeError',
+      string: 'TypeError',
+      define: 'TypeError',
+      replaceMethod: 'TypeError',
+      sloppy: 'undefined',
+      fresh: 'undefined',
     });
   });
 
@@ -54,7 +66,15 @@ describe('hardened prototypes', () => {
       list.toString = () => 'list';
       console.log(JSON.stringify([new Child().constructor === Child, String(object), +object, object.hasOwnProperty('x'), String(list), ({}).toString(), Object.keys(object)]));
     `);
-    expect(JSON.parse(printed)).toEqual([true, 'mine', 7, true, 'list', '[object Object]', ['toString', 'valueOf', 'hasOwnProperty']]);
+    expect(JSON.parse(printed)).toEqual([
+      true,
+      'mine',
+      7,
+      true,
+      'list',
+      '[object Object]',
+      ['toString', 'valueOf', 'hasOwnProperty'],
+    ]);
   });
 });
 

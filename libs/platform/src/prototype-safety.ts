@@ -37,7 +37,8 @@ export function prototypeKeyPath(value: unknown, path = ''): string | null {
     const child = (value as Record<string, unknown>)[key];
     const childPath = path === '' ? key : `${path}.${key}`;
     if (key === '__proto__') return childPath;
-    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return childPath;
+    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+      return childPath;
     const found = prototypeKeyPath(child, childPath);
     if (found !== null) return found;
   }
@@ -48,7 +49,8 @@ export function prototypeKeyPath(value: unknown, path = ''): string | null {
  * Whether JSON text may hold such a key and must be walked: the words themselves, or a \u escape, which can
  * spell them. Most bodies (every SDK's) have none, so they are not walked.
  */
-export const mayHoldPrototypeKey = (text: string): boolean => text.includes('__proto__') || text.includes('prototype') || text.includes('\\u');
+export const mayHoldPrototypeKey = (text: string): boolean =>
+  text.includes('__proto__') || text.includes('prototype') || text.includes('\\u');
 
 // What a walk from parsed JSON can reach: its values' constructors' prototypes, and Function's through `constructor`.
 const FROZEN = [Object, Array, Function, String, Number, Boolean] as const;
@@ -88,9 +90,16 @@ export function hardenPrototypes(): void {
   // Node started with --disable-proto=delete has none; with =throw it is already an accessor that throws.
   if (descriptor?.configurable) {
     const refuse = (): never => {
-      throw new TypeError('Object.prototype.__proto__ is disabled in Bunting: use Object.getPrototypeOf/setPrototypeOf.');
+      throw new TypeError(
+        'Object.prototype.__proto__ is disabled in Bunting: use Object.getPrototypeOf/setPrototypeOf.',
+      );
     };
-    Object.defineProperty(Object.prototype, '__proto__', { get: refuse, set: refuse, enumerable: false, configurable: false });
+    Object.defineProperty(Object.prototype, '__proto__', {
+      get: refuse,
+      set: refuse,
+      enumerable: false,
+      configurable: false,
+    });
   }
   for (const name of Object.getOwnPropertyNames(Object.prototype)) allowOverride(Object.prototype, name);
   for (const constructor of FROZEN) {

@@ -7,7 +7,9 @@ import type { Messaging } from './messaging.ts';
 /** What an asker hears when the answering service cannot answer now: a 503 the caller may retry. */
 export class ViewUnavailableError extends DomainError {
   constructor(view: PublishedView) {
-    super(503, 'ServiceUnavailableError', `The ${view.name} answer is unavailable right now; try again shortly.`, { headers: { 'retry-after': '1' } });
+    super(503, 'ServiceUnavailableError', `The ${view.name} answer is unavailable right now; try again shortly.`, {
+      headers: { 'retry-after': '1' },
+    });
   }
 }
 
@@ -33,7 +35,9 @@ export async function askView<Q extends z.ZodType, A extends z.ZodType>(
   if (!messaging.connected()) throw new ViewUnavailableError(view);
   let raw: unknown;
   try {
-    const reply = await messaging.nc.request(messaging.names.view(view.name, view.service), encode(view, request), { timeout: view.timeoutMs });
+    const reply = await messaging.nc.request(messaging.names.view(view.name, view.service), encode(view, request), {
+      timeout: view.timeoutMs,
+    });
     raw = decode(view, reply.data);
   } catch {
     throw new ViewUnavailableError(view);

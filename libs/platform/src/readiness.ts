@@ -27,7 +27,11 @@ async function evaluate(checks: readonly ReadinessCheck[]) {
     }),
   );
   const ready = results.every((result) => result.ok || !result.critical);
-  const health = !ready ? 'BAD' as const : results.every((result) => result.ok) ? 'GOOD' as const : 'DEGRADED' as const;
+  const health = !ready
+    ? ('BAD' as const)
+    : results.every((result) => result.ok)
+      ? ('GOOD' as const)
+      : ('DEGRADED' as const);
   return { ready, body: { health, checks: results } };
 }
 
@@ -41,14 +45,37 @@ const ReadinessAnswer = z.object({
 export function registerHealthRoutes(app: HttpServer, readiness: Readiness, metrics?: Metrics) {
   // Prometheus scrapes this (unauthenticated, as Unleash's internal-backstage; keep it inside the cluster).
   if (metrics) {
-    app.get('/internal-backstage/prometheus', { schema: { summary: 'Prometheus metrics of this process', response: { 200: textAnswer('text/plain', "Prometheus' text exposition format") } } }, async (_request, reply) =>
-      reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(await metrics.registry.metrics()));
+    app.get(
+      '/internal-backstage/prometheus',
+      {
+        schema: {
+          summary: 'Prometheus metrics of this process',
+          response: { 200: textAnswer('text/plain', "Prometheus' text exposition format") },
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .type(metrics.registry.contentType)
+          .header('cache-control', 'no-store')
+          .send(await metrics.registry.metrics()),
+    );
   }
-  app.get('/health', { schema: { summary: 'Whether the process is alive', response: { 200: Health } } }, async () => ({ health: 'GOOD' as const }));
-  app.get('/ready', { schema: { summary: 'Whether the process can serve: each dependency checked', response: { 200: ReadinessAnswer, 503: ReadinessAnswer } } }, async (_request, reply) => {
-    const { ready, body } = await evaluate(readiness.checks());
-    return reply.code(ready ? 200 : 503).send(body);
-  });
+  app.get('/health', { schema: { summary: 'Whether the process is alive', response: { 200: Health } } }, async () => ({
+    health: 'GOOD' as const,
+  }));
+  app.get(
+    '/ready',
+    {
+      schema: {
+        summary: 'Whether the process can serve: each dependency checked',
+        response: { 200: ReadinessAnswer, 503: ReadinessAnswer },
+      },
+    },
+    async (_request, reply) => {
+      const { ready, body } = await evaluate(readiness.checks());
+      return reply.code(ready ? 200 : 503).send(body);
+    },
+  );
 }
 
 /** Sent by the deployment's ingress (deploy/ingress.nginx.conf): a starting process answers it 421, not 503. */
@@ -76,13 +103,21 @@ export function startStartupServer(host: string, port: number, awaiting: () => s
     const path = (request.url ?? '/').split('?')[0];
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       // Not kept open: a connection ends with its answer, and the next one reaches the real server once it is up.
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close', ...headers });
+      response.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        connection: 'close',
+        ...headers,
+      });
       response.end(JSON.stringify(body));
     };
     const what = awaiting();
     if (path === '/health') return send(503, { health: 'BAD', starting: true, awaiting: what }, { 'retry-after': '1' });
     if (path === '/ready') return send(503, { health: 'BAD', starting: true, awaiting: what });
-    const answer = { id: 'starting', name: 'ServiceUnavailableError', message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.` };
+    const answer = {
+      id: 'starting',
+      name: 'ServiceUnavailableError',
+      message: `Bunting is starting${what ? ` (waiting for ${what})` : ''}; try again shortly.`,
+    };
     // An ingress that names itself tries another replica on 421: nginx passes a write on after a 503 only at the
     // risk of doing it twice, while this answer says it was not done (a rolling upgrade's new replicas start so).
     if (request.headers[INGRESS_HEADER] !== undefined) return send(421, answer, { 'retry-after': '2' });
@@ -98,7 +133,11 @@ export function startStartupServer(host: string, port: number, awaiting: () => s
         // Not server.close(): that would close the socket the real server now listens on. Every answer here ends
         // its connection; one that sends nothing is ended after a moment.
         handedOver: () => void setTimeout(() => server.closeAllConnections(), 1_000).unref(),
-        close: () => new Promise((done) => { server.close(() => done()); server.closeAllConnections(); }),
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });
@@ -108,8 +147,14 @@ function withTimeout<T>(promise: Promise<T>, milliseconds: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${milliseconds} ms`)), milliseconds);
     promise.then(
-      (value) => { clearTimeout(timer); resolve(value); },
-      (error) => { clearTimeout(timer); reject(error); },
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
     );
   });
 }

@@ -10,7 +10,11 @@ const COMMAND_TIMEOUT_MS = 1000;
  * Connects to Redis, failing if it cannot be reached now (the caller retries). Afterwards ioredis reconnects on its
  * own; meanwhile commands fail fast rather than queue, and a connection error is logged, never thrown at the process.
  */
-export async function connectRedis(url: string, log?: Logger, sentinel?: { sentinels: { host: string; port: number }[]; name: string }): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  log?: Logger,
+  sentinel?: { sentinels: { host: string; port: number }[]; name: string },
+): Promise<Redis> {
   const options = {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
@@ -52,15 +56,22 @@ export async function closeRedis(redis: Redis): Promise<void> {
 export function isRedisUnavailable(error: unknown): boolean {
   const name = (error as { name?: string })?.name ?? '';
   const message = String((error as { message?: string })?.message ?? '');
-  return name === 'MaxRetriesPerRequestError'
-    || /Command timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(message);
+  return (
+    name === 'MaxRetriesPerRequestError' ||
+    /Command timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(
+      message,
+    )
+  );
 }
 
 function passwordAndDb(url: string): { password?: string; db?: number } {
   try {
     const parsed = new URL(url);
     const db = Number(parsed.pathname.slice(1));
-    return { ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}), ...(Number.isInteger(db) && db > 0 ? { db } : {}) };
+    return {
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+      ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    };
   } catch {
     return {};
   }

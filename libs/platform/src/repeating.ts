@@ -8,13 +8,20 @@ export type Repeating = { first: Promise<void>; stop: () => Promise<void> };
  * fails is logged as `what` and the next one comes as usual. Stopping waits for the run in hand. The timer does not
  * keep the process alive.
  */
-export function repeatEvery(work: () => Promise<unknown>, intervalMs: number, options: { log: Logger; what: string }): Repeating {
+export function repeatEvery(
+  work: () => Promise<unknown>,
+  intervalMs: number,
+  options: { log: Logger; what: string },
+): Repeating {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let inFlight: Promise<void> | undefined;
   const run = () => {
     inFlight = work()
-      .then(() => undefined, (error: unknown) => options.log.warn({ err: error }, `${options.what} failed; trying again later`))
+      .then(
+        () => undefined,
+        (error: unknown) => options.log.warn({ err: error }, `${options.what} failed; trying again later`),
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(run, intervalMs).unref();
       });

@@ -63,31 +63,39 @@ export function watchForStall(options: {
     void messages.close().catch(() => undefined);
   };
 
-  const timer = setInterval(() => {
-    if (checking || stopped) return;
-    if (Date.now() - options.lastHeard() < quietMs) {
-      behindBefore = false;
-      return;
-    }
-    checking = true;
-    void (async () => {
-      try {
-        if (options.streamChanged && await withTimeout(options.streamChanged(), quietMs)) {
-          restart('its stream was made anew');
-          return;
-        }
-        const info = await withTimeout(consumer.info(false), quietMs);
-        const now = { waiting: info.num_pending, deliveredCount: info.delivered.consumer_seq, deliveredUpTo: info.delivered.stream_seq };
-        const behind = isBehind(now, options.handledUpTo());
-        if (behind && behindBefore) restart('messages wait for it that it does not receive', { ...now, handledUpTo: options.handledUpTo() });
-        behindBefore = behind;
-      } catch (error) {
-        restart('its consumer cannot be reached', { err: error });
-      } finally {
-        checking = false;
+  const timer = setInterval(
+    () => {
+      if (checking || stopped) return;
+      if (Date.now() - options.lastHeard() < quietMs) {
+        behindBefore = false;
+        return;
       }
-    })();
-  }, Math.max(250, Math.floor(quietMs / 2)));
+      checking = true;
+      void (async () => {
+        try {
+          if (options.streamChanged && (await withTimeout(options.streamChanged(), quietMs))) {
+            restart('its stream was made anew');
+            return;
+          }
+          const info = await withTimeout(consumer.info(false), quietMs);
+          const now = {
+            waiting: info.num_pending,
+            deliveredCount: info.delivered.consumer_seq,
+            deliveredUpTo: info.delivered.stream_seq,
+          };
+          const behind = isBehind(now, options.handledUpTo());
+          if (behind && behindBefore)
+            restart('messages wait for it that it does not receive', { ...now, handledUpTo: options.handledUpTo() });
+          behindBefore = behind;
+        } catch (error) {
+          restart('its consumer cannot be reached', { err: error });
+        } finally {
+          checking = false;
+        }
+      })();
+    },
+    Math.max(250, Math.floor(quietMs / 2)),
+  );
   timer.unref();
 
   // The library's notices, so a recreated or lost consumer shows in the log.
@@ -112,6 +120,15 @@ export function watchForStall(options: {
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then((value) => { clearTimeout(timer); resolve(value); }, (error: unknown) => { clearTimeout(timer); reject(error); });
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
 }

@@ -33,7 +33,9 @@ const Row = z.object({ note: z.string(), sequence: z.coerce.number() });
 
 /** A store in Postgres as the event log keeps one: rows in arrival order and the position, in one transaction. */
 async function createStore(name: string) {
-  await db.query(sql.unsafe`create table ${sql.identifier([`${name}_rows`])} (id bigserial primary key, note text unique, sequence bigint not null)`);
+  await db.query(
+    sql.unsafe`create table ${sql.identifier([`${name}_rows`])} (id bigserial primary key, note text unique, sequence bigint not null)`,
+  );
   await db.query(sql.unsafe`create table ${sql.identifier([`${name}_position`])} (last bigint not null)`);
   await db.query(sql.unsafe`insert into ${sql.identifier([`${name}_position`])} values (0)`);
   const rows = sql.identifier([`${name}_rows`]);
@@ -42,13 +44,17 @@ async function createStore(name: string) {
   return {
     runs,
     storedUpTo: () => db.oneFirst(sql.type(Position)`select last from ${position}`),
-    store: (run: readonly { sequence: number; value: z.infer<typeof Note> }[], upTo: number) => db.transaction(async (tx) => {
-      const last = await tx.oneFirst(sql.type(Position)`select last from ${position} for update`);
-      const fresh = run.filter((entry) => entry.sequence > last);
-      for (const entry of fresh) await tx.query(sql.unsafe`insert into ${rows} (note, sequence) values (${entry.value.id}, ${entry.sequence})`);
-      if (upTo > last) await tx.query(sql.unsafe`update ${position} set last = ${upTo}`);
-      runs.push(run.length);
-    }),
+    store: (run: readonly { sequence: number; value: z.infer<typeof Note> }[], upTo: number) =>
+      db.transaction(async (tx) => {
+        const last = await tx.oneFirst(sql.type(Position)`select last from ${position} for update`);
+        const fresh = run.filter((entry) => entry.sequence > last);
+        for (const entry of fresh)
+          await tx.query(
+            sql.unsafe`insert into ${rows} (note, sequence) values (${entry.value.id}, ${entry.sequence})`,
+          );
+        if (upTo > last) await tx.query(sql.unsafe`update ${position} set last = ${upTo}`);
+        runs.push(run.length);
+      }),
     stored: () => db.any(sql.type(Row)`select note, sequence from ${rows} order by id`),
   };
 }
@@ -67,7 +73,9 @@ function follow(subject: string, store: Pick<Awaited<ReturnType<typeof createSto
 }
 
 const publish = (subject: string, body: unknown) =>
-  messaging.js.publish(messaging.names.eventSubject(subject), typeof body === 'string' ? body : JSON.stringify(body), { msgID: randomUUID() });
+  messaging.js.publish(messaging.names.eventSubject(subject), typeof body === 'string' ? body : JSON.stringify(body), {
+    msgID: randomUUID(),
+  });
 
 describe('following a stream into a store that keeps its position', () => {
   it('stores what had arrived as runs, in stream order, once each, with two followers', async () => {
@@ -101,7 +109,9 @@ describe('following a stream into a store that keeps its position', () => {
     for (let index = 0; index < 10; index += 1) await publish('flaky', { id: `note-${index}` });
     await eventually(async () => (await store.stored()).length === 10, { timeoutMs: 15_000 });
     expect(failures).toBe(2);
-    expect((await store.stored()).map((row) => row.note)).toEqual(Array.from({ length: 10 }, (_, index) => `note-${index}`));
+    expect((await store.stored()).map((row) => row.note)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `note-${index}`),
+    );
   }, 20_000);
 
   it('skips a message that does not fit its contract and moves its position past it', async () => {
@@ -112,7 +122,9 @@ describe('following a stream into a store that keeps its position', () => {
     await publish('poison', { id: 'healthy' });
     await eventually(async () => (await store.stored()).length === 1);
     expect((await store.stored()).map((row) => row.note)).toEqual(['healthy']);
-    const last = (await messaging.jsm.streams.getMessage(messaging.names.eventsStream, { last_by_subj: messaging.names.eventSubject('poison') }))!.seq;
+    const last = (await messaging.jsm.streams.getMessage(messaging.names.eventsStream, {
+      last_by_subj: messaging.names.eventSubject('poison'),
+    }))!.seq;
     expect(await store.storedUpTo()).toBe(last);
   });
 

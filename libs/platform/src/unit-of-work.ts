@@ -33,12 +33,25 @@ export function createUnitOfWork(deps: { db: DatabasePool; outbox: Outbox; messa
       return deps.db.transaction(async (tx) => {
         const drafts: EventDraft[] = [];
         const messages: OutboxMessage[] = [];
-        const result = await work({ tx, actor, emit: (draft) => drafts.push(draft), publish: (message) => messages.push(message) });
+        const result = await work({
+          tx,
+          actor,
+          emit: (draft) => drafts.push(draft),
+          publish: (message) => messages.push(message),
+        });
         const createdAt = new Date().toISOString();
         const events: DomainEvent[] = drafts.map((draft) => ({
-          uuid: randomUUID(), type: draft.type, createdAt, createdBy: actor.createdBy, createdByUserId: actor.createdByUserId,
-          environment: draft.environment ?? null, project: draft.project ?? null, featureName: draft.featureName ?? null,
-          data: draft.data ?? null, preData: draft.preData ?? null, tags: [],
+          uuid: randomUUID(),
+          type: draft.type,
+          createdAt,
+          createdBy: actor.createdBy,
+          createdByUserId: actor.createdByUserId,
+          environment: draft.environment ?? null,
+          project: draft.project ?? null,
+          featureName: draft.featureName ?? null,
+          data: draft.data ?? null,
+          preData: draft.preData ?? null,
+          tags: [],
           ...(actor.createdVia ? { createdVia: actor.createdVia } : {}),
         }));
         await deps.outbox.add(tx, [...eventMessages(deps.messaging, events), ...messages]);

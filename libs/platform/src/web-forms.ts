@@ -11,4 +11,5 @@ export function acceptFormBodies(scope: Pick<FastifyInstance, 'addContentTypePar
 }
 
 /** Text made safe to place in HTML, in element content and in quoted attributes alike. */
-export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

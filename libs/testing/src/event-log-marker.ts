@@ -10,9 +10,12 @@ export async function eventLogTotalAfterMarker(admin: HttpClient): Promise<numbe
   const name = `marker-${randomBytes(4).toString('hex')}`;
   const created = await admin.post('/api/admin/tag-types', { name });
   if (created.status !== 201) throw new Error(`could not write the marker event: ${created.status} ${created.text}`);
-  return eventually(async () => {
-    const found = await admin.post('/api/admin/events/search', { type: 'tag-type-created', query: name });
-    if (!found.body.events?.length) return false;
-    return (await admin.get('/api/admin/events')).body.totalEvents as number;
-  }, { timeoutMs: 15_000 });
+  return eventually(
+    async () => {
+      const found = await admin.post('/api/admin/events/search', { type: 'tag-type-created', query: name });
+      if (!found.body.events?.length) return false;
+      return (await admin.get('/api/admin/events')).body.totalEvents as number;
+    },
+    { timeoutMs: 15_000 },
+  );
 }

@@ -2,7 +2,12 @@
 export type Reply<T = any> = { status: number; headers: Headers; body: T; text: string };
 
 export function httpClient(baseUrl: string, defaults: Record<string, string> = {}) {
-  async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> {
     const init: RequestInit = { method, headers: { ...defaults, ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -20,9 +25,12 @@ export function httpClient(baseUrl: string, defaults: Record<string, string> = {
   }
   return {
     get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body, headers),
-    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, body, headers),
-    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PATCH', path, body, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body, headers),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('PUT', path, body, headers),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('PATCH', path, body, headers),
     delete: <T = any>(path: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, headers),
     call,
     withHeaders: (extra: Record<string, string>) => httpClient(baseUrl, { ...defaults, ...extra }),
@@ -31,7 +39,10 @@ export function httpClient(baseUrl: string, defaults: Record<string, string> = {
 export type HttpClient = ReturnType<typeof httpClient>;
 
 /** Polls until `check` returns a value (not undefined/false) or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   let last: unknown;
   while (Date.now() < deadline) {

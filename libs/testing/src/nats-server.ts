@@ -9,7 +9,9 @@ export async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -22,7 +24,9 @@ export async function startPrivateNats() {
 
   async function start() {
     if (child && child.exitCode === null) return;
-    child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+    child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
     await waitForPort(port, true);
   }
   async function stop() {
@@ -54,7 +58,10 @@ export async function waitForPort(port: number, open: boolean) {
   while (Date.now() < deadline) {
     const isOpen = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (isOpen === open) return;
@@ -79,19 +86,41 @@ export type ClusterNode = {
  * a node's disk. `url` names all three, as a deployment's NATS_URL would.
  */
 export async function startPrivateNatsCluster(size = 3) {
-  const nodes = await Promise.all(Array.from({ length: size }, async (_, index) => ({
-    name: `n${index + 1}`, port: await freePort(), clusterPort: await freePort(), storeDir: mkdtempSync(join(tmpdir(), `bunting-nats-n${index + 1}-`)),
-  })));
+  const nodes = await Promise.all(
+    Array.from({ length: size }, async (_, index) => ({
+      name: `n${index + 1}`,
+      port: await freePort(),
+      clusterPort: await freePort(),
+      storeDir: mkdtempSync(join(tmpdir(), `bunting-nats-n${index + 1}-`)),
+    })),
+  );
   const children = new Map<string, ChildProcess>();
   const routes = nodes.map((node) => `nats://127.0.0.1:${node.clusterPort}`).join(',');
 
   async function start(node: (typeof nodes)[number]) {
     const existing = children.get(node.name);
     if (existing && existing.exitCode === null && existing.signalCode === null) return;
-    const child = spawn('/usr/sbin/nats-server', [
-      '--name', node.name, '-a', '127.0.0.1', '-p', String(node.port), '-js', '-sd', node.storeDir,
-      '--cluster_name', 'bunting-test', '--cluster', `nats://127.0.0.1:${node.clusterPort}`, '--routes', routes,
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      '/usr/sbin/nats-server',
+      [
+        '--name',
+        node.name,
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(node.port),
+        '-js',
+        '-sd',
+        node.storeDir,
+        '--cluster_name',
+        'bunting-test',
+        '--cluster',
+        `nats://127.0.0.1:${node.clusterPort}`,
+        '--routes',
+        routes,
+      ],
+      { stdio: 'ignore' },
+    );
     children.set(node.name, child);
     await waitForPort(node.port, true);
   }

@@ -24,11 +24,22 @@ export async function startPrivatePostgres() {
   const data = join(dir, 'data');
   asPostgres(`${PG_BIN}/initdb`, ['-D', data, '-A', 'trust', '-U', 'root', '--no-sync', '-E', 'UTF8']);
   const start = async () => {
-    asPostgres(`${PG_BIN}/pg_ctl`, ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    asPostgres(`${PG_BIN}/pg_ctl`, [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
     await waitForPort(port, true);
   };
   const stop = async () => {
-    spawnSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', data, '-w', '-m', 'immediate', 'stop'], { encoding: 'utf8' });
+    spawnSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', data, '-w', '-m', 'immediate', 'stop'], {
+      encoding: 'utf8',
+    });
     await waitForPort(port, false);
   };
   await start();
@@ -50,7 +61,9 @@ export async function startPrivateRedis() {
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null) return;
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     await waitForPort(port, true);
   };
   const stop = async () => {
@@ -65,8 +78,12 @@ export async function startPrivateRedis() {
   return {
     url: `redis://127.0.0.1:${port}`,
     /** SIGSTOP: the port stays open but nothing is answered, as a stalled server does. */
-    pause: () => { child?.kill('SIGSTOP'); },
-    resume: () => { child?.kill('SIGCONT'); },
+    pause: () => {
+      child?.kill('SIGSTOP');
+    },
+    resume: () => {
+      child?.kill('SIGCONT');
+    },
     start,
     stop,
     dispose: stop,
@@ -82,7 +99,11 @@ export async function startPrivateRedisSentinel() {
   const [masterPort, replicaPort, sentinelPort] = [await freePort(), await freePort(), await freePort()];
   const children: ChildProcess[] = [];
   const redis = (port: number, extra: string[] = []) => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
+      { stdio: 'ignore' },
+    );
     children.push(child);
     return child;
   };
@@ -92,12 +113,17 @@ export async function startPrivateRedisSentinel() {
   await waitForPort(replicaPort, true);
   // A sentinel rewrites its configuration file, so it gets its own.
   const configFile = join(dir, 'sentinel.conf');
-  writeFileSync(configFile, [
-    `port ${sentinelPort}`, 'bind 127.0.0.1', `dir ${dir}`,
-    `sentinel monitor mymaster 127.0.0.1 ${masterPort} 1`,
-    'sentinel down-after-milliseconds mymaster 1000',
-    'sentinel failover-timeout mymaster 5000',
-  ].join('\n'));
+  writeFileSync(
+    configFile,
+    [
+      `port ${sentinelPort}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor mymaster 127.0.0.1 ${masterPort} 1`,
+      'sentinel down-after-milliseconds mymaster 1000',
+      'sentinel failover-timeout mymaster 5000',
+    ].join('\n'),
+  );
   children.push(spawn('redis-server', [configFile, '--sentinel'], { stdio: 'ignore' }));
   await waitForPort(sentinelPort, true);
   return {
@@ -129,20 +155,37 @@ export async function startPrivateRedisSentinel() {
  * directory; `stop` ends it (a test of an unavailable source), `start` brings it back.
  */
 export async function startPrivatePrometheus(target: string, path: string) {
-  if (spawnSync('prometheus', ['--version']).error) throw new Error('No prometheus on the PATH: apt-get install -y prometheus (.ci/run installs it)');
+  if (spawnSync('prometheus', ['--version']).error)
+    throw new Error('No prometheus on the PATH: apt-get install -y prometheus (.ci/run installs it)');
   const dir = mkdtempSync(join(tmpdir(), 'bunting-prometheus-'));
   const port = await freePort();
-  writeFileSync(join(dir, 'prometheus.yml'), [
-    'global:', '  scrape_interval: 1s', '  evaluation_interval: 1s',
-    'scrape_configs:', '  - job_name: bunting', `    metrics_path: ${path}`, '    static_configs:', `      - targets: ['${target}']`, '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  evaluation_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: bunting',
+      `    metrics_path: ${path}`,
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+      '',
+    ].join('\n'),
+  );
   let child: ChildProcess | undefined;
   const start = async () => {
     if (child && child.exitCode === null) return;
-    child = spawn('prometheus', [
-      `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
-    ], { stdio: 'ignore' });
+    child = spawn(
+      'prometheus',
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForPort(port, true);
   };
   const stop = async () => {

@@ -23,20 +23,27 @@ type JsonSchema = {
   default?: unknown;
 };
 
-export function sampleOf(schema: JsonSchema | undefined, components: Record<string, JsonSchema> = {}, depth = 0): unknown {
+export function sampleOf(
+  schema: JsonSchema | undefined,
+  components: Record<string, JsonSchema> = {},
+  depth = 0,
+): unknown {
   if (!schema || depth > 12) return undefined;
   if (schema.$ref) return sampleOf(components[schema.$ref.split('/').pop()!], components, depth + 1);
   if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (schema.enum?.length) return schema.enum[0];
   const choice = schema.anyOf ?? schema.oneOf;
-  if (choice?.length) return sampleOf(choice.find((option) => option.type !== 'null') ?? choice[0], components, depth + 1);
-  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((part) => sampleOf(part, components, depth + 1)));
+  if (choice?.length)
+    return sampleOf(choice.find((option) => option.type !== 'null') ?? choice[0], components, depth + 1);
+  if (schema.allOf?.length)
+    return Object.assign({}, ...schema.allOf.map((part) => sampleOf(part, components, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type.find((entry) => entry !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const value: Record<string, unknown> = {};
-      for (const name of schema.required ?? []) value[name] = sampleOf(schema.properties?.[name], components, depth + 1);
+      for (const name of schema.required ?? [])
+        value[name] = sampleOf(schema.properties?.[name], components, depth + 1);
       return value;
     }
     case 'array':
@@ -45,7 +52,10 @@ export function sampleOf(schema: JsonSchema | undefined, components: Record<stri
       return stringSample(schema);
     case 'integer':
     case 'number':
-      return Math.max(1, Math.ceil(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1)));
+      return Math.max(
+        1,
+        Math.ceil(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1)),
+      );
     case 'boolean':
       return true;
     default:

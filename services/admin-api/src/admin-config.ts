@@ -67,23 +67,47 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     baseUrlConfigured: (env.UNLEASH_URL ?? env.BUNTING_URL) !== undefined,
     defaultAdmin: readBoolean(env.DISABLE_DEFAULT_ADMIN_USER, false)
       ? null
-      : { username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin', password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all' },
+      : {
+          username: env.UNLEASH_DEFAULT_ADMIN_USERNAME ?? 'admin',
+          password: env.UNLEASH_DEFAULT_ADMIN_PASSWORD ?? 'unleash4all',
+        },
     frontendApiOrigins: readList(env.FRONTEND_API_ORIGINS ?? env.UNLEASH_FRONTEND_API_ORIGINS),
-    changeRequestSchedulerMs: Math.min(3_600_000, Math.max(50, readInteger(env.CHANGE_REQUEST_SCHEDULER_MS, 1_000, 'CHANGE_REQUEST_SCHEDULER_MS'))),
-    consoleDir: env.CONSOLE_DIR === 'off' ? null : env.CONSOLE_DIR ?? BUILT_CONSOLE,
-    progressionSchedulerMs: Math.min(60_000, Math.max(50, readInteger(env.PROGRESSION_SCHEDULER_MS, 1_000, 'PROGRESSION_SCHEDULER_MS'))),
-    progressionMinuteMs: Math.min(60_000, Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS'))),
+    changeRequestSchedulerMs: Math.min(
+      3_600_000,
+      Math.max(50, readInteger(env.CHANGE_REQUEST_SCHEDULER_MS, 1_000, 'CHANGE_REQUEST_SCHEDULER_MS')),
+    ),
+    consoleDir: env.CONSOLE_DIR === 'off' ? null : (env.CONSOLE_DIR ?? BUILT_CONSOLE),
+    progressionSchedulerMs: Math.min(
+      60_000,
+      Math.max(50, readInteger(env.PROGRESSION_SCHEDULER_MS, 1_000, 'PROGRESSION_SCHEDULER_MS')),
+    ),
+    progressionMinuteMs: Math.min(
+      60_000,
+      Math.max(100, readInteger(env.RELEASE_PLAN_MINUTE_MS, 60_000, 'RELEASE_PLAN_MINUTE_MS')),
+    ),
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
     email: readEmailSettings(env),
     feedHydrationCheckMs: Math.max(100, readInteger(env.FEED_HYDRATION_CHECK_MS, 60_000, 'FEED_HYDRATION_CHECK_MS')),
     allowedHosts: readList(env.ALLOWED_HOSTS).map((host) => host.toLowerCase()),
     mcpAllowedOrigins: readList(env.MCP_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
-    oauthRegistrationsPerAddress: Math.max(1, readInteger(env.OAUTH_REGISTRATIONS_PER_ADDRESS, 10, 'OAUTH_REGISTRATIONS_PER_ADDRESS')),
+    oauthRegistrationsPerAddress: Math.max(
+      1,
+      readInteger(env.OAUTH_REGISTRATIONS_PER_ADDRESS, 10, 'OAUTH_REGISTRATIONS_PER_ADDRESS'),
+    ),
     mcpRedirectSchemes: readList(env.MCP_REDIRECT_SCHEMES).map((scheme) => scheme.replace(/:.*$/, '').toLowerCase()),
-    safeguardEvaluationMs: Math.min(600_000, Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS'))),
+    safeguardEvaluationMs: Math.min(
+      600_000,
+      Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS')),
+    ),
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
-    importBodyLimit: Math.max(1024, readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES')),
-    potentiallyStaleCheckMs: Math.min(2 ** 31 - 1, Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS'))),
+    importBodyLimit: Math.max(
+      1024,
+      readInteger(env.IMPORT_BODY_LIMIT_BYTES, 32 * 1024 * 1024, 'IMPORT_BODY_LIMIT_BYTES'),
+    ),
+    potentiallyStaleCheckMs: Math.min(
+      2 ** 31 - 1,
+      Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS')),
+    ),
   };
 }

@@ -105,14 +105,31 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * admin-api: the system of record for configuration and identity. Builds from the process's shared
  * connections; every change it makes is written with its events through the outbox of schema "admin".
  */
-export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis'>, config: AdminConfig = readAdminConfig(infrastructure.env)): ServicePlugin {
+export function adminApi(
+  infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis'>,
+  config: AdminConfig = readAdminConfig(infrastructure.env),
+): ServicePlugin {
   return async (app) => {
     const { db, messaging, log } = infrastructure;
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: ADMIN_SCHEMA, dir: migrationsDir, log, outbox: true });
+    await migrate({
+      databaseUrl: infrastructure.config.databaseUrl,
+      schema: ADMIN_SCHEMA,
+      dir: migrationsDir,
+      log,
+      outbox: true,
+    });
     await environmentService.setProtected(db, config.protectedEnvironments);
 
     const outbox = createOutbox(ADMIN_SCHEMA);
-    const changes = createChanges({ db, outbox, messaging, gate: unitOfWorkGate, touchProjects, reactions: [releasePlanReactions], publishers: [configurationFeed(messaging.names)] });
+    const changes = createChanges({
+      db,
+      outbox,
+      messaging,
+      gate: unitOfWorkGate,
+      touchProjects,
+      reactions: [releasePlanReactions],
+      publishers: [configurationFeed(messaging.names)],
+    });
     const namespace = infrastructure.config.namespace;
     const sessions = createSessionStore(infrastructure.redis, namespace);
     const delegations = agentDelegations(infrastructure.redis, namespace);
@@ -128,14 +145,25 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       schema: MetricsMessage,
       handle: (message, raw) => recordLastSeen(db, message, raw.seq),
     });
-    const relay = startRelay({ schema: ADMIN_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
+    const relay = startRelay({
+      schema: ADMIN_SCHEMA,
+      db,
+      databaseUrl: infrastructure.config.databaseUrl,
+      messaging,
+      log,
+      metrics: infrastructure.metrics,
+    });
     await apiTokenService.ensureInitTokens(changes, log, {
       admin: config.initAdminTokens,
       client: config.initClientTokens,
       frontend: config.initFrontendTokens,
     });
     await ensureDefaultAdmin(changes, config.defaultAdmin);
-    const webhookOutcomes = infrastructure.metrics.counter('bunting_webhook_deliveries_total', 'Webhook (addon) deliveries, by outcome (success, failed, timeout)', ['outcome']);
+    const webhookOutcomes = infrastructure.metrics.counter(
+      'bunting_webhook_deliveries_total',
+      'Webhook (addon) deliveries, by outcome (success, failed, timeout)',
+      ['outcome'],
+    );
     // Addons (webhooks) get the events they subscribed to, from the stream like every other consumer.
     const addonDeliveries = runDurableConsumer({
       messaging,
@@ -144,34 +172,75 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
       durable: messaging.names.consumer('admin_addons'),
       filterSubject: messaging.names.eventsSubjects,
       schema: DomainEvent,
-      handle: (event) => deliverEvent(db, event, { baseUrl: config.baseUrl, slackApiUrl: config.slackApiUrl }, (outcome) => webhookOutcomes.inc({ outcome })),
+      handle: (event) =>
+        deliverEvent(db, event, { baseUrl: config.baseUrl, slackApiUrl: config.slackApiUrl }, (outcome) =>
+          webhookOutcomes.inc({ outcome }),
+        ),
     });
     const staleCheck = startPotentiallyStaleCheck(changes, log, config.potentiallyStaleCheckMs);
     // The SDK edges read each environment whole from the feed's stream: every scope gets a hydration before this
     // service starts answering, and again before the stream lets the last one go.
-    const hydrations = startFeedHydrations({ db, outbox, names: messaging.names, log }, { intervalMs: config.feedHydrationCheckMs, refreshAfterMs: FEED_MAX_AGE_MS / 2 });
+    const hydrations = startFeedHydrations(
+      { db, outbox, names: messaging.names, log },
+      { intervalMs: config.feedHydrationCheckMs, refreshAfterMs: FEED_MAX_AGE_MS / 2 },
+    );
     await hydrations.first;
-    const scheduler = startChangeRequestScheduler({ db, changes, log, metrics: infrastructure.metrics }, config.changeRequestSchedulerMs);
-    const progressions = startProgressionScheduler({ db, changes, log, metrics: infrastructure.metrics }, { intervalMs: config.progressionSchedulerMs, minuteMs: config.progressionMinuteMs });
-    const safeguards = startSafeguardWatch({
-      db, changes, log, metrics: infrastructure.metrics,
-      read: (metric) => askView(messaging, ImpactValueView, { ...metric, source: metric.source ?? 'internal' }),
-    }, config.safeguardEvaluationMs);
+    const scheduler = startChangeRequestScheduler(
+      { db, changes, log, metrics: infrastructure.metrics },
+      config.changeRequestSchedulerMs,
+    );
+    const progressions = startProgressionScheduler(
+      { db, changes, log, metrics: infrastructure.metrics },
+      { intervalMs: config.progressionSchedulerMs, minuteMs: config.progressionMinuteMs },
+    );
+    const safeguards = startSafeguardWatch(
+      {
+        db,
+        changes,
+        log,
+        metrics: infrastructure.metrics,
+        read: (metric) => askView(messaging, ImpactValueView, { ...metric, source: metric.source ?? 'internal' }),
+      },
+      config.safeguardEvaluationMs,
+    );
 
     // admin-api owns the credentials, so it checks them itself instead of asking itself over NATS.
     const verifier: CredentialVerifier = { verify: (request) => credentials.verify(request), stop: () => undefined };
     // Mail goes out from the e-mail outbox, written with the change that causes it.
     const mail = emailOutbox(config.email, config.baseUrl);
-    const mailer = config.email ? startEmailSender({
-      db, settings: config.email, log, metrics: infrastructure.metrics,
-      onSent: async (sent) => { if (sent.kind === 'welcome' && sent.userId !== null) await userService.markEmailSent(db, sent.userId); },
-    }) : null;
+    const mailer = config.email
+      ? startEmailSender({
+          db,
+          settings: config.email,
+          log,
+          metrics: infrastructure.metrics,
+          onSent: async (sent) => {
+            if (sent.kind === 'welcome' && sent.userId !== null) await userService.markEmailSent(db, sent.userId);
+          },
+        })
+      : null;
     const welcome: AdminDeps['welcome'] = async (change, user) => {
       if (!mail.enabled || !user.email) return false;
       const { resetPasswordUrl } = await createResetLink(change, String(user.id), config.baseUrl);
-      return mail.queue(change, welcomeMessage({ email: user.email, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl));
+      return mail.queue(
+        change,
+        welcomeMessage({ email: user.email, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl),
+      );
     };
-    const deps: AdminDeps = { db, changes, messaging, redis: infrastructure.redis, log, config, verifier, namespace, sessions, delegations, mail, welcome };
+    const deps: AdminDeps = {
+      db,
+      changes,
+      messaging,
+      redis: infrastructure.redis,
+      log,
+      config,
+      verifier,
+      namespace,
+      sessions,
+      delegations,
+      mail,
+      welcome,
+    };
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -181,23 +250,70 @@ export function adminApi(infrastructure: ServiceInfrastructure<'db' | 'messaging
           if (!(error instanceof AuthenticationRequired)) throw error;
           throw new AuthenticationRequired(error.message, await signInOptions(db));
         });
-        if (isBlockedWrite(request.method, request.url) && (await loadMaintenance(db)).enabled) throw maintenanceError();
+        if (isBlockedWrite(request.method, request.url) && (await loadMaintenance(db)).enabled)
+          throw maintenanceError();
       };
       scope.addHook('onRoute', (route) => {
         if (!route.url.startsWith('/api/admin/')) return;
-        const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+        const existing =
+          route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
         route.onRequest = [adminGuard, ...existing];
       });
       for (const routes of [
-        environmentRoutes, environmentCloneRoutes, projectRoutes, projectEnvironmentRoutes, projectFavoriteRoutes, featureRoutes, featureEnvironmentRoutes,
-        archiveRoutes, lifecycleRoutes, featureSearchRoutes, featureTypeRoutes, favoriteRoutes, strategyRoutes,
-        variantRoutes, dependencyRoutes, tagTypeRoutes, tagRoutes, featureTagRoutes,
-        segmentRoutes, contextFieldRoutes, strategyDefinitionRoutes, apiTokenRoutes, userRoutes, profileRoutes,
-        patRoutes, serviceAccountRoutes, roleRoutes, groupRoutes, projectAccessRoutes, inviteRoutes,
-        publicInviteRoutes, importRoutes, constraintRoutes, edgeRoutes,
-        uiConfigRoutes, playgroundRoutes, maintenanceRoutes, addonRoutes, personalDashboardRoutes, consoleRoutes,
-        changeRequestRoutes, changeRequestSearchRoutes, bannerRoutes, featureLinkRoutes, projectOverviewRoutes, userAccessRoutes,
-        splashRoutes, feedbackRoutes, releaseTemplateRoutes, releasePlanRoutes, mcpRoutes, oauthRoutes, agentTokenRoutes, scimSettingsRoutes,
+        environmentRoutes,
+        environmentCloneRoutes,
+        projectRoutes,
+        projectEnvironmentRoutes,
+        projectFavoriteRoutes,
+        featureRoutes,
+        featureEnvironmentRoutes,
+        archiveRoutes,
+        lifecycleRoutes,
+        featureSearchRoutes,
+        featureTypeRoutes,
+        favoriteRoutes,
+        strategyRoutes,
+        variantRoutes,
+        dependencyRoutes,
+        tagTypeRoutes,
+        tagRoutes,
+        featureTagRoutes,
+        segmentRoutes,
+        contextFieldRoutes,
+        strategyDefinitionRoutes,
+        apiTokenRoutes,
+        userRoutes,
+        profileRoutes,
+        patRoutes,
+        serviceAccountRoutes,
+        roleRoutes,
+        groupRoutes,
+        projectAccessRoutes,
+        inviteRoutes,
+        publicInviteRoutes,
+        importRoutes,
+        constraintRoutes,
+        edgeRoutes,
+        uiConfigRoutes,
+        playgroundRoutes,
+        maintenanceRoutes,
+        addonRoutes,
+        personalDashboardRoutes,
+        consoleRoutes,
+        changeRequestRoutes,
+        changeRequestSearchRoutes,
+        bannerRoutes,
+        featureLinkRoutes,
+        projectOverviewRoutes,
+        userAccessRoutes,
+        splashRoutes,
+        feedbackRoutes,
+        releaseTemplateRoutes,
+        releasePlanRoutes,
+        mcpRoutes,
+        oauthRoutes,
+        agentTokenRoutes,
+        scimSettingsRoutes,
       ]) {
         routes(scope, deps);
       }

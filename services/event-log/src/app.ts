@@ -1,6 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { DomainEvent, ProjectEventsView } from '@bunting/contracts';
-import { answerView, authenticate, consumerMessagesCounter, followIntoStore, migrate, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import {
+  answerView,
+  authenticate,
+  consumerMessagesCounter,
+  followIntoStore,
+  migrate,
+  type ServicePlugin,
+  type ServiceInfrastructure,
+  inScope,
+} from '@bunting/platform';
 import { eventRoutes } from './event-routes.ts';
 import { eventStore } from './event-store.ts';
 
@@ -15,7 +24,12 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
 export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'verifier'>): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier } = infrastructure;
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: EVENT_LOG_SCHEMA, dir: migrationsDir, log });
+    await migrate({
+      databaseUrl: infrastructure.config.databaseUrl,
+      schema: EVENT_LOG_SCHEMA,
+      dir: migrationsDir,
+      log,
+    });
 
     const durable = messaging.names.consumer('event_log');
     // Until 2026-11 the log read through a durable consumer; the position table took its place.
@@ -34,9 +48,15 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
       metrics: infrastructure.metrics,
     });
     // The backlog, as the durable consumers report theirs: what the stream holds beyond the stored position.
-    const removeBacklog = infrastructure.metrics?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', ['consumer'])
+    const removeBacklog = infrastructure.metrics
+      ?.sampledGauge('bunting_consumer_pending_messages', 'Messages waiting for a durable consumer, delivered or not', [
+        'consumer',
+      ])
       .addSource(async () => {
-        const [info, position] = await Promise.all([messaging.jsm.streams.info(messaging.names.eventsStream), eventStore.storedUpTo(db)]);
+        const [info, position] = await Promise.all([
+          messaging.jsm.streams.info(messaging.names.eventsStream),
+          eventStore.storedUpTo(db),
+        ]);
         return [{ labels: { consumer: durable }, value: Math.max(0, info.state.last_seq - position) }];
       });
 
@@ -44,8 +64,13 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const projectEvents = answerView(messaging, ProjectEventsView, async ({ project, limit }) => {
       const { events } = await eventStore.find(db, { project: [project] }, { limit, offset: 0 });
       return events.map((event) => ({
-        id: event.id, type: event.type, createdBy: event.createdBy, createdByUserId: event.createdByUserId ?? null,
-        createdAt: event.createdAt, featureName: event.featureName ?? null, environment: event.environment ?? null,
+        id: event.id,
+        type: event.type,
+        createdBy: event.createdBy,
+        createdByUserId: event.createdByUserId ?? null,
+        createdAt: event.createdAt,
+        featureName: event.featureName ?? null,
+        environment: event.environment ?? null,
       }));
     });
 

@@ -34,12 +34,17 @@ function where(filter: EventFilter, text: FreeText | null) {
   if (filter.project !== undefined) conditions.push(sql.fragment`project = any(${anyOf(filter.project)})`);
   if (filter.feature !== undefined) conditions.push(sql.fragment`feature_name = any(${anyOf(filter.feature)})`);
   // Release management's events carry Unleash's name for them beside the spec's type: either name finds them.
-  if (filter.type !== undefined) conditions.push(sql.fragment`(type = any(${anyOf(filter.type)}) or data ->> 'unleashEventType' = any(${anyOf(filter.type)}))`);
+  if (filter.type !== undefined)
+    conditions.push(
+      sql.fragment`(type = any(${anyOf(filter.type)}) or data ->> 'unleashEventType' = any(${anyOf(filter.type)}))`,
+    );
   if (filter.environment !== undefined) conditions.push(sql.fragment`environment = any(${anyOf(filter.environment)})`);
   if (filter.createdBy !== undefined) {
     // Compared as stored, so each side reads its own index.
     const userIds = filter.createdBy.filter((value) => /^-?\d{1,9}$/.test(value)).map(Number);
-    conditions.push(sql.fragment`(created_by = any(${anyOf(filter.createdBy)}) or created_by_user_id = any(${sql.array(userIds, 'int4')}))`);
+    conditions.push(
+      sql.fragment`(created_by = any(${anyOf(filter.createdBy)}) or created_by_user_id = any(${sql.array(userIds, 'int4')}))`,
+    );
   }
   if (filter.from !== undefined) conditions.push(sql.fragment`created_at >= ${filter.from}::timestamptz`);
   if (filter.to !== undefined) conditions.push(sql.fragment`created_at <= ${filter.to}::timestamptz`);
@@ -47,7 +52,8 @@ function where(filter: EventFilter, text: FreeText | null) {
   return conditions.length > 0 ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : null;
 }
 
-const onlyText = (filter: EventFilter) => Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
+const onlyText = (filter: EventFilter) =>
+  Object.entries(filter).every(([name, value]) => name === 'query' || value === undefined);
 
 const Position = z.object({ lastSequence: z.coerce.number() });
 
@@ -57,10 +63,15 @@ const Position = z.object({ lastSequence: z.coerce.number() });
  * it is inserted) with their free text and the kept count, and the position moves to the run's end.
  */
 function storeRunStatement(run: readonly { sequence: number; value: DomainEvent }[], upTo: number) {
-  const rows = run.map(({ sequence, value: event }) => sql.fragment`(${sequence}::bigint, ${event.uuid}::uuid, ${event.type}, ${event.createdAt}::timestamptz,
+  const rows = run.map(
+    ({
+      sequence,
+      value: event,
+    }) => sql.fragment`(${sequence}::bigint, ${event.uuid}::uuid, ${event.type}, ${event.createdAt}::timestamptz,
     ${event.createdBy}, ${event.createdByUserId}::integer, ${event.environment}::text, ${event.project}::text, ${event.featureName}::text,
     ${event.data === null ? null : sql.jsonb(event.data as object)}::jsonb, ${event.preData === null ? null : sql.jsonb(event.preData as object)}::jsonb,
-    ${sql.jsonb(event.tags ?? [])}::jsonb, ${event.groupId ?? null}::text, ${event.createdVia ?? null}::text)`);
+    ${sql.jsonb(event.tags ?? [])}::jsonb, ${event.groupId ?? null}::text, ${event.createdVia ?? null}::text)`,
+  );
   const Added = z.object({ added: z.number() });
   return sql.type(Added)`
     with position as (
@@ -109,9 +120,12 @@ const FEW_MATCHES = 5_000;
  */
 const newestFirst = (total: number) => (total <= FEW_MATCHES ? sql.fragment`id + 0 desc` : sql.fragment`id desc`);
 // createdVia is answered only where a change came through an agent, so other events keep Unleash's shape.
-const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] => rows.map(({ createdVia, ...row }) => ({
-  ...row, type: row.type as Event['type'], ...(createdVia ? { createdVia } : {}),
-}));
+const typed = (rows: readonly z.infer<typeof EventRow>[]): Event[] =>
+  rows.map(({ createdVia, ...row }) => ({
+    ...row,
+    type: row.type as Event['type'],
+    ...(createdVia ? { createdVia } : {}),
+  }));
 
 export const eventStore = {
   /**
@@ -119,29 +133,41 @@ export const eventStore = {
    * reaches: events at or before the stored position (another replica stored them) are left out, and an event whose
    * uuid is taken (published again) changes nothing. Ids follow the run's order, which is the stream's.
    */
-  async storeRun(db: Queryable, run: readonly { sequence: number; value: DomainEvent }[], upTo: number): Promise<number> {
+  async storeRun(
+    db: Queryable,
+    run: readonly { sequence: number; value: DomainEvent }[],
+    upTo: number,
+  ): Promise<number> {
     if (run.length === 0) {
-      await db.query(sql.unsafe`update event_log.stream_position set last_sequence = greatest(last_sequence, ${upTo}::bigint)`);
+      await db.query(
+        sql.unsafe`update event_log.stream_position set last_sequence = greatest(last_sequence, ${upTo}::bigint)`,
+      );
       return 0;
     }
     return db.oneFirst(storeRunStatement(run, upTo));
   },
 
   /** The last stream sequence the log holds. */
-  storedUpTo: (db: Queryable) => db.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position`),
+  storedUpTo: (db: Queryable) =>
+    db.oneFirst(sql.type(Position)`select last_sequence as "lastSequence" from event_log.stream_position`),
 
   /**
    * The position in the stream created at `created`. A position kept in another stream (NATS rebuilt, as after a
    * restore of the database) starts again from 0: the new stream's first messages are new events, and any the log
    * already holds are known by uuid. A position that names no stream yet (kept by an older version) is this one's.
    */
-  positionIn: (db: Queryable, created: string) => db.oneFirst(sql.type(Position)`
+  positionIn: (db: Queryable, created: string) =>
+    db.oneFirst(sql.type(Position)`
     update event_log.stream_position
     set last_sequence = case when stream_created is distinct from ${created} and stream_created is not null then 0 else last_sequence end,
       stream_created = ${created}
     returning last_sequence as "lastSequence"`),
 
-  async find(db: Queryable, filter: EventFilter, page: { limit: number | null; offset: number }): Promise<{ events: Event[]; total: number }> {
+  async find(
+    db: Queryable,
+    filter: EventFilter,
+    page: { limit: number | null; offset: number },
+  ): Promise<{ events: Event[]; total: number }> {
     const limit = page.limit === null ? sql.fragment`` : sql.fragment`limit ${page.limit}`;
     const Count = z.object({ count: z.number() });
     const text = filter.query ? await freeText(db, filter.query) : null;
@@ -159,7 +185,9 @@ export const eventStore = {
     const condition = where(filter, text);
     if (condition === null) {
       const [rows, total] = await Promise.all([
-        db.any(sql.type(EventRow)`select ${columns} from event_log.events order by id desc ${limit} offset ${page.offset}`),
+        db.any(
+          sql.type(EventRow)`select ${columns} from event_log.events order by id desc ${limit} offset ${page.offset}`,
+        ),
         db.oneFirst(sql.type(Count)`select total::int as count from event_log.event_count`),
       ]);
       return { events: typed(rows), total };
@@ -167,7 +195,10 @@ export const eventStore = {
     const total = await db.oneFirst(sql.type(Count)`select count(*)::int as count from event_log.events ${condition}`);
     // The page's ids first, then only those events: rows skipped by the offset are then read from the filter's
     // index alone (project, type, creator each index their id), not fetched whole and thrown away.
-    const rows = total === 0 ? [] : await db.any(sql.type(EventRow)`select ${columns} from event_log.events where id in (
+    const rows =
+      total === 0
+        ? []
+        : await db.any(sql.type(EventRow)`select ${columns} from event_log.events where id in (
       select id from event_log.events ${condition} order by ${newestFirst(total)} ${limit} offset ${page.offset})
       order by id desc`);
     return { events: typed(rows), total };

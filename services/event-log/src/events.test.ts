@@ -6,11 +6,16 @@ beforeAll(async () => {
   stack = await startTestStack();
   await stack.admin.post('/api/admin/projects', { id: 'alpha', name: 'Alpha' });
   for (let index = 0; index < 110; index += 1) {
-    await stack.admin.post('/api/admin/projects/alpha/features', { name: `alpha-${index}`, description: index === 7 ? 'needle in data' : null });
+    await stack.admin.post('/api/admin/projects/alpha/features', {
+      name: `alpha-${index}`,
+      description: index === 7 ? 'needle in data' : null,
+    });
   }
   await stack.admin.post('/api/admin/projects/default/features', { name: 'in-default' });
   // The last change made: once it is in the log, every earlier one is (the log stores in stream order).
-  await eventually(async () => (await stack.admin.get('/api/admin/events/in-default')).body.events.length === 1, { timeoutMs: 20_000 });
+  await eventually(async () => (await stack.admin.get('/api/admin/events/in-default')).body.events.length === 1, {
+    timeoutMs: 20_000,
+  });
 });
 afterAll(() => stack?.dispose());
 
@@ -23,8 +28,26 @@ describe('GET /api/admin/events', () => {
     expect(reply.body.totalEvents).toBeGreaterThanOrEqual(113);
     const ids = reply.body.events.map((e: { id: number }) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    expect(reply.body.events[0]).toMatchObject({ type: 'feature-created', featureName: 'in-default', project: 'default', createdBy: 'admin', createdByUserId: -42 });
-    for (const field of ['id', 'createdAt', 'type', 'createdBy', 'createdByUserId', 'environment', 'project', 'featureName', 'data', 'preData', 'tags']) {
+    expect(reply.body.events[0]).toMatchObject({
+      type: 'feature-created',
+      featureName: 'in-default',
+      project: 'default',
+      createdBy: 'admin',
+      createdByUserId: -42,
+    });
+    for (const field of [
+      'id',
+      'createdAt',
+      'type',
+      'createdBy',
+      'createdByUserId',
+      'environment',
+      'project',
+      'featureName',
+      'data',
+      'preData',
+      'tags',
+    ]) {
       expect(reply.body.events[0]).toHaveProperty(field);
     }
   });
@@ -53,7 +76,10 @@ describe('POST /api/admin/events/search', () => {
     const byFeature = await stack.admin.post('/api/admin/events/search', { feature: 'alpha-3' });
     expect(byFeature.body.events).toHaveLength(1);
     expect((await stack.admin.post('/api/admin/events/search', { feature: 'ALPHA-3' })).body.events).toHaveLength(0);
-    const byProject = await stack.admin.post('/api/admin/events/search', { project: 'default', type: 'feature-created' });
+    const byProject = await stack.admin.post('/api/admin/events/search', {
+      project: 'default',
+      type: 'feature-created',
+    });
     expect(byProject.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['in-default']);
   });
 
@@ -72,9 +98,15 @@ describe('POST /api/admin/events/search', () => {
   });
 
   it('combines free text with the other filters', async () => {
-    const created = await stack.admin.post('/api/admin/events/search', { query: 'needle', type: 'feature-created', project: 'alpha' });
+    const created = await stack.admin.post('/api/admin/events/search', {
+      query: 'needle',
+      type: 'feature-created',
+      project: 'alpha',
+    });
     expect(created.body).toMatchObject({ totalEvents: 1, events: [{ featureName: 'alpha-7' }] });
-    expect((await stack.admin.post('/api/admin/events/search', { query: 'needle', project: 'default' })).body.totalEvents).toBe(0);
+    expect(
+      (await stack.admin.post('/api/admin/events/search', { query: 'needle', project: 'default' })).body.totalEvents,
+    ).toBe(0);
     const searched = await stack.admin.get('/api/admin/search/events?query=needle&type=IS:feature-created');
     expect(searched.body).toMatchObject({ total: 1, events: [{ featureName: 'alpha-7' }] });
   });
@@ -88,7 +120,9 @@ describe('POST /api/admin/events/search', () => {
     expect(total).toBeGreaterThan(3);
     const page = await stack.admin.post('/api/admin/events/search', { query: 'alpha', limit: 2, offset: 1 });
     expect(page.body).toMatchObject({ totalEvents: total });
-    expect(page.body.events.map((e: { id: number }) => e.id)).toEqual(every.body.events.slice(1, 3).map((e: { id: number }) => e.id));
+    expect(page.body.events.map((e: { id: number }) => e.id)).toEqual(
+      every.body.events.slice(1, 3).map((e: { id: number }) => e.id),
+    );
     const past = await stack.admin.post('/api/admin/events/search', { query: 'alpha', offset: total + 5 });
     expect(past.body).toEqual({ version: 1, events: [], totalEvents: total });
     const none = await stack.admin.post('/api/admin/events/search', { query: 'no such text anywhere' });
@@ -100,7 +134,9 @@ describe('POST /api/admin/events/search', () => {
     expect(all.body.events).toHaveLength(100);
     const page = await stack.admin.post('/api/admin/events/search', { project: 'alpha', limit: 10, offset: 10 });
     expect(page.body.events).toHaveLength(10);
-    expect(page.body.events[0].id).toBe(all.body.events.filter((e: { project: string }) => e.project === 'alpha')[10].id);
+    expect(page.body.events[0].id).toBe(
+      all.body.events.filter((e: { project: string }) => e.project === 'alpha')[10].id,
+    );
     for (const body of [{ limit: 0 }, { limit: 101 }, { limit: 'ten' }, { type: 42 }]) {
       const reply = await stack.admin.post('/api/admin/events/search', body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
@@ -129,10 +165,18 @@ describe('GET /api/admin/search/events', () => {
     expect(isType.body.events.map((e: { featureName: string }) => e.featureName)).toEqual(['in-default']);
     const plain = await stack.admin.get('/api/admin/search/events?type=feature-created&project=default');
     expect(plain.body.total).toBe(1);
-    const anyOf = await stack.admin.get('/api/admin/search/events?feature=IS_ANY_OF:alpha-1,alpha-2,in-default&limit=10');
-    expect(anyOf.body.events.map((e: { featureName: string }) => e.featureName).sort()).toEqual(['alpha-1', 'alpha-2', 'in-default']);
+    const anyOf = await stack.admin.get(
+      '/api/admin/search/events?feature=IS_ANY_OF:alpha-1,alpha-2,in-default&limit=10',
+    );
+    expect(anyOf.body.events.map((e: { featureName: string }) => e.featureName).sort()).toEqual([
+      'alpha-1',
+      'alpha-2',
+      'in-default',
+    ]);
     const today = new Date().toISOString().slice(0, 10);
-    const dated = await stack.admin.get(`/api/admin/search/events?from=IS:${today}&to=IS:${today}&project=IS:alpha&limit=1`);
+    const dated = await stack.admin.get(
+      `/api/admin/search/events?from=IS:${today}&to=IS:${today}&project=IS:alpha&limit=1`,
+    );
     expect(dated.status).toBe(200);
     expect(dated.body.total).toBe(111);
     expect((await stack.admin.get('/api/admin/search/events?from=IS:2999-01-01')).body.total).toBe(0);
@@ -149,14 +193,27 @@ describe('the consumer is idempotent on the event uuid', () => {
     const { randomUUID } = await import('node:crypto');
     const { js, names } = stack.messaging;
     const event = {
-      uuid: randomUUID(), type: 'tag-created', createdAt: new Date().toISOString(), createdBy: 'test', createdByUserId: null,
-      environment: null, project: null, featureName: null, data: { type: 'simple', value: 'dup-check' }, preData: null, tags: [],
+      uuid: randomUUID(),
+      type: 'tag-created',
+      createdAt: new Date().toISOString(),
+      createdBy: 'test',
+      createdByUserId: null,
+      environment: null,
+      project: null,
+      featureName: null,
+      data: { type: 'simple', value: 'dup-check' },
+      preData: null,
+      tags: [],
     };
     await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
     await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
     await js.publish(names.eventSubject('tag-created'), JSON.stringify({ nonsense: true }), { msgID: randomUUID() });
     const marker = randomUUID();
-    await js.publish(names.eventSubject('tag-created'), JSON.stringify({ ...event, uuid: marker, data: { value: 'marker' } }), { msgID: randomUUID() });
+    await js.publish(
+      names.eventSubject('tag-created'),
+      JSON.stringify({ ...event, uuid: marker, data: { value: 'marker' } }),
+      { msgID: randomUUID() },
+    );
     const found = await eventually(async () => {
       const reply = await stack.admin.post('/api/admin/events/search', { query: 'dup-check' });
       const marked = await stack.admin.post('/api/admin/events/search', { query: 'marker' });
@@ -174,7 +231,7 @@ describe('the consumer is idempotent on the event uuid', () => {
 
 // Last in the file: it deletes the events stream under the running stack.
 describe('a stream made anew (NATS rebuilt, as after restoring the database)', () => {
-  it('stores the new stream\'s events, which are numbered from 1 again', async () => {
+  it("stores the new stream's events, which are numbered from 1 again", async () => {
     const { randomUUID } = await import('node:crypto');
     const { js, jsm, names } = stack.messaging;
     const before = await jsm.streams.info(names.eventsStream);
@@ -183,11 +240,26 @@ describe('a stream made anew (NATS rebuilt, as after restoring the database)', (
     await jsm.streams.add({ ...before.config });
     const marker = randomUUID();
     const event = {
-      uuid: marker, type: 'tag-created', createdAt: new Date().toISOString(), createdBy: 'test', createdByUserId: null,
-      environment: null, project: null, featureName: null, data: { type: 'simple', value: 'after-rebuild' }, preData: null, tags: [],
+      uuid: marker,
+      type: 'tag-created',
+      createdAt: new Date().toISOString(),
+      createdBy: 'test',
+      createdByUserId: null,
+      environment: null,
+      project: null,
+      featureName: null,
+      data: { type: 'simple', value: 'after-rebuild' },
+      preData: null,
+      tags: [],
     };
-    const published = await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), { msgID: randomUUID() });
+    const published = await js.publish(names.eventSubject('tag-created'), JSON.stringify(event), {
+      msgID: randomUUID(),
+    });
     expect(published.seq).toBe(1);
-    await eventually(async () => (await stack.admin.post('/api/admin/events/search', { query: 'after-rebuild' })).body.events.length === 1, { timeoutMs: 45_000 });
+    await eventually(
+      async () =>
+        (await stack.admin.post('/api/admin/events/search', { query: 'after-rebuild' })).body.events.length === 1,
+      { timeoutMs: 45_000 },
+    );
   }, 60_000);
 });

@@ -7,7 +7,8 @@ const WORD_BREAKS = /[ \t\n\r"{}[\],:]+/;
 const MOST_WORDS = 1_000;
 
 /** The events a free-text query matches, as ids: `select id ...`, each id once. */
-export type FreeText = { readonly none: true } | { readonly none: false; readonly ids: ReturnType<typeof sql.fragment> };
+export type FreeText =
+  { readonly none: true } | { readonly none: false; readonly ids: ReturnType<typeof sql.fragment> };
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -20,7 +21,10 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\$
  */
 export async function freeText(db: Queryable, query: string): Promise<FreeText> {
   const pattern = likePattern(query);
-  const byText: FreeText = { none: false, ids: sql.fragment`select id from event_log.event_text where body like lower(${pattern})` };
+  const byText: FreeText = {
+    none: false,
+    ids: sql.fragment`select id from event_log.event_text where body like lower(${pattern})`,
+  };
   const pieces = query.split(WORD_BREAKS).filter((piece) => piece !== '');
   const longest = pieces.reduce((kept, piece) => (piece.length > kept.length ? piece : kept), '');
   if (longest === '') return byText;
@@ -29,10 +33,14 @@ export async function freeText(db: Queryable, query: string): Promise<FreeText> 
   if (hashes.length === 0) return { none: true };
   if (hashes.length > MOST_WORDS) return byText;
   // An event holds each of its words once, so one word's ids are distinct as they stand.
-  const candidates = hashes.length === 1
-    ? sql.fragment`select id from event_log.event_word_ids where hash = ${hashes[0]!}::bigint`
-    : sql.fragment`select distinct id from event_log.event_word_ids where hash = any(${sql.array(hashes, 'int8')})`;
+  const candidates =
+    hashes.length === 1
+      ? sql.fragment`select id from event_log.event_word_ids where hash = ${hashes[0]!}::bigint`
+      : sql.fragment`select distinct id from event_log.event_word_ids where hash = any(${sql.array(hashes, 'int8')})`;
   if (longest === query) return { none: false, ids: candidates };
   // strpos, not like: the planner would read the trigrams (their cost is what the candidates avoid) and join after.
-  return { none: false, ids: sql.fragment`select id from event_log.event_text where id in (${candidates}) and strpos(body, lower(${query})) > 0` };
+  return {
+    none: false,
+    ids: sql.fragment`select id from event_log.event_text where id in (${candidates}) and strpos(body, lower(${query})) > 0`,
+  };
 }

@@ -20,23 +20,45 @@ let earlier: string;
 
 function event(type: EventType, createdBy: string, project: string, data: Record<string, unknown> | null): DomainEvent {
   return {
-    uuid: randomUUID(), type, createdAt: new Date().toISOString(), createdBy, createdByUserId: null, environment: null,
-    project, featureName: null, data, preData: null, tags: [],
+    uuid: randomUUID(),
+    type,
+    createdAt: new Date().toISOString(),
+    createdBy,
+    createdByUserId: null,
+    environment: null,
+    project,
+    featureName: null,
+    data,
+    preData: null,
+    tags: [],
   };
 }
 
 const LONG = `word${'x'.repeat(5_000)}end`;
 const events: DomainEvent[] = [
-  event('feature-created', 'Ada Lovelace', 'alpha', { name: 'checkout-v2', description: 'Needle, in a "haystack": here' }),
-  event('feature-updated', 'ada@example.com', 'alpha', { name: 'checkout-v2', description: 'Prozent 100% und_unterstrich' }),
-  event('feature-strategy-add', 'system', 'beta', { name: 'flexibleRollout', parameters: { rollout: '50', groupId: 'Ünïcödé-Grüppe' } }),
+  event('feature-created', 'Ada Lovelace', 'alpha', {
+    name: 'checkout-v2',
+    description: 'Needle, in a "haystack": here',
+  }),
+  event('feature-updated', 'ada@example.com', 'alpha', {
+    name: 'checkout-v2',
+    description: 'Prozent 100% und_unterstrich',
+  }),
+  event('feature-strategy-add', 'system', 'beta', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '50', groupId: 'Ünïcödé-Grüppe' },
+  }),
   event('feature-tagged', 'system', 'beta', { type: 'simple', value: 'back\\slash and tab\there' }),
-  event('segment-updated', 'bob', 'beta', { constraints: [{ contextName: 'userId', values: ['u-1', 'u-22', 'u-333'] }] }),
+  event('segment-updated', 'bob', 'beta', {
+    constraints: [{ contextName: 'userId', values: ['u-1', 'u-22', 'u-333'] }],
+  }),
   event('feature-archived', 'bob', 'alpha', { long: LONG, nested: { deep: [[1, 2], { key: 'a:b,c' }] } }),
   event('project-created', 'carol', 'gamma', null),
 ];
 // Past a thousand words holding a query, the text table answers it instead.
-const many = Array.from({ length: 1_050 }, (_, index) => event('feature-created', 'fleet', 'many', { name: `manyword-${index}` }));
+const many = Array.from({ length: 1_050 }, (_, index) =>
+  event('feature-created', 'fleet', 'many', { name: `manyword-${index}` }),
+);
 
 /** Stores events as the log did before its word index (migration 005), so the migration fills that in. */
 async function storeBeforeWords(stored: readonly DomainEvent[]) {
@@ -53,13 +75,18 @@ beforeAll(async () => {
   isolation = await isolate();
   db = await connectDatabase(isolation.databaseUrl);
   earlier = await mkdtemp(join(tmpdir(), 'event-log-migrations-'));
-  for (const file of (await readdir(migrations)).filter((name) => name < '005')) await cp(join(migrations, file), join(earlier, file));
+  for (const file of (await readdir(migrations)).filter((name) => name < '005'))
+    await cp(join(migrations, file), join(earlier, file));
   await migrate({ databaseUrl: isolation.databaseUrl, schema: 'event_log', dir: earlier, log });
   await storeBeforeWords(events.slice(0, 3));
   await migrate({ databaseUrl: isolation.databaseUrl, schema: 'event_log', dir: migrations, log });
   const rest = [...events.slice(3), ...many];
   for (let start = 0; start < rest.length; start += 200) {
-    await eventStore.storeRun(db, rest.slice(start, start + 200).map((value, index) => ({ sequence: start + index + 1, value })), start + 200);
+    await eventStore.storeRun(
+      db,
+      rest.slice(start, start + 200).map((value, index) => ({ sequence: start + index + 1, value })),
+      start + 200,
+    );
   }
 }, 60_000);
 
@@ -71,7 +98,8 @@ afterAll(async () => {
 
 const Ids = z.object({ id: z.number() });
 /** The definition: the query anywhere in the text, ignoring case; newest first. */
-const expected = (query: string, project?: string) => db.anyFirst(sql.type(Ids)`
+const expected = (query: string, project?: string) =>
+  db.anyFirst(sql.type(Ids)`
   select id from event_log.events
   where strpos(lower(type || ' ' || created_by || ' ' || coalesce(data::text, '')), lower(${query})) > 0
     ${project === undefined ? sql.fragment`` : sql.fragment`and project = ${project}`}
@@ -79,8 +107,17 @@ const expected = (query: string, project?: string) => db.anyFirst(sql.type(Ids)`
 
 async function expectSame(query: string, project?: string) {
   const want = await expected(query, project);
-  const found = await eventStore.find(db, { query, project: project === undefined ? undefined : [project] }, { limit: null, offset: 0 });
-  expect({ query, project, total: found.total, ids: found.events.map((each) => each.id) }).toEqual({ query, project, total: want.length, ids: want });
+  const found = await eventStore.find(
+    db,
+    { query, project: project === undefined ? undefined : [project] },
+    { limit: null, offset: 0 },
+  );
+  expect({ query, project, total: found.total, ids: found.events.map((each) => each.id) }).toEqual({
+    query,
+    project,
+    total: want.length,
+    ids: want,
+  });
   return want.length;
 }
 
@@ -95,10 +132,57 @@ function random(seed: number) {
 
 describe('free text', () => {
   it('matches inside one word, across words, with punctuation, escapes and other scripts', async () => {
-    const queries = ['needle', 'NEEDLE', 'eedl', 'checkout-v2', 'ada', 'example.com', '@', 'u-22', 'u-3', 'rollout', '50',
-      'ünïcödé', 'grüppe', '100%', '%', '_', 'und_u', 'back\\\\slash', '\\\\', 'tab\\t', 'needle, in', '"haystack"', 'haystack":',
-      ': here', 'a:b,c', 'b,c', ',', '[1', '{', ' ', 'ada lovelace', 'xxxxxxxxxxend', LONG, `${LONG}"`, 'project-created carol', 'carol', 'needle, in a "hay', '"u-22", "u-3', 'manyword-7"}', '{"name": "manyword', '"zzz"',
-      'manyword-1', 'manyword-104', 'manyword-1049', 'manyword', 'anyword-10', 'fleet', 'nothing like it', 'zz'];
+    const queries = [
+      'needle',
+      'NEEDLE',
+      'eedl',
+      'checkout-v2',
+      'ada',
+      'example.com',
+      '@',
+      'u-22',
+      'u-3',
+      'rollout',
+      '50',
+      'ünïcödé',
+      'grüppe',
+      '100%',
+      '%',
+      '_',
+      'und_u',
+      'back\\\\slash',
+      '\\\\',
+      'tab\\t',
+      'needle, in',
+      '"haystack"',
+      'haystack":',
+      ': here',
+      'a:b,c',
+      'b,c',
+      ',',
+      '[1',
+      '{',
+      ' ',
+      'ada lovelace',
+      'xxxxxxxxxxend',
+      LONG,
+      `${LONG}"`,
+      'project-created carol',
+      'carol',
+      'needle, in a "hay',
+      '"u-22", "u-3',
+      'manyword-7"}',
+      '{"name": "manyword',
+      '"zzz"',
+      'manyword-1',
+      'manyword-104',
+      'manyword-1049',
+      'manyword',
+      'anyword-10',
+      'fleet',
+      'nothing like it',
+      'zz',
+    ];
     const totals = [];
     for (const query of queries) totals.push(await expectSame(query));
     // Each path is taken: none, one word, several words, many words (the text table), and punctuation.

@@ -19,8 +19,14 @@ export type TokenKind = 'frontend' | 'client';
 function accessOf(token: SdkToken | null, kinds: TokenKind | readonly TokenKind[]): EdgeAccess & { kind: TokenKind } {
   if (token === null) throw new AuthenticationRequired();
   const allowed = typeof kinds === 'string' ? token.type === kinds : (kinds as readonly string[]).includes(token.type);
-  if (!allowed) throw new DomainError(403, 'NoAccessError', 'invalid token: expected a different token type for this endpoint');
-  return { tokenName: token.name, environment: token.environment, projects: token.projects, kind: token.type as TokenKind };
+  if (!allowed)
+    throw new DomainError(403, 'NoAccessError', 'invalid token: expected a different token type for this endpoint');
+  return {
+    tokenName: token.name,
+    environment: token.environment,
+    projects: token.projects,
+    kind: token.type as TokenKind,
+  };
 }
 
 /**
@@ -28,12 +34,21 @@ function accessOf(token: SdkToken | null, kinds: TokenKind | readonly TokenKind[
  * included, is refused with 403. Checked against the replica's own copy of the tokens, without waiting; only a
  * secret the copy does not know is asked about (it may be a token made a moment ago).
  */
-export function edgeAccess(tokens: Pick<SdkTokens, 'find' | 'lookup'>, request: FastifyRequest, kind: TokenKind | readonly TokenKind[]): (EdgeAccess & { kind: TokenKind }) | Promise<EdgeAccess & { kind: TokenKind }> {
+export function edgeAccess(
+  tokens: Pick<SdkTokens, 'find' | 'lookup'>,
+  request: FastifyRequest,
+  kind: TokenKind | readonly TokenKind[],
+): (EdgeAccess & { kind: TokenKind }) | Promise<EdgeAccess & { kind: TokenKind }> {
   const secret = secretOf(request);
   if (!secret) throw new AuthenticationRequired();
   const token = tokens.find(secret);
   if (token === undefined) {
-    throw new DomainError(503, 'ServiceUnavailableError', 'This replica has not received the API tokens yet; try again shortly.', { headers: { 'retry-after': '2' } });
+    throw new DomainError(
+      503,
+      'ServiceUnavailableError',
+      'This replica has not received the API tokens yet; try again shortly.',
+      { headers: { 'retry-after': '2' } },
+    );
   }
   if (token !== null) return accessOf(token, kind);
   return tokens.lookup(secret).then((found) => accessOf(found, kind));

@@ -10,21 +10,43 @@ export function createEdgeCounts(): EdgeCounts {
 }
 
 /** What the SDK edge reports: snapshots held (revision, age, compile time) and installed, open streams, answers served. */
-export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotStore, 'held' | 'installs'>, counts: EdgeCounts): () => void {
+export function registerEdgeMetrics(
+  metrics: Metrics,
+  snapshots: Pick<SnapshotStore, 'held' | 'installs'>,
+  counts: EdgeCounts,
+): () => void {
   const held = () => snapshots.held();
   const removals = [
-    metrics.sampledGauge('bunting_snapshot_revision', 'Revision of the snapshot this replica serves, per environment', ['environment'])
+    metrics
+      .sampledGauge('bunting_snapshot_revision', 'Revision of the snapshot this replica serves, per environment', [
+        'environment',
+      ])
       .addSource(() => held().map((entry) => ({ labels: { environment: entry.environment }, value: entry.revision }))),
-    metrics.sampledGauge('bunting_snapshot_age_seconds', 'Time since this replica installed the snapshot it serves', ['environment'])
-      .addSource(() => held().map((entry) => ({ labels: { environment: entry.environment }, value: (Date.now() - entry.installedAt) / 1000 }))),
-    metrics.sampledGauge('bunting_snapshot_compile_seconds', 'Time the served snapshot took to compile', ['environment'])
-      .addSource(() => held().map((entry) => ({ labels: { environment: entry.environment }, value: entry.compileMs / 1000 }))),
-    metrics.sampledGauge('bunting_sdk_streams_open', 'SDK streams (/api/client/streaming) open on this replica', [])
+    metrics
+      .sampledGauge('bunting_snapshot_age_seconds', 'Time since this replica installed the snapshot it serves', [
+        'environment',
+      ])
+      .addSource(() =>
+        held().map((entry) => ({
+          labels: { environment: entry.environment },
+          value: (Date.now() - entry.installedAt) / 1000,
+        })),
+      ),
+    metrics
+      .sampledGauge('bunting_snapshot_compile_seconds', 'Time the served snapshot took to compile', ['environment'])
+      .addSource(() =>
+        held().map((entry) => ({ labels: { environment: entry.environment }, value: entry.compileMs / 1000 })),
+      ),
+    metrics
+      .sampledGauge('bunting_sdk_streams_open', 'SDK streams (/api/client/streaming) open on this replica', [])
       .addSource(() => [{ labels: {}, value: counts.streamsOpen() }]),
   ];
   if (!metrics.registry.getSingleMetric('bunting_sdk_answers_total')) {
     new Counter({
-      name: 'bunting_sdk_answers_total', help: 'SDK answers served from memory, by API', labelNames: ['api'], registers: [metrics.registry],
+      name: 'bunting_sdk_answers_total',
+      help: 'SDK answers served from memory, by API',
+      labelNames: ['api'],
+      registers: [metrics.registry],
       collect() {
         this.reset();
         for (const api of ['frontend', 'client', 'delta', 'ofrep'] as const) this.inc({ api }, counts[api]);
@@ -33,7 +55,9 @@ export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotSt
   }
   if (!metrics.registry.getSingleMetric('bunting_snapshot_installs_total')) {
     new Counter({
-      name: 'bunting_snapshot_installs_total', labelNames: ['environment', 'how'], registers: [metrics.registry],
+      name: 'bunting_snapshot_installs_total',
+      labelNames: ['environment', 'how'],
+      registers: [metrics.registry],
       help: 'Snapshot revisions this replica installed, by how each came: built here, patched from a notice, read from the stored copy',
       collect() {
         this.reset();
@@ -41,5 +65,7 @@ export function registerEdgeMetrics(metrics: Metrics, snapshots: Pick<SnapshotSt
       },
     });
   }
-  return () => { for (const remove of removals) remove(); };
+  return () => {
+    for (const remove of removals) remove();
+  };
 }

@@ -9,7 +9,9 @@ const HEARTBEAT_MS = 25_000;
  */
 export function openStreams(app: HttpServer) {
   const open = new Map<() => void, NodeJS.WritableStream>();
-  const heartbeat = setInterval(() => { for (const raw of open.values()) raw.write(': keep-alive\n\n'); }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    for (const raw of open.values()) raw.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
   heartbeat.unref();
   app.addHook('preClose', (done) => {
     clearInterval(heartbeat);

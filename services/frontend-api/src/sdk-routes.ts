@@ -10,7 +10,11 @@ import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
 /** Every API an SDK calls, the same on the cluster's edge and the standalone edge; only where `deps` come from differs. */
 export async function mountSdkRoutes(app: HttpServer, deps: FrontendDeps, more?: (server: HttpServer) => void) {
   await inScope(app, (server) => {
-    browserRoutesHook(server, () => deps.config.frontendApiEnabled, () => deps.origins.current());
+    browserRoutesHook(
+      server,
+      () => deps.config.frontendApiEnabled,
+      () => deps.origins.current(),
+    );
     frontendRoutes(server, deps);
     clientRoutes(server, deps);
     deltaRoutes(server, deps);

@@ -11,7 +11,11 @@ app.get('/now/:id', (request, reply) => {
 });
 app.get('/later/:id', (request, reply) => {
   const { id } = request.params as { id: string };
-  return settledAfterSend(new Promise((resolve) => setTimeout(resolve, 5)).then(() => sendAtTurnEnd(reply.type('application/json'), Buffer.from(JSON.stringify({ id })))));
+  return settledAfterSend(
+    new Promise((resolve) => setTimeout(resolve, 5)).then(() =>
+      sendAtTurnEnd(reply.type('application/json'), Buffer.from(JSON.stringify({ id }))),
+    ),
+  );
 });
 app.get('/not-modified', (_request, reply) => sendAtTurnEnd(reply.code(304)));
 app.addHook('onSend', async (request, _reply, payload) => {
@@ -30,7 +34,9 @@ describe('answers sent at the end of the turn', () => {
   afterAll(() => app.close());
 
   it('answers each request with its own body', async () => {
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => fetch(`${url}/now/${index}`).then((reply) => reply.json())));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => fetch(`${url}/now/${index}`).then((reply) => reply.json())),
+    );
     expect(replies).toEqual(Array.from({ length: 20 }, (_, index) => ({ id: String(index) })));
   });
 
@@ -54,8 +60,13 @@ describe('answers sent at the end of the turn', () => {
   });
 
   it('answers a request made after an await with its body, not an empty one', async () => {
-    const replies = await Promise.all(['x', 'y'].map((id) => fetch(`${url}/later/${id}`).then(async (reply) => [reply.status, await reply.text()])));
-    expect(replies).toEqual([[200, '{"id":"x"}'], [200, '{"id":"y"}']]);
+    const replies = await Promise.all(
+      ['x', 'y'].map((id) => fetch(`${url}/later/${id}`).then(async (reply) => [reply.status, await reply.text()])),
+    );
+    expect(replies).toEqual([
+      [200, '{"id":"x"}'],
+      [200, '{"id":"y"}'],
+    ]);
   });
 
   it('sends an answer without a body', async () => {

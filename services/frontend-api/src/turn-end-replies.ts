@@ -10,7 +10,13 @@ const burstListeners: ((handedOver: boolean) => void)[] = [];
 function handedOver(reply: FastifyReply): boolean {
   const response = reply.raw;
   const socket = response.socket;
-  return response.writableEnded && response.writableLength === 0 && socket !== null && !socket.destroyed && socket.writableLength === 0;
+  return (
+    response.writableEnded &&
+    response.writableLength === 0 &&
+    socket !== null &&
+    !socket.destroyed &&
+    socket.writableLength === 0
+  );
 }
 
 function sendWaiting() {

@@ -1,4 +1,10 @@
-import { FeatureLookupView, InventoryView, ProjectOverviewView, type Inventory, type ProjectOverview } from '@bunting/contracts';
+import {
+  FeatureLookupView,
+  InventoryView,
+  ProjectOverviewView,
+  type Inventory,
+  type ProjectOverview,
+} from '@bunting/contracts';
 import { askView, type Messaging } from '@bunting/platform';
 
 /** What insights learns from admin-api, through its published views: never from its tables. */

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DomainEvent, MetricsMessage } from '@bunting/contracts';
-import { authenticate, createOutbox, createUnitOfWork, migrate, runDurableConsumer, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import {
+  authenticate,
+  createOutbox,
+  createUnitOfWork,
+  migrate,
+  runDurableConsumer,
+  startRelay,
+  type ServicePlugin,
+  type ServiceInfrastructure,
+  inScope,
+} from '@bunting/platform';
 import { adminClient } from './admin-client.ts';
 import { applicationAnnouncer } from './applications/application-events.ts';
 import { applicationRoutes } from './applications/application-routes.ts';
@@ -24,7 +34,9 @@ import { trendRoutes } from './trends/trend-routes.ts';
 
 export const INSIGHTS_SCHEMA = 'insights';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /**
  * insights: keeps what the reports need of the event and metrics streams in schema "insights", takes a daily
@@ -36,15 +48,31 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const { db, messaging, log, verifier } = infrastructure;
     const retention = readRetentionPolicy();
     const impactLimits = readImpactLimits(infrastructure.env);
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: INSIGHTS_SCHEMA, dir: migrationsDir, log, outbox: true });
+    await migrate({
+      databaseUrl: infrastructure.config.databaseUrl,
+      schema: INSIGHTS_SCHEMA,
+      dir: migrationsDir,
+      log,
+      outbox: true,
+    });
     const admin = adminClient(messaging);
     const outbox = createOutbox(INSIGHTS_SCHEMA);
-    const relay = startRelay({ schema: INSIGHTS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
+    const relay = startRelay({
+      schema: INSIGHTS_SCHEMA,
+      db,
+      databaseUrl: infrastructure.config.databaseUrl,
+      messaging,
+      log,
+      metrics: infrastructure.metrics,
+    });
     const announce = applicationAnnouncer(outbox, messaging);
     const knownFlags = createKnownFlags(admin, log);
     const changes = createUnitOfWork({ db, outbox, messaging });
     const impactDrop = impactDropCounter(infrastructure.metrics, 'insights');
-    const recordImpact = (tx: Parameters<typeof recordImpactMetrics>[0], messages: Parameters<typeof recordImpactMetrics>[1]) => recordImpactMetrics(tx, messages, impactLimits, impactDrop);
+    const recordImpact = (
+      tx: Parameters<typeof recordImpactMetrics>[0],
+      messages: Parameters<typeof recordImpactMetrics>[1],
+    ) => recordImpactMetrics(tx, messages, impactLimits, impactDrop);
 
     const events = runDurableConsumer({
       messaging,
@@ -55,20 +83,36 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       schema: DomainEvent,
       handle: (event) => recordEvent(db, event),
     });
-    const metricsConsumer = { messaging, stream: messaging.names.metricsStream, durable: messaging.names.consumer('insights_metrics') };
+    const metricsConsumer = {
+      messaging,
+      stream: messaging.names.metricsStream,
+      durable: messaging.names.consumer('insights_metrics'),
+    };
     const metrics = runDurableConsumer({
       ...metricsConsumer,
       metrics: infrastructure.metrics,
       filterSubject: messaging.names.metricsSubjects,
       schema: MetricsMessage,
-      handle: (message, raw) => recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names), recordImpact),
+      handle: (message, raw) =>
+        recordMetrics(db, message, raw.seq, announce, (names) => knownFlags.unknownAmong(names), recordImpact),
       // A fleet posts hundreds of times a second: what has arrived is recorded in one transaction.
-      handleRun: (run) => recordMetricsRun(db, run.map(({ value, raw }) => ({ message: value, sequence: raw.seq })), announce, (names) => knownFlags.unknownAmong(names), recordImpact),
+      handleRun: (run) =>
+        recordMetricsRun(
+          db,
+          run.map(({ value, raw }) => ({ message: value, sequence: raw.seq })),
+          announce,
+          (names) => knownFlags.unknownAmong(names),
+          recordImpact,
+        ),
     });
     const snapshots = startSnapshotTimer({ db, admin, log, retention });
     const pruner = startProcessedMetricsPruner(db, metricsConsumer, log);
     const impactRetention = startImpactRetention(db, impactLimits, log);
-    const impactValues = answerImpactValues({ db, messaging, externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API });
+    const impactValues = answerImpactValues({
+      db,
+      messaging,
+      externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
+    });
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -78,7 +122,12 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       trendRoutes(server, { db, admin, version });
       applicationRoutes(server, db, announce);
       featureMetricRoutes(server, { db, admin });
-      impactRoutes(server, { db, changes, log, externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API });
+      impactRoutes(server, {
+        db,
+        changes,
+        log,
+        externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
+      });
       impactChartRoutes(server, { db, changes, admin });
     });
     impactExpositionRoute(app, db);

@@ -1,5 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { authenticate, createOutbox, migrate, startRelay, type ServicePlugin, type ServiceInfrastructure, inScope } from '@bunting/platform';
+import {
+  authenticate,
+  createOutbox,
+  migrate,
+  startRelay,
+  type ServicePlugin,
+  type ServiceInfrastructure,
+  inScope,
+} from '@bunting/platform';
 import { startActionRunner } from './actions/action-runner.ts';
 import { actionRoutes } from './actions/action-routes.ts';
 import { createSecretBox } from './actions/secret-box.ts';
@@ -17,17 +25,45 @@ const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
  * signals: rate-limited signal ingestion, signal endpoint and action set configuration, and the action runner
  * that reacts to received signals. Owns schema "signals" and its own outbox.
  */
-export function signalsService(infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis' | 'verifier'>, config: SignalsConfig = readSignalsConfig(infrastructure.env)): ServicePlugin {
+export function signalsService(
+  infrastructure: ServiceInfrastructure<'db' | 'messaging' | 'redis' | 'verifier'>,
+  config: SignalsConfig = readSignalsConfig(infrastructure.env),
+): ServicePlugin {
   return async (app) => {
     const { db, messaging, log, verifier, redis } = infrastructure;
-    await migrate({ databaseUrl: infrastructure.config.databaseUrl, schema: SIGNALS_SCHEMA, dir: migrationsDir, log, outbox: true });
+    await migrate({
+      databaseUrl: infrastructure.config.databaseUrl,
+      schema: SIGNALS_SCHEMA,
+      dir: migrationsDir,
+      log,
+      outbox: true,
+    });
     const outbox = createOutbox(SIGNALS_SCHEMA);
     const changes = createSignalChanges({ db, outbox, messaging });
-    const relay = startRelay({ schema: SIGNALS_SCHEMA, db, databaseUrl: infrastructure.config.databaseUrl, messaging, log, metrics: infrastructure.metrics });
+    const relay = startRelay({
+      schema: SIGNALS_SCHEMA,
+      db,
+      databaseUrl: infrastructure.config.databaseUrl,
+      messaging,
+      log,
+      metrics: infrastructure.metrics,
+    });
     const secrets = createSecretBox(config.secretKey);
     // All-in-one: admin-api answers on this very server.
-    const adminApiUrl = () => config.adminApiUrl ?? app.listeningOrigin.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
-    const deps: SignalsDeps = { db, changes, messaging, redis, log, config, verifier, namespace: infrastructure.config.namespace, secrets, metrics: infrastructure.metrics };
+    const adminApiUrl = () =>
+      config.adminApiUrl ?? app.listeningOrigin.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    const deps: SignalsDeps = {
+      db,
+      changes,
+      messaging,
+      redis,
+      log,
+      config,
+      verifier,
+      namespace: infrastructure.config.namespace,
+      secrets,
+      metrics: infrastructure.metrics,
+    };
     const runner = startActionRunner({ db, messaging, log, adminApiUrl, secrets, metrics: infrastructure.metrics });
 
     await inScope(app, (scope) => ingestionRoutes(scope, deps));

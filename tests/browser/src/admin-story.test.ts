@@ -29,7 +29,9 @@ async function expectNoSeriousViolations(name: string, target: Page = page) {
 function read(request: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let body = '';
-    request.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
     request.on('end', () => resolve(body));
   });
 }
@@ -100,8 +102,15 @@ describe('administration in the console', () => {
     await editing.getByRole('textbox', { name: 'Email' }).fill('nora@example.com');
     await editing.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('table', { name: 'Users' }).getByText('Nora Berg', { exact: true }).waitFor();
-    expect(((await stack.admin.get('/api/admin/user-admin')).body.users as { username?: string; name?: string; email?: string }[])
-      .find((user) => user.username === 'nora')).toMatchObject({ name: 'Nora Berg', email: 'nora@example.com' });
+    expect(
+      (
+        (await stack.admin.get('/api/admin/user-admin')).body.users as {
+          username?: string;
+          name?: string;
+          email?: string;
+        }[]
+      ).find((user) => user.username === 'nora'),
+    ).toMatchObject({ name: 'Nora Berg', email: 'nora@example.com' });
     await screenshot(page, 'admin-users');
     await expectNoSeriousViolations('the users');
 
@@ -112,15 +121,22 @@ describe('administration in the console', () => {
     await nora.getByRole('button', { name: 'Set password' }).click();
     await nora.getByRole('heading', { name: 'Password set' }).waitFor();
     await nora.close();
-    expect((await httpClient(stack.url).post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' })).status).toBe(200);
+    expect(
+      (await httpClient(stack.url).post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' }))
+        .status,
+    ).toBe(200);
   });
 
   it('shows a user locked by failed sign-ins, unlocks them and makes them read-only', async () => {
     const anyone = httpClient(stack.url);
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'a-wrong-guess' })).status).toBe(401);
+      expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'a-wrong-guess' })).status).toBe(
+        401,
+      );
     }
-    expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' })).status).toBe(429);
+    expect((await anyone.post('/auth/simple/login', { username: 'nora', password: 'nora-password-1' })).status).toBe(
+      429,
+    );
     await page.reload();
     await page.getByRole('tab', { name: 'Users' }).click();
     const table = page.getByRole('table', { name: 'Users' });
@@ -155,15 +171,29 @@ describe('administration in the console', () => {
     await expectNoSeriousViolations('the API tokens');
     // An expiry set later, from the list.
     await page.getByLabel('New expiry of checkout-service').selectOption('30');
-    await expect.poll(async () => {
-      const tokens = (await stack.admin.get('/api/admin/api-tokens')).body.tokens as { tokenName: string; expiresAt: string | null }[];
-      const expiresAt = tokens.find((token) => token.tokenName === 'checkout-service')?.expiresAt;
-      return expiresAt ? Math.round((Date.parse(expiresAt) - Date.now()) / 86_400_000) : null;
-    }).toBe(30);
+    await expect
+      .poll(async () => {
+        const tokens = (await stack.admin.get('/api/admin/api-tokens')).body.tokens as {
+          tokenName: string;
+          expiresAt: string | null;
+        }[];
+        const expiresAt = tokens.find((token) => token.tokenName === 'checkout-service')?.expiresAt;
+        return expiresAt ? Math.round((Date.parse(expiresAt) - Date.now()) / 86_400_000) : null;
+      })
+      .toBe(30);
 
-    const sdk = initialize({ url: `${stack.url}/api/`, appName: 'console-token', customHeaders: { Authorization: secret }, refreshInterval: 200, disableMetrics: true });
+    const sdk = initialize({
+      url: `${stack.url}/api/`,
+      appName: 'console-token',
+      customHeaders: { Authorization: secret },
+      refreshInterval: 200,
+      disableMetrics: true,
+    });
     try {
-      await new Promise<void>((resolve, reject) => { sdk.once('synchronized', () => resolve()); sdk.once('error', reject); });
+      await new Promise<void>((resolve, reject) => {
+        sdk.once('synchronized', () => resolve());
+        sdk.once('error', reject);
+      });
       expect(sdk.isEnabled('from-a-token')).toBe(true);
     } finally {
       sdk.destroy();
@@ -177,7 +207,10 @@ describe('administration in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
     await page.getByRole('switch', { name: 'staging enabled' }).waitFor();
     await expectNoSeriousViolations('the environments');
-    const order = async () => ((await stack.admin.get('/api/admin/environments')).body.environments as { name: string }[]).map((environment) => environment.name);
+    const order = async () =>
+      ((await stack.admin.get('/api/admin/environments')).body.environments as { name: string }[]).map(
+        (environment) => environment.name,
+      );
     const before = await order();
     const at = before.indexOf('staging');
     expect(at).toBeGreaterThan(0);
@@ -185,7 +218,9 @@ describe('administration in the console', () => {
     const expected = [...before.slice(0, at - 1), 'staging', before[at - 1], ...before.slice(at + 1)];
     await expect.poll(order).toEqual(expected);
     const rows = page.getByRole('table', { name: 'Environments' }).getByRole('row');
-    await expect.poll(async () => (await rows.allInnerTexts()).slice(1).map((row) => row.split(/\s/)[0])).toEqual(expected);
+    await expect
+      .poll(async () => (await rows.allInnerTexts()).slice(1).map((row) => row.split(/\s/)[0]))
+      .toEqual(expected);
 
     await page.getByRole('tab', { name: 'Segments' }).click();
     await page.getByRole('button', { name: 'New segment' }).click();
@@ -200,8 +235,13 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Save segment' }).click();
     await page.getByRole('table', { name: 'Segments' }).getByText('paying').waitFor();
     await expectNoSeriousViolations('the segments');
-    const segments = (await stack.admin.get('/api/admin/segments')).body.segments as { name: string; constraints: unknown[] }[];
-    expect(segments.find((segment) => segment.name === 'paying')?.constraints).toEqual([expect.objectContaining({ contextName: 'plan', operator: 'IN', values: ['pro'] })]);
+    const segments = (await stack.admin.get('/api/admin/segments')).body.segments as {
+      name: string;
+      constraints: unknown[];
+    }[];
+    expect(segments.find((segment) => segment.name === 'paying')?.constraints).toEqual([
+      expect.objectContaining({ contextName: 'plan', operator: 'IN', values: ['pro'] }),
+    ]);
     expect((await stack.admin.get('/api/admin/environments/staging')).body.enabled).toBe(true);
   });
 
@@ -216,7 +256,9 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Save integration' }).click();
     await page.getByRole('table', { name: 'Integrations' }).waitFor();
     await stack.admin.post('/api/admin/projects/default/features', { name: 'announced' });
-    await eventually(async () => received.some((delivery) => delivery.path === '/flags' && delivery.body.includes('announced')));
+    await eventually(async () =>
+      received.some((delivery) => delivery.path === '/flags' && delivery.body.includes('announced')),
+    );
     await page.getByRole('button', { name: `${receiverUrl}/flags`, exact: true }).click();
     await page.getByRole('table', { name: 'Recent deliveries' }).getByText('success').first().waitFor();
     await screenshot(page, 'admin-webhook');
@@ -238,7 +280,9 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Save integration' }).click();
     await page.getByRole('table', { name: 'Integrations' }).getByText('Slack', { exact: true }).waitFor();
     await stack.admin.post('/api/admin/projects/default/features', { name: 'told-in-slack' });
-    const message = await eventually(async () => received.find((delivery) => delivery.path === '/slack' && delivery.body.includes('told-in-slack')));
+    const message = await eventually(async () =>
+      received.find((delivery) => delivery.path === '/slack' && delivery.body.includes('told-in-slack')),
+    );
     expect(JSON.parse(message.body)).toMatchObject({ channel: '#releases', text: expect.stringContaining('created') });
   });
 
@@ -256,7 +300,9 @@ describe('administration in the console', () => {
 
     // A sender posts with the token; the open list shows it without a reload.
     const sent = await fetch(`${stack.url}/api/signal-endpoint/alerts`, {
-      method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ severity: 'critical', service: 'checkout' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ severity: 'critical', service: 'checkout' }),
     });
     expect(sent.status).toBe(202);
     const signals = dialog.getByRole('table', { name: 'Received signals' });
@@ -271,11 +317,18 @@ describe('administration in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
   });
 
-  it("makes an action set whose filter lets a matching signal switch a flag, and shows the run", async () => {
+  it('makes an action set whose filter lets a matching signal switch a flag, and shows the run', async () => {
     await stack.admin.post('/api/admin/projects/default/features', { name: 'incident-banner' });
-    await stack.admin.post('/api/admin/service-account', { username: 'incident-bot', name: 'Incident bot', rootRole: 2 });
-    const endpoint = (await stack.admin.post('/api/admin/signal-endpoints', { name: 'incidents' })).body as { id: number };
-    const secret = (await stack.admin.post(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'pager' })).body.token as string;
+    await stack.admin.post('/api/admin/service-account', {
+      username: 'incident-bot',
+      name: 'Incident bot',
+      rootRole: 2,
+    });
+    const endpoint = (await stack.admin.post('/api/admin/signal-endpoints', { name: 'incidents' })).body as {
+      id: number;
+    };
+    const secret = (await stack.admin.post(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'pager' })).body
+      .token as string;
 
     await page.goto('/projects/default');
     await page.getByRole('link', { name: 'Actions' }).click();
@@ -297,14 +350,21 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Save action set' }).click();
     await page.getByRole('table', { name: 'Action sets' }).getByText('severity is one of critical, major').waitFor();
 
-    const send = (body: unknown) => fetch(`${stack.url}/api/signal-endpoint/incidents`, {
-      method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    });
+    const send = (body: unknown) =>
+      fetch(`${stack.url}/api/signal-endpoint/incidents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await send({ severity: 'minor' })).status).toBe(202);
     // The signal rate limit is one a second per endpoint: wait it out rather than be refused.
     await eventually(async () => (await send({ severity: 'critical' })).status === 202, { intervalMs: 250 });
     const flag = () => stack.admin.get('/api/admin/projects/default/features/incident-banner');
-    await eventually(async () => (await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development').enabled === true);
+    await eventually(
+      async () =>
+        (await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development')
+          .enabled === true,
+    );
 
     await page.getByRole('button', { name: 'Runs of Banner during incidents' }).click();
     const runs = page.getByRole('table', { name: 'Runs' });
@@ -324,7 +384,12 @@ describe('administration in the console', () => {
       await stack.admin.post('/api/admin/projects', { id: project, name: project });
       await stack.admin.post(`/api/admin/projects/${project}/features`, { name: `${project}-flag` });
     }
-    await stack.admin.post('/api/admin/user-admin', { username: 'mira', name: 'Mira', rootRole: 3, password: 'mira-password-1' });
+    await stack.admin.post('/api/admin/user-admin', {
+      username: 'mira',
+      name: 'Mira',
+      rootRole: 3,
+      password: 'mira-password-1',
+    });
 
     await page.getByRole('tab', { name: 'Groups' }).click();
     await page.getByRole('button', { name: 'New group' }).click();
@@ -352,7 +417,12 @@ describe('administration in the console', () => {
     await member.getByRole('heading', { name: 'shop-flag', level: 1 }).waitFor();
     await member.getByRole('switch', { name: 'Enabled in development' }).click();
     const flag = (project: string) => stack.admin.get(`/api/admin/projects/${project}/features/${project}-flag`);
-    await eventually(async () => (await flag('shop')).body.environments.find((environment: { name: string }) => environment.name === 'development').enabled === true);
+    await eventually(
+      async () =>
+        (await flag('shop')).body.environments.find(
+          (environment: { name: string }) => environment.name === 'development',
+        ).enabled === true,
+    );
     await member.goto('/projects/blog/features/blog-flag');
     await member.getByRole('heading', { name: 'blog-flag', level: 1 }).waitFor();
     expect(await member.getByRole('switch', { name: 'Enabled in development' }).isDisabled()).toBe(true);
@@ -364,13 +434,24 @@ describe('administration in the console', () => {
 
   it("charts a flag's exposures per hour from what SDKs reported", async () => {
     await stack.admin.post('/api/admin/projects/default/features', { name: 'metered' });
-    const token = (await stack.admin.post('/api/admin/api-tokens', { tokenName: 'metrics-sdk', type: 'client', environment: 'development', projects: ['default'] })).body.secret as string;
+    const token = (
+      await stack.admin.post('/api/admin/api-tokens', {
+        tokenName: 'metrics-sdk',
+        type: 'client',
+        environment: 'development',
+        projects: ['default'],
+      })
+    ).body.secret as string;
     const now = new Date().toISOString();
     const reported = await httpClient(stack.url, { authorization: token }).post('/api/client/metrics', {
-      appName: 'checkout', instanceId: 'i-1', bucket: { start: now, stop: now, toggles: { metered: { yes: 7, no: 3 } } },
+      appName: 'checkout',
+      instanceId: 'i-1',
+      bucket: { start: now, stop: now, toggles: { metered: { yes: 7, no: 3 } } },
     });
     expect(reported.status).toBe(202);
-    await eventually(async () => (await stack.admin.get('/api/admin/client-metrics/features/metered')).body.data?.length > 0);
+    await eventually(
+      async () => (await stack.admin.get('/api/admin/client-metrics/features/metered')).body.data?.length > 0,
+    );
 
     await page.goto('/projects/default/features/metered');
     await page.getByRole('link', { name: 'Metrics', exact: true }).click();
@@ -383,9 +464,11 @@ describe('administration in the console', () => {
     const rows = await hours.allTextContents();
     expect(rows.filter((row) => row.endsWith(':0073'))).toHaveLength(1);
     expect(rows.slice(-2).some((row) => row.endsWith(':0073'))).toBe(true);
-    expect(await page.getByRole('table', { name: 'Last hour per environment' }).getByRole('row').nth(1).textContent()).toBe('development73');
+    expect(
+      await page.getByRole('table', { name: 'Last hour per environment' }).getByRole('row').nth(1).textContent(),
+    ).toBe('development73');
     await screenshot(page, 'flag-metrics');
-    await expectNoSeriousViolations('a flag\'s metrics');
+    await expectNoSeriousViolations("a flag's metrics");
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('tab', { name: 'Users' }).waitFor();
   });
@@ -395,7 +478,10 @@ describe('administration in the console', () => {
     await page.getByRole('button', { name: 'New role' }).click();
     const dialog = page.getByRole('dialog', { name: 'New role' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Releaser');
-    await dialog.getByRole('group', { name: 'Project permissions' }).getByLabel('UPDATE_FEATURE', { exact: true }).check();
+    await dialog
+      .getByRole('group', { name: 'Project permissions' })
+      .getByLabel('UPDATE_FEATURE', { exact: true })
+      .check();
     await dialog.getByLabel('UPDATE_FEATURE_ENVIRONMENT in production', { exact: true }).check();
     await expectNoSeriousViolations('the role form');
     await dialog.getByRole('button', { name: 'Create role' }).click();
@@ -404,9 +490,15 @@ describe('administration in the console', () => {
     await screenshot(page, 'admin-roles');
 
     const roles = (await stack.admin.get('/api/admin/roles')).body.roles as { id: number; name: string }[];
-    const releaser = (await stack.admin.get(`/api/admin/roles/${roles.find((role) => role.name === 'Releaser')!.id}`)).body;
+    const releaser = (await stack.admin.get(`/api/admin/roles/${roles.find((role) => role.name === 'Releaser')!.id}`))
+      .body;
     expect(releaser).toMatchObject({ type: 'custom' });
-    expect(releaser.permissions).toEqual(expect.arrayContaining([{ name: 'UPDATE_FEATURE' }, { name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'production' }]));
+    expect(releaser.permissions).toEqual(
+      expect.arrayContaining([
+        { name: 'UPDATE_FEATURE' },
+        { name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'production' },
+      ]),
+    );
     expect(releaser.permissions).toHaveLength(2);
   });
 
@@ -421,15 +513,20 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Create token' }).click();
     const secret = (await dialog.getByLabel('Service account token', { exact: true }).textContent())!;
     await dialog.getByRole('table', { name: 'Service account tokens' }).getByText('pipeline').waitFor();
-    await expectNoSeriousViolations('a service account\'s tokens');
+    await expectNoSeriousViolations("a service account's tokens");
     // The token acts as the account (an Editor): it may create a flag, which is recorded as the account's.
     const script = httpClient(stack.url, { authorization: secret });
     expect((await script.post('/api/admin/projects/default/features', { name: 'by-the-bot' })).status).toBe(201);
-    expect((await stack.admin.get('/api/admin/projects/default/features/by-the-bot')).body.createdBy).toMatchObject({ name: 'deploy-bot' });
+    expect((await stack.admin.get('/api/admin/projects/default/features/by-the-bot')).body.createdBy).toMatchObject({
+      name: 'deploy-bot',
+    });
     await dialog.getByRole('button', { name: 'Delete the token pipeline' }).click();
     await page.getByRole('dialog', { name: 'Delete this token?' }).getByRole('button', { name: 'Delete' }).click();
     await eventually(async () => (await script.get('/api/admin/projects')).status === 401);
-    await page.getByRole('dialog', { name: 'Tokens of Deploy bot' }).getByRole('button', { name: 'Done', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Tokens of Deploy bot' })
+      .getByRole('button', { name: 'Done', exact: true })
+      .click();
   });
 
   it('sets up OpenID Connect with a masked secret, and turns password sign-in off and on', async () => {
@@ -440,15 +537,22 @@ describe('administration in the console', () => {
     await form.getByRole('textbox', { name: /^Discover URL/ }).fill('https://login.example.com');
     await form.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
     // Refused beside the field: a client ID is needed to turn it on.
-    await form.getByText(/is required to enable OpenID Connect/).first().waitFor();
+    await form
+      .getByText(/is required to enable OpenID Connect/)
+      .first()
+      .waitFor();
     await form.getByRole('textbox', { name: 'Client ID' }).fill('bunting');
     await form.getByLabel(/^Client secret/).fill('very-secret');
     await form.getByRole('button', { name: 'Save OpenID Connect settings' }).click();
-    await expect.poll(async () => (await stack.admin.get('/api/admin/auth/oidc/settings')).body).toMatchObject({ enabled: true, clientId: 'bunting' });
+    await expect
+      .poll(async () => (await stack.admin.get('/api/admin/auth/oidc/settings')).body)
+      .toMatchObject({ enabled: true, clientId: 'bunting' });
     const stored = (await stack.admin.get('/api/admin/auth/oidc/settings')).body;
     expect(stored.secret).not.toBe('very-secret');
     // The sign-in options now offer it, and the sign-in page shows its button beside the password form.
-    expect((await stack.anonymous.get('/api/admin/user')).body.options).toEqual([expect.objectContaining({ type: 'oidc' })]);
+    expect((await stack.anonymous.get('/api/admin/user')).body.options).toEqual([
+      expect.objectContaining({ type: 'oidc' }),
+    ]);
     await expectNoSeriousViolations('the sign-in settings');
     const visitor = await openPage(browser, stack.url);
     await visitor.goto('/login');
@@ -487,7 +591,9 @@ describe('administration in the console', () => {
     await dialog.getByRole('button', { name: 'Create strategy' }).click();
     const row = page.getByRole('table', { name: 'Strategies' }).getByRole('row').filter({ hasText: 'by-store' });
     await row.getByText('stores (list, required)').waitFor();
-    expect((await stack.admin.get('/api/admin/strategies/by-store')).body.parameters).toEqual([expect.objectContaining({ name: 'stores', type: 'list', required: true })]);
+    expect((await stack.admin.get('/api/admin/strategies/by-store')).body.parameters).toEqual([
+      expect.objectContaining({ name: 'stores', type: 'list', required: true }),
+    ]);
     await row.getByRole('button', { name: 'Deprecate' }).click();
     await row.getByText('deprecated').waitFor();
     // Asked until it holds, as the sign-in settings above are: this read once raced the page's own (one CI run in several).
@@ -498,7 +604,10 @@ describe('administration in the console', () => {
     await page.getByRole('textbox', { name: 'Colour' }).fill('#1b6e31');
     await page.getByRole('button', { name: 'Create tag type' }).click();
     await page.getByRole('table', { name: 'Tag types' }).getByText('#1b6e31').waitFor();
-    expect((await stack.admin.get('/api/admin/tag-types/team')).body.tagType).toMatchObject({ name: 'team', color: '#1b6e31' });
+    expect((await stack.admin.get('/api/admin/tag-types/team')).body.tagType).toMatchObject({
+      name: 'team',
+      color: '#1b6e31',
+    });
     await expectNoSeriousViolations('the tag types');
   });
 
@@ -506,29 +615,52 @@ describe('administration in the console', () => {
     await page.getByRole('tab', { name: 'Maintenance' }).click();
     await page.getByRole('switch', { name: 'Maintenance mode' }).click();
     await page.getByRole('status', { name: 'Maintenance mode' }).waitFor();
-    expect((await stack.admin.post('/api/admin/projects/default/features', { name: 'during-maintenance' })).status).toBe(503);
+    expect(
+      (await stack.admin.post('/api/admin/projects/default/features', { name: 'during-maintenance' })).status,
+    ).toBe(503);
     await expectNoSeriousViolations('maintenance mode');
     await page.getByRole('switch', { name: 'Maintenance mode' }).click();
     await expect.poll(async () => (await stack.admin.get('/api/admin/maintenance')).body.enabled).toBe(false);
   });
 
   it('shows the instance statistics and downloads them as CSV', async () => {
-    const expected = (await stack.admin.get('/api/admin/instance-admin/statistics')).body as { featureToggles: number; users: number };
+    const expected = (await stack.admin.get('/api/admin/instance-admin/statistics')).body as {
+      featureToggles: number;
+      users: number;
+    };
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('tab', { name: 'Statistics' }).click();
     const table = page.getByRole('table', { name: 'Instance statistics' });
-    await expect.poll(async () => table.getByRole('row', { name: /^featureToggles / }).getByRole('cell').textContent()).toBe(String(expected.featureToggles));
-    expect(await table.getByRole('row', { name: /^users / }).getByRole('cell').textContent()).toBe(String(expected.users));
+    await expect
+      .poll(async () =>
+        table
+          .getByRole('row', { name: /^featureToggles / })
+          .getByRole('cell')
+          .textContent(),
+      )
+      .toBe(String(expected.featureToggles));
+    expect(
+      await table
+        .getByRole('row', { name: /^users / })
+        .getByRole('cell')
+        .textContent(),
+    ).toBe(String(expected.users));
     await expectNoSeriousViolations('the instance statistics');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download as CSV' }).click()]);
-    const csv = await readFile((await download.path()), 'utf8');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download as CSV' }).click(),
+    ]);
+    const csv = await readFile(await download.path(), 'utf8');
     expect(csv.split('\n')[0]).toContain('featureToggles');
   });
 
   it("shows a project's status: health, stale flags, activity per day and lifecycle stages", async () => {
     await stack.admin.post('/api/admin/projects', { id: 'status-demo', name: 'Status demo' });
-    for (const name of ['fresh-one', 'old-one']) await stack.admin.post('/api/admin/projects/status-demo/features', { name });
-    expect((await stack.admin.post('/api/admin/projects/status-demo/stale', { features: ['old-one'], stale: true })).status).toBe(202);
+    for (const name of ['fresh-one', 'old-one'])
+      await stack.admin.post('/api/admin/projects/status-demo/features', { name });
+    expect(
+      (await stack.admin.post('/api/admin/projects/status-demo/stale', { features: ['old-one'], stale: true })).status,
+    ).toBe(202);
     // The status reads the event stream and admin-api's inventory: wait until it has seen all of the above (four
     // events today: the project, two flags, the stale mark).
     const expected = await eventually(async () => {
@@ -546,24 +678,47 @@ describe('administration in the console', () => {
     expect(await days.count()).toBe(31);
     expect((await days.last().getByRole('cell').allTextContents())[1]).toBe(String(today));
     const define = page.getByRole('table', { name: 'Flags by lifecycle stage' }).getByRole('row', { name: /^Define/ });
-    expect((await define.getByRole('cell').allTextContents())[1]).toBe(String(expected.lifecycleSummary.initial.currentFlags));
+    expect((await define.getByRole('cell').allTextContents())[1]).toBe(
+      String(expected.lifecycleSummary.initial.currentFlags),
+    );
     await screenshot(page, 'project-status');
     await expectNoSeriousViolations('a project status');
   });
 
   it('lists the applications SDKs registered and shows one with its SDK marked outdated', async () => {
-    const token = (await stack.admin.post('/api/admin/api-tokens', { tokenName: 'register-sdk', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
+    const token = (
+      await stack.admin.post('/api/admin/api-tokens', {
+        tokenName: 'register-sdk',
+        type: 'client',
+        environment: 'development',
+        projects: ['*'],
+      })
+    ).body.secret as string;
     const registered = await httpClient(stack.url, { authorization: token }).post('/api/client/register', {
-      appName: 'legacy-billing', instanceId: 'billing-1', sdkVersion: 'unleash-client-node:3.0.0', strategies: ['default'], started: new Date().toISOString(), interval: 10_000,
+      appName: 'legacy-billing',
+      instanceId: 'billing-1',
+      sdkVersion: 'unleash-client-node:3.0.0',
+      strategies: ['default'],
+      started: new Date().toISOString(),
+      interval: 10_000,
     });
     expect(registered.status).toBe(202);
-    await eventually(async () => (await stack.admin.get('/api/admin/metrics/applications/legacy-billing/overview')).body.environments?.length > 0);
+    await eventually(
+      async () =>
+        (await stack.admin.get('/api/admin/metrics/applications/legacy-billing/overview')).body.environments?.length >
+        0,
+    );
     await page.getByRole('link', { name: 'Applications', exact: true }).click();
     await page.getByRole('textbox', { name: 'Search applications' }).fill('legacy');
     await page.getByRole('link', { name: 'legacy-billing' }).click();
     await page.getByRole('heading', { name: 'legacy-billing', level: 1 }).waitFor();
     const development = page.getByRole('table', { name: 'In development' });
-    expect(await development.getByRole('row', { name: /^Instances/ }).getByRole('cell').textContent()).toBe('1');
+    expect(
+      await development
+        .getByRole('row', { name: /^Instances/ })
+        .getByRole('cell')
+        .textContent(),
+    ).toBe('1');
     await development.getByText('unleash-client-node:3.0.0 (outdated)').waitFor();
     await expectNoSeriousViolations('an application');
   });
@@ -571,10 +726,27 @@ describe('administration in the console', () => {
   it('sends a production switch through a change request: drafted, reviewed by another admin, applied', async () => {
     await stack.admin.post('/api/admin/projects', { id: 'guarded', name: 'Guarded' });
     await stack.admin.post('/api/admin/projects/guarded/features', { name: 'guarded-flag' });
-    expect((await stack.admin.put('/api/admin/projects/guarded/environments/production/change-requests/config', { changeRequestsEnabled: true, requiredApprovals: 1 })).status).toBe(200);
-    await stack.admin.post('/api/admin/user-admin', { username: 'rita', name: 'Rita', rootRole: 1, password: 'rita-password-1' });
-    const production = async () => ((await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag')).body.environments as { name: string; enabled: boolean }[])
-      .find((environment) => environment.name === 'production')!.enabled;
+    expect(
+      (
+        await stack.admin.put('/api/admin/projects/guarded/environments/production/change-requests/config', {
+          changeRequestsEnabled: true,
+          requiredApprovals: 1,
+        })
+      ).status,
+    ).toBe(200);
+    await stack.admin.post('/api/admin/user-admin', {
+      username: 'rita',
+      name: 'Rita',
+      rootRole: 1,
+      password: 'rita-password-1',
+    });
+    const production = async () =>
+      (
+        (await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag')).body.environments as {
+          name: string;
+          enabled: boolean;
+        }[]
+      ).find((environment) => environment.name === 'production')!.enabled;
 
     await page.goto('/projects/guarded/features/guarded-flag');
     await page.getByRole('switch', { name: 'Enabled in production' }).click();
@@ -613,10 +785,17 @@ describe('administration in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save strategy' }).click();
     await page.getByRole('link', { name: /^Pending change: change request #\d+ \(Draft\)/ }).waitFor();
     // (Turning it on gave production the project's default strategy; the Standard one waits in the draft.)
-    const strategies = await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag/environments/production/strategies');
+    const strategies = await stack.admin.get(
+      '/api/admin/projects/guarded/features/guarded-flag/environments/production/strategies',
+    );
     expect((strategies.body as { name: string }[]).map((strategy) => strategy.name)).not.toContain('default');
-    const drafts = (await stack.admin.get('/api/admin/projects/guarded/change-requests/pending/guarded-flag')).body as { state: string; features: { changes: { action: string }[] }[] }[];
-    expect(drafts.map((draft) => [draft.state, draft.features[0]!.changes[0]!.action])).toEqual([['Draft', 'addStrategy']]);
+    const drafts = (await stack.admin.get('/api/admin/projects/guarded/change-requests/pending/guarded-flag')).body as {
+      state: string;
+      features: { changes: { action: string }[] }[];
+    }[];
+    expect(drafts.map((draft) => [draft.state, draft.features[0]!.changes[0]!.action])).toEqual([
+      ['Draft', 'addStrategy'],
+    ]);
 
     // Reviewed through the API this time, then scheduled for tomorrow from its page.
     const draftId = (drafts[0] as unknown as { id: number }).id;
@@ -639,15 +818,27 @@ describe('administration in the console', () => {
 
     // Disabling a strategy there is drafted too, and its page shows just what would change.
     await page.goto('/projects/guarded/features/guarded-flag');
-    await page.getByRole('region', { name: 'production' }).getByRole('button', { name: /^More actions for / }).first().click();
+    await page
+      .getByRole('region', { name: 'production' })
+      .getByRole('button', { name: /^More actions for / })
+      .first()
+      .click();
     await page.getByRole('menuitem', { name: 'Disable strategy' }).click();
-    await page.getByRole('link', { name: /^Pending change: change request #\d+ \(Draft\)/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Pending change: change request #\d+ \(Draft\)/ })
+      .first()
+      .click();
     const disabling = page.getByRole('table', { name: /^Change the strategy .* on guarded-flag$/ });
     await disabling.waitFor();
-    expect((await disabling.getByRole('row').allInnerTexts()).slice(1).map((row) => row.replace(/\s+/g, ' ').trim())).toEqual(['disabled false true']);
+    expect(
+      (await disabling.getByRole('row').allInnerTexts()).slice(1).map((row) => row.replace(/\s+/g, ' ').trim()),
+    ).toEqual(['disabled false true']);
     expect(await page.getByText('since this change was drafted').count()).toBe(0);
-    expect((await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag/environments/production/strategies')).body
-      .every((strategy: { disabled: boolean }) => !strategy.disabled)).toBe(true);
+    expect(
+      (
+        await stack.admin.get('/api/admin/projects/guarded/features/guarded-flag/environments/production/strategies')
+      ).body.every((strategy: { disabled: boolean }) => !strategy.disabled),
+    ).toBe(true);
     await screenshot(page, 'change-request-diff');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByLabel('State: Cancelled').waitFor();
@@ -704,19 +895,32 @@ describe('administration in the console', () => {
     await screenshot(page, 'profile-connect-agent');
     await expectNoSeriousViolations('the profile with an agent token');
     const client = new Client({ name: 'browser-story-agent', version: '1.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${secret}` } },
+      }),
+    );
     expect((await client.listTools()).tools.length).toBeGreaterThan(20);
     await client.close();
   });
 
   it("allows an MCP client's OAuth sign-in on the consent page, which sends the code back to the client", async () => {
     const callback = `${receiverUrl}/oauth-callback`;
-    const registered = await httpClient(stack.url).post('/oauth/register', { client_name: 'Story Agent', redirect_uris: [callback] });
+    const registered = await httpClient(stack.url).post('/oauth/register', {
+      client_name: 'Story Agent',
+      redirect_uris: [callback],
+    });
     const verifier = 'b'.repeat(50);
-    await page.goto(`/oauth/authorize?${new URLSearchParams({
-      response_type: 'code', client_id: registered.body.client_id as string, redirect_uri: callback, state: 'story',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
-    })}`);
+    await page.goto(
+      `/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: registered.body.client_id as string,
+        redirect_uri: callback,
+        state: 'story',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      })}`,
+    );
     await page.getByRole('heading', { name: 'Let Story Agent act as you?' }).waitFor();
     // It asked to read and change; the person gives it reading alone.
     await page.getByRole('radio', { name: 'Read only' }).check();
@@ -729,17 +933,33 @@ describe('administration in the console', () => {
     const back = new URL(arrived.path, receiverUrl);
     expect(back.searchParams.get('state')).toBe('story');
     const token = await fetch(`${stack.url}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: callback, client_id: registered.body.client_id as string, code_verifier: verifier }),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: callback,
+        client_id: registered.body.client_id as string,
+        code_verifier: verifier,
+      }),
     });
     const issued = (await token.json()) as { access_token: string; scope: string };
     expect(issued.scope).toBe('mcp:read');
     // Good at the MCP server only, and there for reading.
-    expect((await httpClient(stack.url, { authorization: `Bearer ${issued.access_token}` }).get('/api/admin/user')).status).toBe(403);
+    expect(
+      (await httpClient(stack.url, { authorization: `Bearer ${issued.access_token}` }).get('/api/admin/user')).status,
+    ).toBe(403);
     const agent = new Client({ name: 'Story Agent', version: '1.0' });
-    await agent.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), { requestInit: { headers: { authorization: `Bearer ${issued.access_token}` } } }));
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.url}/api/admin/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${issued.access_token}` } },
+      }),
+    );
     expect((await agent.callTool({ name: 'list_flags', arguments: { project: 'default' } })).isError).toBeFalsy();
-    expect((await agent.callTool({ name: 'create_flag', arguments: { project: 'default', name: 'made-by-a-reader' } })).isError).toBe(true);
+    expect(
+      (await agent.callTool({ name: 'create_flag', arguments: { project: 'default', name: 'made-by-a-reader' } }))
+        .isError,
+    ).toBe(true);
     await agent.close();
 
     // The profile lists it, with what it may do, and disconnects it.
@@ -755,9 +975,20 @@ describe('administration in the console', () => {
     await screenshot(page, 'admin-connected-agents');
     await expectNoSeriousViolations('the connected agents page');
     await page.getByRole('button', { name: 'Disconnect Story Agent of admin' }).click();
-    await page.getByRole('dialog', { name: 'Disconnect Story Agent?' }).getByRole('button', { name: 'Disconnect' }).click();
+    await page
+      .getByRole('dialog', { name: 'Disconnect Story Agent?' })
+      .getByRole('button', { name: 'Disconnect' })
+      .click();
     await page.getByText('No agent is connected.').waitFor();
-    const after = await fetch(`${stack.url}/api/admin/mcp`, { method: 'POST', headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const after = await fetch(`${stack.url}/api/admin/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${issued.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(after.status).toBe(401);
     await page.goto('/profile');
   });
@@ -766,7 +997,10 @@ describe('administration in the console', () => {
     const elsewhere = await loginAs(stack.url, 'admin', 'unleash4all');
     expect((await elsewhere.get('/api/admin/user')).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
-    await page.getByRole('dialog', { name: 'Sign out everywhere?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign out everywhere?' })
+      .getByRole('button', { name: 'Sign out everywhere' })
+      .click();
     await page.waitForURL(/\/login/);
     expect((await elsewhere.get('/api/admin/user')).status).toBe(401);
     await page.goto('/projects');

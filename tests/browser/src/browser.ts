@@ -9,14 +9,21 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   // Root has no user namespace sandbox here; the browser only ever visits the stack the test started.
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }
 
 /** A fresh browser profile (its own cookies) on the stack's address. */
 export async function openPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
@@ -37,9 +44,16 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
-export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; help: string; targets: string[] }[]> {
+export async function seriousViolations(
+  page: Page,
+): Promise<{ id: string; impact: string; help: string; targets: string[] }[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ id: violation.id, impact: violation.impact!, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact!,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
 }

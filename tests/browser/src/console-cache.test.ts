@@ -43,7 +43,10 @@ describe('the console', () => {
     await page.getByRole('heading', { name: 'checkout.new-flow', level: 1 }).waitFor();
     const development = page.getByRole('region', { name: 'development' });
     await development.getByRole('button', { name: 'Add strategy in development' }).click();
-    await page.getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ }).first().waitFor();
+    await page
+      .getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole('menuitem', { name: 'shippingZone' }).count()).toBe(0);
     await page.keyboard.press('Escape');
 

@@ -52,11 +52,24 @@ async function sessionCookie(target: Page): Promise<string> {
 
 beforeAll(async () => {
   stack = await startTestStack();
-  const segment = await stack.admin.post('/api/admin/segments', { name: 'pro-plan', constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] });
+  const segment = await stack.admin.post('/api/admin/segments', {
+    name: 'pro-plan',
+    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }],
+  });
   segmentId = segment.body.id;
   await stack.admin.post('/api/admin/context', { name: 'plan', legalValues: [{ value: 'pro' }, { value: 'free' }] });
-  await stack.admin.post('/api/admin/user-admin', { username: 'vera', password: 'viewer-password-1', rootRole: 'Viewer' });
-  await stack.admin.post('/api/admin/banners', { message: 'Maintenance on Friday at 18:00', variant: 'warning', link: 'dialog', linkText: 'Details', dialog: 'Flags keep being served.' });
+  await stack.admin.post('/api/admin/user-admin', {
+    username: 'vera',
+    password: 'viewer-password-1',
+    rootRole: 'Viewer',
+  });
+  await stack.admin.post('/api/admin/banners', {
+    message: 'Maintenance on Friday at 18:00',
+    variant: 'warning',
+    link: 'dialog',
+    linkText: 'Details',
+    dialog: 'Flags keep being served.',
+  });
   browser = await launchBrowser();
   page = await openPage(browser, stack.url);
 }, 60_000);
@@ -102,7 +115,12 @@ describe('the console', () => {
     await page.getByRole('heading', { name: 'Web shop', level: 1 }).waitFor();
     await page.getByText('No flags yet').waitFor();
     expect((await stack.admin.get('/api/admin/projects/web-shop')).status).toBe(200);
-    const token = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'console-story', type: 'frontend', environment: 'development', projects: ['web-shop'] });
+    const token = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'console-story',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['web-shop'],
+    });
     frontendToken = token.body.secret;
   });
 
@@ -119,7 +137,10 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'checkout' }).waitFor();
     await page.getByRole('button', { name: 'New flag' }).click();
     await page.getByLabel(/^Name/).fill('checkout');
-    await page.getByRole('dialog').getByText(/already exists/).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(/already exists/)
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Create flag' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await screenshot(page, 'project-flags');
@@ -147,12 +168,24 @@ describe('the console', () => {
     await page.keyboard.press('Tab');
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('region', { name: 'development' }).getByRole('group', { name: 'Strategy Gradual rollout' }).getByText('50 % of users').waitFor();
+    await page
+      .getByRole('region', { name: 'development' })
+      .getByRole('group', { name: 'Strategy Gradual rollout' })
+      .getByText('50 % of users')
+      .waitFor();
 
-    const saved = (await stack.admin.get(flagPath)).body.environments.find((environment: { name: string }) => environment.name === 'development');
+    const saved = (await stack.admin.get(flagPath)).body.environments.find(
+      (environment: { name: string }) => environment.name === 'development',
+    );
     expect(saved.strategies).toHaveLength(1);
-    expect(saved.strategies[0]).toMatchObject({ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'checkout' }, segments: [segmentId] });
-    expect(saved.strategies[0].constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: insiders, inverted: false, caseInsensitive: false }]);
+    expect(saved.strategies[0]).toMatchObject({
+      name: 'flexibleRollout',
+      parameters: { rollout: '50', stickiness: 'default', groupId: 'checkout' },
+      segments: [segmentId],
+    });
+    expect(saved.strategies[0].constraints).toEqual([
+      { contextName: 'userId', operator: 'IN', values: insiders, inverted: false, caseInsensitive: false },
+    ]);
   });
 
   it('turns the flag on in development, and the SDKs answer what the console configured', async () => {
@@ -170,11 +203,22 @@ describe('the console', () => {
     expect(expected.filter(Boolean).length).toBeLessThan(75);
     expect(await Promise.all(insiders.map((userId) => frontendAnswer(userId, 'pro')))).toEqual(expected);
     // Outside the segment or outside the constraint: never on.
-    expect(await Promise.all(insiders.map((userId) => frontendAnswer(userId, 'free')))).toEqual(insiders.map(() => false));
-    expect(await Promise.all(outsiders.map((userId) => frontendAnswer(userId, 'pro')))).toEqual(outsiders.map(() => false));
+    expect(await Promise.all(insiders.map((userId) => frontendAnswer(userId, 'free')))).toEqual(
+      insiders.map(() => false),
+    );
+    expect(await Promise.all(outsiders.map((userId) => frontendAnswer(userId, 'pro')))).toEqual(
+      outsiders.map(() => false),
+    );
 
     const firstOut = insiders.find((userId) => !inRollout(userId, 50))!;
-    const client = new UnleashClient({ url: `${stack.url}/api/frontend`, clientKey: frontendToken, appName: 'console-story', refreshInterval: 0, metricsInterval: 0, context: { userId: firstIn, properties: { plan: 'pro' } } });
+    const client = new UnleashClient({
+      url: `${stack.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: 'console-story',
+      refreshInterval: 0,
+      metricsInterval: 0,
+      context: { userId: firstIn, properties: { plan: 'pro' } },
+    });
     await client.start();
     expect(client.isEnabled('checkout')).toBe(true);
     await client.updateContext({ userId: firstOut, properties: { plan: 'pro' } });
@@ -197,8 +241,14 @@ describe('the console', () => {
   });
 
   it('keeps what was typed when a save is refused, with the error beside its field', async () => {
-    const doomed = await stack.admin.post('/api/admin/segments', { name: 'short-lived', constraints: [{ contextName: 'plan', operator: 'IN', values: ['free'] }] });
-    await page.getByRole('region', { name: 'development' }).getByRole('group', { name: 'Strategy Gradual rollout' }).waitFor();
+    const doomed = await stack.admin.post('/api/admin/segments', {
+      name: 'short-lived',
+      constraints: [{ contextName: 'plan', operator: 'IN', values: ['free'] }],
+    });
+    await page
+      .getByRole('region', { name: 'development' })
+      .getByRole('group', { name: 'Strategy Gradual rollout' })
+      .waitFor();
     await page.getByRole('button', { name: 'Add strategy in production' }).click();
     await page.getByRole('menuitem', { name: 'Standard' }).click();
     const dialog = page.getByRole('dialog');
@@ -210,21 +260,33 @@ describe('the console', () => {
     // Someone deletes the segment while this form is open.
     expect((await stack.admin.delete(`/api/admin/segments/${doomed.body.id}`)).status).toBe(204);
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
-    await dialog.getByRole('alert').filter({ hasText: /segment \d+ does not exist/ }).waitFor();
-    await dialog.getByText(/segment \d+ does not exist/).first().waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: /segment \d+ does not exist/ })
+      .waitFor();
+    await dialog
+      .getByText(/segment \d+ does not exist/)
+      .first()
+      .waitFor();
     await dialog.getByRole('tab', { name: 'General' }).click();
     expect(await dialog.getByLabel('Title').inputValue()).toBe('Everyone on the free plan');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const production = (await stack.admin.get(flagPath)).body.environments.find((environment: { name: string }) => environment.name === 'production');
-    expect(production.strategies.map((strategy: { title: string | null }) => strategy.title)).not.toContain('Everyone on the free plan');
+    const production = (await stack.admin.get(flagPath)).body.environments.find(
+      (environment: { name: string }) => environment.name === 'production',
+    );
+    expect(production.strategies.map((strategy: { title: string | null }) => strategy.title)).not.toContain(
+      'Everyone on the free plan',
+    );
   });
 
   it('edits the strategy, and the history shows each change with its diff', async () => {
     // The picture of the flag page in the README, once the notifications of earlier changes have gone.
     await page.getByRole('alert').first().waitFor({ state: 'hidden', timeout: 15_000 });
     await screenshot(page, 'flag-configured');
-    const strategy = page.getByRole('region', { name: 'development' }).getByRole('group', { name: 'Strategy Gradual rollout' });
+    const strategy = page
+      .getByRole('region', { name: 'development' })
+      .getByRole('group', { name: 'Strategy Gradual rollout' });
     await strategy.getByRole('button', { name: 'Edit Gradual rollout' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Rollout percent').fill('60');
@@ -239,7 +301,10 @@ describe('the console', () => {
     await row.waitFor();
     expect(await row.getByRole('cell').allInnerTexts()).toEqual(['parameters.rollout', '50', '60']);
     await page.getByRole('article', { name: 'feature environment enabled by admin' }).first().waitFor();
-    await page.getByRole('article', { name: 'feature strategy add by admin' }).filter({ hasText: 'development' }).waitFor();
+    await page
+      .getByRole('article', { name: 'feature strategy add by admin' })
+      .filter({ hasText: 'development' })
+      .waitFor();
     await page.getByRole('article', { name: 'feature created by admin' }).waitFor();
     await screenshot(page, 'flag-history');
     await expectNoSeriousViolations('the flag history');
@@ -261,7 +326,11 @@ describe('the console', () => {
     const answers = page.getByRole('table', { name: 'Answers' });
     await answers.waitFor();
     const row = answers.getByRole('row').filter({ hasText: 'checkout' });
-    expect((await row.getByRole('cell').allTextContents()).map((text) => text.trim())).toEqual(['▸ checkout', 'on', 'on']);
+    expect((await row.getByRole('cell').allTextContents()).map((text) => text.trim())).toEqual([
+      '▸ checkout',
+      'on',
+      'on',
+    ]);
     await row.getByRole('button', { name: 'Why checkout answers so' }).click();
     await answers.getByText('segment pro-plan').first().waitFor();
     await screenshot(page, 'playground');
@@ -287,29 +356,38 @@ describe('the console', () => {
     await screenshot(viewer, 'flag-as-viewer');
 
     // The server refuses the same change sent with the viewer's session, naming the permission.
-    const refused = await viewer.request.post(`${flagPath}/environments/development/off`, { headers: { origin: stack.url } });
+    const refused = await viewer.request.post(`${flagPath}/environments/development/off`, {
+      headers: { origin: stack.url },
+    });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).message).toContain('UPDATE_FEATURE_ENVIRONMENT');
-    const development = (await stack.admin.get(flagPath)).body.environments.find((environment: { name: string }) => environment.name === 'development');
+    const development = (await stack.admin.get(flagPath)).body.environments.find(
+      (environment: { name: string }) => environment.name === 'development',
+    );
     expect(development.enabled).toBe(true);
     await viewer.context().close();
   });
 
   it('refuses a cross-site write carrying a valid session cookie, and changes nothing', async () => {
     const cookie = await sessionCookie(page);
-    const write = (origin: string, path: string, body?: unknown) => fetch(`${stack.url}${path}`, {
-      method: 'POST',
-      headers: { cookie, origin, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
+    const write = (origin: string, path: string, body?: unknown) =>
+      fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { cookie, origin, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
     const crossSite = await write('https://evil.example', `${flagPath}/environments/development/off`);
     expect(crossSite.status).toBe(403);
     expect(((await crossSite.json()) as { name: string }).name).toBe('NoAccessError');
-    const development = (await stack.admin.get(flagPath)).body.environments.find((environment: { name: string }) => environment.name === 'development');
+    const development = (await stack.admin.get(flagPath)).body.environments.find(
+      (environment: { name: string }) => environment.name === 'development',
+    );
     expect(development.enabled).toBe(true);
     // The same cookie from the console's own origin is accepted: the refusal was about the origin.
     expect((await write(stack.url, '/api/admin/features/validate', { name: 'fresh-name' })).status).toBe(200);
-    expect((await write('https://evil.example', '/api/admin/features/validate', { name: 'fresh-name' })).status).toBe(403);
+    expect((await write('https://evil.example', '/api/admin/features/validate', { name: 'fresh-name' })).status).toBe(
+      403,
+    );
   });
 
   it('brings the user back to sign in when the session ends elsewhere, then to the page they were on', async () => {
@@ -317,7 +395,11 @@ describe('the console', () => {
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
     await expectNoSeriousViolations('the history');
     // Signed out from another tab: the session ends on the server.
-    const ended = await fetch(`${stack.url}/logout`, { method: 'POST', headers: { cookie: await sessionCookie(page), origin: stack.url }, redirect: 'manual' });
+    const ended = await fetch(`${stack.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: await sessionCookie(page), origin: stack.url },
+      redirect: 'manual',
+    });
     expect(ended.status).toBeLessThan(400);
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.waitForURL(/\/login\?redirect=%2Fprojects$/);

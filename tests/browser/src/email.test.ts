@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { eventually, httpClient, resetLinkIn, startSmtpPeer, startTestStack, type SmtpPeer, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  resetLinkIn,
+  startSmtpPeer,
+  startTestStack,
+  type SmtpPeer,
+  type TestStack,
+} from '@bunting/test-stack';
 import { launchBrowser, openPage, screenshot, seriousViolations, signIn } from './browser.ts';
 
 /**
@@ -28,7 +36,9 @@ async function choosePassword(link: string, password: string) {
 
 beforeAll(async () => {
   smtp = await startSmtpPeer();
-  stack = await startTestStack({ env: { EMAIL_HOST: '127.0.0.1', EMAIL_PORT: String(smtp.port), EMAIL_SENDER: 'Flags <flags@example.com>' } });
+  stack = await startTestStack({
+    env: { EMAIL_HOST: '127.0.0.1', EMAIL_PORT: String(smtp.port), EMAIL_SENDER: 'Flags <flags@example.com>' },
+  });
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -57,7 +67,14 @@ describe('e-mail in the console', () => {
     const mail = await eventually(async () => smtp.to('pia@example.com')[0], { timeoutMs: 20_000 });
     expect(mail.subject).toBe('Welcome to Bunting');
     await choosePassword(resetLinkIn(mail)!, 'pia-password-1');
-    expect((await httpClient(stack.url).post('/auth/simple/login', { username: 'pia@example.com', password: 'pia-password-1' })).status).toBe(200);
+    expect(
+      (
+        await httpClient(stack.url).post('/auth/simple/login', {
+          username: 'pia@example.com',
+          password: 'pia-password-1',
+        })
+      ).status,
+    ).toBe(200);
 
     // The admin turns off mail about change requests waiting for them, from their profile.
     await page.goto('/profile');
@@ -69,11 +86,13 @@ describe('e-mail in the console', () => {
     await expectNoSeriousViolations(page, 'the profile');
     await page.reload();
     await page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' }).waitFor();
-    expect(await page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' }).isChecked()).toBe(false);
+    expect(
+      await page.getByRole('switch', { name: 'E-mail me when a change request waits for my review' }).isChecked(),
+    ).toBe(false);
     await page.close();
   });
 
-  it('mails a forgotten password\'s link from the sign-in page', async () => {
+  it("mails a forgotten password's link from the sign-in page", async () => {
     const page = await openPage(browser, stack.url);
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -84,7 +103,10 @@ describe('e-mail in the console', () => {
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     await screenshot(page, 'forgotten-password-sent');
 
-    const mail = await eventually(async () => smtp.to('pia@example.com').find((message) => message.subject === 'Reset your Bunting password'), { timeoutMs: 20_000 });
+    const mail = await eventually(
+      async () => smtp.to('pia@example.com').find((message) => message.subject === 'Reset your Bunting password'),
+      { timeoutMs: 20_000 },
+    );
     await choosePassword(resetLinkIn(mail)!, 'pia-password-2');
     await page.getByRole('link', { name: 'Back to sign-in' }).click();
     await signIn(page, 'pia@example.com', 'pia-password-2');

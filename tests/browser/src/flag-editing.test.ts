@@ -14,7 +14,15 @@ let browser: Browser;
 let page: Page;
 const flagPath = '/api/admin/projects/default/features/editing';
 
-type Strategy = { id: string; name: string; title: string | null; disabled: boolean; parameters: Record<string, string>; constraints: unknown[]; variants: unknown[] };
+type Strategy = {
+  id: string;
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  parameters: Record<string, string>;
+  constraints: unknown[];
+  variants: unknown[];
+};
 async function strategiesIn(environment: string): Promise<Strategy[]> {
   const flag = (await stack.admin.get(flagPath)).body;
   return flag.environments.find((candidate: { name: string }) => candidate.name === environment).strategies;
@@ -31,8 +39,13 @@ beforeAll(async () => {
   stack = await startTestStack();
   await stack.admin.post('/api/admin/projects/default/features', { name: 'editing', type: 'release' });
   await stack.admin.post('/api/admin/projects/default/features', { name: 'parent-flag', type: 'release' });
-  await stack.admin.put('/api/admin/projects/default/features/parent-flag/environments/development/variants', [{ name: 'blue', weight: 0, weightType: 'variable' }]);
-  await stack.admin.post('/api/admin/context', { name: 'country', legalValues: [{ value: 'NO', description: 'Norway' }, { value: 'SE' }, { value: 'DK' }] });
+  await stack.admin.put('/api/admin/projects/default/features/parent-flag/environments/development/variants', [
+    { name: 'blue', weight: 0, weightType: 'variable' },
+  ]);
+  await stack.admin.post('/api/admin/context', {
+    name: 'country',
+    legalValues: [{ value: 'NO', description: 'Norway' }, { value: 'SE' }, { value: 'DK' }],
+  });
   await stack.admin.post('/api/admin/strategies', {
     name: 'regionRollout',
     description: 'Turns the flag on in some regions',
@@ -79,7 +92,10 @@ describe('editing a flag in the console', () => {
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
     await dialog.waitFor({ state: 'hidden' });
     const [saved] = await strategiesIn('development');
-    expect(saved).toMatchObject({ name: 'regionRollout', parameters: { regions: 'north,south', share: '30', limit: '12', beta: 'true', note: 'pilot' } });
+    expect(saved).toMatchObject({
+      name: 'regionRollout',
+      parameters: { regions: 'north,south', share: '30', limit: '12', beta: 'true', note: 'pilot' },
+    });
   });
 
   it('adds constraints of every kind, checking single values before sending them', async () => {
@@ -142,8 +158,21 @@ describe('editing a flag in the console', () => {
     const saved = (await strategiesIn('development')).find((strategy) => strategy.title === 'Nordic testers')!;
     expect(saved.constraints).toEqual([
       { contextName: 'userId', operator: 'NUM_GT', value: '10', values: [], inverted: false, caseInsensitive: false },
-      { contextName: 'appName', operator: 'SEMVER_EQ', value: '2.0.0', values: [], inverted: true, caseInsensitive: false },
-      { contextName: 'userId', operator: 'STR_ENDS_WITH', values: ['@example.com', '@example.org'], inverted: false, caseInsensitive: true },
+      {
+        contextName: 'appName',
+        operator: 'SEMVER_EQ',
+        value: '2.0.0',
+        values: [],
+        inverted: true,
+        caseInsensitive: false,
+      },
+      {
+        contextName: 'userId',
+        operator: 'STR_ENDS_WITH',
+        values: ['@example.com', '@example.org'],
+        inverted: false,
+        caseInsensitive: true,
+      },
       { contextName: 'country', operator: 'IN', values: ['NO', 'SE'], inverted: false, caseInsensitive: false },
       expect.objectContaining({ contextName: 'currentTime', operator: 'DATE_AFTER', inverted: false }),
     ]);
@@ -176,11 +205,17 @@ describe('editing a flag in the console', () => {
     const saved = (await strategiesIn('development')).find((strategy) => strategy.title === 'Nordic testers')!;
     expect(saved.variants).toEqual([
       { name: 'control', weight: 300, weightType: 'fix', stickiness: 'default' },
-      { name: 'treatment', weight: 700, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"colour": "blue"}' } },
+      {
+        name: 'treatment',
+        weight: 700,
+        weightType: 'variable',
+        stickiness: 'default',
+        payload: { type: 'json', value: '{"colour": "blue"}' },
+      },
     ]);
   });
 
-  it('sets the environment\'s variants with an override', async () => {
+  it("sets the environment's variants with an override", async () => {
     await development().getByRole('button', { name: 'Edit variants in development' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Add variant' }).click();
@@ -199,7 +234,14 @@ describe('editing a flag in the console', () => {
     await development().getByRole('table', { name: 'Variants in development' }).getByText('new').waitFor();
     const variants = (await stack.admin.get(`${flagPath}/environments/development/variants`)).body.variants;
     expect(variants).toEqual([
-      { name: 'new', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'number', value: '42' }, overrides: [{ contextName: 'userId', values: ['vip-1'] }] },
+      {
+        name: 'new',
+        weight: 500,
+        weightType: 'variable',
+        stickiness: 'default',
+        payload: { type: 'number', value: '42' },
+        overrides: [{ contextName: 'userId', values: ['vip-1'] }],
+      },
       { name: 'old', weight: 500, weightType: 'variable', stickiness: 'default' },
     ]);
   });
@@ -214,11 +256,16 @@ describe('editing a flag in the console', () => {
     await development().getByRole('button', { name: 'More actions for regionRollout' }).click();
     await page.getByRole('menuitem', { name: 'Disable strategy' }).click();
     await development().getByRole('group', { name: 'Strategy regionRollout' }).getByText('disabled').waitFor();
-    expect((await strategiesIn('development')).find((strategy) => strategy.name === 'regionRollout')!.disabled).toBe(true);
+    expect((await strategiesIn('development')).find((strategy) => strategy.name === 'regionRollout')!.disabled).toBe(
+      true,
+    );
 
     await development().getByRole('button', { name: 'More actions for Nordic testers (Standard)' }).click();
     await page.getByRole('menuitem', { name: 'production' }).click();
-    await page.getByRole('region', { name: 'production' }).getByRole('group', { name: 'Strategy Nordic testers (Standard)' }).waitFor();
+    await page
+      .getByRole('region', { name: 'production' })
+      .getByRole('group', { name: 'Strategy Nordic testers (Standard)' })
+      .waitFor();
     const copied = (await strategiesIn('production')).find((strategy) => strategy.title === 'Nordic testers')!;
     const original = (await strategiesIn('development')).find((strategy) => strategy.title === 'Nordic testers')!;
     expect(copied.id).not.toBe(original.id);
@@ -234,17 +281,24 @@ describe('editing a flag in the console', () => {
     await page.getByLabel('Tag value').fill('checkout-team');
     await page.getByRole('button', { name: 'Add tag' }).click();
     await page.getByText('simple:checkout-team').waitFor();
-    expect((await stack.admin.get('/api/admin/features/editing/tags')).body.tags).toEqual([{ type: 'simple', value: 'checkout-team', color: null }]);
+    expect((await stack.admin.get('/api/admin/features/editing/tags')).body.tags).toEqual([
+      { type: 'simple', value: 'checkout-team', color: null },
+    ]);
 
     await page.getByRole('combobox', { name: 'Parent flag' }).fill('parent');
     await page.getByRole('option', { name: 'parent-flag' }).click();
     // The pills box around the input takes the click that opens the list.
-    await page.getByRole('combobox', { name: 'With variant' }).locator('xpath=ancestor::div[contains(@class, "mantine-MultiSelect-input")]').click();
+    await page
+      .getByRole('combobox', { name: 'With variant' })
+      .locator('xpath=ancestor::div[contains(@class, "mantine-MultiSelect-input")]')
+      .click();
     await page.getByRole('option', { name: 'blue' }).click();
     await page.keyboard.press('Tab');
     await page.getByRole('button', { name: 'Add dependency' }).click();
     await page.getByRole('table', { name: 'Parent flags' }).getByText('must be on with blue').waitFor();
-    expect((await stack.admin.get(flagPath)).body.dependencies).toEqual([{ feature: 'parent-flag', enabled: true, variants: ['blue'] }]);
+    expect((await stack.admin.get(flagPath)).body.dependencies).toEqual([
+      { feature: 'parent-flag', enabled: true, variants: ['blue'] },
+    ]);
     await screenshot(page, 'flag-edited');
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -14,7 +14,10 @@ const clientToken = 'default:development.impact-browser';
 
 /** The values in a chart's data table, by its title. */
 async function chartValues(title: string): Promise<number[]> {
-  const cells = await page.getByRole('table', { name: `${title} data` }).locator('tbody tr td:nth-child(2)').allTextContents();
+  const cells = await page
+    .getByRole('table', { name: `${title} data` })
+    .locator('tbody tr td:nth-child(2)')
+    .allTextContents();
   return cells.filter((cell) => cell !== '').map(Number);
 }
 
@@ -22,10 +25,19 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
   await stack.admin.post('/api/admin/projects/default/features', { name: 'new-checkout', type: 'release' });
   const client = httpClient(stack.url, { authorization: clientToken });
-  const post = (value: number, region: string) => client.post('/api/client/metrics', {
-    appName: 'shop', bucket: { start: 0, stop: 0, toggles: {} },
-    impactMetrics: [{ name: 'checkout_errors', help: 'Checkouts that failed', type: 'counter', samples: [{ labels: { region }, value }] }],
-  });
+  const post = (value: number, region: string) =>
+    client.post('/api/client/metrics', {
+      appName: 'shop',
+      bucket: { start: 0, stop: 0, toggles: {} },
+      impactMetrics: [
+        {
+          name: 'checkout_errors',
+          help: 'Checkouts that failed',
+          type: 'counter',
+          samples: [{ labels: { region }, value }],
+        },
+      ],
+    });
   expect((await post(4, 'eu')).status).toBe(202);
   expect((await post(3, 'us')).status).toBe(202);
   await eventually(async () => (await stack.admin.get('/api/admin/impact-metrics/metadata')).body.metrics.length > 0);
@@ -60,9 +72,20 @@ describe('impact metrics in the console', () => {
 
     await page.getByRole('img', { name: 'Checkout errors' }).waitFor();
     // Only the eu series: 4 errors in the hour, the rest of its minutes at 0.
-    await expect.poll(async () => (await chartValues('Checkout errors')).reduce((sum, value) => sum + value, 0)).toBe(4);
-    const saved = (await stack.admin.get('/api/admin/projects/default/features/new-checkout/impact-metrics/config')).body.configs;
-    expect(saved).toEqual([expect.objectContaining({ title: 'Checkout errors', metricName: 'unleash_counter_checkout_errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: { region: ['eu'] } })]);
+    await expect
+      .poll(async () => (await chartValues('Checkout errors')).reduce((sum, value) => sum + value, 0))
+      .toBe(4);
+    const saved = (await stack.admin.get('/api/admin/projects/default/features/new-checkout/impact-metrics/config'))
+      .body.configs;
+    expect(saved).toEqual([
+      expect.objectContaining({
+        title: 'Checkout errors',
+        metricName: 'unleash_counter_checkout_errors',
+        timeRange: 'hour',
+        aggregationMode: 'count',
+        labelSelectors: { region: ['eu'] },
+      }),
+    ]);
     await screenshot(page, 'flag-impact-chart');
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -76,7 +99,9 @@ describe('impact metrics in the console', () => {
     await page.getByRole('combobox', { name: 'Metric' }).click();
     await page.getByRole('option', { name: 'checkout_errors (counter)' }).click();
     await page.getByRole('img', { name: 'checkout_errors' }).waitFor();
-    await expect.poll(async () => (await chartValues('checkout_errors')).reduce((sum, value) => sum + value, 0)).toBe(7);
+    await expect
+      .poll(async () => (await chartValues('checkout_errors')).reduce((sum, value) => sum + value, 0))
+      .toBe(7);
     await page.getByRole('form', { name: 'External source' }).waitFor();
     await screenshot(page, 'impact-metrics-explorer');
     expect(await seriousViolations(page)).toEqual([]);

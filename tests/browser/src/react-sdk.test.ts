@@ -28,7 +28,8 @@ function serve(root: string): Promise<Server> {
     if (path === '/favicon.ico') return void response.writeHead(204).end();
     const file = join(root, path === '/' ? 'index.html' : path);
     readFile(file).then(
-      (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) =>
+        response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
       () => response.writeHead(404).end(),
     );
   });
@@ -39,13 +40,20 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken } });
   await stack.admin.post(base, { name: 'new-checkout' });
   await stack.admin.post(`${base}/new-checkout/environments/development/strategies`, {
-    name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'new-checkout' },
+    name: 'flexibleRollout',
+    parameters: { rollout: '100', stickiness: 'default', groupId: 'new-checkout' },
     constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }],
   });
   await stack.admin.post(`${base}/new-checkout/environments/development/on`);
   await stack.admin.post(base, { name: 'banner' });
   await stack.admin.put(`${base}/banner/environments/development/variants`, [
-    { name: 'autumn', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'Autumn sale' } },
+    {
+      name: 'autumn',
+      weight: 1000,
+      weightType: 'variable',
+      stickiness: 'default',
+      payload: { type: 'string', value: 'Autumn sale' },
+    },
   ]);
   await stack.admin.post(`${base}/banner/environments/development/on`);
   site = await serve(await buildReactFixture());
@@ -64,8 +72,12 @@ describe('the React SDK in a browser, from another origin', () => {
   it('renders the flags for its context, follows a change within its refresh interval and sends metrics', async () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-    page.on('response', (response) => { if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`); });
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+    });
     await page.goto(`/?api=${encodeURIComponent(stack.url)}&key=${encodeURIComponent(frontendToken)}&user=u7&plan=pro`);
     const flags = page.getByRole('list', { name: 'Flags' });
     await flags.getByText('new-checkout: on').waitFor();
@@ -76,15 +88,20 @@ describe('the React SDK in a browser, from another origin', () => {
     await flags.getByText('new-checkout: off').waitFor({ timeout: 5_000 });
 
     // The SDK's metrics reach insights: the flag's usage names the fixture's application.
-    await eventually(async () => {
-      const { body } = await stack.admin.get('/api/admin/client-metrics/features/banner');
-      return body.seenApplications?.includes('react-fixture');
-    }, { timeoutMs: 15_000 });
+    await eventually(
+      async () => {
+        const { body } = await stack.admin.get('/api/admin/client-metrics/features/banner');
+        return body.seenApplications?.includes('react-fixture');
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(errors).toEqual([]);
   }, 45_000);
 
   it('sees nothing on for a context outside the constraint', async () => {
-    await page.goto(`/?api=${encodeURIComponent(stack.url)}&key=${encodeURIComponent(frontendToken)}&user=u8&plan=free`);
+    await page.goto(
+      `/?api=${encodeURIComponent(stack.url)}&key=${encodeURIComponent(frontendToken)}&user=u8&plan=free`,
+    );
     const flags = page.getByRole('list', { name: 'Flags' });
     await flags.getByText('new-checkout: off').waitFor();
     await flags.getByText('banner: autumn (Autumn sale)').waitFor();

@@ -15,14 +15,23 @@ let client: HttpClient;
 const clientToken = 'default:development.release-browser';
 const planApi = '/api/admin/projects/default/features/new-search/environments/development/release-plans';
 
-const postErrors = (value: number) => client.post('/api/client/metrics', {
-  appName: 'search-app', bucket: { start: 0, stop: 0, toggles: {} },
-  impactMetrics: [{ name: 'search_errors', help: 'Searches that failed', type: 'counter', samples: [{ value }] }],
-});
+const postErrors = (value: number) =>
+  client.post('/api/client/metrics', {
+    appName: 'search-app',
+    bucket: { start: 0, stop: 0, toggles: {} },
+    impactMetrics: [{ name: 'search_errors', help: 'Searches that failed', type: 'counter', samples: [{ value }] }],
+  });
 const expectAccessible = async (where: string) => expect(await seriousViolations(page), where).toEqual([]);
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, RELEASE_PLAN_MINUTE_MS: '1000', PROGRESSION_SCHEDULER_MS: '100', SAFEGUARD_EVALUATION_MS: '300' } });
+  stack = await startTestStack({
+    env: {
+      INIT_CLIENT_API_TOKENS: clientToken,
+      RELEASE_PLAN_MINUTE_MS: '1000',
+      PROGRESSION_SCHEDULER_MS: '100',
+      SAFEGUARD_EVALUATION_MS: '300',
+    },
+  });
   client = httpClient(stack.url, { authorization: clientToken });
   await stack.admin.post('/api/admin/projects/default/features', { name: 'new-search', type: 'release' });
   expect((await postErrors(0)).status).toBe(202);
@@ -44,7 +53,10 @@ describe('a release in the console', () => {
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Search rollout');
     await page.getByRole('textbox', { name: 'Name of milestone 1' }).fill('Internal');
     await page.getByRole('button', { name: 'Add strategy to milestone 1' }).click();
-    await page.getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ }).first().click();
+    await page
+      .getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ })
+      .first()
+      .click();
     let dialog = page.getByRole('dialog', { name: /in Internal/ });
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -53,7 +65,10 @@ describe('a release in the console', () => {
     await page.getByRole('textbox', { name: 'Minutes before milestone 2 of milestone 1' }).fill('1');
     await page.getByRole('textbox', { name: 'Name of milestone 2' }).fill('Everyone');
     await page.getByRole('button', { name: 'Add strategy to milestone 2' }).click();
-    await page.getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ }).first().click();
+    await page
+      .getByRole('menuitem', { name: /Gradual rollout|flexibleRollout/ })
+      .first()
+      .click();
     dialog = page.getByRole('dialog', { name: /in Everyone/ });
     await dialog.getByRole('button', { name: 'Save strategy' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -62,14 +77,25 @@ describe('a release in the console', () => {
     await page.getByRole('button', { name: 'Save release template' }).click();
     await page.getByRole('table', { name: 'Release templates' }).getByText('Search rollout').waitFor();
     const [template] = (await stack.admin.get('/api/admin/release-plan-templates')).body;
-    expect(template.milestones.map((milestone: { name: string; transitionCondition: unknown }) => [milestone.name, milestone.transitionCondition])).toEqual([['Internal', { intervalMinutes: 1 }], ['Everyone', null]]);
+    expect(
+      template.milestones.map((milestone: { name: string; transitionCondition: unknown }) => [
+        milestone.name,
+        milestone.transitionCondition,
+      ]),
+    ).toEqual([
+      ['Internal', { intervalMinutes: 1 }],
+      ['Everyone', null],
+    ]);
   });
 
   it('applies it to a flag, where it waits until the flag is switched on, then serves its first milestone', async () => {
     await page.goto('/projects/default/features/new-search');
     const development = page.getByRole('region', { name: 'development' });
     await development.getByRole('button', { name: 'Apply release template in development' }).click();
-    await page.getByRole('dialog', { name: 'Apply a release template' }).getByRole('button', { name: 'Apply template' }).click();
+    await page
+      .getByRole('dialog', { name: 'Apply a release template' })
+      .getByRole('button', { name: 'Apply template' })
+      .click();
     await development.getByText(/Waiting: the first milestone starts/).waitFor();
     await development.getByRole('switch', { name: /development/ }).click();
     await development.getByRole('listitem', { name: 'Internal: active' }).waitFor();
@@ -85,17 +111,26 @@ describe('a release in the console', () => {
     await dialog.getByRole('combobox', { name: 'Metric' }).click();
     await page.getByRole('option', { name: 'search_errors (counter)' }).click();
     await dialog.getByRole('textbox', { name: 'Threshold' }).fill('5');
-    await dialog.getByRole('img', { name: 'Watched metric' }).or(dialog.getByText('No values in this range yet.')).first().waitFor();
+    await dialog
+      .getByRole('img', { name: 'Watched metric' })
+      .or(dialog.getByText('No values in this range yet.'))
+      .first()
+      .waitFor();
     await screenshot(page, 'safeguard-form');
     await dialog.getByRole('button', { name: 'Save safeguard' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect((await postErrors(9)).status).toBe(202);
     const paused = development.getByRole('status').filter({ hasText: /Paused at/ });
     await paused.waitFor({ timeout: 20_000 });
-    await expect.poll(async () => (await stack.admin.get(planApi)).body[0].safeguards[0].triggeredValue).toBeGreaterThan(5);
+    await expect
+      .poll(async () => (await stack.admin.get(planApi)).body[0].safeguards[0].triggeredValue)
+      .toBeGreaterThan(5);
     await development.getByText(/tripped at/).waitFor();
     // The chart under the safeguard catches up on its next refresh and draws the errors that tripped it.
-    await development.getByRole('table', { name: "search_errors, with the safeguard's threshold data" }).getByRole('cell', { name: '9', exact: true }).waitFor({ state: 'attached', timeout: 30_000 });
+    await development
+      .getByRole('table', { name: "search_errors, with the safeguard's threshold data" })
+      .getByRole('cell', { name: '9', exact: true })
+      .waitFor({ state: 'attached', timeout: 30_000 });
     await screenshot(page, 'release-plan-paused');
     await expectAccessible('a paused release plan');
 

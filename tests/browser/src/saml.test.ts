@@ -54,7 +54,10 @@ describe('SAML in the console', () => {
     await screenshot(person, 'login-with-saml');
     await person.getByRole('link', { name: /SAML/ }).click();
     await person.waitForURL(/\/projects$/);
-    const users = (await stack.admin.get('/api/admin/user-admin')).body.users as { email?: string; name: string | null }[];
+    const users = (await stack.admin.get('/api/admin/user-admin')).body.users as {
+      email?: string;
+      name: string | null;
+    }[];
     expect(users.find((user) => user.email === 'grace@example.com')?.name).toBe('Grace');
     await person.close();
     await admin.close();

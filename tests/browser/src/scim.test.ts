@@ -39,10 +39,27 @@ describe('SCIM in the console', () => {
     await expectNoSeriousViolations('the sign-in settings with SCIM');
 
     // The provider, as Okta does it.
-    const provider = httpClient(stack.url, { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' });
-    const user = await provider.post('/scim/v2/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'kai@example.com', displayName: 'Kai', emails: [{ value: 'kai@example.com', primary: true }], active: true });
+    const provider = httpClient(stack.url, {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/scim+json',
+    });
+    const user = await provider.post('/scim/v2/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'kai@example.com',
+      displayName: 'Kai',
+      emails: [{ value: 'kai@example.com', primary: true }],
+      active: true,
+    });
     expect(user.status).toBe(201);
-    expect((await provider.post('/scim/v2/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Platform', members: [{ value: user.body.id }] })).status).toBe(201);
+    expect(
+      (
+        await provider.post('/scim/v2/Groups', {
+          schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+          displayName: 'Platform',
+          members: [{ value: user.body.id }],
+        })
+      ).status,
+    ).toBe(201);
 
     await page.getByRole('tab', { name: 'Users' }).click();
     const row = page.getByRole('row', { name: /Kai/ });
@@ -51,7 +68,10 @@ describe('SCIM in the console', () => {
     expect(await page.getByRole('combobox', { name: 'Root role of Kai' }).isDisabled()).toBe(false);
     await screenshot(page, 'scim-users');
     await page.getByRole('tab', { name: 'Groups' }).click();
-    await page.getByRole('row', { name: /Platform/ }).getByText('SCIM', { exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /Platform/ })
+      .getByText('SCIM', { exact: true })
+      .waitFor();
     await expectNoSeriousViolations('the groups with a SCIM group');
   });
 });

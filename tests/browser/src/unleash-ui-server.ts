@@ -22,9 +22,17 @@ export function unleashUiBuild(): string {
 }
 
 const TYPES: Record<string, string> = {
-  '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.ico': 'image/x-icon', '.gif': 'image/gif', '.json': 'application/json', '.woff2': 'font/woff2',
-  '.jpg': 'image/jpeg', '.webp': 'image/webp',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.gif': 'image/gif',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
 };
 
 /** Paths Unleash's server answers itself; everything else is the UI's (files, or index.html for its routes). */
@@ -44,13 +52,19 @@ export async function startUnleashUi(buntingUrl: string) {
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const path = incoming.url ?? '/';
     if (API.test(path)) {
-      const upstream = forward({
-        host: target.hostname, port: target.port, method: incoming.method, path,
-        headers: { ...incoming.headers, 'x-forwarded-host': incoming.headers.host ?? '' },
-      }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const upstream = forward(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path,
+          headers: { ...incoming.headers, 'x-forwarded-host': incoming.headers.host ?? '' },
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       upstream.on('error', () => outgoing.writeHead(502).end());
       incoming.pipe(upstream);
       return;
@@ -66,6 +80,10 @@ export async function startUnleashUi(buntingUrl: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

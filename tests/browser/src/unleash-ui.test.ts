@@ -22,16 +22,24 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await openPage(browser, ui.url);
   // This machine is offline: the UI's web fonts (Google) and avatars (Gravatar, as Unleash links them) get empty stand-ins.
-  await page.route(/^https:\/\/(fonts\.googleapis\.com|fonts\.gstatic\.com|gravatar\.com)\//, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '' }));
-  await page.route((url) => !url.href.startsWith(ui.url) && !/^(fonts\.googleapis\.com|fonts\.gstatic\.com|gravatar\.com)$/.test(url.host), (route) => {
-    problems.push(`request outside the stack: ${route.request().url()}`);
-    return route.abort();
-  });
+  await page.route(/^https:\/\/(fonts\.googleapis\.com|fonts\.gstatic\.com|gravatar\.com)\//, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/plain', body: '' }),
+  );
+  await page.route(
+    (url) =>
+      !url.href.startsWith(ui.url) && !/^(fonts\.googleapis\.com|fonts\.gstatic\.com|gravatar\.com)$/.test(url.host),
+    (route) => {
+      problems.push(`request outside the stack: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
   // React reports an error it recovered from with the error behind it as `cause`; the page tells it to the console.
-  await page.addInitScript(() => window.addEventListener('error', (event) => {
-    const cause = (event.error as { cause?: unknown } | undefined)?.cause;
-    if (cause) console.error(`cause: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }));
+  await page.addInitScript(() =>
+    window.addEventListener('error', (event) => {
+      const cause = (event.error as { cause?: unknown } | undefined)?.cause;
+      if (cause) console.error(`cause: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }),
+  );
   page.on('pageerror', (error) => {
     // React's #520 is an error it recovered from; what matters is its cause, reported separately above.
     if (!/Minified React error #520/.test(error.message)) problems.push(`page error: ${error.message}`);
@@ -47,7 +55,8 @@ beforeAll(async () => {
   page.on('response', (response) => {
     const status = response.status();
     // Before signing in the UI asks who is signed in and learns from the 401 how to sign in, as on Unleash.
-    if (status >= 400 && !(status === 401 && !signedIn)) problems.push(`${status} ${response.request().method()} ${response.url().replace(ui.url, '')}`);
+    if (status >= 400 && !(status === 401 && !signedIn))
+      problems.push(`${status} ${response.request().method()} ${response.url().replace(ui.url, '')}`);
   });
 }, 60_000);
 
@@ -69,8 +78,14 @@ async function expectHealthy(name: string) {
 describe("Unleash's web UI against Bunting", () => {
   it('signs in through its own form', async () => {
     await page.goto('/');
-    await page.getByLabel(/username|email/i).first().fill('admin');
-    await page.getByLabel(/password/i).first().fill('unleash4all');
+    await page
+      .getByLabel(/username|email/i)
+      .first()
+      .fill('admin');
+    await page
+      .getByLabel(/password/i)
+      .first()
+      .fill('unleash4all');
     await page.getByRole('button', { name: /log in|sign in/i }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     signedIn = true;
@@ -78,7 +93,14 @@ describe("Unleash's web UI against Bunting", () => {
   });
 
   it('opens the projects list, a project and a flag', async () => {
-    expect((await stack.admin.post('/api/admin/projects/default/features', { name: 'ui-flag', description: 'through Unleash UI' })).status).toBe(201);
+    expect(
+      (
+        await stack.admin.post('/api/admin/projects/default/features', {
+          name: 'ui-flag',
+          description: 'through Unleash UI',
+        })
+      ).status,
+    ).toBe(201);
     await page.goto('/projects');
     await expectHealthy('projects');
     await page.goto('/projects/default');
@@ -91,9 +113,16 @@ describe("Unleash's web UI against Bunting", () => {
 
   it('switches the flag on in development', async () => {
     const flag = () => stack.admin.get('/api/admin/projects/default/features/ui-flag');
-    expect((await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development').enabled).toBe(false);
+    expect(
+      (await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development')
+        .enabled,
+    ).toBe(false);
     await page.getByRole('switch', { name: 'development', exact: true }).click();
-    await eventually(async () => (await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development').enabled === true);
+    await eventually(
+      async () =>
+        (await flag()).body.environments.find((environment: { name: string }) => environment.name === 'development')
+          .enabled === true,
+    );
     await expectHealthy('flag-on');
   });
 
@@ -103,7 +132,10 @@ describe("Unleash's web UI against Bunting", () => {
     await page.getByRole('button', { name: 'Add strategy' }).first().click();
     expect(new URL(page.url()).searchParams.get('environmentId') ?? 'the strategy menu').toBe('the strategy menu');
     // Each card's Configure button shows on hover; the nearest ancestor of the title holding a button is the card.
-    const card = page.getByRole('dialog').getByText('Gradual rollout', { exact: true }).locator('xpath=ancestor::*[.//button][1]');
+    const card = page
+      .getByRole('dialog')
+      .getByText('Gradual rollout', { exact: true })
+      .locator('xpath=ancestor::*[.//button][1]');
     await card.hover();
     await card.getByRole('button', { name: 'Configure' }).click();
     await page.locator('#title-input').fill('Ada only');
@@ -122,11 +154,14 @@ describe("Unleash's web UI against Bunting", () => {
     await page.getByRole('button', { name: 'Save strategy' }).click();
 
     const strategies = await eventually(async () => {
-      const found = (await stack.admin.get('/api/admin/projects/default/features/ui-flag/environments/development/strategies')).body as { title?: string; name: string; constraints: unknown[]; parameters: Record<string, string> }[];
+      const found = (
+        await stack.admin.get('/api/admin/projects/default/features/ui-flag/environments/development/strategies')
+      ).body as { title?: string; name: string; constraints: unknown[]; parameters: Record<string, string> }[];
       return found.some((strategy) => strategy.title === 'Ada only') && found;
     });
     expect(strategies.find((strategy) => strategy.title === 'Ada only')).toMatchObject({
-      name: 'flexibleRollout', parameters: { rollout: '100' },
+      name: 'flexibleRollout',
+      parameters: { rollout: '100' },
       constraints: [expect.objectContaining({ contextName: 'userId', operator: 'IN', values: ['ada'] })],
     });
     await expectHealthy('strategy-saved');
@@ -135,8 +170,18 @@ describe("Unleash's web UI against Bunting", () => {
     // removing that through the API leaves the constraint deciding.
     const sdk = httpClient(stack.url, { authorization: frontendToken });
     const defaultStrategy = strategies.find((strategy) => strategy.title !== 'Ada only') as { id?: string } | undefined;
-    if (defaultStrategy?.id) expect((await stack.admin.delete(`/api/admin/projects/default/features/ui-flag/environments/development/strategies/${defaultStrategy.id}`)).status).toBe(200);
-    const sees = async (userId: string) => ((await sdk.get(`/api/frontend?userId=${userId}`)).body.toggles as { name: string }[]).some((toggle) => toggle.name === 'ui-flag');
+    if (defaultStrategy?.id)
+      expect(
+        (
+          await stack.admin.delete(
+            `/api/admin/projects/default/features/ui-flag/environments/development/strategies/${defaultStrategy.id}`,
+          )
+        ).status,
+      ).toBe(200);
+    const sees = async (userId: string) =>
+      ((await sdk.get(`/api/frontend?userId=${userId}`)).body.toggles as { name: string }[]).some(
+        (toggle) => toggle.name === 'ui-flag',
+      );
     await eventually(async () => (await sees('ada')) && !(await sees('bob')));
   });
 
@@ -157,12 +202,36 @@ describe("Unleash's web UI against Bunting", () => {
     // Every page the open-source UI links to, beyond the journey above (enterprise, cloud and billing pages are hidden
     // there and not listed).
     const pages = [
-      '/personal', '/search', '/playground', '/strategies', '/tag-types', '/applications', '/archive', '/integrations', '/profile',
-      '/context/create', '/segments/create', '/admin/users', '/admin/roles', '/admin/groups', '/admin/service-accounts',
-      '/admin/cors', '/admin/auth', '/admin/instance', '/admin/network', '/admin/maintenance', '/admin/banners', '/admin/logins',
-      '/projects/default/settings', '/projects/default/settings/environments', '/projects/default/settings/access',
-      '/projects/default/settings/api-access', '/projects/default/health', '/projects/default/features/ui-flag/metrics',
-      '/projects/default/features/ui-flag/settings', '/projects/default/features/ui-flag/logs',
+      '/personal',
+      '/search',
+      '/playground',
+      '/strategies',
+      '/tag-types',
+      '/applications',
+      '/archive',
+      '/integrations',
+      '/profile',
+      '/context/create',
+      '/segments/create',
+      '/admin/users',
+      '/admin/roles',
+      '/admin/groups',
+      '/admin/service-accounts',
+      '/admin/cors',
+      '/admin/auth',
+      '/admin/instance',
+      '/admin/network',
+      '/admin/maintenance',
+      '/admin/banners',
+      '/admin/logins',
+      '/projects/default/settings',
+      '/projects/default/settings/environments',
+      '/projects/default/settings/access',
+      '/projects/default/settings/api-access',
+      '/projects/default/health',
+      '/projects/default/features/ui-flag/metrics',
+      '/projects/default/features/ui-flag/settings',
+      '/projects/default/features/ui-flag/logs',
     ];
     const failed: Record<string, string[]> = {};
     for (const path of pages) {

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, isolate, loginAs, startServiceProcess, type HttpClient, type Isolation, type ServiceProcess } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  isolate,
+  loginAs,
+  startServiceProcess,
+  type HttpClient,
+  type Isolation,
+  type ServiceProcess,
+} from '@bunting/test-stack';
 
 /**
  * Four eyes on production, with admin-api running as two replicas (two all-in-one processes on one database and
@@ -34,30 +43,49 @@ const frontendSees = async (url: string, flag: string) => {
 /** Events of one type about one change request, as the event log holds them. */
 async function eventsOf(type: string, changeRequestId: number) {
   const { body } = await admin.get('/api/admin/events?project=default');
-  return (body.events as { type: string; data: { changeRequestId?: number } | null }[]).filter((event) => event.type === type && event.data?.changeRequestId === changeRequestId);
+  return (body.events as { type: string; data: { changeRequestId?: number } | null }[]).filter(
+    (event) => event.type === type && event.data?.changeRequestId === changeRequestId,
+  );
 }
 
 async function approvedRequest(editor: HttpClient, reviewers: HttpClient[], flag: string) {
   const draft = await editor.post(`${project}/environments/production/change-requests`, [
-    { feature: flag, action: 'addStrategy', payload: { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: flag }, constraints: [] } },
+    {
+      feature: flag,
+      action: 'addStrategy',
+      payload: {
+        name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'default', groupId: flag },
+        constraints: [],
+      },
+    },
     { feature: flag, action: 'updateEnabled', payload: { enabled: true } },
   ]);
   expect(draft.status).toBe(200);
   const id = draft.body.id as number;
   expect((await editor.put(`${project}/change-requests/${id}/state`, { state: 'In review' })).status).toBe(200);
-  for (const reviewer of reviewers) expect((await reviewer.put(`${project}/change-requests/${id}/state`, { state: 'Approved' })).status).toBe(200);
+  for (const reviewer of reviewers)
+    expect((await reviewer.put(`${project}/change-requests/${id}/state`, { state: 'Approved' })).status).toBe(200);
   expect((await editor.get(`${project}/change-requests/${id}`)).body.state).toBe('Approved');
   return id;
 }
 
 beforeAll(async () => {
   isolation = await isolate();
-  env = { ...isolation.env, INIT_ADMIN_API_TOKENS: adminToken, INIT_FRONTEND_API_TOKENS: frontendToken, CHANGE_REQUEST_SCHEDULER_MS: '100' };
+  env = {
+    ...isolation.env,
+    INIT_ADMIN_API_TOKENS: adminToken,
+    INIT_FRONTEND_API_TOKENS: frontendToken,
+    CHANGE_REQUEST_SCHEDULER_MS: '100',
+  };
   await startReplicas();
   for (const username of ['editor', 'reviewer-one', 'reviewer-two']) {
     await admin.post('/api/admin/user-admin', { username, password: 'a-long-password', rootRole: 'Editor' });
   }
-  await admin.put(`${project}/environments/production/change-requests/config`, { changeRequestsEnabled: true, requiredApprovals: 2 });
+  await admin.put(`${project}/environments/production/change-requests/config`, {
+    changeRequestsEnabled: true,
+    requiredApprovals: 2,
+  });
   for (const name of ['checkout', 'scheduled', 'while-down']) await admin.post(`${project}/features`, { name });
 }, 90_000);
 
@@ -66,7 +94,8 @@ afterAll(async () => {
   await isolation?.cleanup();
 });
 
-const signIn = (url: string) => Promise.all(['editor', 'reviewer-one', 'reviewer-two'].map((username) => loginAs(url, username, 'a-long-password')));
+const signIn = (url: string) =>
+  Promise.all(['editor', 'reviewer-one', 'reviewer-two'].map((username) => loginAs(url, username, 'a-long-password')));
 
 describe('change requests on production', () => {
   it('an editor proposes, two others approve, it is applied, and the SDK edge serves it', async () => {
@@ -82,17 +111,25 @@ describe('change requests on production', () => {
     await eventually(async () => (await eventsOf('change-request-applied', id)).length === 1);
   });
 
-  it('a scheduled request is applied once by the two replicas\' schedulers', async () => {
+  it("a scheduled request is applied once by the two replicas' schedulers", async () => {
     const [editor, one, two] = await signIn(replicas[0]!.url);
     const id = await approvedRequest(editor!, [one!, two!], 'scheduled');
     const at = new Date(Date.now() + 2_000).toISOString();
-    expect((await one!.put(`${project}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: at })).body.state).toBe('Scheduled');
-    await eventually(async () => (await editor!.get(`${project}/change-requests/${id}`)).body.state === 'Applied', { timeoutMs: 15_000 });
+    expect(
+      (await one!.put(`${project}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: at })).body.state,
+    ).toBe('Scheduled');
+    await eventually(async () => (await editor!.get(`${project}/change-requests/${id}`)).body.state === 'Applied', {
+      timeoutMs: 15_000,
+    });
     await eventually(() => frontendSees(replicas[1]!.url, 'scheduled'), { timeoutMs: 10_000 });
-    await eventually(async () => (await eventsOf('change-request-scheduled-application-success', id)).length === 1, { timeoutMs: 10_000 });
+    await eventually(async () => (await eventsOf('change-request-scheduled-application-success', id)).length === 1, {
+      timeoutMs: 10_000,
+    });
     expect(await eventsOf('change-request-applied', id)).toHaveLength(1);
-    const enabled = (await admin.get('/api/admin/events/scheduled')).body.events
-      .filter((event: { type: string; environment: string }) => event.type === 'feature-environment-enabled' && event.environment === 'production');
+    const enabled = (await admin.get('/api/admin/events/scheduled')).body.events.filter(
+      (event: { type: string; environment: string }) =>
+        event.type === 'feature-environment-enabled' && event.environment === 'production',
+    );
     expect(enabled).toHaveLength(1);
   });
 
@@ -100,18 +137,26 @@ describe('change requests on production', () => {
     const [editor, one, two] = await signIn(replicas[0]!.url);
     const id = await approvedRequest(editor!, [one!, two!], 'while-down');
     const at = Date.now() + 3_000;
-    await one!.put(`${project}/change-requests/${id}/state`, { state: 'Scheduled', scheduledAt: new Date(at).toISOString() });
+    await one!.put(`${project}/change-requests/${id}/state`, {
+      state: 'Scheduled',
+      scheduledAt: new Date(at).toISOString(),
+    });
     await stopReplicas();
     // Down over the scheduled time; waiting for the clock here is the point of the test.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now()) + 500));
     const restarted = new Date().toISOString();
     await startReplicas();
-    await eventually(async () => (await admin.get(`${project}/change-requests/${id}`)).body.state === 'Applied', { timeoutMs: 15_000 });
+    await eventually(async () => (await admin.get(`${project}/change-requests/${id}`)).body.state === 'Applied', {
+      timeoutMs: 15_000,
+    });
     await eventually(() => frontendSees(replicas[0]!.url, 'while-down'), { timeoutMs: 10_000 });
-    const [success] = await eventually(async () => {
-      const events = await eventsOf('change-request-scheduled-application-success', id);
-      return events.length === 1 && events;
-    }, { timeoutMs: 10_000 });
+    const [success] = await eventually(
+      async () => {
+        const events = await eventsOf('change-request-scheduled-application-success', id);
+        return events.length === 1 && events;
+      },
+      { timeoutMs: 10_000 },
+    );
     // Applied by the restarted processes, not by one still running when the time came.
     expect((success as unknown as { createdAt: string }).createdAt >= restarted).toBe(true);
     expect(await eventsOf('change-request-applied', id)).toHaveLength(1);

@@ -37,9 +37,20 @@ const REFUSED: Record<string, Record<string, string>> = {
   '14': { 'F8.invalidSemverWithLeadingV': 'a version that is not semver ("v2.0.0")' },
   '15': { 'F9.withMissingSegment': 'a segment that does not exist' },
   '17': { 'parents.not.exist.child.enabled': 'a dependency on a flag that does not exist' },
-  '18': { 'Feature.UTF-8.Hellø_Wørld': 'a name that is not URL friendly', 'Feature.UTF-8.😊_φriend_你好_🌍': 'a name that is not URL friendly' },
-  '21': { 'invalid-regex-defaults-to-false': NOT_RE2, 'R90.reject_lookahead': NOT_RE2, 'R91.reject_backreference': NOT_RE2 },
-  '22': { 'CIDR.mixed.values': NOT_AN_ADDRESS, 'CIDR.invalid.only': NOT_AN_ADDRESS, 'CIDR.ipv6.mixed.values': NOT_AN_ADDRESS },
+  '18': {
+    'Feature.UTF-8.Hellø_Wørld': 'a name that is not URL friendly',
+    'Feature.UTF-8.😊_φriend_你好_🌍': 'a name that is not URL friendly',
+  },
+  '21': {
+    'invalid-regex-defaults-to-false': NOT_RE2,
+    'R90.reject_lookahead': NOT_RE2,
+    'R91.reject_backreference': NOT_RE2,
+  },
+  '22': {
+    'CIDR.mixed.values': NOT_AN_ADDRESS,
+    'CIDR.invalid.only': NOT_AN_ADDRESS,
+    'CIDR.ipv6.mixed.values': NOT_AN_ADDRESS,
+  },
 };
 /** Flags the admin API would hold only in part (one link of a cycle or chain): their dependencies are not asked for. */
 const PARTLY: Record<string, string> = {
@@ -53,7 +64,11 @@ const PARTLY: Record<string, string> = {
  * isEnabled cases still run.
  */
 const WEIGHTS_NOT_HELD = new Set([
-  'Feature.Variants.C', 'Feature.Variants.D', 'Feature.Variants.override.D', 'Feature.flexible.rollout.custom.stickiness_100', 'F9.globalSegmentOn',
+  'Feature.Variants.C',
+  'Feature.Variants.D',
+  'Feature.Variants.override.D',
+  'Feature.flexible.rollout.custom.stickiness_100',
+  'F9.globalSegmentOn',
   'Feature.strategy.variants.stickiness',
 ]);
 
@@ -75,8 +90,18 @@ function foldEvents(events: readonly Json[]) {
   return { features: [...features.values()], segments: [...segments.values()] };
 }
 
-const BUILT_IN = new Set(['default', 'userWithId', 'gradualRolloutUserId', 'gradualRolloutSessionId', 'gradualRolloutRandom', 'remoteAddress', 'flexibleRollout', 'applicationHostname']);
-const text = (parameters: Json | undefined) => Object.fromEntries(Object.entries(parameters ?? {}).map(([name, value]) => [name, String(value)]));
+const BUILT_IN = new Set([
+  'default',
+  'userWithId',
+  'gradualRolloutUserId',
+  'gradualRolloutSessionId',
+  'gradualRolloutRandom',
+  'remoteAddress',
+  'flexibleRollout',
+  'applicationHostname',
+]);
+const text = (parameters: Json | undefined) =>
+  Object.fromEntries(Object.entries(parameters ?? {}).map(([name, value]) => [name, String(value)]));
 
 /**
  * Variants as the client API states them, made for the admin API: untyped variants are variable (the admin API
@@ -84,47 +109,86 @@ const text = (parameters: Json | undefined) => Object.fromEntries(Object.entries
  * the spec's weights are not such a spread (two of weight 1, four of 25), SDKs pick between them differently, so
  * those flags' variant cases are listed below as not expressible.
  */
-const variantsOf = (variants: Json[] | undefined) => (variants ?? []).map((variant) => ({ ...variant, weightType: variant.weightType ?? 'variable', stickiness: variant.stickiness ?? 'default' }));
+const variantsOf = (variants: Json[] | undefined) =>
+  (variants ?? []).map((variant) => ({
+    ...variant,
+    weightType: variant.weightType ?? 'variable',
+    stickiness: variant.stickiness ?? 'default',
+  }));
 
 /** Builds one file's state in its own project through the admin API; answers what the API refused, by flag. */
 const flag = (feature: Json): string => feature.name;
 
-async function build(admin: HttpClient, project: string, state: { features: Json[]; segments: Json[] }): Promise<Map<string, string>> {
+async function build(
+  admin: HttpClient,
+  project: string,
+  state: { features: Json[]; segments: Json[] },
+): Promise<Map<string, string>> {
   const refused = new Map<string, string>();
   const must = (flag: string, what: string, reply: { status: number; text: string }) => {
-    if (reply.status >= 300 && !refused.has(flag)) refused.set(flag, `${what}: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status >= 300 && !refused.has(flag))
+      refused.set(flag, `${what}: ${reply.status} ${reply.text.slice(0, 200)}`);
   };
   const segmentIds = new Map<number, number>();
   for (const segment of state.segments) {
-    const created = await admin.post('/api/admin/segments', { name: `${project}-${segment.name ?? segment.id}`, constraints: segment.constraints ?? [], project });
+    const created = await admin.post('/api/admin/segments', {
+      name: `${project}-${segment.name ?? segment.id}`,
+      constraints: segment.constraints ?? [],
+      project,
+    });
     segmentIds.set(segment.id, created.body.id);
   }
   const base = `/api/admin/projects/${project}/features`;
   for (const feature of state.features) {
     for (const strategy of feature.strategies ?? []) {
       if (BUILT_IN.has(strategy.name)) continue;
-      await admin.post('/api/admin/strategies', { name: strategy.name, parameters: Object.keys(strategy.parameters ?? {}).map((name) => ({ name, type: 'string', required: false })) });
+      await admin.post('/api/admin/strategies', {
+        name: strategy.name,
+        parameters: Object.keys(strategy.parameters ?? {}).map((name) => ({ name, type: 'string', required: false })),
+      });
     }
     // The first refusal of a flag is its reason; what follows from it (nothing to enable) is not.
-    must(feature.name, 'create', await admin.post(base, { name: feature.name, description: feature.description ?? '', impressionData: feature.impressionData ?? false }));
+    must(
+      feature.name,
+      'create',
+      await admin.post(base, {
+        name: feature.name,
+        description: feature.description ?? '',
+        impressionData: feature.impressionData ?? false,
+      }),
+    );
     const at = `${base}/${encodeURIComponent(feature.name)}/environments/development`;
     for (const strategy of feature.strategies ?? []) {
-      must(feature.name, `strategy ${strategy.name}`, await admin.post(`${at}/strategies`, {
-        name: strategy.name,
-        parameters: text(strategy.parameters),
-        constraints: strategy.constraints ?? [],
-        segments: (strategy.segments ?? []).map((id: number) => segmentIds.get(id)),
-        variants: variantsOf(strategy.variants),
-      }));
+      must(
+        feature.name,
+        `strategy ${strategy.name}`,
+        await admin.post(`${at}/strategies`, {
+          name: strategy.name,
+          parameters: text(strategy.parameters),
+          constraints: strategy.constraints ?? [],
+          segments: (strategy.segments ?? []).map((id: number) => segmentIds.get(id)),
+          variants: variantsOf(strategy.variants),
+        }),
+      );
     }
-    if (feature.variants?.length) must(feature.name, 'variants', await admin.put(`${at}/variants`, variantsOf(feature.variants)));
+    if (feature.variants?.length)
+      must(feature.name, 'variants', await admin.put(`${at}/variants`, variantsOf(feature.variants)));
   }
   for (const feature of state.features) {
-    for (const dependency of flag(feature) in PARTLY ? [] : feature.dependencies ?? []) {
-      must(feature.name, `dependency on ${dependency.feature}`, await admin.post(`${base}/${encodeURIComponent(feature.name)}/dependencies`, dependency));
+    for (const dependency of flag(feature) in PARTLY ? [] : (feature.dependencies ?? [])) {
+      must(
+        feature.name,
+        `dependency on ${dependency.feature}`,
+        await admin.post(`${base}/${encodeURIComponent(feature.name)}/dependencies`, dependency),
+      );
     }
     // Switched on last: a flag with no strategy of its own then serves the default, as an enabled flag without one does.
-    if (feature.enabled) must(feature.name, 'enable', await admin.post(`${base}/${encodeURIComponent(feature.name)}/environments/development/on`));
+    if (feature.enabled)
+      must(
+        feature.name,
+        'enable',
+        await admin.post(`${base}/${encodeURIComponent(feature.name)}/environments/development/on`),
+      );
   }
   return refused;
 }
@@ -133,24 +197,41 @@ let stack: TestStack;
 const sdks: Unleash[] = [];
 
 type Served = { name: string; enabled: boolean; strategies: unknown[]; variants?: unknown[]; dependencies?: unknown[] };
-const digest = (flag: Served) => `${flag.name}:${flag.enabled}:${flag.strategies.length}:${flag.variants?.length ?? 0}:${flag.dependencies?.length ?? 0}`;
+const digest = (flag: Served) =>
+  `${flag.name}:${flag.enabled}:${flag.strategies.length}:${flag.variants?.length ?? 0}:${flag.dependencies?.length ?? 0}`;
 
 /**
  * The SDK edge serves what admin-api committed a moment later: the SDK starts once the client API serves every flag
  * of the project as the admin API holds it in development (on or off, how many strategies, variants, parents).
  */
 async function servedAsBuilt(project: string, token: string) {
-  const names = ((await stack.admin.get(`/api/admin/projects/${project}/features`)).body.features as { name: string }[]).map((one) => one.name);
-  const expected = await Promise.all(names.map(async (name) => {
-    const feature = (await stack.admin.get(`/api/admin/projects/${project}/features/${encodeURIComponent(name)}`)).body;
-    const development = (feature.environments as { name: string; enabled: boolean; strategies: unknown[]; variants?: unknown[] }[]).find((environment) => environment.name === 'development')!;
-    return digest({ name, enabled: development.enabled, strategies: development.strategies, variants: development.variants ?? feature.variants, dependencies: feature.dependencies });
-  }));
+  const names = (
+    (await stack.admin.get(`/api/admin/projects/${project}/features`)).body.features as { name: string }[]
+  ).map((one) => one.name);
+  const expected = await Promise.all(
+    names.map(async (name) => {
+      const feature = (await stack.admin.get(`/api/admin/projects/${project}/features/${encodeURIComponent(name)}`))
+        .body;
+      const development = (
+        feature.environments as { name: string; enabled: boolean; strategies: unknown[]; variants?: unknown[] }[]
+      ).find((environment) => environment.name === 'development')!;
+      return digest({
+        name,
+        enabled: development.enabled,
+        strategies: development.strategies,
+        variants: development.variants ?? feature.variants,
+        dependencies: feature.dependencies,
+      });
+    }),
+  );
   const client = httpClient(stack.url, { authorization: token });
-  await eventually(async () => {
-    const served = ((await client.get('/api/client/features')).body.features as Served[]).map(digest);
-    return expected.every((one) => served.includes(one));
-  }, { timeoutMs: 15_000 });
+  await eventually(
+    async () => {
+      const served = ((await client.get('/api/client/features')).body.features as Served[]).map(digest);
+      return expected.every((one) => served.includes(one));
+    },
+    { timeoutMs: 15_000 },
+  );
 }
 beforeAll(async () => {
   stack = await startTestStack();
@@ -169,12 +250,25 @@ describe.each(files)('client specification %s through the admin API and the real
   let refused: Map<string, string>;
 
   beforeAll(async () => {
-    const state = spec.state.events ? foldEvents(spec.state.events) : { features: spec.state.features ?? [], segments: spec.state.segments ?? [] };
+    const state = spec.state.events
+      ? foldEvents(spec.state.events)
+      : { features: spec.state.features ?? [], segments: spec.state.segments ?? [] };
     expect((await stack.admin.post('/api/admin/projects', { id: project, name: project })).status).toBe(201);
     refused = await build(stack.admin, project, state);
-    const token = await stack.admin.post('/api/admin/api-tokens', { tokenName: project, type: 'backend', environment: 'development', projects: [project] });
+    const token = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: project,
+      type: 'backend',
+      environment: 'development',
+      projects: [project],
+    });
     await servedAsBuilt(project, token.body.secret as string);
-    sdk = new Unleash({ url: `${stack.url}/api/`, appName: 'spec', customHeaders: { Authorization: token.body.secret }, disableMetrics: true, refreshInterval: 60_000 });
+    sdk = new Unleash({
+      url: `${stack.url}/api/`,
+      appName: 'spec',
+      customHeaders: { Authorization: token.body.secret },
+      disableMetrics: true,
+      refreshInterval: 60_000,
+    });
     sdk.on('error', () => undefined);
     sdks.push(sdk);
     await new Promise<void>((resolve) => sdk.once('synchronized', () => resolve()));
@@ -182,15 +276,23 @@ describe.each(files)('client specification %s through the admin API and the real
 
   // Flag names are unique across projects (in Unleash too): a later file may use the same ones.
   afterAll(async () => {
-    const names = ((await stack.admin.get(`/api/admin/projects/${project}/features`)).body.features as { name: string }[]).map((one) => one.name);
+    const names = (
+      (await stack.admin.get(`/api/admin/projects/${project}/features`)).body.features as { name: string }[]
+    ).map((one) => one.name);
     if (names.length === 0) return;
     await stack.admin.post(`/api/admin/projects/${project}/archive`, { features: names });
     await stack.admin.post(`/api/admin/projects/${project}/delete`, { features: names });
   });
 
   it('builds every flag the admin API can hold; only those it cannot are refused', () => {
-    const names = new Set((spec.state.events ? foldEvents(spec.state.events) : { features: spec.state.features ?? [] }).features.map(flag));
-    expect([...refused.keys()].sort(), JSON.stringify([...refused])).toEqual(Object.keys(refusedHere).filter((name) => names.has(name)).sort());
+    const names = new Set(
+      (spec.state.events ? foldEvents(spec.state.events) : { features: spec.state.features ?? [] }).features.map(flag),
+    );
+    expect([...refused.keys()].sort(), JSON.stringify([...refused])).toEqual(
+      Object.keys(refusedHere)
+        .filter((name) => names.has(name))
+        .sort(),
+    );
   });
 
   for (const test of spec.tests ?? []) {
@@ -200,12 +302,15 @@ describe.each(files)('client specification %s through the admin API and the real
   }
 
   for (const test of spec.variantTests ?? []) {
-    it.skipIf(unexpressed(test.toggleName) || WEIGHTS_NOT_HELD.has(test.toggleName))(`variant: ${test.description} (${test.toggleName})`, () => {
-      const expected = { ...test.expectedResult };
-      const actual: Json = { ...sdk.getVariant(test.toggleName, test.context) };
-      if (!('feature_enabled' in expected)) delete actual.feature_enabled;
-      if (!('featureEnabled' in expected)) delete actual.featureEnabled;
-      expect(actual).toEqual(expected);
-    });
+    it.skipIf(unexpressed(test.toggleName) || WEIGHTS_NOT_HELD.has(test.toggleName))(
+      `variant: ${test.description} (${test.toggleName})`,
+      () => {
+        const expected = { ...test.expectedResult };
+        const actual: Json = { ...sdk.getVariant(test.toggleName, test.context) };
+        if (!('feature_enabled' in expected)) delete actual.feature_enabled;
+        if (!('featureEnabled' in expected)) delete actual.featureEnabled;
+        expect(actual).toEqual(expected);
+      },
+    );
   }
 });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  eventually, httpClient, isolate, startPrivateNats, startPrivatePostgres, startPrivateRedis, startServiceProcess,
-  type HttpClient, type Isolation, type ServiceProcess,
+  eventually,
+  httpClient,
+  isolate,
+  startPrivateNats,
+  startPrivatePostgres,
+  startPrivateRedis,
+  startServiceProcess,
+  type HttpClient,
+  type Isolation,
+  type ServiceProcess,
 } from '@bunting/test-stack';
 
 /**
@@ -40,9 +48,16 @@ beforeAll(async () => {
   admin = httpClient(adminApi.url, { authorization: adminToken });
   expect((await admin.post(base, { name: 'always-on' })).status).toBe(201);
   expect((await admin.post(`${base}/always-on/environments/development/on`)).status).toBe(200);
-  const revoked = await admin.post('/api/admin/api-tokens', { tokenName: 'revoked', type: 'client', environment: 'development' });
+  const revoked = await admin.post('/api/admin/api-tokens', {
+    tokenName: 'revoked',
+    type: 'client',
+    environment: 'development',
+  });
   revokedToken = revoked.body.secret;
-  await eventually(async () => (await httpClient(edge.url, { authorization: revokedToken }).get('/api/client/features')).status === 200);
+  await eventually(
+    async () =>
+      (await httpClient(edge.url, { authorization: revokedToken }).get('/api/client/features')).status === 200,
+  );
   expect((await admin.delete(`/api/admin/api-tokens/${encodeURIComponent(revokedToken)}`)).status).toBe(200);
   await eventually(async () => (await serves(edge)).ok);
 }, 120_000);
@@ -60,14 +75,22 @@ async function serves(target: ServiceProcess, flag = 'always-on') {
   const features = await client.get('/api/client/features');
   const delta = await client.get('/api/client/delta');
   const revoked = await httpClient(target.url, { authorization: revokedToken }).get('/api/client/features');
-  const stream = await fetch(`${target.url}/api/client/streaming`, { headers: { authorization: clientToken }, signal: AbortSignal.timeout(3000) });
+  const stream = await fetch(`${target.url}/api/client/streaming`, {
+    headers: { authorization: clientToken },
+    signal: AbortSignal.timeout(3000),
+  });
   const reader = stream.body!.getReader();
   const connected = new TextDecoder().decode((await reader.read()).value ?? new Uint8Array());
   await reader.cancel();
   return {
-    ok: frontend.status === 200 && features.status === 200 && delta.status === 200 && stream.status === 200
-      && connected.includes('unleash-connected') && revoked.status === 401
-      && frontend.body.toggles.some((toggle: { name: string }) => toggle.name === flag),
+    ok:
+      frontend.status === 200 &&
+      features.status === 200 &&
+      delta.status === 200 &&
+      stream.status === 200 &&
+      connected.includes('unleash-connected') &&
+      revoked.status === 401 &&
+      frontend.body.toggles.some((toggle: { name: string }) => toggle.name === flag),
     statuses: [frontend.status, features.status, delta.status, stream.status, revoked.status],
   };
 }
@@ -83,7 +106,8 @@ async function latency(target: ServiceProcess, requests = 300) {
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  const at = (share: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * share))]! * 100) / 100;
+  const at = (share: number) =>
+    Math.round(times[Math.min(times.length - 1, Math.floor(times.length * share))]! * 100) / 100;
   return { ok, requests, p50: at(0.5), p99: at(0.99) };
 }
 
@@ -131,26 +155,42 @@ describe('the SDK edge while its dependencies are down', () => {
     expect(ready.status).toBe(200);
     expect(ready.body.health).toBe('DEGRADED');
     await Promise.all([postgres.start(), nats.start(), redis.start()]);
-    figures.afterRecovery = await eventually(async () => (await serves(edge)).ok && latency(edge), { timeoutMs: 30_000 });
+    figures.afterRecovery = await eventually(async () => (await serves(edge)).ok && latency(edge), {
+      timeoutMs: 30_000,
+    });
     console.log('SDK edge /api/frontend during outages (sequential requests, ms):', JSON.stringify(figures));
   }, 90_000);
 
   it('starts a replica from the configuration feed alone while admin-api is down; one with nothing answers 503 at once', async () => {
-    const fresh = await admin.post('/api/admin/api-tokens', { tokenName: 'after-recovery', type: 'frontend', environment: 'development' });
-    const flagIs = async (on: boolean) => (await serves(edge)).statuses[0] === 200
-      && (await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend')).body.toggles.some((toggle: { name: string }) => toggle.name === 'always-on') === on;
+    const fresh = await admin.post('/api/admin/api-tokens', {
+      tokenName: 'after-recovery',
+      type: 'frontend',
+      environment: 'development',
+    });
+    const flagIs = async (on: boolean) =>
+      (await serves(edge)).statuses[0] === 200 &&
+      (await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend')).body.toggles.some(
+        (toggle: { name: string }) => toggle.name === 'always-on',
+      ) === on;
     expect((await admin.post(`${base}/always-on/environments/development/off`)).status).toBe(200);
     await eventually(() => flagIs(false));
     expect((await admin.post(`${base}/always-on/environments/development/on`)).status).toBe(200);
     await eventually(() => flagIs(true));
-    await eventually(async () => (await httpClient(edge.url, { authorization: fresh.body.secret }).get('/api/frontend')).status === 200);
+    await eventually(
+      async () =>
+        (await httpClient(edge.url, { authorization: fresh.body.secret }).get('/api/frontend')).status === 200,
+    );
     await adminApi.stop();
     const replica = await startServiceProcess('frontend-api', env);
     extra.push(replica);
     expect((await serves(replica)).statuses).toEqual([200, 200, 200, 200, 401]);
     expect((await httpClient(replica.url, { authorization: fresh.body.secret }).get('/api/frontend')).status).toBe(200);
 
-    const empty = await startServiceProcess('frontend-api', { ...env, BUNTING_NAMESPACE: `${isolation.namespace}-empty` }, { waitFor: 'serving' });
+    const empty = await startServiceProcess(
+      'frontend-api',
+      { ...env, BUNTING_NAMESPACE: `${isolation.namespace}-empty` },
+      { waitFor: 'serving' },
+    );
     extra.push(empty);
     const started = performance.now();
     const refused = await httpClient(empty.url, { authorization: frontendToken }).get('/api/frontend');

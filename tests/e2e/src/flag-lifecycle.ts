@@ -10,11 +10,16 @@ export async function runFlagLifecycle(baseUrl: string, adminToken: string) {
   let lastSeenId = (await admin.get('/api/admin/events')).body.events[0]?.id ?? 0;
 
   async function expectEvents(expected: string[]) {
-    const fresh = await eventually(async () => {
-      const reply = await admin.get('/api/admin/events');
-      const events = (reply.body.events as { id: number; type: string }[]).filter((event) => event.id > lastSeenId).reverse();
-      return events.length >= expected.length && events;
-    }, { timeoutMs: 10_000 });
+    const fresh = await eventually(
+      async () => {
+        const reply = await admin.get('/api/admin/events');
+        const events = (reply.body.events as { id: number; type: string }[])
+          .filter((event) => event.id > lastSeenId)
+          .reverse();
+        return events.length >= expected.length && events;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(fresh.map((event) => event.type)).toEqual(expected);
     lastSeenId = fresh.at(-1)!.id;
     return fresh;
@@ -24,12 +29,20 @@ export async function runFlagLifecycle(baseUrl: string, adminToken: string) {
   expect(project.status).toBe(201);
   await expectEvents(['project-created']);
 
-  const environment = await admin.post('/api/admin/environments', { name: 'staging', type: 'preproduction', sortOrder: 5 });
+  const environment = await admin.post('/api/admin/environments', {
+    name: 'staging',
+    type: 'preproduction',
+    sortOrder: 5,
+  });
   expect(environment.status).toBe(201);
   await expectEvents(['environment-created']);
   expect((await admin.get('/api/admin/projects/shop')).body.environments).toContain('staging');
 
-  const created = await admin.post('/api/admin/projects/shop/features', { name: 'new-cart', description: 'the new cart', type: 'experiment' });
+  const created = await admin.post('/api/admin/projects/shop/features', {
+    name: 'new-cart',
+    description: 'the new cart',
+    type: 'experiment',
+  });
   expect(created.status).toBe(201);
   const [createdEvent] = await expectEvents(['feature-created']);
   expect(createdEvent).toMatchObject({ featureName: 'new-cart', project: 'shop' });
@@ -42,22 +55,36 @@ export async function runFlagLifecycle(baseUrl: string, adminToken: string) {
       { contextName: 'appVersion', operator: 'SEMVER_GT', value: '2.0.0' },
     ],
     variants: [
-      { name: 'red', weight: 500, weightType: 'variable', stickiness: 'userId', payload: { type: 'json', value: '{"color":"red"}' } },
+      {
+        name: 'red',
+        weight: 500,
+        weightType: 'variable',
+        stickiness: 'userId',
+        payload: { type: 'json', value: '{"color":"red"}' },
+      },
       { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'userId' },
     ],
   });
   expect(strategy.status).toBe(200);
   const [strategyEvent] = await expectEvents(['feature-strategy-add']);
-  expect(strategyEvent).toMatchObject({ environment: 'staging', data: { id: strategy.body.id, name: 'flexibleRollout' } });
+  expect(strategyEvent).toMatchObject({
+    environment: 'staging',
+    data: { id: strategy.body.id, name: 'flexibleRollout' },
+  });
 
   expect((await admin.post('/api/admin/projects/shop/features/new-cart/environments/staging/on')).status).toBe(200);
   await expectEvents(['feature-environment-enabled']);
   const feature = await admin.get('/api/admin/projects/shop/features/new-cart');
-  expect(feature.body.environments.find((e: { name: string }) => e.name === 'staging')).toMatchObject({ enabled: true, hasStrategies: true });
+  expect(feature.body.environments.find((e: { name: string }) => e.name === 'staging')).toMatchObject({
+    enabled: true,
+    hasStrategies: true,
+  });
 
   expect((await admin.post('/api/admin/tag-types', { name: 'squad' })).status).toBe(201);
   await expectEvents(['tag-type-created']);
-  expect((await admin.post('/api/admin/features/new-cart/tags', { type: 'squad', value: 'checkout' })).status).toBe(201);
+  expect((await admin.post('/api/admin/features/new-cart/tags', { type: 'squad', value: 'checkout' })).status).toBe(
+    201,
+  );
   const tagEvents = await expectEvents(['tag-created', 'feature-tagged']);
   expect(tagEvents[1]).toMatchObject({ tags: [{ type: 'squad', value: 'checkout' }] });
 
@@ -80,7 +107,14 @@ export async function runFlagLifecycle(baseUrl: string, adminToken: string) {
 
   const projectEvents = await admin.get('/api/admin/events?project=shop');
   expect(projectEvents.body.events.map((e: { type: string }) => e.type).reverse()).toEqual([
-    'project-created', 'feature-created', 'feature-strategy-add', 'feature-environment-enabled', 'feature-tagged',
-    'feature-archived', 'feature-revived', 'feature-archived', 'feature-deleted',
+    'project-created',
+    'feature-created',
+    'feature-strategy-add',
+    'feature-environment-enabled',
+    'feature-tagged',
+    'feature-archived',
+    'feature-revived',
+    'feature-archived',
+    'feature-deleted',
   ]);
 }

@@ -28,24 +28,29 @@ function expectedQuantile(q: number, observed: readonly number[], bounds: readon
   return lower + (bounds[index]! - lower) * ((rank - below) / (cumulative[index]! - below));
 }
 
-const query = (params: Record<string, string>) => stack.admin.get(`/api/admin/impact-metrics/?${new URLSearchParams(params)}`);
-const values = (answer: { body: { series: { data: [number, string][] }[] } }) => answer.body.series.flatMap((series) => series.data.map(([, value]) => Number(value)));
+const query = (params: Record<string, string>) =>
+  stack.admin.get(`/api/admin/impact-metrics/?${new URLSearchParams(params)}`);
+const values = (answer: { body: { series: { data: [number, string][] }[] } }) =>
+  answer.body.series.flatMap((series) => series.data.map(([, value]) => Number(value)));
 const total = (answer: Parameters<typeof values>[0]) => values(answer).reduce((sum, value) => sum + value, 0);
 
 /** Resolves when the SDK has posted impact metrics that include the metric named. */
-const postedWith = (name: string) => new Promise<void>((resolve) => {
-  const check = (payload: { impactMetrics?: { name: string; samples: { value?: number; count?: number }[] }[] }) => {
-    const metric = payload.impactMetrics?.find((one) => one.name === name);
-    if (metric && metric.samples.some((sample) => (sample.value ?? sample.count ?? 0) > 0)) {
-      sdk.off('sent', check);
-      resolve();
-    }
-  };
-  sdk.on('sent', check);
-});
+const postedWith = (name: string) =>
+  new Promise<void>((resolve) => {
+    const check = (payload: { impactMetrics?: { name: string; samples: { value?: number; count?: number }[] }[] }) => {
+      const metric = payload.impactMetrics?.find((one) => one.name === name);
+      if (metric && metric.samples.some((sample) => (sample.value ?? sample.count ?? 0) > 0)) {
+        sdk.off('sent', check);
+        resolve();
+      }
+    };
+    sdk.on('sent', check);
+  });
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, IMPACT_METRICS_MAX_SERIES_PER_METRIC: '50' } });
+  stack = await startTestStack({
+    env: { INIT_CLIENT_API_TOKENS: clientToken, IMPACT_METRICS_MAX_SERIES_PER_METRIC: '50' },
+  });
   client = httpClient(stack.url, { authorization: clientToken });
   await stack.admin.post('/api/admin/projects/default/features', { name: 'checkout-v2' });
   sdk = new Unleash({
@@ -82,13 +87,30 @@ describe('impact metrics from the real Node SDK', () => {
     await posted;
 
     // The counter: its increases add up whatever minutes they fell in; a rate is the increase over the step.
-    await eventually(async () => total(await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count' })) === 7, { timeoutMs: 15_000 });
-    const counted = await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count' });
+    await eventually(
+      async () =>
+        total(
+          await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count' }),
+        ) === 7,
+      { timeoutMs: 15_000 },
+    );
+    const counted = await query({
+      metricName: 'unleash_counter_checkout_errors',
+      range: 'hour',
+      aggregationMode: 'count',
+    });
     expect(counted.status).toBe(200);
-    expect(counted.body).toMatchObject({ step: '1m', series: [{ metric: { __name__: 'unleash_counter_checkout_errors' } }] });
+    expect(counted.body).toMatchObject({
+      step: '1m',
+      series: [{ metric: { __name__: 'unleash_counter_checkout_errors' } }],
+    });
     expect(counted.body.series[0].data).toHaveLength(60);
     expect(Number(counted.body.end) - Number(counted.body.start)).toBe(59 * 60);
-    expect(counted.body.labels).toMatchObject({ appName: ['impact-app'], environment: ['development'], origin: ['sdk'] });
+    expect(counted.body.labels).toMatchObject({
+      appName: ['impact-app'],
+      environment: ['development'],
+      origin: ['sdk'],
+    });
     const rate = await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'rps' });
     expect(total(rate) * 60).toBeCloseTo(7, 6);
     // By its display name too, and over a day (steps of 15 minutes from the quarter-hour rows).
@@ -97,34 +119,83 @@ describe('impact metrics from the real Node SDK', () => {
     expect(total(daily)).toBe(7);
 
     // The gauge: the last value sent.
-    await eventually(async () => values(await query({ metricName: 'unleash_gauge_queue_depth', range: 'hour', aggregationMode: 'avg' })).at(-1) === 12);
+    await eventually(
+      async () =>
+        values(await query({ metricName: 'unleash_gauge_queue_depth', range: 'hour', aggregationMode: 'avg' })).at(
+          -1,
+        ) === 12,
+    );
 
     // The histogram: percentiles and the mean from the bucket counts.
-    const histogram = (aggregationMode: string) => query({ metricName: 'unleash_histogram_checkout_seconds', range: 'hour', aggregationMode });
+    const histogram = (aggregationMode: string) =>
+      query({ metricName: 'unleash_histogram_checkout_seconds', range: 'hour', aggregationMode });
     await eventually(async () => total(await histogram('count')) === OBSERVED.length);
     const [p50] = values(await histogram('p50'));
     expect(p50).toBeCloseTo(expectedQuantile(0.5, OBSERVED, BOUNDS), 9);
     expect(values(await histogram('p95'))[0]).toBeCloseTo(1, 9);
-    expect(values(await histogram('avg'))[0]).toBeCloseTo(OBSERVED.reduce((sum, value) => sum + value, 0) / OBSERVED.length, 9);
+    expect(values(await histogram('avg'))[0]).toBeCloseTo(
+      OBSERVED.reduce((sum, value) => sum + value, 0) / OBSERVED.length,
+      9,
+    );
 
     // Label selectors narrow the series; one matching nothing answers none.
-    expect(total(await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count', labels: JSON.stringify({ appName: ['impact-app'] }) }))).toBe(7);
-    expect((await query({ metricName: 'unleash_counter_checkout_errors', range: 'hour', aggregationMode: 'count', labels: JSON.stringify({ appName: ['another-app'] }) })).body.series).toEqual([]);
+    expect(
+      total(
+        await query({
+          metricName: 'unleash_counter_checkout_errors',
+          range: 'hour',
+          aggregationMode: 'count',
+          labels: JSON.stringify({ appName: ['impact-app'] }),
+        }),
+      ),
+    ).toBe(7);
+    expect(
+      (
+        await query({
+          metricName: 'unleash_counter_checkout_errors',
+          range: 'hour',
+          aggregationMode: 'count',
+          labels: JSON.stringify({ appName: ['another-app'] }),
+        })
+      ).body.series,
+    ).toEqual([]);
   });
 
   it('lists the metrics with their type, help and source, and exposes them for Prometheus to scrape', async () => {
     const metadata = await stack.admin.get('/api/admin/impact-metrics/metadata');
     expect(metadata.status).toBe(200);
-    expect(metadata.body.metrics).toEqual(expect.arrayContaining([
-      { name: 'unleash_counter_checkout_errors', displayName: 'checkout_errors', help: 'Checkouts that failed', type: 'counter', source: 'internal' },
-      { name: 'unleash_gauge_queue_depth', displayName: 'queue_depth', help: 'Orders waiting', type: 'gauge', source: 'internal' },
-      { name: 'unleash_histogram_checkout_seconds', displayName: 'checkout_seconds', help: 'Time to check out', type: 'histogram', source: 'internal' },
-    ]));
+    expect(metadata.body.metrics).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'unleash_counter_checkout_errors',
+          displayName: 'checkout_errors',
+          help: 'Checkouts that failed',
+          type: 'counter',
+          source: 'internal',
+        },
+        {
+          name: 'unleash_gauge_queue_depth',
+          displayName: 'queue_depth',
+          help: 'Orders waiting',
+          type: 'gauge',
+          source: 'internal',
+        },
+        {
+          name: 'unleash_histogram_checkout_seconds',
+          displayName: 'checkout_seconds',
+          help: 'Time to check out',
+          type: 'histogram',
+          source: 'internal',
+        },
+      ]),
+    );
     const exposition = await stack.anonymous.get('/internal-backstage/impact/metrics');
     expect(exposition.status).toBe(200);
     expect(exposition.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(exposition.text).toContain('# TYPE unleash_counter_checkout_errors counter');
-    expect(exposition.text).toMatch(/^unleash_counter_checkout_errors\{[^}]*appName="impact-app"[^}]*environment="development"[^}]*\} 7$/m);
+    expect(exposition.text).toMatch(
+      /^unleash_counter_checkout_errors\{[^}]*appName="impact-app"[^}]*environment="development"[^}]*\} 7$/m,
+    );
     expect(exposition.text).toMatch(/^unleash_gauge_queue_depth\{[^}]*\} 12$/m);
     expect(exposition.text).toMatch(/^unleash_histogram_checkout_seconds_bucket\{[^}]*le="0\.5"\} 3$/m);
     expect(exposition.text).toMatch(/^unleash_histogram_checkout_seconds_bucket\{[^}]*le="\+Inf"\} 5$/m);
@@ -141,33 +212,70 @@ describe('impact metrics from the real Node SDK', () => {
     for (const params of refused) {
       const answer = await query(params);
       expect(answer.status, JSON.stringify(params)).toBe(400);
-      expect(answer.body).toMatchObject({ name: 'ValidationError', message: expect.any(String), id: expect.any(String) });
+      expect(answer.body).toMatchObject({
+        name: 'ValidationError',
+        message: expect.any(String),
+        id: expect.any(String),
+      });
     }
     // An unknown metric has no series.
-    expect((await query({ metricName: 'unleash_counter_nothing_here', range: 'hour', aggregationMode: 'count' })).body.series).toEqual([]);
+    expect(
+      (await query({ metricName: 'unleash_counter_nothing_here', range: 'hour', aggregationMode: 'count' })).body
+        .series,
+    ).toEqual([]);
   });
 });
 
 describe('impact metrics in bad posts', () => {
   const dropsOf = async (stage: string) => {
     const text = (await stack.anonymous.get('/internal-backstage/prometheus')).text;
-    return [...text.matchAll(new RegExp(`^bunting_impact_metrics_dropped_total\\{stage="${stage}",reason="(\\w+)",environment="[^"]*"\\} (\\d+)`, 'gm'))]
-      .reduce<Record<string, number>>((sums, [, reason, count]) => ({ ...sums, [reason!]: (sums[reason!] ?? 0) + Number(count) }), {});
+    return [
+      ...text.matchAll(
+        new RegExp(
+          `^bunting_impact_metrics_dropped_total\\{stage="${stage}",reason="(\\w+)",environment="[^"]*"\\} (\\d+)`,
+          'gm',
+        ),
+      ),
+    ].reduce<Record<string, number>>(
+      (sums, [, reason, count]) => ({ ...sums, [reason!]: (sums[reason!] ?? 0) + Number(count) }),
+      {},
+    );
   };
 
   it('drops wrong types, non-finite and negative values, huge names and too many samples, counting each, and keeps the flag counts', async () => {
     const before = await dropsOf('edge');
-    const flagCountsBefore = (await stack.admin.get('/api/admin/client-metrics/features/checkout-v2')).body.totalUsage?.[0]?.yes ?? 0;
+    const flagCountsBefore =
+      (await stack.admin.get('/api/admin/client-metrics/features/checkout-v2')).body.totalUsage?.[0]?.yes ?? 0;
     const manyLabels = Array.from({ length: 10_000 }, (_, index) => ({ labels: { customer: `c${index}` }, value: 1 }));
     const body = {
-      appName: 'bad-app', instanceId: 'bad-1', environment: 'development',
-      bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { 'checkout-v2': { yes: 5, no: 1, variants: {} } } },
+      appName: 'bad-app',
+      instanceId: 'bad-1',
+      environment: 'development',
+      bucket: {
+        start: new Date().toISOString(),
+        stop: new Date().toISOString(),
+        toggles: { 'checkout-v2': { yes: 5, no: 1, variants: {} } },
+      },
       impactMetrics: [
         { name: 'wrong_value', help: 'x', type: 'counter', samples: [{ value: 'twelve' }, { value: null }] },
         { name: 'not_a_number', help: 'x', type: 'gauge', samples: [{ value: 'NaN' }] },
         { name: 'negative', help: 'x', type: 'counter', samples: [{ value: -5 }] },
         { name: 'odd_type', help: 'x', type: 'summary', samples: [{ value: 1 }] },
-        { name: 'broken_buckets', help: 'x', type: 'histogram', samples: [{ count: 2, sum: 1, buckets: [{ le: 1, count: 5 }, { le: '+Inf', count: 2 }] }] },
+        {
+          name: 'broken_buckets',
+          help: 'x',
+          type: 'histogram',
+          samples: [
+            {
+              count: 2,
+              sum: 1,
+              buckets: [
+                { le: 1, count: 5 },
+                { le: '+Inf', count: 2 },
+              ],
+            },
+          ],
+        },
         { name: 'per_customer', help: 'one series per customer', type: 'counter', samples: manyLabels },
         'not a metric',
       ],
@@ -177,7 +285,11 @@ describe('impact metrics in bad posts', () => {
     const answer = await client.call('POST', '/api/client/metrics', text, { 'content-type': 'application/json' });
     expect(answer.status).toBe(202);
     // A name of 900 kB (the post fits the body limit; a 1 MB one is refused whole, below).
-    const longName = { appName: 'bad-app', bucket: { start: 0, stop: 0, toggles: {} }, impactMetrics: [{ name: 'x'.repeat(900_000), help: 'x', type: 'counter', samples: [{ value: 1 }] }] };
+    const longName = {
+      appName: 'bad-app',
+      bucket: { start: 0, stop: 0, toggles: {} },
+      impactMetrics: [{ name: 'x'.repeat(900_000), help: 'x', type: 'counter', samples: [{ value: 1 }] }],
+    };
     expect((await client.post('/api/client/metrics', longName)).status).toBe(202);
 
     const after = await eventually(async () => {
@@ -196,80 +308,174 @@ describe('impact metrics in bad posts', () => {
     await eventually(async () => ((await dropsOf('insights')).too_many_series ?? 0) >= 950);
     // The drops are counted as the run is read; its points are there once its transaction commits.
     const perCustomer = await eventually(async () => {
-      const answer = await query({ metricName: 'unleash_counter_per_customer', range: 'hour', aggregationMode: 'count' });
+      const answer = await query({
+        metricName: 'unleash_counter_per_customer',
+        range: 'hour',
+        aggregationMode: 'count',
+      });
       return answer.body.labels?.customer ? answer : undefined;
     });
     expect(perCustomer.body.labels.customer).toHaveLength(50);
     expect(total(perCustomer)).toBe(50);
     // The flag counts of the same post were kept.
-    await eventually(async () => ((await stack.admin.get('/api/admin/client-metrics/features/checkout-v2')).body.totalUsage?.[0]?.yes ?? 0) >= flagCountsBefore + 5);
+    await eventually(
+      async () =>
+        ((await stack.admin.get('/api/admin/client-metrics/features/checkout-v2')).body.totalUsage?.[0]?.yes ?? 0) >=
+        flagCountsBefore + 5,
+    );
   });
 
   it('refuses a post over the body limit (a 1 MB metric name) with the error shape, and accepts impact metrics without a bucket', async () => {
-    const huge = await client.post('/api/client/metrics', { appName: 'bad-app', bucket: { start: 0, stop: 0, toggles: {} }, impactMetrics: [{ name: 'y'.repeat(1024 * 1024), help: 'x', type: 'counter', samples: [{ value: 1 }] }] });
+    const huge = await client.post('/api/client/metrics', {
+      appName: 'bad-app',
+      bucket: { start: 0, stop: 0, toggles: {} },
+      impactMetrics: [{ name: 'y'.repeat(1024 * 1024), help: 'x', type: 'counter', samples: [{ value: 1 }] }],
+    });
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ name: expect.any(String), message: expect.any(String), id: expect.any(String) });
-    expect((await client.post('/api/client/metrics', { appName: 'bucketless', impactMetrics: [{ name: 'signups', help: 'Sign-ups', type: 'counter', samples: [{ value: 2 }] }] })).status).toBe(202);
-    expect((await client.post('/api/client/metrics', { appName: 'bucketless', bucket: null, impactMetrics: [{ name: 'signups', help: 'Sign-ups', type: 'counter', samples: [{ value: 3 }] }] })).status).toBe(202);
-    await eventually(async () => total(await query({ metricName: 'unleash_counter_signups', range: 'hour', aggregationMode: 'count' })) === 5);
+    expect(
+      (
+        await client.post('/api/client/metrics', {
+          appName: 'bucketless',
+          impactMetrics: [{ name: 'signups', help: 'Sign-ups', type: 'counter', samples: [{ value: 2 }] }],
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (
+        await client.post('/api/client/metrics', {
+          appName: 'bucketless',
+          bucket: null,
+          impactMetrics: [{ name: 'signups', help: 'Sign-ups', type: 'counter', samples: [{ value: 3 }] }],
+        })
+      ).status,
+    ).toBe(202);
+    await eventually(
+      async () =>
+        total(await query({ metricName: 'unleash_counter_signups', range: 'hour', aggregationMode: 'count' })) === 5,
+    );
   });
 
-  it('takes Edge\'s bulk posts with impact metrics, as origin edge', async () => {
+  it("takes Edge's bulk posts with impact metrics, as origin edge", async () => {
     const answer = await client.post('/api/client/metrics/bulk', {
-      applications: [], metrics: [],
-      impactMetrics: [{ name: 'edge_requests', help: 'Requests through Edge', type: 'counter', samples: [{ labels: { appName: 'behind-edge' }, value: 9 }] }],
+      applications: [],
+      metrics: [],
+      impactMetrics: [
+        {
+          name: 'edge_requests',
+          help: 'Requests through Edge',
+          type: 'counter',
+          samples: [{ labels: { appName: 'behind-edge' }, value: 9 }],
+        },
+      ],
     });
     expect(answer.status).toBe(202);
-    await eventually(async () => total(await query({ metricName: 'unleash_counter_edge_requests', range: 'hour', aggregationMode: 'count' })) === 9);
-    const labels = (await query({ metricName: 'unleash_counter_edge_requests', range: 'hour', aggregationMode: 'count' })).body.labels;
+    await eventually(
+      async () =>
+        total(await query({ metricName: 'unleash_counter_edge_requests', range: 'hour', aggregationMode: 'count' })) ===
+        9,
+    );
+    const labels = (
+      await query({ metricName: 'unleash_counter_edge_requests', range: 'hour', aggregationMode: 'count' })
+    ).body.labels;
     expect(labels).toMatchObject({ origin: ['edge'], appName: ['behind-edge'], environment: ['development'] });
   });
 });
 
 describe('registering a metric', () => {
   it('lists it at zero before any SDK sends it, once however often it is registered', async () => {
-    expect((await stack.admin.post('/api/admin/impact-metrics/register', { name: 'orders_placed', type: 'counter' })).status).toBe(201);
-    expect((await stack.admin.post('/api/admin/impact-metrics/register', { name: 'orders_placed', type: 'counter' })).status).toBe(200);
-    expect((await stack.admin.post('/api/admin/impact-metrics/register', { name: '9-lives', type: 'counter' })).status).toBe(400);
-    expect((await stack.admin.post('/api/admin/impact-metrics/register', { name: 'fine', type: 'summary' })).status).toBe(400);
-    expect((await stack.admin.get('/api/admin/impact-metrics/metadata')).body.metrics).toContainEqual(
-      { name: 'unleash_counter_orders_placed', displayName: 'orders_placed', help: '', type: 'counter', source: 'internal' },
+    expect(
+      (await stack.admin.post('/api/admin/impact-metrics/register', { name: 'orders_placed', type: 'counter' })).status,
+    ).toBe(201);
+    expect(
+      (await stack.admin.post('/api/admin/impact-metrics/register', { name: 'orders_placed', type: 'counter' })).status,
+    ).toBe(200);
+    expect(
+      (await stack.admin.post('/api/admin/impact-metrics/register', { name: '9-lives', type: 'counter' })).status,
+    ).toBe(400);
+    expect(
+      (await stack.admin.post('/api/admin/impact-metrics/register', { name: 'fine', type: 'summary' })).status,
+    ).toBe(400);
+    expect((await stack.admin.get('/api/admin/impact-metrics/metadata')).body.metrics).toContainEqual({
+      name: 'unleash_counter_orders_placed',
+      displayName: 'orders_placed',
+      help: '',
+      type: 'counter',
+      source: 'internal',
+    });
+    expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).toMatch(
+      /^unleash_counter_orders_placed 0$/m,
     );
-    expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).toMatch(/^unleash_counter_orders_placed 0$/m);
   });
 });
 
 describe("charts on a flag's page", () => {
   const charts = '/api/admin/projects/default/features/checkout-v2/impact-metrics/config';
-  const chart = { metricName: 'unleash_counter_checkout_errors', timeRange: 'day', aggregationMode: 'rps', labelSelectors: { appName: ['impact-app'] }, yAxisMin: 'zero', title: 'Errors' };
+  const chart = {
+    metricName: 'unleash_counter_checkout_errors',
+    timeRange: 'day',
+    aggregationMode: 'rps',
+    labelSelectors: { appName: ['impact-app'] },
+    yAxisMin: 'zero',
+    title: 'Errors',
+  };
 
-  it('are added, changed by id and removed, each change an event the search finds by Unleash\'s name', async () => {
+  it("are added, changed by id and removed, each change an event the search finds by Unleash's name", async () => {
     const created = await stack.admin.post(charts, chart);
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ ...chart, id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), displayName: 'checkout_errors', mode: 'write', step: '15m' });
+    expect(created.body).toEqual({
+      ...chart,
+      id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+      displayName: 'checkout_errors',
+      mode: 'write',
+      step: '15m',
+    });
     const id = created.body.id;
     const changed = await stack.admin.post(charts, { ...chart, id, timeRange: 'hour', title: 'Errors, last hour' });
     expect(changed.body).toMatchObject({ id, timeRange: 'hour', step: '1m', title: 'Errors, last hour' });
     expect((await stack.admin.get(charts)).body.configs).toEqual([changed.body]);
-    await eventually(async () => (await stack.admin.get('/api/admin/search/events?type=IS:impact-metric-updated')).body.events?.some((event: { featureName: string; type: string }) => event.featureName === 'checkout-v2' && event.type === 'feature-metadata-updated'));
+    await eventually(async () =>
+      (await stack.admin.get('/api/admin/search/events?type=IS:impact-metric-updated')).body.events?.some(
+        (event: { featureName: string; type: string }) =>
+          event.featureName === 'checkout-v2' && event.type === 'feature-metadata-updated',
+      ),
+    );
 
     expect((await stack.admin.delete(`${charts}/${id}`)).status).toBe(200);
     expect((await stack.admin.delete(`${charts}/${id}`)).status).toBe(404);
     expect((await stack.admin.get(charts)).body.configs).toEqual([]);
-    await eventually(async () => (await stack.admin.get('/api/admin/search/events?type=IS:impact-metric-deleted')).body.events?.length > 0);
+    await eventually(
+      async () =>
+        (await stack.admin.get('/api/admin/search/events?type=IS:impact-metric-deleted')).body.events?.length > 0,
+    );
   });
 
   it('are refused for a flag of another project or none, for bad input, and to a viewer', async () => {
-    expect((await stack.admin.post('/api/admin/projects/default/features/no-such-flag/impact-metrics/config', chart)).status).toBe(404);
+    expect(
+      (await stack.admin.post('/api/admin/projects/default/features/no-such-flag/impact-metrics/config', chart)).status,
+    ).toBe(404);
     await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
-    expect((await stack.admin.get('/api/admin/projects/elsewhere/features/checkout-v2/impact-metrics/config')).status).toBe(404);
-    for (const bad of [{ ...chart, timeRange: 'year' }, { ...chart, aggregationMode: 'median' }, { ...chart, labelSelectors: { appName: 'impact-app' } }, { ...chart, id: 'not-a-ulid' }, { ...chart, metricName: '' }]) {
+    expect(
+      (await stack.admin.get('/api/admin/projects/elsewhere/features/checkout-v2/impact-metrics/config')).status,
+    ).toBe(404);
+    for (const bad of [
+      { ...chart, timeRange: 'year' },
+      { ...chart, aggregationMode: 'median' },
+      { ...chart, labelSelectors: { appName: 'impact-app' } },
+      { ...chart, id: 'not-a-ulid' },
+      { ...chart, metricName: '' },
+    ]) {
       const answer = await stack.admin.post(charts, bad);
       expect(answer.status, JSON.stringify(bad)).toBe(400);
       expect(answer.body).toMatchObject({ name: 'ValidationError', message: expect.any(String) });
     }
     expect((await stack.admin.get(charts)).body.configs).toEqual([]);
-    await stack.admin.post('/api/admin/user-admin', { email: 'viewer@example.com', name: 'Vi', rootRole: 3, password: 'a-long-password' });
+    await stack.admin.post('/api/admin/user-admin', {
+      email: 'viewer@example.com',
+      name: 'Vi',
+      rootRole: 3,
+      password: 'a-long-password',
+    });
     const viewer = await loginAs(stack.url, 'viewer@example.com', 'a-long-password');
     expect((await viewer.get(charts)).status).toBe(200);
     const refused = await viewer.post(charts, chart);

@@ -15,7 +15,9 @@ beforeAll(async () => {
 afterAll(() => stack?.dispose());
 
 const bucket = (toggles: Record<string, { yes: number; no: number }>) => ({
-  appName: 'scoped-app', instanceId: 'i-1', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles },
+  appName: 'scoped-app',
+  instanceId: 'i-1',
+  bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles },
 });
 const counted = async (flag: string) => {
   const { body } = await stack.admin.get(`/api/admin/client-metrics/features/${flag}`);
@@ -25,15 +27,31 @@ const counted = async (flag: string) => {
 describe('metrics from a token scoped to one project', () => {
   it("count for its own flags and never for another project's", async () => {
     const sdk = httpClient(stack.url, { authorization: alphaToken });
-    expect((await sdk.post('/api/client/metrics', bucket({ 'alpha-flag': { yes: 3, no: 1 }, 'beta-flag': { yes: 50, no: 50 } }))).status).toBe(202);
+    expect(
+      (
+        await sdk.post(
+          '/api/client/metrics',
+          bucket({ 'alpha-flag': { yes: 3, no: 1 }, 'beta-flag': { yes: 50, no: 50 } }),
+        )
+      ).status,
+    ).toBe(202);
     // A later post is the marker: once it is counted, the first one has been handled too.
     expect((await sdk.post('/api/client/metrics', bucket({ 'alpha-flag': { yes: 1, no: 0 } }))).status).toBe(202);
     await eventually(async () => (await counted('alpha-flag')) === 5, { timeoutMs: 15_000 });
     expect(await counted('beta-flag')).toBe(0);
-    const bulk = await sdk.post('/api/client/metrics/bulk', { metrics: [
-      { featureName: 'beta-flag', appName: 'edge', environment: 'development', timestamp: Date.now(), yes: 9, no: 9 },
-      { featureName: 'alpha-flag', appName: 'edge', environment: 'development', timestamp: Date.now(), yes: 2, no: 0 },
-    ] });
+    const bulk = await sdk.post('/api/client/metrics/bulk', {
+      metrics: [
+        { featureName: 'beta-flag', appName: 'edge', environment: 'development', timestamp: Date.now(), yes: 9, no: 9 },
+        {
+          featureName: 'alpha-flag',
+          appName: 'edge',
+          environment: 'development',
+          timestamp: Date.now(),
+          yes: 2,
+          no: 0,
+        },
+      ],
+    });
     expect(bulk.status).toBe(202);
     await eventually(async () => (await counted('alpha-flag')) === 7, { timeoutMs: 15_000 });
     expect(await counted('beta-flag')).toBe(0);
@@ -41,12 +59,17 @@ describe('metrics from a token scoped to one project', () => {
 
   it('keep at most 100 names no project has from one post', async () => {
     const sdk = httpClient(stack.url, { authorization: alphaToken });
-    const toggles = Object.fromEntries(Array.from({ length: 15_000 }, (_, index) => [`ghost-${index}`, { yes: 1, no: 0 }]));
+    const toggles = Object.fromEntries(
+      Array.from({ length: 15_000 }, (_, index) => [`ghost-${index}`, { yes: 1, no: 0 }]),
+    );
     expect((await sdk.post('/api/client/metrics', bucket(toggles))).status).toBe(202);
-    const unknown = await eventually(async () => {
-      const { body } = await stack.admin.get('/api/admin/metrics/unknown-flags');
-      return body.unknownFlags.length > 0 && body.unknownFlags;
-    }, { timeoutMs: 15_000 });
+    const unknown = await eventually(
+      async () => {
+        const { body } = await stack.admin.get('/api/admin/metrics/unknown-flags');
+        return body.unknownFlags.length > 0 && body.unknownFlags;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(unknown.length).toBe(100);
   });
 });

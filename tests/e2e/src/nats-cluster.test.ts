@@ -14,7 +14,9 @@ const flagPath = (name: string) => `/api/admin/projects/default/features/${name}
 
 beforeAll(async () => {
   cluster = await startPrivateNatsCluster(3);
-  stack = await startTestStack({ env: { NATS_URL: cluster.url, NATS_STREAM_REPLICAS: '3', INIT_FRONTEND_API_TOKENS: frontendToken } });
+  stack = await startTestStack({
+    env: { NATS_URL: cluster.url, NATS_STREAM_REPLICAS: '3', INIT_FRONTEND_API_TOKENS: frontendToken },
+  });
 }, 90_000);
 afterAll(async () => {
   for (const node of cluster?.nodes ?? []) await node.start().catch(() => undefined);
@@ -28,19 +30,23 @@ afterAll(async () => {
  */
 async function clusterSettled(): Promise<void> {
   const { jsm, names } = stack.messaging;
-  await eventually(async () => {
-    for (const stream of [names.eventsStream, names.metricsStream, names.signalsStream]) {
-      const { cluster: state } = await jsm.streams.info(stream);
-      const behind = (state?.replicas ?? []).filter((peer) => !peer.current).map((peer) => peer.name);
-      if (!state?.leader || state.replicas?.length !== 2 || behind.length > 0) {
-        throw new Error(`${stream}: leader ${state?.leader}, replicas ${JSON.stringify(state?.replicas)}`);
+  await eventually(
+    async () => {
+      for (const stream of [names.eventsStream, names.metricsStream, names.signalsStream]) {
+        const { cluster: state } = await jsm.streams.info(stream);
+        const behind = (state?.replicas ?? []).filter((peer) => !peer.current).map((peer) => peer.name);
+        if (!state?.leader || state.replicas?.length !== 2 || behind.length > 0) {
+          throw new Error(`${stream}: leader ${state?.leader}, replicas ${JSON.stringify(state?.replicas)}`);
+        }
+        for await (const consumer of jsm.consumers.list(stream)) {
+          if (consumer.config.durable_name && !consumer.cluster?.leader)
+            throw new Error(`${stream}/${consumer.name}: no leader`);
+        }
       }
-      for await (const consumer of jsm.consumers.list(stream)) {
-        if (consumer.config.durable_name && !consumer.cluster?.leader) throw new Error(`${stream}/${consumer.name}: no leader`);
-      }
-    }
-    return true;
-  }, { timeoutMs: 60_000, intervalMs: 200 });
+      return true;
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
 }
 
 async function streamInfo() {
@@ -53,10 +59,13 @@ async function streamInfo() {
  * read as "no events".
  */
 async function eventsOf(flag: string): Promise<{ type: string }[]> {
-  const reply = await eventually(async () => {
-    const answer = await stack.admin.get(`/api/admin/events/${flag}`);
-    return answer.status === 503 && answer.headers.get('retry-after') ? undefined : answer;
-  }, { timeoutMs: 30_000, intervalMs: 100 });
+  const reply = await eventually(
+    async () => {
+      const answer = await stack.admin.get(`/api/admin/events/${flag}`);
+      return answer.status === 503 && answer.headers.get('retry-after') ? undefined : answer;
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
   expect(reply.status).toBe(200);
   return [...(reply.body.events as { type: string }[])].reverse();
 }
@@ -65,20 +74,26 @@ async function pendingOutbox(): Promise<number> {
   const client = new pg.Client({ connectionString: stack.isolation.databaseUrl });
   await client.connect();
   try {
-    return (await client.query('select count(*)::int as n from admin.outbox where published_at is null')).rows[0].n as number;
+    return (await client.query('select count(*)::int as n from admin.outbox where published_at is null')).rows[0]
+      .n as number;
   } finally {
     await client.end();
   }
 }
 
 const frontend = () => httpClient(stack.url, { authorization: frontendToken });
-const sdkSees = async (flag: string) => ((await frontend().get('/api/frontend')).body.toggles as { name: string }[] | undefined)?.some((toggle) => toggle.name === flag) ?? false;
+const sdkSees = async (flag: string) =>
+  ((await frontend().get('/api/frontend')).body.toggles as { name: string }[] | undefined)?.some(
+    (toggle) => toggle.name === flag,
+  ) ?? false;
 
 /** Toggles a flag `times` times, doing `midway` after a third; every write must be acknowledged. */
 async function toggle(flag: string, times: number, midway: () => Promise<void>) {
   for (let index = 0; index < times; index += 1) {
     if (index === Math.floor(times / 3)) await midway();
-    const reply = await stack.admin.post(`${flagPath(flag)}/environments/development/${index % 2 === 0 ? 'on' : 'off'}`);
+    const reply = await stack.admin.post(
+      `${flagPath(flag)}/environments/development/${index % 2 === 0 ? 'on' : 'off'}`,
+    );
     expect(reply.status, `toggle ${index}`).toBe(200);
   }
 }
@@ -94,20 +109,27 @@ describe('a three-node NATS cluster with replicated streams', () => {
 
   it('converges an existing stream to a changed replica count, and creating it again changes nothing', async () => {
     const { jsm, names } = stack.messaging;
-    const spec = { name: `${names.eventsStream}_converge`, subjects: [`${stack.isolation.namespace}.converge.>`], maxAgeMs: 3_600_000 };
+    const spec = {
+      name: `${names.eventsStream}_converge`,
+      subjects: [`${stack.isolation.namespace}.converge.>`],
+      maxAgeMs: 3_600_000,
+    };
     await ensureStream(jsm, { ...spec, replicas: 1 });
     expect((await jsm.streams.info(spec.name)).config.num_replicas).toBe(1);
     await ensureStream(jsm, { ...spec, replicas: 3 });
     await ensureStream(jsm, { ...spec, replicas: 3 });
-    const info = await eventually(async () => {
-      const current = await jsm.streams.info(spec.name);
-      return current.cluster?.replicas?.length === 2 && current;
-    }, { timeoutMs: 30_000 });
+    const info = await eventually(
+      async () => {
+        const current = await jsm.streams.info(spec.name);
+        return current.cluster?.replicas?.length === 2 && current;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(info.config.num_replicas).toBe(3);
     await jsm.streams.delete(spec.name);
   });
 
-  it('loses nothing when the event stream\'s leader dies mid-writes, and carries on without a restart', async () => {
+  it("loses nothing when the event stream's leader dies mid-writes, and carries on without a restart", async () => {
     await stack.admin.post('/api/admin/projects/default/features', { name: 'leader-loss' });
     const leader = (await streamInfo()).cluster!.leader!;
     // How long the stream takes no new message after the kill: sampled alongside the writes.
@@ -118,23 +140,38 @@ describe('a three-node NATS cluster with replicated streams', () => {
       const killedAt = performance.now();
       await cluster.node(leader).kill();
       sampling = setInterval(() => {
-        void streamInfo().then((info) => {
-          if (gapMs === undefined && info.state.last_seq > seqAtKill) gapMs = performance.now() - killedAt;
-        }, () => undefined);
+        void streamInfo().then(
+          (info) => {
+            if (gapMs === undefined && info.state.last_seq > seqAtKill) gapMs = performance.now() - killedAt;
+          },
+          () => undefined,
+        );
       }, 20);
     });
-    const resumed = await eventually(async () => gapMs !== undefined && (await streamInfo().catch(() => undefined))?.cluster?.leader, { timeoutMs: 30_000 });
+    const resumed = await eventually(
+      async () => gapMs !== undefined && (await streamInfo().catch(() => undefined))?.cluster?.leader,
+      { timeoutMs: 30_000 },
+    );
     clearInterval(sampling);
-    console.log(`event stream leader ${leader} killed mid-writes: the next event was stored ${Math.round(gapMs!)} ms later, under ${resumed}`);
+    console.log(
+      `event stream leader ${leader} killed mid-writes: the next event was stored ${Math.round(gapMs!)} ms later, under ${resumed}`,
+    );
     expect(resumed).not.toBe(leader);
     await cluster.node(leader).start();
 
-    const toggles = await eventually(async () => {
-      const types = (await eventsOf('leader-loss')).filter((event) => event.type.startsWith('feature-environment-'));
-      return types.length >= 100 && types;
-    }, { timeoutMs: 60_000 });
+    const toggles = await eventually(
+      async () => {
+        const types = (await eventsOf('leader-loss')).filter((event) => event.type.startsWith('feature-environment-'));
+        return types.length >= 100 && types;
+      },
+      { timeoutMs: 60_000 },
+    );
     // Each acknowledged toggle once, in order: on, off, on, ...
-    expect(toggles.map((event) => event.type)).toEqual(Array.from({ length: 100 }, (_, index) => (index % 2 === 0 ? 'feature-environment-enabled' : 'feature-environment-disabled')));
+    expect(toggles.map((event) => event.type)).toEqual(
+      Array.from({ length: 100 }, (_, index) =>
+        index % 2 === 0 ? 'feature-environment-enabled' : 'feature-environment-disabled',
+      ),
+    );
     expect(await pendingOutbox()).toBe(0);
     // The last toggle switched it off; the SDK edge agrees.
     await stack.admin.post(`${flagPath('leader-loss')}/environments/development/on`);
@@ -150,24 +187,33 @@ describe('a three-node NATS cluster with replicated streams', () => {
     await toggle('disk-loss', 30, async () => undefined);
     await victim.start();
     // The wiped node is a current replica again, holding every message.
-    await eventually(async () => {
-      const info = await streamInfo();
-      const replica = info.cluster?.replicas?.find((peer) => peer.name === victim.name);
-      return replica?.current === true && (replica.lag ?? 0) === 0;
-    }, { timeoutMs: 60_000 });
-    const types = await eventually(async () => {
-      const found = (await eventsOf('disk-loss')).filter((event) => event.type.startsWith('feature-environment-'));
-      return found.length >= 30 && found;
-    }, { timeoutMs: 30_000 });
+    await eventually(
+      async () => {
+        const info = await streamInfo();
+        const replica = info.cluster?.replicas?.find((peer) => peer.name === victim.name);
+        return replica?.current === true && (replica.lag ?? 0) === 0;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const types = await eventually(
+      async () => {
+        const found = (await eventsOf('disk-loss')).filter((event) => event.type.startsWith('feature-environment-'));
+        return found.length >= 30 && found;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(types).toHaveLength(30);
     // With the old leader gone too, the caught-up node serves the stream with a third node: nothing is missing.
     await cluster.node(leader).kill();
     // A new leader counts what it holds as it applies its log: under load the first answer after the election showed
     // 71 of 130 (a full suite on 2 cores). Missing messages would never show, so waiting for them still fails on a loss.
-    const info = await eventually(async () => {
-      const current = await streamInfo().catch(() => undefined);
-      return current?.cluster?.leader && current.state.messages >= 130 ? current : undefined;
-    }, { timeoutMs: 30_000 });
+    const info = await eventually(
+      async () => {
+        const current = await streamInfo().catch(() => undefined);
+        return current?.cluster?.leader && current.state.messages >= 130 ? current : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(info.state.messages).toBeGreaterThanOrEqual(130);
     await cluster.node(leader).start();
   }, 150_000);
@@ -179,7 +225,10 @@ describe('a three-node NATS cluster with replicated streams', () => {
     await first!.kill();
     await second!.kill();
     for (let index = 0; index < 10; index += 1) {
-      expect((await stack.admin.post(`${flagPath('no-quorum')}/environments/development/${index % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
+      expect(
+        (await stack.admin.post(`${flagPath('no-quorum')}/environments/development/${index % 2 === 0 ? 'on' : 'off'}`))
+          .status,
+      ).toBe(200);
     }
     expect(await pendingOutbox()).toBeGreaterThan(0);
     expect((await eventsOf('no-quorum')).length).toBe(1);
@@ -190,11 +239,16 @@ describe('a three-node NATS cluster with replicated streams', () => {
     // Once the event stream has a leader again, every write held meanwhile is published and in the log within 10 s.
     await eventually(async () => Boolean((await streamInfo()).cluster?.leader), { timeoutMs: 60_000, intervalMs: 100 });
     const led = Date.now();
-    const types = await eventually(async () => {
-      const found = (await eventsOf('no-quorum')).filter((event) => event.type.startsWith('feature-environment-'));
-      return found.length >= 10 && found;
-    }, { timeoutMs: 10_000, intervalMs: 100 });
-    console.log(`quorum back: the held writes were in the event log ${Date.now() - led} ms after the stream had a leader`);
+    const types = await eventually(
+      async () => {
+        const found = (await eventsOf('no-quorum')).filter((event) => event.type.startsWith('feature-environment-'));
+        return found.length >= 10 && found;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    console.log(
+      `quorum back: the held writes were in the event log ${Date.now() - led} ms after the stream had a leader`,
+    );
     expect(types).toHaveLength(10);
     await eventually(async () => (await pendingOutbox()) === 0, { timeoutMs: 10_000 });
     // What happened is visible to an operator: the relay's backlog and failed passes (none when the client only held

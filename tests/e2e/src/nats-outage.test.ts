@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { eventLogTotalAfterMarker, eventually, startPrivateNats, startTestStack, type TestStack } from '@bunting/test-stack';
+import {
+  eventLogTotalAfterMarker,
+  eventually,
+  startPrivateNats,
+  startTestStack,
+  type TestStack,
+} from '@bunting/test-stack';
 
 /**
  * The outbox promise: with NATS down, admin writes still succeed, and when NATS comes back every event
@@ -37,14 +43,19 @@ describe('a NATS outage delays events but loses none', () => {
       expect(reply.status).toBe(201);
       during.push(name);
     }
-    const enabled = await stack.admin.post('/api/admin/projects/default/features/during-outage-0/environments/development/on');
+    const enabled = await stack.admin.post(
+      '/api/admin/projects/default/features/during-outage-0/environments/development/on',
+    );
     expect(enabled.status).toBe(200);
 
     await nats.start();
-    const names = await eventually(async () => {
-      const found = await createdFeatures();
-      return found && during.every((name) => found.includes(name)) && found;
-    }, { timeoutMs: 30_000 });
+    const names = await eventually(
+      async () => {
+        const found = await createdFeatures();
+        return found && during.every((name) => found.includes(name)) && found;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(names.filter((name) => name.startsWith('during-outage-')).sort()).toEqual([...during].sort());
     expect(new Set(names).size).toBe(names.length);
 

@@ -25,20 +25,28 @@ beforeAll(async () => {
   const port = await freePort();
   issuer = `http://127.0.0.1:${port}`;
   const provider = new Provider(issuer, {
-    clients: [{
-      client_id: 'bunting',
-      client_secret: 'bunting-oidc-secret',
-      redirect_uris: [`${stack.url}/auth/oidc/callback`],
-      response_types: ['code'],
-      grant_types: ['authorization_code'],
-      token_endpoint_auth_method: 'client_secret_post',
-    }],
+    clients: [
+      {
+        client_id: 'bunting',
+        client_secret: 'bunting-oidc-secret',
+        redirect_uris: [`${stack.url}/auth/oidc/callback`],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
     conformIdTokenClaims: false,
     cookies: { keys: ['test-cookie-key'] },
     findAccount: async (_context: unknown, id: string) => ({
       accountId: id,
-      claims: async () => ({ sub: id, email: accounts[id]!.email, email_verified: accounts[id]!.verified ?? true, name: accounts[id]!.name, groups: accounts[id]!.groups }),
+      claims: async () => ({
+        sub: id,
+        email: accounts[id]!.email,
+        email_verified: accounts[id]!.verified ?? true,
+        name: accounts[id]!.name,
+        groups: accounts[id]!.groups,
+      }),
     }),
   });
   providerServer = createServer(provider.callback());
@@ -51,7 +59,10 @@ afterAll(async () => {
 });
 
 /** A browser, reduced to what a login needs: a cookie jar per host and manual redirects. */
-async function browserLogin(accountId: string, options: { dropCookieAtCallback?: string } = {}): Promise<{ status: number; location: string | null; sessionCookie?: string | undefined; body?: any }> {
+async function browserLogin(
+  accountId: string,
+  options: { dropCookieAtCallback?: string } = {},
+): Promise<{ status: number; location: string | null; sessionCookie?: string | undefined; body?: any }> {
   const jar = new Map<string, Map<string, string>>();
   let url = `${stack.url}/auth/oidc/login`;
   let interactions = 0;
@@ -60,13 +71,20 @@ async function browserLogin(accountId: string, options: { dropCookieAtCallback?:
     const cookies = jar.get(target.host) ?? new Map<string, string>();
     jar.set(target.host, cookies);
     // A different client completing the login: it lacks the cookie the browser that started it got.
-    if (target.pathname === '/auth/oidc/callback' && options.dropCookieAtCallback) cookies.delete(options.dropCookieAtCallback);
+    if (target.pathname === '/auth/oidc/callback' && options.dropCookieAtCallback)
+      cookies.delete(options.dropCookieAtCallback);
     const cookieHeader = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let response: Response;
     if (target.pathname.startsWith('/interaction/')) {
-      const form: Record<string, string> = interactions === 0 ? { prompt: 'login', login: accountId, password: 'any' } : { prompt: 'consent' };
+      const form: Record<string, string> =
+        interactions === 0 ? { prompt: 'login', login: accountId, password: 'any' } : { prompt: 'consent' };
       interactions += 1;
-      response = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie: cookieHeader, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+      response = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      });
     } else {
       response = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader } });
     }
@@ -78,7 +96,12 @@ async function browserLogin(accountId: string, options: { dropCookieAtCallback?:
     const location = response.headers.get('location');
     if (target.pathname === '/auth/oidc/callback') {
       const text = await response.text();
-      return { status: response.status, location, sessionCookie: cookies.get('unleash-session'), body: text ? JSON.parse(text) : undefined };
+      return {
+        status: response.status,
+        location,
+        sessionCookie: cookies.get('unleash-session'),
+        body: text ? JSON.parse(text) : undefined,
+      };
     }
     if (!location) throw new Error(`login stopped at ${url} with ${response.status}: ${await response.text()}`);
     url = new URL(location, url).href;
@@ -91,7 +114,12 @@ describe('OIDC settings', () => {
     const initial = await stack.admin.get('/api/admin/auth/oidc/settings');
     expect(initial.status).toBe(200);
     expect(initial.body.enabled).toBe(false);
-    for (const body of [{ enabled: true, discoverUrl: 'not a url', clientId: 'x' }, { idTokenSigningAlgorithm: 'HS256' }, { defaultRootRole: 'Owner' }, { enabled: 'yes' }]) {
+    for (const body of [
+      { enabled: true, discoverUrl: 'not a url', clientId: 'x' },
+      { idTokenSigningAlgorithm: 'HS256' },
+      { defaultRootRole: 'Owner' },
+      { enabled: 'yes' },
+    ]) {
       const reply = await stack.admin.post('/api/admin/auth/oidc/settings', body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.name).toBe('ValidationError');
@@ -112,12 +140,23 @@ describe('OIDC settings', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.secret).not.toBe('bunting-oidc-secret');
     const read = await stack.admin.get('/api/admin/auth/oidc/settings');
-    expect(read.body).toMatchObject({ enabled: true, clientId: 'bunting', defaultRootRole: 'Editor', idTokenSigningAlgorithm: 'RS256' });
+    expect(read.body).toMatchObject({
+      enabled: true,
+      clientId: 'bunting',
+      defaultRootRole: 'Editor',
+      idTokenSigningAlgorithm: 'RS256',
+    });
     expect(JSON.stringify(read.body)).not.toContain('bunting-oidc-secret');
-    const event = await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type: 'setting-created' })).body.events[0]);
+    const event = await eventually(
+      async () => (await stack.admin.post('/api/admin/events/search', { type: 'setting-created' })).body.events[0],
+    );
     expect(event.data.id).toBe('unleash.auth.oidc');
     expect(JSON.stringify(event)).not.toContain('bunting-oidc-secret');
-    const viewer = await stack.admin.post('/api/admin/user-admin', { username: 'oidc-viewer', rootRole: 3, password: 'viewer-password' });
+    const viewer = await stack.admin.post('/api/admin/user-admin', {
+      username: 'oidc-viewer',
+      rootRole: 3,
+      password: 'viewer-password',
+    });
     expect(viewer.status).toBe(201);
   });
 });
@@ -141,7 +180,9 @@ describe('OIDC login', () => {
 
     const again = await browserLogin('alice');
     expect(again.status).toBe(302);
-    const users = (await stack.admin.get('/api/admin/user-admin')).body.users.filter((u: { email?: string }) => u.email === 'alice@corp.example');
+    const users = (await stack.admin.get('/api/admin/user-admin')).body.users.filter(
+      (u: { email?: string }) => u.email === 'alice@corp.example',
+    );
     expect(users).toHaveLength(1);
   }, 30_000);
 
@@ -155,16 +196,28 @@ describe('OIDC login', () => {
 
   it('ends the provider session too when single sign-out is on', async () => {
     const settings = {
-      enabled: true, discoverUrl: `${issuer}/.well-known/openid-configuration`, clientId: 'bunting', secret: 'bunting-oidc-secret',
-      autoCreate: true, defaultRootRole: 'Editor', emailDomains: 'corp.example', idTokenSigningAlgorithm: 'RS256',
+      enabled: true,
+      discoverUrl: `${issuer}/.well-known/openid-configuration`,
+      clientId: 'bunting',
+      secret: 'bunting-oidc-secret',
+      autoCreate: true,
+      defaultRootRole: 'Editor',
+      emailDomains: 'corp.example',
+      idTokenSigningAlgorithm: 'RS256',
     };
-    expect((await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: true })).status).toBe(200);
+    expect(
+      (await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: true })).status,
+    ).toBe(200);
     const login = await browserLogin('alice');
     const cookie = `unleash-session=${login.sessionCookie}`;
     const alice = httpClient(stack.url, { cookie });
     expect((await alice.get('/api/admin/user')).status).toBe(200);
 
-    const logout = await fetch(`${stack.url}/logout`, { method: 'POST', headers: { cookie, accept: 'text/html' }, redirect: 'manual' });
+    const logout = await fetch(`${stack.url}/logout`, {
+      method: 'POST',
+      headers: { cookie, accept: 'text/html' },
+      redirect: 'manual',
+    });
     expect(logout.status).toBe(302);
     expect(logout.headers.get('set-cookie')).toContain('Max-Age=0');
     const endSession = new URL(logout.headers.get('location')!);
@@ -174,9 +227,13 @@ describe('OIDC login', () => {
     // The provider accepts the hint and asks the user to confirm signing out.
     expect((await fetch(endSession, { redirect: 'manual' })).status).toBe(200);
 
-    expect((await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: false })).status).toBe(200);
+    expect(
+      (await stack.admin.post('/api/admin/auth/oidc/settings', { ...settings, enableSingleSignOut: false })).status,
+    ).toBe(200);
     const local = await browserLogin('alice');
-    const localLogout = await httpClient(stack.url, { cookie: `unleash-session=${local.sessionCookie}` }).post('/logout');
+    const localLogout = await httpClient(stack.url, { cookie: `unleash-session=${local.sessionCookie}` }).post(
+      '/logout',
+    );
     expect(localLogout.status).toBe(200);
     expect(localLogout.body).toEqual({ message: 'Logged out' });
   }, 30_000);
@@ -184,13 +241,22 @@ describe('OIDC login', () => {
 
 describe('OIDC sign-in hardening', () => {
   const settings = () => ({
-    enabled: true, discoverUrl: `${issuer}/.well-known/openid-configuration`, clientId: 'bunting', secret: 'bunting-oidc-secret',
-    autoCreate: false, idTokenSigningAlgorithm: 'RS256',
+    enabled: true,
+    discoverUrl: `${issuer}/.well-known/openid-configuration`,
+    clientId: 'bunting',
+    secret: 'bunting-oidc-secret',
+    autoCreate: false,
+    idTokenSigningAlgorithm: 'RS256',
   });
 
   it('never signs in as an existing user on an email the provider has not verified; links on a verified one', async () => {
     expect((await stack.admin.post('/api/admin/auth/oidc/settings', settings())).status).toBe(200);
-    const victim = await stack.admin.post('/api/admin/user-admin', { username: 'victim', email: 'victim@corp.example', password: 'victim-password', rootRole: 1 });
+    const victim = await stack.admin.post('/api/admin/user-admin', {
+      username: 'victim',
+      email: 'victim@corp.example',
+      password: 'victim-password',
+      rootRole: 1,
+    });
     expect(victim.status).toBe(201);
     const eve = await browserLogin('eve');
     expect(eve.status).toBe(401);
@@ -211,7 +277,10 @@ describe('OIDC sign-in hardening', () => {
   }, 30_000);
 
   it('sends the provider back to its own address, whatever Host or X-Forwarded-Host a request claims', async () => {
-    const start = await fetch(`${stack.url}/auth/oidc/login`, { redirect: 'manual', headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+    const start = await fetch(`${stack.url}/auth/oidc/login`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
     expect(start.status).toBe(302);
     const redirectUri = new URL(start.headers.get('location')!).searchParams.get('redirect_uri');
     expect(redirectUri).toBe(`${stack.url}/auth/oidc/callback`);

@@ -23,16 +23,33 @@ async function flag(name: string, strategy: object, variants?: object[]) {
   await stack.admin.post(`${base}/${name}/environments/development/on`);
 }
 
-const variant = (name: string, type: string, value: string) => ({ name, weight: 500, weightType: 'variable', stickiness: 'userId', payload: { type, value } });
+const variant = (name: string, type: string, value: string) => ({
+  name,
+  weight: 500,
+  weightType: 'variable',
+  stickiness: 'userId',
+  payload: { type, value },
+});
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken } });
+  stack = await startTestStack({
+    env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken },
+  });
   frontend = httpClient(stack.url, { authorization: frontendToken });
-  await flag('checkout', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'checkout' },
-    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro', 'team'] }] });
-  await flag('banner-text', { name: 'default' }, [variant('hello', 'string', 'Hello'), variant('welcome', 'string', 'Welcome')]);
+  await flag('checkout', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '50', stickiness: 'userId', groupId: 'checkout' },
+    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro', 'team'] }],
+  });
+  await flag('banner-text', { name: 'default' }, [
+    variant('hello', 'string', 'Hello'),
+    variant('welcome', 'string', 'Welcome'),
+  ]);
   await flag('discount', { name: 'default' }, [variant('low', 'number', '5'), variant('high', 'number', '12.5')]);
-  await flag('layout', { name: 'default' }, [variant('grid', 'json', '{"columns":3}'), variant('list', 'json', '{"columns":1}')]);
+  await flag('layout', { name: 'default' }, [
+    variant('grid', 'json', '{"columns":3}'),
+    variant('list', 'json', '{"columns":1}'),
+  ]);
   await stack.admin.post(base, { name: 'later' });
   await eventually(async () => (await frontend.get('/api/frontend?userId=u1')).body.toggles.length >= 3);
   ServerFeatures.setProvider(new OFREPProvider({ baseUrl: stack.url, headers: { Authorization: clientToken } }));
@@ -45,11 +62,16 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-const contexts = Array.from({ length: 24 }, (_, index) => ({ targetingKey: `u${index}`, plan: ['pro', 'free', 'team'][index % 3]! }));
+const contexts = Array.from({ length: 24 }, (_, index) => ({
+  targetingKey: `u${index}`,
+  plan: ['pro', 'free', 'team'][index % 3]!,
+}));
 
 async function frontendAnswer(context: { targetingKey: string; plan: string }) {
   const { body } = await frontend.get(`/api/frontend?userId=${context.targetingKey}&properties[plan]=${context.plan}`);
-  return new Map<string, { variant: { name: string; payload?: { value: string } } }>(body.toggles.map((toggle: { name: string }) => [toggle.name, toggle]));
+  return new Map<string, { variant: { name: string; payload?: { value: string } } }>(
+    body.toggles.map((toggle: { name: string }) => [toggle.name, toggle]),
+  );
 }
 
 describe('the OpenFeature server provider (OFREP, client token)', () => {
@@ -63,9 +85,17 @@ describe('the OpenFeature server provider (OFREP, client token)', () => {
       if (checkout.value) on += 1;
       const text = await server.getStringDetails('banner-text', 'fallback', context);
       expect(text.value).toBe(expected.get('banner-text')!.variant.payload!.value);
-      expect(text).toMatchObject({ reason: 'SPLIT', variant: expected.get('banner-text')!.variant.name, flagMetadata: { project: 'default', flagType: 'release' } });
-      expect(await server.getNumberValue('discount', 0, context)).toBe(Number(expected.get('discount')!.variant.payload!.value));
-      expect(await server.getObjectValue('layout', {}, context)).toEqual(JSON.parse(expected.get('layout')!.variant.payload!.value));
+      expect(text).toMatchObject({
+        reason: 'SPLIT',
+        variant: expected.get('banner-text')!.variant.name,
+        flagMetadata: { project: 'default', flagType: 'release' },
+      });
+      expect(await server.getNumberValue('discount', 0, context)).toBe(
+        Number(expected.get('discount')!.variant.payload!.value),
+      );
+      expect(await server.getObjectValue('layout', {}, context)).toEqual(
+        JSON.parse(expected.get('layout')!.variant.payload!.value),
+      );
     }
     // The rollout and its constraint split the users.
     expect(on).toBeGreaterThan(0);
@@ -73,10 +103,22 @@ describe('the OpenFeature server provider (OFREP, client token)', () => {
   });
 
   it('gives the default with FLAG_NOT_FOUND, TYPE_MISMATCH or TARGETING_KEY_MISSING, and picks up a change', async () => {
-    expect(await server.getBooleanDetails('no-such-flag', true, { targetingKey: 'u1' })).toMatchObject({ value: true, errorCode: 'FLAG_NOT_FOUND' });
-    expect(await server.getNumberDetails('banner-text', 7, { targetingKey: 'u1' })).toMatchObject({ value: 7, errorCode: 'TYPE_MISMATCH' });
-    expect(await server.getBooleanDetails('checkout', true, { plan: 'pro' })).toMatchObject({ value: true, errorCode: 'TARGETING_KEY_MISSING' });
-    expect(await server.getBooleanDetails('later', false, { targetingKey: 'u1' })).toMatchObject({ value: false, reason: 'DISABLED' });
+    expect(await server.getBooleanDetails('no-such-flag', true, { targetingKey: 'u1' })).toMatchObject({
+      value: true,
+      errorCode: 'FLAG_NOT_FOUND',
+    });
+    expect(await server.getNumberDetails('banner-text', 7, { targetingKey: 'u1' })).toMatchObject({
+      value: 7,
+      errorCode: 'TYPE_MISMATCH',
+    });
+    expect(await server.getBooleanDetails('checkout', true, { plan: 'pro' })).toMatchObject({
+      value: true,
+      errorCode: 'TARGETING_KEY_MISSING',
+    });
+    expect(await server.getBooleanDetails('later', false, { targetingKey: 'u1' })).toMatchObject({
+      value: false,
+      reason: 'DISABLED',
+    });
     await stack.admin.post(`${base}/later/environments/development/on`);
     await eventually(async () => (await server.getBooleanValue('later', false, { targetingKey: 'u1' })) === true);
   });
@@ -85,7 +127,9 @@ describe('the OpenFeature server provider (OFREP, client token)', () => {
 describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
   it('evaluates from its bulk answer, revalidates with an ETag, and reports an unknown flag as FLAG_NOT_FOUND', async () => {
     await WebFeatures.setContext({ targetingKey: 'u4', plan: 'pro' });
-    await WebFeatures.setProviderAndWait(new OFREPWebProvider({ baseUrl: stack.url, headers: [['Authorization', frontendToken]] }));
+    await WebFeatures.setProviderAndWait(
+      new OFREPWebProvider({ baseUrl: stack.url, headers: [['Authorization', frontendToken]] }),
+    );
     const web = WebFeatures.getClient();
     const expected = await frontendAnswer({ targetingKey: 'u4', plan: 'pro' });
     expect(web.getBooleanValue('checkout', false)).toBe(expected.has('checkout'));
@@ -96,9 +140,21 @@ describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
     const first = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } });
     const etag = first.headers.get('etag')!;
     expect(first.body.flags.map((result: { key: string }) => result.key)).toContain('banner-text');
-    expect((await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } }, { 'if-none-match': etag })).status).toBe(304);
+    expect(
+      (
+        await frontend.post(
+          '/ofrep/v1/evaluate/flags',
+          { context: { targetingKey: 'u4', plan: 'pro' } },
+          { 'if-none-match': etag },
+        )
+      ).status,
+    ).toBe(304);
     // Another answer (checkout is off for the free plan) is not that copy.
-    const other = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u5', plan: 'free' } }, { 'if-none-match': etag });
+    const other = await frontend.post(
+      '/ofrep/v1/evaluate/flags',
+      { context: { targetingKey: 'u5', plan: 'free' } },
+      { 'if-none-match': etag },
+    );
     expect(other.status).toBe(200);
     expect(other.headers.get('etag')).not.toBe(etag);
     // A new flag is in every bulk answer (off ones included): once it reaches the edge, the old copy is stale (a 304
@@ -106,8 +162,14 @@ describe('the OpenFeature web provider (OFREP bulk, frontend token)', () => {
     // change), which may answer 200 without it.
     await stack.admin.post('/api/admin/projects/default/features', { name: 'etag-probe' });
     const after = await eventually(async () => {
-      const reply = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u4', plan: 'pro' } }, { 'if-none-match': etag });
-      return reply.status === 200 && reply.body.flags.some((result: { key: string }) => result.key === 'etag-probe') && reply;
+      const reply = await frontend.post(
+        '/ofrep/v1/evaluate/flags',
+        { context: { targetingKey: 'u4', plan: 'pro' } },
+        { 'if-none-match': etag },
+      );
+      return (
+        reply.status === 200 && reply.body.flags.some((result: { key: string }) => result.key === 'etag-probe') && reply
+      );
     });
     expect(after.headers.get('etag')).not.toBe(etag);
     await WebFeatures.setContext({ targetingKey: 'u5', plan: 'free' });
@@ -132,15 +194,23 @@ async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id
 }
 
 describe('OFREP change events (eventStreams, ADR-0008)', () => {
-  it('names a stream in bulk answers to frontend tokens, which says refetchEvaluation when the token\'s flags change', async () => {
+  it("names a stream in bulk answers to frontend tokens, which says refetchEvaluation when the token's flags change", async () => {
     const bulk = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u7' } });
-    expect(bulk.body.eventStreams).toEqual([{ type: 'sse', url: expect.stringMatching(/\/ofrep\/v1\/event-stream\?token=/), inactivityDelaySec: 120 }]);
+    expect(bulk.body.eventStreams).toEqual([
+      { type: 'sse', url: expect.stringMatching(/\/ofrep\/v1\/event-stream\?token=/), inactivityDelaySec: 120 },
+    ]);
     // A client token is a server's secret: no address with it in is handed out.
-    expect((await httpClient(stack.url, { authorization: clientToken }).post('/ofrep/v1/evaluate/flags', { context: {} })).body.eventStreams).toBeUndefined();
+    expect(
+      (await httpClient(stack.url, { authorization: clientToken }).post('/ofrep/v1/evaluate/flags', { context: {} }))
+        .body.eventStreams,
+    ).toBeUndefined();
 
     const url = new URL(bulk.body.eventStreams[0].url);
     const controller = new AbortController();
-    const opened = await fetch(`${stack.url}${url.pathname}${url.search}`, { signal: controller.signal, headers: { origin: 'https://shop.example.com' } });
+    const opened = await fetch(`${stack.url}${url.pathname}${url.search}`, {
+      signal: controller.signal,
+      headers: { origin: 'https://shop.example.com' },
+    });
     expect(opened.status).toBe(200);
     expect(opened.headers.get('content-type')).toContain('text/event-stream');
     expect(opened.headers.get('access-control-allow-origin')).not.toBeNull();
@@ -148,17 +218,28 @@ describe('OFREP change events (eventStreams, ADR-0008)', () => {
     const etag = bulk.headers.get('etag')!;
     await stack.admin.post('/api/admin/projects/default/features', { name: 'pushed-to-web' });
     const event = (await events.next()).value!;
-    expect(event.data).toMatchObject({ type: 'refetchEvaluation', etag: expect.stringMatching(/^"\d+"$/), lastModified: expect.any(Number) });
+    expect(event.data).toMatchObject({
+      type: 'refetchEvaluation',
+      etag: expect.stringMatching(/^"\d+"$/),
+      lastModified: expect.any(Number),
+    });
     expect(event.id).toBe(event.data.etag.replaceAll('"', ''));
     // The re-fetch the event triggers (with its etag) is the new configuration, never the old copy.
-    const refetched = await frontend.post(`/ofrep/v1/evaluate/flags?sseEtag=${encodeURIComponent(event.data.etag)}`, { context: { targetingKey: 'u7' } }, { 'if-none-match': etag });
+    const refetched = await frontend.post(
+      `/ofrep/v1/evaluate/flags?sseEtag=${encodeURIComponent(event.data.etag)}`,
+      { context: { targetingKey: 'u7' } },
+      { 'if-none-match': etag },
+    );
     expect(refetched.status).toBe(200);
     expect(refetched.body.flags.map((result: { key: string }) => result.key)).toContain('pushed-to-web');
     controller.abort();
 
     // Resuming after missing an event: told at once to fetch again.
     const again = new AbortController();
-    const resumed = await fetch(`${stack.url}${url.pathname}${url.search}`, { signal: again.signal, headers: { 'last-event-id': String(Number(event.id) - 1) } });
+    const resumed = await fetch(`${stack.url}${url.pathname}${url.search}`, {
+      signal: again.signal,
+      headers: { 'last-event-id': String(Number(event.id) - 1) },
+    });
     const replayed = await sseEvents(resumed.body!).next();
     expect(replayed.value!.data.type).toBe('refetchEvaluation');
     again.abort();
@@ -167,7 +248,11 @@ describe('OFREP change events (eventStreams, ADR-0008)', () => {
 
   it('gives another context, however alike its answers, another ETag (no 304 across users)', async () => {
     const first = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'same-answers-1' } });
-    const second = await frontend.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'same-answers-2' } }, { 'if-none-match': first.headers.get('etag')! });
+    const second = await frontend.post(
+      '/ofrep/v1/evaluate/flags',
+      { context: { targetingKey: 'same-answers-2' } },
+      { 'if-none-match': first.headers.get('etag')! },
+    );
     expect(second.status).toBe(200);
     expect(second.headers.get('etag')).not.toBe(first.headers.get('etag'));
   });
@@ -179,17 +264,41 @@ describe('OFREP errors', () => {
     expect((await stack.admin.post('/ofrep/v1/evaluate/flags', {})).status).toBe(403);
     const invalid = await frontend.post('/ofrep/v1/evaluate/flags/checkout', { context: 'everyone' });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toMatchObject({ name: 'ValidationError', errorCode: 'INVALID_CONTEXT', id: expect.any(String) });
+    expect(invalid.body).toMatchObject({
+      name: 'ValidationError',
+      errorCode: 'INVALID_CONTEXT',
+      id: expect.any(String),
+    });
     const missing = await frontend.post('/ofrep/v1/evaluate/flags/nothing-here', {});
     expect(missing.body).toMatchObject({ name: 'NotFoundError', key: 'nothing-here', errorCode: 'FLAG_NOT_FOUND' });
-    for (const body of ['{not json', '[]', '"text"', 'null', '{"context": 7}', '{"context": {"currentTime": "soon"}}']) {
+    for (const body of [
+      '{not json',
+      '[]',
+      '"text"',
+      'null',
+      '{"context": 7}',
+      '{"context": {"currentTime": "soon"}}',
+    ]) {
       for (const path of ['/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/checkout']) {
         const reply = await frontend.post(path, body, { 'content-type': 'application/json' });
         expect(reply.status, `${path} ${body}`).toBeLessThan(500);
-        if (reply.status >= 400) expect(reply.body, `${path} ${body}`).toMatchObject({ id: expect.any(String), name: expect.any(String), message: expect.any(String) });
+        if (reply.status >= 400)
+          expect(reply.body, `${path} ${body}`).toMatchObject({
+            id: expect.any(String),
+            name: expect.any(String),
+            message: expect.any(String),
+          });
       }
     }
     // X-API-Key, as some OpenFeature providers send the key.
-    expect((await stack.anonymous.post('/ofrep/v1/evaluate/flags/banner-text', { context: { targetingKey: 'u1' } }, { 'x-api-key': frontendToken })).status).toBe(200);
+    expect(
+      (
+        await stack.anonymous.post(
+          '/ofrep/v1/evaluate/flags/banner-text',
+          { context: { targetingKey: 'u1' } },
+          { 'x-api-key': frontendToken },
+        )
+      ).status,
+    ).toBe(200);
   });
 });

@@ -17,71 +17,173 @@ const base = '/api/admin/projects/default/features';
 const sdkErrors: unknown[] = [];
 
 async function configure(admin: HttpClient) {
-  const segment = await admin.post('/api/admin/segments', { name: 'nordics', constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK'] }] });
+  const segment = await admin.post('/api/admin/segments', {
+    name: 'nordics',
+    constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE', 'DK'] }],
+  });
   const flags: [string, object[], object?][] = [
     ['plain-on', [{ name: 'default' }]],
-    ['half-of-users', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'half' } }]],
+    [
+      'half-of-users',
+      [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'half' } }],
+    ],
     ['listed-users', [{ name: 'userWithId', parameters: { userIds: 'u1, u7,u13' } }]],
-    ['constrained', [{ name: 'flexibleRollout', parameters: { rollout: '100' }, constraints: [
-      { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
-      { contextName: 'age', operator: 'NUM_GT', value: '17' },
-      { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
-    ] }]],
+    [
+      'constrained',
+      [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: '100' },
+          constraints: [
+            { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
+            { contextName: 'age', operator: 'NUM_GT', value: '17' },
+            { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
+          ],
+        },
+      ],
+    ],
     ['segmented', [{ name: 'default', segments: [segment.body.id] }]],
-    ['date-window', [{ name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2090-01-01T00:00:00Z' }] }]],
+    [
+      'date-window',
+      [
+        {
+          name: 'default',
+          constraints: [{ contextName: 'currentTime', operator: 'DATE_BEFORE', value: '2090-01-01T00:00:00Z' }],
+        },
+      ],
+    ],
     ['office-network', [{ name: 'remoteAddress', parameters: { IPs: '10.0.0.0/8, 192.168.1.7' } }]],
-    ['strategy-variants', [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default' }, variants: [
-      { name: 'left', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'L' } },
-      { name: 'right', weight: 500, weightType: 'variable', stickiness: 'default' },
-    ] }]],
+    [
+      'strategy-variants',
+      [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: '100', stickiness: 'default' },
+          variants: [
+            {
+              name: 'left',
+              weight: 500,
+              weightType: 'variable',
+              stickiness: 'default',
+              payload: { type: 'string', value: 'L' },
+            },
+            { name: 'right', weight: 500, weightType: 'variable', stickiness: 'default' },
+          ],
+        },
+      ],
+    ],
     ['env-variants', [{ name: 'default' }]],
     ['parent', [{ name: 'flexibleRollout', parameters: { rollout: '60', stickiness: 'userId' } }]],
     ['child', [{ name: 'default' }]],
-    ['not-in-list', [{ name: 'default', constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['u2', 'u3'], inverted: true }] }]],
+    [
+      'not-in-list',
+      [
+        {
+          name: 'default',
+          constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: ['u2', 'u3'], inverted: true }],
+        },
+      ],
+    ],
     // Rollout on the sessionId and variants on the userId: two ids hashed in one request.
-    ['by-session', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'sessionId', groupId: 'by-session' }, variants: [
-      { name: 'one', weight: 500, weightType: 'variable', stickiness: 'userId' },
-      { name: 'two', weight: 500, weightType: 'variable', stickiness: 'userId' },
-    ] }]],
-    ['by-country', [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'country', groupId: 'by-country' } }]],
-    ['second-strategy', [
-      { name: 'userWithId', parameters: { userIds: 'nobody' } },
-      { name: 'flexibleRollout', parameters: { rollout: '30', stickiness: 'default', groupId: 'shared-group' } },
-    ]],
+    [
+      'by-session',
+      [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: '50', stickiness: 'sessionId', groupId: 'by-session' },
+          variants: [
+            { name: 'one', weight: 500, weightType: 'variable', stickiness: 'userId' },
+            { name: 'two', weight: 500, weightType: 'variable', stickiness: 'userId' },
+          ],
+        },
+      ],
+    ],
+    [
+      'by-country',
+      [{ name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'country', groupId: 'by-country' } }],
+    ],
+    [
+      'second-strategy',
+      [
+        { name: 'userWithId', parameters: { userIds: 'nobody' } },
+        { name: 'flexibleRollout', parameters: { rollout: '30', stickiness: 'default', groupId: 'shared-group' } },
+      ],
+    ],
     // The same constraint list as "constrained": compiled once and shared.
-    ['shares-constraints', [{ name: 'flexibleRollout', parameters: { rollout: '70', stickiness: 'userId' }, constraints: [
-      { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
-      { contextName: 'age', operator: 'NUM_GT', value: '17' },
-      { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
-    ] }]],
+    [
+      'shares-constraints',
+      [
+        {
+          name: 'flexibleRollout',
+          parameters: { rollout: '70', stickiness: 'userId' },
+          constraints: [
+            { contextName: 'email', operator: 'STR_ENDS_WITH', values: ['@example.com'] },
+            { contextName: 'age', operator: 'NUM_GT', value: '17' },
+            { contextName: 'appVersion', operator: 'SEMVER_GT', value: '1.4.0' },
+          ],
+        },
+      ],
+    ],
     ['legacy-gradual', [{ name: 'gradualRolloutUserId', parameters: { percentage: '40', groupId: 'legacy' } }]],
     ['overridden', [{ name: 'default' }]],
     // Operators Unleash 8.2 accepts beyond the spec's fifteen, and IN_CIDR, which the SDKs evaluate.
-    ['pattern-and-range', [{ name: 'default', constraints: [
-      { contextName: 'email', operator: 'REGEX', value: '^USER[0-9]*[02468]@', caseInsensitive: true },
-      { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.4.1' },
-      { contextName: 'appVersion', operator: 'SEMVER_LTE', value: '1.6.0' },
-    ] }]],
-    ['office-range', [{ name: 'default', constraints: [{ contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.1.0.0/16', '172.16.0.3'] }] }]],
+    [
+      'pattern-and-range',
+      [
+        {
+          name: 'default',
+          constraints: [
+            { contextName: 'email', operator: 'REGEX', value: '^USER[0-9]*[02468]@', caseInsensitive: true },
+            { contextName: 'appVersion', operator: 'SEMVER_GTE', value: '1.4.1' },
+            { contextName: 'appVersion', operator: 'SEMVER_LTE', value: '1.6.0' },
+          ],
+        },
+      ],
+    ],
+    [
+      'office-range',
+      [
+        {
+          name: 'default',
+          constraints: [{ contextName: 'remoteAddress', operator: 'IN_CIDR', values: ['10.1.0.0/16', '172.16.0.3'] }],
+        },
+      ],
+    ],
     // Strategy variants without a groupId parameter: the SDKs hash "undefined:<id>".
-    ['ungrouped-variants', [{ name: 'default', variants: [
-      { name: 'Blue', weight: 500, weightType: 'variable', stickiness: 'userId' },
-      { name: 'Green', weight: 500, weightType: 'variable', stickiness: 'userId' },
-    ] }]],
+    [
+      'ungrouped-variants',
+      [
+        {
+          name: 'default',
+          variants: [
+            { name: 'Blue', weight: 500, weightType: 'variable', stickiness: 'userId' },
+            { name: 'Green', weight: 500, weightType: 'variable', stickiness: 'userId' },
+          ],
+        },
+      ],
+    ],
     // An empty age is present and Number("") is 0, so it is "young".
     ['young', [{ name: 'default', constraints: [{ contextName: 'age', operator: 'NUM_LTE', value: '12' }] }]],
   ];
   for (const [name, strategies] of flags) {
     await admin.post(base, { name });
-    for (const strategy of strategies) await admin.post(`${base}/${name}/environments/development/strategies`, strategy);
+    for (const strategy of strategies)
+      await admin.post(`${base}/${name}/environments/development/strategies`, strategy);
     await admin.post(`${base}/${name}/environments/development/on`);
   }
   await admin.put(`${base}/env-variants/environments/development/variants`, [
-    { name: 'a', weight: 0, stickiness: 'userId' }, { name: 'b', weight: 0, stickiness: 'userId' },
+    { name: 'a', weight: 0, stickiness: 'userId' },
+    { name: 'b', weight: 0, stickiness: 'userId' },
     { name: 'c', weight: 200, weightType: 'fix', stickiness: 'userId', payload: { type: 'json', value: '{"x":1}' } },
   ]);
   await admin.put(`${base}/overridden/environments/development/variants`, [
-    { name: 'vip', weight: 100, weightType: 'variable', stickiness: 'default', overrides: [{ contextName: 'userId', values: ['u3', 'u5'] }] },
+    {
+      name: 'vip',
+      weight: 100,
+      weightType: 'variable',
+      stickiness: 'default',
+      overrides: [{ contextName: 'userId', values: ['u3', 'u5'] }],
+    },
     { name: 'regular', weight: 900, weightType: 'variable', stickiness: 'default' },
   ]);
   await admin.post(`${base}/child/dependencies`, { feature: 'parent' });
@@ -101,13 +203,19 @@ const contexts = Array.from({ length: 40 }, (_, index) => ({
 }));
 
 function frontendQuery(context: (typeof contexts)[number]) {
-  const params = new URLSearchParams({ userId: context.userId, sessionId: context.sessionId, remoteAddress: context.remoteAddress });
+  const params = new URLSearchParams({
+    userId: context.userId,
+    sessionId: context.sessionId,
+    remoteAddress: context.remoteAddress,
+  });
   for (const [name, value] of Object.entries(context.properties)) params.set(`properties[${name}]`, value);
   return `/api/frontend?${params}`;
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken } });
+  stack = await startTestStack({
+    env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken },
+  });
   frontend = httpClient(stack.url, { authorization: frontendToken });
   await configure(stack.admin);
   await eventually(async () => (await frontend.get('/api/frontend?userId=u1')).body.toggles.length > 5);
@@ -130,10 +238,32 @@ afterAll(async () => {
 
 describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
   it('answers every flag and context as /api/frontend does', async () => {
-    const flagNames = ['plain-on', 'half-of-users', 'listed-users', 'constrained', 'segmented', 'date-window', 'office-network',
-      'strategy-variants', 'env-variants', 'parent', 'child', 'not-in-list', 'switched-later', 'unknown-flag',
-      'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'overridden',
-      'pattern-and-range', 'office-range', 'ungrouped-variants', 'young'];
+    const flagNames = [
+      'plain-on',
+      'half-of-users',
+      'listed-users',
+      'constrained',
+      'segmented',
+      'date-window',
+      'office-network',
+      'strategy-variants',
+      'env-variants',
+      'parent',
+      'child',
+      'not-in-list',
+      'switched-later',
+      'unknown-flag',
+      'by-session',
+      'by-country',
+      'second-strategy',
+      'shares-constraints',
+      'legacy-gradual',
+      'overridden',
+      'pattern-and-range',
+      'office-range',
+      'ungrouped-variants',
+      'young',
+    ];
     let enabledCount = 0;
     const usersIn = new Map<string, number>();
     for (const context of contexts) {
@@ -149,13 +279,25 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
         const variant = sdk.getVariant(name, context);
         const fromFrontend = toggles.get(name)?.variant;
         if (fromFrontend) {
-          expect({ name: variant.name, enabled: variant.enabled, payload: variant.payload }, `${name} variant for ${context.userId}`)
-            .toEqual({ name: fromFrontend.name, enabled: fromFrontend.enabled, payload: fromFrontend.payload });
+          expect(
+            { name: variant.name, enabled: variant.enabled, payload: variant.payload },
+            `${name} variant for ${context.userId}`,
+          ).toEqual({ name: fromFrontend.name, enabled: fromFrontend.enabled, payload: fromFrontend.payload });
         }
       }
     }
     // Rollouts split the users: some but not all are in.
-    for (const name of ['half-of-users', 'by-session', 'by-country', 'second-strategy', 'shares-constraints', 'legacy-gradual', 'pattern-and-range', 'office-range', 'young']) {
+    for (const name of [
+      'half-of-users',
+      'by-session',
+      'by-country',
+      'second-strategy',
+      'shares-constraints',
+      'legacy-gradual',
+      'pattern-and-range',
+      'office-range',
+      'young',
+    ]) {
       expect(usersIn.get(name) ?? 0, name).toBeGreaterThan(0);
       expect(usersIn.get(name) ?? 0, name).toBeLessThan(contexts.length);
     }
@@ -169,10 +311,13 @@ describe('unleash-client (Node server SDK) fed by /api/client/features', () => {
     await stack.admin.post(`${base}/switched-later/environments/development/on`);
     await eventually(async () => sdk.isEnabled('switched-later', { userId: 'u1' }), { timeoutMs: 5000 });
     const jsm = await jetstreamManager(stack.messaging.nc);
-    await eventually(async () => {
-      const info = await jsm.streams.info(stack.messaging.names.metricsStream);
-      return info.state.messages >= 2;
-    }, { timeoutMs: 5000 });
+    await eventually(
+      async () => {
+        const info = await jsm.streams.info(stack.messaging.names.metricsStream);
+        return info.state.messages >= 2;
+      },
+      { timeoutMs: 5000 },
+    );
     expect(sdkErrors).toEqual([]);
   });
 });
@@ -195,7 +340,9 @@ describe('unleash-proxy-client (browser SDK) against /api/frontend', () => {
     expect(client.isEnabled('unknown-flag')).toBe(false);
     const variant = client.getVariant('strategy-variants');
     expect(['left', 'right']).toContain(variant.name);
-    expect(variant.name).toBe(sdk.getVariant('strategy-variants', { userId: 'u7', properties: { country: 'NO' } }).name);
+    expect(variant.name).toBe(
+      sdk.getVariant('strategy-variants', { userId: 'u7', properties: { country: 'NO' } }).name,
+    );
 
     await client.updateContext({ userId: 'u8', properties: { country: 'US' } });
     expect(client.isEnabled('listed-users')).toBe(false);
@@ -206,7 +353,10 @@ describe('unleash-proxy-client (browser SDK) against /api/frontend', () => {
 
     const jsm = await jetstreamManager(stack.messaging.nc);
     const before = (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages;
-    await eventually(async () => (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages > before, { timeoutMs: 5000 });
+    await eventually(
+      async () => (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages > before,
+      { timeoutMs: 5000 },
+    );
     client.stop();
     expect(errors).toEqual([]);
   }, 30_000);

@@ -16,7 +16,12 @@ beforeAll(async () => {
   sentinel = await startPrivateRedisSentinel();
   // REDIS_URL points nowhere: with sentinels configured the master's address comes from them.
   stack = await startTestStack({
-    env: { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_NAME: sentinel.name, REDIS_URL: 'redis://127.0.0.1:1', INIT_FRONTEND_API_TOKENS: frontendToken },
+    env: {
+      REDIS_SENTINELS: sentinel.sentinels,
+      REDIS_SENTINEL_NAME: sentinel.name,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      INIT_FRONTEND_API_TOKENS: frontendToken,
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -25,11 +30,20 @@ afterAll(async () => {
 });
 
 const frontend = () => httpClient(stack.url, { authorization: frontendToken });
-const sdkSees = async (flag: string) => ((await frontend().get('/api/frontend')).body.toggles as { name: string }[] | undefined)?.some((toggle) => toggle.name === flag) ?? false;
+const sdkSees = async (flag: string) =>
+  ((await frontend().get('/api/frontend')).body.toggles as { name: string }[] | undefined)?.some(
+    (toggle) => toggle.name === flag,
+  ) ?? false;
 
 /** How many console sessions of this stack the Redis at `port` holds (0 when it cannot answer). */
 async function storedSessions(port: number): Promise<number> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return (await redis.keys(`${stack.isolation.namespace}:session:*`)).length;
@@ -40,7 +54,8 @@ async function storedSessions(port: number): Promise<number> {
   }
 }
 
-const signIn = async () => (await httpClient(stack.url).post('/auth/simple/login', { username: 'admin', password: 'unleash4all' })).status;
+const signIn = async () =>
+  (await httpClient(stack.url).post('/auth/simple/login', { username: 'admin', password: 'unleash4all' })).status;
 
 async function enabledFlag(name: string) {
   expect((await stack.admin.post(base, { name })).status).toBe(201);
@@ -59,10 +74,16 @@ describe('Redis through Sentinel', () => {
     expect((await frontend().get('/api/frontend')).status).toBe(200);
     const monitor = new Redis({ port: Number(sentinel.sentinels.split(':')[1]), host: '127.0.0.1' });
     try {
-      await eventually(async () => {
-        const [, port] = (await monitor.call('SENTINEL', 'get-master-addr-by-name', sentinel.name)) as [string, string];
-        return Number(port) === sentinel.replicaPort;
-      }, { timeoutMs: 30_000, intervalMs: 200 });
+      await eventually(
+        async () => {
+          const [, port] = (await monitor.call('SENTINEL', 'get-master-addr-by-name', sentinel.name)) as [
+            string,
+            string,
+          ];
+          return Number(port) === sentinel.replicaPort;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
     } finally {
       monitor.disconnect();
     }
@@ -71,10 +92,13 @@ describe('Redis through Sentinel', () => {
     await eventually(() => sdkSees('after-failover'), { timeoutMs: 20_000 });
     // A sign-in after the failover keeps its session on the promoted replica: Bunting followed the sentinel's answer.
     await eventually(async () => (await signIn()) === 200, { timeoutMs: 20_000 });
-    const after = await eventually(async () => {
-      const sessions = await storedSessions(sentinel.replicaPort);
-      return sessions > before && sessions;
-    }, { timeoutMs: 20_000 });
+    const after = await eventually(
+      async () => {
+        const sessions = await storedSessions(sentinel.replicaPort);
+        return sessions > before && sessions;
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(after).toBeGreaterThan(before);
     expect((await frontend().get('/api/frontend')).status).toBe(200);
   }, 90_000);

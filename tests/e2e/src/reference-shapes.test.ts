@@ -11,13 +11,42 @@ import { compareWithReference, foldProblems, reference, referencePath, responseS
  * the end of a field's path (array indexes folded), so `environments[].yes` matches in every answer holding flags.
  */
 const WANTED = [
-  'environments[].yes', 'environments[].no', 'links', 'usedInProjects', 'usedInFeatures', 'tags[].color', 'tag.color',
-  'secure', 'requiredApprovals', 'technicalDebt', 'lastReportedFlagUsage', 'lastUpdatedAt', 'onboardingStatus', 'owners',
-  'featureTypeCounts', 'members', 'projectApiTokenCount', 'projectEnabledToggleCount', 'visible', 'defaultStrategy',
-  'lifecycle.status', 'lastHourUsage', 'totalUsage', 'seenApplications', 'canChangePassword', 'groups', 'subscriptions',
-  'user.username', 'user.accountType', 'user.createdAt', 'user.rootRole', 'user.seenAt', 'user.imageUrl',
+  'environments[].yes',
+  'environments[].no',
+  'links',
+  'usedInProjects',
+  'usedInFeatures',
+  'tags[].color',
+  'tag.color',
+  'secure',
+  'requiredApprovals',
+  'technicalDebt',
+  'lastReportedFlagUsage',
+  'lastUpdatedAt',
+  'onboardingStatus',
+  'owners',
+  'featureTypeCounts',
+  'members',
+  'projectApiTokenCount',
+  'projectEnabledToggleCount',
+  'visible',
+  'defaultStrategy',
+  'lifecycle.status',
+  'lastHourUsage',
+  'totalUsage',
+  'seenApplications',
+  'canChangePassword',
+  'groups',
+  'subscriptions',
+  'user.username',
+  'user.accountType',
+  'user.createdAt',
+  'user.rootRole',
+  'user.seenAt',
+  'user.imageUrl',
 ];
-const wanted = (path: string) => WANTED.some((suffix) => path === suffix || path.endsWith(`.${suffix}`) || path.endsWith(`]${suffix}`));
+const wanted = (path: string) =>
+  WANTED.some((suffix) => path === suffix || path.endsWith(`.${suffix}`) || path.endsWith(`]${suffix}`));
 
 /** Where Bunting answers otherwise on purpose, and why. */
 const EXEMPT: Record<string, string> = {
@@ -46,47 +75,125 @@ const flag = `${project}/features/shape-flag`;
 
 async function seed() {
   const admin = stack.admin;
-  await admin.post('/api/admin/projects', { id: 'shapes', name: 'Shapes', description: 'fields as Unleash sends them' });
-  await admin.post('/api/admin/context', { name: 'plan', legalValues: [{ value: 'pro', description: 'paying' }, { value: 'free' }] });
-  const segment = await admin.post('/api/admin/segments', { name: 'pros', project: 'shapes', constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] });
+  await admin.post('/api/admin/projects', {
+    id: 'shapes',
+    name: 'Shapes',
+    description: 'fields as Unleash sends them',
+  });
+  await admin.post('/api/admin/context', {
+    name: 'plan',
+    legalValues: [{ value: 'pro', description: 'paying' }, { value: 'free' }],
+  });
+  const segment = await admin.post('/api/admin/segments', {
+    name: 'pros',
+    project: 'shapes',
+    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }],
+  });
   ids.segment = String(segment.body.id);
   await admin.post('/api/admin/tag-types', { name: 'team', description: 'who owns it' });
-  await admin.post(`${project}/features`, { name: 'shape-flag', description: 'a flag', type: 'release', impressionData: true });
+  await admin.post(`${project}/features`, {
+    name: 'shape-flag',
+    description: 'a flag',
+    type: 'release',
+    impressionData: true,
+  });
   await admin.post(`${project}/features`, { name: 'shape-child' });
   const strategy = await admin.post(`${flag}/environments/development/strategies`, {
-    name: 'flexibleRollout', title: 'half', parameters: { rollout: '50', stickiness: 'default', groupId: 'shape-flag' },
-    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }], segments: [segment.body.id],
-    variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'string', value: 'b' } }],
+    name: 'flexibleRollout',
+    title: 'half',
+    parameters: { rollout: '50', stickiness: 'default', groupId: 'shape-flag' },
+    constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }],
+    segments: [segment.body.id],
+    variants: [
+      {
+        name: 'blue',
+        weight: 1000,
+        weightType: 'variable',
+        stickiness: 'default',
+        payload: { type: 'string', value: 'b' },
+      },
+    ],
   });
   ids.strategy = strategy.body.id;
   await admin.post(`${flag}/environments/development/on`);
-  await admin.put(`${flag}/environments/development/variants`, [{ name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' }]);
+  await admin.put(`${flag}/environments/development/variants`, [
+    { name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' },
+  ]);
   await admin.post('/api/admin/features/shape-flag/tags', { type: 'team', value: 'checkout' });
   await admin.post(`${project}/features/shape-child/dependencies`, { feature: 'shape-flag' });
-  const user = await admin.post('/api/admin/user-admin', { username: 'shaper', name: 'Sha Per', email: 'shaper@example.com', rootRole: 'Editor', password: 'a-long-password-1' });
+  const user = await admin.post('/api/admin/user-admin', {
+    username: 'shaper',
+    name: 'Sha Per',
+    email: 'shaper@example.com',
+    rootRole: 'Editor',
+    password: 'a-long-password-1',
+  });
   ids.user = String(user.body.id);
-  const addon = await admin.post('/api/admin/addons', { provider: 'webhook', enabled: false, events: ['feature-created'], parameters: { url: 'http://127.0.0.1:9/hook' } });
+  const addon = await admin.post('/api/admin/addons', {
+    provider: 'webhook',
+    enabled: false,
+    events: ['feature-created'],
+    parameters: { url: 'http://127.0.0.1:9/hook' },
+  });
   ids.addon = String(addon.body.id);
-  const invite = await admin.post('/api/admin/invite-link/tokens', { name: 'newcomers', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const invite = await admin.post('/api/admin/invite-link/tokens', {
+    name: 'newcomers',
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   ids.invite = invite.body.secret;
   await admin.post(`${project}/access`, { roles: [4], users: [user.body.id] });
   person = await loginAs(stack.url, 'shaper', 'a-long-password-1');
-  await person.post('/api/admin/user/tokens', { description: 'mine', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+  await person.post('/api/admin/user/tokens', {
+    description: 'mine',
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   await admin.post(`${project}/context`, { name: 'region', legalValues: [{ value: 'eu' }] });
   await admin.post(`${flag}/link`, { url: 'https://tickets.example.com/FLAG-1', title: 'ticket' });
   const sdk = httpClient(stack.url, { authorization: clientToken });
   const now = new Date();
-  await sdk.post('/api/client/register', { appName: 'shape-app', instanceId: 'i-1', sdkVersion: 'unleash-client-node:6.12.1', strategies: ['default'], started: now.toISOString(), interval: 10000 });
-  await sdk.post('/api/client/metrics', { appName: 'shape-app', instanceId: 'i-1', bucket: { start: new Date(now.getTime() - 10_000).toISOString(), stop: now.toISOString(), toggles: { 'shape-flag': { yes: 3, no: 1, variants: { blue: 3 } } } } });
+  await sdk.post('/api/client/register', {
+    appName: 'shape-app',
+    instanceId: 'i-1',
+    sdkVersion: 'unleash-client-node:6.12.1',
+    strategies: ['default'],
+    started: now.toISOString(),
+    interval: 10000,
+  });
+  await sdk.post('/api/client/metrics', {
+    appName: 'shape-app',
+    instanceId: 'i-1',
+    bucket: {
+      start: new Date(now.getTime() - 10_000).toISOString(),
+      stop: now.toISOString(),
+      toggles: { 'shape-flag': { yes: 3, no: 1, variants: { blue: 3 } } },
+    },
+  });
   await eventually(async () => (await admin.get('/api/admin/metrics/applications/shape-app')).status === 200);
 }
 
 /** A concrete address for each documented path. */
 function concrete(path: string): string | undefined {
   const values: Record<string, string | undefined> = {
-    projectId: 'shapes', featureName: 'shape-flag', environment: 'development', strategyId: ids.strategy,
-    contextField: path.includes('/projects/') ? 'region' : 'plan', appName: 'shape-app', type: 'team', value: 'checkout', child: 'shape-child', parent: 'shape-flag',
-    token: ids.invite, name: path.includes('/strategies/') ? 'flexibleRollout' : path.includes('/tag-types/') ? 'team' : path.includes('/environments/') ? 'development' : path.includes('/api-tokens/') ? 'shapes-client' : 'shape-flag',
+    projectId: 'shapes',
+    featureName: 'shape-flag',
+    environment: 'development',
+    strategyId: ids.strategy,
+    contextField: path.includes('/projects/') ? 'region' : 'plan',
+    appName: 'shape-app',
+    type: 'team',
+    value: 'checkout',
+    child: 'shape-child',
+    parent: 'shape-flag',
+    token: ids.invite,
+    name: path.includes('/strategies/')
+      ? 'flexibleRollout'
+      : path.includes('/tag-types/')
+        ? 'team'
+        : path.includes('/environments/')
+          ? 'development'
+          : path.includes('/api-tokens/')
+            ? 'shapes-client'
+            : 'shape-flag',
     id: path.includes('/addons/') ? ids.addon : path.includes('/segments/') ? ids.segment : ids.user,
   };
   let missing = false;
@@ -99,7 +206,9 @@ function concrete(path: string): string | undefined {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: 'shapes:development.shapes-frontend' } });
+  stack = await startTestStack({
+    env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: 'shapes:development.shapes-frontend' },
+  });
   await seed();
 }, 60_000);
 
@@ -107,7 +216,10 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-if (!referencePath) console.warn('reference-shapes: no unleash-oss-8.2-openapi.json found (set UNLEASH_REFERENCE_DIR); the comparison is skipped');
+if (!referencePath)
+  console.warn(
+    'reference-shapes: no unleash-oss-8.2-openapi.json found (set UNLEASH_REFERENCE_DIR); the comparison is skipped',
+  );
 
 describe.skipIf(!referencePath)('answers compared with the schemas Unleash 8.2 documents', () => {
   it('sends every documented field of every GET, with its type', async () => {
@@ -118,9 +230,13 @@ describe.skipIf(!referencePath)('answers compared with the schemas Unleash 8.2 d
       const address = concrete(path);
       if (!schema || !address) continue;
       // A person's own pages are read with their session (an admin token is nobody's).
-      const client = path.startsWith('/api/client') ? httpClient(stack.url, { authorization: clientToken })
-        : path.startsWith('/api/frontend') ? httpClient(stack.url, { authorization: 'shapes:development.shapes-frontend' })
-          : path.startsWith('/api/admin/user/') || path === '/api/admin/user' ? person : stack.admin;
+      const client = path.startsWith('/api/client')
+        ? httpClient(stack.url, { authorization: clientToken })
+        : path.startsWith('/api/frontend')
+          ? httpClient(stack.url, { authorization: 'shapes:development.shapes-frontend' })
+          : path.startsWith('/api/admin/user/') || path === '/api/admin/user'
+            ? person
+            : stack.admin;
       const reply = await client.get(path === '/api/admin/user/roles' ? `${address}?projectId=shapes` : address);
       if (reply.status !== 200) {
         report[path] = [`status ${reply.status}`];

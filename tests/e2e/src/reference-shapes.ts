@@ -21,7 +21,13 @@ type Schema = {
   deprecated?: boolean;
 };
 
-type Document = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+  >;
+  components: { schemas: Record<string, Schema> };
+};
 
 /**
  * Unleash's published OpenAPI document is not ours to copy into the repository. It is read from the folder
@@ -36,7 +42,9 @@ function findReference(): string | undefined {
 }
 
 export const referencePath = findReference();
-const document: Document = referencePath ? JSON.parse(readFileSync(referencePath, 'utf8')) : { paths: {}, components: { schemas: {} } };
+const document: Document = referencePath
+  ? JSON.parse(readFileSync(referencePath, 'utf8'))
+  : { paths: {}, components: { schemas: {} } };
 export const reference = document;
 
 function resolve(schema: Schema): Schema {
@@ -47,19 +55,28 @@ function resolve(schema: Schema): Schema {
 
 /** The documented schema of an operation's answer with the given status, or undefined. */
 export function responseSchema(path: string, method: string, status: number): Schema | undefined {
-  return reference.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']?.schema;
+  return reference.paths[path]?.[method.toLowerCase()]?.responses?.[String(status)]?.content?.['application/json']
+    ?.schema;
 }
 
 function typeMatches(type: string, value: unknown): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number';
-    case 'integer': return Number.isInteger(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'array': return Array.isArray(value);
-    case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'null': return value === null;
-    default: return true;
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
   }
 }
 
@@ -69,11 +86,18 @@ export type ShapeProblem = { path: string; problem: string };
  * Required fields must be there; an optional one only when `wanted` names it (fields Unleash sends that clients
  * read, such as a flag environment's `yes`). Any field that is there must have its documented type.
  */
-export function compareWithReference(schema: Schema, value: unknown, path = '', problems: ShapeProblem[] = [], wanted: (path: string) => boolean = () => false): ShapeProblem[] {
+export function compareWithReference(
+  schema: Schema,
+  value: unknown,
+  path = '',
+  problems: ShapeProblem[] = [],
+  wanted: (path: string) => boolean = () => false,
+): ShapeProblem[] {
   const resolved = resolve(schema);
   if (value === null) {
     const types = Array.isArray(resolved.type) ? resolved.type : [resolved.type];
-    if (!resolved.nullable && !types.includes('null') && resolved.type !== undefined) problems.push({ path, problem: 'null where the reference does not allow it' });
+    if (!resolved.nullable && !types.includes('null') && resolved.type !== undefined)
+      problems.push({ path, problem: 'null where the reference does not allow it' });
     return problems;
   }
   if (resolved.allOf) {
@@ -88,7 +112,9 @@ export function compareWithReference(schema: Schema, value: unknown, path = '', 
     problems.push(...best);
     return problems;
   }
-  const types = (Array.isArray(resolved.type) ? resolved.type : resolved.type ? [resolved.type] : []).filter((type) => type !== 'null');
+  const types = (Array.isArray(resolved.type) ? resolved.type : resolved.type ? [resolved.type] : []).filter(
+    (type) => type !== 'null',
+  );
   if (types.length > 0 && !types.some((type) => typeMatches(type, value))) {
     problems.push({ path, problem: `${JSON.stringify(value)?.slice(0, 40)} is not ${types.join(' or ')}` });
     return problems;
@@ -98,8 +124,9 @@ export function compareWithReference(schema: Schema, value: unknown, path = '', 
   } else if (value && typeof value === 'object' && resolved.properties) {
     for (const [name, property] of Object.entries(resolved.properties)) {
       const fieldPath = path ? `${path}.${name}` : name;
-      if (!(name in (value)) || (value as Record<string, unknown>)[name] === undefined) {
-        if (resolved.required?.includes(name) || wanted(fieldPath.replace(/\[\d+\]/g, '[]'))) problems.push({ path: fieldPath, problem: 'missing' });
+      if (!(name in value) || (value as Record<string, unknown>)[name] === undefined) {
+        if (resolved.required?.includes(name) || wanted(fieldPath.replace(/\[\d+\]/g, '[]')))
+          problems.push({ path: fieldPath, problem: 'missing' });
         continue;
       }
       compareWithReference(property, (value as Record<string, unknown>)[name], fieldPath, problems, wanted);
@@ -110,5 +137,12 @@ export function compareWithReference(schema: Schema, value: unknown, path = '', 
 
 /** Problems with their array indexes folded (`features[].yes`), each once. */
 export function foldProblems(problems: readonly ShapeProblem[]): string[] {
-  return [...new Set(problems.map(({ path, problem }) => `${path.replace(/\[\d+\]/g, '[]')}: ${problem.startsWith('"') || problem.startsWith('{') ? problem.replace(/^.* is not/, 'is not') : problem}`))].sort();
+  return [
+    ...new Set(
+      problems.map(
+        ({ path, problem }) =>
+          `${path.replace(/\[\d+\]/g, '[]')}: ${problem.startsWith('"') || problem.startsWith('{') ? problem.replace(/^.* is not/, 'is not') : problem}`,
+      ),
+    ),
+  ].sort();
 }

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, isolate, startServiceProcess, type HttpClient, type Isolation, type ServiceProcess } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  isolate,
+  startServiceProcess,
+  type HttpClient,
+  type Isolation,
+  type ServiceProcess,
+} from '@bunting/test-stack';
 
 /**
  * Automatic progression with admin-api as two replicas (two all-in-one processes on one database and namespace):
@@ -20,11 +28,14 @@ async function startReplicas(count: number) {
   admin = httpClient(replicas[0]!.url, { authorization: adminToken });
 }
 
-const planOf = async (flag: string) => (await admin.get(`${flags}/${flag}/environments/development/release-plans`)).body[0];
+const planOf = async (flag: string) =>
+  (await admin.get(`${flags}/${flag}/environments/development/release-plans`)).body[0];
 
 /** How many times each milestone of the flag's plan was started, as the event log holds it. */
 async function startsOf(flag: string): Promise<Map<string, number>> {
-  const { body } = await admin.get(`/api/admin/search/events?query=release-plan-milestone-started&feature=IS:${flag}&limit=100`);
+  const { body } = await admin.get(
+    `/api/admin/search/events?query=release-plan-milestone-started&feature=IS:${flag}&limit=100`,
+  );
   const counts = new Map<string, number>();
   for (const event of body.events as { type: string; data: { milestone?: { id: string } } }[]) {
     if (event.type !== 'feature-metadata-updated' || !event.data.milestone) continue;
@@ -43,13 +54,23 @@ async function planOn(flag: string, templateId: string) {
 let templateId: string;
 beforeAll(async () => {
   isolation = await isolate();
-  env = { ...isolation.env, INIT_ADMIN_API_TOKENS: adminToken, RELEASE_PLAN_MINUTE_MS: '1000', PROGRESSION_SCHEDULER_MS: '50' };
+  env = {
+    ...isolation.env,
+    INIT_ADMIN_API_TOKENS: adminToken,
+    RELEASE_PLAN_MINUTE_MS: '1000',
+    PROGRESSION_SCHEDULER_MS: '50',
+  };
   await startReplicas(2);
-  templateId = (await admin.post('/api/admin/release-plan-templates', { name: 'Three steps', milestones: [
-    { name: 'Ten', transitionCondition: { intervalMinutes: 2 }, strategies: [strategy(10)] },
-    { name: 'Half', transitionCondition: { intervalMinutes: 2 }, strategies: [strategy(50)] },
-    { name: 'All', strategies: [strategy(100)] },
-  ] })).body.id;
+  templateId = (
+    await admin.post('/api/admin/release-plan-templates', {
+      name: 'Three steps',
+      milestones: [
+        { name: 'Ten', transitionCondition: { intervalMinutes: 2 }, strategies: [strategy(10)] },
+        { name: 'Half', transitionCondition: { intervalMinutes: 2 }, strategies: [strategy(50)] },
+        { name: 'All', strategies: [strategy(100)] },
+      ],
+    })
+  ).body.id;
 }, 90_000);
 
 afterAll(async () => {
@@ -60,11 +81,15 @@ afterAll(async () => {
 describe('automatic progression across replicas', () => {
   it('starts each milestone exactly once with two schedulers looking', async () => {
     const plan = await planOn('two-schedulers', templateId);
-    await eventually(async () => (await planOf('two-schedulers')).activeMilestoneId === plan.milestones[2].id, { timeoutMs: 20_000 });
+    await eventually(async () => (await planOf('two-schedulers')).activeMilestoneId === plan.milestones[2].id, {
+      timeoutMs: 20_000,
+    });
     await eventually(async () => (await startsOf('two-schedulers')).size === 3, { timeoutMs: 10_000 });
     expect([...(await startsOf('two-schedulers')).values()]).toEqual([1, 1, 1]);
-    const strategies = (await admin.get('/api/admin/events?project=default')).body.events
-      .filter((event: { type: string; featureName: string; data: { milestoneId?: string } | null }) => event.type === 'feature-strategy-add' && event.featureName === 'two-schedulers');
+    const strategies = (await admin.get('/api/admin/events?project=default')).body.events.filter(
+      (event: { type: string; featureName: string; data: { milestoneId?: string } | null }) =>
+        event.type === 'feature-strategy-add' && event.featureName === 'two-schedulers',
+    );
     expect(strategies).toHaveLength(3);
   });
 
@@ -83,7 +108,9 @@ describe('automatic progression across replicas', () => {
     const started = (await planOf('killed')).milestones[1].startedAt as string;
     expect(Date.parse(started)).toBeGreaterThanOrEqual(restartedAt);
     // It goes on from there as if nothing happened, and nothing ran twice.
-    await eventually(async () => (await planOf('killed')).activeMilestoneId === plan.milestones[2].id, { timeoutMs: 20_000 });
+    await eventually(async () => (await planOf('killed')).activeMilestoneId === plan.milestones[2].id, {
+      timeoutMs: 20_000,
+    });
     await eventually(async () => (await startsOf('killed')).size === 3, { timeoutMs: 10_000 });
     expect([...(await startsOf('killed')).values()]).toEqual([1, 1, 1]);
   });

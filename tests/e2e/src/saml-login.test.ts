@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, startSamlPeer, startTestStack, type SamlPeer, type SamlTamper, type SamlUser, type TestStack } from '@bunting/test-stack';
+import {
+  httpClient,
+  startSamlPeer,
+  startTestStack,
+  type SamlPeer,
+  type SamlTamper,
+  type SamlUser,
+  type TestStack,
+} from '@bunting/test-stack';
 
 /**
  * SAML 2.0 sign-in against an identity provider run by the test (samlify, signing with a key openssl made): started
@@ -14,8 +22,15 @@ let acsUrl: string;
 beforeAll(async () => {
   [stack, idp] = await Promise.all([startTestStack(), startSamlPeer()]);
   const saved = await stack.admin.post('/api/admin/auth/saml/settings', {
-    enabled: true, entityId: idp.entityId, signOnUrl: idp.ssoUrl, certificate: idp.certificate,
-    autoCreate: true, defaultRootRole: 'Editor', emailDomains: 'example.com', enableGroupSyncing: true, groupJsonPath: 'groups',
+    enabled: true,
+    entityId: idp.entityId,
+    signOnUrl: idp.ssoUrl,
+    certificate: idp.certificate,
+    autoCreate: true,
+    defaultRootRole: 'Editor',
+    emailDomains: 'example.com',
+    enableGroupSyncing: true,
+    groupJsonPath: 'groups',
   });
   expect(saved.status).toBe(200);
   acsUrl = saved.body.acsUrl;
@@ -30,9 +45,17 @@ afterAll(async () => {
 /** Posts a SAMLResponse to the ACS as a browser's form does. */
 async function post(samlResponse: string) {
   const response = await fetch(acsUrl.replace(/^https?:\/\/[^/]+/, stack.url), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ SAMLResponse: samlResponse }),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ SAMLResponse: samlResponse }),
   });
-  return { status: response.status, location: response.headers.get('location'), cookie: response.headers.get('set-cookie')?.split(';')[0], text: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    cookie: response.headers.get('set-cookie')?.split(';')[0],
+    text: await response.text(),
+  };
 }
 
 async function signIn(user: SamlUser, tamper?: SamlTamper) {
@@ -48,7 +71,11 @@ describe('SAML sign-in', () => {
     expect(spMetadata).toContain('WantAssertionsSigned="true"');
     expect(spMetadata).toContain(acsUrl);
     const settings = (await stack.admin.get('/api/admin/auth/saml/settings')).body;
-    expect(settings).toMatchObject({ enabled: true, entityId: idp.entityId, spEntityId: expect.stringContaining('/auth/saml/metadata') });
+    expect(settings).toMatchObject({
+      enabled: true,
+      entityId: idp.entityId,
+      spEntityId: expect.stringContaining('/auth/saml/metadata'),
+    });
     // The sign-in page offers it.
     const options = await httpClient(stack.url).get('/api/admin/user');
     expect(options.body.options.map((option: { type: string }) => option.type)).toContain('saml');
@@ -62,17 +89,29 @@ describe('SAML sign-in', () => {
     const me = await httpClient(stack.url, { cookie: answer.cookie! }).get('/api/admin/user');
     expect(me.status).toBe(200);
     expect(me.body.user).toMatchObject({ email: 'ada@example.com', name: 'Ada', rootRole: 2 });
-    const groups = (await stack.admin.get('/api/admin/groups')).body.groups as { name: string; users: { user: { email?: string } }[] }[];
-    expect(groups.find((group) => group.name === 'Engineers')?.users.map((entry) => entry.user.email)).toEqual(['ada@example.com']);
+    const groups = (await stack.admin.get('/api/admin/groups')).body.groups as {
+      name: string;
+      users: { user: { email?: string } }[];
+    }[];
+    expect(groups.find((group) => group.name === 'Engineers')?.users.map((entry) => entry.user.email)).toEqual([
+      'ada@example.com',
+    ]);
   });
 
   it('signs out at the provider too, when it has a sign-out address', async () => {
     const settings = (await stack.admin.get('/api/admin/auth/saml/settings')).body;
     const { spEntityId: _entity, acsUrl: _acs, metadataUrl: _metadata, ...saved } = settings;
-    await stack.admin.post('/api/admin/auth/saml/settings', { ...saved, signOutUrl: `${idp.ssoUrl.replace('/sso', '/slo')}` });
+    await stack.admin.post('/api/admin/auth/saml/settings', {
+      ...saved,
+      signOutUrl: `${idp.ssoUrl.replace('/sso', '/slo')}`,
+    });
     const answer = await signIn({ email: 'ada@example.com' });
-    const out = await fetch(`${stack.url}/logout`, { method: 'POST', headers: { cookie: answer.cookie!, origin: stack.url }, redirect: 'manual' });
-    const body = await out.json().catch(() => ({})) as { redirectUrl?: string };
+    const out = await fetch(`${stack.url}/logout`, {
+      method: 'POST',
+      headers: { cookie: answer.cookie!, origin: stack.url },
+      redirect: 'manual',
+    });
+    const body = (await out.json().catch(() => ({}))) as { redirectUrl?: string };
     expect(body.redirectUrl ?? out.headers.get('location')).toBe(idp.ssoUrl.replace('/sso', '/slo'));
     expect((await httpClient(stack.url, { cookie: answer.cookie! }).get('/api/admin/user')).status).toBe(401);
   });
@@ -91,10 +130,22 @@ describe('SAML sign-in', () => {
     const refused: [string, Promise<Awaited<ReturnType<typeof post>>>][] = [
       ['an assertion that is not signed', signIn({ email: 'eve@example.com' }, { unsignedAssertion: true })],
       ['an altered assertion', signIn({ email: 'bob@example.com' }, { alter: ['bob@example.com', 'eve@example.com'] })],
-      ['an expired assertion', signIn({ email: 'eve@example.com' }, { notOnOrAfter: new Date(Date.now() - 10 * 60_000) })],
-      ['an assertion for another service provider', signIn({ email: 'eve@example.com' }, { audience: 'https://elsewhere.example.com/saml' })],
-      ['an assertion delivered to another recipient', signIn({ email: 'eve@example.com' }, { recipient: 'https://elsewhere.example.com/saml/acs' })],
-      ["an assertion another issuer signed with the provider's certificate", signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' })],
+      [
+        'an expired assertion',
+        signIn({ email: 'eve@example.com' }, { notOnOrAfter: new Date(Date.now() - 10 * 60_000) }),
+      ],
+      [
+        'an assertion for another service provider',
+        signIn({ email: 'eve@example.com' }, { audience: 'https://elsewhere.example.com/saml' }),
+      ],
+      [
+        'an assertion delivered to another recipient',
+        signIn({ email: 'eve@example.com' }, { recipient: 'https://elsewhere.example.com/saml/acs' }),
+      ],
+      [
+        "an assertion another issuer signed with the provider's certificate",
+        signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' }),
+      ],
       ['a user from a domain not approved', signIn({ email: 'eve@elsewhere.org' })],
       ['no response at all', post('')],
     ];
@@ -114,19 +165,43 @@ describe('SAML sign-in', () => {
   });
 
   it('refuses settings that cannot work, and is refused to anyone but an admin', async () => {
-    expect((await stack.admin.post('/api/admin/auth/saml/settings', { enabled: true, entityId: 'x' })).status).toBe(400);
-    expect((await stack.admin.post('/api/admin/auth/saml/settings', { certificate: 'not a certificate' })).status).toBe(400);
+    expect((await stack.admin.post('/api/admin/auth/saml/settings', { enabled: true, entityId: 'x' })).status).toBe(
+      400,
+    );
+    expect((await stack.admin.post('/api/admin/auth/saml/settings', { certificate: 'not a certificate' })).status).toBe(
+      400,
+    );
     expect((await httpClient(stack.url).get('/api/admin/auth/saml/settings')).status).toBe(401);
     expect((await stack.admin.get('/api/admin/auth/saml/settings')).body.certificate).toBe(idp.certificate);
-    expect((await stack.admin.post('/api/admin/auth/saml/settings', { enabled: true, idpMetadata: '<md:EntityDescriptor/>' })).status).toBe(400);
+    expect(
+      (
+        await stack.admin.post('/api/admin/auth/saml/settings', {
+          enabled: true,
+          idpMetadata: '<md:EntityDescriptor/>',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("fills the provider's entity id, address and certificate from its metadata, and signs in with them", async () => {
-    const { enabled, autoCreate, emailDomains } = (await stack.admin.get('/api/admin/auth/saml/settings')).body as Record<string, unknown>;
-    const saved = await stack.admin.post('/api/admin/auth/saml/settings', { enabled, autoCreate, emailDomains, defaultRootRole: 'Editor', idpMetadata: idp.metadata });
+    const { enabled, autoCreate, emailDomains } = (await stack.admin.get('/api/admin/auth/saml/settings'))
+      .body as Record<string, unknown>;
+    const saved = await stack.admin.post('/api/admin/auth/saml/settings', {
+      enabled,
+      autoCreate,
+      emailDomains,
+      defaultRootRole: 'Editor',
+      idpMetadata: idp.metadata,
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ entityId: idp.entityId, signOnUrl: idp.ssoUrl, certificate: idp.certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, '') });
+    expect(saved.body).toMatchObject({
+      entityId: idp.entityId,
+      signOnUrl: idp.ssoUrl,
+      certificate: idp.certificate.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, ''),
+    });
     expect((await signIn({ email: 'ada@example.com' })).status).toBe(302);
-    expect((await signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' })).status).toBe(401);
+    expect((await signIn({ email: 'ada@example.com' }, { issuer: 'https://impostor.example.com/saml' })).status).toBe(
+      401,
+    );
   });
 });

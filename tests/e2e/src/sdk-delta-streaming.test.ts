@@ -36,12 +36,18 @@ async function startSdk(mode: { type: 'streaming' } | { type: 'polling'; format:
 beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
   client = httpClient(stack.url, { authorization: clientToken });
-  const segment = await stack.admin.post('/api/admin/segments', { name: 'insiders', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann'] }] });
+  const segment = await stack.admin.post('/api/admin/segments', {
+    name: 'insiders',
+    constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann'] }],
+  });
   segmentId = segment.body.id;
   await stack.admin.post(base, { name: 'plain' });
   await stack.admin.post(`${base}/plain/environments/development/on`);
   await stack.admin.post(base, { name: 'insiders-only' });
-  await stack.admin.post(`${base}/insiders-only/environments/development/strategies`, { name: 'default', segments: [segmentId] });
+  await stack.admin.post(`${base}/insiders-only/environments/development/strategies`, {
+    name: 'default',
+    segments: [segmentId],
+  });
   await stack.admin.post(`${base}/insiders-only/environments/development/on`);
   await eventually(async () => (await client.get('/api/client/features')).body.features?.length === 2);
 }, 60_000);
@@ -57,7 +63,10 @@ describe('GET /api/client/delta', () => {
     expect(first.status).toBe(200);
     expect(first.body.events).toHaveLength(1);
     expect(first.body.events[0]).toMatchObject({ type: 'hydration', segments: [{ id: segmentId, name: 'insiders' }] });
-    expect(first.body.events[0].features.map((f: { name: string }) => f.name).sort()).toEqual(['insiders-only', 'plain']);
+    expect(first.body.events[0].features.map((f: { name: string }) => f.name).sort()).toEqual([
+      'insiders-only',
+      'plain',
+    ]);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[0-9a-f]+:\d+"$/);
     expect((await client.get('/api/client/delta', { 'if-none-match': etag })).status).toBe(304);
@@ -67,7 +76,13 @@ describe('GET /api/client/delta', () => {
       const reply = await client.get('/api/client/delta', { 'if-none-match': etag });
       return reply.status === 200 && reply;
     });
-    expect(delta.body.events).toEqual([{ type: 'feature-updated', eventId: expect.any(Number), feature: expect.objectContaining({ name: 'plain', enabled: false }) }]);
+    expect(delta.body.events).toEqual([
+      {
+        type: 'feature-updated',
+        eventId: expect.any(Number),
+        feature: expect.objectContaining({ name: 'plain', enabled: false }),
+      },
+    ]);
     expect(delta.headers.get('etag')).not.toBe(etag);
 
     const unknown = await client.get('/api/client/delta', { 'if-none-match': '"0000:1"' });
@@ -99,9 +114,15 @@ describe.each([
     await stack.admin.delete(`${base}/${added}`);
     await eventually(async () => !sdk.isEnabled(added));
 
-    await stack.admin.put(`/api/admin/segments/${segmentId}`, { name: 'insiders', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann', 'bob'] }] });
+    await stack.admin.put(`/api/admin/segments/${segmentId}`, {
+      name: 'insiders',
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann', 'bob'] }],
+    });
     await eventually(async () => sdk.isEnabled('insiders-only', { userId: 'bob' }));
-    await stack.admin.put(`/api/admin/segments/${segmentId}`, { name: 'insiders', constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann'] }] });
+    await stack.admin.put(`/api/admin/segments/${segmentId}`, {
+      name: 'insiders',
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['ann'] }],
+    });
     await eventually(async () => !sdk.isEnabled('insiders-only', { userId: 'bob' }));
     expect(warnings.filter((warning) => /re-hydration|Unknown event|mode change/.test(warning))).toEqual([]);
   });
@@ -110,7 +131,10 @@ describe.each([
 describe('GET /api/client/streaming', () => {
   it('sends the state on connect and a delta from the Last-Event-ID it is given', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${stack.url}/api/client/streaming`, { headers: { authorization: clientToken }, signal: controller.signal });
+    const response = await fetch(`${stack.url}/api/client/streaming`, {
+      headers: { authorization: clientToken },
+      signal: controller.signal,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = response.body!.getReader();
@@ -120,25 +144,41 @@ describe('GET /api/client/streaming', () => {
     const revision = Number(text.match(/\nid: (\d+)/)![1]);
     controller.abort();
 
-    const resumed = await fetch(`${stack.url}/api/client/streaming`, { headers: { authorization: clientToken, 'last-event-id': String(revision) } });
+    const resumed = await fetch(`${stack.url}/api/client/streaming`, {
+      headers: { authorization: clientToken, 'last-event-id': String(revision) },
+    });
     const resumedReader = resumed.body!.getReader();
     const first = new TextDecoder().decode((await resumedReader.read()).value);
     expect(first).toContain('data: {"events":[]}');
     await stack.admin.post(`${base}/plain/environments/development/off`);
     const update = new TextDecoder().decode((await resumedReader.read()).value);
     expect(update).toMatch(/^event: unleash-updated\nid: \d+\ndata: /);
-    expect(JSON.parse(update.split('data: ')[1]!).events).toEqual([expect.objectContaining({ type: 'feature-updated', feature: expect.objectContaining({ name: 'plain', enabled: false }) })]);
+    expect(JSON.parse(update.split('data: ')[1]!).events).toEqual([
+      expect.objectContaining({
+        type: 'feature-updated',
+        feature: expect.objectContaining({ name: 'plain', enabled: false }),
+      }),
+    ]);
     await resumedReader.cancel();
     expect((await stack.anonymous.get('/api/client/streaming')).status).toBe(401);
   });
 
   it('ends the stream of a token deleted while it is open', async () => {
-    const created = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'short-lived', type: 'client', environment: 'development', projects: ['default'] });
+    const created = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'short-lived',
+      type: 'client',
+      environment: 'development',
+      projects: ['default'],
+    });
     expect(created.status).toBe(201);
-    const response = await fetch(`${stack.url}/api/client/streaming`, { headers: { authorization: created.body.secret } });
+    const response = await fetch(`${stack.url}/api/client/streaming`, {
+      headers: { authorization: created.body.secret },
+    });
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('unleash-connected');
-    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(200);
+    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(
+      200,
+    );
     await stack.admin.post(`${base}/plain/environments/development/on`);
     let ended = false;
     for (let reads = 0; reads < 5 && !ended; reads += 1) ended = (await reader.read()).done;
@@ -148,8 +188,12 @@ describe('GET /api/client/streaming', () => {
   it('serves an SDK asking for flags by tag only those flags', async () => {
     await stack.admin.post('/api/admin/features/insiders-only/tags', { type: 'simple', value: 'beta' });
     const sdk = new Unleash({
-      url: `${stack.url}/api/`, appName: 'tagged-sdk', customHeaders: { Authorization: clientToken },
-      refreshInterval: 200, disableMetrics: true, tags: [{ name: 'simple', value: 'beta' }],
+      url: `${stack.url}/api/`,
+      appName: 'tagged-sdk',
+      customHeaders: { Authorization: clientToken },
+      refreshInterval: 200,
+      disableMetrics: true,
+      tags: [{ name: 'simple', value: 'beta' }],
     });
     sdk.on('error', () => undefined);
     sdks.push(sdk);

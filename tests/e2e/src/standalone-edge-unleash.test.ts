@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, httpClient, startTestStack, startUnleashPeer, type HttpClient, type TestStack, type UnleashPeer } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  startTestStack,
+  startUnleashPeer,
+  type HttpClient,
+  type TestStack,
+  type UnleashPeer,
+} from '@bunting/test-stack';
 
 /**
  * The standalone edge in front of the real Unleash 8.2 server, as a team keeping its Unleash and replacing its Edge
@@ -26,15 +34,41 @@ async function flag(name: string, strategy: object, enabled = true) {
 beforeAll(async () => {
   unleash = await startUnleashPeer({ backend: [backendToken], frontend: [frontendToken] });
   unleashAdmin = httpClient(unleash.url, { authorization: unleash.adminToken });
-  const segment = await unleashAdmin.post('/api/admin/segments', { name: 'nordics', constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }] });
-  await flag('half-of-users', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: 'half' } });
+  const segment = await unleashAdmin.post('/api/admin/segments', {
+    name: 'nordics',
+    constraints: [{ contextName: 'country', operator: 'IN', values: ['NO', 'SE'] }],
+  });
+  await flag('half-of-users', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '50', stickiness: 'userId', groupId: 'half' },
+  });
   await flag('nordic-only', { name: 'default', segments: [segment.body.id] });
-  await flag('with-variants', { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'v' }, variants: [
-    { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'userId', payload: { type: 'string', value: 'B' } },
-    { name: 'green', weight: 500, weightType: 'variable', stickiness: 'userId' },
-  ] });
+  await flag('with-variants', {
+    name: 'flexibleRollout',
+    parameters: { rollout: '100', stickiness: 'default', groupId: 'v' },
+    variants: [
+      {
+        name: 'blue',
+        weight: 500,
+        weightType: 'variable',
+        stickiness: 'userId',
+        payload: { type: 'string', value: 'B' },
+      },
+      { name: 'green', weight: 500, weightType: 'variable', stickiness: 'userId' },
+    ],
+  });
   await flag('switched-later', { name: 'default' }, false);
-  edge = await startTestStack({ target: 'edge', env: { UPSTREAM_URL: unleash.url, EDGE_TOKENS: backendToken, EDGE_POLL_MS: '300', EDGE_METRICS_INTERVAL_MS: '300', EDGE_TOKEN_REVALIDATE_MS: '500', EDGE_PROBE_MS: '60000' } });
+  edge = await startTestStack({
+    target: 'edge',
+    env: {
+      UPSTREAM_URL: unleash.url,
+      EDGE_TOKENS: backendToken,
+      EDGE_POLL_MS: '300',
+      EDGE_METRICS_INTERVAL_MS: '300',
+      EDGE_TOKEN_REVALIDATE_MS: '500',
+      EDGE_PROBE_MS: '60000',
+    },
+  });
   await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
 }, 150_000);
 
@@ -44,30 +78,59 @@ afterAll(async () => {
   await unleash?.stop();
 });
 
-const contexts = Array.from({ length: 30 }, (_, index) => ({ userId: `u${index}`, country: ['NO', 'SE', 'US', 'DE'][index % 4]! }));
+const contexts = Array.from({ length: 30 }, (_, index) => ({
+  userId: `u${index}`,
+  country: ['NO', 'SE', 'US', 'DE'][index % 4]!,
+}));
 
 describe('the edge in front of Unleash 8.2', () => {
-  it('follows Unleash by polling (Unleash 8.2 offers neither streaming nor delta) and answers as Unleash does', { timeout: 40_000 }, async () => {
-    expect(await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text()).toContain('bunting_edge_upstream_feeds{mode="polling"} 1');
-    // The frontend token was never configured at the edge: it is validated with Unleash on first use.
-    const atEdge = httpClient(edge.url, { authorization: frontendToken });
-    const atUnleash = httpClient(unleash.url, { authorization: frontendToken });
-    // Unleash's own frontend API answers from a cache it fills a moment after start.
-    await eventually(async () => (await atUnleash.get('/api/frontend')).body.toggles?.length > 0, { timeoutMs: 20_000, intervalMs: 200 });
-    for (const context of contexts) {
-      const query = `/api/frontend?userId=${context.userId}&properties[country]=${context.country}`;
-      const [mine, theirs] = await Promise.all([atEdge.get(query), atUnleash.get(query)]);
-      expect(mine.status).toBe(200);
-      const shape = (body: { toggles: { name: string; enabled: boolean; variant: unknown }[] }) => body.toggles.map(({ name, enabled, variant }) => ({ name, enabled, variant })).sort((a, b) => a.name.localeCompare(b.name));
-      expect(shape(mine.body)).toEqual(shape(theirs.body));
-    }
-  });
+  it(
+    'follows Unleash by polling (Unleash 8.2 offers neither streaming nor delta) and answers as Unleash does',
+    { timeout: 40_000 },
+    async () => {
+      expect(await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text()).toContain(
+        'bunting_edge_upstream_feeds{mode="polling"} 1',
+      );
+      // The frontend token was never configured at the edge: it is validated with Unleash on first use.
+      const atEdge = httpClient(edge.url, { authorization: frontendToken });
+      const atUnleash = httpClient(unleash.url, { authorization: frontendToken });
+      // Unleash's own frontend API answers from a cache it fills a moment after start.
+      await eventually(async () => (await atUnleash.get('/api/frontend')).body.toggles?.length > 0, {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+      });
+      for (const context of contexts) {
+        const query = `/api/frontend?userId=${context.userId}&properties[country]=${context.country}`;
+        const [mine, theirs] = await Promise.all([atEdge.get(query), atUnleash.get(query)]);
+        expect(mine.status).toBe(200);
+        const shape = (body: { toggles: { name: string; enabled: boolean; variant: unknown }[] }) =>
+          body.toggles
+            .map(({ name, enabled, variant }) => ({ name, enabled, variant }))
+            .sort((a, b) => a.name.localeCompare(b.name));
+        expect(shape(mine.body)).toEqual(shape(theirs.body));
+      }
+    },
+  );
 
   it('gives the real SDKs the flags, and a change made in Unleash', async () => {
-    const node: Unleash = initialize({ url: `${edge.url}/api/`, appName: 'edge-unleash-node', instanceId: 'n1', customHeaders: { Authorization: backendToken }, refreshInterval: 200, metricsInterval: 300 });
+    const node: Unleash = initialize({
+      url: `${edge.url}/api/`,
+      appName: 'edge-unleash-node',
+      instanceId: 'n1',
+      customHeaders: { Authorization: backendToken },
+      refreshInterval: 200,
+      metricsInterval: 300,
+    });
     stops.push(() => node.destroy());
     await new Promise<void>((resolve) => node.once('synchronized', () => resolve()));
-    const browser = new UnleashClient({ url: `${edge.url}/api/frontend`, clientKey: frontendToken, appName: 'edge-unleash-browser', refreshInterval: 1, metricsInterval: 1, context: { properties: { country: 'NO' } } });
+    const browser = new UnleashClient({
+      url: `${edge.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: 'edge-unleash-browser',
+      refreshInterval: 1,
+      metricsInterval: 1,
+      context: { properties: { country: 'NO' } },
+    });
     stops.push(() => browser.stop());
     await browser.start();
     expect(browser.isEnabled('nordic-only')).toBe(true);
@@ -82,17 +145,31 @@ describe('the edge in front of Unleash 8.2', () => {
 
     // Counts the SDK sends the edge reach Unleash's own metrics.
     for (let index = 0; index < 10; index += 1) node.isEnabled('half-of-users', { userId: `u${index}` });
-    await eventually(async () => {
-      const { body } = await unleashAdmin.get('/api/admin/client-metrics/features/half-of-users');
-      const entries = (body.lastHourUsage ?? []) as { yes: number; no: number; environment: string }[];
-      return entries.some((entry) => entry.environment === 'development' && entry.yes + entry.no >= 10);
-    }, { timeoutMs: 30_000, intervalMs: 500 });
+    await eventually(
+      async () => {
+        const { body } = await unleashAdmin.get('/api/admin/client-metrics/features/half-of-users');
+        const entries = (body.lastHourUsage ?? []) as { yes: number; no: number; environment: string }[];
+        return entries.some((entry) => entry.environment === 'development' && entry.yes + entry.no >= 10);
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     // Its registration, sent on in the same bulk posts, makes it one of Unleash's applications.
-    await eventually(async () => ((await unleashAdmin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some((app) => app.appName === 'edge-unleash-node'), { timeoutMs: 20_000, intervalMs: 500 });
+    await eventually(
+      async () =>
+        ((await unleashAdmin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some(
+          (app) => app.appName === 'edge-unleash-node',
+        ),
+      { timeoutMs: 20_000, intervalMs: 500 },
+    );
   }, 60_000);
 
   it('accepts a token Unleash issues and refuses it once Unleash revoked it', async () => {
-    const created = await unleashAdmin.post('/api/admin/api-tokens', { tokenName: 'edge-issued', type: 'frontend', environment: 'development', projects: ['default'] });
+    const created = await unleashAdmin.post('/api/admin/api-tokens', {
+      tokenName: 'edge-issued',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['default'],
+    });
     expect(created.status).toBe(201);
     const secret = created.body.secret as string;
     const sdk = httpClient(edge.url, { authorization: secret });
@@ -100,9 +177,18 @@ describe('the edge in front of Unleash 8.2', () => {
     expect((await unleashAdmin.delete(`/api/admin/api-tokens/${encodeURIComponent(secret)}`)).status).toBe(200);
     // Unleash itself accepts a revoked token until its own token cache renews (about a minute): the edge follows that.
     const revokedAt = Date.now();
-    await eventually(async () => (await httpClient(unleash.url, { authorization: secret }).get('/api/frontend?userId=u1')).status === 401, { timeoutMs: 90_000, intervalMs: 250 });
+    await eventually(
+      async () =>
+        (await httpClient(unleash.url, { authorization: secret }).get('/api/frontend?userId=u1')).status === 401,
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
     const unleashRefusedAt = Date.now();
-    await eventually(async () => (await sdk.get('/api/frontend?userId=u1')).status === 401, { timeoutMs: 5000, intervalMs: 50 });
-    console.log(`a token revoked in Unleash: Unleash's frontend API refused it after ${unleashRefusedAt - revokedAt} ms (its /edge/validate still accepts it), the edge ${Date.now() - unleashRefusedAt} ms later (EDGE_TOKEN_REVALIDATE_MS=500)`);
+    await eventually(async () => (await sdk.get('/api/frontend?userId=u1')).status === 401, {
+      timeoutMs: 5000,
+      intervalMs: 50,
+    });
+    console.log(
+      `a token revoked in Unleash: Unleash's frontend API refused it after ${unleashRefusedAt - revokedAt} ms (its /edge/validate still accepts it), the edge ${Date.now() - unleashRefusedAt} ms later (EDGE_TOKEN_REVALIDATE_MS=500)`,
+    );
   }, 120_000);
 });

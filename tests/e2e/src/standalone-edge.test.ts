@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
 import { startStack, type Stack } from '@bunting/launcher';
-import { eventually, httpClient, startDelayProxy, startTestStack, type DelayProxy, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  startDelayProxy,
+  startTestStack,
+  type DelayProxy,
+  type TestStack,
+} from '@bunting/test-stack';
 
 /**
  * The standalone edge (BUNTING_TARGET=edge) in front of a Bunting cluster in another "region": every request between
@@ -24,7 +31,8 @@ let frontendToken: string;
 const persistDir = mkdtempSync(join(tmpdir(), 'bunting-edge-'));
 const sdks: { destroy: () => void }[] = [];
 
-const upstreamAdmin = () => (restarted ? httpClient(restarted.url, { authorization: upstream.adminToken }) : upstream.admin);
+const upstreamAdmin = () =>
+  restarted ? httpClient(restarted.url, { authorization: upstream.adminToken }) : upstream.admin;
 const edgeEnv = (url: string) => ({
   UPSTREAM_URL: url,
   EDGE_TOKENS: clientToken,
@@ -39,15 +47,28 @@ const portOf = (url: string) => Number(new URL(url).port);
 
 async function metric(url: string, name: string): Promise<string> {
   const text = await (await fetch(`${url}/internal-backstage/prometheus`)).text();
-  return text.split('\n').filter((line) => line.startsWith(name)).join('\n');
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .join('\n');
 }
 
 beforeAll(async () => {
   upstream = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
   for (const name of ['edge-on', 'edge-later']) await upstream.admin.post(base, { name });
-  await upstream.admin.post(`${base}/edge-on/environments/development/strategies`, { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default' } });
+  await upstream.admin.post(`${base}/edge-on/environments/development/strategies`, {
+    name: 'flexibleRollout',
+    parameters: { rollout: '100', stickiness: 'default' },
+  });
   await upstream.admin.post(`${base}/edge-on/environments/development/on`);
-  frontendToken = (await upstream.admin.post('/api/admin/api-tokens', { tokenName: 'edge-browser', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret;
+  frontendToken = (
+    await upstream.admin.post('/api/admin/api-tokens', {
+      tokenName: 'edge-browser',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['*'],
+    })
+  ).body.secret;
   proxy = await startDelayProxy(portOf(upstream.url), DELAY_MS);
   edge = await startTestStack({ target: 'edge', env: edgeEnv(proxy.url) });
 }, 90_000);
@@ -68,11 +89,24 @@ describe('the edge in front of a Bunting cluster in another region', () => {
   it('is ready with the configured token followed by streaming, and serves the real SDKs', async () => {
     // Ready once the configured token's environment came from the upstream (the process listens before that).
     const startedAt = Date.now();
-    await eventually(async () => (await (await fetch(`${edge.url}/ready`)).json() as { health: string }).health === 'GOOD', { intervalMs: 50 });
-    console.log(`edge start, nothing persisted, upstream ${DELAY_MS} ms away each way: ready within ${Date.now() - startedAt} ms of listening`);
+    await eventually(
+      async () => ((await (await fetch(`${edge.url}/ready`)).json()) as { health: string }).health === 'GOOD',
+      { intervalMs: 50 },
+    );
+    console.log(
+      `edge start, nothing persisted, upstream ${DELAY_MS} ms away each way: ready within ${Date.now() - startedAt} ms of listening`,
+    );
     expect(await metric(edge.url, 'bunting_edge_upstream_feeds{mode="streaming"}')).toContain(' 1');
 
-    node = initialize({ url: `${edge.url}/api/`, appName: 'edge-node', instanceId: 'n1', customHeaders: { Authorization: clientToken }, refreshInterval: 200, metricsInterval: 300, disableAutoStart: false });
+    node = initialize({
+      url: `${edge.url}/api/`,
+      appName: 'edge-node',
+      instanceId: 'n1',
+      customHeaders: { Authorization: clientToken },
+      refreshInterval: 200,
+      metricsInterval: 300,
+      disableAutoStart: false,
+    });
     sdks.push(node);
     // The edge is restarted below: the SDK's failed polls meanwhile are expected, and reported as events.
     node.on('error', () => undefined);
@@ -81,7 +115,13 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     expect(node.isEnabled('edge-later')).toBe(false);
 
     // The frontend token is not configured: the edge learns it from the upstream on first use.
-    browser = new UnleashClient({ url: `${edge.url}/api/frontend`, clientKey: frontendToken, appName: 'edge-browser', refreshInterval: 1, metricsInterval: 1 });
+    browser = new UnleashClient({
+      url: `${edge.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: 'edge-browser',
+      refreshInterval: 1,
+      metricsInterval: 1,
+    });
     sdks.push({ destroy: () => browser.stop() });
     await browser.start();
     await eventually(async () => browser.isEnabled('edge-on'));
@@ -94,7 +134,9 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     await eventually(async () => node.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
     const nodeMs = Date.now() - changedAt;
     await eventually(async () => browser.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
-    console.log(`propagation through the edge behind ${DELAY_MS} ms each way: node SDK (polling the edge every 200 ms) ${nodeMs} ms, browser SDK ${Date.now() - changedAt} ms`);
+    console.log(
+      `propagation through the edge behind ${DELAY_MS} ms each way: node SDK (polling the edge every 200 ms) ${nodeMs} ms, browser SDK ${Date.now() - changedAt} ms`,
+    );
   });
 
   it('tells OFREP clients of an upstream change through the event stream its bulk answer names', async () => {
@@ -110,7 +152,11 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     let text = '';
     while (!text.includes('refetchEvaluation')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    const again = await ofrep.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u1' } }, { 'if-none-match': bulk.headers.get('etag')! });
+    const again = await ofrep.post(
+      '/ofrep/v1/evaluate/flags',
+      { context: { targetingKey: 'u1' } },
+      { 'if-none-match': bulk.headers.get('etag')! },
+    );
     expect(again.status).toBe(200);
   });
 
@@ -118,19 +164,44 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     node.impactMetrics.defineCounter('edge_checkouts', 'Checkouts seen through the edge');
     node.impactMetrics.incrementCounter('edge_checkouts', 4);
     for (let index = 0; index < 5; index += 1) node.isEnabled('edge-on');
-    await eventually(async () => /^unleash_counter_edge_checkouts\{[^}]*origin="edge"[^}]*\} 4$/m.test((await upstream.anonymous.get('/internal-backstage/impact/metrics')).text), { timeoutMs: 20_000, intervalMs: 200 });
-    await eventually(async () => ((await upstream.admin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some((app) => app.appName === 'edge-node'), { timeoutMs: 20_000, intervalMs: 200 });
-    await eventually(async () => ((await upstream.admin.get('/api/admin/client-metrics/features/edge-on')).body.totalUsage?.[0]?.yes ?? 0) >= 5, { timeoutMs: 20_000, intervalMs: 200 });
+    await eventually(
+      async () =>
+        /^unleash_counter_edge_checkouts\{[^}]*origin="edge"[^}]*\} 4$/m.test(
+          (await upstream.anonymous.get('/internal-backstage/impact/metrics')).text,
+        ),
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    await eventually(
+      async () =>
+        ((await upstream.admin.get('/api/admin/metrics/applications')).body.applications as { appName: string }[]).some(
+          (app) => app.appName === 'edge-node',
+        ),
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    await eventually(
+      async () =>
+        ((await upstream.admin.get('/api/admin/client-metrics/features/edge-on')).body.totalUsage?.[0]?.yes ?? 0) >= 5,
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
     expect(await metric(edge.url, 'bunting_edge_metrics_forwarded_total')).toMatch(/ [1-9]/);
   });
 
   it('stops accepting a token revoked upstream within the revalidation time', async () => {
-    const doomed = (await upstream.admin.post('/api/admin/api-tokens', { tokenName: 'edge-doomed', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret as string;
+    const doomed = (
+      await upstream.admin.post('/api/admin/api-tokens', {
+        tokenName: 'edge-doomed',
+        type: 'frontend',
+        environment: 'development',
+        projects: ['*'],
+      })
+    ).body.secret as string;
     const sdk = httpClient(edge.url, { authorization: doomed });
     expect((await sdk.get('/api/frontend')).status).toBe(200);
     await upstream.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(doomed)}`);
     await eventually(async () => (await sdk.get('/api/frontend')).status === 401, { timeoutMs: 5000, intervalMs: 50 });
-    expect((await httpClient(edge.url, { authorization: 'default:development.never-issued' }).get('/api/frontend')).status).toBe(401);
+    expect(
+      (await httpClient(edge.url, { authorization: 'default:development.never-issued' }).get('/api/frontend')).status,
+    ).toBe(401);
   });
 
   it('serves an edge chained behind it', async () => {
@@ -138,7 +209,10 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     try {
       const answer = await httpClient(chained.url, { authorization: frontendToken }).get('/api/frontend');
       expect(answer.status).toBe(200);
-      expect(answer.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual(['edge-later', 'edge-on']);
+      expect(answer.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual([
+        'edge-later',
+        'edge-on',
+      ]);
     } finally {
       await chained.dispose();
     }
@@ -148,10 +222,16 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     await upstream.close();
     const sdk = httpClient(edge.url, { authorization: frontendToken });
     for (let index = 0; index < 20; index += 1) expect((await sdk.get('/api/frontend')).status).toBe(200);
-    const stale = await eventually(async () => {
-      const body = await (await fetch(`${edge.url}/ready`)).json() as { health: string; checks: { name: string; error?: string }[] };
-      return body.checks.find((check) => check.name === 'upstream' && check.error?.startsWith('stale')) && body;
-    }, { timeoutMs: 10_000, intervalMs: 100 });
+    const stale = await eventually(
+      async () => {
+        const body = (await (await fetch(`${edge.url}/ready`)).json()) as {
+          health: string;
+          checks: { name: string; error?: string }[];
+        };
+        return body.checks.find((check) => check.name === 'upstream' && check.error?.startsWith('stale')) && body;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     expect(stale.health).toBe('DEGRADED');
 
     // The edge itself restarts while the upstream is still away: it serves the persisted flags and tokens.
@@ -159,21 +239,41 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     const startedAt = Date.now();
     edge = await startTestStack({ target: 'edge', env: edgeEnv(proxy.url) });
     await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 20 });
-    console.log(`edge start with persisted state and the upstream down: ready ${Date.now() - startedAt} ms after the start began`);
+    console.log(
+      `edge start with persisted state and the upstream down: ready ${Date.now() - startedAt} ms after the start began`,
+    );
     const offline = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
     expect(offline.status).toBe(200);
-    expect(offline.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual(['edge-later', 'edge-on']);
-    expect((await httpClient(edge.url, { authorization: clientToken }).get('/api/client/features')).body.features).toHaveLength(3);
+    expect(offline.body.toggles.map((toggle: { name: string }) => toggle.name).sort()).toEqual([
+      'edge-later',
+      'edge-on',
+    ]);
+    expect(
+      (await httpClient(edge.url, { authorization: clientToken }).get('/api/client/features')).body.features,
+    ).toHaveLength(3);
 
     // The upstream comes back (on another port, behind the same proxy): the edge follows it again.
-    restarted = await startStack({ target: 'all', env: { ...upstream.isolation.env, INIT_ADMIN_API_TOKENS: upstream.adminToken, INIT_CLIENT_API_TOKENS: clientToken } });
+    restarted = await startStack({
+      target: 'all',
+      env: {
+        ...upstream.isolation.env,
+        INIT_ADMIN_API_TOKENS: upstream.adminToken,
+        INIT_CLIENT_API_TOKENS: clientToken,
+      },
+    });
     proxy.retarget(portOf(restarted.url));
     await upstreamAdmin().post(`${base}/edge-on/environments/development/off`);
-    await eventually(async () => {
-      const answer = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
-      return answer.body.toggles.every((toggle: { name: string }) => toggle.name !== 'edge-on');
-    }, { timeoutMs: 15_000, intervalMs: 50 });
-    await eventually(async () => (await (await fetch(`${edge.url}/ready`)).json() as { health: string }).health === 'GOOD', { timeoutMs: 5000 });
+    await eventually(
+      async () => {
+        const answer = await httpClient(edge.url, { authorization: frontendToken }).get('/api/frontend');
+        return answer.body.toggles.every((toggle: { name: string }) => toggle.name !== 'edge-on');
+      },
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
+    await eventually(
+      async () => ((await (await fetch(`${edge.url}/ready`)).json()) as { health: string }).health === 'GOOD',
+      { timeoutMs: 5000 },
+    );
     // An upstream that could not be reached is streamed from again once it answers, not polled from then on.
     expect(await metric(edge.url, 'bunting_edge_upstream_feeds{mode="streaming"}')).toContain(' 1');
   });

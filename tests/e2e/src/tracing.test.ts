@@ -25,7 +25,11 @@ describe('one trace follows a change from HTTP through the outbox and NATS into 
       const all = exporter.getFinishedSpans();
       const request = all.find((span) => span.name === 'POST /api/admin/projects/:projectId/features');
       const publish = all.find((span) => span.name.endsWith('.events.feature-created'));
-      const consume = all.find((span) => span.name.endsWith('process') && span.attributes['messaging.destination.name'] === publish?.name.replace('publish ', ''));
+      const consume = all.find(
+        (span) =>
+          span.name.endsWith('process') &&
+          span.attributes['messaging.destination.name'] === publish?.name.replace('publish ', ''),
+      );
       return request && publish && consume && { request, publish, consume };
     });
     const traceId = spans.request.spanContext().traceId;

@@ -22,16 +22,22 @@ function raw(path: string, headers: Record<string, string>): Promise<{ status: n
     const { hostname, port } = new URL(stack.url);
     const request = httpRequest({ hostname, port, path, headers }, (response) => {
       let text = '';
-      response.on('data', (chunk) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text }));
+      response.on('data', (chunk) => {
+        text += chunk;
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text }),
+      );
     });
     request.on('error', reject);
     request.end();
   });
 }
 
-const create = async (name: string, project = 'default') => expect((await stack.admin.post(`/api/admin/projects/${project}/features`, { name })).status).toBe(201);
-const eventTypes = async (flag: string) => ((await stack.admin.get(`/api/admin/events/${flag}`)).body.events as { type: string }[]).map((event) => event.type);
+const create = async (name: string, project = 'default') =>
+  expect((await stack.admin.post(`/api/admin/projects/${project}/features`, { name })).status).toBe(201);
+const eventTypes = async (flag: string) =>
+  ((await stack.admin.get(`/api/admin/events/${flag}`)).body.events as { type: string }[]).map((event) => event.type);
 /** The event log follows the stream: wait until the flag's history holds the event. */
 const logged = (flag: string, type: string) => eventually(async () => (await eventTypes(flag)).includes(type));
 
@@ -44,8 +50,13 @@ describe('dependencies keep their integrity', () => {
   it('refuses to archive a flag others depend on, alone or in a batch without them (403), and changes nothing', async () => {
     const single = await stack.admin.delete(`${flags}/dep-parent`);
     expect(single.status).toBe(403);
-    expect(single.body).toMatchObject({ name: 'NoAccessError', message: expect.stringContaining('other flags depend on it') });
-    expect((await stack.admin.post('/api/admin/projects/default/archive', { features: ['dep-parent', 'dep-lone'] })).status).toBe(403);
+    expect(single.body).toMatchObject({
+      name: 'NoAccessError',
+      message: expect.stringContaining('other flags depend on it'),
+    });
+    expect(
+      (await stack.admin.post('/api/admin/projects/default/archive', { features: ['dep-parent', 'dep-lone'] })).status,
+    ).toBe(403);
     expect((await stack.admin.get(`${flags}/dep-parent`)).body.archived).toBe(false);
     expect((await stack.admin.get(`${flags}/dep-lone`)).body.archived).toBe(false);
   });
@@ -61,14 +72,20 @@ describe('dependencies keep their integrity', () => {
   it('finds no parent in another project (404)', async () => {
     await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
     await create('dep-far', 'elsewhere');
-    expect((await stack.admin.post('/api/admin/projects/elsewhere/features/dep-far/dependencies', { feature: 'dep-parent' })).status).toBe(404);
+    expect(
+      (await stack.admin.post('/api/admin/projects/elsewhere/features/dep-far/dependencies', { feature: 'dep-parent' }))
+        .status,
+    ).toBe(404);
   });
 
   it('archives a parent together with its children; an archived child depends on nothing any more', async () => {
     await create('pair-parent');
     await create('pair-child');
     await stack.admin.post(`${flags}/pair-child/dependencies`, { feature: 'pair-parent' });
-    expect((await stack.admin.post('/api/admin/projects/default/archive', { features: ['pair-parent', 'pair-child'] })).status).toBe(202);
+    expect(
+      (await stack.admin.post('/api/admin/projects/default/archive', { features: ['pair-parent', 'pair-child'] }))
+        .status,
+    ).toBe(202);
     await logged('pair-child', 'feature-dependencies-removed');
     // Archiving a child alone removes its link too; then its parent may go.
     expect((await stack.admin.delete(`${flags}/dep-child`)).status).toBe(202);
@@ -82,7 +99,9 @@ describe('dependencies keep their integrity', () => {
     await stack.admin.post(`${flags}/del-child/dependencies`, { feature: 'del-parent' });
     const refused = await stack.admin.post('/api/admin/projects/default/delete', { features: ['del-parent'] });
     expect(refused.status).toBe(403);
-    expect((await stack.admin.get(`${flags}/del-child`)).body.dependencies).toEqual([{ feature: 'del-parent', enabled: true }]);
+    expect((await stack.admin.get(`${flags}/del-child`)).body.dependencies).toEqual([
+      { feature: 'del-parent', enabled: true },
+    ]);
   });
 });
 
@@ -97,48 +116,85 @@ describe('flags and strategies addressed as Unleash addresses them', () => {
     await stack.admin.delete(`${flags}/gone-soon`);
     expect((await stack.admin.get(`${flags}/gone-soon`)).status).toBe(404);
     expect((await stack.admin.get('/api/admin/features/gone-soon')).status).toBe(404);
-    expect((await stack.admin.get(`${flags}/gone-soon?archived=true`)).body).toMatchObject({ name: 'gone-soon', archived: true });
+    expect((await stack.admin.get(`${flags}/gone-soon?archived=true`)).body).toMatchObject({
+      name: 'gone-soon',
+      archived: true,
+    });
     expect((await stack.admin.post('/api/admin/features/validate', { name: 'gone-soon' })).status).toBe(409);
-    expect((await stack.admin.post('/api/admin/projects/default/delete', { features: ['gone-soon'] })).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/projects/default/delete', { features: ['gone-soon'] })).status).toBe(
+      200,
+    );
     expect((await stack.admin.post('/api/admin/features/validate', { name: 'gone-soon' })).status).toBe(200);
   });
 
   it('refuses (403) to change or remove a strategy through another project, flag or environment, and changes nothing', async () => {
-    const added = await stack.admin.post(`${flags}/addressed/environments/development/strategies`, { name: 'default', constraints: [], parameters: {} });
+    const added = await stack.admin.post(`${flags}/addressed/environments/development/strategies`, {
+      name: 'default',
+      constraints: [],
+      parameters: {},
+    });
     const id = added.body.id as string;
-    const body = { name: 'flexibleRollout', constraints: [], parameters: { rollout: '10', stickiness: 'default', groupId: 'x' } };
+    const body = {
+      name: 'flexibleRollout',
+      constraints: [],
+      parameters: { rollout: '10', stickiness: 'default', groupId: 'x' },
+    };
     for (const project of ['other-place', 'no-such-project']) {
       const at = `/api/admin/projects/${project}/features/addressed/environments/development/strategies/${id}`;
       expect((await stack.admin.put(at, body)).status).toBe(403);
       expect((await stack.admin.delete(at)).status).toBe(403);
     }
     await create('another-flag');
-    expect((await stack.admin.put(`${flags}/another-flag/environments/development/strategies/${id}`, body)).status).toBe(403);
+    expect(
+      (await stack.admin.put(`${flags}/another-flag/environments/development/strategies/${id}`, body)).status,
+    ).toBe(403);
     expect((await stack.admin.delete(`${flags}/addressed/environments/production/strategies/${id}`)).status).toBe(403);
-    expect((await stack.admin.put(`${flags}/addressed/environments/development/strategies/no-such-id`, body)).status).toBe(404);
-    expect((await stack.admin.get(`${flags}/addressed/environments/development/strategies/${id}`)).body).toMatchObject({ name: 'default' });
+    expect(
+      (await stack.admin.put(`${flags}/addressed/environments/development/strategies/no-such-id`, body)).status,
+    ).toBe(404);
+    expect((await stack.admin.get(`${flags}/addressed/environments/development/strategies/${id}`)).body).toMatchObject({
+      name: 'default',
+    });
   });
 
   it('refuses a strategy in an environment the project does not have (400)', async () => {
     await stack.admin.post('/api/admin/environments', { name: 'unconnected', type: 'test' });
     await stack.admin.delete('/api/admin/projects/default/environments/unconnected');
-    const refused = await stack.admin.post(`${flags}/addressed/environments/unconnected/strategies`, { name: 'default' });
+    const refused = await stack.admin.post(`${flags}/addressed/environments/unconnected/strategies`, {
+      name: 'default',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.name).toBe('ValidationError');
-    expect((await stack.admin.post(`${flags}/addressed/environments/nowhere/strategies`, { name: 'default' })).status).toBe(400);
+    expect(
+      (await stack.admin.post(`${flags}/addressed/environments/nowhere/strategies`, { name: 'default' })).status,
+    ).toBe(400);
   });
 
   it("ignores a project in a flag's PUT and PATCH and answers with the flag's own", async () => {
-    const put = await stack.admin.put(`${flags}/addressed`, { name: 'addressed', project: 'other-place', description: 'kept here', type: 'release' });
+    const put = await stack.admin.put(`${flags}/addressed`, {
+      name: 'addressed',
+      project: 'other-place',
+      description: 'kept here',
+      type: 'release',
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ project: 'default', description: 'kept here' });
-    const patched = await stack.admin.patch(`${flags}/addressed`, [{ op: 'replace', path: '/project', value: 'other-place' }, { op: 'replace', path: '/description', value: 'patched' }]);
+    const patched = await stack.admin.patch(`${flags}/addressed`, [
+      { op: 'replace', path: '/project', value: 'other-place' },
+      { op: 'replace', path: '/description', value: 'patched' },
+    ]);
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ project: 'default', description: 'patched' });
   });
 
   it("refuses variants through the flag's own PATCH (403)", async () => {
-    const refused = await stack.admin.patch(`${flags}/addressed`, [{ op: 'add', path: '/variants', value: [{ name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' }] }]);
+    const refused = await stack.admin.patch(`${flags}/addressed`, [
+      {
+        op: 'add',
+        path: '/variants',
+        value: [{ name: 'a', weight: 1000, weightType: 'variable', stickiness: 'default' }],
+      },
+    ]);
     expect(refused.status).toBe(403);
     expect((await stack.admin.get(`${flags}/addressed/variants`)).body.variants).toEqual([]);
   });
@@ -146,17 +202,32 @@ describe('flags and strategies addressed as Unleash addresses them', () => {
 
 describe('tokens and access', () => {
   it("keeps Unleash 8's backend type, refuses admin API tokens, and finds no tokens of an unknown project", async () => {
-    const backend = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'server-sdk', type: 'backend', environment: 'development' });
+    const backend = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'server-sdk',
+      type: 'backend',
+      environment: 'development',
+    });
     expect(backend.status).toBe(201);
     expect(backend.body.type).toBe('backend');
     const admin = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'root', type: 'admin' });
     expect(admin.status).toBe(400);
     expect(admin.body.name).toBe('ValidationError');
     expect((await stack.admin.get('/api/admin/projects/no-such-project/api-tokens')).status).toBe(404);
-    expect((await stack.admin.post('/api/admin/projects/no-such-project/api-tokens', { tokenName: 'x', type: 'client', environment: 'development' })).status).toBe(404);
+    expect(
+      (
+        await stack.admin.post('/api/admin/projects/no-such-project/api-tokens', {
+          tokenName: 'x',
+          type: 'client',
+          environment: 'development',
+        })
+      ).status,
+    ).toBe(404);
     expect((await stack.admin.delete('/api/admin/projects/default/api-tokens/no-such-token')).status).toBe(404);
     const expiry = new Date(Date.now() + 86_400_000).toISOString();
-    expect((await stack.admin.put(`/api/admin/api-tokens/${encodeURIComponent(backend.body.secret)}`, { expiresAt: expiry })).status).toBe(200);
+    expect(
+      (await stack.admin.put(`/api/admin/api-tokens/${encodeURIComponent(backend.body.secret)}`, { expiresAt: expiry }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses a second personal access token with the same description (409)', async () => {
@@ -174,15 +245,23 @@ describe('tokens and access', () => {
     await create('prefix-alpha');
     await create('other-beta');
     const client = httpClient(stack.url, { authorization: clientToken });
-    await eventually(async () => ((await client.get('/api/client/features')).body.features as { name: string }[]).some((flag) => flag.name === 'other-beta'));
-    const names = ((await client.get('/api/client/features?namePrefix=prefix-')).body.features as { name: string }[]).map((flag) => flag.name);
+    await eventually(async () =>
+      ((await client.get('/api/client/features')).body.features as { name: string }[]).some(
+        (flag) => flag.name === 'other-beta',
+      ),
+    );
+    const names = (
+      (await client.get('/api/client/features?namePrefix=prefix-')).body.features as { name: string }[]
+    ).map((flag) => flag.name);
     expect(names).toEqual(['prefix-alpha']);
   });
 
   it('takes a metrics post with a null bucket and only impact metrics (202), as SDKs and Edge send it', async () => {
     const client = httpClient(stack.url, { authorization: clientToken });
     const post = await client.post('/api/client/metrics', {
-      appName: 'impact-only', instanceId: 'i-1', bucket: null,
+      appName: 'impact-only',
+      instanceId: 'i-1',
+      bucket: null,
       impactMetrics: [{ name: 'checkouts', help: 'Checkouts', type: 'counter', samples: [{ labels: {}, value: 1 }] }],
     });
     expect(post.status).toBe(202);
@@ -198,7 +277,7 @@ describe('tokens and access', () => {
 });
 
 describe('shapes and validation', () => {
-  it("validates tag types and tags as Unleash does, naming the field in its words", async () => {
+  it('validates tag types and tags as Unleash does, naming the field in its words', async () => {
     const unfriendly = await stack.admin.post('/api/admin/tag-types', { name: 'not url friendly' });
     expect(unfriendly.status).toBe(400);
     expect(unfriendly.body.details[0].message).toMatch('"name" must be URL friendly');
@@ -211,14 +290,28 @@ describe('shapes and validation', () => {
     // Numbers for the text fields are taken as their text.
     const numbers = await stack.admin.post('/api/admin/tag-types', { name: 'numbered', description: 5, icon: 7 });
     expect(numbers.status).toBe(201);
-    expect((await stack.admin.get('/api/admin/tag-types/numbered')).body.tagType).toMatchObject({ description: '5', icon: '7' });
+    expect((await stack.admin.get('/api/admin/tag-types/numbered')).body.tagType).toMatchObject({
+      description: '5',
+      icon: '7',
+    });
   });
 
   it('accepts valid constraints at the validation route (204) and a strategy definition updated with its deprecated field', async () => {
-    expect((await stack.admin.post('/api/admin/constraints/validate', { contextName: 'userId', operator: 'IN', values: ['a'] })).status).toBe(204);
+    expect(
+      (
+        await stack.admin.post('/api/admin/constraints/validate', {
+          contextName: 'userId',
+          operator: 'IN',
+          values: ['a'],
+        })
+      ).status,
+    ).toBe(204);
     await stack.admin.post('/api/admin/strategies', { name: 'retiring', parameters: [] });
     // As in Unleash the field is taken, and deprecating is its own route.
-    expect((await stack.admin.put('/api/admin/strategies/retiring', { name: 'retiring', parameters: [], deprecated: true })).status).toBe(200);
+    expect(
+      (await stack.admin.put('/api/admin/strategies/retiring', { name: 'retiring', parameters: [], deprecated: true }))
+        .status,
+    ).toBe(200);
     expect((await stack.admin.post('/api/admin/strategies/retiring/deprecate')).status).toBe(200);
     expect((await stack.admin.get('/api/admin/strategies/retiring')).body.deprecated).toBe(true);
   });
@@ -226,11 +319,22 @@ describe('shapes and validation', () => {
   it("takes only flexibleRollout as an environment's default strategy", async () => {
     const path = '/api/admin/projects/default/environments/development/default-strategy';
     expect((await stack.admin.post(path, { name: 'default', constraints: [], parameters: {} })).status).toBe(400);
-    expect((await stack.admin.post(path, { name: 'flexibleRollout', constraints: [], parameters: { rollout: '50', stickiness: 'default', groupId: '' } })).status).toBe(200);
+    expect(
+      (
+        await stack.admin.post(path, {
+          name: 'flexibleRollout',
+          constraints: [],
+          parameters: { rollout: '50', stickiness: 'default', groupId: '' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("lists Unleash 8's sunset flag type (90 days) and takes it for a flag", async () => {
-    const types = (await stack.admin.get('/api/admin/feature-types')).body.types as { id: string; lifetimeDays: number | null }[];
+    const types = (await stack.admin.get('/api/admin/feature-types')).body.types as {
+      id: string;
+      lifetimeDays: number | null;
+    }[];
     expect(types.find((type) => type.id === 'sunset')).toMatchObject({ lifetimeDays: 90 });
     expect((await stack.admin.post(flags, { name: 'old-checkout', type: 'sunset' })).status).toBe(201);
   });
@@ -251,7 +355,12 @@ describe("the routes Unleash's web UI calls", () => {
     const person = await loginAs(stack.url, 'admin', 'unleash4all');
     const given = await person.post('/api/admin/feedback', { feedbackId: 'pnps' });
     expect(given.status).toBe(200);
-    expect(given.body).toMatchObject({ feedbackId: 'pnps', neverShow: false, given: expect.any(String), userId: expect.any(Number) });
+    expect(given.body).toMatchObject({
+      feedbackId: 'pnps',
+      neverShow: false,
+      given: expect.any(String),
+      userId: expect.any(Number),
+    });
     const changed = await person.put('/api/admin/feedback/pnps', { neverShow: true });
     expect(changed.body).toMatchObject({ feedbackId: 'pnps', neverShow: true, given: given.body.given });
     expect((await person.get('/api/admin/user')).body.feedback).toEqual([changed.body]);
@@ -264,14 +373,32 @@ describe("the routes Unleash's web UI calls", () => {
     const person = await loginAs(stack.url, 'admin', 'unleash4all');
     const answer = await eventually(async () => {
       const reply = await person.get('/api/admin/personal-dashboard/default');
-      return (reply.body.latestEvents as { summary: string }[] | undefined)?.some((event) => event.summary.includes('dashboard-flag')) && reply;
+      return (
+        (reply.body.latestEvents as { summary: string }[] | undefined)?.some((event) =>
+          event.summary.includes('dashboard-flag'),
+        ) && reply
+      );
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
-      owners: expect.any(Array), roles: expect.any(Array), onboardingStatus: { status: expect.any(String) },
-      insights: { totalFlags: expect.any(Number), activeFlags: expect.any(Number), health: expect.any(Number), technicalDebt: expect.any(Number), avgHealthCurrentWindow: null },
+      owners: expect.any(Array),
+      roles: expect.any(Array),
+      onboardingStatus: { status: expect.any(String) },
+      insights: {
+        totalFlags: expect.any(Number),
+        activeFlags: expect.any(Number),
+        health: expect.any(Number),
+        technicalDebt: expect.any(Number),
+        avgHealthCurrentWindow: null,
+      },
     });
-    expect(answer.body.latestEvents[0]).toEqual({ id: expect.any(Number), summary: expect.stringContaining('**'), createdBy: expect.any(String), createdByImageUrl: expect.stringContaining('gravatar'), createdAt: expect.any(String) });
+    expect(answer.body.latestEvents[0]).toEqual({
+      id: expect.any(Number),
+      summary: expect.stringContaining('**'),
+      createdBy: expect.any(String),
+      createdByImageUrl: expect.stringContaining('gravatar'),
+      createdAt: expect.any(String),
+    });
     expect(answer.body.latestEvents.length).toBeLessThanOrEqual(10);
     expect((await person.get('/api/admin/personal-dashboard/no-such-project')).status).toBe(404);
   });

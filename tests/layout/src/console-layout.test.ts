@@ -17,7 +17,8 @@ describe('the console', () => {
     for (const [file, targets] of imports) {
       const from = folderOf(file);
       const edges = graph.get(from) ?? new Set<string>();
-      for (const target of targets) if (target.startsWith('console/src/') && folderOf(target) !== from) edges.add(folderOf(target));
+      for (const target of targets)
+        if (target.startsWith('console/src/') && folderOf(target) !== from) edges.add(folderOf(target));
       graph.set(from, edges);
     }
     expect(cycles(graph)).toEqual([]);
@@ -28,8 +29,14 @@ describe('the console', () => {
   });
 
   it('imports nothing of the repository outside console/ but the contracts', () => {
-    const outside = [...imports].flatMap(([file, targets]) => targets.filter((target) => !target.startsWith('console/')).map((target) => `${file} -> ${target}`));
-    const packages = files.flatMap((file) => importSpecifiers(file).filter((specifier) => specifier.startsWith('@bunting/') && specifier !== '@bunting/contracts').map((specifier) => `${file} -> ${specifier}`));
+    const outside = [...imports].flatMap(([file, targets]) =>
+      targets.filter((target) => !target.startsWith('console/')).map((target) => `${file} -> ${target}`),
+    );
+    const packages = files.flatMap((file) =>
+      importSpecifiers(file)
+        .filter((specifier) => specifier.startsWith('@bunting/') && specifier !== '@bunting/contracts')
+        .map((specifier) => `${file} -> ${specifier}`),
+    );
     expect([...outside, ...packages]).toEqual([]);
   });
 });

@@ -7,14 +7,16 @@ import { tablesCreated, tablesWritten } from './write-statements.ts';
  * stores, and each table is written only by the store of the slice that owns it, as the service's
  * table-owners.json says. A new table is added to that map with its migration.
  */
-const sources = (service: string) => filesUnder(`services/${service}/src`, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+const sources = (service: string) =>
+  filesUnder(`services/${service}/src`, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
 const SQL = /\bsql\s*\.|\bsql`/;
 const schemaOf = (service: string) => service.replace(/-api$/, '').replace(/-/g, '_');
 
 describe('every service', () => {
   it('keeps every SQL statement in a *-store.ts file', () => {
-    const offenders = filesUnder('services', (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-      .filter((file) => file.split('/')[2] === 'src' && !file.endsWith('-store.ts') && SQL.test(read(file)));
+    const offenders = filesUnder('services', (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).filter(
+      (file) => file.split('/')[2] === 'src' && !file.endsWith('-store.ts') && SQL.test(read(file)),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -23,7 +25,9 @@ describe('every service', () => {
       const owners = JSON.parse(read(`services/${service}/table-owners.json`)) as Record<string, string>;
 
       it('names an owning slice for every table its migrations create', () => {
-        const created = filesUnder(`services/${service}/migrations`, (name) => name.endsWith('.sql')).flatMap((file) => tablesCreated(schemaOf(service), read(file)));
+        const created = filesUnder(`services/${service}/migrations`, (name) => name.endsWith('.sql')).flatMap((file) =>
+          tablesCreated(schemaOf(service), read(file)),
+        );
         expect(created.filter((table) => owners[table] === undefined)).toEqual([]);
       });
 
@@ -31,9 +35,11 @@ describe('every service', () => {
         const wrong: string[] = [];
         for (const file of sources(service).filter((name) => name.endsWith('-store.ts'))) {
           const text = read(file);
-          if (/\b(insert\s+into|update|delete\s+from)\s+\$\{/i.test(text)) wrong.push(`${file} writes a table named at run time`);
+          if (/\b(insert\s+into|update|delete\s+from)\s+\$\{/i.test(text))
+            wrong.push(`${file} writes a table named at run time`);
           for (const table of tablesWritten(text)) {
-            if (owners[table] !== sliceOf(file)) wrong.push(`${file} writes ${table}, owned by ${owners[table] ?? 'no slice (not in table-owners.json)'}`);
+            if (owners[table] !== sliceOf(file))
+              wrong.push(`${file} writes ${table}, owned by ${owners[table] ?? 'no slice (not in table-owners.json)'}`);
           }
         }
         expect(wrong).toEqual([]);
@@ -62,11 +68,17 @@ describe("admin-api's writes", () => {
     for (const file of stores) {
       const lines = read(file).split('\n');
       // The store object's members, at two spaces: `name(db: ...) {`, `async name(...)`, `name: (db: ...) =>`.
-      const members = lines.flatMap((line, index) => (/^ {2}(async\s+)?\w+(<[^>]*>)?(\(|: \()/.test(line) ? [index] : []));
+      const members = lines.flatMap((line, index) =>
+        /^ {2}(async\s+)?\w+(<[^>]*>)?(\(|: \()/.test(line) ? [index] : [],
+      );
       members.forEach((start, position) => {
         const body = lines.slice(start, members[position + 1] ?? lines.length).join('\n');
-        const head = lines[start]!;
-        if (WRITES.test(body) && !/\(\w+: WriteTx\b/.test(head)) wrong.push(`${file}:${start + 1} writes through ${/\(\w+: (\w+)/.exec(head)?.[1] ?? 'an untyped connection'}`);
+        // The signature, which the formatter may spread over several lines.
+        const head = body.slice(0, body.indexOf('{\n') + 1 || undefined);
+        if (WRITES.test(body) && !/\(\s*\w+: WriteTx\b/.test(head))
+          wrong.push(
+            `${file}:${start + 1} writes through ${/\(\s*\w+: (\w+)/.exec(head)?.[1] ?? 'an untyped connection'}`,
+          );
       });
     }
     expect(wrong).toEqual([]);

@@ -11,7 +11,12 @@ export function importSpecifiers(file: string): string[] {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
     const record = node as Record<string, unknown>;
-    if ((record.type === 'ImportDeclaration' || record.type === 'ExportAllDeclaration' || record.type === 'ExportNamedDeclaration') && record.source) {
+    if (
+      (record.type === 'ImportDeclaration' ||
+        record.type === 'ExportAllDeclaration' ||
+        record.type === 'ExportNamedDeclaration') &&
+      record.source
+    ) {
       specifiers.push((record.source as { value: string }).value);
     }
     if (record.type === 'CallExpression' && (record.callee as { type?: string })?.type === 'Import') {
@@ -26,10 +31,14 @@ export function importSpecifiers(file: string): string[] {
 
 /** The files a module imports, resolved to paths in the repository. */
 export function localImports(file: string): string[] {
-  return importSpecifiers(file).filter((specifier) => specifier.startsWith('.')).flatMap((specifier) => {
-    const target = normalize(join(dirname(file), specifier));
-    return [target, `${target}.ts`, `${target}.tsx`].filter((candidate) => existsSync(join(repositoryRoot, candidate))).slice(0, 1);
-  });
+  return importSpecifiers(file)
+    .filter((specifier) => specifier.startsWith('.'))
+    .flatMap((specifier) => {
+      const target = normalize(join(dirname(file), specifier));
+      return [target, `${target}.ts`, `${target}.tsx`]
+        .filter((candidate) => existsSync(join(repositoryRoot, candidate)))
+        .slice(0, 1);
+    });
 }
 
 /** The strongly connected groups of more than one node (or a node importing itself): each is a cycle. */

@@ -6,11 +6,12 @@ export const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url
 
 /** Every file under `directory` whose name passes `keep`, as paths relative to the repository. */
 export function filesUnder(directory: string, keep: (name: string) => boolean): string[] {
-  const walk = (folder: string): string[] => readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
-    return keep(entry.name) ? [path] : [];
-  });
+  const walk = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
+      return keep(entry.name) ? [path] : [];
+    });
   return walk(join(repositoryRoot, directory)).map((path) => relative(repositoryRoot, path).split(sep).join('/'));
 }
 
@@ -19,7 +20,10 @@ export const read = (path: string) => readFileSync(join(repositoryRoot, path), '
 /** The services with a database: those with migrations. */
 export function servicesWithMigrations(): string[] {
   return readdirSync(join(repositoryRoot, 'services'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && readdirSync(join(repositoryRoot, 'services', entry.name)).includes('migrations'))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && readdirSync(join(repositoryRoot, 'services', entry.name)).includes('migrations'),
+    )
     .map((entry) => entry.name);
 }
 

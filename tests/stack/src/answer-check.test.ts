@@ -13,17 +13,31 @@ beforeAll(async () => {
   app = createHttpServer({ log: createLogger('silent', 'answer-check'), bodyLimit: 1024 });
   await registerApiDocs(app, { version: 'test' });
   check = checkAnswersAgainstDocument(app);
-  app.get('/things/:name', { schema: { params: z.object({ name: z.string() }), response: { 200: Thing } } }, async (request) => {
-    if (request.params.name === 'missing') throw new NotFoundError('no such thing');
-    return { name: request.params.name, count: 1 };
-  });
+  app.get(
+    '/things/:name',
+    { schema: { params: z.object({ name: z.string() }), response: { 200: Thing } } },
+    async (request) => {
+      if (request.params.name === 'missing') throw new NotFoundError('no such thing');
+      return { name: request.params.name, count: 1 };
+    },
+  );
   // Pre-encoded text is not re-serialised, so a wrong shape reaches the wire.
   app.get('/encoded', { schema: { response: { 200: Thing } } }, async (_request, reply) => {
     await reply.type('application/json').send('{"name":"x","count":"many"}' as never);
   });
-  app.get('/leaky', { schema: { response: { 200: Thing } } }, async () => ({ name: 'x', count: 1, secret: 'kept back' }) as z.infer<typeof Thing>);
-  app.get('/miscounted', { schema: { response: { 200: Thing } } }, async () => ({ name: 'x', count: '7' }) as unknown as z.infer<typeof Thing>);
-  app.post('/accepted', { schema: { response: { 201: NoContent } } }, async (_request, reply) => reply.code(202 as 201).send());
+  app.get(
+    '/leaky',
+    { schema: { response: { 200: Thing } } },
+    async () => ({ name: 'x', count: 1, secret: 'kept back' }) as z.infer<typeof Thing>,
+  );
+  app.get(
+    '/miscounted',
+    { schema: { response: { 200: Thing } } },
+    async () => ({ name: 'x', count: '7' }) as unknown as z.infer<typeof Thing>,
+  );
+  app.post('/accepted', { schema: { response: { 201: NoContent } } }, async (_request, reply) =>
+    reply.code(202 as 201).send(),
+  );
   await app.ready();
 });
 afterAll(() => app?.close());

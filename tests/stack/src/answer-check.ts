@@ -35,7 +35,9 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
     const key = `${method} ${path} ${status}`;
     let validate = validators.get(key);
     if (!validate) {
-      validate = ajv!.compile({ $ref: `openapi${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+      validate = ajv!.compile({
+        $ref: `openapi${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}`,
+      });
       validators.set(key, validate);
     }
     return validate;
@@ -50,11 +52,18 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
   });
   // Where the written answer differs from what the handler gave: a field left out, or a value written otherwise.
   const differences = (before: unknown, after: unknown, path: string, out: string[]) => {
-    if (Array.isArray(before) && Array.isArray(after)) before.forEach((item, index) => differences(item, after[index], `${path}[]`, out));
+    if (Array.isArray(before) && Array.isArray(after))
+      before.forEach((item, index) => differences(item, after[index], `${path}[]`, out));
     else if (before && typeof before === 'object' && after && typeof after === 'object') {
       for (const key of Object.keys(before)) {
-        if (!(key in (after))) out.push(`${path}.${key} left out`);
-        else differences((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${path}.${key}`, out);
+        if (!(key in after)) out.push(`${path}.${key} left out`);
+        else
+          differences(
+            (before as Record<string, unknown>)[key],
+            (after as Record<string, unknown>)[key],
+            `${path}.${key}`,
+            out,
+          );
       }
     } else if (before !== after) out.push(`${path} ${JSON.stringify(before)} written as ${JSON.stringify(after)}`);
   };
@@ -76,13 +85,24 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
     if (status === '304') return payload;
     // `default` stands for the refusals an operation does not list one by one; a success must be declared as itself.
     const refusal = reply.statusCode >= 400;
-    const declared = responses[status] ? status : responses[`${status[0]}XX`] ? `${status[0]}XX` : refusal && responses.default ? 'default' : undefined;
+    const declared = responses[status]
+      ? status
+      : responses[`${status[0]}XX`]
+        ? `${status[0]}XX`
+        : refusal && responses.default
+          ? 'default'
+          : undefined;
     const where = `${request.method} ${route} -> ${status}`;
     if (!declared) {
       violations.push(`${where}: the document lists no such status (it lists ${Object.keys(responses).join(', ')})`);
       return payload;
     }
-    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? decoded(payload, reply.getHeader('content-encoding')) : undefined;
+    const text =
+      typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? decoded(payload, reply.getHeader('content-encoding'))
+          : undefined;
     const json = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
     if (text === undefined || text === '' || !json) return payload;
     if (!responses[declared]!.content?.['application/json']?.schema) {
@@ -92,7 +112,8 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
     if (raw.has(request)) {
       const changed: string[] = [];
       differences(raw.get(request), JSON.parse(text), '', changed);
-      if (changed.length > 0) violations.push(`${where}: its schema changes what the route gave: ${[...new Set(changed)].join(', ')}`);
+      if (changed.length > 0)
+        violations.push(`${where}: its schema changes what the route gave: ${[...new Set(changed)].join(', ')}`);
     }
     const validate = validatorFor(path, method, declared);
     if (!validate(JSON.parse(text))) {

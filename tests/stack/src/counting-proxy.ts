@@ -29,8 +29,14 @@ export async function startCountingProxy(targetPort: number): Promise<CountingPr
       clientSpoke = false;
       client.write(chunk);
     });
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
-      from.on('close', () => { sockets.delete(from); to.destroy(); });
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      from.on('close', () => {
+        sockets.delete(from);
+        to.destroy();
+      });
       from.on('error', () => to.destroy());
     }
   });
@@ -38,7 +44,13 @@ export async function startCountingProxy(targetPort: number): Promise<CountingPr
   return {
     port: (server.address() as AddressInfo).port,
     traffic: () => ({ ...traffic }),
-    reset: () => { traffic = { toServer: 0, toClient: 0, roundTrips: 0 }; },
-    close: () => new Promise<void>((resolve) => { for (const socket of sockets) socket.destroy(); server.close(() => resolve()); }),
+    reset: () => {
+      traffic = { toServer: 0, toClient: 0, roundTrips: 0 };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -21,10 +21,18 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
     let chain = Promise.resolve();
     from.on('data', (chunk) => {
       const due = Date.now() + delayMs;
-      chain = chain.then(() => new Promise<void>((resolve) => setTimeout(() => {
-        if (!to.destroyed) to.write(chunk);
-        resolve();
-      }, Math.max(0, due - Date.now()))));
+      chain = chain.then(
+        () =>
+          new Promise<void>((resolve) =>
+            setTimeout(
+              () => {
+                if (!to.destroyed) to.write(chunk);
+                resolve();
+              },
+              Math.max(0, due - Date.now()),
+            ),
+          ),
+      );
     });
     from.on('end', () => void chain.then(() => to.end()));
     from.on('close', () => void chain.then(() => to.destroy()));
@@ -39,11 +47,19 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
     pipeDelayed(upstream, client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const cut = () => { for (const socket of sockets) socket.destroy(); };
+  const cut = () => {
+    for (const socket of sockets) socket.destroy();
+  };
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    retarget: (next) => { port = next; },
+    retarget: (next) => {
+      port = next;
+    },
     cut,
-    close: () => new Promise<void>((resolve) => { cut(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        cut();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -8,14 +8,24 @@ import { freePort } from '@bunting/testing';
 const launcher = fileURLToPath(new URL('../../../launcher/src/main.ts', import.meta.url));
 
 /** A service in its own process; `stop` sends SIGTERM and resolves with the exit code, `kill` is kill -9. */
-export type ServiceProcess = { target: string; url: string; pid: number; stop: () => Promise<number | null>; kill: () => Promise<void> };
+export type ServiceProcess = {
+  target: string;
+  url: string;
+  pid: number;
+  stop: () => Promise<number | null>;
+  kill: () => Promise<void>;
+};
 
 /**
  * Starts one service as its own process, the way deploy/ runs it, and waits until it is ready; with `waitFor`
  * 'serving', until its services answer (ready or not); with 'alive', until anything answers (it may still be waiting
  * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions).
  */
-export async function startServiceProcess(target: string, env: Record<string, string>, options: { waitFor?: 'ready' | 'serving' | 'alive'; logFile?: string; root?: string } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  target: string,
+  env: Record<string, string>,
+  options: { waitFor?: 'ready' | 'serving' | 'alive'; logFile?: string; root?: string } = {},
+): Promise<ServiceProcess> {
   const waitFor = options.waitFor ?? 'ready';
   const port = await freePort();
   // The log (stdout) goes to a file when a test reads it afterwards.
@@ -34,7 +44,7 @@ export async function startServiceProcess(target: string, env: Record<string, st
       const ready = await fetch(`${url}/ready`);
       if (ready.status === 200 || waitFor === 'alive') break;
       // Before its dependencies are there the process answers from a startup server, whose /ready says so.
-      if (waitFor === 'serving' && !(await ready.json() as { starting?: boolean }).starting) break;
+      if (waitFor === 'serving' && !((await ready.json()) as { starting?: boolean }).starting) break;
     } catch {
       // not listening yet
     }
@@ -60,7 +70,11 @@ export async function startServiceProcess(target: string, env: Record<string, st
 }
 
 /** A path-routing ingress like deploy/'s: the first rule whose prefix matches picks the upstream. */
-export async function startIngress(routes: { prefix: string; upstream: string }[], fallback: string, listenOn?: number): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startIngress(
+  routes: { prefix: string; upstream: string }[],
+  fallback: string,
+  listenOn?: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((incoming, outgoing) => {
     const path = incoming.url ?? '/';
     const upstream = new URL(routes.find((route) => path.startsWith(route.prefix))?.upstream ?? fallback);

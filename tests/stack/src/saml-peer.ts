@@ -35,16 +35,22 @@ export type SamlPeer = {
   /** The provider's SAML metadata (XML): its entity id, sign-on address and certificate. */
   metadata: string;
   /** A SAMLResponse (base64) for the user: to the request named by `requestUrl` (the redirect Bunting sent), or unasked. */
-  respond: (spMetadata: string, user: SamlUser, options?: { requestUrl?: string; tamper?: SamlTamper }) => Promise<string>;
+  respond: (
+    spMetadata: string,
+    user: SamlUser,
+    options?: { requestUrl?: string; tamper?: SamlTamper },
+  ) => Promise<string>;
   /** Who the peer's web sign-on page signs in (the browser tests go through it). */
   signInAs: (user: SamlUser, spMetadata: string, acsUrl: string) => void;
   close: () => Promise<void>;
 };
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function attributes(user: SamlUser): string {
-  const attribute = (name: string, values: string[]) => `<saml:Attribute Name="${name}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${values.map((value) => `<saml:AttributeValue xsi:type="xs:string">${escape(value)}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
+  const attribute = (name: string, values: string[]) =>
+    `<saml:Attribute Name="${name}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${values.map((value) => `<saml:AttributeValue xsi:type="xs:string">${escape(value)}</saml:AttributeValue>`).join('')}</saml:Attribute>`;
   return `<saml:AttributeStatement>${attribute('email', [user.email])}${user.name ? attribute('displayName', [user.name]) : ''}${user.groups ? attribute('groups', user.groups) : ''}</saml:AttributeStatement>`;
 }
 
@@ -54,7 +60,25 @@ function attributes(user: SamlUser): string {
  */
 export async function startSamlPeer(): Promise<SamlPeer> {
   const dir = mkdtempSync(join(tmpdir(), 'saml-peer-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-subj', '/CN=bunting-test-idp', '-days', '2'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-subj',
+      '/CN=bunting-test-idp',
+      '-days',
+      '2',
+    ],
+    { stdio: 'ignore' },
+  );
   const privateKey = readFileSync(join(dir, 'key.pem'), 'utf8');
   const certificate = readFileSync(join(dir, 'cert.pem'), 'utf8');
   rmSync(dir, { recursive: true, force: true });
@@ -65,8 +89,12 @@ export async function startSamlPeer(): Promise<SamlPeer> {
       const url = new URL(request.url ?? '/', 'http://idp');
       if (url.pathname !== '/sso' || !browserUser) return response.writeHead(404).end();
       const saml = await peer.respond(browserUser.spMetadata, browserUser.user, { requestUrl: url.toString() });
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>Test identity provider</title></head>`
-        + `<body onload="document.forms[0].submit()"><form method="post" action="${escape(browserUser.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${saml}"><noscript><button>Continue</button></noscript></form></body></html>`);
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><head><title>Test identity provider</title></head>` +
+            `<body onload="document.forms[0].submit()"><form method="post" action="${escape(browserUser.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${saml}"><noscript><button>Continue</button></noscript></form></body></html>`,
+        );
     })().catch((error: unknown) => response.writeHead(500).end(String(error)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,15 +102,25 @@ export async function startSamlPeer(): Promise<SamlPeer> {
   const entityId = `${base}/metadata`;
   const ssoUrl = `${base}/sso`;
   const idp = samlify.IdentityProvider({
-    entityID: entityId, signingCert: certificate, privateKey, nameIDFormat: [EMAIL_FORMAT],
+    entityID: entityId,
+    signingCert: certificate,
+    privateKey,
+    nameIDFormat: [EMAIL_FORMAT],
     singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: ssoUrl }],
   });
 
   const peer: SamlPeer = {
-    entityId, ssoUrl, certificate, metadata: idp.getMetadata(),
+    entityId,
+    ssoUrl,
+    certificate,
+    metadata: idp.getMetadata(),
     async respond(spMetadata, user, options = {}) {
       const tamper = options.tamper ?? {};
-      const sp = samlify.ServiceProvider({ metadata: tamper.unsignedAssertion ? spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"') : spMetadata });
+      const sp = samlify.ServiceProvider({
+        metadata: tamper.unsignedAssertion
+          ? spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"')
+          : spMetadata,
+      });
       let inResponseTo = '';
       if (options.requestUrl) {
         const query = Object.fromEntries(new URL(options.requestUrl).searchParams);
@@ -92,25 +130,46 @@ export async function startSamlPeer(): Promise<SamlPeer> {
       const now = new Date();
       const until = (tamper.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
       const acs = /<(?:\w+:)?AssertionConsumerService\b[^>]*\sLocation="([^"]+)"/.exec(spMetadata)?.[1];
-      if (!acs) throw new Error('the service provider\'s metadata names no assertion consumer service');
-      const { context } = await idp.createLoginResponse(sp, { extract: {} }, 'post', { email: user.email }, (template: string) => {
-        const id = `_${crypto.randomUUID()}`;
-        // The statements are XML, which replaceTagsByValue would escape: they go in first, as they are.
-        const withStatements = template
-          .replace('{AuthnStatement}', `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`)
-          .replace('{AttributeStatement}', attributes(user));
-        let xml = samlify.SamlLib.replaceTagsByValue(withStatements, {
-          ID: id, AssertionID: `_${crypto.randomUUID()}`, Destination: acs, Audience: tamper.audience ?? sp.entityMeta.getEntityID(), SubjectRecipient: tamper.recipient ?? acs,
-          Issuer: tamper.issuer ?? entityId, IssueInstant: now.toISOString(), StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
-          ConditionsNotBefore: now.toISOString(), ConditionsNotOnOrAfter: until, SubjectConfirmationDataNotOnOrAfter: until,
-          NameIDFormat: EMAIL_FORMAT, NameID: user.email, InResponseTo: inResponseTo,
-        });
-        // A sign-in the provider started answers no request: no InResponseTo at all.
-        if (!inResponseTo) xml = xml.replaceAll(' InResponseTo=""', '');
-        return { id, context: xml };
-      });
+      if (!acs) throw new Error("the service provider's metadata names no assertion consumer service");
+      const { context } = await idp.createLoginResponse(
+        sp,
+        { extract: {} },
+        'post',
+        { email: user.email },
+        (template: string) => {
+          const id = `_${crypto.randomUUID()}`;
+          // The statements are XML, which replaceTagsByValue would escape: they go in first, as they are.
+          const withStatements = template
+            .replace(
+              '{AuthnStatement}',
+              `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${id}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
+            )
+            .replace('{AttributeStatement}', attributes(user));
+          let xml = samlify.SamlLib.replaceTagsByValue(withStatements, {
+            ID: id,
+            AssertionID: `_${crypto.randomUUID()}`,
+            Destination: acs,
+            Audience: tamper.audience ?? sp.entityMeta.getEntityID(),
+            SubjectRecipient: tamper.recipient ?? acs,
+            Issuer: tamper.issuer ?? entityId,
+            IssueInstant: now.toISOString(),
+            StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+            ConditionsNotBefore: now.toISOString(),
+            ConditionsNotOnOrAfter: until,
+            SubjectConfirmationDataNotOnOrAfter: until,
+            NameIDFormat: EMAIL_FORMAT,
+            NameID: user.email,
+            InResponseTo: inResponseTo,
+          });
+          // A sign-in the provider started answers no request: no InResponseTo at all.
+          if (!inResponseTo) xml = xml.replaceAll(' InResponseTo=""', '');
+          return { id, context: xml };
+        },
+      );
       if (!tamper.alter) return context;
-      return Buffer.from(Buffer.from(context, 'base64').toString('utf8').replace(tamper.alter[0], tamper.alter[1])).toString('base64');
+      return Buffer.from(
+        Buffer.from(context, 'base64').toString('utf8').replace(tamper.alter[0], tamper.alter[1]),
+      ).toString('base64');
     },
     signInAs(user, spMetadata, acsUrl) {
       browserUser = { user, spMetadata, acsUrl };

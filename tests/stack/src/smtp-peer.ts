@@ -10,8 +10,10 @@ export type SmtpPeer = {
   close: () => Promise<void>;
 };
 
-const recipients = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [])
-  .flatMap((address) => address.value.map((entry) => entry.address?.toLowerCase()));
+const recipients = (mail: ParsedMail) =>
+  (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((address) =>
+    address.value.map((entry) => entry.address?.toLowerCase()),
+  );
 
 /** Listens on `port` (0: any); `received` carries over from a server stopped before. */
 export function startSmtpPeer(port = 0, received: ParsedMail[] = []): Promise<SmtpPeer> {
@@ -21,7 +23,10 @@ export function startSmtpPeer(port = 0, received: ParsedMail[] = []): Promise<Sm
     authOptional: true,
     logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => { received.push(mail); callback(); }, callback);
+      simpleParser(stream).then((mail) => {
+        received.push(mail);
+        callback();
+      }, callback);
     },
   });
   return new Promise((resolve, reject) => {
@@ -39,4 +44,5 @@ export function startSmtpPeer(port = 0, received: ParsedMail[] = []): Promise<Sm
 }
 
 /** The password link a mail carries (welcome and reset mails). */
-export const resetLinkIn = (mail: ParsedMail) => /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? '')?.[0];
+export const resetLinkIn = (mail: ParsedMail) =>
+  /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? '')?.[0];

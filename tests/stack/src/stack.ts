@@ -17,33 +17,43 @@ export type TestStack = Stack & {
  * The real stack (Postgres, NATS, Redis) in this process, isolated for one test file. Every answer it sends is
  * checked against its OpenAPI document; disposing of the stack fails if one differed.
  */
-export async function startTestStack(options: { target?: string; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { target?: string; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const isolation = await isolate();
   const adminToken = `*:*.admin-${isolation.id}`;
   const env = { ...isolation.env, INIT_ADMIN_API_TOKENS: adminToken, ...options.env };
   let answers: ReturnType<typeof checkAnswersAgainstDocument> | undefined;
-  const stack = await startStack({ target: options.target ?? 'all', env, instrument: (app) => (answers = checkAnswersAgainstDocument(app)) });
+  const stack = await startStack({
+    target: options.target ?? 'all',
+    env,
+    instrument: (app) => (answers = checkAnswersAgainstDocument(app)),
+  });
   const opened = (name: keyof Connections) => () => {
     const connection = stack.infrastructure[name];
     if (!connection) throw new Error(`the ${options.target ?? 'all'} target opened no ${name} connection`);
     return connection;
   };
-  return Object.defineProperties({
-    ...stack,
-    isolation,
-    adminToken,
-    admin: httpClient(stack.url, { authorization: adminToken }),
-    anonymous: httpClient(stack.url),
-    dispose: async () => {
-      await stack.close();
-      await isolation.cleanup();
-      const violations = answers?.violations() ?? [];
-      if (violations.length > 0) throw new Error(`answers that differ from the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
+  return Object.defineProperties(
+    {
+      ...stack,
+      isolation,
+      adminToken,
+      admin: httpClient(stack.url, { authorization: adminToken }),
+      anonymous: httpClient(stack.url),
+      dispose: async () => {
+        await stack.close();
+        await isolation.cleanup();
+        const violations = answers?.violations() ?? [];
+        if (violations.length > 0)
+          throw new Error(`answers that differ from the OpenAPI document:\n${[...new Set(violations)].join('\n')}`);
+      },
     },
-  }, {
-    db: { get: opened('db') },
-    messaging: { get: opened('messaging') },
-    redis: { get: opened('redis') },
-    verifier: { get: opened('verifier') },
-  }) as TestStack;
+    {
+      db: { get: opened('db') },
+      messaging: { get: opened('messaging') },
+      redis: { get: opened('redis') },
+      verifier: { get: opened('verifier') },
+    },
+  ) as TestStack;
 }

@@ -13,7 +13,8 @@ export type UnleashPeer = { url: string; adminToken: string; stop: () => Promise
 export async function startUnleashPeer(tokens: { backend?: string[]; frontend?: string[] } = {}): Promise<UnleashPeer> {
   const port = await freePort();
   const database = `unleash_peer_${process.pid}_${port}`;
-  const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-qc', sql], { stdio: 'ignore' });
+  const psql = (sql: string) =>
+    execFileSync('psql', ['-h', '127.0.0.1', '-U', 'root', '-d', 'postgres', '-qc', sql], { stdio: 'ignore' });
   psql(`CREATE DATABASE ${database}`);
   const adminToken = `*:*.unleash-peer-admin-${port}`;
   // The package's exports name only its library: its start script is found beside it.

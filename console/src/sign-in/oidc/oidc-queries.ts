@@ -7,7 +7,9 @@ export type OidcSettings = AnswerOf<'/api/admin/auth/oidc/settings'>;
 
 export const useOidcSettings = () => useQuery(endpointQuery('/api/admin/auth/oidc/settings'));
 
-export const useSaveOidcSettings = () => useChange(
-  (body: BodyOf<'/api/admin/auth/oidc/settings', 'post'>) => answer(api.POST('/api/admin/auth/oidc/settings', { body })),
-  { refresh: ['/api/admin/auth/oidc/settings'], done: 'OpenID Connect settings saved' },
-);
+export const useSaveOidcSettings = () =>
+  useChange(
+    (body: BodyOf<'/api/admin/auth/oidc/settings', 'post'>) =>
+      answer(api.POST('/api/admin/auth/oidc/settings', { body })),
+    { refresh: ['/api/admin/auth/oidc/settings'], done: 'OpenID Connect settings saved' },
+  );

@@ -20,20 +20,61 @@ function OidcSettingsForm({ saved }: { saved: Oidc }) {
   return (
     <form onSubmit={submit} aria-label="OpenID Connect">
       <Stack>
-        <Switch label="Sign in with OpenID Connect" checked={form.enabled ?? false} onChange={(event) => set('enabled', event.currentTarget.checked)} />
-        <TextInput label="Discover URL" description="The provider's issuer; /.well-known/openid-configuration is read from it" value={form.discoverUrl ?? ''}
-          onChange={(event) => set('discoverUrl', event.currentTarget.value)} error={fieldError(save.error, 'discoverUrl')} />
+        <Switch
+          label="Sign in with OpenID Connect"
+          checked={form.enabled ?? false}
+          onChange={(event) => set('enabled', event.currentTarget.checked)}
+        />
+        <TextInput
+          label="Discover URL"
+          description="The provider's issuer; /.well-known/openid-configuration is read from it"
+          value={form.discoverUrl ?? ''}
+          onChange={(event) => set('discoverUrl', event.currentTarget.value)}
+          error={fieldError(save.error, 'discoverUrl')}
+        />
         <Group grow align="flex-start">
-          <TextInput label="Client ID" value={form.clientId ?? ''} onChange={(event) => set('clientId', event.currentTarget.value)} error={fieldError(save.error, 'clientId')} />
-          <PasswordInput label="Client secret" description="Shown masked once saved" value={form.secret ?? ''} onChange={(event) => set('secret', event.currentTarget.value)} />
+          <TextInput
+            label="Client ID"
+            value={form.clientId ?? ''}
+            onChange={(event) => set('clientId', event.currentTarget.value)}
+            error={fieldError(save.error, 'clientId')}
+          />
+          <PasswordInput
+            label="Client secret"
+            description="Shown masked once saved"
+            value={form.secret ?? ''}
+            onChange={(event) => set('secret', event.currentTarget.value)}
+          />
         </Group>
-        <Switch label="Create users on their first sign-in" checked={form.autoCreate ?? false} onChange={(event) => set('autoCreate', event.currentTarget.checked)} />
+        <Switch
+          label="Create users on their first sign-in"
+          checked={form.autoCreate ?? false}
+          onChange={(event) => set('autoCreate', event.currentTarget.checked)}
+        />
         <Group grow align="flex-start">
-          <NativeSelect label="Their root role" value={form.defaultRootRole ?? 'Viewer'} onChange={(event) => set('defaultRootRole', event.currentTarget.value as Oidc['defaultRootRole'])} data={['Viewer', 'Editor', 'Admin']} />
-          <TextInput label="Only from these e-mail domains" description="Comma-separated; empty: any" value={form.emailDomains ?? ''} onChange={(event) => set('emailDomains', event.currentTarget.value)} />
+          <NativeSelect
+            label="Their root role"
+            value={form.defaultRootRole ?? 'Viewer'}
+            onChange={(event) => set('defaultRootRole', event.currentTarget.value as Oidc['defaultRootRole'])}
+            data={['Viewer', 'Editor', 'Admin']}
+          />
+          <TextInput
+            label="Only from these e-mail domains"
+            description="Comma-separated; empty: any"
+            value={form.emailDomains ?? ''}
+            onChange={(event) => set('emailDomains', event.currentTarget.value)}
+          />
         </Group>
-        {save.error && !fieldError(save.error, 'discoverUrl') && !fieldError(save.error, 'clientId') ? <Alert color="red" role="alert">{messageOf(save.error)}</Alert> : null}
-        <Group justify="flex-end"><Button type="submit" loading={save.isPending}>Save OpenID Connect settings</Button></Group>
+        {save.error && !fieldError(save.error, 'discoverUrl') && !fieldError(save.error, 'clientId') ? (
+          <Alert color="red" role="alert">
+            {messageOf(save.error)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            Save OpenID Connect settings
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
@@ -42,5 +83,9 @@ function OidcSettingsForm({ saved }: { saved: Oidc }) {
 /** OpenID Connect's section of the sign-in settings. */
 export function OidcSettingsSection() {
   const settings = useOidcSettings();
-  return <QueryView query={settings} loading="Loading">{(data) => <OidcSettingsForm saved={data} />}</QueryView>;
+  return (
+    <QueryView query={settings} loading="Loading">
+      {(data) => <OidcSettingsForm saved={data} />}
+    </QueryView>
+  );
 }

@@ -16,8 +16,13 @@ export default function ForgottenPasswordPage() {
   if (ask.isSuccess) {
     return (
       <PublicPage title="Check your e-mail">
-        <Text>If an account has the address {email.trim()}, a link to set a new password is on its way to it. The link works once, for 24 hours.</Text>
-        <Text><Link to="/login">Back to sign-in</Link></Text>
+        <Text>
+          If an account has the address {email.trim()}, a link to set a new password is on its way to it. The link works
+          once, for 24 hours.
+        </Text>
+        <Text>
+          <Link to="/login">Back to sign-in</Link>
+        </Text>
       </PublicPage>
     );
   }
@@ -28,10 +33,28 @@ export default function ForgottenPasswordPage() {
       <form onSubmit={submit}>
         <Stack>
           <Text size="sm">Give the e-mail address of your account: we send a link to set a new password to it.</Text>
-          {ask.error ? <Alert color={noMail ? 'yellow' : 'red'} role="alert">{noMail ? 'This installation sends no e-mail. Ask an admin for a password reset link.' : messageOf(ask.error)}</Alert> : null}
-          <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.currentTarget.value)} data-autofocus />
-          <Button type="submit" loading={ask.isPending}>Send me a link</Button>
-          <Text size="sm"><Link to="/login">Back to sign-in</Link></Text>
+          {ask.error ? (
+            <Alert color={noMail ? 'yellow' : 'red'} role="alert">
+              {noMail
+                ? 'This installation sends no e-mail. Ask an admin for a password reset link.'
+                : messageOf(ask.error)}
+            </Alert>
+          ) : null}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            data-autofocus
+          />
+          <Button type="submit" loading={ask.isPending}>
+            Send me a link
+          </Button>
+          <Text size="sm">
+            <Link to="/login">Back to sign-in</Link>
+          </Text>
         </Stack>
       </form>
     </PublicPage>

@@ -17,11 +17,31 @@ export function PasswordLoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <form onSubmit={submit}>
       <Stack>
-        {error ? <Alert color="red" role="alert">{error instanceof ApiError && error.status === 401 ? 'Wrong user name or password.' : messageOf(error)}</Alert> : null}
-        <TextInput label="User name or email" autoComplete="username" required value={username} onChange={(event) => setUsername(event.currentTarget.value)} />
-        <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
-        <Button type="submit" loading={signIn.isPending}>Sign in</Button>
-        <Anchor component={Link} to="/forgotten-password" size="sm">Forgot your password?</Anchor>
+        {error ? (
+          <Alert color="red" role="alert">
+            {error instanceof ApiError && error.status === 401 ? 'Wrong user name or password.' : messageOf(error)}
+          </Alert>
+        ) : null}
+        <TextInput
+          label="User name or email"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        <Button type="submit" loading={signIn.isPending}>
+          Sign in
+        </Button>
+        <Anchor component={Link} to="/forgotten-password" size="sm">
+          Forgot your password?
+        </Anchor>
       </Stack>
     </form>
   );

@@ -13,20 +13,25 @@ export function usePasswordSignIn() {
 }
 
 /** Whose password a reset link sets. */
-export const useResetToken = (token: string) => useQuery({ ...endpointQuery('/auth/reset/validate', { query: { token } }), retry: false, enabled: token !== '' });
+export const useResetToken = (token: string) =>
+  useQuery({ ...endpointQuery('/auth/reset/validate', { query: { token } }), retry: false, enabled: token !== '' });
 
 /** Asks for a reset link by e-mail (answered alike whether or not the address has an account). */
-export const useResetByEmail = () => useMutation({
-  mutationFn: (email: string) => answer(api.POST('/auth/reset/password-email', { body: { email } })),
-});
+export const useResetByEmail = () =>
+  useMutation({
+    mutationFn: (email: string) => answer(api.POST('/auth/reset/password-email', { body: { email } })),
+  });
 
-export const useResetPassword = () => useMutation({
-  mutationFn: (body: BodyOf<'/auth/reset/password', 'post'>) => answer(api.POST('/auth/reset/password', { body })),
-});
+export const useResetPassword = () =>
+  useMutation({
+    mutationFn: (body: BodyOf<'/auth/reset/password', 'post'>) => answer(api.POST('/auth/reset/password', { body })),
+  });
 
 export const usePasswordSettings = () => useQuery(endpointQuery('/api/admin/auth/simple/settings'));
 
-export const useSetPasswordSignIn = () => useChange(
-  (disabled: boolean) => answer(api.POST('/api/admin/auth/simple/settings', { body: { disabled } })),
-  { refresh: ['/api/admin/auth/simple/settings'], done: 'Password sign-in saved', failed: 'Not saved' },
-);
+export const useSetPasswordSignIn = () =>
+  useChange((disabled: boolean) => answer(api.POST('/api/admin/auth/simple/settings', { body: { disabled } })), {
+    refresh: ['/api/admin/auth/simple/settings'],
+    done: 'Password sign-in saved',
+    failed: 'Not saved',
+  });

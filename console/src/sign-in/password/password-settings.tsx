@@ -10,8 +10,14 @@ export function PasswordSettings() {
     <QueryView query={settings} loading="Loading">
       {(data) => (
         <Stack gap="xs">
-          <Switch label="Sign in with a user name and password" checked={!data.disabled} onChange={(event) => toggle.mutate(!event.currentTarget.checked)} />
-          <Text size="sm" c="dimmed">Turned off, the sign-in page offers the other methods only; API tokens keep working.</Text>
+          <Switch
+            label="Sign in with a user name and password"
+            checked={!data.disabled}
+            onChange={(event) => toggle.mutate(!event.currentTarget.checked)}
+          />
+          <Text size="sm" c="dimmed">
+            Turned off, the sign-in page offers the other methods only; API tokens keep working.
+          </Text>
         </Stack>
       )}
     </QueryView>

@@ -7,7 +7,9 @@ export type SamlSettings = AnswerOf<'/api/admin/auth/saml/settings'>;
 
 export const useSamlSettings = () => useQuery(endpointQuery('/api/admin/auth/saml/settings'));
 
-export const useSaveSamlSettings = () => useChange(
-  (body: BodyOf<'/api/admin/auth/saml/settings', 'post'>) => answer(api.POST('/api/admin/auth/saml/settings', { body })),
-  { refresh: ['/api/admin/auth/saml/settings'], done: 'SAML settings saved' },
-);
+export const useSaveSamlSettings = () =>
+  useChange(
+    (body: BodyOf<'/api/admin/auth/saml/settings', 'post'>) =>
+      answer(api.POST('/api/admin/auth/saml/settings', { body })),
+    { refresh: ['/api/admin/auth/saml/settings'], done: 'SAML settings saved' },
+  );

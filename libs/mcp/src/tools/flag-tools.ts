@@ -2,176 +2,376 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConstraintInput, FeatureType, VariantPayload } from '@bunting/contracts';
 import { ask, seg, type ApiCaller } from '../api-caller.ts';
-import { CHANGES, Environment, Flag, Id, Name, Outcome, Project, READ_ONLY, REMOVES, Text, changeOrPropose, environmentPath, flagPath, result } from '../tool-kit.ts';
+import {
+  CHANGES,
+  Environment,
+  Flag,
+  Id,
+  Name,
+  Outcome,
+  Project,
+  READ_ONLY,
+  REMOVES,
+  Text,
+  changeOrPropose,
+  environmentPath,
+  flagPath,
+  result,
+} from '../tool-kit.ts';
 import { potentiallyStaleTest } from './staleness.ts';
 
-type SearchAnswer = { total: number; features: { name: string; project: string; type: string; description: string | null; stale: boolean; createdAt: string | null; lastSeenAt: string | null; environments: { name: string; enabled: boolean }[] }[] };
-type FeatureAnswer = {
-  name: string; project: string; type: string; description: string | null; stale: boolean; archived: boolean; createdAt: string | null; lastSeenAt: string | null;
-  lifecycle?: unknown; dependencies: unknown[]; children: string[]; variants: unknown[];
-  environments: { name: string; enabled: boolean; type?: string; strategies: StrategyAnswer[]; variants?: unknown[]; lastSeenAt?: string | null }[];
+type SearchAnswer = {
+  total: number;
+  features: {
+    name: string;
+    project: string;
+    type: string;
+    description: string | null;
+    stale: boolean;
+    createdAt: string | null;
+    lastSeenAt: string | null;
+    environments: { name: string; enabled: boolean }[];
+  }[];
 };
-export type StrategyAnswer = { id: string; name: string; title?: string | null; disabled?: boolean | null; parameters?: Record<string, string>; constraints?: unknown[]; variants?: unknown[]; segments?: number[] };
+type FeatureAnswer = {
+  name: string;
+  project: string;
+  type: string;
+  description: string | null;
+  stale: boolean;
+  archived: boolean;
+  createdAt: string | null;
+  lastSeenAt: string | null;
+  lifecycle?: unknown;
+  dependencies: unknown[];
+  children: string[];
+  variants: unknown[];
+  environments: {
+    name: string;
+    enabled: boolean;
+    type?: string;
+    strategies: StrategyAnswer[];
+    variants?: unknown[];
+    lastSeenAt?: string | null;
+  }[];
+};
+export type StrategyAnswer = {
+  id: string;
+  name: string;
+  title?: string | null;
+  disabled?: boolean | null;
+  parameters?: Record<string, string>;
+  constraints?: unknown[];
+  variants?: unknown[];
+  segments?: number[];
+};
 
-const FlagSummary = z.object({ name: z.string(), project: z.string(), type: z.string(), stale: z.boolean(), potentiallyStale: z.boolean() }).loose();
+const FlagSummary = z
+  .object({
+    name: z.string(),
+    project: z.string(),
+    type: z.string(),
+    stale: z.boolean(),
+    potentiallyStale: z.boolean(),
+  })
+  .loose();
 
 /** Flags: list, read, create, toggle, roll out, remove a strategy, archive. */
 export function registerFlagTools(server: McpServer, caller: ApiCaller) {
-  server.registerTool('list_projects', {
-    title: 'List projects',
-    description: 'Lists the projects the caller can see, with how many flags each has. Use a project id from here in the other tools.',
-    inputSchema: {},
-    outputSchema: z.object({ projects: z.array(z.object({ id: z.string(), name: z.string() }).loose()) }).loose(),
-    annotations: READ_ONLY,
-  }, async () => {
-    const answer = await ask<{ projects: { id: string; name: string; description?: string | null; featureCount?: number; health?: number }[] }>(caller, 'GET', '/api/admin/projects');
-    return result({ projects: answer.projects.map(({ id, name, description, featureCount }) => ({ id, name, description: description ?? null, featureCount: featureCount ?? null })) });
-  });
-
-  server.registerTool('list_flags', {
-    title: 'List and search flags',
-    description: 'Lists flags, newest first, optionally in one project and matching a search text (name, description, tags). Each flag says '
-      + 'whether it is stale (marked so by a person) or potentially stale (older than its type\'s expected lifetime), and in which environments it is on.',
-    inputSchema: {
-      project: Project.optional(),
-      query: z.string().max(255).optional().describe('Text the flag name, description or tags contain'),
-      limit: z.number().int().min(1).max(200).optional().describe('At most this many flags (50 when left out)'),
+  server.registerTool(
+    'list_projects',
+    {
+      title: 'List projects',
+      description:
+        'Lists the projects the caller can see, with how many flags each has. Use a project id from here in the other tools.',
+      inputSchema: {},
+      outputSchema: z.object({ projects: z.array(z.object({ id: z.string(), name: z.string() }).loose()) }).loose(),
+      annotations: READ_ONLY,
     },
-    outputSchema: z.object({ total: z.number(), flags: z.array(FlagSummary) }).loose(),
-    annotations: READ_ONLY,
-  }, async ({ project, query, limit }) => {
-    const search = new URLSearchParams({ limit: String(limit ?? 50), sortBy: 'createdAt', sortOrder: 'desc' });
-    if (project) search.set('project', `IS:${project}`);
-    if (query) search.set('query', query);
-    const [answer, isPotentiallyStale] = await Promise.all([
-      ask<SearchAnswer>(caller, 'GET', `/api/admin/search/features?${search}`),
-      potentiallyStaleTest(caller),
-    ]);
-    return result({
-      total: answer.total,
-      flags: answer.features.map((flag) => ({
-        name: flag.name, project: flag.project, type: flag.type, description: flag.description, stale: flag.stale,
-        potentiallyStale: !flag.stale && isPotentiallyStale(flag), createdAt: flag.createdAt, lastSeenAt: flag.lastSeenAt,
-        enabledIn: flag.environments.filter((environment) => environment.enabled).map((environment) => environment.name),
-      })),
-    });
-  });
-
-  server.registerTool('get_flag_state', {
-    title: "Get a flag's state",
-    description: "A flag's full state: its type, description, staleness, lifecycle stage, dependencies and, per environment, whether it is on, "
-      + 'its strategies (with ids, parameters, constraints, segments and variants) and its variants.',
-    inputSchema: { project: Project, flag: Flag },
-    outputSchema: z.object({ name: z.string(), project: z.string(), environments: z.array(z.object({ name: z.string(), enabled: z.boolean() }).loose()) }).loose(),
-    annotations: READ_ONLY,
-  }, async ({ project, flag }) => {
-    const [feature, isPotentiallyStale] = await Promise.all([
-      ask<FeatureAnswer>(caller, 'GET', flagPath(project, flag)),
-      potentiallyStaleTest(caller),
-    ]);
-    return result({
-      name: feature.name, project: feature.project, type: feature.type, description: feature.description, stale: feature.stale,
-      potentiallyStale: !feature.stale && isPotentiallyStale(feature), createdAt: feature.createdAt, lastSeenAt: feature.lastSeenAt,
-      lifecycle: feature.lifecycle ?? null, dependencies: feature.dependencies, children: feature.children,
-      environments: feature.environments.map((environment) => ({
-        name: environment.name, enabled: environment.enabled, type: environment.type ?? null,
-        strategies: environment.strategies.map(strategyView), variants: environment.variants ?? [],
-      })),
-    });
-  });
-
-  server.registerTool('create_flag', {
-    title: 'Create a flag',
-    description: 'Creates a flag in a project (off in every environment). The project\'s naming pattern is checked; the name must be URL friendly '
-      + 'and not taken. Types: release (default), experiment, operational, kill-switch, permission.',
-    inputSchema: {
-      project: Project,
-      name: Flag,
-      type: FeatureType.optional(),
-      description: Text.optional().describe('What the flag is for; agents should say which change it guards'),
-      impressionData: z.boolean().optional(),
+    async () => {
+      const answer = await ask<{
+        projects: { id: string; name: string; description?: string | null; featureCount?: number; health?: number }[];
+      }>(caller, 'GET', '/api/admin/projects');
+      return result({
+        projects: answer.projects.map(({ id, name, description, featureCount }) => ({
+          id,
+          name,
+          description: description ?? null,
+          featureCount: featureCount ?? null,
+        })),
+      });
     },
-    outputSchema: z.object({ name: z.string(), project: z.string(), type: z.string() }).loose(),
-    annotations: CHANGES,
-  }, async ({ project, name, type, description, impressionData }) => {
-    const created = await ask<{ name: string; project: string; type: string; description: string | null }>(caller, 'POST', `/api/admin/projects/${seg(project)}/features`, {
-      name, type: type ?? 'release', ...(description === undefined ? {} : { description }), ...(impressionData === undefined ? {} : { impressionData }),
-    });
-    return result({ name: created.name, project: created.project, type: created.type, description: created.description });
-  });
+  );
 
-  server.registerTool('toggle_flag_environment', {
-    title: 'Turn a flag on or off in an environment',
-    description: 'Turns a flag on or off in one environment. Where the environment takes changes only through change requests, the change is '
-      + 'put in your draft change request there instead (outcome "proposed").',
-    inputSchema: { project: Project, flag: Flag, environment: Environment, enabled: z.boolean() },
-    outputSchema: Outcome,
-    annotations: CHANGES,
-  }, async ({ project, flag, environment, enabled }) => result(await changeOrPropose(caller,
-    () => ask(caller, 'POST', `${environmentPath(project, flag, environment)}/${enabled ? 'on' : 'off'}`),
-    { action: 'updateEnabled', feature: flag, payload: { enabled } })));
-
-  server.registerTool('set_flag_rollout', {
-    title: 'Set a gradual rollout',
-    description: 'Sets a gradual rollout (flexibleRollout) in one environment: the share of users, stickiness, constraints and variants. With '
-      + 'strategyId it updates that strategy; without it, it adds one. Does not turn the flag on: use toggle_flag_environment for that. '
-      + 'Change-request environments get a draft instead.',
-    inputSchema: {
-      project: Project, flag: Flag, environment: Environment,
-      percentage: z.number().int().min(0).max(100).describe('Share of users who get the flag, 0 to 100'),
-      stickiness: z.string().min(1).max(100).optional().describe('Context field that keeps a user in or out: default, userId, sessionId or random'),
-      groupId: Name.optional().describe('Hashing group; the flag name when left out'),
-      constraints: z.array(ConstraintInput).max(100).optional(),
-      variants: z.array(z.object({ name: Name, weight: z.number().int().min(0).max(1000).optional().describe('Out of 1000; spread evenly when left out'), payload: VariantPayload.optional() })).max(20).optional(),
-      strategyId: Id.optional().describe('The strategy to update, from get_flag_state'),
-      title: z.string().max(255).optional(),
+  server.registerTool(
+    'list_flags',
+    {
+      title: 'List and search flags',
+      description:
+        'Lists flags, newest first, optionally in one project and matching a search text (name, description, tags). Each flag says ' +
+        "whether it is stale (marked so by a person) or potentially stale (older than its type's expected lifetime), and in which environments it is on.",
+      inputSchema: {
+        project: Project.optional(),
+        query: z.string().max(255).optional().describe('Text the flag name, description or tags contain'),
+        limit: z.number().int().min(1).max(200).optional().describe('At most this many flags (50 when left out)'),
+      },
+      outputSchema: z.object({ total: z.number(), flags: z.array(FlagSummary) }).loose(),
+      annotations: READ_ONLY,
     },
-    outputSchema: Outcome,
-    annotations: CHANGES,
-  }, async (input) => {
-    const stickiness = input.stickiness ?? 'default';
-    const body = {
-      name: 'flexibleRollout',
-      ...(input.title === undefined ? {} : { title: input.title }),
-      parameters: { rollout: String(input.percentage), stickiness, groupId: input.groupId ?? input.flag },
-      constraints: input.constraints ?? [],
-      variants: spreadWeights(input.variants ?? [], stickiness),
-    };
-    const strategies = `${environmentPath(input.project, input.flag, input.environment)}/strategies`;
-    return result(await changeOrPropose(caller,
-      () => (input.strategyId ? ask(caller, 'PUT', `${strategies}/${seg(input.strategyId)}`, body) : ask(caller, 'POST', strategies, body)),
-      input.strategyId ? { action: 'updateStrategy', feature: input.flag, payload: { ...body, id: input.strategyId } } : { action: 'addStrategy', feature: input.flag, payload: body }));
-  });
+    async ({ project, query, limit }) => {
+      const search = new URLSearchParams({ limit: String(limit ?? 50), sortBy: 'createdAt', sortOrder: 'desc' });
+      if (project) search.set('project', `IS:${project}`);
+      if (query) search.set('query', query);
+      const [answer, isPotentiallyStale] = await Promise.all([
+        ask<SearchAnswer>(caller, 'GET', `/api/admin/search/features?${search}`),
+        potentiallyStaleTest(caller),
+      ]);
+      return result({
+        total: answer.total,
+        flags: answer.features.map((flag) => ({
+          name: flag.name,
+          project: flag.project,
+          type: flag.type,
+          description: flag.description,
+          stale: flag.stale,
+          potentiallyStale: !flag.stale && isPotentiallyStale(flag),
+          createdAt: flag.createdAt,
+          lastSeenAt: flag.lastSeenAt,
+          enabledIn: flag.environments
+            .filter((environment) => environment.enabled)
+            .map((environment) => environment.name),
+        })),
+      });
+    },
+  );
 
-  server.registerTool('remove_flag_strategy', {
-    title: 'Remove a strategy',
-    description: "Removes one strategy (by id, from get_flag_state) from a flag's environment. Change-request environments get a draft instead.",
-    inputSchema: { project: Project, flag: Flag, environment: Environment, strategyId: Id },
-    outputSchema: Outcome,
-    annotations: REMOVES,
-  }, async ({ project, flag, environment, strategyId }) => result(await changeOrPropose(caller,
-    () => ask(caller, 'DELETE', `${environmentPath(project, flag, environment)}/strategies/${seg(strategyId)}`),
-    { action: 'deleteStrategy', feature: flag, payload: { id: strategyId } })));
+  server.registerTool(
+    'get_flag_state',
+    {
+      title: "Get a flag's state",
+      description:
+        "A flag's full state: its type, description, staleness, lifecycle stage, dependencies and, per environment, whether it is on, " +
+        'its strategies (with ids, parameters, constraints, segments and variants) and its variants.',
+      inputSchema: { project: Project, flag: Flag },
+      outputSchema: z
+        .object({
+          name: z.string(),
+          project: z.string(),
+          environments: z.array(z.object({ name: z.string(), enabled: z.boolean() }).loose()),
+        })
+        .loose(),
+      annotations: READ_ONLY,
+    },
+    async ({ project, flag }) => {
+      const [feature, isPotentiallyStale] = await Promise.all([
+        ask<FeatureAnswer>(caller, 'GET', flagPath(project, flag)),
+        potentiallyStaleTest(caller),
+      ]);
+      return result({
+        name: feature.name,
+        project: feature.project,
+        type: feature.type,
+        description: feature.description,
+        stale: feature.stale,
+        potentiallyStale: !feature.stale && isPotentiallyStale(feature),
+        createdAt: feature.createdAt,
+        lastSeenAt: feature.lastSeenAt,
+        lifecycle: feature.lifecycle ?? null,
+        dependencies: feature.dependencies,
+        children: feature.children,
+        environments: feature.environments.map((environment) => ({
+          name: environment.name,
+          enabled: environment.enabled,
+          type: environment.type ?? null,
+          strategies: environment.strategies.map(strategyView),
+          variants: environment.variants ?? [],
+        })),
+      });
+    },
+  );
 
-  server.registerTool('archive_flag', {
-    title: 'Archive a flag',
-    description: 'Archives a flag: SDKs stop getting it. Refused while other flags depend on it. Do it once no code reads the flag (see cleanup_flag). '
-      + 'Where an environment takes changes through change requests, the archiving is proposed there instead.',
-    inputSchema: { project: Project, flag: Flag },
-    outputSchema: Outcome,
-    annotations: REMOVES,
-  }, async ({ project, flag }) => result(await changeOrPropose(caller,
-    () => ask(caller, 'DELETE', flagPath(project, flag)),
-    { action: 'archiveFeature', feature: flag })));
+  server.registerTool(
+    'create_flag',
+    {
+      title: 'Create a flag',
+      description:
+        "Creates a flag in a project (off in every environment). The project's naming pattern is checked; the name must be URL friendly " +
+        'and not taken. Types: release (default), experiment, operational, kill-switch, permission.',
+      inputSchema: {
+        project: Project,
+        name: Flag,
+        type: FeatureType.optional(),
+        description: Text.optional().describe('What the flag is for; agents should say which change it guards'),
+        impressionData: z.boolean().optional(),
+      },
+      outputSchema: z.object({ name: z.string(), project: z.string(), type: z.string() }).loose(),
+      annotations: CHANGES,
+    },
+    async ({ project, name, type, description, impressionData }) => {
+      const created = await ask<{ name: string; project: string; type: string; description: string | null }>(
+        caller,
+        'POST',
+        `/api/admin/projects/${seg(project)}/features`,
+        {
+          name,
+          type: type ?? 'release',
+          ...(description === undefined ? {} : { description }),
+          ...(impressionData === undefined ? {} : { impressionData }),
+        },
+      );
+      return result({
+        name: created.name,
+        project: created.project,
+        type: created.type,
+        description: created.description,
+      });
+    },
+  );
+
+  server.registerTool(
+    'toggle_flag_environment',
+    {
+      title: 'Turn a flag on or off in an environment',
+      description:
+        'Turns a flag on or off in one environment. Where the environment takes changes only through change requests, the change is ' +
+        'put in your draft change request there instead (outcome "proposed").',
+      inputSchema: { project: Project, flag: Flag, environment: Environment, enabled: z.boolean() },
+      outputSchema: Outcome,
+      annotations: CHANGES,
+    },
+    async ({ project, flag, environment, enabled }) =>
+      result(
+        await changeOrPropose(
+          caller,
+          () => ask(caller, 'POST', `${environmentPath(project, flag, environment)}/${enabled ? 'on' : 'off'}`),
+          { action: 'updateEnabled', feature: flag, payload: { enabled } },
+        ),
+      ),
+  );
+
+  server.registerTool(
+    'set_flag_rollout',
+    {
+      title: 'Set a gradual rollout',
+      description:
+        'Sets a gradual rollout (flexibleRollout) in one environment: the share of users, stickiness, constraints and variants. With ' +
+        'strategyId it updates that strategy; without it, it adds one. Does not turn the flag on: use toggle_flag_environment for that. ' +
+        'Change-request environments get a draft instead.',
+      inputSchema: {
+        project: Project,
+        flag: Flag,
+        environment: Environment,
+        percentage: z.number().int().min(0).max(100).describe('Share of users who get the flag, 0 to 100'),
+        stickiness: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('Context field that keeps a user in or out: default, userId, sessionId or random'),
+        groupId: Name.optional().describe('Hashing group; the flag name when left out'),
+        constraints: z.array(ConstraintInput).max(100).optional(),
+        variants: z
+          .array(
+            z.object({
+              name: Name,
+              weight: z.number().int().min(0).max(1000).optional().describe('Out of 1000; spread evenly when left out'),
+              payload: VariantPayload.optional(),
+            }),
+          )
+          .max(20)
+          .optional(),
+        strategyId: Id.optional().describe('The strategy to update, from get_flag_state'),
+        title: z.string().max(255).optional(),
+      },
+      outputSchema: Outcome,
+      annotations: CHANGES,
+    },
+    async (input) => {
+      const stickiness = input.stickiness ?? 'default';
+      const body = {
+        name: 'flexibleRollout',
+        ...(input.title === undefined ? {} : { title: input.title }),
+        parameters: { rollout: String(input.percentage), stickiness, groupId: input.groupId ?? input.flag },
+        constraints: input.constraints ?? [],
+        variants: spreadWeights(input.variants ?? [], stickiness),
+      };
+      const strategies = `${environmentPath(input.project, input.flag, input.environment)}/strategies`;
+      return result(
+        await changeOrPropose(
+          caller,
+          () =>
+            input.strategyId
+              ? ask(caller, 'PUT', `${strategies}/${seg(input.strategyId)}`, body)
+              : ask(caller, 'POST', strategies, body),
+          input.strategyId
+            ? { action: 'updateStrategy', feature: input.flag, payload: { ...body, id: input.strategyId } }
+            : { action: 'addStrategy', feature: input.flag, payload: body },
+        ),
+      );
+    },
+  );
+
+  server.registerTool(
+    'remove_flag_strategy',
+    {
+      title: 'Remove a strategy',
+      description:
+        "Removes one strategy (by id, from get_flag_state) from a flag's environment. Change-request environments get a draft instead.",
+      inputSchema: { project: Project, flag: Flag, environment: Environment, strategyId: Id },
+      outputSchema: Outcome,
+      annotations: REMOVES,
+    },
+    async ({ project, flag, environment, strategyId }) =>
+      result(
+        await changeOrPropose(
+          caller,
+          () => ask(caller, 'DELETE', `${environmentPath(project, flag, environment)}/strategies/${seg(strategyId)}`),
+          { action: 'deleteStrategy', feature: flag, payload: { id: strategyId } },
+        ),
+      ),
+  );
+
+  server.registerTool(
+    'archive_flag',
+    {
+      title: 'Archive a flag',
+      description:
+        'Archives a flag: SDKs stop getting it. Refused while other flags depend on it. Do it once no code reads the flag (see cleanup_flag). ' +
+        'Where an environment takes changes through change requests, the archiving is proposed there instead.',
+      inputSchema: { project: Project, flag: Flag },
+      outputSchema: Outcome,
+      annotations: REMOVES,
+    },
+    async ({ project, flag }) =>
+      result(
+        await changeOrPropose(caller, () => ask(caller, 'DELETE', flagPath(project, flag)), {
+          action: 'archiveFeature',
+          feature: flag,
+        }),
+      ),
+  );
 }
 
 export const strategyView = (strategy: StrategyAnswer) => ({
-  id: strategy.id, name: strategy.name, title: strategy.title ?? null, disabled: strategy.disabled ?? false,
-  parameters: strategy.parameters ?? {}, constraints: strategy.constraints ?? [], segments: strategy.segments ?? [], variants: strategy.variants ?? [],
+  id: strategy.id,
+  name: strategy.name,
+  title: strategy.title ?? null,
+  disabled: strategy.disabled ?? false,
+  parameters: strategy.parameters ?? {},
+  constraints: strategy.constraints ?? [],
+  segments: strategy.segments ?? [],
+  variants: strategy.variants ?? [],
 });
 
 /** Variants without a weight share what the weighted ones leave, so the weights add up to 1000 as the API wants. */
-export function spreadWeights(variants: readonly { name: string; weight?: number | undefined; payload?: z.infer<typeof VariantPayload> | undefined }[], stickiness: string) {
+export function spreadWeights(
+  variants: readonly {
+    name: string;
+    weight?: number | undefined;
+    payload?: z.infer<typeof VariantPayload> | undefined;
+  }[],
+  stickiness: string,
+) {
   const fixed = variants.filter((variant) => variant.weight !== undefined);
   const open = variants.length - fixed.length;
   const left = 1000 - fixed.reduce((sum, variant) => sum + (variant.weight ?? 0), 0);
@@ -182,6 +382,12 @@ export function spreadWeights(variants: readonly { name: string; weight?: number
       weight = Math.floor(left / open) + (firstOpen ? left % open : 0);
       firstOpen = false;
     }
-    return { name: variant.name, weight, weightType: variant.weight === undefined ? 'variable' : 'fix', stickiness, ...(variant.payload ? { payload: variant.payload } : {}) };
+    return {
+      name: variant.name,
+      weight,
+      weightType: variant.weight === undefined ? 'variable' : 'fix',
+      stickiness,
+      ...(variant.payload ? { payload: variant.payload } : {}),
+    };
   });
 }

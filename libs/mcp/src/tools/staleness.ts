@@ -7,7 +7,11 @@ const DAY_MS = 86_400_000;
  * The rule's inputs come from the API: each flag type's lifetime, and the flag's creation time.
  */
 export async function potentiallyStaleTest(caller: ApiCaller, now = Date.now()) {
-  const answer = await ask<{ types: { id: string; lifetimeDays: number | null }[] }>(caller, 'GET', '/api/admin/feature-types');
+  const answer = await ask<{ types: { id: string; lifetimeDays: number | null }[] }>(
+    caller,
+    'GET',
+    '/api/admin/feature-types',
+  );
   const lifetimes = new Map(answer.types.map((type) => [type.id, type.lifetimeDays]));
   return (flag: { type: string; createdAt: string | null }) => {
     const days = lifetimes.get(flag.type);

@@ -6,17 +6,29 @@ import { reasonOf } from './evaluate-tools.ts';
 import { spreadWeights } from './flag-tools.ts';
 
 const strategy = (overrides: Partial<ExplainedFeature['strategies']['data'][number]>) => ({
-  id: 's1', name: 'flexibleRollout', disabled: false, parameters: {}, constraints: [], segments: [],
-  result: { evaluationStatus: 'complete' as const, enabled: false }, ...overrides,
+  id: 's1',
+  name: 'flexibleRollout',
+  disabled: false,
+  parameters: {},
+  constraints: [],
+  segments: [],
+  result: { evaluationStatus: 'complete' as const, enabled: false },
+  ...overrides,
 });
 const feature = (overrides: Partial<ExplainedFeature>): ExplainedFeature => ({
-  isEnabledInCurrentEnvironment: true, isEnabled: false, hasUnsatisfiedDependency: false,
-  variant: { name: 'disabled', enabled: false, feature_enabled: false }, strategies: { result: false, data: [] }, ...overrides,
+  isEnabledInCurrentEnvironment: true,
+  isEnabled: false,
+  hasUnsatisfiedDependency: false,
+  variant: { name: 'disabled', enabled: false, feature_enabled: false },
+  strategies: { result: false, data: [] },
+  ...overrides,
 });
 
 describe('what the tools work out themselves', () => {
   it('spreads what weighted variants leave over the others, to 1000', () => {
-    expect(spreadWeights([{ name: 'a' }, { name: 'b' }, { name: 'c' }], 'userId').map((variant) => variant.weight)).toEqual([334, 333, 333]);
+    expect(
+      spreadWeights([{ name: 'a' }, { name: 'b' }, { name: 'c' }], 'userId').map((variant) => variant.weight),
+    ).toEqual([334, 333, 333]);
     const mixed = spreadWeights([{ name: 'a', weight: 700 }, { name: 'b' }], 'default');
     expect(mixed).toEqual([
       { name: 'a', weight: 700, weightType: 'fix', stickiness: 'default' },
@@ -31,13 +43,37 @@ describe('what the tools work out themselves', () => {
   });
 
   it('says why a context gets what it gets', () => {
-    expect(reasonOf(feature({ isEnabledInCurrentEnvironment: false }), 'production')).toBe('It is off in "production".');
+    expect(reasonOf(feature({ isEnabledInCurrentEnvironment: false }), 'production')).toBe(
+      'It is off in "production".',
+    );
     expect(reasonOf(feature({}), 'dev')).toMatch(/no strategy there/);
-    expect(reasonOf(feature({ strategies: { result: true, data: [strategy({ title: 'Beta', result: { evaluationStatus: 'complete', enabled: true } })] } }), 'dev'))
-      .toBe('Strategy "Beta" (flexibleRollout) [s1] matched.');
-    expect(reasonOf(feature({ strategies: { result: false, data: [strategy({ constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], result: false }] })] } }), 'dev'))
-      .toBe('No strategy matched: flexibleRollout [s1]: constraint region IN failed.');
-    expect(reasonOf(feature({ strategies: { result: false, data: [strategy({})] } }), 'dev')).toMatch(/outside its rollout/);
+    expect(
+      reasonOf(
+        feature({
+          strategies: {
+            result: true,
+            data: [strategy({ title: 'Beta', result: { evaluationStatus: 'complete', enabled: true } })],
+          },
+        }),
+        'dev',
+      ),
+    ).toBe('Strategy "Beta" (flexibleRollout) [s1] matched.');
+    expect(
+      reasonOf(
+        feature({
+          strategies: {
+            result: false,
+            data: [
+              strategy({ constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'], result: false }] }),
+            ],
+          },
+        }),
+        'dev',
+      ),
+    ).toBe('No strategy matched: flexibleRollout [s1]: constraint region IN failed.');
+    expect(reasonOf(feature({ strategies: { result: false, data: [strategy({})] } }), 'dev')).toMatch(
+      /outside its rollout/,
+    );
   });
 
   it('labels a client for the event log, bounded', () => {

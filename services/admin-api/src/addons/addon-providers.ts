@@ -9,8 +9,15 @@ import { webhookProvider } from './providers/webhook.ts';
 
 /** The integrations Unleash 8.2 offers, by the provider name addons are saved with. */
 export const PROVIDERS: Record<string, AddonProvider> = Object.fromEntries(
-  [webhookProvider, slackProvider, slackAppProvider, teamsProvider, teamsWorkflowProvider, datadogProvider, newRelicProvider]
-    .map((provider) => [provider.definition.name, provider]),
+  [
+    webhookProvider,
+    slackProvider,
+    slackAppProvider,
+    teamsProvider,
+    teamsWorkflowProvider,
+    datadogProvider,
+    newRelicProvider,
+  ].map((provider) => [provider.definition.name, provider]),
 );
 
 export const providerNamed = (name: string): AddonProvider | undefined => PROVIDERS[name];

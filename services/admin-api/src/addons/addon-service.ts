@@ -6,8 +6,19 @@ import { MASK, PROVIDERS, isSensitive, providerNamed } from './addon-providers.t
 
 /** An addon as the API shows it and events record it: secrets (authorization, extra headers) masked. */
 export function addonView(row: AddonRow) {
-  const parameters = Object.fromEntries(Object.entries(row.parameters).map(([name, value]) => [name, isSensitive(row.provider, name) ? MASK : value]));
-  return { id: row.id, provider: row.provider, description: row.description, enabled: row.enabled, parameters, events: row.events, projects: row.projects, environments: row.environments };
+  const parameters = Object.fromEntries(
+    Object.entries(row.parameters).map(([name, value]) => [name, isSensitive(row.provider, name) ? MASK : value]),
+  );
+  return {
+    id: row.id,
+    provider: row.provider,
+    description: row.description,
+    enabled: row.enabled,
+    parameters,
+    events: row.events,
+    projects: row.projects,
+    environments: row.environments,
+  };
 }
 
 export async function requireAddon(db: Queryable, id: number): Promise<AddonRow> {
@@ -19,9 +30,17 @@ export async function requireAddon(db: Queryable, id: number): Promise<AddonRow>
 /** Checks the provider and its parameters; a masked secret sent back keeps the stored one. */
 function prepare(input: AddonInput, before: AddonRow | null) {
   const provider = providerNamed(input.provider);
-  if (!provider) throw ValidationError.field('provider', `unknown provider ${input.provider}; available: ${Object.keys(PROVIDERS).join(', ')}`);
-  const parameters = Object.fromEntries(Object.entries(input.parameters).map(([name, value]) =>
-    [name, value === MASK && before ? before.parameters[name] : value]));
+  if (!provider)
+    throw ValidationError.field(
+      'provider',
+      `unknown provider ${input.provider}; available: ${Object.keys(PROVIDERS).join(', ')}`,
+    );
+  const parameters = Object.fromEntries(
+    Object.entries(input.parameters).map(([name, value]) => [
+      name,
+      value === MASK && before ? before.parameters[name] : value,
+    ]),
+  );
   const parsed = provider.parameters.safeParse(parameters);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -10,7 +10,11 @@ const Delivery = AddonDelivery;
 
 const columns = sql.fragment`id, provider, description, enabled, parameters, events, projects, environments, created_at as "createdAt"`;
 
-type AddonWrite = Omit<AddonInput, 'description' | 'projects' | 'environments'> & { description: string | null; projects: string[]; environments: string[] };
+type AddonWrite = Omit<AddonInput, 'description' | 'projects' | 'environments'> & {
+  description: string | null;
+  projects: string[];
+  environments: string[];
+};
 
 export const addonStore = {
   list(db: Queryable) {
@@ -21,7 +25,9 @@ export const addonStore = {
   },
   /** Enabled addons that want an event of this type. */
   listFor(db: Queryable, eventType: string) {
-    return db.any(sql.type(AddonRow)`select ${columns} from admin.addons where enabled and ${eventType} = any(events) order by id`);
+    return db.any(
+      sql.type(AddonRow)`select ${columns} from admin.addons where enabled and ${eventType} = any(events) order by id`,
+    );
   },
   insert(db: WriteTx, addon: AddonWrite) {
     return db.one(sql.type(AddonRow)`
@@ -41,10 +47,15 @@ export const addonStore = {
     return db.query(sql.unsafe`delete from admin.addons where id = ${id}`);
   },
   wasDelivered(db: Queryable, addonId: number, eventUuid: string) {
-    return db.exists(sql.unsafe`select 1 from admin.addon_deliveries where addon_id = ${addonId} and event_uuid = ${eventUuid}`);
+    return db.exists(
+      sql.unsafe`select 1 from admin.addon_deliveries where addon_id = ${addonId} and event_uuid = ${eventUuid}`,
+    );
   },
   /** At most one delivery per addon and event. */
-  recordDelivery(db: WriteTx, delivery: { addonId: number; eventUuid: string; state: string; details: string; event: object; request: object }) {
+  recordDelivery(
+    db: WriteTx,
+    delivery: { addonId: number; eventUuid: string; state: string; details: string; event: object; request: object },
+  ) {
     return db.query(sql.unsafe`
       insert into admin.addon_deliveries (addon_id, event_uuid, state, state_details, event, details)
       values (${delivery.addonId}, ${delivery.eventUuid}, ${delivery.state}, ${delivery.details}, ${sql.jsonb(delivery.event)}, ${sql.jsonb(delivery.request)})

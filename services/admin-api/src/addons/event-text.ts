@@ -40,10 +40,18 @@ export type EventText = {
 export function eventText(event: DomainEvent, baseUrl: string): EventText {
   const base = baseUrl.replace(/\/+$/, '');
   const flag = event.featureName ?? null;
-  const link = flag && event.project
-    ? `${base}/projects/${encodeURIComponent(event.project)}/features/${encodeURIComponent(flag)}`
-    : event.project ? `${base}/projects/${encodeURIComponent(event.project)}` : null;
-  return { who: event.createdBy, action: ACTIONS[event.type] ?? `did ${event.type.replaceAll('-', ' ')} on`, flag, link };
+  const link =
+    flag && event.project
+      ? `${base}/projects/${encodeURIComponent(event.project)}/features/${encodeURIComponent(flag)}`
+      : event.project
+        ? `${base}/projects/${encodeURIComponent(event.project)}`
+        : null;
+  return {
+    who: event.createdBy,
+    action: ACTIONS[event.type] ?? `did ${event.type.replaceAll('-', ' ')} on`,
+    flag,
+    link,
+  };
 }
 
 const where = (event: DomainEvent) =>

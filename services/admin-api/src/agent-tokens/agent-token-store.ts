@@ -31,15 +31,30 @@ export const agentTokenStore = {
   /** Those still valid, newest first; all users' when userId is null. */
   list(db: Queryable, userId: number | null) {
     const who = userId === null ? sql.fragment`true` : sql.fragment`t.user_id = ${userId}`;
-    return db.any(sql.type(AgentTokenRow)`select ${columns} from ${from} where ${who} and t.expires_at > now() order by t.id desc`);
+    return db.any(
+      sql.type(AgentTokenRow)`select ${columns} from ${from} where ${who} and t.expires_at > now() order by t.id desc`,
+    );
   },
   get(db: Queryable, id: number) {
     return db.maybeOne(sql.type(AgentTokenRow)`select ${columns} from ${from} where t.id = ${id}`);
   },
   findBySecret(db: Queryable, secret: string) {
-    return db.maybeOne(sql.type(AgentTokenRow)`select ${columns} from ${from} where t.secret_hash = ${hashSecret(secret)}`);
+    return db.maybeOne(
+      sql.type(AgentTokenRow)`select ${columns} from ${from} where t.secret_hash = ${hashSecret(secret)}`,
+    );
   },
-  async insert(db: WriteTx, token: { userId: number; secret: string; clientId: string; clientName: string; scopes: AgentScope[]; resource: string; expiresAt: string }) {
+  async insert(
+    db: WriteTx,
+    token: {
+      userId: number;
+      secret: string;
+      clientId: string;
+      clientName: string;
+      scopes: AgentScope[];
+      resource: string;
+      expiresAt: string;
+    },
+  ) {
     const { id } = await db.one(sql.type(z.object({ id: z.number() }))`
       insert into admin.agent_tokens (user_id, client_id, client_name, scopes, resource, secret_hash, expires_at)
       values (${token.userId}, ${token.clientId}, ${token.clientName}, ${sql.array(token.scopes, 'text')}, ${token.resource},
@@ -56,6 +71,8 @@ export const agentTokenStore = {
       delete from admin.agent_tokens where user_id = ${userId} returning id, client_name as "clientName"`);
   },
   touchSeen(db: WriteTx, ids: number[]) {
-    return db.query(sql.unsafe`update admin.agent_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
+    return db.query(
+      sql.unsafe`update admin.agent_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`,
+    );
   },
 };

@@ -71,12 +71,17 @@ export const apiTokenService = {
   /** Creates a token; its secret is in this answer only, the database keeps a hash. */
   async create({ tx, emit }: Change, input: CreateApiToken): Promise<ApiToken> {
     // Admin access is for personal access tokens and service accounts, as in Unleash 8.
-    if (input.type === 'admin') throw ValidationError.field('type', 'admin API tokens cannot be created: use a service account or a personal access token');
+    if (input.type === 'admin')
+      throw ValidationError.field(
+        'type',
+        'admin API tokens cannot be created: use a service account or a personal access token',
+      );
     const type = input.type === 'backend' ? 'client' : input.type;
     const environment = input.environment ?? 'development';
     const projects = input.projects ?? (input.project ? [input.project] : ['*']);
     await checkScope(tx, type, environment, projects);
-    if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
+    if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now())
+      throw ValidationError.field('expiresAt', 'must be in the future');
     const secret = newTokenSecret(projects, environment);
     const row = await apiTokenStore.insert(tx, {
       secretHash: hashSecret(secret),
@@ -100,7 +105,12 @@ export const apiTokenService = {
     const before = await findToken(tx, secret);
     if (!before) throw new NotFoundError('Could not find that API token');
     const after = await apiTokenStore.updateExpiry(tx, before.id, new Date(expiresAt).toISOString());
-    emit({ type: 'api-token-updated', environment: after.environment === '*' ? null : after.environment, data: eventState(after), preData: eventState(before) });
+    emit({
+      type: 'api-token-updated',
+      environment: after.environment === '*' ? null : after.environment,
+      data: eventState(after),
+      preData: eventState(before),
+    });
     return tokenView(after);
   },
 
@@ -109,13 +119,22 @@ export const apiTokenService = {
     const before = await findToken(tx, secret);
     if (!before && project !== undefined) throw new NotFoundError('Could not find that API token in this project');
     if (!before) return;
-    if (project !== undefined && !before.projects.includes(project)) throw new NotFoundError('Could not find that API token in this project');
+    if (project !== undefined && !before.projects.includes(project))
+      throw new NotFoundError('Could not find that API token in this project');
     await apiTokenStore.delete(tx, before.id);
-    emit({ type: 'api-token-deleted', environment: before.environment === '*' ? null : before.environment, preData: eventState(before) });
+    emit({
+      type: 'api-token-deleted',
+      environment: before.environment === '*' ? null : before.environment,
+      preData: eventState(before),
+    });
   },
 
   /** INIT_*_API_TOKENS: tokens given at start-up exist afterwards, with exactly those secrets. */
-  async ensureInitTokens(changes: Changes, log: Logger, tokens: { admin: string[]; client: string[]; frontend: string[] }) {
+  async ensureInitTokens(
+    changes: Changes,
+    log: Logger,
+    tokens: { admin: string[]; client: string[]; frontend: string[] },
+  ) {
     const entries: [TokenType, string][] = [
       ...tokens.admin.map((secret) => ['admin', secret] as [TokenType, string]),
       ...tokens.client.map((secret) => ['client', secret] as [TokenType, string]),

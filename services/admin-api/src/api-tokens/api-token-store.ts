@@ -20,7 +20,18 @@ const columns = sql.fragment`id, token_name as "tokenName", type, environment, p
   expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt", alias, named_backend as "namedBackend"`;
 
 export const apiTokenStore = {
-  insert(db: WriteTx, token: { secretHash: string; tokenName: string; type: string; environment: string; projects: string[]; expiresAt: string | null; namedBackend?: boolean }) {
+  insert(
+    db: WriteTx,
+    token: {
+      secretHash: string;
+      tokenName: string;
+      type: string;
+      environment: string;
+      projects: string[];
+      expiresAt: string | null;
+      namedBackend?: boolean;
+    },
+  ) {
     return db.one(sql.type(ApiTokenRow)`
       insert into admin.api_tokens (secret_hash, token_name, type, environment, projects, expires_at, named_backend)
       values (${token.secretHash}, ${token.tokenName}, ${token.type}, ${token.environment},
@@ -31,13 +42,17 @@ export const apiTokenStore = {
     return db.maybeOne(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where id = ${id}`);
   },
   findByHash(db: Queryable, secretHash: string) {
-    return db.maybeOne(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where secret_hash = ${secretHash}`);
+    return db.maybeOne(
+      sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where secret_hash = ${secretHash}`,
+    );
   },
   list(db: Queryable) {
     return db.any(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens order by created_at, id`);
   },
   listByName(db: Queryable, name: string) {
-    return db.any(sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where token_name = ${name} order by id`);
+    return db.any(
+      sql.type(ApiTokenRow)`select ${columns} from admin.api_tokens where token_name = ${name} order by id`,
+    );
   },
   listForProject(db: Queryable, project: string) {
     return db.any(sql.type(ApiTokenRow)`
@@ -52,7 +67,16 @@ export const apiTokenStore = {
   },
   /** Every token by the hash of its secret, for the SDK edge. */
   hashes(db: Queryable, only?: string) {
-    return db.any(sql.type(ApiTokenRow.pick({ tokenName: true, type: true, environment: true, projects: true, expiresAt: true, createdAt: true }).extend({ hash: z.string() }))`
+    return db.any(sql.type(
+      ApiTokenRow.pick({
+        tokenName: true,
+        type: true,
+        environment: true,
+        projects: true,
+        expiresAt: true,
+        createdAt: true,
+      }).extend({ hash: z.string() }),
+    )`
       select secret_hash as hash, token_name as "tokenName", type, environment, projects, expires_at as "expiresAt", created_at as "createdAt"
       from admin.api_tokens ${only === undefined ? sql.fragment`` : sql.fragment`where secret_hash = ${only}`} order by id`);
   },
@@ -63,7 +87,9 @@ export const apiTokenStore = {
     return db.exists(sql.unsafe`select 1 from admin.environments where name = ${name}`);
   },
   existingProjects(db: Queryable, ids: readonly string[]) {
-    return db.anyFirst(sql.type(z.object({ id: z.string() }))`select id from admin.projects where id = any(${sql.array(ids, 'text')})`);
+    return db.anyFirst(
+      sql.type(z.object({ id: z.string() }))`select id from admin.projects where id = any(${sql.array(ids, 'text')})`,
+    );
   },
   exists(db: Queryable) {
     return db.exists(sql.unsafe`select 1 from admin.api_tokens`);

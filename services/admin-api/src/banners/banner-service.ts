@@ -36,7 +36,8 @@ export const bannerService = {
     const before = await requireBanner(tx, id);
     await bannerStore.update(tx, id, withDefaults(input));
     const after = await requireBanner(tx, id);
-    if (JSON.stringify(before) !== JSON.stringify(after)) emit({ type: 'banner-updated', data: after, preData: before });
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      emit({ type: 'banner-updated', data: after, preData: before });
     return after;
   },
 

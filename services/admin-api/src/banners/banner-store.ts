@@ -10,7 +10,8 @@ type BannerWrite = Required<{ [K in keyof CreateBanner]: Exclude<CreateBanner[K]
 
 export const bannerStore = {
   list: (db: Queryable) => db.any(sql.type(Banner)`select ${columns} from admin.banners order by id`),
-  get: (db: Queryable, id: number) => db.maybeOne(sql.type(Banner)`select ${columns} from admin.banners where id = ${id}`),
+  get: (db: Queryable, id: number) =>
+    db.maybeOne(sql.type(Banner)`select ${columns} from admin.banners where id = ${id}`),
   insert(db: WriteTx, banner: BannerWrite) {
     return db.oneFirst(sql.type(z.object({ id: z.number() }))`
       insert into admin.banners (message, enabled, variant, sticky, icon, link, link_text, dialog_title, dialog)
@@ -24,6 +25,7 @@ export const bannerStore = {
         icon = ${banner.icon}, link = ${banner.link}, link_text = ${banner.linkText}, dialog_title = ${banner.dialogTitle}, dialog = ${banner.dialog}
       where id = ${id}`);
   },
-  setEnabled: (db: WriteTx, id: number, enabled: boolean) => db.query(sql.unsafe`update admin.banners set enabled = ${enabled} where id = ${id}`),
+  setEnabled: (db: WriteTx, id: number, enabled: boolean) =>
+    db.query(sql.unsafe`update admin.banners set enabled = ${enabled} where id = ${id}`),
   delete: (db: WriteTx, id: number) => db.query(sql.unsafe`delete from admin.banners where id = ${id}`),
 };

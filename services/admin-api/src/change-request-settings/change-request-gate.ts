@@ -13,16 +13,22 @@ export type { EnvironmentScope } from '../events/changes.ts';
  * it (and action sets run as service accounts, so a signal must not switch a reviewed environment).
  */
 export function mayBypass(principal: Principal, scope: EnvironmentScope): boolean {
-  return (principal.kind === 'user' || principal.kind === 'pat') && hasPermission(principal, Permission.SKIP_CHANGE_REQUEST, scope);
+  return (
+    (principal.kind === 'user' || principal.kind === 'pat') &&
+    hasPermission(principal, Permission.SKIP_CHANGE_REQUEST, scope)
+  );
 }
 
 /** A direct change refused because the environment's changes go through change requests. */
 export class ChangeRequestRequired extends DomainError {
   constructor(scope: EnvironmentScope) {
-    super(403, 'NoAccessError',
+    super(
+      403,
+      'NoAccessError',
       `Change requests are on for project "${scope.project}" in the "${scope.environment}" environment: propose this change with ` +
-      `POST /api/admin/projects/${scope.project}/environments/${scope.environment}/change-requests, or have someone with the ` +
-      `${Permission.SKIP_CHANGE_REQUEST} permission make it.`);
+        `POST /api/admin/projects/${scope.project}/environments/${scope.environment}/change-requests, or have someone with the ` +
+        `${Permission.SKIP_CHANGE_REQUEST} permission make it.`,
+    );
   }
 }
 
@@ -32,7 +38,11 @@ const keyOf = (scope: EnvironmentScope) => `${scope.project}\u0000${scope.enviro
  * The gated project environments a change's events reach (of `gated`, the settings with change requests on), as the
  * one reach module (`reachOf` in the contracts) says: only what can alter the answers SDKs compute is gated.
  */
-async function gatedScopesReached(db: Queryable, drafts: readonly EventDraft[], gated: readonly ChangeRequestSetting[]): Promise<EnvironmentScope[]> {
+async function gatedScopesReached(
+  db: Queryable,
+  drafts: readonly EventDraft[],
+  gated: readonly ChangeRequestSetting[],
+): Promise<EnvironmentScope[]> {
   const reached = new Map<string, EnvironmentScope>();
   const add = (scope: EnvironmentScope) => reached.set(keyOf(scope), scope);
   for (const draft of drafts) {
@@ -97,7 +107,11 @@ export const changeRequestGate = {
 
   /** The project's environments where change requests are on, with the approvals each needs. */
   async enabledIn(db: Queryable, project: string): Promise<Map<string, number>> {
-    return new Map((await changeRequestSettingsStore.forProject(db, project)).filter((row) => row.enabled).map((row) => [row.environment, row.requiredApprovals]));
+    return new Map(
+      (await changeRequestSettingsStore.forProject(db, project))
+        .filter((row) => row.enabled)
+        .map((row) => [row.environment, row.requiredApprovals]),
+    );
   },
 
   async isOn(db: Queryable, scope: EnvironmentScope) {

@@ -11,7 +11,10 @@ export const changeRequestSettingsService = {
   /** Every environment of the project, with whether its changes need change requests (changeRequestConfigSchema). */
   async list(db: Queryable, project: string): Promise<ChangeRequestEnvironmentConfig[]> {
     await requireProject(db, project);
-    const [environments, settings] = await Promise.all([projectReadModel.environmentsOf(db, [project]), changeRequestSettingsStore.forProject(db, project)]);
+    const [environments, settings] = await Promise.all([
+      projectReadModel.environmentsOf(db, [project]),
+      changeRequestSettingsStore.forProject(db, project),
+    ]);
     const byEnvironment = new Map(settings.map((setting) => [setting.environment, setting]));
     return environments.map((environment) => {
       const setting = byEnvironment.get(environment.name);
@@ -24,14 +27,26 @@ export const changeRequestSettingsService = {
     });
   },
 
-  async update(change: Change, project: string, environment: string, input: { changeRequestsEnabled: boolean; requiredApprovals?: number | undefined }) {
+  async update(
+    change: Change,
+    project: string,
+    environment: string,
+    input: { changeRequestsEnabled: boolean; requiredApprovals?: number | undefined },
+  ) {
     await requireProjectEnvironment(change.tx, project, environment);
     const before = await changeRequestSettingsStore.get(change.tx, project, environment);
-    const after = { project, environment, enabled: input.changeRequestsEnabled, requiredApprovals: clampApprovals(input.requiredApprovals, before?.requiredApprovals ?? 1) };
+    const after = {
+      project,
+      environment,
+      enabled: input.changeRequestsEnabled,
+      requiredApprovals: clampApprovals(input.requiredApprovals, before?.requiredApprovals ?? 1),
+    };
     if (before && before.enabled === after.enabled && before.requiredApprovals === after.requiredApprovals) return;
     await changeRequestSettingsStore.upsert(change.tx, after);
     change.emit({
-      type: 'change-request-configuration-updated', project, environment,
+      type: 'change-request-configuration-updated',
+      project,
+      environment,
       data: { changeRequestsEnabled: after.enabled, requiredApprovals: after.requiredApprovals },
       preData: before ? { changeRequestsEnabled: before.enabled, requiredApprovals: before.requiredApprovals } : null,
     });

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const SettingRow = z.object({ project: z.string(), environment: z.string(), enabled: z.boolean(), requiredApprovals: z.number() });
+const SettingRow = z.object({
+  project: z.string(),
+  environment: z.string(),
+  enabled: z.boolean(),
+  requiredApprovals: z.number(),
+});
 export type ChangeRequestSetting = z.infer<typeof SettingRow>;
 
 export const changeRequestSettingsStore = {

@@ -27,11 +27,22 @@ type Handler = {
   apply: (change: Change, scope: RequestScope, stored: StoredChange) => Promise<void>;
 };
 
-const path = (scope: RequestScope, stored: StoredChange): StrategyPath => ({ project: scope.project, feature: stored.feature!, environment: scope.environment });
+const path = (scope: RequestScope, stored: StoredChange): StrategyPath => ({
+  project: scope.project,
+  feature: stored.feature!,
+  environment: scope.environment,
+});
 /** JSON with object keys sorted: a snapshot comes back from jsonb with its keys in jsonb's order, not ours. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_key, inner: unknown) => (inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-  ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)))
-  : inner));
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>).sort(([left], [right]) =>
+            left < right ? -1 : left > right ? 1 : 0,
+          ),
+        )
+      : inner,
+  );
 const same = (left: unknown, right: unknown) => canonical(left) === canonical(right);
 const inEnvironment = (permission: string) => (scope: RequestScope) => ({ permission, scope });
 const inProject = (permission: string) => (scope: RequestScope) => ({ permission, scope: { project: scope.project } });
@@ -52,7 +63,12 @@ async function strategyConflict(db: Queryable, scope: RequestScope, stored: Stor
 
 async function segmentState(db: Queryable, stored: StoredChange) {
   const segment = await requireSegment(db, (stored.payload as { id: number }).id);
-  return { name: segment.name, description: segment.description, project: segment.project, constraints: segment.constraints };
+  return {
+    name: segment.name,
+    description: segment.description,
+    project: segment.project,
+    constraints: segment.constraints,
+  };
 }
 
 async function segmentConflict(db: Queryable, _scope: RequestScope, stored: StoredChange) {
@@ -67,26 +83,44 @@ function strategyInput(payload: unknown): CreateFeatureStrategy {
 }
 
 /** The flag environment a release-plan change concerns. */
-const flagEnvironment = (scope: RequestScope, stored: StoredChange): FlagEnvironment => ({ project: scope.project, feature: stored.feature!, environment: scope.environment });
+const flagEnvironment = (scope: RequestScope, stored: StoredChange): FlagEnvironment => ({
+  project: scope.project,
+  feature: stored.feature!,
+  environment: scope.environment,
+});
 const payloadOf = <T>(stored: StoredChange) => stored.payload as T;
 /** The plan a change names is still there, or why not. */
 async function planConflict(db: Queryable, scope: RequestScope, stored: StoredChange) {
   const planId = payloadOf<{ planId?: string }>(stored).planId;
   const plans = await releasePlanService.list(db, flagEnvironment(scope, stored)).catch(() => []);
   if (plans.length === 0) return 'The flag has no release plan here any more';
-  return planId && !plans.some((plan) => plan.id === planId) ? 'The release plan has been removed since this change was drafted' : undefined;
+  return planId && !plans.some((plan) => plan.id === planId)
+    ? 'The release plan has been removed since this change was drafted'
+    : undefined;
 }
 /** The release plan as it is now, for a reviewer to see what the change changes. */
-const planSnapshot = async (db: Queryable, scope: RequestScope, stored: StoredChange) => (await releasePlanService.list(db, flagEnvironment(scope, stored)).catch(() => []))[0] ?? null;
+const planSnapshot = async (db: Queryable, scope: RequestScope, stored: StoredChange) =>
+  (await releasePlanService.list(db, flagEnvironment(scope, stored)).catch(() => []))[0] ?? null;
 
 /** Unleash's release-plan actions, made through the same service (so with the same events) as their routes. */
-const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${string}ReleasePlan${string}` | `${string}Milestone${string}` | `${string}Safeguard${string}`>, Handler> = {
+const RELEASE_HANDLERS: Record<
+  Extract<
+    ChangeRequestChangeInput['action'],
+    `${string}ReleasePlan${string}` | `${string}Milestone${string}` | `${string}Safeguard${string}`
+  >,
+  Handler
+> = {
   addReleasePlan: {
     permission: inEnvironment(Permission.CREATE_FEATURE_STRATEGY),
     snapshot: nothing,
     conflict: nothing,
     async apply(change, scope, stored) {
-      await releasePlanService.add(change, flagEnvironment(scope, stored), payloadOf<{ templateId: string }>(stored).templateId, change.actor.createdByUserId ?? -1337);
+      await releasePlanService.add(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ templateId: string }>(stored).templateId,
+        change.actor.createdByUserId ?? -1337,
+      );
     },
   },
   deleteReleasePlan: {
@@ -94,7 +128,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: planSnapshot,
     conflict: planConflict,
     async apply(change, scope, stored) {
-      await releasePlanService.remove(change, flagEnvironment(scope, stored), payloadOf<{ planId: string }>(stored).planId);
+      await releasePlanService.remove(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ planId: string }>(stored).planId,
+      );
     },
   },
   startMilestone: {
@@ -104,7 +142,12 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     async apply(change, scope, stored) {
       const { milestoneId, planId } = payloadOf<{ milestoneId: string; planId?: string }>(stored);
       const path = flagEnvironment(scope, stored);
-      await releasePlanService.startMilestone(change, path, planId ?? await releasePlanService.planIdIn(change.tx, path), milestoneId);
+      await releasePlanService.startMilestone(
+        change,
+        path,
+        planId ?? (await releasePlanService.planIdIn(change.tx, path)),
+        milestoneId,
+      );
     },
   },
   changeMilestoneProgression: {
@@ -112,7 +155,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: planSnapshot,
     conflict: planConflict,
     async apply(change, scope, stored) {
-      const { sourceMilestone, ...body } = payloadOf<{ sourceMilestone: string; targetMilestone: string; transitionCondition: { intervalMinutes: number } }>(stored);
+      const { sourceMilestone, ...body } = payloadOf<{
+        sourceMilestone: string;
+        targetMilestone: string;
+        transitionCondition: { intervalMinutes: number };
+      }>(stored);
       await releasePlanService.changeProgression(change, flagEnvironment(scope, stored), sourceMilestone, body);
     },
   },
@@ -121,7 +168,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: planSnapshot,
     conflict: planConflict,
     async apply(change, scope, stored) {
-      await releasePlanService.deleteProgression(change, flagEnvironment(scope, stored), payloadOf<{ sourceMilestone: string }>(stored).sourceMilestone);
+      await releasePlanService.deleteProgression(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ sourceMilestone: string }>(stored).sourceMilestone,
+      );
     },
   },
   resumeMilestoneProgression: {
@@ -129,7 +180,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: planSnapshot,
     conflict: planConflict,
     async apply(change, scope, stored) {
-      await releasePlanService.resume(change, flagEnvironment(scope, stored), payloadOf<{ planId: string }>(stored).planId);
+      await releasePlanService.resume(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ planId: string }>(stored).planId,
+      );
     },
   },
   changeReleasePlanSafeguard: {
@@ -155,7 +210,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: nothing,
     conflict: nothing,
     async apply(change, scope, stored) {
-      await releasePlanService.putEnvironmentSafeguard(change, flagEnvironment(scope, stored), payloadOf<{ safeguard: SafeguardInput }>(stored).safeguard);
+      await releasePlanService.putEnvironmentSafeguard(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ safeguard: SafeguardInput }>(stored).safeguard,
+      );
     },
   },
   deleteFeatureEnvSafeguard: {
@@ -163,7 +222,11 @@ const RELEASE_HANDLERS: Record<Extract<ChangeRequestChangeInput['action'], `${st
     snapshot: nothing,
     conflict: nothing,
     async apply(change, scope, stored) {
-      await releasePlanService.deleteEnvironmentSafeguard(change, flagEnvironment(scope, stored), payloadOf<{ safeguardId: string }>(stored).safeguardId);
+      await releasePlanService.deleteEnvironmentSafeguard(
+        change,
+        flagEnvironment(scope, stored),
+        payloadOf<{ safeguardId: string }>(stored).safeguardId,
+      );
     },
   },
   updateMilestoneStrategy: {
@@ -184,14 +247,20 @@ export const CHANGE_HANDLERS: Record<ChangeRequestChangeInput['action'], Handler
     snapshot: nothing,
     conflict: nothing,
     async apply(change, scope, stored) {
-      const { enabled, shouldActivateDisabledStrategies } = stored.payload as { enabled: boolean; shouldActivateDisabledStrategies?: boolean };
+      const { enabled, shouldActivateDisabledStrategies } = stored.payload as {
+        enabled: boolean;
+        shouldActivateDisabledStrategies?: boolean;
+      };
       if (enabled && shouldActivateDisabledStrategies) {
         // Unleash's option: when every strategy is disabled, turn them back on instead of adding a default one.
         const strategies = await strategyService.list(change.tx, path(scope, stored));
         if (strategies.length > 0 && strategies.every((strategy) => strategy.disabled)) {
           for (const strategy of strategies) {
             const { id, featureName: _featureName, sortOrder: _sortOrder, ...rest } = strategy;
-            await strategyService.update(change, path(scope, stored), id, { ...rest, disabled: false } as CreateFeatureStrategy);
+            await strategyService.update(change, path(scope, stored), id, {
+              ...rest,
+              disabled: false,
+            } as CreateFeatureStrategy);
           }
         }
       }
@@ -211,13 +280,21 @@ export const CHANGE_HANDLERS: Record<ChangeRequestChangeInput['action'], Handler
     snapshot: strategyState,
     conflict: strategyConflict,
     async apply(change, scope, stored) {
-      await strategyService.update(change, path(scope, stored), (stored.payload as { id: string }).id, strategyInput(stored.payload));
+      await strategyService.update(
+        change,
+        path(scope, stored),
+        (stored.payload as { id: string }).id,
+        strategyInput(stored.payload),
+      );
     },
   },
   deleteStrategy: {
     permission: inEnvironment(Permission.DELETE_FEATURE_STRATEGY),
     snapshot: strategyState,
-    conflict: async (db, scope, stored) => ((await strategyState(db, scope, stored).catch(() => null)) === null ? 'The strategy has already been deleted' : undefined),
+    conflict: async (db, scope, stored) =>
+      (await strategyState(db, scope, stored).catch(() => null)) === null
+        ? 'The strategy has already been deleted'
+        : undefined,
     async apply(change, scope, stored) {
       await strategyService.remove(change, path(scope, stored), (stored.payload as { id: string }).id);
     },
@@ -228,21 +305,36 @@ export const CHANGE_HANDLERS: Record<ChangeRequestChangeInput['action'], Handler
     async conflict(db, scope, stored) {
       const existing = new Set((await strategyService.list(db, path(scope, stored))).map((strategy) => strategy.id));
       const missing = (stored.payload as { id: string }[]).find((item) => !existing.has(item.id));
-      return missing ? `Strategy ${missing.id} in the new order has been deleted since this change was drafted` : undefined;
+      return missing
+        ? `Strategy ${missing.id} in the new order has been deleted since this change was drafted`
+        : undefined;
     },
     async apply(change, scope, stored) {
-      await strategyService.setSortOrder(change, path(scope, stored), stored.payload as { id: string; sortOrder: number }[]);
+      await strategyService.setSortOrder(
+        change,
+        path(scope, stored),
+        stored.payload as { id: string; sortOrder: number }[],
+      );
     },
   },
   patchVariant: {
     permission: inEnvironment(Permission.UPDATE_FEATURE_ENVIRONMENT_VARIANTS),
-    snapshot: async (db, scope, stored) => (await variantService.get(db, scope.project, stored.feature!, scope.environment)).variants,
+    snapshot: async (db, scope, stored) =>
+      (await variantService.get(db, scope.project, stored.feature!, scope.environment)).variants,
     async conflict(db, scope, stored) {
       const current = (await variantService.get(db, scope.project, stored.feature!, scope.environment)).variants;
-      return same(current, stored.snapshot) ? undefined : 'The variants have been changed since this change was drafted';
+      return same(current, stored.snapshot)
+        ? undefined
+        : 'The variants have been changed since this change was drafted';
     },
     async apply(change, scope, stored) {
-      await variantService.put(change, scope.project, stored.feature!, scope.environment, (stored.payload as { variants: never[] }).variants);
+      await variantService.put(
+        change,
+        scope.project,
+        stored.feature!,
+        scope.environment,
+        (stored.payload as { variants: never[] }).variants,
+      );
     },
   },
   addDependency: {
@@ -289,7 +381,11 @@ export const CHANGE_HANDLERS: Record<ChangeRequestChangeInput['action'], Handler
 };
 
 /** Why a flag's changes cannot be applied at all (it was archived or deleted), or undefined. */
-export async function featureConflict(db: Queryable, scope: RequestScope, feature: string): Promise<string | undefined> {
+export async function featureConflict(
+  db: Queryable,
+  scope: RequestScope,
+  feature: string,
+): Promise<string | undefined> {
   const row = await findFeature(db, feature);
   if (!row || row.project !== scope.project) return 'The flag has been deleted';
   if (row.archivedAt !== null) return 'The flag has been archived';

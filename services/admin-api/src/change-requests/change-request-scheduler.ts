@@ -15,8 +15,15 @@ const eventScope = (request: RequestRow) => ({ project: request.project, environ
  * the first tick after start. One whose changes now conflict is marked failed; one whose scheduling user was
  * deleted is suspended.
  */
-export function startChangeRequestScheduler(deps: { db: Parameters<typeof changeRequestStore.due>[0]; changes: Changes; log: Logger; metrics?: Metrics }, intervalMs: number) {
-  const outcomes = deps.metrics?.counter('bunting_change_request_schedules_total', 'Scheduled change requests handled by this replica, by outcome (applied, failed, suspended)', ['outcome']);
+export function startChangeRequestScheduler(
+  deps: { db: Parameters<typeof changeRequestStore.due>[0]; changes: Changes; log: Logger; metrics?: Metrics },
+  intervalMs: number,
+) {
+  const outcomes = deps.metrics?.counter(
+    'bunting_change_request_schedules_total',
+    'Scheduled change requests handled by this replica, by outcome (applied, failed, suspended)',
+    ['outcome'],
+  );
   const { db, changes, log } = deps;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -28,8 +35,16 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
         const request = await changeRequestStore.get(change.tx, orphan.id, { forUpdate: true, skipLocked: true });
         if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending') return;
         const reason = `The user who scheduled this change request (user id: ${orphan.userId}) has been deleted from this Bunting instance.`;
-        await changeRequestStore.setSchedule(change.tx, request.id, { at: request.scheduledAt, status: 'suspended', reason });
-        change.emit({ type: 'change-request-schedule-suspended', ...eventScope(request), data: { changeRequestId: request.id, scheduledAt: request.scheduledAt, reason } });
+        await changeRequestStore.setSchedule(change.tx, request.id, {
+          at: request.scheduledAt,
+          status: 'suspended',
+          reason,
+        });
+        change.emit({
+          type: 'change-request-schedule-suspended',
+          ...eventScope(request),
+          data: { changeRequestId: request.id, scheduledAt: request.scheduledAt, reason },
+        });
       });
       outcomes?.inc({ outcome: 'suspended' });
     }
@@ -38,14 +53,27 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
   async function applyDue(id: number) {
     const seen = await changeRequestStore.get(db, id);
     if (!seen) return;
-    const actor = { createdBy: seen.scheduledByName ?? SYSTEM_ACTOR.createdBy, createdByUserId: seen.scheduledByUserId ?? SYSTEM_ACTOR.createdByUserId };
+    const actor = {
+      createdBy: seen.scheduledByName ?? SYSTEM_ACTOR.createdBy,
+      createdByUserId: seen.scheduledByUserId ?? SYSTEM_ACTOR.createdByUserId,
+    };
     try {
       const applied = await changes.run({ system: actor }, async (change) => {
         const request = await changeRequestStore.get(change.tx, id, { forUpdate: true, skipLocked: true });
         // Another replica holds it, or has already applied it.
-        if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending' || Date.parse(request.scheduledAt!) > Date.now()) return false;
+        if (
+          !request ||
+          request.state !== 'Scheduled' ||
+          request.scheduleStatus !== 'pending' ||
+          Date.parse(request.scheduledAt!) > Date.now()
+        )
+          return false;
         await applyAll(change, request);
-        change.emit({ type: 'change-request-scheduled-application-success', ...eventScope(request), data: { changeRequestId: id, scheduledAt: request.scheduledAt } });
+        change.emit({
+          type: 'change-request-scheduled-application-success',
+          ...eventScope(request),
+          data: { changeRequestId: id, scheduledAt: request.scheduledAt },
+        });
         return true;
       });
       if (applied) outcomes?.inc({ outcome: 'applied' });
@@ -55,8 +83,16 @@ export function startChangeRequestScheduler(deps: { db: Parameters<typeof change
       const failed = await changes.run({ system: actor }, async (change) => {
         const request = await changeRequestStore.get(change.tx, id, { forUpdate: true, skipLocked: true });
         if (!request || request.state !== 'Scheduled' || request.scheduleStatus !== 'pending') return false;
-        await changeRequestStore.setSchedule(change.tx, id, { at: request.scheduledAt, status: 'failed', reason: error.message });
-        change.emit({ type: 'change-request-scheduled-application-failure', ...eventScope(request), data: { changeRequestId: id, scheduledAt: request.scheduledAt, reason: error.message } });
+        await changeRequestStore.setSchedule(change.tx, id, {
+          at: request.scheduledAt,
+          status: 'failed',
+          reason: error.message,
+        });
+        change.emit({
+          type: 'change-request-scheduled-application-failure',
+          ...eventScope(request),
+          data: { changeRequestId: id, scheduledAt: request.scheduledAt, reason: error.message },
+        });
         return true;
       });
       if (failed) outcomes?.inc({ outcome: 'failed' });

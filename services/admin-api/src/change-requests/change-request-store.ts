@@ -35,8 +35,21 @@ const ChangeRow = z.object({
 });
 export type ChangeRow = z.infer<typeof ChangeRow>;
 
-const PersonRow = z.object({ changeRequestId: z.number(), userId: z.number(), username: z.string(), imageUrl: z.string().nullable(), createdAt: z.string() });
-const CommentRow = z.object({ id: z.number(), changeRequestId: z.number(), text: z.string(), createdByName: z.string(), createdByImageUrl: z.string().nullable(), createdAt: z.string() });
+const PersonRow = z.object({
+  changeRequestId: z.number(),
+  userId: z.number(),
+  username: z.string(),
+  imageUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
+const CommentRow = z.object({
+  id: z.number(),
+  changeRequestId: z.number(),
+  text: z.string(),
+  createdByName: z.string(),
+  createdByImageUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
 
 const requestColumns = sql.fragment`id, project_id as project, environment, state, title, created_by_user_id as "createdByUserId",
   created_by_name as "createdByName", created_by_image_url as "createdByImageUrl", created_at as "createdAt",
@@ -70,8 +83,14 @@ function addVerdict(db: Queryable, table: VerdictTable, id: number, user: Review
 
 export const changeRequestStore = {
   get(db: Queryable, id: number, options: { forUpdate?: boolean; skipLocked?: boolean } = {}) {
-    const lock = options.forUpdate ? (options.skipLocked ? sql.fragment`for update skip locked` : sql.fragment`for update`) : sql.fragment``;
-    return db.maybeOne(sql.type(RequestRow)`select ${requestColumns} from admin.change_requests where id = ${id} ${lock}`);
+    const lock = options.forUpdate
+      ? options.skipLocked
+        ? sql.fragment`for update skip locked`
+        : sql.fragment`for update`
+      : sql.fragment``;
+    return db.maybeOne(
+      sql.type(RequestRow)`select ${requestColumns} from admin.change_requests where id = ${id} ${lock}`,
+    );
   },
   /** The author's draft in a project environment, locked so two changes added at once join the same one. */
   draftOf(db: Queryable, project: string, environment: string, author: Author) {
@@ -97,8 +116,21 @@ export const changeRequestStore = {
   setTitle(db: WriteTx, id: number, title: string) {
     return db.query(sql.unsafe`update admin.change_requests set title = ${title} where id = ${id}`);
   },
-  setSchedule(db: WriteTx, id: number, schedule: { at: string | null; status: string | null; reason: string | null; byUserId?: number | null; byName?: string | null }) {
-    const by = schedule.byName !== undefined ? sql.fragment`, scheduled_by_user_id = ${schedule.byUserId ?? null}, scheduled_by_name = ${schedule.byName}` : sql.fragment``;
+  setSchedule(
+    db: WriteTx,
+    id: number,
+    schedule: {
+      at: string | null;
+      status: string | null;
+      reason: string | null;
+      byUserId?: number | null;
+      byName?: string | null;
+    },
+  ) {
+    const by =
+      schedule.byName !== undefined
+        ? sql.fragment`, scheduled_by_user_id = ${schedule.byUserId ?? null}, scheduled_by_name = ${schedule.byName}`
+        : sql.fragment``;
     return db.query(sql.unsafe`
       update admin.change_requests set scheduled_at = ${schedule.at}, schedule_status = ${schedule.status}, schedule_reason = ${schedule.reason} ${by}
       where id = ${id}`);
@@ -106,30 +138,64 @@ export const changeRequestStore = {
   delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.change_requests where id = ${id}`);
   },
-  list(db: Queryable, filter: { project?: string; ids?: readonly number[]; states?: readonly string[]; createdByUserId?: number; createdBy?: readonly number[]; reviewer?: readonly number[]; feature?: string; limit?: number; offset?: number }) {
+  list(
+    db: Queryable,
+    filter: {
+      project?: string;
+      ids?: readonly number[];
+      states?: readonly string[];
+      createdByUserId?: number;
+      createdBy?: readonly number[];
+      reviewer?: readonly number[];
+      feature?: string;
+      limit?: number;
+      offset?: number;
+    },
+  ) {
     const conditions = [sql.fragment`true`];
     if (filter.project !== undefined) conditions.push(sql.fragment`project_id = ${filter.project}`);
     if (filter.ids !== undefined) conditions.push(sql.fragment`id = any(${sql.array(filter.ids, 'int4')})`);
     if (filter.states !== undefined) conditions.push(sql.fragment`state = any(${sql.array(filter.states, 'text')})`);
-    if (filter.createdByUserId !== undefined) conditions.push(sql.fragment`created_by_user_id = ${filter.createdByUserId}`);
-    if (filter.createdBy !== undefined) conditions.push(sql.fragment`created_by_user_id = any(${sql.array(filter.createdBy, 'int4')})`);
+    if (filter.createdByUserId !== undefined)
+      conditions.push(sql.fragment`created_by_user_id = ${filter.createdByUserId}`);
+    if (filter.createdBy !== undefined)
+      conditions.push(sql.fragment`created_by_user_id = any(${sql.array(filter.createdBy, 'int4')})`);
     if (filter.reviewer !== undefined) {
-      conditions.push(sql.fragment`exists (select 1 from admin.change_request_reviewers r where r.change_request_id = change_requests.id and r.user_id = any(${sql.array(filter.reviewer, 'int4')}))`);
+      conditions.push(
+        sql.fragment`exists (select 1 from admin.change_request_reviewers r where r.change_request_id = change_requests.id and r.user_id = any(${sql.array(filter.reviewer, 'int4')}))`,
+      );
     }
     if (filter.feature !== undefined) {
-      conditions.push(sql.fragment`exists (select 1 from admin.change_request_changes c where c.change_request_id = change_requests.id and c.feature = ${filter.feature})`);
+      conditions.push(
+        sql.fragment`exists (select 1 from admin.change_request_changes c where c.change_request_id = change_requests.id and c.feature = ${filter.feature})`,
+      );
     }
-    const page = filter.limit !== undefined ? sql.fragment`limit ${filter.limit} offset ${filter.offset ?? 0}` : sql.fragment``;
-    return db.any(sql.type(RequestRow)`select ${requestColumns} from admin.change_requests where ${sql.join(conditions, sql.fragment` and `)} order by id desc ${page}`);
+    const page =
+      filter.limit !== undefined ? sql.fragment`limit ${filter.limit} offset ${filter.offset ?? 0}` : sql.fragment``;
+    return db.any(
+      sql.type(
+        RequestRow,
+      )`select ${requestColumns} from admin.change_requests where ${sql.join(conditions, sql.fragment` and `)} order by id desc ${page}`,
+    );
   },
-  count(db: Queryable, filter: { states?: readonly string[]; createdBy?: readonly number[]; reviewer?: readonly number[] }) {
+  count(
+    db: Queryable,
+    filter: { states?: readonly string[]; createdBy?: readonly number[]; reviewer?: readonly number[] },
+  ) {
     const conditions = [sql.fragment`true`];
     if (filter.states !== undefined) conditions.push(sql.fragment`state = any(${sql.array(filter.states, 'text')})`);
-    if (filter.createdBy !== undefined) conditions.push(sql.fragment`created_by_user_id = any(${sql.array(filter.createdBy, 'int4')})`);
+    if (filter.createdBy !== undefined)
+      conditions.push(sql.fragment`created_by_user_id = any(${sql.array(filter.createdBy, 'int4')})`);
     if (filter.reviewer !== undefined) {
-      conditions.push(sql.fragment`exists (select 1 from admin.change_request_reviewers r where r.change_request_id = change_requests.id and r.user_id = any(${sql.array(filter.reviewer, 'int4')}))`);
+      conditions.push(
+        sql.fragment`exists (select 1 from admin.change_request_reviewers r where r.change_request_id = change_requests.id and r.user_id = any(${sql.array(filter.reviewer, 'int4')}))`,
+      );
     }
-    return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.change_requests where ${sql.join(conditions, sql.fragment` and `)}`);
+    return db.oneFirst(
+      sql.type(
+        z.object({ count: z.number() }),
+      )`select count(*)::int as count from admin.change_requests where ${sql.join(conditions, sql.fragment` and `)}`,
+    );
   },
   countByState(db: Queryable, project: string) {
     return db.any(sql.type(z.object({ state: z.string(), count: z.number() }))`
@@ -154,9 +220,18 @@ export const changeRequestStore = {
       select ${changeColumns} from admin.change_request_changes where change_request_id = any(${sql.array(changeRequestIds, 'int4')}) order by id`);
   },
   change(db: Queryable, changeRequestId: number, id: number) {
-    return db.maybeOne(sql.type(ChangeRow)`select ${changeColumns} from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`);
+    return db.maybeOne(
+      sql.type(
+        ChangeRow,
+      )`select ${changeColumns} from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`,
+    );
   },
-  insertChange(db: WriteTx, changeRequestId: number, change: { feature: string | null; action: string; payload: unknown; snapshot: unknown }, author: Author) {
+  insertChange(
+    db: WriteTx,
+    changeRequestId: number,
+    change: { feature: string | null; action: string; payload: unknown; snapshot: unknown },
+    author: Author,
+  ) {
     return db.oneFirst(sql.type(z.object({ id: z.number() }))`
       insert into admin.change_request_changes (change_request_id, feature, action, payload, snapshot, created_by_user_id, created_by_name, created_by_image_url)
       values (${changeRequestId}, ${change.feature}, ${change.action}, ${sql.jsonb(change.payload as never)}, ${change.snapshot === undefined ? null : sql.jsonb(change.snapshot as never)},
@@ -164,10 +239,16 @@ export const changeRequestStore = {
       returning id`);
   },
   deleteChange(db: WriteTx, changeRequestId: number, id: number) {
-    return db.query(sql.unsafe`delete from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`);
+    return db.query(
+      sql.unsafe`delete from admin.change_request_changes where change_request_id = ${changeRequestId} and id = ${id}`,
+    );
   },
   /** Scheduled requests with a change touching the flag or the strategy. */
-  scheduledTouching(db: Queryable, project: string, filter: { feature?: string | undefined; strategyId?: string | undefined }) {
+  scheduledTouching(
+    db: Queryable,
+    project: string,
+    filter: { feature?: string | undefined; strategyId?: string | undefined },
+  ) {
     const matches = [
       ...(filter.feature ? [sql.fragment`c.feature = ${filter.feature}`] : []),
       ...(filter.strategyId ? [sql.fragment`c.payload ->> 'id' = ${filter.strategyId}`] : []),
@@ -178,12 +259,14 @@ export const changeRequestStore = {
       where r.project_id = ${project} and r.state = 'Scheduled' and (${sql.join(matches, sql.fragment` or `)}) order by r.id`);
   },
 
-  approvals: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_approvals', changeRequestIds),
+  approvals: (db: Queryable, changeRequestIds: readonly number[]) =>
+    verdicts(db, 'change_request_approvals', changeRequestIds),
   addApproval: (db: Queryable, id: number, user: Reviewer) => addVerdict(db, 'change_request_approvals', id, user),
   clearApprovals(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.change_request_approvals where change_request_id = ${id}`);
   },
-  rejections: (db: Queryable, changeRequestIds: readonly number[]) => verdicts(db, 'change_request_rejections', changeRequestIds),
+  rejections: (db: Queryable, changeRequestIds: readonly number[]) =>
+    verdicts(db, 'change_request_rejections', changeRequestIds),
   addRejection: (db: Queryable, id: number, user: Reviewer) => addVerdict(db, 'change_request_rejections', id, user),
   comments(db: Queryable, changeRequestIds: readonly number[]) {
     return db.any(sql.type(CommentRow)`

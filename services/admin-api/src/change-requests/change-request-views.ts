@@ -1,4 +1,10 @@
-import type { ChangeRequestChange, ChangeRequestSchedule, ChangeRequestSearchItem, ChangeRequestState, ChangeRequestView } from '@bunting/contracts';
+import type {
+  ChangeRequestChange,
+  ChangeRequestSchedule,
+  ChangeRequestSearchItem,
+  ChangeRequestState,
+  ChangeRequestView,
+} from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
 import { changeRequestGate } from '../change-request-settings/change-request-gate.ts';
 import { segmentReadModel } from '../segments/segment-read-model.ts';
@@ -15,11 +21,23 @@ function scheduleOf(request: RequestRow): ChangeRequestSchedule | undefined {
   if (request.state !== 'Scheduled' || !request.scheduledAt || !request.scheduleStatus) return undefined;
   const status = request.scheduleStatus as ChangeRequestSchedule['status'];
   if (status === 'pending') return { scheduledAt: request.scheduledAt, status };
-  return { scheduledAt: request.scheduledAt, status, reason: request.scheduleReason ?? '', ...(status === 'failed' ? { failureReason: request.scheduleReason } : {}) };
+  return {
+    scheduledAt: request.scheduledAt,
+    status,
+    reason: request.scheduleReason ?? '',
+    ...(status === 'failed' ? { failureReason: request.scheduleReason } : {}),
+  };
 }
 
-async function changeView(db: Queryable, request: RequestRow, row: ChangeRow, withConflicts: boolean): Promise<ChangeRequestChange> {
-  const conflict = withConflicts ? await conflictOf(db, { project: request.project, environment: request.environment }, row) : undefined;
+async function changeView(
+  db: Queryable,
+  request: RequestRow,
+  row: ChangeRow,
+  withConflicts: boolean,
+): Promise<ChangeRequestChange> {
+  const conflict = withConflicts
+    ? await conflictOf(db, { project: request.project, environment: request.environment }, row)
+    : undefined;
   return {
     id: row.id,
     action: row.action,
@@ -67,7 +85,8 @@ export async function changeRequestViews(db: Queryable, requests: readonly Reque
       }
     }
     const key = `${request.project}\u0000${request.environment}`;
-    if (!approvalCounts.has(key)) approvalCounts.set(key, (await changeRequestGate.settings(db, request)).requiredApprovals);
+    if (!approvalCounts.has(key))
+      approvalCounts.set(key, (await changeRequestGate.settings(db, request)).requiredApprovals);
     const schedule = scheduleOf(request);
     views.push({
       id: request.id,
@@ -77,9 +96,20 @@ export async function changeRequestViews(db: Queryable, requests: readonly Reque
       project: request.project,
       features: [...features.values()],
       segments,
-      approvals: (approvalsOf.get(request.id) ?? []).map((row) => ({ createdBy: { id: row.userId, username: row.username, imageUrl: row.imageUrl }, createdAt: row.createdAt })),
-      rejections: (rejectionsOf.get(request.id) ?? []).map((row) => ({ createdBy: { id: row.userId, username: row.username, imageUrl: row.imageUrl }, createdAt: row.createdAt })),
-      comments: (commentsOf.get(request.id) ?? []).map((row) => ({ id: row.id, text: row.text, createdBy: { username: row.createdByName, imageUrl: row.createdByImageUrl }, createdAt: row.createdAt })),
+      approvals: (approvalsOf.get(request.id) ?? []).map((row) => ({
+        createdBy: { id: row.userId, username: row.username, imageUrl: row.imageUrl },
+        createdAt: row.createdAt,
+      })),
+      rejections: (rejectionsOf.get(request.id) ?? []).map((row) => ({
+        createdBy: { id: row.userId, username: row.username, imageUrl: row.imageUrl },
+        createdAt: row.createdAt,
+      })),
+      comments: (commentsOf.get(request.id) ?? []).map((row) => ({
+        id: row.id,
+        text: row.text,
+        createdBy: { username: row.createdByName, imageUrl: row.createdByImageUrl },
+        createdAt: row.createdAt,
+      })),
       createdBy: { username: request.createdByName, imageUrl: request.createdByImageUrl },
       createdAt: request.createdAt,
       stateTimestamps: request.stateTimestamps,
@@ -97,7 +127,13 @@ export async function changeRequestView(db: Queryable, request: RequestRow): Pro
 /** The search answer's lighter item: flag and segment names instead of the changes. */
 export async function searchItems(db: Queryable, requests: readonly RequestRow[]): Promise<ChangeRequestSearchItem[]> {
   if (requests.length === 0) return [];
-  const [changes, segmentNames] = await Promise.all([changeRequestStore.changes(db, requests.map((request) => request.id)), segmentReadModel.names(db)]);
+  const [changes, segmentNames] = await Promise.all([
+    changeRequestStore.changes(
+      db,
+      requests.map((request) => request.id),
+    ),
+    segmentReadModel.names(db),
+  ]);
   const changesOf = groupBy(changes, (row) => row.changeRequestId);
   return requests.map((request) => {
     const rows = changesOf.get(request.id) ?? [];
@@ -107,10 +143,22 @@ export async function searchItems(db: Queryable, requests: readonly RequestRow[]
       ...(request.title ? { title: request.title } : {}),
       environment: request.environment,
       project: request.project,
-      createdBy: { id: request.createdByUserId ?? 0, username: request.createdByName, ...(request.createdByImageUrl ? { imageUrl: request.createdByImageUrl } : {}) },
+      createdBy: {
+        id: request.createdByUserId ?? 0,
+        username: request.createdByName,
+        ...(request.createdByImageUrl ? { imageUrl: request.createdByImageUrl } : {}),
+      },
       createdAt: request.createdAt,
       features: [...new Set(rows.flatMap((row) => (row.feature ? [row.feature] : [])))],
-      segments: [...new Set(rows.flatMap((row) => (row.feature ? [] : [segmentNames.get((row.payload as { id: number }).id) ?? String((row.payload as { id: number }).id)])))],
+      segments: [
+        ...new Set(
+          rows.flatMap((row) =>
+            row.feature
+              ? []
+              : [segmentNames.get((row.payload as { id: number }).id) ?? String((row.payload as { id: number }).id)],
+          ),
+        ),
+      ],
       state: request.state as ChangeRequestState,
       ...(schedule ? { schedule } : {}),
     };

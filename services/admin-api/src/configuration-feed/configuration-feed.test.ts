@@ -33,10 +33,25 @@ async function deltas(scope: FeedScope) {
 async function lastHydration(scope: FeedScope) {
   const { jsm, names } = stack.messaging;
   const subjects = names.feed(scope);
-  const manifest = FeedHydration.parse((await jsm.streams.getMessage(names.feedStream, { last_by_subj: subjects.hydration }))!.json());
-  const parts = await Promise.all(Array.from({ length: manifest.parts }, async (_, index) =>
-    Buffer.from(FeedHydrationPart.parse((await jsm.streams.getMessage(names.feedStream, { last_by_subj: subjects.part(manifest.revision, index + 1) }))!.json()).data, 'base64')));
-  return { revision: manifest.revision, body: JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as { features: { name: string }[] } };
+  const manifest = FeedHydration.parse(
+    (await jsm.streams.getMessage(names.feedStream, { last_by_subj: subjects.hydration }))!.json(),
+  );
+  const parts = await Promise.all(
+    Array.from({ length: manifest.parts }, async (_, index) =>
+      Buffer.from(
+        FeedHydrationPart.parse(
+          (await jsm.streams.getMessage(names.feedStream, {
+            last_by_subj: subjects.part(manifest.revision, index + 1),
+          }))!.json(),
+        ).data,
+        'base64',
+      ),
+    ),
+  );
+  return {
+    revision: manifest.revision,
+    body: JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as { features: { name: string }[] },
+  };
 }
 
 describe('the configuration feed', () => {
@@ -55,27 +70,56 @@ describe('the configuration feed', () => {
       const list = await deltas({ environment: 'development' });
       return list.length >= 3 && list;
     });
-    expect(development.slice(-2).map((delta) => [delta.revision, delta.events.map((event) => event.type === 'feature-updated' ? [event.type, event.feature.name, event.feature.enabled] : [event.type])]))
-      .toEqual([[before + 1, [['feature-updated', 'fed', false]]], [before + 2, [['feature-updated', 'fed', true]]]]);
+    expect(
+      development
+        .slice(-2)
+        .map((delta) => [
+          delta.revision,
+          delta.events.map((event) =>
+            event.type === 'feature-updated' ? [event.type, event.feature.name, event.feature.enabled] : [event.type],
+          ),
+        ]),
+    ).toEqual([
+      [before + 1, [['feature-updated', 'fed', false]]],
+      [before + 2, [['feature-updated', 'fed', true]]],
+    ]);
     // Created in every environment of the project; switched on in development alone.
-    expect((await deltas({ environment: 'production' })).slice(-1)[0]!.events).toMatchObject([{ type: 'feature-updated', feature: { name: 'fed', enabled: false } }]);
+    expect((await deltas({ environment: 'production' })).slice(-1)[0]!.events).toMatchObject([
+      { type: 'feature-updated', feature: { name: 'fed', enabled: false } },
+    ]);
   });
 
   it('writes nothing for what reaches no environment: access, users, settings', async () => {
     const count = async () => (await stack.messaging.jsm.streams.info(stack.messaging.names.feedStream)).state.messages;
     const before = await count();
     const user = await stack.admin.post('/api/admin/user-admin', { username: 'not-fed', rootRole: 'Viewer' });
-    expect((await stack.admin.post('/api/admin/projects/default/access', { roles: [4], users: [user.body.id] })).status).toBeLessThan(300);
+    expect(
+      (await stack.admin.post('/api/admin/projects/default/access', { roles: [4], users: [user.body.id] })).status,
+    ).toBeLessThan(300);
     // A later change that does reach an environment: once its delta is there, the two before it wrote nothing.
     await stack.admin.post(base, { name: 'marker' });
-    await eventually(async () => (await deltas({ environment: 'development' })).some((delta) => delta.events.some((event) => event.type === 'feature-updated' && event.feature.name === 'marker')));
+    await eventually(async () =>
+      (await deltas({ environment: 'development' })).some((delta) =>
+        delta.events.some((event) => event.type === 'feature-updated' && event.feature.name === 'marker'),
+      ),
+    );
     expect((await count()) - before).toBe(2);
   });
 
   it('writes an environment whole when a change touched all of it, and the token set whole on a token change', async () => {
     const imported = await stack.admin.post('/api/admin/features-batch/import', {
-      project: 'default', environment: 'development',
-      data: { features: [{ name: 'imported', type: 'release' }], featureStrategies: [], featureEnvironments: [{ name: 'imported', featureName: 'imported', environment: 'development', enabled: true }], tagTypes: [], featureTags: [], contextFields: [], segments: [], dependencies: [] },
+      project: 'default',
+      environment: 'development',
+      data: {
+        features: [{ name: 'imported', type: 'release' }],
+        featureStrategies: [],
+        featureEnvironments: [{ name: 'imported', featureName: 'imported', environment: 'development', enabled: true }],
+        tagTypes: [],
+        featureTags: [],
+        contextFields: [],
+        segments: [],
+        dependencies: [],
+      },
     });
     expect(imported.status).toBe(200);
     const hydration = await eventually(async () => {
@@ -83,9 +127,18 @@ describe('the configuration feed', () => {
       return last.hydration && last;
     });
     expect((await lastHydration({ environment: 'development' })).revision).toBe(hydration.revision);
-    expect((await lastHydration({ environment: 'development' })).body.features.map((feature) => feature.name)).toEqual(['fed', 'imported', 'marker']);
+    expect((await lastHydration({ environment: 'development' })).body.features.map((feature) => feature.name)).toEqual([
+      'fed',
+      'imported',
+      'marker',
+    ]);
     const tokensBefore = (await lastHydration('tokens')).revision;
-    await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fed-token', type: 'client', environment: 'development', projects: ['*'] });
+    await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'fed-token',
+      type: 'client',
+      environment: 'development',
+      projects: ['*'],
+    });
     await eventually(async () => (await lastHydration('tokens')).revision === tokensBefore + 1);
   });
 });

@@ -16,7 +16,9 @@ type Reached = { whole: boolean; flags: Map<string, string>; segments: Set<numbe
 /** The environments a change's events reach, from the one reach module, and what of each they touch. */
 async function reachedEnvironments(tx: WriteTx, drafts: readonly EventDraft[]): Promise<Map<string, Reached>> {
   const reached = new Map<string, Reached>();
-  const at = (environment: string) => reached.get(environment) ?? reached.set(environment, { whole: false, flags: new Map(), segments: new Set() }).get(environment)!;
+  const at = (environment: string) =>
+    reached.get(environment) ??
+    reached.set(environment, { whole: false, flags: new Map(), segments: new Set() }).get(environment)!;
   let everyEnvironment: readonly string[] | undefined;
   const all = async () => (everyEnvironment ??= await feedStore.environments(tx));
   for (const draft of drafts) {
@@ -59,7 +61,11 @@ async function changedEvents(tx: WriteTx, environment: string, reached: Reached)
   const events: FeedEvent[] = [];
   for (const name of names) {
     const feature = present.get(name);
-    events.push(feature ? { type: 'feature-updated', feature } : { type: 'feature-removed', featureName: name, project: reached.flags.get(name)! });
+    events.push(
+      feature
+        ? { type: 'feature-updated', feature }
+        : { type: 'feature-removed', featureName: name, project: reached.flags.get(name)! },
+    );
   }
   for (const id of reached.segments) {
     const segment = segments.get(id);

@@ -7,7 +7,11 @@ import { snapshotStore } from './snapshot-store.ts';
  * environment, its enabled strategies (disabled ones are never sent to SDKs), variants and dependencies, and
  * every segment. With `names`, only those features (and still every segment).
  */
-export async function loadEnvironmentSnapshot(db: Queryable, environment: string, names?: readonly string[]): Promise<EnvironmentSnapshot> {
+export async function loadEnvironmentSnapshot(
+  db: Queryable,
+  environment: string,
+  names?: readonly string[],
+): Promise<EnvironmentSnapshot> {
   const [features, strategies, dependencies, segments, tags] = await Promise.all([
     snapshotStore.features(db, environment, names),
     snapshotStore.strategies(db, environment, names),
@@ -16,7 +20,11 @@ export async function loadEnvironmentSnapshot(db: Queryable, environment: string
     snapshotStore.tags(db, names),
   ]);
   const tagsByFeature = new Map<string, { type: string; value: string }[]>();
-  for (const row of tags) tagsByFeature.set(row.featureName, [...(tagsByFeature.get(row.featureName) ?? []), { type: row.type, value: row.value }]);
+  for (const row of tags)
+    tagsByFeature.set(row.featureName, [
+      ...(tagsByFeature.get(row.featureName) ?? []),
+      { type: row.type, value: row.value },
+    ]);
 
   const strategiesByFeature = new Map<string, ClientFeature['strategies'] & object>();
   for (const row of strategies) {
@@ -36,7 +44,11 @@ export async function loadEnvironmentSnapshot(db: Queryable, environment: string
   const dependenciesByChild = new Map<string, NonNullable<ClientFeature['dependencies']>>();
   for (const row of dependencies) {
     const list = dependenciesByChild.get(row.child) ?? [];
-    list.push({ feature: row.parent, enabled: row.enabled, ...(row.variants.length > 0 ? { variants: row.variants } : {}) });
+    list.push({
+      feature: row.parent,
+      enabled: row.enabled,
+      ...(row.variants.length > 0 ? { variants: row.variants } : {}),
+    });
     dependenciesByChild.set(row.child, list);
   }
 

@@ -14,13 +14,17 @@ const DELTAS_BETWEEN_HYDRATIONS = 1000;
  * (the stream keeps messages twice that long) or that many revisions behind. Run by every admin-api replica; a
  * second writer of the same hydration writes what the first did, which costs only bytes.
  */
-export function startFeedHydrations(deps: { db: DatabasePool; outbox: Outbox; names: NatsNames; log: Logger }, options: { intervalMs: number; refreshAfterMs: number }) {
+export function startFeedHydrations(
+  deps: { db: DatabasePool; outbox: Outbox; names: NatsNames; log: Logger },
+  options: { intervalMs: number; refreshAfterMs: number },
+) {
   async function hydrate(scope: string) {
     await recordKeeping(deps.db, async (tx) => {
       const locked = await feedStore.lockRevision(tx, scope);
       // A scope never written starts at its first revision, announced on its delta subject like any other.
       const revision = locked ?? (await feedStore.bump(tx, [scope])).get(scope)!;
-      const body = scope === TOKENS_SCOPE ? await tokensBody(tx) : await environmentBody(tx, scope.slice('env:'.length));
+      const body =
+        scope === TOKENS_SCOPE ? await tokensBody(tx) : await environmentBody(tx, scope.slice('env:'.length));
       const feedScope = scope === TOKENS_SCOPE ? 'tokens' : { environment: scope.slice('env:'.length) };
       await deps.outbox.add(tx, hydrationMessages(deps.names, feedScope, revision, body, locked === null));
       await feedStore.markHydrated(tx, scope, revision);
@@ -32,11 +36,14 @@ export function startFeedHydrations(deps: { db: DatabasePool; outbox: Outbox; na
     const scopes = [TOKENS_SCOPE, ...(await feedStore.environments(deps.db)).map(environmentScope)];
     for (const scope of scopes) {
       const row = known.get(scope);
-      const due = !row || row.hydratedAt === null || Date.now() - Date.parse(row.hydratedAt) > options.refreshAfterMs
-        || row.revision - row.hydratedRevision > DELTAS_BETWEEN_HYDRATIONS;
+      const due =
+        !row ||
+        row.hydratedAt === null ||
+        Date.now() - Date.parse(row.hydratedAt) > options.refreshAfterMs ||
+        row.revision - row.hydratedRevision > DELTAS_BETWEEN_HYDRATIONS;
       if (due) await hydrate(scope);
     }
   }
 
-  return repeatEvery(pass, options.intervalMs, { log: deps.log, what: 'writing the configuration feed\'s hydrations' });
+  return repeatEvery(pass, options.intervalMs, { log: deps.log, what: "writing the configuration feed's hydrations" });
 }

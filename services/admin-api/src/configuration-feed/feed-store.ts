@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
 import type { WriteTx } from '../events/write-tx.ts';
 
-const Revision = z.object({ scope: z.string(), revision: z.number(), hydratedRevision: z.number(), hydratedAt: z.string().nullable() });
+const Revision = z.object({
+  scope: z.string(),
+  revision: z.number(),
+  hydratedRevision: z.number(),
+  hydratedAt: z.string().nullable(),
+});
 
 /** The feed's revisions, and what its messages are read from: environments, the projects that have them. */
 export const feedStore = {
@@ -13,10 +18,13 @@ export const feedStore = {
   async bump(tx: WriteTx, scopes: readonly string[]): Promise<Map<string, number>> {
     const revisions = new Map<string, number>();
     for (const scope of [...new Set(scopes)].sort()) {
-      revisions.set(scope, await tx.oneFirst(sql.type(z.object({ revision: z.number() }))`
+      revisions.set(
+        scope,
+        await tx.oneFirst(sql.type(z.object({ revision: z.number() }))`
         insert into admin.feed_revisions (scope, revision) values (${scope}, 1)
         on conflict (scope) do update set revision = admin.feed_revisions.revision + 1
-        returning revision::int8 as revision`));
+        returning revision::int8 as revision`),
+      );
     }
     return revisions;
   },
@@ -26,7 +34,9 @@ export const feedStore = {
       select revision::int8 as revision from admin.feed_revisions where scope = ${scope} for update`);
   },
   markHydrated(tx: WriteTx, scope: string, revision: number) {
-    return tx.query(sql.unsafe`update admin.feed_revisions set hydrated_revision = ${revision}, hydrated_at = now() where scope = ${scope}`);
+    return tx.query(
+      sql.unsafe`update admin.feed_revisions set hydrated_revision = ${revision}, hydrated_at = now() where scope = ${scope}`,
+    );
   },
   all(db: Queryable) {
     return db.any(sql.type(Revision)`

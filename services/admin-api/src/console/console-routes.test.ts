@@ -7,7 +7,8 @@ import { startTestStack, type TestStack } from '@bunting/test-stack';
 
 let stack: TestStack;
 let dist: string;
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 beforeAll(async () => {
@@ -30,7 +31,15 @@ const get = (pathname: string, headers: Record<string, string> = {}) => fetch(`$
 describe('the console served by admin-api', () => {
   it('answers the page addresses with index.html, a CSP without inline scripts, no-cache and an ETag', async () => {
     // A flag's name may hold dots (checkout.new-flow): its page's address is a page, not a file.
-    for (const pathname of ['/', '/login', '/projects/default/features/checkout', '/projects/default/features/checkout.new-flow', '/projects/web.shop/features/a.b.c/history', '/playground', '/admin/users']) {
+    for (const pathname of [
+      '/',
+      '/login',
+      '/projects/default/features/checkout',
+      '/projects/default/features/checkout.new-flow',
+      '/projects/web.shop/features/a.b.c/history',
+      '/playground',
+      '/admin/users',
+    ]) {
       const answer = await get(pathname);
       expect(answer.status, pathname).toBe(200);
       expect(await answer.text()).toBe(INDEX);

@@ -22,8 +22,16 @@ const TYPES: Record<string, string> = {
  * library sets CSS variables at run time. Nothing may frame the console.
  */
 export const CONSOLE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:",
-  "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
 ].join('; ');
 
 /** Paths that are never console pages: an unknown API path keeps its JSON 404. */
@@ -34,7 +42,10 @@ type Encoded = { body: Buffer; encoding: 'br' | 'gzip' | null };
 /** The file, or its precompressed copy the build wrote beside it when the browser accepts that encoding. */
 async function readEncoded(file: string, acceptEncoding: string | undefined): Promise<Encoded | null> {
   const accepts = acceptEncoding ?? '';
-  for (const [suffix, encoding] of [['.br', 'br'], ['.gz', 'gzip']] as const) {
+  for (const [suffix, encoding] of [
+    ['.br', 'br'],
+    ['.gz', 'gzip'],
+  ] as const) {
     if (!accepts.includes(encoding)) continue;
     const body = await readFile(`${file}${suffix}`).catch(() => null);
     if (body) return { body, encoding };
@@ -100,7 +111,10 @@ export function consoleRoutes(app: HttpServer, { config, log }: Pick<AdminDeps, 
       } catch {
         throw new NotFoundError(`Could not find GET ${pathname}`);
       }
-      const found = file.startsWith(root + path.sep) && !file.endsWith('index.html') ? await readEncoded(file, request.headers['accept-encoding']) : null;
+      const found =
+        file.startsWith(root + path.sep) && !file.endsWith('index.html')
+          ? await readEncoded(file, request.headers['accept-encoding'])
+          : null;
       if (!found) throw new NotFoundError(`Could not find GET ${pathname}`);
       return send(reply, file, found, 'no-cache');
     }

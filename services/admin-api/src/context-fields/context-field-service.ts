@@ -7,7 +7,13 @@ type Usage = { features: number; projects: number };
 
 /** Fields with how many flags and projects use them in strategy constraints (Unleash's usedInFeatures/usedInProjects). */
 async function withUsage(db: Queryable, rows: readonly ContextFieldRow[]): Promise<ContextField[]> {
-  const usage = rows.length === 0 ? [] : await contextFieldStore.usage(db, rows.map((row) => row.name));
+  const usage =
+    rows.length === 0
+      ? []
+      : await contextFieldStore.usage(
+          db,
+          rows.map((row) => row.name),
+        );
   const byName = new Map(usage.map((entry) => [entry.name, entry]));
   return rows.map((row) => view(row, byName.get(row.name) ?? { features: 0, projects: 0 }));
 }
@@ -40,7 +46,9 @@ function uniqueLegalValues(values: readonly LegalValue[] | undefined): LegalValu
 export async function requireContextField(db: Queryable, name: string, project?: string): Promise<ContextField> {
   const row = await contextFieldStore.get(db, name);
   if (!row || (project !== undefined && row.project !== project)) {
-    throw new NotFoundError(`Could not find context field ${name}${project !== undefined ? ` in project ${project}` : ''}`);
+    throw new NotFoundError(
+      `Could not find context field ${name}${project !== undefined ? ` in project ${project}` : ''}`,
+    );
   }
   return view(row);
 }
@@ -81,14 +89,19 @@ export const contextFieldService = {
   async update({ tx, emit }: Change, name: string, input: Partial<CreateContextField>) {
     const before = await requireContextField(tx, name);
     await contextFieldStore.update(tx, name, {
-      description: input.description === undefined ? before.description ?? null : input.description,
+      description: input.description === undefined ? (before.description ?? null) : input.description,
       stickiness: input.stickiness ?? before.stickiness ?? false,
       sortOrder: input.sortOrder ?? before.sortOrder ?? 10,
       legalValues: input.legalValues ? uniqueLegalValues(input.legalValues) : before.legalValues,
     });
     const after = await requireContextField(tx, name);
     if (JSON.stringify(eventState(after)) !== JSON.stringify(eventState(before))) {
-      emit({ type: 'context-field-updated', project: after.project ?? null, data: eventState(after), preData: eventState(before) });
+      emit({
+        type: 'context-field-updated',
+        project: after.project ?? null,
+        data: eventState(after),
+        preData: eventState(before),
+      });
     }
     return after;
   },
@@ -107,7 +120,9 @@ export const contextFieldService = {
 
   async removeLegalValue(change: Change, name: string, value: string) {
     const before = await requireContextField(change.tx, name);
-    return contextFieldService.update(change, name, { legalValues: before.legalValues.filter((item) => item.value !== value) });
+    return contextFieldService.update(change, name, {
+      legalValues: before.legalValues.filter((item) => item.value !== value),
+    });
   },
 
   async delete({ tx, emit }: Change, name: string) {

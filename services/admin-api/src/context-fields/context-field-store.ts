@@ -14,21 +14,37 @@ export const ContextFieldRow = z.object({
 });
 export type ContextFieldRow = z.infer<typeof ContextFieldRow>;
 const Usage = z.object({ name: z.string(), features: z.number(), projects: z.number() });
-const StrategyUse = z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() });
+const StrategyUse = z.object({
+  id: z.string(),
+  featureName: z.string(),
+  projectId: z.string(),
+  environment: z.string(),
+  strategyName: z.string(),
+});
 
 const select = sql.fragment`select name, description, stickiness, sort_order as "sortOrder", legal_values as "legalValues",
   project, created_at as "createdAt" from admin.context_fields`;
 
-type ContextFieldWrite = { description: string | null; stickiness: boolean; sortOrder: number; legalValues: LegalValue[] };
+type ContextFieldWrite = {
+  description: string | null;
+  stickiness: boolean;
+  sortOrder: number;
+  legalValues: LegalValue[];
+};
 
 export const contextFieldStore = {
   get: (db: Queryable, name: string) => db.maybeOne(sql.type(ContextFieldRow)`${select} where name = ${name}`),
   list(db: Queryable, project?: string, includeRoot = false) {
-    const only = project === undefined ? sql.fragment``
-      : includeRoot ? sql.fragment`where project = ${project} or project is null` : sql.fragment`where project = ${project}`;
+    const only =
+      project === undefined
+        ? sql.fragment``
+        : includeRoot
+          ? sql.fragment`where project = ${project} or project is null`
+          : sql.fragment`where project = ${project}`;
     return db.any(sql.type(ContextFieldRow)`${select} ${only} order by sort_order, name`);
   },
-  exists: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.context_fields where name = ${name}`),
+  exists: (db: Queryable, name: string) =>
+    db.exists(sql.unsafe`select 1 from admin.context_fields where name = ${name}`),
   insert(db: WriteTx, field: ContextFieldWrite & { name: string; project: string | null }) {
     return db.query(sql.unsafe`insert into admin.context_fields (name, description, stickiness, sort_order, legal_values, project)
       values (${field.name}, ${field.description}, ${field.stickiness}, ${field.sortOrder}, ${sql.jsonb(field.legalValues)}, ${field.project})`);

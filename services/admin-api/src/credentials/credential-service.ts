@@ -27,7 +27,11 @@ function tokenPrincipal(row: ApiTokenRow): Principal {
  * An agent acts as its person within what the person consented to: reading alone for `mcp:read`. Its own token is
  * for the endpoint it was issued for; the MCP server's delegated credential for it has no such bound.
  */
-async function agentPrincipal(db: DatabasePool, row: AgentTokenRow, audience: string | undefined): Promise<Principal | null> {
+async function agentPrincipal(
+  db: DatabasePool,
+  row: AgentTokenRow,
+  audience: string | undefined,
+): Promise<Principal | null> {
   if (Date.parse(row.expiresAt) <= Date.now()) return null;
   const person = await resolveUserPrincipal(db, row.userId, 'agent', `agent:${row.id}`);
   if (!person || person.kind !== 'agent') return null;
@@ -57,7 +61,13 @@ function seenRecorder(flush: (ids: number[]) => Promise<unknown>, log: Logger) {
  * by their id in Redis. A user's permissions are resolved afresh on every check, so a change of role or a
  * deleted user takes effect at once.
  */
-export function createCredentialService(deps: { db: DatabasePool; log: Logger; sessions: SessionStore; delegations: AgentDelegations; agentAudience: string }) {
+export function createCredentialService(deps: {
+  db: DatabasePool;
+  log: Logger;
+  sessions: SessionStore;
+  delegations: AgentDelegations;
+  agentAudience: string;
+}) {
   const tokensSeen = seenRecorder((ids) => apiTokenReadModel.recordUse(deps.db, ids), deps.log);
   const patsSeen = seenRecorder((ids) => patReadModel.recordUse(deps.db, ids), deps.log);
   const agentsSeen = seenRecorder((ids) => agentTokenReadModel.recordUse(deps.db, ids), deps.log);

@@ -4,7 +4,12 @@ import { BUILT_IN_ROLES, type RolePermissions } from '../access/permission-catal
 import { principalStore } from './principal-store.ts';
 
 /** The name events record for a user: username, else email, else name. */
-export function displayName(user: { username: string | null; email: string | null; name: string | null; id: number }): string {
+export function displayName(user: {
+  username: string | null;
+  email: string | null;
+  name: string | null;
+  id: number;
+}): string {
   return user.username ?? user.email ?? user.name ?? `user-${user.id}`;
 }
 
@@ -33,7 +38,12 @@ async function rolePermissions(db: Queryable, roleIds: readonly number[]): Promi
  * Everything a user may do, resolved from their root role, their groups' root roles, and their project roles
  * (direct and through groups). Returns null for a user that no longer exists.
  */
-export async function resolveUserPrincipal(db: Queryable, userId: number, kind: Principal['kind'], key?: string): Promise<Principal | null> {
+export async function resolveUserPrincipal(
+  db: Queryable,
+  userId: number,
+  kind: Principal['kind'],
+  key?: string,
+): Promise<Principal | null> {
   const user = await principalStore.user(db, userId);
   if (!user) return null;
   // Read-only: reading alone, whatever project roles and groups say, and so through every token acting as them.
@@ -45,7 +55,8 @@ export async function resolveUserPrincipal(db: Queryable, userId: number, kind: 
   const projectPermissions: Record<string, string[]> = {};
   const environmentPermissions: Record<string, string[]> = {};
   const grantIn = (project: string, role: RolePermissions) => {
-    if (role.project.length > 0) projectPermissions[project] = [...new Set([...(projectPermissions[project] ?? []), ...role.project])];
+    if (role.project.length > 0)
+      projectPermissions[project] = [...new Set([...(projectPermissions[project] ?? []), ...role.project])];
     for (const { permission, environment } of role.environment) {
       const scope = `${project}:${environment}`;
       environmentPermissions[scope] = [...new Set([...(environmentPermissions[scope] ?? []), permission])];

@@ -12,7 +12,12 @@ const UserRow = z.object({
   readOnly: z.boolean(),
 });
 const Grant = z.object({ roleId: z.number(), project: z.string().nullable() });
-const StoredPermission = z.object({ roleId: z.number(), type: z.string(), permission: z.string(), environment: z.string().nullable() });
+const StoredPermission = z.object({
+  roleId: z.number(),
+  type: z.string(),
+  permission: z.string(),
+  environment: z.string().nullable(),
+});
 
 /** What a user's permissions are resolved from: the user, their groups' and project grants, custom roles' permissions. */
 export const principalStore = {

@@ -12,23 +12,33 @@ function dependencyView(row: { parent: string; enabled: boolean; variants: strin
  * parent of its own, and a child cannot also be a parent.
  */
 export const dependencyService = {
-  async add(change: Change, project: string, child: string, input: { feature: string; enabled?: boolean | undefined; variants?: string[] | undefined }) {
+  async add(
+    change: Change,
+    project: string,
+    child: string,
+    input: { feature: string; enabled?: boolean | undefined; variants?: string[] | undefined },
+  ) {
     const { tx } = change;
     await requireFeature(tx, project, child, { forWrite: true });
     // Unleash's answers: an impossible link is a refused operation (403), a parent of another project not found (404).
     if (input.feature === child) throw new OperationRefused('A flag cannot depend on itself');
     const parent = await findFeature(tx, input.feature);
     if (!parent || parent.archivedAt !== null) throw new OperationRefused(`No active flag ${input.feature} exists`);
-    if (parent.project !== project) throw new NotFoundError(`Cannot add the dependency: the parent and the child must both belong to project ${project}`);
+    if (parent.project !== project)
+      throw new NotFoundError(
+        `Cannot add the dependency: the parent and the child must both belong to project ${project}`,
+      );
     // One level only: Unleash refuses a chain with 403.
     if (await dependencyStore.isChild(tx, input.feature)) {
-      throw new OperationRefused(`Transitive dependency: ${input.feature} depends on another flag and cannot be a parent`);
+      throw new OperationRefused(
+        `Transitive dependency: ${input.feature} depends on another flag and cannot be a parent`,
+      );
     }
     if (await dependencyStore.isParent(tx, child)) {
       throw new OperationRefused(`Transitive dependency: other flags depend on ${child}, so it cannot depend on one`);
     }
     const enabled = input.enabled ?? true;
-    const variants = enabled ? input.variants ?? [] : [];
+    const variants = enabled ? (input.variants ?? []) : [];
     await dependencyStore.replace(tx, child, input.feature, enabled, variants);
     const data = dependencyView({ parent: input.feature, enabled, variants });
     change.emit({ type: 'feature-dependency-added', project, featureName: child, data });
@@ -37,12 +47,14 @@ export const dependencyService = {
 
   async remove(change: Change, project: string, child: string, parent: string) {
     await requireFeature(change.tx, project, child, { forWrite: true });
-    if (await dependencyStore.remove(change.tx, child, parent)) change.emit({ type: 'feature-dependency-removed', project, featureName: child, data: { feature: parent } });
+    if (await dependencyStore.remove(change.tx, child, parent))
+      change.emit({ type: 'feature-dependency-removed', project, featureName: child, data: { feature: parent } });
   },
 
   async removeAll(change: Change, project: string, child: string) {
     await requireFeature(change.tx, project, child, { forWrite: true });
-    if (await dependencyStore.remove(change.tx, child)) change.emit({ type: 'feature-dependencies-removed', project, featureName: child });
+    if (await dependencyStore.remove(change.tx, child))
+      change.emit({ type: 'feature-dependencies-removed', project, featureName: child });
   },
 
   async parents(db: Queryable, project: string, child: string) {
@@ -65,7 +77,8 @@ export const dependencyService = {
 
   /** A flag going to the archive depends on nothing any more, as in Unleash. */
   async detach(change: Change, project: string, name: string) {
-    if (await dependencyStore.remove(change.tx, name)) change.emit({ type: 'feature-dependencies-removed', project, featureName: name });
+    if (await dependencyStore.remove(change.tx, name))
+      change.emit({ type: 'feature-dependencies-removed', project, featureName: name });
   },
 
   /** Before archiving flags: which of them are parents of flags not being archived, and whether any link would go. */

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import type { WriteTx } from '../events/write-tx.ts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const DependencyRow = z.object({ child: z.string(), parent: z.string(), enabled: z.boolean(), variants: z.array(z.string()) });
+const DependencyRow = z.object({
+  child: z.string(),
+  parent: z.string(),
+  enabled: z.boolean(),
+  variants: z.array(z.string()),
+});
 const Name = z.object({ name: z.string() });
 
 /** Which flag depends on which (admin.dependencies): one level, a child has one parent. */
 export const dependencyStore = {
-  isChild: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.dependencies where child = ${name}`),
-  isParent: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.dependencies where parent = ${name}`),
+  isChild: (db: Queryable, name: string) =>
+    db.exists(sql.unsafe`select 1 from admin.dependencies where child = ${name}`),
+  isParent: (db: Queryable, name: string) =>
+    db.exists(sql.unsafe`select 1 from admin.dependencies where parent = ${name}`),
   async replace(db: WriteTx, child: string, parent: string, enabled: boolean, variants: string[]) {
     await db.query(sql.unsafe`delete from admin.dependencies where child = ${child}`);
     await db.query(sql.unsafe`insert into admin.dependencies (child, parent, enabled, variants)
@@ -21,7 +28,9 @@ export const dependencyStore = {
     return removed.rowCount > 0;
   },
   parentsOf(db: Queryable, child: string) {
-    return db.any(sql.type(DependencyRow)`select child, parent, enabled, variants from admin.dependencies where child = ${child}`);
+    return db.any(
+      sql.type(DependencyRow)`select child, parent, enabled, variants from admin.dependencies where child = ${child}`,
+    );
   },
   /** Every link touching the flags, as parent or as child. */
   linksOf(db: Queryable, names: readonly string[]) {
@@ -50,7 +59,9 @@ export const dependencyStore = {
   },
   /** Of the flags, those that are parents of active flags outside them. */
   parentsOfOthers(db: Queryable, names: readonly string[]) {
-    return db.anyFirst(sql.type(Name)`select distinct d.parent as name from admin.dependencies d join admin.features f on f.name = d.child
+    return db.anyFirst(sql.type(
+      Name,
+    )`select distinct d.parent as name from admin.dependencies d join admin.features f on f.name = d.child
       where d.parent = any(${sql.array(names, 'text')}) and not d.child = any(${sql.array(names, 'text')}) and f.archived_at is null order by 1`);
   },
   anyLink(db: Queryable, names: readonly string[]) {

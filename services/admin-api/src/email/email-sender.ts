@@ -22,28 +22,51 @@ export function retryDelay(attempts: number, baseMs: number): number | null {
  * mail sent twice carries the same Message-ID, which mail programs show once.
  */
 export function startEmailSender(deps: {
-  db: DatabasePool; settings: EmailSettings; log: Logger; metrics?: Metrics;
+  db: DatabasePool;
+  settings: EmailSettings;
+  log: Logger;
+  metrics?: Metrics;
   /** After a mail went out (a welcome mail sets its user's emailSent). */
   onSent?: (mail: ClaimedEmail) => Promise<void>;
 }) {
   const { db, settings, log } = deps;
-  const outcomes = deps.metrics?.counter('bunting_emails_total', 'E-mail sending attempts, by outcome (sent, retried, given-up)', ['outcome']);
+  const outcomes = deps.metrics?.counter(
+    'bunting_emails_total',
+    'E-mail sending attempts, by outcome (sent, retried, given-up)',
+    ['outcome'],
+  );
   const transport = createTransport({
-    host: settings.host, port: settings.port, secure: settings.secure,
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
     ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
-    connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000,
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 15_000,
   });
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 
   async function send(mail: ClaimedEmail) {
     try {
-      await transport.sendMail({ from: settings.sender, to: mail.recipient, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+      await transport.sendMail({
+        from: settings.sender,
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mail.messageId,
+      });
     } catch (error) {
       const retryIn = retryDelay(mail.attempts, settings.retryBaseMs);
-      await recordKeeping(db, (tx) => emailStore.failed(tx, mail.id, String((error as Error).message ?? error), retryIn));
+      await recordKeeping(db, (tx) =>
+        emailStore.failed(tx, mail.id, String((error as Error).message ?? error), retryIn),
+      );
       outcomes?.inc({ outcome: retryIn === null ? 'given-up' : 'retried' });
-      log.warn({ err: error, mail: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs: retryIn }, retryIn === null ? 'e-mail given up' : 'e-mail not sent; trying again later');
+      log.warn(
+        { err: error, mail: mail.id, kind: mail.kind, attempts: mail.attempts, retryInMs: retryIn },
+        retryIn === null ? 'e-mail given up' : 'e-mail not sent; trying again later',
+      );
       return;
     }
     await recordKeeping(db, (tx) => emailStore.sent(tx, mail.id));
@@ -59,7 +82,9 @@ export function startEmailSender(deps: {
   }
 
   const timer = setInterval(() => {
-    running = running.then(() => (stopped ? undefined : tick())).catch((error: unknown) => log.warn({ err: error }, 'could not read the e-mail outbox; trying again'));
+    running = running
+      .then(() => (stopped ? undefined : tick()))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not read the e-mail outbox; trying again'));
   }, settings.pollMs);
   timer.unref();
   return {

@@ -3,11 +3,25 @@ import type { WriteTx } from '../events/write-tx.ts';
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
 
-export type QueuedEmail = { kind: string; recipient: string; subject: string; text: string; html: string; userId: number | null };
+export type QueuedEmail = {
+  kind: string;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  userId: number | null;
+};
 
 const Claimed = z.object({
-  id: z.coerce.number(), kind: z.string(), recipient: z.string(), subject: z.string(), text: z.string(), html: z.string(),
-  userId: z.number().nullable(), messageId: z.string(), attempts: z.number(),
+  id: z.coerce.number(),
+  kind: z.string(),
+  recipient: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  userId: z.number().nullable(),
+  messageId: z.string(),
+  attempts: z.number(),
 });
 export type ClaimedEmail = z.infer<typeof Claimed>;
 
@@ -35,7 +49,9 @@ export const emailStore = {
   },
 
   async sent(db: WriteTx, id: number): Promise<void> {
-    await db.query(sql.unsafe`update admin.email_outbox set sent_at = now(), claimed_until = null, last_error = null where id = ${id}`);
+    await db.query(
+      sql.unsafe`update admin.email_outbox set sent_at = now(), claimed_until = null, last_error = null where id = ${id}`,
+    );
   },
 
   /** A failed attempt: tried again after `retryInMs`, or given up (`retryInMs` null). */

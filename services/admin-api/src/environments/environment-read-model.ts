@@ -7,6 +7,8 @@ export const environmentReadModel = {
   forProject: (db: Queryable, project: string) => environmentStore.listForProject(db, project),
   /** The names of the enabled environments, which a new project starts with. */
   async enabledNames(db: Queryable): Promise<string[]> {
-    return (await environmentStore.list(db)).filter((environment) => environment.enabled).map((environment) => environment.name);
+    return (await environmentStore.list(db))
+      .filter((environment) => environment.enabled)
+      .map((environment) => environment.name);
   },
 };

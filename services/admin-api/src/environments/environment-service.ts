@@ -45,7 +45,8 @@ export const environmentService = {
   },
 
   async validateName(db: Queryable, name: string) {
-    if (await environmentStore.exists(db, name)) throw new NameExistsError(`An environment with the name ${name} already exists`);
+    if (await environmentStore.exists(db, name))
+      throw new NameExistsError(`An environment with the name ${name} already exists`);
   },
 
   async update({ tx, emit }: Change, name: string, changes: { type?: string; sortOrder?: number; enabled?: boolean }) {
@@ -66,7 +67,8 @@ export const environmentService = {
 
   async delete({ tx, emit }: Change, name: string) {
     const before = await requireEnvironment(tx, name);
-    if (before.protected) throw ValidationError.field('name', `The environment ${name} is protected and cannot be deleted`);
+    if (before.protected)
+      throw ValidationError.field('name', `The environment ${name} is protected and cannot be deleted`);
     await environmentStore.delete(tx, name);
     emit({ type: 'environment-deleted', environment: name, preData: eventState(before) });
   },

@@ -13,8 +13,13 @@ export const EnvironmentRow = z.object({
   enabledToggleCount: z.number(),
 });
 export type EnvironmentRow = z.infer<typeof EnvironmentRow>;
-const ProjectEnvironmentRow = EnvironmentRow.pick({ name: true, type: true, enabled: true, protected: true, sortOrder: true })
-  .extend({ projectApiTokenCount: z.number(), projectEnabledToggleCount: z.number() });
+const ProjectEnvironmentRow = EnvironmentRow.pick({
+  name: true,
+  type: true,
+  enabled: true,
+  protected: true,
+  sortOrder: true,
+}).extend({ projectApiTokenCount: z.number(), projectEnabledToggleCount: z.number() });
 
 const select = sql.fragment`
   select e.name, e.type, e.enabled, e.protected, e.sort_order as "sortOrder",
@@ -47,7 +52,10 @@ export const environmentStore = {
     return db.exists(sql.unsafe`select 1 from admin.environments where name = ${name}`);
   },
   /** Whether it was new (two requests creating one environment at once: only one finds it new). */
-  async insert(db: WriteTx, environment: { name: string; type: string; enabled: boolean; sortOrder: number }): Promise<boolean> {
+  async insert(
+    db: WriteTx,
+    environment: { name: string; type: string; enabled: boolean; sortOrder: number },
+  ): Promise<boolean> {
     const inserted = await db.query(sql.unsafe`
       insert into admin.environments (name, type, enabled, sort_order)
       values (${environment.name}, ${environment.type}, ${environment.enabled}, ${environment.sortOrder})
@@ -67,7 +75,9 @@ export const environmentStore = {
       insert into admin.project_environments (project_id, environment) values (${project}, ${environment}) on conflict do nothing`);
   },
   removeFromProject(db: WriteTx, project: string, environment: string) {
-    return db.query(sql.unsafe`delete from admin.project_environments where project_id = ${project} and environment = ${environment}`);
+    return db.query(
+      sql.unsafe`delete from admin.project_environments where project_id = ${project} and environment = ${environment}`,
+    );
   },
   setDefaultStrategy(db: WriteTx, project: string, environment: string, strategy: unknown) {
     return db.query(sql.unsafe`

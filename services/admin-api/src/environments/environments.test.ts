@@ -34,7 +34,12 @@ describe('environments', () => {
   });
 
   it('honours enabled false and sortOrder, and accepts any non-empty type', async () => {
-    const reply = await stack.admin.post('/api/admin/environments', { name: 'qa', type: 'my-own-type', enabled: false, sortOrder: 7 });
+    const reply = await stack.admin.post('/api/admin/environments', {
+      name: 'qa',
+      type: 'my-own-type',
+      enabled: false,
+      sortOrder: 7,
+    });
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ name: 'qa', type: 'my-own-type', enabled: false, sortOrder: 7 });
   });
@@ -68,7 +73,10 @@ describe('environments', () => {
 
   it('updates, toggles, reorders and deletes, but never a protected environment', async () => {
     await stack.admin.post('/api/admin/environments', { name: 'temp', type: 'test' });
-    const updated = await stack.admin.put('/api/admin/environments/update/temp', { type: 'development', sortOrder: 42 });
+    const updated = await stack.admin.put('/api/admin/environments/update/temp', {
+      type: 'development',
+      sortOrder: 42,
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ type: 'development', sortOrder: 42 });
     expect((await stack.admin.post('/api/admin/environments/temp/off')).status).toBe(204);
@@ -83,38 +91,63 @@ describe('environments', () => {
   });
 
   it('clones an environment with its flags, strategies, variants and segment links, evaluated alike', async () => {
-    const segment = await stack.admin.post('/api/admin/segments', { name: 'clone-beta', constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+    const segment = await stack.admin.post('/api/admin/segments', {
+      name: 'clone-beta',
+      constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }],
+    });
     const base = '/api/admin/projects/default/features';
     await stack.admin.post(base, { name: 'cloned-flag' });
     await stack.admin.post(`${base}/cloned-flag/environments/development/strategies`, {
-      name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'cloned-flag' }, segments: [segment.body.id],
+      name: 'flexibleRollout',
+      parameters: { rollout: '100', stickiness: 'default', groupId: 'cloned-flag' },
+      segments: [segment.body.id],
       variants: [{ name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' }],
     });
     await stack.admin.post(`${base}/cloned-flag/environments/development/on`);
 
-    const cloned = await stack.admin.post('/api/admin/environments/development/clone', { name: 'staging', type: 'test' });
+    const cloned = await stack.admin.post('/api/admin/environments/development/clone', {
+      name: 'staging',
+      type: 'test',
+    });
     expect(cloned.status).toBe(201);
     expect(cloned.body).toMatchObject({ name: 'staging', type: 'test' });
     const feature = (await stack.admin.get(`${base}/cloned-flag`)).body;
     const staging = feature.environments.find((environment: { name: string }) => environment.name === 'staging');
-    const development = feature.environments.find((environment: { name: string }) => environment.name === 'development');
+    const development = feature.environments.find(
+      (environment: { name: string }) => environment.name === 'development',
+    );
     expect(staging.enabled).toBe(true);
     expect(staging.strategies).toHaveLength(1);
     expect(staging.strategies[0].id).not.toBe(development.strategies[0].id);
-    expect(staging.strategies[0]).toMatchObject({ name: 'flexibleRollout', segments: [segment.body.id], variants: [{ name: 'blue' }] });
+    expect(staging.strategies[0]).toMatchObject({
+      name: 'flexibleRollout',
+      segments: [segment.body.id],
+      variants: [{ name: 'blue' }],
+    });
 
-    const token = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'staging-fe', type: 'frontend', environment: 'staging' });
+    const token = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'staging-fe',
+      type: 'frontend',
+      environment: 'staging',
+    });
     const frontend = httpClient(stack.url, { authorization: token.body.secret });
     const inSegment = await eventually(async () => {
-      const toggles = (await frontend.get('/api/frontend?userId=u1')).body.toggles as { name: string; variant: { name: string } }[];
+      const toggles = (await frontend.get('/api/frontend?userId=u1')).body.toggles as {
+        name: string;
+        variant: { name: string };
+      }[];
       return toggles.find((toggle) => toggle.name === 'cloned-flag');
     });
     expect(inSegment.variant.name).toBe('blue');
     const outside = (await frontend.get('/api/frontend?userId=u2')).body.toggles as { name: string }[];
     expect(outside.map((toggle) => toggle.name)).not.toContain('cloned-flag');
 
-    expect((await stack.admin.post('/api/admin/environments/development/clone', { name: 'staging', type: 'test' })).status).toBe(409);
-    expect((await stack.admin.post('/api/admin/environments/nowhere/clone', { name: 'elsewhere', type: 'test' })).status).toBe(404);
+    expect(
+      (await stack.admin.post('/api/admin/environments/development/clone', { name: 'staging', type: 'test' })).status,
+    ).toBe(409);
+    expect(
+      (await stack.admin.post('/api/admin/environments/nowhere/clone', { name: 'elsewhere', type: 'test' })).status,
+    ).toBe(404);
     expect((await stack.admin.get('/api/admin/environments/elsewhere')).status).toBe(404);
   });
 });

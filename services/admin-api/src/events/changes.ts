@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
-import { actorOf, eventMessages, type DatabasePool, type DatabaseTransactionConnection, type Messaging, type Outbox, type OutboxMessage } from '@bunting/platform';
+import {
+  actorOf,
+  eventMessages,
+  type DatabasePool,
+  type DatabaseTransactionConnection,
+  type Messaging,
+  type Outbox,
+  type OutboxMessage,
+} from '@bunting/platform';
 import { eventTagStore } from './event-tag-store.ts';
 import type { WriteTx } from './write-tx.ts';
 
@@ -42,7 +50,10 @@ export type ChangeGate = {
   /** What the gate must know from before the work ran (settings the work itself may remove). */
   before: (tx: DatabaseTransactionConnection) => Promise<unknown>;
   /** Throws when the change touches an environment it may not; runs inside the transaction, before the events are written. */
-  check: (tx: DatabaseTransactionConnection, run: { runner: Runner; approved: readonly EnvironmentScope[]; drafts: readonly EventDraft[]; before: unknown }) => Promise<void>;
+  check: (
+    tx: DatabaseTransactionConnection,
+    run: { runner: Runner; approved: readonly EnvironmentScope[]; drafts: readonly EventDraft[]; before: unknown },
+  ) => Promise<void>;
 };
 
 /**
@@ -89,7 +100,12 @@ export function createChanges(deps: {
         const drafts: EventDraft[] = [];
         const approved: EnvironmentScope[] = [];
         const before = await deps.gate.before(tx);
-        const change: Change = { tx: tx as WriteTx, actor, emit: (draft) => drafts.push(draft), approve: (scopes) => approved.push(...scopes) };
+        const change: Change = {
+          tx: tx as WriteTx,
+          actor,
+          emit: (draft) => drafts.push(draft),
+          approve: (scopes) => approved.push(...scopes),
+        };
         const result = await work(change);
         let seen = 0;
         for (let round = 0; round < MAX_REACTION_ROUNDS && seen < drafts.length; round += 1) {
@@ -134,9 +150,8 @@ async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts:
     featureName: draft.featureName ?? null,
     data: draft.data ?? null,
     preData: draft.preData ?? null,
-    tags: draft.tags ?? (draft.featureName ? tagsByFeature.get(draft.featureName) ?? [] : []),
+    tags: draft.tags ?? (draft.featureName ? (tagsByFeature.get(draft.featureName) ?? []) : []),
     groupId,
     ...(actor.createdVia ? { createdVia: actor.createdVia } : {}),
   }));
 }
-

@@ -5,7 +5,8 @@ const FeatureTagRow = z.object({ featureName: z.string(), type: z.string(), valu
 
 /** The tags events of a flag carry, read in the change's own transaction. */
 export const eventTagStore = {
-  forFeatures: (db: Queryable, featureNames: readonly string[]) => db.any(sql.type(FeatureTagRow)`
+  forFeatures: (db: Queryable, featureNames: readonly string[]) =>
+    db.any(sql.type(FeatureTagRow)`
     select feature_name as "featureName", tag_type as type, tag_value as value from admin.feature_tags
     where feature_name = any(${sql.array(featureNames, 'text')}) order by created_at, tag_type, tag_value`),
 };

@@ -13,10 +13,22 @@ export function favoriteRoutes(app: HttpServer, { changes }: Pick<AdminDeps, 'ch
     ['post', true, 'Mark a flag as a favourite of the caller'],
     ['delete', false, 'Unmark a flag as a favourite of the caller'],
   ] as const) {
-    app[method]('/api/admin/projects/:projectId/features/:featureName/favorites', { schema: { summary, params: FeatureParams, response: { 200: NoContent } } }, async (request, reply) => {
-      const principal = allowRead(request, { project: request.params.projectId });
-      await changes.run(principal, (change) => featureFavoriteService.set(change, principal.key, request.params.projectId, request.params.featureName, favorite));
-      return reply.code(200).send();
-    });
+    app[method](
+      '/api/admin/projects/:projectId/features/:featureName/favorites',
+      { schema: { summary, params: FeatureParams, response: { 200: NoContent } } },
+      async (request, reply) => {
+        const principal = allowRead(request, { project: request.params.projectId });
+        await changes.run(principal, (change) =>
+          featureFavoriteService.set(
+            change,
+            principal.key,
+            request.params.projectId,
+            request.params.featureName,
+            favorite,
+          ),
+        );
+        return reply.code(200).send();
+      },
+    );
   }
 }

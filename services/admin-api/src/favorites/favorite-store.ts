@@ -9,7 +9,9 @@ export const favoriteStore = {
     const changed = favorite
       ? await db.query(sql.unsafe`insert into admin.favorite_features (principal, feature_name) values (${principalKey}, ${featureName})
           on conflict do nothing`)
-      : await db.query(sql.unsafe`delete from admin.favorite_features where principal = ${principalKey} and feature_name = ${featureName}`);
+      : await db.query(
+          sql.unsafe`delete from admin.favorite_features where principal = ${principalKey} and feature_name = ${featureName}`,
+        );
     return changed.rowCount > 0;
   },
   favoritesAmong(db: Queryable, principalKey: string, featureNames: readonly string[]) {

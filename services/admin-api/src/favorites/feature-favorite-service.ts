@@ -7,7 +7,12 @@ export const featureFavoriteService = {
   async set({ tx, emit }: Change, principalKey: string, project: string, featureName: string, favorite: boolean) {
     await requireFeature(tx, project, featureName, { allowArchived: true });
     if (await favoriteStore.set(tx, principalKey, featureName, favorite)) {
-      emit({ type: favorite ? 'feature-favorited' : 'feature-unfavorited', project, featureName, data: { feature: featureName } });
+      emit({
+        type: favorite ? 'feature-favorited' : 'feature-unfavorited',
+        project,
+        featureName,
+        data: { feature: featureName },
+      });
     }
   },
 

@@ -6,7 +6,8 @@ export const featureLinkReadModel = {
   async forFeatures(db: Queryable, names: readonly string[]): Promise<Map<string, FeatureLinkRow[]>> {
     const byFeature = new Map<string, FeatureLinkRow[]>();
     if (names.length === 0) return byFeature;
-    for (const link of await featureLinkStore.forFeatures(db, names)) byFeature.set(link.feature, [...(byFeature.get(link.feature) ?? []), link]);
+    for (const link of await featureLinkStore.forFeatures(db, names))
+      byFeature.set(link.feature, [...(byFeature.get(link.feature) ?? []), link]);
     return byFeature;
   },
 };

@@ -29,36 +29,59 @@ async function requireLink(db: Queryable, feature: string, id: string): Promise<
  */
 export const featureLinkService = {
   async add(change: Change, feature: FeatureRow, input: FeatureLinkInput): Promise<FeatureLinkRow> {
-    const before = [...await featureLinkStore.forFeatures(change.tx, [feature.name])];
+    const before = [...(await featureLinkStore.forFeatures(change.tx, [feature.name]))];
     if (before.length >= MAX_LINKS) throw ValidationError.field('url', `a flag holds at most ${MAX_LINKS} links`);
-    const link = { id: randomUUID(), feature: feature.name, url: address(input.url), title: input.title?.trim() || null };
+    const link = {
+      id: randomUUID(),
+      feature: feature.name,
+      url: address(input.url),
+      title: input.title?.trim() || null,
+    };
     await featureLinkStore.insert(change.tx, link);
     emitLinks(change, feature, before, [...before, link]);
     return link;
   },
 
   async update(change: Change, feature: FeatureRow, id: string, input: FeatureLinkInput): Promise<FeatureLinkRow> {
-    const before = [...await featureLinkStore.forFeatures(change.tx, [feature.name])];
+    const before = [...(await featureLinkStore.forFeatures(change.tx, [feature.name]))];
     const current = await requireLink(change.tx, feature.name, id);
     const link = { ...current, url: address(input.url), title: input.title?.trim() || null };
     if (link.url === current.url && link.title === current.title) return current;
     await featureLinkStore.update(change.tx, link);
-    emitLinks(change, feature, before, before.map((item) => (item.id === id ? link : item)));
+    emitLinks(
+      change,
+      feature,
+      before,
+      before.map((item) => (item.id === id ? link : item)),
+    );
     return link;
   },
 
   async remove(change: Change, feature: FeatureRow, id: string): Promise<void> {
-    const before = [...await featureLinkStore.forFeatures(change.tx, [feature.name])];
+    const before = [...(await featureLinkStore.forFeatures(change.tx, [feature.name]))];
     await requireLink(change.tx, feature.name, id);
     await featureLinkStore.delete(change.tx, feature.name, id);
-    emitLinks(change, feature, before, before.filter((item) => item.id !== id));
+    emitLinks(
+      change,
+      feature,
+      before,
+      before.filter((item) => item.id !== id),
+    );
   },
 };
 
-function emitLinks(change: Change, feature: FeatureRow, before: readonly FeatureLinkRow[], after: readonly FeatureLinkRow[]) {
+function emitLinks(
+  change: Change,
+  feature: FeatureRow,
+  before: readonly FeatureLinkRow[],
+  after: readonly FeatureLinkRow[],
+) {
   const shown = (links: readonly FeatureLinkRow[]) => links.map(({ id, url, title }) => ({ id, url, title }));
   change.emit({
-    type: 'feature-metadata-updated', project: feature.project, featureName: feature.name,
-    data: { name: feature.name, links: shown(after) }, preData: { name: feature.name, links: shown(before) },
+    type: 'feature-metadata-updated',
+    project: feature.project,
+    featureName: feature.name,
+    data: { name: feature.name, links: shown(after) },
+    preData: { name: feature.name, links: shown(before) },
   });
 }

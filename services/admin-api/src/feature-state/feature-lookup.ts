@@ -24,7 +24,11 @@ export async function requireFeature(
 }
 
 /** A feature by name alone, for the routes Unleash keeps outside projects. */
-export async function requireFeatureByName(db: Queryable, name: string, options: { forWrite?: boolean } = {}): Promise<FeatureRow> {
+export async function requireFeatureByName(
+  db: Queryable,
+  name: string,
+  options: { forWrite?: boolean } = {},
+): Promise<FeatureRow> {
   const feature = options.forWrite ? await featureStore.lock(db, name) : await featureStore.get(db, name);
   if (!feature) throw new NotFoundError(`Could not find feature flag ${name}`);
   return feature;

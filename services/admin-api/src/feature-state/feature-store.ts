@@ -56,18 +56,39 @@ export const featureStore = {
       and ${archived ? sql.fragment`archived_at is not null` : sql.fragment`archived_at is null`} order by created_at, name`);
   },
   listActive(db: Queryable) {
-    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where archived_at is null order by created_at, name`);
+    return db.any(
+      sql.type(FeatureRow)`select ${columns} from admin.features where archived_at is null order by created_at, name`,
+    );
   },
   listArchived(db: Queryable) {
-    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where archived_at is not null order by archived_at desc`);
+    return db.any(
+      sql.type(
+        FeatureRow,
+      )`select ${columns} from admin.features where archived_at is not null order by archived_at desc`,
+    );
   },
   listByNames(db: Queryable, names: readonly string[]) {
-    return db.any(sql.type(FeatureRow)`select ${columns} from admin.features where name = any(${sql.array(names, 'text')}) order by created_at, name`);
+    return db.any(
+      sql.type(
+        FeatureRow,
+      )`select ${columns} from admin.features where name = any(${sql.array(names, 'text')}) order by created_at, name`,
+    );
   },
   exists(db: Queryable, name: string) {
     return db.exists(sql.unsafe`select 1 from admin.features where name = ${name}`);
   },
-  insert(db: WriteTx, feature: { name: string; project: string; description: string | null; type: string; impressionData: boolean; createdByUserId: number | null; createdByName: string }) {
+  insert(
+    db: WriteTx,
+    feature: {
+      name: string;
+      project: string;
+      description: string | null;
+      type: string;
+      impressionData: boolean;
+      createdByUserId: number | null;
+      createdByName: string;
+    },
+  ) {
     return db.one(sql.type(FeatureRow)`
       with inserted as (
         insert into admin.features (name, project_id, description, type, impression_data, created_by_user_id, created_by_name)
@@ -79,7 +100,11 @@ export const featureStore = {
       )
       select ${columns} from inserted`);
   },
-  update(db: WriteTx, name: string, changes: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
+  update(
+    db: WriteTx,
+    name: string,
+    changes: { description: string | null; type: string; impressionData: boolean; stale: boolean },
+  ) {
     return db.one(sql.type(FeatureRow)`
       update admin.features set description = ${changes.description}, type = ${changes.type},
         impression_data = ${changes.impressionData}, stale = ${changes.stale}
@@ -90,7 +115,12 @@ export const featureStore = {
       update admin.features set archived_at = ${archived ? sql.fragment`now()` : null} where name = ${name} returning ${columns}`);
   },
   /** Moves a flag to a stage it is not in, and records the step in its lifecycle history. */
-  async setLifecycle(db: WriteTx, name: string, stage: string, status: { status: string; statusValue: string | null } | null = null) {
+  async setLifecycle(
+    db: WriteTx,
+    name: string,
+    stage: string,
+    status: { status: string; statusValue: string | null } | null = null,
+  ) {
     const moved = await db.query(sql.unsafe`
       update admin.features set lifecycle_stage = ${stage}, lifecycle_entered_at = now()
       where name = ${name} and lifecycle_stage <> ${stage}`);
@@ -112,7 +142,9 @@ export const featureStore = {
   },
   /** Flags no longer potentially stale (marked stale, or their type's lifetime grew) lose the mark. */
   unmarkPotentiallyStale(db: WriteTx) {
-    return db.query(sql.unsafe`update admin.features f set potentially_stale = false where f.potentially_stale and not ${potentiallyStale}`);
+    return db.query(
+      sql.unsafe`update admin.features f set potentially_stale = false where f.potentially_stale and not ${potentiallyStale}`,
+    );
   },
   /** Who created the project's flags (every project's without one), for filtering by creator. */
   creators(db: Queryable, project?: string, limit = 10_000) {
@@ -141,9 +173,15 @@ export const featureStore = {
     const rows = await db.any(sql.type(z.object({ id: z.number(), name: z.string(), total: z.number() }))`
       select id, name, count(*) over ()::int as total from (${creators}) creators ${matching}
       order by name, id limit ${page.limit} offset ${page.offset}`);
-    const total = rows[0]?.total ?? (page.offset > 0
-      ? await db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from (${creators}) creators ${matching}`)
-      : 0);
+    const total =
+      rows[0]?.total ??
+      (page.offset > 0
+        ? await db.oneFirst(
+            sql.type(
+              z.object({ count: z.number() }),
+            )`select count(*)::int as count from (${creators}) creators ${matching}`,
+          )
+        : 0);
     return { flagCreators: rows.map(({ id, name }) => ({ id, name })), total };
   },
   /** Locks the feature row so concurrent changes to one feature apply one after another. */
@@ -183,7 +221,9 @@ export const featureEnvironmentStore = {
       on conflict (feature_name, environment) do update set variants = excluded.variants`);
   },
   disableAll(db: WriteTx, featureName: string) {
-    return db.query(sql.unsafe`update admin.feature_environments set enabled = false where feature_name = ${featureName}`);
+    return db.query(
+      sql.unsafe`update admin.feature_environments set enabled = false where feature_name = ${featureName}`,
+    );
   },
   /** Marks the flags seen at a time; the later of the stored and the new time wins. Unknown flags are skipped. */
   markSeen(db: WriteTx, environment: string, names: readonly string[], seenAt: string) {
@@ -197,7 +237,10 @@ export const featureEnvironmentStore = {
   },
   /** Every flag's state in one environment copied into another (of the given projects, or all). */
   copyEnvironment(db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) {
-    const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
+    const projectFilter =
+      projects && projects.length > 0
+        ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})`
+        : sql.fragment``;
     return db.query(sql.unsafe`
       insert into admin.feature_environments (feature_name, environment, enabled, variants)
       select fe.feature_name, ${target}, fe.enabled, fe.variants from admin.feature_environments fe

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { sql, type Queryable } from '@bunting/platform';
 
-const Stage = z.object({ stage: z.string(), status: z.string().nullable(), statusValue: z.string().nullable(), enteredStageAt: z.string() });
+const Stage = z.object({
+  stage: z.string(),
+  status: z.string().nullable(),
+  statusValue: z.string().nullable(),
+  enteredStageAt: z.string(),
+});
 
 /** Each flag's lifecycle history (admin.feature_lifecycle_stages) and what decides its stage. */
 export const lifecycleStore = {

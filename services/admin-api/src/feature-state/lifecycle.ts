@@ -14,7 +14,11 @@ export async function refreshLifecycle(db: WriteTx, feature: FeatureRow): Promis
     return;
   }
   if (feature.lifecycleStage === 'completed') return;
-  await featureStore.setLifecycle(db, feature.name, nextStage(feature.lifecycleStage, await lifecycleStore.enabledEnvironmentTypes(db, feature.name)));
+  await featureStore.setLifecycle(
+    db,
+    feature.name,
+    nextStage(feature.lifecycleStage, await lifecycleStore.enabledEnvironmentTypes(db, feature.name)),
+  );
 }
 
 const STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
@@ -27,10 +31,22 @@ export const lifecycleService = {
   },
 
   /** Marks a flag completed (kept or discarded, with the variant or value kept) and records feature-completed. */
-  async complete(change: Change, feature: FeatureRow, input: { status: 'kept' | 'discarded'; statusValue?: string | undefined }) {
+  async complete(
+    change: Change,
+    feature: FeatureRow,
+    input: { status: 'kept' | 'discarded'; statusValue?: string | undefined },
+  ) {
     if (feature.archivedAt !== null) throw ValidationError.field('featureName', 'an archived flag cannot be completed');
-    await featureStore.setLifecycle(change.tx, feature.name, 'completed', { status: input.status, statusValue: input.statusValue ?? null });
-    change.emit({ type: 'feature-completed', project: feature.project, featureName: feature.name, data: { status: input.status, statusValue: input.statusValue ?? null } });
+    await featureStore.setLifecycle(change.tx, feature.name, 'completed', {
+      status: input.status,
+      statusValue: input.statusValue ?? null,
+    });
+    change.emit({
+      type: 'feature-completed',
+      project: feature.project,
+      featureName: feature.name,
+      data: { status: input.status, statusValue: input.statusValue ?? null },
+    });
   },
 
   /** Takes a completed flag back to the stage its state gives, and records feature-uncompleted. */
@@ -46,7 +62,13 @@ export const lifecycleService = {
     const rows = await lifecycleStore.countByStage(db);
     const counts = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<(typeof STAGES)[number], number>;
     for (const row of rows) if (row.stage in counts) counts[row.stage as (typeof STAGES)[number]] = row.count;
-    return { initial: counts.initial, preLive: counts['pre-live'], live: counts.live, completed: counts.completed, archived: counts.archived };
+    return {
+      initial: counts.initial,
+      preLive: counts['pre-live'],
+      live: counts.live,
+      completed: counts.completed,
+      archived: counts.archived,
+    };
   },
 };
 

@@ -11,7 +11,8 @@ import { featureStore } from './feature-store.ts';
 export async function markPotentiallyStale(changes: Changes): Promise<number> {
   return changes.run({ system: SYSTEM_ACTOR }, async ({ tx, emit }) => {
     const marked = await featureStore.markPotentiallyStale(tx);
-    for (const flag of marked) emit({ type: 'feature-potentially-stale-on', project: flag.project, featureName: flag.name });
+    for (const flag of marked)
+      emit({ type: 'feature-potentially-stale-on', project: flag.project, featureName: flag.name });
     await featureStore.unmarkPotentiallyStale(tx);
     return marked.length;
   });
@@ -24,9 +25,12 @@ export function startPotentiallyStaleCheck(changes: Changes, log: Logger, interv
   let inFlight: Promise<void> | undefined;
   const run = () => {
     inFlight = markPotentiallyStale(changes)
-      .then((count) => {
-        if (count > 0) log.info({ count }, 'flags became potentially stale');
-      }, (error: unknown) => log.warn({ err: error }, 'potentially stale check failed; trying again later'))
+      .then(
+        (count) => {
+          if (count > 0) log.info({ count }, 'flags became potentially stale');
+        },
+        (error: unknown) => log.warn({ err: error }, 'potentially stale check failed; trying again later'),
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(run, intervalMs).unref();
       });

@@ -5,12 +5,14 @@ let stack: TestStack;
 const base = '/api/admin/projects/default/features';
 type StaleEvent = { featureName: string; createdBy: string; project: string };
 const staleEvents = async () =>
-  (await stack.admin.post('/api/admin/events/search', { type: 'feature-potentially-stale-on' })).body.events as StaleEvent[];
+  (await stack.admin.post('/api/admin/events/search', { type: 'feature-potentially-stale-on' })).body
+    .events as StaleEvent[];
 /** Waits until a check has marked `name`: every flag that check found is in the list returned. */
-const afterMarked = (name: string) => eventually(async () => {
-  const found = await staleEvents();
-  return found.some((event) => event.featureName === name) && found;
-});
+const afterMarked = (name: string) =>
+  eventually(async () => {
+    const found = await staleEvents();
+    return found.some((event) => event.featureName === name) && found;
+  });
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { POTENTIALLY_STALE_CHECK_MS: '150' } });
@@ -27,9 +29,14 @@ it('records feature-potentially-stale-on once when a flag outlives its type life
   await stack.admin.post(base, { name: 'first-marker', type: 'experiment' });
   expect((await afterMarked('first-marker')).map((event) => event.featureName)).toEqual(['first-marker']);
 
-  expect((await stack.admin.put('/api/admin/feature-types/operational/lifetime', { lifetimeDays: 0 })).status).toBe(200);
+  expect((await stack.admin.put('/api/admin/feature-types/operational/lifetime', { lifetimeDays: 0 })).status).toBe(
+    200,
+  );
   const events = await afterMarked('short-lived');
-  expect(events.find((event) => event.featureName === 'short-lived')).toMatchObject({ project: 'default', createdBy: 'unleash_system_user' });
+  expect(events.find((event) => event.featureName === 'short-lived')).toMatchObject({
+    project: 'default',
+    createdBy: 'unleash_system_user',
+  });
   // Later checks run (a second marker is found by one of them); none marks short-lived again.
   await stack.admin.post(base, { name: 'second-marker', type: 'experiment' });
   const later = await afterMarked('second-marker');

@@ -26,9 +26,15 @@ export const featureEnvironmentService = {
     const state = await environmentState.get(change.tx, featureName, environment);
     if ((state?.enabled ?? false) === enabled) return;
     // A release plan there brings its own strategies (its first milestone starts as the flag is switched on).
-    if (enabled && !(await releasePlanReadModel.hasPlan(change.tx, featureName, environment))) await strategyService.ensureEnabledStrategy(change, feature, environment);
+    if (enabled && !(await releasePlanReadModel.hasPlan(change.tx, featureName, environment)))
+      await strategyService.ensureEnabledStrategy(change, feature, environment);
     await environmentState.setEnabled(change.tx, featureName, environment, enabled);
-    change.emit({ type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled', project, featureName, environment });
+    change.emit({
+      type: enabled ? 'feature-environment-enabled' : 'feature-environment-disabled',
+      project,
+      featureName,
+      environment,
+    });
     await refreshLifecycle(change.tx, feature);
   },
 };

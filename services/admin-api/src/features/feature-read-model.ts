@@ -23,21 +23,28 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 /** Builds the admin view of features in a handful of queries, whatever their number. */
-export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[], principalKey: string | null): Promise<Feature[]> {
+export async function loadFeatureViews(
+  db: Queryable,
+  rows: readonly FeatureRow[],
+  principalKey: string | null,
+): Promise<Feature[]> {
   if (rows.length === 0) return [];
   const names = rows.map((row) => row.name);
   const projects = [...new Set(rows.map((row) => row.project))];
-  const [projectEnvironments, states, strategies, tags, dependencies, favorites, links, exposures, releases] = await Promise.all([
-    projectReadModel.environmentsOf(db, projects),
-    environmentState.listFor(db, names),
-    strategyReadModel.listForFeatures(db, names),
-    tagReadModel.forFeatures(db, names),
-    dependencyReadModel.linksOf(db, names),
-    principalKey ? featureFavoriteService.favoritesAmong(db, principalKey, names) : Promise.resolve([] as readonly string[]),
-    featureLinkReadModel.forFeatures(db, names),
-    exposureReadModel.lastHour(db, names),
-    releasePlanReadModel.forFeatures(db, names),
-  ]);
+  const [projectEnvironments, states, strategies, tags, dependencies, favorites, links, exposures, releases] =
+    await Promise.all([
+      projectReadModel.environmentsOf(db, projects),
+      environmentState.listFor(db, names),
+      strategyReadModel.listForFeatures(db, names),
+      tagReadModel.forFeatures(db, names),
+      dependencyReadModel.linksOf(db, names),
+      principalKey
+        ? featureFavoriteService.favoritesAmong(db, principalKey, names)
+        : Promise.resolve([] as readonly string[]),
+      featureLinkReadModel.forFeatures(db, names),
+      exposureReadModel.lastHour(db, names),
+      releasePlanReadModel.forFeatures(db, names),
+    ]);
   const environmentsByProject = groupBy(projectEnvironments, (row) => row.project);
   const stateByKey = new Map(states.map((state) => [`${state.featureName}\u0000${state.environment}`, state]));
   const strategiesByKey = groupBy(strategies, (row) => `${row.featureName}\u0000${row.environment}`);
@@ -74,7 +81,12 @@ export async function loadFeatureViews(db: Queryable, rows: readonly FeatureRow[
       };
     });
     const production = environments.find((environment) => environment.type === 'production');
-    const lastSeen = environments.map((environment) => environment.lastSeenAt).filter((value) => value !== null).sort().at(-1) ?? null;
+    const lastSeen =
+      environments
+        .map((environment) => environment.lastSeenAt)
+        .filter((value) => value !== null)
+        .sort()
+        .at(-1) ?? null;
     return {
       name: row.name,
       type: row.type,

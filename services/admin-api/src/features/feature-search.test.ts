@@ -11,7 +11,11 @@ beforeAll(async () => {
   await admin.post('/api/admin/projects', { id: 'web', name: 'Web' });
   await admin.post('/api/admin/tag-types', { name: 'team' });
   const segment = await admin.post('/api/admin/segments', { name: 'beta', constraints: [] });
-  await admin.post('/api/admin/projects/default/features', { name: 'checkout-v2', description: 'new checkout', type: 'release' });
+  await admin.post('/api/admin/projects/default/features', {
+    name: 'checkout-v2',
+    description: 'new checkout',
+    type: 'release',
+  });
   await admin.post('/api/admin/projects/default/features', { name: 'kill-payments', type: 'kill-switch' });
   await admin.post('/api/admin/projects/web/features', { name: 'dark-mode', type: 'experiment' });
   await admin.post('/api/admin/projects/web/features', { name: 'old-banner', type: 'release' });
@@ -19,7 +23,10 @@ beforeAll(async () => {
   await admin.post('/api/admin/features/checkout-v2/tags', { type: 'team', value: 'payments' });
   await admin.post('/api/admin/features/kill-payments/tags', { type: 'team', value: 'payments' });
   await admin.post('/api/admin/features/kill-payments/tags', { type: 'simple', value: 'critical' });
-  await admin.post('/api/admin/projects/web/features/dark-mode/environments/production/strategies', { name: 'default', segments: [segment.body.id] });
+  await admin.post('/api/admin/projects/web/features/dark-mode/environments/production/strategies', {
+    name: 'default',
+    segments: [segment.body.id],
+  });
   await admin.post('/api/admin/projects/web/features/dark-mode/environments/production/on');
   await admin.post('/api/admin/projects/default/features', { name: 'retired' });
   await admin.delete('/api/admin/projects/default/features/retired');
@@ -38,7 +45,10 @@ it('finds flags by text in name, description, tags and segments', async () => {
 it('filters with Unleash operators, sorts and pages', async () => {
   expect(names(await search('project=IS:web&sortBy=name'))).toEqual(['dark-mode', 'old-banner']);
   expect(names(await search('project=IS_NOT:web&sortBy=name'))).toEqual(['checkout-v2', 'kill-payments']);
-  expect(names(await search('type=IS_ANY_OF:kill-switch,experiment&sortBy=name'))).toEqual(['dark-mode', 'kill-payments']);
+  expect(names(await search('type=IS_ANY_OF:kill-switch,experiment&sortBy=name'))).toEqual([
+    'dark-mode',
+    'kill-payments',
+  ]);
   expect(names(await search('state=IS:stale'))).toEqual(['old-banner']);
   expect(names(await search('tag=INCLUDE_ALL_OF:team:payments,simple:critical'))).toEqual(['kill-payments']);
   expect(names(await search('tag=DO_NOT_INCLUDE:team:payments&sortBy=name'))).toEqual(['dark-mode', 'old-banner']);
@@ -57,15 +67,34 @@ it('filters with Unleash operators, sorts and pages', async () => {
 it('answers each flag in the reference shape', async () => {
   const [darkMode] = (await search('query=dark-mode')).features;
   expect(darkMode).toMatchObject({
-    name: 'dark-mode', type: 'experiment', project: 'web', stale: false, favorite: true, impressionData: false,
-    dependencyType: null, segments: ['beta'], tags: [], lifecycle: { stage: 'live' },
+    name: 'dark-mode',
+    type: 'experiment',
+    project: 'web',
+    stale: false,
+    favorite: true,
+    impressionData: false,
+    dependencyType: null,
+    segments: ['beta'],
+    tags: [],
+    lifecycle: { stage: 'live' },
   });
-  expect(darkMode.environments.find((e: { name: string }) => e.name === 'production')).toMatchObject({ name: 'production', type: 'production', enabled: true, hasStrategies: true });
+  expect(darkMode.environments.find((e: { name: string }) => e.name === 'production')).toMatchObject({
+    name: 'production',
+    type: 'production',
+    enabled: true,
+    hasStrategies: true,
+  });
   expect(darkMode.environments[0].strategies).toBeUndefined();
 });
 
 it('refuses filters it cannot read', async () => {
-  for (const query of ['project=web', 'tag=HAS:team:payments', 'createdAt=IS_AFTER:2020-01-01', 'limit=0', 'sortOrder=up']) {
+  for (const query of [
+    'project=web',
+    'tag=HAS:team:payments',
+    'createdAt=IS_AFTER:2020-01-01',
+    'limit=0',
+    'sortOrder=up',
+  ]) {
     const reply = await stack.admin.get(`/api/admin/search/features?${query}`);
     expect(reply.status, query).toBe(400);
     expect(reply.body.name).toBe('ValidationError');

@@ -12,7 +12,10 @@ import { loadFeatureViews } from './feature-read-model.ts';
 const { listOperator, includeOperator, dateOperator } = FEATURE_SEARCH_OPERATORS;
 
 function values(text: string): string[] {
-  return text.split(',').map((value) => value.trim()).filter((value) => value.length > 0);
+  return text
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
 }
 
 /** A list filter as a test on one value: IS and IS_ANY_OF keep members, IS_NOT and IS_NONE_OF keep the rest. */
@@ -51,16 +54,28 @@ function dateTest(filter: string | undefined): ((value: string | null) => boolea
 }
 
 /** What a flag is sorted and filtered by beyond its own row, loaded only when a filter or the sort needs it. */
-type Extras = { tags: Set<string>; segments: Set<string>; favorite: boolean; lastSeenAt: string | null; enabled: Map<string, boolean> };
+type Extras = {
+  tags: Set<string>;
+  segments: Set<string>;
+  favorite: boolean;
+  lastSeenAt: string | null;
+  enabled: Map<string, boolean>;
+};
 
 function sortValue(row: FeatureRow, extras: Extras, sortBy: string): string | number | boolean {
   switch (sortBy) {
-    case 'type': return row.type;
-    case 'createdAt': return row.createdAt;
-    case 'lastSeenAt': return extras.lastSeenAt ?? '';
-    case 'project': return row.project;
-    case 'stale': return row.stale;
-    default: return row.name;
+    case 'type':
+      return row.type;
+    case 'createdAt':
+      return row.createdAt;
+    case 'lastSeenAt':
+      return extras.lastSeenAt ?? '';
+    case 'project':
+      return row.project;
+    case 'stale':
+      return row.stale;
+    default:
+      return row.name;
   }
 }
 
@@ -76,12 +91,19 @@ function singleProject(filter: string | undefined): string | null {
  * filter or the sort asks for them; the full view is built for the page alone (a project of 5,000 flags answers
  * in tens of milliseconds).
  */
-export async function searchFeatures(db: Queryable, principalKey: string, query: FeatureSearchQuery): Promise<FeatureSearchResult> {
+export async function searchFeatures(
+  db: Queryable,
+  principalKey: string,
+  query: FeatureSearchQuery,
+): Promise<FeatureSearchResult> {
   const archived = query.archived === 'IS:true';
   const onlyProject = singleProject(query.project);
-  const rows = onlyProject !== null
-    ? await featureRows.listByProject(db, onlyProject, archived)
-    : archived ? await featureRows.listArchived(db) : await featureRows.listActive(db);
+  const rows =
+    onlyProject !== null
+      ? await featureRows.listByProject(db, onlyProject, archived)
+      : archived
+        ? await featureRows.listArchived(db)
+        : await featureRows.listActive(db);
 
   const terms = values((query.query ?? '').toLowerCase());
   const project = listTest(query.project);
@@ -94,13 +116,20 @@ export async function searchFeatures(db: Queryable, principalKey: string, query:
   const createdAt = dateTest(query.createdAt);
   const lastSeenAt = dateTest(query.lastSeenAt);
   const favorite = query.favorite ? new Set(values(query.favorite.split(':')[1]!)) : null;
-  const statuses = (Array.isArray(query.status) ? query.status : query.status ? [query.status] : []).map((entry) => entry.split(':'));
+  const statuses = (Array.isArray(query.status) ? query.status : query.status ? [query.status] : []).map((entry) =>
+    entry.split(':'),
+  );
   const sortBy = query.sortBy ?? 'createdAt';
 
-  const candidates = rows.filter((row) =>
-    (!project || project(row.project)) && (!type || type(row.type)) && (!state || state(row.stale ? 'stale' : 'active'))
-    && (!lifecycle || lifecycle(row.lifecycleStage)) && (!createdBy || createdBy(String(row.createdByUserId ?? '')))
-    && (!createdAt || createdAt(row.createdAt)));
+  const candidates = rows.filter(
+    (row) =>
+      (!project || project(row.project)) &&
+      (!type || type(row.type)) &&
+      (!state || state(row.stale ? 'stale' : 'active')) &&
+      (!lifecycle || lifecycle(row.lifecycleStage)) &&
+      (!createdBy || createdBy(String(row.createdByUserId ?? ''))) &&
+      (!createdAt || createdAt(row.createdAt)),
+  );
   const names = candidates.map((row) => row.name);
 
   const needsTags = terms.length > 0 || tag !== null;
@@ -110,17 +139,33 @@ export async function searchFeatures(db: Queryable, principalKey: string, query:
     needsTags && names.length > 0 ? tagReadModel.forFeatures(db, names) : Promise.resolve([]),
     segmentReadModel.namesByFeature(db),
     needsStates && names.length > 0 ? environmentState.listFor(db, names) : Promise.resolve([]),
-    needsFavorites && names.length > 0 ? featureFavoriteService.favoritesAmong(db, principalKey, names) : Promise.resolve([] as readonly string[]),
-    statuses.length > 0 ? projectReadModel.environmentsOf(db, [...new Set(candidates.map((row) => row.project))]) : Promise.resolve([]),
+    needsFavorites && names.length > 0
+      ? featureFavoriteService.favoritesAmong(db, principalKey, names)
+      : Promise.resolve([] as readonly string[]),
+    statuses.length > 0
+      ? projectReadModel.environmentsOf(db, [...new Set(candidates.map((row) => row.project))])
+      : Promise.resolve([]),
   ]);
   const inProject = new Set(projectEnvironments.map((row) => `${row.project}\u0000${row.name}`));
-  const extras = new Map<string, Extras>(names.map((name) => [name, { tags: new Set(), segments: segmentsOf.get(name) ?? new Set(), favorite: false, lastSeenAt: null, enabled: new Map() }]));
+  const extras = new Map<string, Extras>(
+    names.map((name) => [
+      name,
+      {
+        tags: new Set(),
+        segments: segmentsOf.get(name) ?? new Set(),
+        favorite: false,
+        lastSeenAt: null,
+        enabled: new Map(),
+      },
+    ]),
+  );
   for (const row of tags) extras.get(row.featureName)?.tags.add(`${row.type}:${row.value}`);
   for (const name of favorites) extras.get(name)!.favorite = true;
   for (const row of states) {
     const entry = extras.get(row.featureName)!;
     entry.enabled.set(row.environment, row.enabled);
-    if (row.lastSeenAt !== null && (entry.lastSeenAt === null || row.lastSeenAt > entry.lastSeenAt)) entry.lastSeenAt = row.lastSeenAt;
+    if (row.lastSeenAt !== null && (entry.lastSeenAt === null || row.lastSeenAt > entry.lastSeenAt))
+      entry.lastSeenAt = row.lastSeenAt;
   }
 
   const matching = candidates.filter((row) => {
@@ -134,8 +179,15 @@ export async function searchFeatures(db: Queryable, principalKey: string, query:
     if (lastSeenAt && !lastSeenAt(flag.lastSeenAt)) return false;
     if (favorite && !favorite.has(String(flag.favorite))) return false;
     // A flag is on or off only in its project's environments; with no row for one it is off there.
-    if (statuses.length > 0 && !statuses.some(([environment, status]) =>
-      inProject.has(`${row.project}\u0000${environment}`) && (status === 'enabled') === (flag.enabled.get(environment!) ?? false))) return false;
+    if (
+      statuses.length > 0 &&
+      !statuses.some(
+        ([environment, status]) =>
+          inProject.has(`${row.project}\u0000${environment}`) &&
+          (status === 'enabled') === (flag.enabled.get(environment!) ?? false),
+      )
+    )
+      return false;
     return true;
   });
 
@@ -166,7 +218,9 @@ export async function searchFeatures(db: Queryable, principalKey: string, query:
       lastSeenAt: feature.lastSeenAt,
       lifecycle: feature.lifecycle,
       dependencyType: feature.children.length > 0 ? 'parent' : feature.dependencies.length > 0 ? 'child' : null,
-      environments: feature.environments.map(({ strategies: _strategies, variants: _variants, ...environment }) => environment),
+      environments: feature.environments.map(
+        ({ strategies: _strategies, variants: _variants, ...environment }) => environment,
+      ),
       segments: [...(segmentsOf.get(feature.name) ?? [])].sort(),
       tags: feature.tags,
     })),

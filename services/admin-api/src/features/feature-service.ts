@@ -1,6 +1,13 @@
 import type { CreateFeature, CreatedFeature, PatchOperation, UpdateFeature } from '@bunting/contracts';
 import { UpdateFeature as UpdateFeatureSchema } from '@bunting/contracts';
-import { DomainError, NameExistsError, NotFoundError, OperationRefused, ValidationError, type Queryable } from '@bunting/platform';
+import {
+  DomainError,
+  NameExistsError,
+  NotFoundError,
+  OperationRefused,
+  ValidationError,
+  type Queryable,
+} from '@bunting/platform';
 import { dependencyService } from '../dependencies/dependency-service.ts';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
@@ -17,7 +24,9 @@ import { loadFeatureViews } from './feature-read-model.ts';
 
 async function checkNameFree(db: Queryable, name: string) {
   if (await featureRows.exists(db, name)) {
-    throw new NameExistsError(`A flag with the name ${name} already exists (names are unique across projects, archived flags included)`);
+    throw new NameExistsError(
+      `A flag with the name ${name} already exists (names are unique across projects, archived flags included)`,
+    );
   }
 }
 
@@ -26,7 +35,11 @@ async function checkProjectRules(db: Queryable, projectId: string, name: string)
   if (rules.archived) throw new NotFoundError(`Project ${projectId} is archived`);
   checkFlagName(rules.naming, name);
   if (rules.limit && rules.limit.activeFlags >= rules.limit.featureLimit) {
-    throw new DomainError(409, 'NameExistsError', `Project ${projectId} has reached its limit of ${rules.limit.featureLimit} feature flags`);
+    throw new DomainError(
+      409,
+      'NameExistsError',
+      `Project ${projectId} has reached its limit of ${rules.limit.featureLimit} feature flags`,
+    );
   }
 }
 
@@ -34,17 +47,31 @@ async function checkProjectRules(db: Queryable, projectId: string, name: string)
 async function refuseOrphaning(db: Queryable, names: readonly string[]) {
   const parents = await dependencyService.parentsOfOthers(db, names);
   if (parents.length === 0) return;
-  throw new OperationRefused(`You can not archive or delete ${parents.join(', ')}: other flags depend on ${parents.length > 1 ? 'them' : 'it'}. Remove those dependencies, or archive the flags that depend on ${parents.length > 1 ? 'them' : 'it'} together.`);
+  throw new OperationRefused(
+    `You can not archive or delete ${parents.join(', ')}: other flags depend on ${parents.length > 1 ? 'them' : 'it'}. Remove those dependencies, or archive the flags that depend on ${parents.length > 1 ? 'them' : 'it'} together.`,
+  );
 }
 
-async function applyUpdate(change: Change, before: FeatureRow, next: { description: string | null; type: string; impressionData: boolean; stale: boolean }) {
-  const metadataChanged = next.description !== before.description || next.type !== before.type || next.impressionData !== before.impressionData;
+async function applyUpdate(
+  change: Change,
+  before: FeatureRow,
+  next: { description: string | null; type: string; impressionData: boolean; stale: boolean },
+) {
+  const metadataChanged =
+    next.description !== before.description ||
+    next.type !== before.type ||
+    next.impressionData !== before.impressionData;
   const staleChanged = next.stale !== before.stale;
   if (!metadataChanged && !staleChanged) return before;
   const after = await featureRows.update(change.tx, before.name, next);
   const scope = { project: after.project, featureName: after.name };
   if (metadataChanged) {
-    change.emit({ type: 'feature-metadata-updated', ...scope, data: featureRows.eventState(after), preData: featureRows.eventState(before) });
+    change.emit({
+      type: 'feature-metadata-updated',
+      ...scope,
+      data: featureRows.eventState(after),
+      preData: featureRows.eventState(before),
+    });
   }
   if (staleChanged) change.emit({ type: after.stale ? 'feature-stale-on' : 'feature-stale-off', ...scope });
   return after;
@@ -75,7 +102,13 @@ export const featureService = {
   },
 
   /** A flag; an archived one only when asked for (Unleash answers 404 for it; Bunting's console shows it). */
-  async get(db: Queryable, projectId: string, name: string, principalKey: string, options: { archived?: boolean } = {}) {
+  async get(
+    db: Queryable,
+    projectId: string,
+    name: string,
+    principalKey: string,
+    options: { archived?: boolean } = {},
+  ) {
     const row = await requireFeature(db, projectId, name, { allowArchived: options.archived ?? false });
     const [view] = await loadFeatureViews(db, [row], principalKey);
     return view!;
@@ -105,7 +138,8 @@ export const featureService = {
 
   async update(change: Change, projectId: string, name: string, input: UpdateFeature) {
     const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
-    if (input.name !== undefined && input.name !== name) throw ValidationError.field('name', 'the name in the body must match the path');
+    if (input.name !== undefined && input.name !== name)
+      throw ValidationError.field('name', 'the name in the body must match the path');
     // A project in the body is ignored, as Unleash does: flags move between projects through their own route.
     const after = await applyUpdate(change, before, {
       description: input.description === undefined ? before.description : input.description,
@@ -120,7 +154,9 @@ export const featureService = {
   async patch(change: Change, projectId: string, name: string, operations: readonly PatchOperation[]) {
     const before = await requireFeature(change.tx, projectId, name, { forWrite: true });
     if (operations.some((operation) => operation.path === '/variants' || operation.path.startsWith('/variants/'))) {
-      throw new OperationRefused(`Variants are changed through PATCH /api/admin/projects/${projectId}/features/${name}/variants, not the flag's own PATCH`);
+      throw new OperationRefused(
+        `Variants are changed through PATCH /api/admin/projects/${projectId}/features/${name}/variants, not the flag's own PATCH`,
+      );
     }
     const document = {
       name: before.name,
@@ -168,7 +204,8 @@ export const featureService = {
       ? await requireFeature(change.tx, projectId, name, { forWrite: true, allowArchived: true })
       : await requireFeatureByName(change.tx, name, { forWrite: true });
     if (before.archivedAt === null) return;
-    if (!(await projectReadModel.exists(change.tx, before.project))) throw new NotFoundError(`Project ${before.project} no longer exists`);
+    if (!(await projectReadModel.exists(change.tx, before.project)))
+      throw new NotFoundError(`Project ${before.project} no longer exists`);
     const after = await featureRows.setArchived(change.tx, name, false);
     // A revived flag comes back switched off everywhere, as in Unleash.
     await environmentState.disableAll(change.tx, name);
@@ -184,16 +221,28 @@ export const featureService = {
     await refuseOrphaning(change.tx, names);
     for (const name of names) {
       const before = await featureRows.lock(change.tx, name);
-      if (!before || (projectId !== undefined && before.project !== projectId)) throw new NotFoundError(`Could not find feature flag ${name}`);
+      if (!before || (projectId !== undefined && before.project !== projectId))
+        throw new NotFoundError(`Could not find feature flag ${name}`);
       // Unleash only deletes archived flags; deleting an active one is a no-op.
       if (before.archivedAt === null) continue;
       const tags = await tagReadModel.forFeature(change.tx, name);
       await featureRows.delete(change.tx, name);
-      change.emit({ type: 'feature-deleted', project: before.project, featureName: name, preData: featureRows.eventState(before), tags });
+      change.emit({
+        type: 'feature-deleted',
+        project: before.project,
+        featureName: name,
+        preData: featureRows.eventState(before),
+        tags,
+      });
     }
   },
 
-  async clone(change: Change, projectId: string, sourceName: string, target: { name: string; replaceGroupId?: boolean | undefined }) {
+  async clone(
+    change: Change,
+    projectId: string,
+    sourceName: string,
+    target: { name: string; replaceGroupId?: boolean | undefined },
+  ) {
     const source = await requireFeature(change.tx, projectId, sourceName);
     const createdFeature = await featureService.create(change, projectId, {
       name: target.name,

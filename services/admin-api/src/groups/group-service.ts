@@ -12,13 +12,21 @@ async function groupView(db: Queryable, { scimExternalId: _external, ...row }: G
 }
 
 function eventState(row: GroupRow, userIds: number[]) {
-  return { id: row.id, name: row.name, description: row.description, rootRole: row.rootRole, mappingsSSO: row.mappingsSSO, users: userIds };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    rootRole: row.rootRole,
+    mappingsSSO: row.mappingsSSO,
+    users: userIds,
+  };
 }
 
 async function setMembers(change: Change, group: GroupRow, wanted: number[]) {
   const current = await groupStore.memberIds(change.tx, group.id);
   for (const userId of wanted.filter((id) => !current.includes(id))) {
-    if (!(await userReadModel.find(change.tx, userId))) throw ValidationError.field('users', `user ${userId} does not exist`);
+    if (!(await userReadModel.find(change.tx, userId)))
+      throw ValidationError.field('users', `user ${userId} does not exist`);
     await groupStore.addMember(change.tx, group.id, userId, change.actor.createdBy);
     change.emit({ type: 'group-user-added', data: { groupId: group.id, userId } });
   }
@@ -46,7 +54,13 @@ export const groupService = {
       throw new NameExistsError(`A group with the name ${input.name} already exists`);
     }
     const rootRole = input.rootRole ? (await roleReadModel.requireRootRole(tx, input.rootRole)).id : null;
-    const row = await groupStore.insert(tx, { name: input.name, description: input.description ?? null, rootRole, mappingsSSO: input.mappingsSSO ?? [], createdBy: actor.createdBy });
+    const row = await groupStore.insert(tx, {
+      name: input.name,
+      description: input.description ?? null,
+      rootRole,
+      mappingsSSO: input.mappingsSSO ?? [],
+      createdBy: actor.createdBy,
+    });
     const userIds = [...new Set((input.users ?? []).map((entry) => entry.user.id))];
     emit({ type: 'group-created', data: eventState(row, userIds) });
     await setMembers(change, row, userIds);
@@ -60,10 +74,15 @@ export const groupService = {
     if (await groupStore.nameTaken(tx, input.name, id)) {
       throw new NameExistsError(`A group with the name ${input.name} already exists`);
     }
-    const rootRole = input.rootRole === undefined ? before.rootRole : input.rootRole === null ? null : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
+    const rootRole =
+      input.rootRole === undefined
+        ? before.rootRole
+        : input.rootRole === null
+          ? null
+          : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
     await groupStore.update(tx, id, {
       name: input.name,
-      description: input.description === undefined ? before.description : input.description ?? null,
+      description: input.description === undefined ? before.description : (input.description ?? null),
       rootRole,
       mappingsSSO: input.mappingsSSO ?? before.mappingsSSO,
     });

@@ -14,14 +14,22 @@ async function selectFeatures(db: Queryable, query: ExportQuery): Promise<readon
 
 /** Reads the export; the caller records it (features-exported) in the same transaction. */
 export async function buildExport(db: Queryable, query: ExportQuery): Promise<ExportResult> {
-  if (!(await environmentReadModel.exists(db, query.environment))) throw new NotFoundError(`Could not find environment with name ${query.environment}`);
+  if (!(await environmentReadModel.exists(db, query.environment)))
+    throw new NotFoundError(`Could not find environment with name ${query.environment}`);
   const rows = await selectFeatures(db, query);
   const views = await loadFeatureViews(db, rows, null);
-  const inEnvironment = views.map((view) => ({ view, environment: view.environments.find((e) => e.name === query.environment) }));
+  const inEnvironment = views.map((view) => ({
+    view,
+    environment: view.environments.find((e) => e.name === query.environment),
+  }));
   const strategies = inEnvironment.flatMap(({ environment }) => environment?.strategies ?? []);
-  const featureTags = views.flatMap((view) => (view.tags ?? []).map((tag) => ({ featureName: view.name, tagType: tag.type, tagValue: tag.value })));
+  const featureTags = views.flatMap((view) =>
+    (view.tags ?? []).map((tag) => ({ featureName: view.name, tagType: tag.type, tagValue: tag.value })),
+  );
 
-  const contextNames = new Set(strategies.flatMap((strategy) => strategy.constraints.map((constraint) => constraint.contextName)));
+  const contextNames = new Set(
+    strategies.flatMap((strategy) => strategy.constraints.map((constraint) => constraint.contextName)),
+  );
   const segmentIds = [...new Set(strategies.flatMap((strategy) => strategy.segments))];
   const tagTypeNames = [...new Set(featureTags.map((tag) => tag.tagType))];
   const [contextFields, segments, tagTypes] = await Promise.all([
@@ -32,13 +40,28 @@ export async function buildExport(db: Queryable, query: ExportQuery): Promise<Ex
 
   return {
     features: views.map((view) => ({
-      name: view.name, type: view.type, description: view.description, project: view.project,
-      stale: view.stale, impressionData: view.impressionData, archived: view.archived,
+      name: view.name,
+      type: view.type,
+      description: view.description,
+      project: view.project,
+      stale: view.stale,
+      impressionData: view.impressionData,
+      archived: view.archived,
     })),
     featureStrategies: strategies,
-    featureEnvironments: inEnvironment.flatMap(({ view, environment }) => environment
-      ? [{ enabled: environment.enabled, featureName: view.name, environment: environment.name, variants: environment.variants, name: view.name }]
-      : []),
+    featureEnvironments: inEnvironment.flatMap(({ view, environment }) =>
+      environment
+        ? [
+            {
+              enabled: environment.enabled,
+              featureName: view.name,
+              environment: environment.name,
+              variants: environment.variants,
+              name: view.name,
+            },
+          ]
+        : [],
+    ),
     contextFields: contextFields
       .filter((field) => contextNames.has(field.name))
       .map(({ createdAt: _createdAt, usedInFeatures: _features, usedInProjects: _projects, ...field }) => field),

@@ -30,9 +30,18 @@ const ImportedFeature = z.object({
   impressionData: z.boolean().optional(),
 });
 const ImportedStrategy = CreateFeatureStrategy.extend({ featureName: z.string() });
-const ImportedEnvironment = z.object({ featureName: z.string().optional(), name: z.string().optional(), enabled: z.boolean().optional(), variants: z.array(VariantInput).max(1000).optional() });
+const ImportedEnvironment = z.object({
+  featureName: z.string().optional(),
+  name: z.string().optional(),
+  enabled: z.boolean().optional(),
+  variants: z.array(VariantInput).max(1000).optional(),
+});
 const ImportedTag = z.object({ featureName: z.string(), tagType: z.string().optional(), tagValue: z.string() });
-const ImportedTagType = z.object({ name: CreateTag.shape.type, description: z.string().max(1000).nullable().optional(), icon: z.string().max(100).nullable().optional() });
+const ImportedTagType = z.object({
+  name: CreateTag.shape.type,
+  description: z.string().max(1000).nullable().optional(),
+  icon: z.string().max(100).nullable().optional(),
+});
 const ImportedDependencies = z.object({ feature: z.string(), dependencies: z.array(CreateDependency).max(100) });
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
@@ -78,33 +87,65 @@ export async function importFeatures(change: Change, principal: Principal, input
   const lacking = verdict.permissions[0]?.affectedItems[0];
   if (lacking) throw new NoAccessError(lacking, environment);
 
-  const knownFields = new Set((await importStore.contextFields(tx, contextFields.map((field) => field.name))).map((field) => field.name));
+  const knownFields = new Set(
+    (
+      await importStore.contextFields(
+        tx,
+        contextFields.map((field) => field.name),
+      )
+    ).map((field) => field.name),
+  );
   for (const field of contextFields) {
     if (knownFields.has(field.name)) continue;
     await contextFieldService.create(change, { ...field, project: undefined });
     knownFields.add(field.name);
   }
-  const knownTagTypes = new Set((await importStore.tagTypes(tx, tagTypes.map((tagType) => tagType.name))).map((tagType) => tagType.name));
+  const knownTagTypes = new Set(
+    (
+      await importStore.tagTypes(
+        tx,
+        tagTypes.map((tagType) => tagType.name),
+      )
+    ).map((tagType) => tagType.name),
+  );
   for (const tagType of tagTypes) {
     if (knownTagTypes.has(tagType.name)) continue;
-    await tagService.createTagType(change, { name: tagType.name, description: tagType.description ?? undefined, icon: tagType.icon ?? null });
+    await tagService.createTagType(change, {
+      name: tagType.name,
+      description: tagType.description ?? undefined,
+      icon: tagType.icon ?? null,
+    });
     knownTagTypes.add(tagType.name);
   }
 
   const segmentNames = new Map((data.segments ?? []).map((segment) => [segment.id, segment.name ?? '']));
-  const segmentIds = new Map((await importStore.segmentsByNames(tx, [...segmentNames.values()])).map((row) => [row.name, row.id]));
+  const segmentIds = new Map(
+    (await importStore.segmentsByNames(tx, [...segmentNames.values()])).map((row) => [row.name, row.id]),
+  );
 
   // Grouped by flag once: an export of thousands of flags would otherwise be searched whole for each of them.
   const strategiesOf = groupBy(strategies, (strategy) => strategy.featureName);
   const tagsOf = groupBy(featureTags, (tag) => tag.featureName);
   const stateOf = new Map(featureEnvironments.map((entry) => [entry.featureName ?? entry.name, entry]));
   // Which flags exist, asked once; a flag created here has no strategies to replace and needs its row only for tags.
-  const existing = new Set((await importStore.features(tx, features.map((feature) => feature.name))).map((row) => row.name));
+  const existing = new Set(
+    (
+      await importStore.features(
+        tx,
+        features.map((feature) => feature.name),
+      )
+    ).map((row) => row.name),
+  );
   for (const feature of features) {
     const path = { project, feature: feature.name, environment };
     if (existing.has(feature.name)) {
-      await featureService.update(change, project, feature.name, { type: feature.type, description: feature.description, impressionData: feature.impressionData });
-      for (const current of await strategyService.list(tx, path)) await strategyService.remove(change, path, current.id);
+      await featureService.update(change, project, feature.name, {
+        type: feature.type,
+        description: feature.description,
+        impressionData: feature.impressionData,
+      });
+      for (const current of await strategyService.list(tx, path))
+        await strategyService.remove(change, path, current.id);
     } else {
       await featureService.create(change, project, feature);
     }
@@ -118,7 +159,8 @@ export async function importFeatures(change: Change, principal: Principal, input
     const tags = tagsOf.get(feature.name) ?? [];
     if (tags.length > 0) {
       const row = await requireFeature(tx, project, feature.name, { forWrite: true });
-      for (const tag of tags) await tagService.attach(change, row, { type: tag.tagType ?? 'simple', value: tag.tagValue });
+      for (const tag of tags)
+        await tagService.attach(change, row, { type: tag.tagType ?? 'simple', value: tag.tagValue });
     }
   }
   // Parents may be imported after their children, so dependencies come once every flag exists.
@@ -131,5 +173,10 @@ export async function importFeatures(change: Change, principal: Principal, input
     if (name === undefined || state.enabled === undefined) continue;
     await featureEnvironmentService.setEnabled(change, project, name, environment, state.enabled);
   }
-  change.emit({ type: 'features-imported', project, environment, data: { features: features.map((feature) => feature.name), environment } });
+  change.emit({
+    type: 'features-imported',
+    project,
+    environment,
+    data: { features: features.map((feature) => feature.name), environment },
+  });
 }

@@ -15,8 +15,12 @@ function importData(overrides: Record<string, unknown> = {}, project = 'default'
     environment,
     data: {
       features: [{ name: 'imported-a', type: 'release' }, { name: 'imported-b' }],
-      featureStrategies: [{ name: 'flexibleRollout', featureName: 'imported-a', parameters: { rollout: '50' }, constraints: [] }],
-      featureEnvironments: [{ name: 'imported-a', featureName: 'imported-a', environment: 'development', enabled: true }],
+      featureStrategies: [
+        { name: 'flexibleRollout', featureName: 'imported-a', parameters: { rollout: '50' }, constraints: [] },
+      ],
+      featureEnvironments: [
+        { name: 'imported-a', featureName: 'imported-a', environment: 'development', enabled: true },
+      ],
       tagTypes: [],
       ...overrides,
     },
@@ -41,16 +45,30 @@ describe('POST /api/admin/features-batch/validate', () => {
     await stack.admin.post('/api/admin/strategies', { name: 'my-custom', parameters: [] });
     await stack.admin.post('/api/admin/context', { name: 'region', legalValues: [{ value: 'eu' }] });
 
-    const reply = await stack.admin.post(VALIDATE, importData({
-      features: [{ name: 'taken-flag' }, { name: 'present-flag' }, { name: 'retired-flag' }, { name: 'fresh' }, { name: 'fresh' }],
-      featureStrategies: [
-        { name: 'no-such-strategy', featureName: 'fresh' },
-        { name: 'my-custom', featureName: 'present-flag', segments: [7, 8] },
-      ],
-      segments: [{ id: 7, name: 'unknown-segment', constraints: [] }],
-      contextFields: [{ name: 'region', legalValues: [{ value: 'eu' }, { value: 'us' }] }, { name: 'brand-new-field' }],
-      dependencies: [{ feature: 'fresh', dependencies: [{ feature: 'missing-parent' }, { feature: 'present-flag' }] }],
-    }));
+    const reply = await stack.admin.post(
+      VALIDATE,
+      importData({
+        features: [
+          { name: 'taken-flag' },
+          { name: 'present-flag' },
+          { name: 'retired-flag' },
+          { name: 'fresh' },
+          { name: 'fresh' },
+        ],
+        featureStrategies: [
+          { name: 'no-such-strategy', featureName: 'fresh' },
+          { name: 'my-custom', featureName: 'present-flag', segments: [7, 8] },
+        ],
+        segments: [{ id: 7, name: 'unknown-segment', constraints: [] }],
+        contextFields: [
+          { name: 'region', legalValues: [{ value: 'eu' }, { value: 'us' }] },
+          { name: 'brand-new-field' },
+        ],
+        dependencies: [
+          { feature: 'fresh', dependencies: [{ feature: 'missing-parent' }, { feature: 'present-flag' }] },
+        ],
+      }),
+    );
     expect(reply.status).toBe(200);
     const affected = (list: { message: string; affectedItems: string[] }[]) => list.map((entry) => entry.affectedItems);
     expect(affected(reply.body.errors)).toEqual([
@@ -70,8 +88,17 @@ describe('POST /api/admin/features-batch/validate', () => {
 
   it('reports an unknown environment in the errors, and the naming pattern and feature limit of the project', async () => {
     await stack.admin.post('/api/admin/projects', { id: 'strict', name: 'Strict', featureLimit: 1 });
-    await stack.admin.put('/api/admin/projects/strict/settings', { featureNaming: { pattern: 'team-.+', example: 'team-a', description: null } });
-    const reply = await stack.admin.post(VALIDATE, importData({ features: [{ name: 'team-one' }, { name: 'loose-name' }], featureStrategies: [] }, 'strict', 'no-such-env'));
+    await stack.admin.put('/api/admin/projects/strict/settings', {
+      featureNaming: { pattern: 'team-.+', example: 'team-a', description: null },
+    });
+    const reply = await stack.admin.post(
+      VALIDATE,
+      importData(
+        { features: [{ name: 'team-one' }, { name: 'loose-name' }], featureStrategies: [] },
+        'strict',
+        'no-such-env',
+      ),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.errors.map((entry: { affectedItems: string[] }) => entry.affectedItems)).toEqual([
       ['no-such-env'],
@@ -81,12 +108,25 @@ describe('POST /api/admin/features-batch/validate', () => {
   });
 
   it('lists the permissions the caller lacks for the import', async () => {
-    await stack.admin.post('/api/admin/user-admin', { username: 'import-viewer', rootRole: 3, password: 'import-viewer-password' });
+    await stack.admin.post('/api/admin/user-admin', {
+      username: 'import-viewer',
+      rootRole: 3,
+      password: 'import-viewer-password',
+    });
     const viewer = await loginAs(stack.url, 'import-viewer', 'import-viewer-password');
-    const reply = await viewer.post(VALIDATE, importData({ contextFields: [{ name: 'another-new-field' }], tagTypes: [{ name: 'new-tag-type' }] }));
+    const reply = await viewer.post(
+      VALIDATE,
+      importData({ contextFields: [{ name: 'another-new-field' }], tagTypes: [{ name: 'new-tag-type' }] }),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.permissions).toHaveLength(1);
-    expect(reply.body.permissions[0].affectedItems).toEqual(['CREATE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'CREATE_CONTEXT_FIELD', 'CREATE_TAG_TYPE']);
+    expect(reply.body.permissions[0].affectedItems).toEqual([
+      'CREATE_FEATURE',
+      'CREATE_FEATURE_STRATEGY',
+      'UPDATE_FEATURE_ENVIRONMENT',
+      'CREATE_CONTEXT_FIELD',
+      'CREATE_TAG_TYPE',
+    ]);
   });
 
   it('refuses a body without data with 400 naming the field, an unknown project with 404, and no credentials with 401', async () => {
@@ -106,15 +146,33 @@ describe('POST /api/admin/features-batch/validate', () => {
     const users = Array.from({ length: 1000 }, (_, index) => `user-${String(index).padStart(6, '0')}`);
     const body = importData({
       features,
-      featureStrategies: features.map((feature) => ({ name: 'flexibleRollout', featureName: feature.name, parameters: { rollout: '50', stickiness: 'default', groupId: feature.name },
-        constraints: [{ contextName: 'userId', operator: 'IN', values: users }] })),
-      featureEnvironments: features.map((feature) => ({ name: feature.name, featureName: feature.name, enabled: true })),
+      featureStrategies: features.map((feature) => ({
+        name: 'flexibleRollout',
+        featureName: feature.name,
+        parameters: { rollout: '50', stickiness: 'default', groupId: feature.name },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: users }],
+      })),
+      featureEnvironments: features.map((feature) => ({
+        name: feature.name,
+        featureName: feature.name,
+        enabled: true,
+      })),
     });
     expect(JSON.stringify(body).length).toBeGreaterThan(1.5 * 1024 * 1024);
     expect((await stack.admin.post(VALIDATE, body)).status).toBe(200);
     expect((await stack.admin.post('/api/admin/features-batch/import', body)).status).toBe(200);
-    expect((await stack.admin.get('/api/admin/projects/default/features/bulk-149')).body.environments
-      .find((environment: { name: string }) => environment.name === 'development').enabled).toBe(true);
-    expect((await stack.admin.post('/api/admin/projects/default/features', { name: 'too-big', description: 'x'.repeat(2 * 1024 * 1024) })).status).toBe(413);
+    expect(
+      (await stack.admin.get('/api/admin/projects/default/features/bulk-149')).body.environments.find(
+        (environment: { name: string }) => environment.name === 'development',
+      ).enabled,
+    ).toBe(true);
+    expect(
+      (
+        await stack.admin.post('/api/admin/projects/default/features', {
+          name: 'too-big',
+          description: 'x'.repeat(2 * 1024 * 1024),
+        })
+      ).status,
+    ).toBe(413);
   }, 60_000);
 });

@@ -13,7 +13,12 @@ export function createInviteService(baseUrl: string) {
   async function view(db: Queryable, row: TokenRow) {
     const role = await roleReadModel.view(db, row.roleId);
     const users = await userReadModel.views(db, await inviteStore.userIds(db, row.secret));
-    return { ...row, url: url(row.secret), users, role: role ? { id: role.id, name: role.name, type: role.type } : null };
+    return {
+      ...row,
+      url: url(row.secret),
+      users,
+      role: role ? { id: role.id, name: role.name, type: role.type } : null,
+    };
   }
 
   async function requireToken(db: Queryable, secret: string) {
@@ -46,18 +51,34 @@ export function createInviteService(baseUrl: string) {
       const expiresAt = new Date(input.expiresAt);
       if (expiresAt.getTime() <= Date.now()) throw ValidationError.field('expiresAt', 'must be in the future');
       const secret = randomBytes(16).toString('hex');
-      const row = await inviteStore.insert(tx, { secret, name: input.name, expiresAt: expiresAt.toISOString(), createdBy: actor.createdBy });
+      const row = await inviteStore.insert(tx, {
+        secret,
+        name: input.name,
+        expiresAt: expiresAt.toISOString(),
+        createdBy: actor.createdBy,
+      });
       const created = await view(tx, row);
       emit({ type: 'public-signup-token-created', data: created });
       return created;
     },
 
-    async update({ tx, emit }: Change, secret: string, input: { expiresAt?: string | undefined; enabled?: boolean | undefined }) {
+    async update(
+      { tx, emit }: Change,
+      secret: string,
+      input: { expiresAt?: string | undefined; enabled?: boolean | undefined },
+    ) {
       const before = await requireToken(tx, secret);
       const expiresAt = input.expiresAt ? new Date(input.expiresAt).toISOString() : before.expiresAt;
       const enabled = input.enabled ?? before.enabled;
       await inviteStore.update(tx, secret, expiresAt, enabled);
-      emit({ type: 'public-signup-token-updated', data: { secret, ...(input.expiresAt ? { expiresAt } : {}), ...(input.enabled !== undefined ? { enabled } : {}) } });
+      emit({
+        type: 'public-signup-token-updated',
+        data: {
+          secret,
+          ...(input.expiresAt ? { expiresAt } : {}),
+          ...(input.enabled !== undefined ? { enabled } : {}),
+        },
+      });
       return view(tx, await requireToken(tx, secret));
     },
 
@@ -77,4 +98,3 @@ export function createInviteService(baseUrl: string) {
     },
   };
 }
-

@@ -10,7 +10,13 @@ export const saveMaintenance = maintenanceSetting.save;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Reads stay open, and so does the switch itself and signing in and out. */
 // The MCP endpoint itself is open: each tool's own API call is checked.
-const ALWAYS_OPEN = ['/api/admin/maintenance', '/api/admin/mcp', '/api/admin/playground', '/api/admin/constraints/validate', '/api/admin/features-batch/validate'];
+const ALWAYS_OPEN = [
+  '/api/admin/maintenance',
+  '/api/admin/mcp',
+  '/api/admin/playground',
+  '/api/admin/constraints/validate',
+  '/api/admin/features-batch/validate',
+];
 
 /** Whether a request would change configuration; those are refused while maintenance mode is on. */
 export function isBlockedWrite(method: string, url: string): boolean {
@@ -20,5 +26,9 @@ export function isBlockedWrite(method: string, url: string): boolean {
 }
 
 export function maintenanceError() {
-  return new DomainError(503, 'ServiceUnavailableError', 'Bunting is in maintenance mode: configuration cannot be changed until an admin turns it off.');
+  return new DomainError(
+    503,
+    'ServiceUnavailableError',
+    'Bunting is in maintenance mode: configuration cannot be changed until an admin turns it off.',
+  );
 }

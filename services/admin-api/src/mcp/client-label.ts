@@ -15,12 +15,17 @@ export function clientLabels(redis: Redis, namespace: string, log: Logger) {
   const key = (id: string) => `${namespace}:mcp-client:${id}`;
   return {
     async of(request: FastifyRequest, reply: FastifyReply): Promise<string> {
-      const body = request.body as { method?: unknown; params?: { clientInfo?: { name?: string; version?: string } } } | null;
+      const body = request.body as {
+        method?: unknown;
+        params?: { clientInfo?: { name?: string; version?: string } };
+      } | null;
       if (body !== null && typeof body === 'object' && body.method === 'initialize') {
         const label = viaLabel(body.params?.clientInfo);
         const id = randomUUID();
         reply.raw.setHeader(SESSION_HEADER, id);
-        await redis.set(key(id), label, 'EX', SESSION_SECONDS).catch((error: unknown) => log.warn({ err: error }, 'MCP client name not kept'));
+        await redis
+          .set(key(id), label, 'EX', SESSION_SECONDS)
+          .catch((error: unknown) => log.warn({ err: error }, 'MCP client name not kept'));
         return label;
       }
       const session = request.headers[SESSION_HEADER];

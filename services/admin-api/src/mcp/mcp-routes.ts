@@ -21,53 +21,82 @@ const JsonRpcBody = z.unknown().describe('A JSON-RPC message (or batch) of the M
  * The remote MCP server: Streamable HTTP, stateless (a server per request, so any replica answers), acting as the
  * caller through the API's own routes. Off (an instance setting) it answers 404.
  */
-export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log, config, delegations }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'log' | 'config' | 'delegations'>) {
+export function mcpRoutes(
+  app: HttpServer,
+  {
+    db,
+    changes,
+    redis,
+    namespace,
+    log,
+    config,
+    delegations,
+  }: Pick<AdminDeps, 'db' | 'changes' | 'redis' | 'namespace' | 'log' | 'config' | 'delegations'>,
+) {
   const labels = clientLabels(redis, namespace, log);
   const elsewhere = config.mcpApiUrl;
   const addresses = trustedAddresses(config);
 
   const requireOn = async () => {
-    if (!(await loadRemoteMcp(db)).enabled) throw new NotFoundError('The remote MCP server is turned off on this instance (PUT /api/admin/remote-mcp/settings).');
+    if (!(await loadRemoteMcp(db)).enabled)
+      throw new NotFoundError(
+        'The remote MCP server is turned off on this instance (PUT /api/admin/remote-mcp/settings).',
+      );
   };
   // DNS rebinding: a browser sent here by another site's page is refused whatever credential it carries.
   const trusted = async (request: FastifyRequest) => addresses.check(request);
 
-  app.post(MCP_PATH, {
-    bodyLimit: MCP_BODY_LIMIT,
-    onRequest: trusted,
-    // A client without a token learns from the 401 where to get one (the OAuth flow in oauth-routes.ts).
-    onSend: async (request, reply, payload) => {
-      if (reply.statusCode === 401 && addresses.hostAllowed(request)) reply.header('www-authenticate', challengeHeader(addresses.baseOf(request)));
-      return payload;
+  app.post(
+    MCP_PATH,
+    {
+      bodyLimit: MCP_BODY_LIMIT,
+      onRequest: trusted,
+      // A client without a token learns from the 401 where to get one (the OAuth flow in oauth-routes.ts).
+      onSend: async (request, reply, payload) => {
+        if (reply.statusCode === 401 && addresses.hostAllowed(request))
+          reply.header('www-authenticate', challengeHeader(addresses.baseOf(request)));
+        return payload;
+      },
+      schema: {
+        summary:
+          'The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests',
+        description:
+          'Takes an OAuth token issued to the MCP client, a personal access token or a service-account token as a Bearer token. Every tool ' +
+          'acts as that user through this API, with its permissions (reading alone for the mcp:read scope) and change-request gate; events ' +
+          "record the MCP client as createdVia. Requests under another Host, or from another site's page (Origin), are refused.",
+        body: JsonRpcBody,
+        // Answered by the protocol's transport: a JSON-RPC answer, or 202 for a notification.
+        response: { 200: JsonRpcBody, 202: NoContent },
+      },
     },
-    schema: {
-      summary: 'The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests',
-      description: 'Takes an OAuth token issued to the MCP client, a personal access token or a service-account token as a Bearer token. Every tool '
-        + 'acts as that user through this API, with its permissions (reading alone for the mcp:read scope) and change-request gate; events '
-        + 'record the MCP client as createdVia. Requests under another Host, or from another site\'s page (Origin), are refused.',
-      body: JsonRpcBody,
-      // Answered by the protocol's transport: a JSON-RPC answer, or 202 for a notification.
-      response: { 200: JsonRpcBody, 202: NoContent },
+    async (request, reply) => {
+      await requireOn();
+      const principal = allowRead(request);
+      if (principal.kind === 'api-token') {
+        throw new DomainError(
+          403,
+          'NoAccessError',
+          'The MCP server acts as a user: connect with a personal access token or a service-account token, not an API token.',
+        );
+      }
+      const via = await labels.of(request, reply);
+      const delegated =
+        principal.kind === 'agent' ? await delegations.issue(Number(principal.key.slice('agent:'.length))) : undefined;
+      const server = createBuntingMcpServer(inProcessCaller(app, request, via, elsewhere, delegated));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+        if (delegated !== undefined)
+          delegations
+            .end(delegated)
+            .catch((error: unknown) => log.warn({ err: error }, "an agent's delegated credential was left to expire"));
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
     },
-  }, async (request, reply) => {
-    await requireOn();
-    const principal = allowRead(request);
-    if (principal.kind === 'api-token') {
-      throw new DomainError(403, 'NoAccessError', 'The MCP server acts as a user: connect with a personal access token or a service-account token, not an API token.');
-    }
-    const via = await labels.of(request, reply);
-    const delegated = principal.kind === 'agent' ? await delegations.issue(Number(principal.key.slice('agent:'.length))) : undefined;
-    const server = createBuntingMcpServer(inProcessCaller(app, request, via, elsewhere, delegated));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-      if (delegated !== undefined) delegations.end(delegated).catch((error: unknown) => log.warn({ err: error }, 'an agent\'s delegated credential was left to expire'));
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  });
+  );
 
   // No server-initiated stream and no session to end: the protocol's answer for both is 405.
   for (const method of ['GET', 'DELETE'] as const) {
@@ -75,24 +104,39 @@ export function mcpRoutes(app: HttpServer, { db, changes, redis, namespace, log,
       method,
       url: MCP_PATH,
       // Left out of the OpenAPI document: they only say the method is not offered.
-      schema: { hide: true, summary: `${method} on the MCP endpoint: not offered (no server stream, no sessions)`, response: { 405: z.object({ message: z.string() }) } },
+      schema: {
+        hide: true,
+        summary: `${method} on the MCP endpoint: not offered (no server stream, no sessions)`,
+        response: { 405: z.object({ message: z.string() }) },
+      },
       onRequest: trusted,
       handler: async (_request, reply) => {
         await requireOn();
-        return reply.code(405).header('allow', 'POST').send({ message: `${method} is not offered: send MCP messages with POST.` });
+        return reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({ message: `${method} is not offered: send MCP messages with POST.` });
       },
     });
   }
 
-  app.get('/api/admin/remote-mcp/settings', { schema: { summary: 'Whether the remote MCP server answers', response: { 200: RemoteMcpSettings } } }, async (request) => {
-    allowRead(request);
-    return loadRemoteMcp(db);
-  });
+  app.get(
+    '/api/admin/remote-mcp/settings',
+    { schema: { summary: 'Whether the remote MCP server answers', response: { 200: RemoteMcpSettings } } },
+    async (request) => {
+      allowRead(request);
+      return loadRemoteMcp(db);
+    },
+  );
   for (const method of ['PUT', 'POST'] as const) {
     app.route({
       method,
       url: '/api/admin/remote-mcp/settings',
-      schema: { summary: 'Turn the remote MCP server on or off', body: RemoteMcpSettings, response: { 204: NoContent } },
+      schema: {
+        summary: 'Turn the remote MCP server on or off',
+        body: RemoteMcpSettings,
+        response: { 204: NoContent },
+      },
       handler: async (request, reply) => {
         const principal = allow(request, Permission.ADMIN);
         await changes.run(principal, (change) => saveRemoteMcp(change, request.body));

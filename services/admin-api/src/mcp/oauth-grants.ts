@@ -26,7 +26,10 @@ export const PendingAuthorization = z.object({
 });
 export type PendingAuthorization = z.infer<typeof PendingAuthorization>;
 
-export const IssuedCode = PendingAuthorization.omit({ state: true }).extend({ userId: z.number(), username: z.string() });
+export const IssuedCode = PendingAuthorization.omit({ state: true }).extend({
+  userId: z.number(),
+  username: z.string(),
+});
 export type IssuedCode = z.infer<typeof IssuedCode>;
 
 const UNUSED_CLIENT_SECONDS = 86_400;
@@ -55,14 +58,17 @@ export function oauthGrants(redis: Redis, namespace: string, registrationsPerWin
       if (count === 1) await redis.expire(counter, REGISTRATION_WINDOW_SECONDS);
       return count <= registrationsPerWindow;
     },
-    saveClient: (client: OAuthClient) => redis.set(key('client', client.clientId), JSON.stringify(client), 'EX', UNUSED_CLIENT_SECONDS),
+    saveClient: (client: OAuthClient) =>
+      redis.set(key('client', client.clientId), JSON.stringify(client), 'EX', UNUSED_CLIENT_SECONDS),
     client: async (clientId: string) => read(OAuthClient, await redis.get(key('client', clientId))),
     /** A client that got a token is kept for 90 days from then. */
     keepClient: (clientId: string) => redis.expire(key('client', clientId), CLIENT_SECONDS),
-    savePending: (id: string, pending: PendingAuthorization) => redis.set(key('request', id), JSON.stringify(pending), 'EX', REQUEST_SECONDS),
+    savePending: (id: string, pending: PendingAuthorization) =>
+      redis.set(key('request', id), JSON.stringify(pending), 'EX', REQUEST_SECONDS),
     pending: async (id: string) => read(PendingAuthorization, await redis.get(key('request', id))),
     takePending: async (id: string) => read(PendingAuthorization, await redis.getdel(key('request', id))),
-    saveCode: (code: string, issued: IssuedCode) => redis.set(key('code', code), JSON.stringify(issued), 'EX', CODE_SECONDS),
+    saveCode: (code: string, issued: IssuedCode) =>
+      redis.set(key('code', code), JSON.stringify(issued), 'EX', CODE_SECONDS),
     takeCode: async (code: string) => read(IssuedCode, await redis.getdel(key('code', code))),
   };
 }

@@ -21,9 +21,21 @@ describe('PKCE and redirect addresses', () => {
     expect(acceptableRedirect('dev.zed.editor://callback')).toBe(true);
     expect(acceptableRedirect('cursor://anysphere.cursor-mcp/oauth/callback')).toBe(false);
     expect(acceptableRedirect('cursor://anysphere.cursor-mcp/oauth/callback', ['cursor'])).toBe(true);
-    for (const refused of ['http://evil.example/cb', 'javascript:alert(1)', 'https://client.example/cb#fragment', 'not a url', 'ws://127.0.0.1/cb',
-      'wss://client.example/cb', 'ftp://client.example/cb', 'view-source:https://client.example/', 'data:text/html,x', 'file:///etc/passwd',
-      'https://user:pass@client.example/cb', 'about:blank', 'chrome-extension://abc/cb']) {
+    for (const refused of [
+      'http://evil.example/cb',
+      'javascript:alert(1)',
+      'https://client.example/cb#fragment',
+      'not a url',
+      'ws://127.0.0.1/cb',
+      'wss://client.example/cb',
+      'ftp://client.example/cb',
+      'view-source:https://client.example/',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'https://user:pass@client.example/cb',
+      'about:blank',
+      'chrome-extension://abc/cb',
+    ]) {
       expect(acceptableRedirect(refused), refused).toBe(false);
     }
   });

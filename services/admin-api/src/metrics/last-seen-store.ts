@@ -8,7 +8,13 @@ const ExposureRow = z.object({ featureName: z.string(), environment: z.string(),
 export const lastSeenStore = {
   /** Whether this metrics message is new (false: it was counted before and is being redelivered). */
   async claimMessage(db: WriteTx, streamSequence: number): Promise<boolean> {
-    return (await db.query(sql.unsafe`insert into admin.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`)).rowCount > 0;
+    return (
+      (
+        await db.query(
+          sql.unsafe`insert into admin.processed_metrics (stream_sequence) values (${streamSequence}) on conflict do nothing`,
+        )
+      ).rowCount > 0
+    );
   },
   /** Adds yes/no counts to the hour `at` falls in; unknown flags are skipped. */
   addExposures(db: WriteTx, environment: string, at: string, counts: ReadonlyMap<string, { yes: number; no: number }>) {
@@ -16,8 +22,14 @@ export const lastSeenStore = {
     return db.query(sql.unsafe`
       insert into admin.feature_exposures (feature_name, environment, hour, yes, no)
       select f.name, ${environment}, date_trunc('hour', ${at}::timestamptz), c.yes, c.no
-      from unnest(${sql.array(names, 'text')}::text[], ${sql.array(names.map((name) => counts.get(name)!.yes), 'int8')}::int8[],
-        ${sql.array(names.map((name) => counts.get(name)!.no), 'int8')}::int8[]) as c(name, yes, no)
+      from unnest(${sql.array(names, 'text')}::text[], ${sql.array(
+        names.map((name) => counts.get(name)!.yes),
+        'int8',
+      )}::int8[],
+        ${sql.array(
+          names.map((name) => counts.get(name)!.no),
+          'int8',
+        )}::int8[]) as c(name, yes, no)
       join admin.features f on f.name = c.name
       on conflict (feature_name, environment, hour) do update
         set yes = admin.feature_exposures.yes + excluded.yes, no = admin.feature_exposures.no + excluded.no`);

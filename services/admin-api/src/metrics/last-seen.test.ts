@@ -8,7 +8,14 @@ const message = (kind: MetricsMessage['kind'], body: Record<string, unknown>, en
 
 describe('seenFlags', () => {
   it('lists the flags evaluated at least once, from metrics only', () => {
-    const body = { appName: 'app', bucket: { start: 0, stop: 0, toggles: { a: { yes: 1, no: 0 }, b: { yes: 0, no: 2 }, c: { yes: 0, no: 0 }, d: {} } } };
+    const body = {
+      appName: 'app',
+      bucket: {
+        start: 0,
+        stop: 0,
+        toggles: { a: { yes: 1, no: 0 }, b: { yes: 0, no: 2 }, c: { yes: 0, no: 0 }, d: {} },
+      },
+    };
     expect(Object.fromEntries(seenFlags(message('client-metrics', body)))).toEqual({ development: ['a', 'b'] });
     expect(Object.fromEntries(seenFlags(message('frontend-metrics', body)))).toEqual({ development: ['a', 'b'] });
     expect(Object.fromEntries(seenFlags(message('client-register', { appName: 'app' })))).toEqual({});
@@ -21,12 +28,31 @@ describe('seenFlags', () => {
       { featureName: 'c', appName: 'x', timestamp: 0, yes: 0, no: 0 },
     ];
     expect(Object.fromEntries(seenFlags(message('bulk-metrics', { metrics })))).toEqual({ development: ['b'] });
-    expect(Object.fromEntries(seenFlags(message('bulk-metrics', { metrics }, '*')))).toEqual({ production: ['a'], '*': ['b'] });
+    expect(Object.fromEntries(seenFlags(message('bulk-metrics', { metrics }, '*')))).toEqual({
+      production: ['a'],
+      '*': ['b'],
+    });
   });
 
   it('never sees a body that does not fit its kind: the contract refuses it on the stream', () => {
-    expect(MetricsMessage.safeParse({ kind: 'client-metrics', receivedAt: 'x', environment: 'd', tokenName: 't', body: { bucket: 'none' } }).success).toBe(false);
-    expect(MetricsMessage.safeParse({ kind: 'bulk-metrics', receivedAt: 'x', environment: 'd', tokenName: 't', body: { metrics: ['junk'] } }).success).toBe(false);
+    expect(
+      MetricsMessage.safeParse({
+        kind: 'client-metrics',
+        receivedAt: 'x',
+        environment: 'd',
+        tokenName: 't',
+        body: { bucket: 'none' },
+      }).success,
+    ).toBe(false);
+    expect(
+      MetricsMessage.safeParse({
+        kind: 'bulk-metrics',
+        receivedAt: 'x',
+        environment: 'd',
+        tokenName: 't',
+        body: { metrics: ['junk'] },
+      }).success,
+    ).toBe(false);
   });
 });
 
@@ -45,8 +71,13 @@ describe('lastSeenAt from SDK metrics', () => {
     const client = httpClient(stack.url, { authorization: clientToken });
     const now = new Date().toISOString();
     const posted = await client.post('/api/client/metrics', {
-      appName: 'shop', instanceId: 'i-1',
-      bucket: { start: now, stop: now, toggles: { reported: { yes: 2, no: 1 }, quiet: { yes: 0, no: 0 }, 'no-such-flag': { yes: 1, no: 0 } } },
+      appName: 'shop',
+      instanceId: 'i-1',
+      bucket: {
+        start: now,
+        stop: now,
+        toggles: { reported: { yes: 2, no: 1 }, quiet: { yes: 0, no: 0 }, 'no-such-flag': { yes: 1, no: 0 } },
+      },
     });
     expect(posted.status).toBe(202);
     const feature = await eventually(async () => {
@@ -54,16 +85,21 @@ describe('lastSeenAt from SDK metrics', () => {
       return body.lastSeenAt && body;
     });
     expect(Date.parse(feature.lastSeenAt)).toBeGreaterThan(Date.now() - 60_000);
-    const byName = Object.fromEntries(feature.environments.map((e: { name: string; lastSeenAt: string | null }) => [e.name, e.lastSeenAt]));
+    const byName = Object.fromEntries(
+      feature.environments.map((e: { name: string; lastSeenAt: string | null }) => [e.name, e.lastSeenAt]),
+    );
     expect(byName.development).toBe(feature.lastSeenAt);
     expect(byName.production).toBeNull();
     // The flag environment's yes/no: what SDKs reported in the last hour.
-    const counts = Object.fromEntries(feature.environments.map((e: { name: string; yes: number; no: number }) => [e.name, [e.yes, e.no]]));
+    const counts = Object.fromEntries(
+      feature.environments.map((e: { name: string; yes: number; no: number }) => [e.name, [e.yes, e.no]]),
+    );
     expect(counts).toMatchObject({ development: [2, 1], production: [0, 0] });
     expect((await stack.admin.get(`${base}/quiet`)).body.lastSeenAt).toBeNull();
 
     const bulk = await client.post('/api/client/metrics/bulk', {
-      applications: [], metrics: [
+      applications: [],
+      metrics: [
         { featureName: 'quiet', appName: 'edge', environment: 'development', timestamp: now, yes: 1, no: 0 },
         { featureName: 'quiet', appName: 'edge', environment: 'production', timestamp: now, yes: 1, no: 0 },
       ],
@@ -73,7 +109,9 @@ describe('lastSeenAt from SDK metrics', () => {
       const { body } = await stack.admin.get(`${base}/quiet`);
       return body.lastSeenAt && body;
     });
-    expect(quiet.environments.find((e: { name: string }) => e.name === 'development').lastSeenAt).toBe(quiet.lastSeenAt);
+    expect(quiet.environments.find((e: { name: string }) => e.name === 'development').lastSeenAt).toBe(
+      quiet.lastSeenAt,
+    );
     // The development token cannot speak for production.
     expect(quiet.environments.find((e: { name: string }) => e.name === 'production').lastSeenAt).toBeNull();
   });

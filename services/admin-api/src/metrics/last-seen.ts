@@ -4,7 +4,8 @@ import type { DatabasePool } from '@bunting/platform';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { lastSeenStore } from './last-seen-store.ts';
 
-const evaluated = (counts: { yes?: number | undefined; no?: number | undefined }) => (counts.yes ?? 0) + (counts.no ?? 0) > 0;
+const evaluated = (counts: { yes?: number | undefined; no?: number | undefined }) =>
+  (counts.yes ?? 0) + (counts.no ?? 0) > 0;
 
 /**
  * The flags a metrics message shows evaluated at least once, per environment: an SDK's bucket counts in its
@@ -46,7 +47,7 @@ export async function recordLastSeen(db: DatabasePool, message: MetricsMessage, 
   const counted = exposures(message);
   if (counted.size === 0) return;
   await recordKeeping(db, async (tx) => {
-    if (!await lastSeenStore.claimMessage(tx, streamSequence)) return;
+    if (!(await lastSeenStore.claimMessage(tx, streamSequence))) return;
     for (const [environment, flags] of counted) {
       await environmentState.markSeen(tx, environment, [...flags.keys()], message.receivedAt);
       await lastSeenStore.addExposures(tx, environment, message.receivedAt, flags);

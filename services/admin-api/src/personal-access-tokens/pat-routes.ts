@@ -11,21 +11,42 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
   const ownUserId = (request: Parameters<typeof principalOf>[0]) => {
     const principal = principalOf(request);
     // Tokens belong to a person: an API token has no user to own one.
-    if (principal.userId === null || principal.kind === 'api-token') throw new NoAccessError('CREATE_PERSONAL_ACCESS_TOKEN');
+    if (principal.userId === null || principal.kind === 'api-token')
+      throw new NoAccessError('CREATE_PERSONAL_ACCESS_TOKEN');
     return principal;
   };
 
-  app.get('/api/admin/user/tokens', { schema: { summary: "List the caller's personal access tokens", response: { 200: Pats } } }, async (request) => patService.list(db, ownUserId(request).userId!));
+  app.get(
+    '/api/admin/user/tokens',
+    { schema: { summary: "List the caller's personal access tokens", response: { 200: Pats } } },
+    async (request) => patService.list(db, ownUserId(request).userId!),
+  );
 
-  app.post('/api/admin/user/tokens', { schema: { summary: 'Create a personal access token for the caller', body: CreatePat, response: { 201: Pat } } }, async (request, reply) => {
-    const principal = ownUserId(request);
-    const created = await changes.run(principal, (change) => patService.create(change, principal.userId!, request.body));
-    return reply.code(201).send(created);
-  });
+  app.post(
+    '/api/admin/user/tokens',
+    { schema: { summary: 'Create a personal access token for the caller', body: CreatePat, response: { 201: Pat } } },
+    async (request, reply) => {
+      const principal = ownUserId(request);
+      const created = await changes.run(principal, (change) =>
+        patService.create(change, principal.userId!, request.body),
+      );
+      return reply.code(201).send(created);
+    },
+  );
 
-  app.delete('/api/admin/user/tokens/:id', { schema: { summary: "Revoke one of the caller's personal access tokens", params: IdParams, response: { 200: NoContent } } }, async (request, reply) => {
-    const principal = ownUserId(request);
-    await changes.run(principal, (change) => patService.delete(change, principal.userId!, request.params.id));
-    return reply.code(200).send();
-  });
+  app.delete(
+    '/api/admin/user/tokens/:id',
+    {
+      schema: {
+        summary: "Revoke one of the caller's personal access tokens",
+        params: IdParams,
+        response: { 200: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const principal = ownUserId(request);
+      await changes.run(principal, (change) => patService.delete(change, principal.userId!, request.params.id));
+      return reply.code(200).send();
+    },
+  );
 }

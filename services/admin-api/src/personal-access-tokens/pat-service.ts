@@ -16,7 +16,12 @@ export const patService = {
       throw new NameExistsError(`You already have a personal access token described "${input.description}"`);
     }
     const secret = newPatSecret();
-    const row = await patStore.insert(change.tx, { userId, secret, description: input.description, expiresAt: expiresAt.toISOString() });
+    const row = await patStore.insert(change.tx, {
+      userId,
+      secret,
+      description: input.description,
+      expiresAt: expiresAt.toISOString(),
+    });
     change.emit({ type: 'pat-created', data: patEventState(row) });
     return patView(row, secret);
   },

@@ -18,7 +18,15 @@ type PatRow = z.infer<typeof PatRow>;
 const columns = sql.fragment`id, user_id as "userId", description, expires_at as "expiresAt", created_at as "createdAt", seen_at as "seenAt"`;
 
 export function patView(row: PatRow, secret?: string): Pat {
-  return { id: row.id, ...(secret ? { secret } : {}), createdAt: row.createdAt, seenAt: row.seenAt, userId: row.userId, description: row.description, expiresAt: row.expiresAt };
+  return {
+    id: row.id,
+    ...(secret ? { secret } : {}),
+    createdAt: row.createdAt,
+    seenAt: row.seenAt,
+    userId: row.userId,
+    description: row.description,
+    expiresAt: row.expiresAt,
+  };
 }
 
 export function patEventState(row: PatRow) {
@@ -32,22 +40,30 @@ export function newPatSecret(): string {
 
 export const patStore = {
   listFor(db: Queryable, userId: number) {
-    return db.any(sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where user_id = ${userId} order by id`);
+    return db.any(
+      sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where user_id = ${userId} order by id`,
+    );
   },
   get(db: Queryable, id: number) {
     return db.maybeOne(sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where id = ${id}`);
   },
   findBySecret(db: Queryable, secret: string) {
-    return db.maybeOne(sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where secret_hash = ${hashSecret(secret)}`);
+    return db.maybeOne(
+      sql.type(PatRow)`select ${columns} from admin.personal_access_tokens where secret_hash = ${hashSecret(secret)}`,
+    );
   },
   insert(db: WriteTx, token: { userId: number; secret: string; description: string; expiresAt: string }) {
-    return db.one(sql.type(PatRow)`insert into admin.personal_access_tokens (user_id, secret_hash, description, expires_at)
+    return db.one(sql.type(
+      PatRow,
+    )`insert into admin.personal_access_tokens (user_id, secret_hash, description, expires_at)
       values (${token.userId}, ${hashSecret(token.secret)}, ${token.description}, ${token.expiresAt}) returning ${columns}`);
   },
   delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.personal_access_tokens where id = ${id}`);
   },
   touchSeen(db: WriteTx, ids: number[]) {
-    return db.query(sql.unsafe`update admin.personal_access_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`);
+    return db.query(
+      sql.unsafe`update admin.personal_access_tokens set seen_at = now() where id = any(${sql.array(ids, 'int4')})`,
+    );
   },
 };

@@ -15,7 +15,9 @@ export const personalDashboardStore = {
       order by f.name`);
   },
   usersWithRootRole: (db: Queryable, roleId: number) =>
-    db.anyFirst(sql.type(Person)`select id from admin.users where root_role_id = ${roleId} and not is_service order by id`),
+    db.anyFirst(
+      sql.type(Person)`select id from admin.users where root_role_id = ${roleId} and not is_service order by id`,
+    ),
   /** The users holding a project role in any of the projects. */
   holdersOfRole: (db: Queryable, roleId: number, projects: readonly string[]) =>
     db.anyFirst(sql.type(Person)`select distinct user_id as id from admin.project_user_roles

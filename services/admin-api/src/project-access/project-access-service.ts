@@ -43,7 +43,10 @@ export const projectAccessService = {
   async add(change: Change, project: string, input: { roles: number[]; users: number[]; groups: number[] }) {
     await requireProject(change.tx, project);
     for (const roleId of input.roles) await roleReadModel.requireProjectRole(change.tx, roleId);
-    for (const [subject, ids] of [['user', input.users], ['group', input.groups]] as const) {
+    for (const [subject, ids] of [
+      ['user', input.users],
+      ['group', input.groups],
+    ] as const) {
       for (const id of ids) {
         await requireSubject(change.tx, subject, id);
         for (const roleId of input.roles) {
@@ -51,7 +54,11 @@ export const projectAccessService = {
         }
       }
     }
-    change.emit({ type: 'project-access-added', project, data: { roles: input.roles, users: input.users, groups: input.groups } });
+    change.emit({
+      type: 'project-access-added',
+      project,
+      data: { roles: input.roles, users: input.users, groups: input.groups },
+    });
   },
 
   /** Replaces the roles a user or group holds in the project; an empty list removes them from it. */
@@ -65,7 +72,11 @@ export const projectAccessService = {
     const key = subject === 'user' ? 'userId' : 'groupId';
     if (roles.length === 0) {
       if (before.length === 0) throw new NotFoundError(`${subject} ${id} has no roles in project ${project}`);
-      change.emit({ type: subject === 'user' ? 'project-access-user-roles-deleted' : 'project-access-group-roles-deleted', project, preData: { [key]: id, roles: before } });
+      change.emit({
+        type: subject === 'user' ? 'project-access-user-roles-deleted' : 'project-access-group-roles-deleted',
+        project,
+        preData: { [key]: id, roles: before },
+      });
     } else if (JSON.stringify([...roles].sort()) !== JSON.stringify(before)) {
       change.emit({
         type: subject === 'user' ? 'project-access-user-roles-updated' : 'project-access-group-roles-updated',

@@ -7,7 +7,10 @@ import { featureRows } from '../feature-state/feature-rows.ts';
 import { projectReadModel, requireProject, toProject } from '../projects/project-read-model.ts';
 
 /** A project's environments as its settings page shows them: counts, default strategy, change-request approvals. */
-export async function projectEnvironments(db: Queryable, projectId: string): Promise<z.infer<typeof ProjectEnvironments>> {
+export async function projectEnvironments(
+  db: Queryable,
+  projectId: string,
+): Promise<z.infer<typeof ProjectEnvironments>> {
   const project = await requireProject(db, projectId);
   const [environments, defaults, changeRequests] = await Promise.all([
     environmentReadModel.forProject(db, projectId),
@@ -28,7 +31,11 @@ export async function projectEnvironments(db: Queryable, projectId: string): Pro
 }
 
 /** A project's overview page (Unleash's projectOverviewSchema); the activity windows are insights', in the health report. */
-export async function projectOverview(db: Queryable, projectId: string, principalKey: string): Promise<z.infer<typeof ProjectOverviewAnswer>> {
+export async function projectOverview(
+  db: Queryable,
+  projectId: string,
+  principalKey: string,
+): Promise<z.infer<typeof ProjectOverviewAnswer>> {
   const row = await requireProject(db, projectId);
   const [project, defaults, changeRequests, flags] = await Promise.all([
     projectReadModel.view(db, projectId, principalKey),
@@ -56,7 +63,9 @@ export async function projectOverview(db: Queryable, projectId: string, principa
       changeRequestsEnabled: changeRequests.has(entry.environment),
       defaultStrategy: entry.strategy,
     })),
-    featureTypeCounts: [...typeCounts].map(([type, count]) => ({ type, count })).sort((a, b) => a.type.localeCompare(b.type)),
+    featureTypeCounts: [...typeCounts]
+      .map(([type, count]) => ({ type, count }))
+      .sort((a, b) => a.type.localeCompare(b.type)),
     updatedAt: shown.updatedAt,
     archivedAt: shown.archivedAt,
     createdAt: shown.createdAt,

@@ -13,10 +13,16 @@ export function projectFavoriteRoutes(app: HttpServer, { changes }: Pick<AdminDe
     ['post', true, 'Mark a project as a favourite of the caller'],
     ['delete', false, 'Unmark a project as a favourite of the caller'],
   ] as const) {
-    app[method]('/api/admin/projects/:projectId/favorites', { schema: { summary, params: ProjectParams, response: { 200: NoContent } } }, async (request, reply) => {
-      const principal = allowRead(request, { project: request.params.projectId });
-      await changes.run(principal, (change) => projectService.setFavorite(change, principal.key, request.params.projectId, favorite));
-      return reply.code(200).send();
-    });
+    app[method](
+      '/api/admin/projects/:projectId/favorites',
+      { schema: { summary, params: ProjectParams, response: { 200: NoContent } } },
+      async (request, reply) => {
+        const principal = allowRead(request, { project: request.params.projectId });
+        await changes.run(principal, (change) =>
+          projectService.setFavorite(change, principal.key, request.params.projectId, favorite),
+        );
+        return reply.code(200).send();
+      },
+    );
   }
 }

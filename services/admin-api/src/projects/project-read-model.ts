@@ -31,7 +31,11 @@ export async function requireProjectEnvironment(db: Queryable, project: string, 
 
 /** A project's flag-naming rule as answers and events carry it. */
 export function featureNaming(row: ProjectWrite | ProjectRow) {
-  return { pattern: row.featureNamingPattern, example: row.featureNamingExample, description: row.featureNamingDescription };
+  return {
+    pattern: row.featureNamingPattern,
+    example: row.featureNamingExample,
+    description: row.featureNamingDescription,
+  };
 }
 
 /**
@@ -45,7 +49,11 @@ function onboardingStatus(row: ProjectRow): Project['onboardingStatus'] {
 }
 
 export function toProject(row: ProjectRow, favorite: boolean): Project {
-  const health = healthRating({ total: row.featureCount, stale: row.staleFeatureCount, potentiallyStale: row.potentiallyStaleFeatureCount });
+  const health = healthRating({
+    total: row.featureCount,
+    stale: row.staleFeatureCount,
+    potentiallyStale: row.potentiallyStaleFeatureCount,
+  });
   return {
     id: row.id,
     name: row.name,
@@ -69,11 +77,24 @@ export function toProject(row: ProjectRow, favorite: boolean): Project {
     lastReportedFlagUsage: row.lastReportedFlagUsage,
     onboardingStatus: onboardingStatus(row),
     // Unleash names the system as owner of a project nobody owns.
-    owners: row.owners.length > 0 ? row.owners.map((owner) => (owner.ownerType === 'group' ? { ownerType: 'group' as const, name: owner.name } : owner)) : [{ ownerType: 'system' as const }],
+    owners:
+      row.owners.length > 0
+        ? row.owners.map((owner) =>
+            owner.ownerType === 'group' ? { ownerType: 'group' as const, name: owner.name } : owner,
+          )
+        : [{ ownerType: 'system' as const }],
   };
 }
 
-const StoredDefault = FeatureStrategy.pick({ name: true, title: true, disabled: true, constraints: true, parameters: true, variants: true, segments: true }).partial();
+const StoredDefault = FeatureStrategy.pick({
+  name: true,
+  title: true,
+  disabled: true,
+  constraints: true,
+  parameters: true,
+  variants: true,
+  segments: true,
+}).partial();
 
 /** The strategy a flag receives when it is enabled without one: configured per environment, else a 100 % rollout. */
 export function defaultStrategy(stored: Record<string, unknown> | null, defaultStickiness: string) {
@@ -95,7 +116,10 @@ export function defaultStrategy(stored: Record<string, unknown> | null, defaultS
 export const projectReadModel = {
   /** Each environment of the project (in display order) with the strategy flags get there when enabled without one. */
   async defaultStrategies(db: Queryable, id: string, defaultStickiness: string) {
-    return (await projectStore.environmentDefaults(db, id)).map((row) => ({ environment: row.environment, strategy: defaultStrategy(row.strategy, defaultStickiness) }));
+    return (await projectStore.environmentDefaults(db, id)).map((row) => ({
+      environment: row.environment,
+      strategy: defaultStrategy(row.strategy, defaultStickiness),
+    }));
   },
   requireProject,
   requireProjectEnvironment,
@@ -105,16 +129,27 @@ export const projectReadModel = {
    * The rules a new flag in the project must follow. Its active flags are counted only against a limit: counting
    * them for every flag made cost an import of thousands of flags time that grew with the square of their number.
    */
-  async flagRules(db: Queryable, id: string): Promise<{ naming: FeatureNaming; archived: boolean; limit: { featureLimit: number; activeFlags: number } | null }> {
+  async flagRules(
+    db: Queryable,
+    id: string,
+  ): Promise<{
+    naming: FeatureNaming;
+    archived: boolean;
+    limit: { featureLimit: number; activeFlags: number } | null;
+  }> {
     const project = await requireProjectSettings(db, id);
     return {
       naming: { pattern: project.featureNamingPattern, example: project.featureNamingExample },
       archived: project.archivedAt !== null,
-      limit: project.featureLimit === null ? null : { featureLimit: project.featureLimit, activeFlags: await projectStore.activeFlagCount(db, id) },
+      limit:
+        project.featureLimit === null
+          ? null
+          : { featureLimit: project.featureLimit, activeFlags: await projectStore.activeFlagCount(db, id) },
     };
   },
   /** The strategy configured for flags enabled in the environment without one, if any. */
-  defaultStrategy: (db: Queryable, id: string, environment: string) => projectStore.defaultStrategy(db, id, environment),
+  defaultStrategy: (db: Queryable, id: string, environment: string) =>
+    projectStore.defaultStrategy(db, id, environment),
   /** The environments of each project (name, type, sort order), in display order. */
   environmentsOf: (db: Queryable, ids: readonly string[]) => projectStore.environmentsOf(db, ids),
   firstProductionEnvironment: (db: Queryable, id: string) => projectStore.firstProductionEnvironment(db, id),

@@ -39,7 +39,8 @@ export const projectService = {
 
   async create(change: Change, input: CreateProject): Promise<Project> {
     const { tx, emit } = change;
-    if (await projectStore.exists(tx, input.id)) throw new NameExistsError(`A project with the id ${input.id} already exists`);
+    if (await projectStore.exists(tx, input.id))
+      throw new NameExistsError(`A project with the id ${input.id} already exists`);
     checkFeatureNaming(input.featureNaming);
     const write: ProjectWrite = {
       id: input.id,
@@ -78,8 +79,10 @@ export const projectService = {
       defaultStickiness: input.defaultStickiness ?? before.defaultStickiness,
       featureLimit: input.featureLimit === undefined ? before.featureLimit : input.featureLimit,
       featureNamingPattern: input.featureNaming ? input.featureNaming.pattern : before.featureNamingPattern,
-      featureNamingExample: input.featureNaming ? input.featureNaming.example ?? null : before.featureNamingExample,
-      featureNamingDescription: input.featureNaming ? input.featureNaming.description ?? null : before.featureNamingDescription,
+      featureNamingExample: input.featureNaming ? (input.featureNaming.example ?? null) : before.featureNamingExample,
+      featureNamingDescription: input.featureNaming
+        ? (input.featureNaming.description ?? null)
+        : before.featureNamingDescription,
     };
     const changed = JSON.stringify(eventState(write)) !== JSON.stringify(eventState(before));
     if (changed) {
@@ -93,7 +96,10 @@ export const projectService = {
     const before = await requireProject(tx, id);
     if (id === 'default') throw ValidationError.field('projectId', 'The default project cannot be deleted');
     if ((await projectStore.countFeatures(tx, id, true)) > 0) {
-      throw ValidationError.field('projectId', 'A project with features cannot be deleted; archive and delete its features first');
+      throw ValidationError.field(
+        'projectId',
+        'A project with features cannot be deleted; archive and delete its features first',
+      );
     }
     await projectStore.delete(tx, id);
     emit({ type: 'project-deleted', project: id, preData: eventState(before) });
@@ -102,7 +108,8 @@ export const projectService = {
   async setArchived({ tx, emit }: Change, id: string, archived: boolean) {
     const before = await requireProject(tx, id);
     if ((before.archivedAt !== null) === archived) return;
-    if (archived && id === 'default') throw ValidationError.field('projectId', 'The default project cannot be archived');
+    if (archived && id === 'default')
+      throw ValidationError.field('projectId', 'The default project cannot be archived');
     if (archived && (await projectStore.countFeatures(tx, id, false)) > 0) {
       throw ValidationError.field('projectId', 'A project with active features cannot be archived');
     }
@@ -112,7 +119,8 @@ export const projectService = {
 
   async addEnvironment({ tx, emit }: Change, id: string, environment: string) {
     await requireProject(tx, id);
-    if (!(await environmentReadModel.exists(tx, environment))) throw new NotFoundError(`Could not find environment with name ${environment}`);
+    if (!(await environmentReadModel.exists(tx, environment)))
+      throw new NotFoundError(`Could not find environment with name ${environment}`);
     if (await projectStore.hasEnvironment(tx, id, environment)) return;
     await projectEnvironments.add(tx, id, environment);
     emit({ type: 'project-environment-added', project: id, environment });
@@ -132,10 +140,25 @@ export const projectService = {
   async setDefaultStrategy({ tx, emit }: Change, id: string, environment: string, input: CreateFeatureStrategy) {
     const project = await requireProject(tx, id);
     await requireProjectEnvironment(tx, id, environment);
-    if (input.name !== 'flexibleRollout') throw ValidationError.field('name', 'the default strategy of an environment must be flexibleRollout, as in Unleash');
-    const normalized = await normalizeStrategy(tx, input, { featureName: '', defaultStickiness: project.defaultStickiness, sortOrder: 0 });
-    const stored = { name: normalized.name, title: normalized.title, disabled: normalized.disabled, constraints: normalized.constraints,
-      parameters: normalized.parameters, variants: normalized.variants, segments: normalized.segments };
+    if (input.name !== 'flexibleRollout')
+      throw ValidationError.field(
+        'name',
+        'the default strategy of an environment must be flexibleRollout, as in Unleash',
+      );
+    const normalized = await normalizeStrategy(tx, input, {
+      featureName: '',
+      defaultStickiness: project.defaultStickiness,
+      sortOrder: 0,
+    });
+    const stored = {
+      name: normalized.name,
+      title: normalized.title,
+      disabled: normalized.disabled,
+      constraints: normalized.constraints,
+      parameters: normalized.parameters,
+      variants: normalized.variants,
+      segments: normalized.segments,
+    };
     await projectEnvironments.setDefaultStrategy(tx, id, environment, stored);
     emit({ type: 'default-strategy-updated', project: id, environment, data: stored });
     return stored;

@@ -25,13 +25,25 @@ export const ProjectRow = z.object({
   lastReportedFlagUsage: z.string().nullable(),
   /** The oldest flag ever made in the project (archived ones too), for its onboarding status. */
   firstFlag: z.string().nullable(),
-  owners: z.array(z.object({ ownerType: z.enum(['user', 'group']), name: z.string(), email: z.string().nullable(), imageUrl: z.string().nullable() })),
+  owners: z.array(
+    z.object({
+      ownerType: z.enum(['user', 'group']),
+      name: z.string(),
+      email: z.string().nullable(),
+      imageUrl: z.string().nullable(),
+    }),
+  ),
 });
 export type ProjectRow = z.infer<typeof ProjectRow>;
 
 /** What writing a flag needs of its project: none of the listing's counts over every flag. */
-export const ProjectSettingsRow = ProjectRow
-  .pick({ defaultStickiness: true, featureLimit: true, featureNamingPattern: true, featureNamingExample: true, archivedAt: true });
+export const ProjectSettingsRow = ProjectRow.pick({
+  defaultStickiness: true,
+  featureLimit: true,
+  featureNamingPattern: true,
+  featureNamingExample: true,
+  archivedAt: true,
+});
 export type ProjectSettingsRow = z.infer<typeof ProjectSettingsRow>;
 
 const select = sql.fragment`
@@ -116,7 +128,9 @@ export const projectStore = {
   },
   /** Every change that writes an event about a project moves its last activity on. */
   touch(db: WriteTx, projects: readonly string[]) {
-    return db.query(sql.unsafe`update admin.projects set last_activity_at = now() where id = any(${sql.array([...projects], 'text')})`);
+    return db.query(
+      sql.unsafe`update admin.projects set last_activity_at = now() where id = any(${sql.array([...projects], 'text')})`,
+    );
   },
   delete(db: WriteTx, id: string) {
     return db.query(sql.unsafe`delete from admin.projects where id = ${id}`);
@@ -137,14 +151,18 @@ export const projectStore = {
   },
   /** Environments of the project in display order, with the strategy each gives flags enabled without one. */
   environmentDefaults(db: Queryable, id: string) {
-    return db.any(sql.type(z.object({ environment: z.string(), strategy: z.record(z.string(), z.unknown()).nullable() }))`
+    return db.any(sql.type(
+      z.object({ environment: z.string(), strategy: z.record(z.string(), z.unknown()).nullable() }),
+    )`
       select pe.environment, pe.default_strategy as strategy
       from admin.project_environments pe join admin.environments e on e.name = pe.environment
       where pe.project_id = ${id} order by e.sort_order, e.name`);
   },
   /** The environments of each project, in display order. */
   environmentsOf(db: Queryable, ids: readonly string[]) {
-    return db.any(sql.type(z.object({ project: z.string(), name: z.string(), type: z.string(), sortOrder: z.number() }))`
+    return db.any(sql.type(
+      z.object({ project: z.string(), name: z.string(), type: z.string(), sortOrder: z.number() }),
+    )`
       select pe.project_id as project, e.name, e.type, e.sort_order as "sortOrder"
       from admin.project_environments pe join admin.environments e on e.name = pe.environment
       where pe.project_id = any(${sql.array(ids, 'text')}) order by e.sort_order, e.name`);
@@ -158,8 +176,12 @@ export const projectStore = {
   /** Gives a user or a group a role in the project. */
   grant(db: WriteTx, subject: 'user' | 'group', project: string, id: number, roleId: number) {
     return subject === 'user'
-      ? db.query(sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`)
-      : db.query(sql.unsafe`insert into admin.project_group_roles (project_id, group_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`);
+      ? db.query(
+          sql.unsafe`insert into admin.project_user_roles (project_id, user_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`,
+        )
+      : db.query(
+          sql.unsafe`insert into admin.project_group_roles (project_id, group_id, role_id) values (${project}, ${id}, ${roleId}) on conflict do nothing`,
+        );
   },
   /** Takes every role in the project from a user or a group. */
   revokeAll(db: WriteTx, subject: 'user' | 'group', project: string, id: number) {
@@ -173,7 +195,9 @@ export const projectStore = {
       select ${id}, u.id, ${ownerRoleId} from admin.users u where u.id = ${userId}`);
   },
   isFavorite(db: Queryable, principal: string, id: string) {
-    return db.exists(sql.unsafe`select 1 from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);
+    return db.exists(
+      sql.unsafe`select 1 from admin.favorite_projects where principal = ${principal} and project_id = ${id}`,
+    );
   },
   favoriteIds(db: Queryable, principal: string) {
     return db.anyFirst(sql.type(z.object({ id: z.string() }))`
@@ -181,7 +205,9 @@ export const projectStore = {
   },
   setFavorite(db: WriteTx, principal: string, id: string, favorite: boolean) {
     return favorite
-      ? db.query(sql.unsafe`insert into admin.favorite_projects (principal, project_id) values (${principal}, ${id}) on conflict do nothing`)
+      ? db.query(
+          sql.unsafe`insert into admin.favorite_projects (principal, project_id) values (${principal}, ${id}) on conflict do nothing`,
+        )
       : db.query(sql.unsafe`delete from admin.favorite_projects where principal = ${principal} and project_id = ${id}`);
   },
 };

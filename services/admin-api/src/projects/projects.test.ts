@@ -22,9 +22,21 @@ describe('projects', () => {
   });
 
   it('creates, reads, updates and deletes a project', async () => {
-    const created = await stack.admin.post('/api/admin/projects', { id: 'mobile', name: 'Mobile', description: 'apps', mode: 'protected', defaultStickiness: 'userId' });
+    const created = await stack.admin.post('/api/admin/projects', {
+      id: 'mobile',
+      name: 'Mobile',
+      description: 'apps',
+      mode: 'protected',
+      defaultStickiness: 'userId',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: 'mobile', name: 'Mobile', mode: 'protected', defaultStickiness: 'userId', environments: ['development', 'production'] });
+    expect(created.body).toMatchObject({
+      id: 'mobile',
+      name: 'Mobile',
+      mode: 'protected',
+      defaultStickiness: 'userId',
+      environments: ['development', 'production'],
+    });
     expect((await stack.admin.post('/api/admin/projects', { id: 'mobile', name: 'Again' })).status).toBe(409);
     expect((await stack.admin.post('/api/admin/projects', { id: 'bad id', name: 'x' })).status).toBe(400);
     expect((await stack.admin.post('/api/admin/projects', { id: 'x2', name: 'x', mode: 'secret' })).status).toBe(400);
@@ -44,19 +56,33 @@ describe('projects', () => {
     expect((await stack.admin.delete('/api/admin/projects/mobile')).status).toBe(200);
     expect((await stack.admin.get('/api/admin/projects/mobile')).status).toBe(404);
     expect(await projectEventTypes('mobile', 6)).toEqual([
-      'project-created', 'project-updated', 'feature-created', 'feature-archived', 'feature-deleted', 'project-deleted',
+      'project-created',
+      'project-updated',
+      'feature-created',
+      'feature-archived',
+      'feature-deleted',
+      'project-deleted',
     ]);
   });
 
   it('adds and removes project environments', async () => {
     await stack.admin.post('/api/admin/projects', { id: 'web', name: 'Web', environments: ['development'] });
     expect((await stack.admin.get('/api/admin/projects/web')).body.environments).toEqual(['development']);
-    expect((await stack.admin.post('/api/admin/projects/web/environments', { environment: 'production' })).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/projects/web/environments', { environment: 'production' })).status).toBe(
+      200,
+    );
     expect((await stack.admin.post('/api/admin/projects/web/environments', { environment: 'nope' })).status).toBe(404);
     expect((await stack.admin.get('/api/admin/projects/web')).body.environments).toEqual(['development', 'production']);
     expect((await stack.admin.delete('/api/admin/projects/web/environments/development')).status).toBe(200);
     await stack.admin.post('/api/admin/projects/web/features', { name: 'web-flag' });
-    expect((await stack.admin.post('/api/admin/projects/web/features/web-flag/environments/development/on')).status).toBe(404);
-    expect(await projectEventTypes('web', 4)).toEqual(['project-created', 'project-environment-added', 'project-environment-removed', 'feature-created']);
+    expect(
+      (await stack.admin.post('/api/admin/projects/web/features/web-flag/environments/development/on')).status,
+    ).toBe(404);
+    expect(await projectEventTypes('web', 4)).toEqual([
+      'project-created',
+      'project-environment-added',
+      'project-environment-removed',
+      'feature-created',
+    ]);
   });
 });

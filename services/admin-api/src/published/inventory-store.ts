@@ -5,16 +5,50 @@ import { potentiallyStale } from '../rules/staleness-store.ts';
 const int = z.number().int();
 
 const Totals = z.object({
-  users: int, serviceAccounts: int, readOnlyUsers: int, seen7: int, seen30: int, seen60: int, seen90: int,
-  featureToggles: int, archivedFeatureToggles: int, projects: int, contextFields: int, roles: int,
-  customRootRoles: int, groups: int, environments: int, segments: int, strategies: int,
-  adminTokens: int, clientTokens: int, frontendTokens: int,
-  maxEnvironmentStrategies: int, maxConstraints: int, maxConstraintValues: int,
+  users: int,
+  serviceAccounts: int,
+  readOnlyUsers: int,
+  seen7: int,
+  seen30: int,
+  seen60: int,
+  seen90: int,
+  featureToggles: int,
+  archivedFeatureToggles: int,
+  projects: int,
+  contextFields: int,
+  roles: int,
+  customRootRoles: int,
+  groups: int,
+  environments: int,
+  segments: int,
+  strategies: int,
+  adminTokens: int,
+  clientTokens: int,
+  frontendTokens: int,
+  maxEnvironmentStrategies: int,
+  maxConstraints: int,
+  maxConstraintValues: int,
 });
 
-const ProjectCounts = z.object({ id: z.string(), total: int, stale: int, potentiallyStale: int, users: int, apiTokens: int, segments: int });
+const ProjectCounts = z.object({
+  id: z.string(),
+  total: int,
+  stale: int,
+  potentiallyStale: int,
+  users: int,
+  apiTokens: int,
+  segments: int,
+});
 const FeatureProject = z.object({ name: z.string(), project: z.string() });
-const LifecycleGroup = z.object({ project: z.string(), stage: z.string(), type: z.string(), total: int, olderThanWeek: int, newThisWeek: int, totalDays: z.number() });
+const LifecycleGroup = z.object({
+  project: z.string(),
+  stage: z.string(),
+  type: z.string(),
+  total: int,
+  olderThanWeek: int,
+  newThisWeek: int,
+  totalDays: z.number(),
+});
 
 /** A user counts as seen when they signed in, or used one of their personal access tokens, within the days. */
 function seenWithin(days: number) {
@@ -26,7 +60,8 @@ function seenWithin(days: number) {
 
 /** Today's counts of what admin-api owns, for the inventory view. */
 export const inventoryStore = {
-  totals: (db: Queryable) => db.one(sql.type(Totals)`
+  totals: (db: Queryable) =>
+    db.one(sql.type(Totals)`
       select
         (select count(*) from admin.users where not is_service)::int as users,
         (select count(*) from admin.users where is_service)::int as "serviceAccounts",
@@ -50,7 +85,8 @@ export const inventoryStore = {
         coalesce((select max(jsonb_array_length(constraints)) from admin.feature_strategies), 0)::int as "maxConstraints",
         coalesce((select max(jsonb_array_length(coalesce(c -> 'values', '[]'::jsonb)))
           from admin.feature_strategies s, jsonb_array_elements(s.constraints) c), 0)::int as "maxConstraintValues"`),
-  projects: (db: Queryable) => db.any(sql.type(ProjectCounts)`
+  projects: (db: Queryable) =>
+    db.any(sql.type(ProjectCounts)`
       select p.id,
         count(f.name)::int as total,
         count(f.name) filter (where f.stale)::int as stale,
@@ -62,10 +98,13 @@ export const inventoryStore = {
       left join admin.features f on f.project_id = p.id and f.archived_at is null
       where p.archived_at is null
       group by p.id order by p.id`),
-  featureProjects: (db: Queryable) => db.any(sql.type(FeatureProject)`select name, project_id as project from admin.features where archived_at is null`),
-  environments: (db: Queryable) => db.any(sql.type(z.object({ name: z.string(), type: z.string() }))`
+  featureProjects: (db: Queryable) =>
+    db.any(sql.type(FeatureProject)`select name, project_id as project from admin.features where archived_at is null`),
+  environments: (db: Queryable) =>
+    db.any(sql.type(z.object({ name: z.string(), type: z.string() }))`
       select name, type from admin.environments order by sort_order, name`),
-  lifecycle: (db: Queryable) => db.any(sql.type(LifecycleGroup)`
+  lifecycle: (db: Queryable) =>
+    db.any(sql.type(LifecycleGroup)`
       select project_id as project, lifecycle_stage as stage, type, count(*)::int as total,
         count(*) filter (where lifecycle_entered_at < now() - interval '7 days')::int as "olderThanWeek",
         count(*) filter (where lifecycle_entered_at >= now() - interval '7 days')::int as "newThisWeek",

@@ -4,7 +4,11 @@ import { projectFeatureViews } from '../features/feature-read-model.ts';
 import { changeRequestGate } from '../change-request-settings/change-request-gate.ts';
 import { projectReadModel } from '../projects/project-read-model.ts';
 /** One project as admin-api knows it, for the health report; null when there is no such project. */
-async function loadProjectOverview(db: Queryable, projectId: string, principalKey: string): Promise<ProjectOverview | null> {
+async function loadProjectOverview(
+  db: Queryable,
+  projectId: string,
+  principalKey: string,
+): Promise<ProjectOverview | null> {
   const project = await projectReadModel.view(db, projectId, principalKey);
   if (!project) return null;
   const [features, environments, changeRequests] = await Promise.all([
@@ -40,5 +44,7 @@ async function loadProjectOverview(db: Queryable, projectId: string, principalKe
 
 /** Answers insights' health-report requests: one project as admin-api knows it, or null. */
 export function answerProjectOverviewView(messaging: Messaging, db: Queryable) {
-  return answerView(messaging, ProjectOverviewView, ({ projectId, principalKey }) => loadProjectOverview(db, projectId, principalKey));
+  return answerView(messaging, ProjectOverviewView, ({ projectId, principalKey }) =>
+    loadProjectOverview(db, projectId, principalKey),
+  );
 }

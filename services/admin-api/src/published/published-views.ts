@@ -12,7 +12,11 @@ import { answerSnapshotView } from './snapshot-view.ts';
  * Everything other services may ask admin-api, in one place: each view's request and answer are contracts in
  * libs/contracts (published-views.ts), asked with askView from libs/platform.
  */
-export function answerPublishedViews(deps: { messaging: Messaging; db: Queryable; credentials: Pick<CredentialService, 'verify'> }) {
+export function answerPublishedViews(deps: {
+  messaging: Messaging;
+  db: Queryable;
+  credentials: Pick<CredentialService, 'verify'>;
+}) {
   const { messaging, db } = deps;
   const answering = [
     answerCredentialView(messaging, deps.credentials),
@@ -23,5 +27,9 @@ export function answerPublishedViews(deps: { messaging: Messaging; db: Queryable
     answerProjectOverviewView(messaging, db),
     answerFeatureLookupView(messaging, db),
   ];
-  return { stop: () => { for (const view of answering) view.stop(); } };
+  return {
+    stop: () => {
+      for (const view of answering) view.stop();
+    },
+  };
 }

@@ -7,5 +7,7 @@ import { loadEnvironmentSnapshot } from '../configuration-feed/environment-snaps
  * ones stay well under NATS's limit).
  */
 export function answerSnapshotView(messaging: Messaging, db: Queryable) {
-  return answerView(messaging, SnapshotView, ({ environment, features }) => loadEnvironmentSnapshot(db, environment, features));
+  return answerView(messaging, SnapshotView, ({ environment, features }) =>
+    loadEnvironmentSnapshot(db, environment, features),
+  );
 }

@@ -12,8 +12,15 @@ const BATCH = 20;
  * once however many replicas look, and one that came due while every replica was down (or between a replica's
  * death and its restart) runs on the first tick after.
  */
-export function startProgressionScheduler(deps: { db: DatabasePool; changes: Changes; log: Logger; metrics?: Metrics }, options: { intervalMs: number; minuteMs: number }) {
-  const ran = deps.metrics?.counter('bunting_release_progressions_total', 'Milestone progressions this replica ran', []);
+export function startProgressionScheduler(
+  deps: { db: DatabasePool; changes: Changes; log: Logger; metrics?: Metrics },
+  options: { intervalMs: number; minuteMs: number },
+) {
+  const ran = deps.metrics?.counter(
+    'bunting_release_progressions_total',
+    'Milestone progressions this replica ran',
+    [],
+  );
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -23,7 +30,9 @@ export function startProgressionScheduler(deps: { db: DatabasePool; changes: Cha
       for (const due of await releasePlanStore.due(deps.db, BATCH, options.minuteMs)) {
         if (stopped) return;
         // Approved when the progression was set; the unit of work is told so for the plan's environment.
-        const started = await deps.changes.run({ system: SYSTEM_ACTOR }, (change) => releasePlanService.runProgression(change, due.sourceMilestone, options.minuteMs));
+        const started = await deps.changes.run({ system: SYSTEM_ACTOR }, (change) =>
+          releasePlanService.runProgression(change, due.sourceMilestone, options.minuteMs),
+        );
         if (started) ran?.inc();
       }
     } catch (error) {

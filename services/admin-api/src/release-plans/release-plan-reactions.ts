@@ -10,8 +10,15 @@ export const releasePlanReactions: ChangeReaction = async (change, drafts) => {
   for (const draft of drafts) {
     if (draft.type === 'feature-environment-enabled' && draft.featureName && draft.environment) {
       await releasePlanService.environmentEnabled(change, draft.featureName, draft.environment);
-    } else if (draft.type === 'feature-strategy-update' && typeof draft.data?.milestoneId === 'string' && typeof draft.data.id === 'string') {
-      await releasePlanService.milestoneStrategyEdited(change, { id: draft.data.id, milestoneId: draft.data.milestoneId });
+    } else if (
+      draft.type === 'feature-strategy-update' &&
+      typeof draft.data?.milestoneId === 'string' &&
+      typeof draft.data.id === 'string'
+    ) {
+      await releasePlanService.milestoneStrategyEdited(change, {
+        id: draft.data.id,
+        milestoneId: draft.data.milestoneId,
+      });
     } else if (draft.type === 'project-environment-removed' && draft.project && draft.environment) {
       await releasePlanService.projectEnvironmentRemoved(change, draft.project, draft.environment);
     }

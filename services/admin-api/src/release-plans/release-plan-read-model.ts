@@ -6,17 +6,24 @@ import { releasePlanStore } from './release-plan-store.ts';
 /** What the flag views show of release management: each flag environment's plans and own safeguards. */
 export const releasePlanReadModel = {
   /** Whether a plan is applied to the flag environment. */
-  hasPlan: async (db: Queryable, featureName: string, environment: string) => (await releasePlanStore.planIn(db, featureName, environment)) !== null,
+  hasPlan: async (db: Queryable, featureName: string, environment: string) =>
+    (await releasePlanStore.planIn(db, featureName, environment)) !== null,
 
   async forFeatures(db: Queryable, featureNames: readonly string[]) {
     const plans = await releasePlanStore.plansOf(db, featureNames);
     const [milestones, safeguards] = await Promise.all([
-      plans.length > 0 ? releasePlanStore.milestonesOf(db, plans.map((plan) => plan.id)) : Promise.resolve([]),
+      plans.length > 0
+        ? releasePlanStore.milestonesOf(
+            db,
+            plans.map((plan) => plan.id),
+          )
+        : Promise.resolve([]),
       releasePlanStore.safeguardsOf(db, featureNames),
     ]);
     const key = (feature: string, environment: string) => `${feature}\u0000${environment}`;
     const plansByKey = new Map<string, ReleasePlan[]>();
-    for (const plan of plans) plansByKey.set(key(plan.featureName, plan.environment), [planView(plan, milestones, safeguards)]);
+    for (const plan of plans)
+      plansByKey.set(key(plan.featureName, plan.environment), [planView(plan, milestones, safeguards)]);
     const safeguardsByKey = new Map<string, EnvironmentSafeguard[]>();
     for (const safeguard of safeguards.filter((one) => one.planId === null)) {
       const list = safeguardsByKey.get(key(safeguard.featureName, safeguard.environment)) ?? [];

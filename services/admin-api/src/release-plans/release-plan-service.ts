@@ -1,4 +1,10 @@
-import type { CreateFeatureStrategy, ReleasePlan, Safeguard, SafeguardInput, StoredMilestoneStrategy } from '@bunting/contracts';
+import type {
+  CreateFeatureStrategy,
+  ReleasePlan,
+  Safeguard,
+  SafeguardInput,
+  StoredMilestoneStrategy,
+} from '@bunting/contracts';
 import { ConflictError, NotFoundError, ValidationError, ulid, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { environmentState } from '../feature-state/environment-state.ts';
@@ -14,41 +20,88 @@ import { releasePlanStore, type PlanMilestoneRow, type PlanRow, type SafeguardRo
 export type FlagEnvironment = { project: string; feature: string; environment: string };
 
 export const milestoneView = (row: PlanMilestoneRow) => ({
-  id: row.id, name: row.name, sortOrder: row.sortOrder, releasePlanDefinitionId: row.planId, startedAt: row.startedAt,
+  id: row.id,
+  name: row.name,
+  sortOrder: row.sortOrder,
+  releasePlanDefinitionId: row.planId,
+  startedAt: row.startedAt,
   transitionCondition: row.intervalMinutes === null ? null : { intervalMinutes: row.intervalMinutes },
-  progressionExecutedAt: row.progressionExecutedAt, pausedAt: row.pausedAt,
+  progressionExecutedAt: row.progressionExecutedAt,
+  pausedAt: row.pausedAt,
   strategies: row.strategies.map((strategy) => milestoneStrategyView(row.id, strategy)),
 });
 
 export function safeguardView(row: SafeguardRow): Safeguard {
   const common = {
-    id: row.id, triggerCondition: { operator: row.operator, threshold: row.threshold }, impactMetric: { id: row.metricId, ...row.metric },
-    triggeredAt: row.triggeredAt, triggeredValue: row.triggeredValue, evaluatedAt: row.evaluatedAt, lastError: row.lastError,
+    id: row.id,
+    triggerCondition: { operator: row.operator, threshold: row.threshold },
+    impactMetric: { id: row.metricId, ...row.metric },
+    triggeredAt: row.triggeredAt,
+    triggeredValue: row.triggeredValue,
+    evaluatedAt: row.evaluatedAt,
+    lastError: row.lastError,
   };
   return row.planId
     ? { ...common, action: { type: 'pauseReleasePlanProgressions', id: row.planId } }
-    : { ...common, action: { type: 'disableFeatureEnvironment', featureName: row.featureName, environment: row.environment, project: row.project } };
+    : {
+        ...common,
+        action: {
+          type: 'disableFeatureEnvironment',
+          featureName: row.featureName,
+          environment: row.environment,
+          project: row.project,
+        },
+      };
 }
 
-export function planView(plan: PlanRow, milestones: readonly PlanMilestoneRow[], safeguards: readonly SafeguardRow[]): ReleasePlan {
+export function planView(
+  plan: PlanRow,
+  milestones: readonly PlanMilestoneRow[],
+  safeguards: readonly SafeguardRow[],
+): ReleasePlan {
   return {
-    id: plan.id, discriminator: 'plan', name: plan.name, description: plan.description, featureName: plan.featureName,
-    environment: plan.environment, createdByUserId: plan.createdByUserId, createdAt: plan.createdAt, activeMilestoneId: plan.activeMilestoneId,
+    id: plan.id,
+    discriminator: 'plan',
+    name: plan.name,
+    description: plan.description,
+    featureName: plan.featureName,
+    environment: plan.environment,
+    createdByUserId: plan.createdByUserId,
+    createdAt: plan.createdAt,
+    activeMilestoneId: plan.activeMilestoneId,
     releasePlanTemplateId: plan.templateId,
     milestones: milestones.filter((milestone) => milestone.planId === plan.id).map(milestoneView),
-    safeguards: safeguards.filter((safeguard) => safeguard.planId === plan.id).map(safeguardView) as ReleasePlan['safeguards'],
+    safeguards: safeguards
+      .filter((safeguard) => safeguard.planId === plan.id)
+      .map(safeguardView) as ReleasePlan['safeguards'],
   };
 }
 
 /** What the event data of a plan change names: the plan, and Unleash's name for what happened. */
 const about = (plan: PlanRow, unleashEventType: string, extra: Record<string, unknown> = {}) => ({
-  unleashEventType, releasePlan: { id: plan.id, name: plan.name, templateId: plan.templateId }, ...extra,
+  unleashEventType,
+  releasePlan: { id: plan.id, name: plan.name, templateId: plan.templateId },
+  ...extra,
 });
-const eventScope = (plan: { project: string; featureName: string; environment: string }) => ({ project: plan.project, featureName: plan.featureName, environment: plan.environment });
+const eventScope = (plan: { project: string; featureName: string; environment: string }) => ({
+  project: plan.project,
+  featureName: plan.featureName,
+  environment: plan.environment,
+});
 
-async function requirePlan(db: Queryable, path: FlagEnvironment, planId: string, options: { forUpdate?: boolean } = {}): Promise<PlanRow> {
+async function requirePlan(
+  db: Queryable,
+  path: FlagEnvironment,
+  planId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PlanRow> {
   const plan = await releasePlanStore.plan(db, planId, options);
-  if (!plan || plan.featureName !== path.feature || plan.environment !== path.environment || plan.project !== path.project) {
+  if (
+    !plan ||
+    plan.featureName !== path.feature ||
+    plan.environment !== path.environment ||
+    plan.project !== path.project
+  ) {
     throw new NotFoundError(`Could not find release plan ${planId} of ${path.feature} in ${path.environment}`);
   }
   return plan;
@@ -71,13 +124,34 @@ async function requireFlagEnvironment(change: Change, path: FlagEnvironment): Pr
 }
 
 /** Milestones start on a plan, by hand or when a progression comes due; the plan's strategies follow. */
-async function start(change: Change, feature: FeatureRow, plan: PlanRow, milestone: PlanMilestoneRow, how: 'manual' | 'progression' | 'environment-enabled') {
-  await strategyService.replaceMilestone(change, feature, plan.environment, { id: milestone.id, strategies: milestone.strategies },
-    about(plan, 'release-plan-milestone-started', { milestone: { id: milestone.id, name: milestone.name }, startedBy: how }));
+async function start(
+  change: Change,
+  feature: FeatureRow,
+  plan: PlanRow,
+  milestone: PlanMilestoneRow,
+  how: 'manual' | 'progression' | 'environment-enabled',
+) {
+  await strategyService.replaceMilestone(
+    change,
+    feature,
+    plan.environment,
+    { id: milestone.id, strategies: milestone.strategies },
+    about(plan, 'release-plan-milestone-started', {
+      milestone: { id: milestone.id, name: milestone.name },
+      startedBy: how,
+    }),
+  );
   await releasePlanStore.setActive(change.tx, plan.id, milestone.id);
   await releasePlanStore.markStarted(change.tx, milestone.id);
   await releasePlanStore.rearm(change.tx, milestone.id);
-  change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-milestone-started', { milestone: { id: milestone.id, name: milestone.name }, startedBy: how }) });
+  change.emit({
+    type: 'feature-metadata-updated',
+    ...eventScope(plan),
+    data: about(plan, 'release-plan-milestone-started', {
+      milestone: { id: milestone.id, name: milestone.name },
+      startedBy: how,
+    }),
+  });
 }
 
 export const releasePlanService = {
@@ -102,21 +176,45 @@ export const releasePlanService = {
     const feature = await requireFlagEnvironment(change, path);
     const template = await releaseTemplateReadModel.get(change.tx, templateId);
     if (!template) throw ValidationError.field('templateId', `release template ${templateId} does not exist`);
-    if (template.archivedAt !== null) throw ValidationError.field('templateId', `release template ${templateId} is archived`);
-    if (template.project !== null && template.project !== path.project) throw ValidationError.field('templateId', `release template ${templateId} belongs to project ${template.project}`);
-    if (template.milestones.length === 0) throw ValidationError.field('templateId', `release template ${templateId} has no milestones`);
+    if (template.archivedAt !== null)
+      throw ValidationError.field('templateId', `release template ${templateId} is archived`);
+    if (template.project !== null && template.project !== path.project)
+      throw ValidationError.field(
+        'templateId',
+        `release template ${templateId} belongs to project ${template.project}`,
+      );
+    if (template.milestones.length === 0)
+      throw ValidationError.field('templateId', `release template ${templateId} has no milestones`);
     if (await releasePlanStore.planIn(change.tx, path.feature, path.environment)) {
       throw new ConflictError(`${path.feature} already has a release plan in ${path.environment}: remove it first`);
     }
     const planId = ulid();
-    await releasePlanStore.insertPlan(change.tx, { id: planId, templateId, name: template.name, description: template.description, featureName: feature.name, environment: path.environment, createdByUserId });
+    await releasePlanStore.insertPlan(change.tx, {
+      id: planId,
+      templateId,
+      name: template.name,
+      description: template.description,
+      featureName: feature.name,
+      environment: path.environment,
+      createdByUserId,
+    });
     const ids = template.milestones.map(() => ulid());
     for (const [index, milestone] of template.milestones.entries()) {
-      const strategies: StoredMilestoneStrategy[] = milestone.strategies.map((strategy) => ({ ...strategy, id: ulid() }));
-      await releasePlanStore.insertMilestone(change.tx, { id: ids[index]!, planId, name: milestone.name, sortOrder: index, strategies });
+      const strategies: StoredMilestoneStrategy[] = milestone.strategies.map((strategy) => ({
+        ...strategy,
+        id: ulid(),
+      }));
+      await releasePlanStore.insertMilestone(change.tx, {
+        id: ids[index]!,
+        planId,
+        name: milestone.name,
+        sortOrder: index,
+        strategies,
+      });
     }
     for (const [index, milestone] of template.milestones.entries()) {
-      if (milestone.intervalMinutes !== null && index + 1 < ids.length) await releasePlanStore.upsertProgression(change.tx, ids[index]!, ids[index + 1]!, milestone.intervalMinutes);
+      if (milestone.intervalMinutes !== null && index + 1 < ids.length)
+        await releasePlanStore.upsertProgression(change.tx, ids[index]!, ids[index + 1]!, milestone.intervalMinutes);
     }
     const plan = (await releasePlanStore.plan(change.tx, planId))!;
     change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-added') });
@@ -130,7 +228,13 @@ export const releasePlanService = {
   async remove(change: Change, path: FlagEnvironment, planId: string) {
     const feature = await requireFlagEnvironment(change, path);
     const plan = await requirePlan(change.tx, path, planId, { forUpdate: true });
-    await strategyService.replaceMilestone(change, feature, plan.environment, null, about(plan, 'release-plan-removed'));
+    await strategyService.replaceMilestone(
+      change,
+      feature,
+      plan.environment,
+      null,
+      about(plan, 'release-plan-removed'),
+    );
     await releasePlanStore.deletePlan(change.tx, planId);
     change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-removed') });
   },
@@ -141,35 +245,67 @@ export const releasePlanService = {
     const plan = await requirePlan(change.tx, path, planId, { forUpdate: true });
     const milestone = await requireMilestoneOf(change.tx, plan, milestoneId);
     await start(change, feature, plan, milestone, 'manual');
-    return milestoneView((await requireMilestoneOf(change.tx, plan, milestoneId)));
+    return milestoneView(await requireMilestoneOf(change.tx, plan, milestoneId));
   },
 
   /** Sets when one milestone moves on to another on its own. */
-  async changeProgression(change: Change, path: FlagEnvironment, sourceMilestoneId: string, body: { targetMilestone: string; transitionCondition: { intervalMinutes: number } }) {
+  async changeProgression(
+    change: Change,
+    path: FlagEnvironment,
+    sourceMilestoneId: string,
+    body: { targetMilestone: string; transitionCondition: { intervalMinutes: number } },
+  ) {
     await requireFlagEnvironment(change, path);
     const plan = await releasePlanStore.planIn(change.tx, path.feature, path.environment);
     if (!plan) throw new NotFoundError(`${path.feature} has no release plan in ${path.environment}`);
     const milestones = await milestonesOf(change.tx, plan.id);
     const source = milestones.find((milestone) => milestone.id === sourceMilestoneId);
     if (!source) throw new NotFoundError(`Could not find milestone ${sourceMilestoneId} in release plan ${plan.id}`);
-    if (!milestones.some((milestone) => milestone.id === body.targetMilestone)) throw ValidationError.field('targetMilestone', `milestone ${body.targetMilestone} is not in release plan ${plan.id}`);
-    if (body.targetMilestone === sourceMilestoneId) throw ValidationError.field('targetMilestone', 'a milestone cannot progress to itself');
+    if (!milestones.some((milestone) => milestone.id === body.targetMilestone))
+      throw ValidationError.field(
+        'targetMilestone',
+        `milestone ${body.targetMilestone} is not in release plan ${plan.id}`,
+      );
+    if (body.targetMilestone === sourceMilestoneId)
+      throw ValidationError.field('targetMilestone', 'a milestone cannot progress to itself');
     const existed = source.targetMilestone !== null;
-    await releasePlanStore.upsertProgression(change.tx, sourceMilestoneId, body.targetMilestone, body.transitionCondition.intervalMinutes);
+    await releasePlanStore.upsertProgression(
+      change.tx,
+      sourceMilestoneId,
+      body.targetMilestone,
+      body.transitionCondition.intervalMinutes,
+    );
     change.emit({
-      type: 'feature-metadata-updated', ...eventScope(plan),
-      data: about(plan, existed ? 'milestone-progression-updated' : 'milestone-progression-created', { progression: { sourceMilestone: sourceMilestoneId, ...body } }),
-      preData: existed ? { progression: { sourceMilestone: sourceMilestoneId, targetMilestone: source.targetMilestone, transitionCondition: { intervalMinutes: source.intervalMinutes } } } : null,
+      type: 'feature-metadata-updated',
+      ...eventScope(plan),
+      data: about(plan, existed ? 'milestone-progression-updated' : 'milestone-progression-created', {
+        progression: { sourceMilestone: sourceMilestoneId, ...body },
+      }),
+      preData: existed
+        ? {
+            progression: {
+              sourceMilestone: sourceMilestoneId,
+              targetMilestone: source.targetMilestone,
+              transitionCondition: { intervalMinutes: source.intervalMinutes },
+            },
+          }
+        : null,
     });
   },
 
   async deleteProgression(change: Change, path: FlagEnvironment, sourceMilestoneId: string) {
     await requireFlagEnvironment(change, path);
     const plan = await releasePlanStore.planIn(change.tx, path.feature, path.environment);
-    const source = plan && (await milestonesOf(change.tx, plan.id)).find((milestone) => milestone.id === sourceMilestoneId);
-    if (!plan || !source || source.targetMilestone === null) throw new NotFoundError(`Could not find a progression from milestone ${sourceMilestoneId}`);
+    const source =
+      plan && (await milestonesOf(change.tx, plan.id)).find((milestone) => milestone.id === sourceMilestoneId);
+    if (!plan || !source || source.targetMilestone === null)
+      throw new NotFoundError(`Could not find a progression from milestone ${sourceMilestoneId}`);
     await releasePlanStore.deleteProgression(change.tx, sourceMilestoneId);
-    change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'milestone-progression-deleted', { progression: { sourceMilestone: sourceMilestoneId } }) });
+    change.emit({
+      type: 'feature-metadata-updated',
+      ...eventScope(plan),
+      data: about(plan, 'milestone-progression-deleted', { progression: { sourceMilestone: sourceMilestoneId } }),
+    });
   },
 
   /** Lets a plan's progressions run again after a safeguard paused them; its safeguards are armed again. */
@@ -178,7 +314,12 @@ export const releasePlanService = {
     const plan = await requirePlan(change.tx, path, planId, { forUpdate: true });
     const resumed = await releasePlanStore.resume(change.tx, planId);
     await releasePlanStore.clearTriggers(change.tx, planId);
-    if (resumed > 0) change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-progressions-resumed') });
+    if (resumed > 0)
+      change.emit({
+        type: 'feature-metadata-updated',
+        ...eventScope(plan),
+        data: about(plan, 'release-plan-progressions-resumed'),
+      });
   },
 
   /** Runs a due progression (the scheduler holds its row): the target milestone starts, approved when the progression was set. */
@@ -197,43 +338,77 @@ export const releasePlanService = {
   },
 
   /** Sets a plan's safeguard (the one named by id, else its first, else a new one). */
-  async putPlanSafeguard(change: Change, path: FlagEnvironment, planId: string, input: SafeguardInput): Promise<Safeguard> {
+  async putPlanSafeguard(
+    change: Change,
+    path: FlagEnvironment,
+    planId: string,
+    input: SafeguardInput,
+  ): Promise<Safeguard> {
     await requireFlagEnvironment(change, path);
     const plan = await requirePlan(change.tx, path, planId, { forUpdate: true });
-    const existing = (await releasePlanStore.safeguardsOf(change.tx, [path.feature])).filter((safeguard) => safeguard.planId === planId);
-    return saveSafeguard(change, { ...eventScope(plan), planId }, existing, input, about(plan, 'release-plan-safeguard-changed'));
+    const existing = (await releasePlanStore.safeguardsOf(change.tx, [path.feature])).filter(
+      (safeguard) => safeguard.planId === planId,
+    );
+    return saveSafeguard(
+      change,
+      { ...eventScope(plan), planId },
+      existing,
+      input,
+      about(plan, 'release-plan-safeguard-changed'),
+    );
   },
 
   async deletePlanSafeguard(change: Change, path: FlagEnvironment, planId: string, safeguardId: string) {
     await requireFlagEnvironment(change, path);
     const plan = await requirePlan(change.tx, path, planId);
     const safeguard = await releasePlanStore.safeguard(change.tx, safeguardId, { forUpdate: 'wait' });
-    if (!safeguard || safeguard.planId !== planId) throw new NotFoundError(`Could not find safeguard ${safeguardId} of release plan ${planId}`);
+    if (!safeguard || safeguard.planId !== planId)
+      throw new NotFoundError(`Could not find safeguard ${safeguardId} of release plan ${planId}`);
     await releasePlanStore.deleteSafeguard(change.tx, safeguardId);
-    change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-safeguard-deleted'), preData: { safeguard: safeguardView(safeguard) } });
+    change.emit({
+      type: 'feature-metadata-updated',
+      ...eventScope(plan),
+      data: about(plan, 'release-plan-safeguard-deleted'),
+      preData: { safeguard: safeguardView(safeguard) },
+    });
   },
 
   /** A safeguard of a flag environment without a plan: when it trips, the flag is turned off there. */
   async putEnvironmentSafeguard(change: Change, path: FlagEnvironment, input: SafeguardInput): Promise<Safeguard> {
     const feature = await requireFlagEnvironment(change, path);
     if (await releasePlanStore.planIn(change.tx, path.feature, path.environment)) {
-      throw new ConflictError(`${path.feature} has a release plan in ${path.environment}: set the safeguard on the plan`);
+      throw new ConflictError(
+        `${path.feature} has a release plan in ${path.environment}: set the safeguard on the plan`,
+      );
     }
-    const existing = (await releasePlanStore.safeguardsOf(change.tx, [path.feature])).filter((safeguard) => safeguard.planId === null && safeguard.environment === path.environment);
+    const existing = (await releasePlanStore.safeguardsOf(change.tx, [path.feature])).filter(
+      (safeguard) => safeguard.planId === null && safeguard.environment === path.environment,
+    );
     const scope = { project: feature.project, featureName: feature.name, environment: path.environment };
-    return saveSafeguard(change, { ...scope, planId: null }, existing, input, { unleashEventType: 'feature-environment-safeguard-changed' });
+    return saveSafeguard(change, { ...scope, planId: null }, existing, input, {
+      unleashEventType: 'feature-environment-safeguard-changed',
+    });
   },
 
   async deleteEnvironmentSafeguard(change: Change, path: FlagEnvironment, safeguardId: string) {
     const feature = await requireFlagEnvironment(change, path);
     const safeguard = await releasePlanStore.safeguard(change.tx, safeguardId, { forUpdate: 'wait' });
-    if (!safeguard || safeguard.planId !== null || safeguard.featureName !== feature.name || safeguard.environment !== path.environment) {
+    if (
+      !safeguard ||
+      safeguard.planId !== null ||
+      safeguard.featureName !== feature.name ||
+      safeguard.environment !== path.environment
+    ) {
       throw new NotFoundError(`Could not find safeguard ${safeguardId} of ${path.feature} in ${path.environment}`);
     }
     await releasePlanStore.deleteSafeguard(change.tx, safeguardId);
     change.emit({
-      type: 'feature-metadata-updated', project: feature.project, featureName: feature.name, environment: path.environment,
-      data: { unleashEventType: 'feature-environment-safeguard-deleted' }, preData: { safeguard: safeguardView(safeguard) },
+      type: 'feature-metadata-updated',
+      project: feature.project,
+      featureName: feature.name,
+      environment: path.environment,
+      data: { unleashEventType: 'feature-environment-safeguard-deleted' },
+      preData: { safeguard: safeguardView(safeguard) },
     });
   },
 
@@ -244,7 +419,10 @@ export const releasePlanService = {
   async trip(change: Change, safeguard: SafeguardRow, value: number): Promise<boolean> {
     const scope = { project: safeguard.project, environment: safeguard.environment };
     change.approve([scope]);
-    const reading = { unleashEventType: 'safeguard-triggered', safeguard: { ...safeguardView(safeguard), triggeredValue: value } };
+    const reading = {
+      unleashEventType: 'safeguard-triggered',
+      safeguard: { ...safeguardView(safeguard), triggeredValue: value },
+    };
     if (safeguard.planId) {
       const plan = (await releasePlanStore.plan(change.tx, safeguard.planId, { forUpdate: true }))!;
       const by = `safeguard ${safeguard.id}: ${safeguard.metric.metricName} ${safeguard.metric.aggregationMode} ${safeguard.operator} ${safeguard.threshold} (was ${value})`;
@@ -252,16 +430,30 @@ export const releasePlanService = {
       await releasePlanStore.pause(change.tx, plan.id, by);
       if (safeguard.triggeredAt !== null) return false;
       // Unleash writes both: what tripped, and the pause it caused. `then` is its field name in the event data.
-      // oxlint-disable-next-line unicorn/no-thenable
-      change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'safeguard-triggered'), ...reading, then: 'release-plan-progressions-paused' } });
-      change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: { ...about(plan, 'release-plan-progressions-paused'), pausedBy: by } });
+      change.emit({
+        type: 'feature-metadata-updated',
+        ...eventScope(plan),
+        // oxlint-disable-next-line unicorn/no-thenable -- Unleash's field name
+        data: { ...about(plan, 'safeguard-triggered'), ...reading, then: 'release-plan-progressions-paused' },
+      });
+      change.emit({
+        type: 'feature-metadata-updated',
+        ...eventScope(plan),
+        data: { ...about(plan, 'release-plan-progressions-paused'), pausedBy: by },
+      });
       return true;
     }
     const feature = await requireFeature(change.tx, safeguard.project, safeguard.featureName, { forWrite: true });
     if (!(await environmentState.get(change.tx, feature.name, safeguard.environment))?.enabled) return false;
     await environmentState.setEnabled(change.tx, feature.name, safeguard.environment, false);
-    // oxlint-disable-next-line unicorn/no-thenable -- Unleash's field name
-    change.emit({ type: 'feature-environment-disabled', project: feature.project, featureName: feature.name, environment: safeguard.environment, data: { ...reading, then: 'feature-environment-disabled' } });
+    change.emit({
+      type: 'feature-environment-disabled',
+      project: feature.project,
+      featureName: feature.name,
+      environment: safeguard.environment,
+      // oxlint-disable-next-line unicorn/no-thenable -- Unleash's field name
+      data: { ...reading, then: 'feature-environment-disabled' },
+    });
     await refreshLifecycle(change.tx, feature);
     return true;
   },
@@ -280,15 +472,22 @@ export const releasePlanService = {
   async milestoneStrategyEdited(change: Change, strategy: { id: string; milestoneId: string }) {
     const [row] = await releasePlanStore.milestonesOfIds(change.tx, [strategy.milestoneId]);
     if (!row) return;
-    const current = (await strategyService.milestoneStrategies(change.tx, strategy.milestoneId)).find((one) => one.id === strategy.id);
+    const current = (await strategyService.milestoneStrategies(change.tx, strategy.milestoneId)).find(
+      (one) => one.id === strategy.id,
+    );
     if (!current) return;
-    await releasePlanStore.setStrategies(change.tx, row.id, row.strategies.map((stored) => (stored.id === strategy.id ? current : stored)));
+    await releasePlanStore.setStrategies(
+      change.tx,
+      row.id,
+      row.strategies.map((stored) => (stored.id === strategy.id ? current : stored)),
+    );
   },
 
   /** The plan in a flag environment, for a change that names a milestone without its plan. */
   async planIdIn(db: Queryable, path: FlagEnvironment): Promise<string> {
     const plan = await releasePlanStore.planIn(db, path.feature, path.environment);
-    if (!plan || plan.project !== path.project) throw new NotFoundError(`${path.feature} has no release plan in ${path.environment}`);
+    if (!plan || plan.project !== path.project)
+      throw new NotFoundError(`${path.feature} has no release plan in ${path.environment}`);
     return plan.id;
   },
 
@@ -296,39 +495,92 @@ export const releasePlanService = {
    * Changes one strategy of a plan's milestone (Unleash's updateMilestoneStrategy): on the flag when the milestone
    * is running (the plan's copy follows), else in the plan, for when it starts.
    */
-  async updateMilestoneStrategy(change: Change, path: FlagEnvironment, strategyId: string, input: Partial<CreateFeatureStrategy>) {
+  async updateMilestoneStrategy(
+    change: Change,
+    path: FlagEnvironment,
+    strategyId: string,
+    input: Partial<CreateFeatureStrategy>,
+  ) {
     const feature = await requireFlagEnvironment(change, path);
     const plan = await releasePlanStore.planIn(change.tx, path.feature, path.environment);
-    const milestone = plan && (await milestonesOf(change.tx, plan.id)).find((one) => one.strategies.some((strategy) => strategy.id === strategyId));
-    if (!plan || !milestone) throw new NotFoundError(`Could not find milestone strategy ${strategyId} of ${path.feature} in ${path.environment}`);
+    const milestone =
+      plan &&
+      (await milestonesOf(change.tx, plan.id)).find((one) =>
+        one.strategies.some((strategy) => strategy.id === strategyId),
+      );
+    if (!plan || !milestone)
+      throw new NotFoundError(
+        `Could not find milestone strategy ${strategyId} of ${path.feature} in ${path.environment}`,
+      );
     const stored = milestone.strategies.find((strategy) => strategy.id === strategyId)!;
     // The kept strategy passed its checks when written; the merge is checked again as it goes back.
-    const next: CreateFeatureStrategy = { ...(stored as unknown as CreateFeatureStrategy), ...input, name: input.name ?? stored.name, sortOrder: input.sortOrder ?? stored.sortOrder };
+    const next: CreateFeatureStrategy = {
+      ...(stored as unknown as CreateFeatureStrategy),
+      ...input,
+      name: input.name ?? stored.name,
+      sortOrder: input.sortOrder ?? stored.sortOrder,
+    };
     if (plan.activeMilestoneId === milestone.id) {
-      await strategyService.update(change, { project: feature.project, feature: feature.name, environment: path.environment }, strategyId, next);
+      await strategyService.update(
+        change,
+        { project: feature.project, feature: feature.name, environment: path.environment },
+        strategyId,
+        next,
+      );
       return;
     }
     const [checked] = await storedStrategies(change.tx, [{ ...next, id: strategyId }], new Set([strategyId]));
-    await releasePlanStore.setStrategies(change.tx, milestone.id, milestone.strategies.map((strategy) => (strategy.id === strategyId ? checked! : strategy)));
-    change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-milestone-strategy-updated', { milestone: { id: milestone.id, name: milestone.name }, strategy: checked }) });
+    await releasePlanStore.setStrategies(
+      change.tx,
+      milestone.id,
+      milestone.strategies.map((strategy) => (strategy.id === strategyId ? checked! : strategy)),
+    );
+    change.emit({
+      type: 'feature-metadata-updated',
+      ...eventScope(plan),
+      data: about(plan, 'release-plan-milestone-strategy-updated', {
+        milestone: { id: milestone.id, name: milestone.name },
+        strategy: checked,
+      }),
+    });
   },
 
   /** The environment left the project: the plans of its flags there go. */
   async projectEnvironmentRemoved(change: Change, project: string, environment: string) {
-    for (const plan of await releasePlanStore.plansInProjectEnvironment(change.tx, project, environment)) await releasePlanStore.deletePlan(change.tx, plan.id);
+    for (const plan of await releasePlanStore.plansInProjectEnvironment(change.tx, project, environment))
+      await releasePlanStore.deletePlan(change.tx, plan.id);
   },
 };
 
 /** Writes a safeguard (the one named, else the first existing, else a new one) with its event. */
-async function saveSafeguard(change: Change, owner: { project: string; featureName: string; environment: string; planId: string | null }, existing: readonly SafeguardRow[], input: SafeguardInput, data: Record<string, unknown>): Promise<Safeguard> {
+async function saveSafeguard(
+  change: Change,
+  owner: { project: string; featureName: string; environment: string; planId: string | null },
+  existing: readonly SafeguardRow[],
+  input: SafeguardInput,
+  data: Record<string, unknown>,
+): Promise<Safeguard> {
   const before = input.id ? existing.find((safeguard) => safeguard.id === input.id) : existing[0];
   if (input.id && !before) throw new NotFoundError(`Could not find safeguard ${input.id}`);
   const id = before?.id ?? ulid();
   await releasePlanStore.saveSafeguard(change.tx, {
-    id, planId: owner.planId, featureName: owner.featureName, environment: owner.environment, metricId: before?.metricId ?? ulid(),
-    metric: { ...input.impactMetric, source: input.impactMetric.source ?? 'internal' }, operator: input.triggerCondition.operator, threshold: input.triggerCondition.threshold,
+    id,
+    planId: owner.planId,
+    featureName: owner.featureName,
+    environment: owner.environment,
+    metricId: before?.metricId ?? ulid(),
+    metric: { ...input.impactMetric, source: input.impactMetric.source ?? 'internal' },
+    operator: input.triggerCondition.operator,
+    threshold: input.triggerCondition.threshold,
   });
   const saved = safeguardView((await releasePlanStore.safeguard(change.tx, id))!);
-  change.emit({ type: 'feature-metadata-updated', project: owner.project, featureName: owner.featureName, environment: owner.environment, data: { ...data, safeguard: saved }, preData: before ? { safeguard: safeguardView(before) } : null });
+  change.emit({
+    type: 'feature-metadata-updated',
+    project: owner.project,
+    featureName: owner.featureName,
+    environment: owner.environment,
+    data: { ...data, safeguard: saved },
+    preData: before ? { safeguard: safeguardView(before) } : null,
+  });
   return saved;
 }

@@ -3,7 +3,8 @@ import type { WriteTx } from '../events/write-tx.ts';
 import { SafeguardMetricInput, StoredMilestoneStrategy } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-const time = (column: string) => sql.fragment`to_char(${sql.identifier(column.split('.'))} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const time = (column: string) =>
+  sql.fragment`to_char(${sql.identifier(column.split('.'))} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const PlanRow = z.object({
   id: z.string(),
@@ -68,15 +69,21 @@ const safeguardColumns = sql.fragment`s.id, s.plan_id as "planId", s.feature_nam
 /** Release plans, their milestones and progressions, and safeguards. */
 export const releasePlanStore = {
   plansOf(db: Queryable, featureNames: readonly string[]) {
-    return db.any(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
+    return db.any(sql.type(
+      PlanRow,
+    )`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where p.feature_name = any(${sql.array([...featureNames], 'text')}) order by p.created_at, p.id`);
   },
   plan(db: Queryable, id: string, options: { forUpdate?: boolean } = {}) {
-    return db.maybeOne(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
+    return db.maybeOne(sql.type(
+      PlanRow,
+    )`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where p.id = ${id} ${options.forUpdate ? sql.fragment`for update of p` : sql.fragment``}`);
   },
   planIn(db: Queryable, featureName: string, environment: string) {
-    return db.maybeOne(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
+    return db.maybeOne(sql.type(
+      PlanRow,
+    )`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where p.feature_name = ${featureName} and p.environment = ${environment}`);
   },
   async insertPlan(db: WriteTx, row: Omit<PlanRow, 'createdAt' | 'activeMilestoneId' | 'project'>) {
@@ -88,11 +95,15 @@ export const releasePlanStore = {
   },
   /** Every plan of a project's flags in one environment (what goes when the environment leaves the project). */
   plansInProjectEnvironment(db: Queryable, project: string, environment: string) {
-    return db.any(sql.type(PlanRow)`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
+    return db.any(sql.type(
+      PlanRow,
+    )`select ${planColumns} from admin.release_plans p join admin.features f on f.name = p.feature_name
       where f.project_id = ${project} and p.environment = ${environment}`);
   },
   async setActive(db: WriteTx, planId: string, milestoneId: string | null) {
-    await db.query(sql.unsafe`update admin.release_plans set active_milestone_id = ${milestoneId} where id = ${planId}`);
+    await db.query(
+      sql.unsafe`update admin.release_plans set active_milestone_id = ${milestoneId} where id = ${planId}`,
+    );
   },
 
   milestonesOf(db: Queryable, planIds: readonly string[]) {
@@ -105,7 +116,10 @@ export const releasePlanStore = {
       left join admin.milestone_progressions g on g.source_milestone = m.id
       where m.id = any(${sql.array([...ids], 'text')})`);
   },
-  async insertMilestone(db: WriteTx, row: { id: string; planId: string; name: string; sortOrder: number; strategies: unknown }) {
+  async insertMilestone(
+    db: WriteTx,
+    row: { id: string; planId: string; name: string; sortOrder: number; strategies: unknown },
+  ) {
     await db.query(sql.unsafe`insert into admin.release_plan_milestones (id, plan_id, name, sort_order, strategies)
       values (${row.id}, ${row.planId}, ${row.name}, ${row.sortOrder}, ${sql.jsonb(row.strategies as never)})`);
   },
@@ -113,7 +127,9 @@ export const releasePlanStore = {
     await db.query(sql.unsafe`update admin.release_plan_milestones set started_at = now() where id = ${milestoneId}`);
   },
   async setStrategies(db: WriteTx, milestoneId: string, strategies: unknown) {
-    await db.query(sql.unsafe`update admin.release_plan_milestones set strategies = ${sql.jsonb(strategies as never)} where id = ${milestoneId}`);
+    await db.query(
+      sql.unsafe`update admin.release_plan_milestones set strategies = ${sql.jsonb(strategies as never)} where id = ${milestoneId}`,
+    );
   },
 
   /** Sets a progression; one set while a safeguard holds its plan is paused from the start. */
@@ -127,22 +143,33 @@ export const releasePlanStore = {
         executed_at = null, paused_at = coalesce(milestone_progressions.paused_at, excluded.paused_at), paused_by = coalesce(milestone_progressions.paused_by, excluded.paused_by)`);
   },
   async deleteProgression(db: WriteTx, source: string) {
-    return (await db.query(sql.unsafe`delete from admin.milestone_progressions where source_milestone = ${source}`)).rowCount > 0;
+    return (
+      (await db.query(sql.unsafe`delete from admin.milestone_progressions where source_milestone = ${source}`))
+        .rowCount > 0
+    );
   },
   /** A progression may run again once its source has been started anew. */
   async rearm(db: WriteTx, source: string) {
-    await db.query(sql.unsafe`update admin.milestone_progressions set executed_at = null where source_milestone = ${source}`);
+    await db.query(
+      sql.unsafe`update admin.milestone_progressions set executed_at = null where source_milestone = ${source}`,
+    );
   },
   async markExecuted(db: WriteTx, source: string) {
-    await db.query(sql.unsafe`update admin.milestone_progressions set executed_at = now() where source_milestone = ${source}`);
+    await db.query(
+      sql.unsafe`update admin.milestone_progressions set executed_at = now() where source_milestone = ${source}`,
+    );
   },
   async pause(db: WriteTx, planId: string, by: string) {
-    return (await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = now(), paused_by = ${by}
-      from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is null`)).rowCount;
+    return (
+      await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = now(), paused_by = ${by}
+      from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is null`)
+    ).rowCount;
   },
   async resume(db: WriteTx, planId: string) {
-    return (await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = null, paused_by = null
-      from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is not null`)).rowCount;
+    return (
+      await db.query(sql.unsafe`update admin.milestone_progressions g set paused_at = null, paused_by = null
+      from admin.release_plan_milestones m where m.id = g.source_milestone and m.plan_id = ${planId} and g.paused_at is not null`)
+    ).rowCount;
   },
   /** Progressions whose source is its plan's active milestone, started at least its interval ago, in an enabled flag environment. */
   due(db: Queryable, limit: number, minuteMs: number) {
@@ -170,19 +197,44 @@ export const releasePlanStore = {
       for update of g skip locked`);
   },
   targetOf(db: Queryable, source: string) {
-    return db.maybeOneFirst(sql.type(z.object({ target: z.string() }))`select target_milestone as target from admin.milestone_progressions where source_milestone = ${source}`);
+    return db.maybeOneFirst(
+      sql.type(
+        z.object({ target: z.string() }),
+      )`select target_milestone as target from admin.milestone_progressions where source_milestone = ${source}`,
+    );
   },
 
   safeguardsOf(db: Queryable, featureNames: readonly string[]) {
-    return db.any(sql.type(SafeguardRow)`select ${safeguardColumns} from admin.safeguards s join admin.features f on f.name = s.feature_name
+    return db.any(sql.type(
+      SafeguardRow,
+    )`select ${safeguardColumns} from admin.safeguards s join admin.features f on f.name = s.feature_name
       where s.feature_name = any(${sql.array([...featureNames], 'text')}) order by s.created_at, s.id`);
   },
   safeguard(db: Queryable, id: string, options: { forUpdate?: 'wait' | 'skip' } = {}) {
-    const lock = options.forUpdate === 'skip' ? sql.fragment`for update of s skip locked` : options.forUpdate === 'wait' ? sql.fragment`for update of s` : sql.fragment``;
-    return db.maybeOne(sql.type(SafeguardRow)`select ${safeguardColumns} from admin.safeguards s join admin.features f on f.name = s.feature_name
+    const lock =
+      options.forUpdate === 'skip'
+        ? sql.fragment`for update of s skip locked`
+        : options.forUpdate === 'wait'
+          ? sql.fragment`for update of s`
+          : sql.fragment``;
+    return db.maybeOne(sql.type(
+      SafeguardRow,
+    )`select ${safeguardColumns} from admin.safeguards s join admin.features f on f.name = s.feature_name
       where s.id = ${id} ${lock}`);
   },
-  async saveSafeguard(db: WriteTx, row: { id: string; planId: string | null; featureName: string; environment: string; metricId: string; metric: unknown; operator: string; threshold: number }) {
+  async saveSafeguard(
+    db: WriteTx,
+    row: {
+      id: string;
+      planId: string | null;
+      featureName: string;
+      environment: string;
+      metricId: string;
+      metric: unknown;
+      operator: string;
+      threshold: number;
+    },
+  ) {
     await db.query(sql.unsafe`insert into admin.safeguards (id, plan_id, feature_name, environment, metric_id, metric, operator, threshold)
       values (${row.id}, ${row.planId}, ${row.featureName}, ${row.environment}, ${row.metricId}, ${sql.jsonb(row.metric as never)}, ${row.operator}, ${row.threshold})
       on conflict (id) do update set metric = excluded.metric, operator = excluded.operator, threshold = excluded.threshold,
@@ -203,6 +255,8 @@ export const releasePlanStore = {
       where id = ${id}`);
   },
   async clearTriggers(db: WriteTx, planId: string) {
-    await db.query(sql.unsafe`update admin.safeguards set triggered_at = null, triggered_value = null where plan_id = ${planId}`);
+    await db.query(
+      sql.unsafe`update admin.safeguards set triggered_at = null, triggered_value = null where plan_id = ${planId}`,
+    );
   },
 };

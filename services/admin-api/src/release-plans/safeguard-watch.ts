@@ -9,7 +9,8 @@ const BATCH = 50;
 /** An impact metric's value now, as insights reads it (or the external source): null with nothing to go by. */
 export type ReadImpactValue = (metric: SafeguardRow['metric']) => Promise<{ value: number | null; error?: string }>;
 
-const crossed = (safeguard: SafeguardRow, value: number) => (safeguard.operator === '>' ? value > safeguard.threshold : value < safeguard.threshold);
+const crossed = (safeguard: SafeguardRow, value: number) =>
+  safeguard.operator === '>' ? value > safeguard.threshold : value < safeguard.threshold;
 
 /**
  * Reads every safeguard's metric each `intervalMs`, once across replicas: each is taken under a row lock that
@@ -17,8 +18,15 @@ const crossed = (safeguard: SafeguardRow, value: number) => (safeguard.operator 
  * threshold pauses its plan or turns its flag off (unless already done). A metric that cannot be read (an external
  * source down) is recorded as such and neither trips nor clears the safeguard.
  */
-export function startSafeguardWatch(deps: { db: DatabasePool; changes: Changes; log: Logger; read: ReadImpactValue; metrics?: Metrics }, intervalMs: number) {
-  const outcomes = deps.metrics?.counter('bunting_safeguard_readings_total', 'Safeguard readings this replica took, by outcome (held, tripped, acted, unreadable)', ['outcome']);
+export function startSafeguardWatch(
+  deps: { db: DatabasePool; changes: Changes; log: Logger; read: ReadImpactValue; metrics?: Metrics },
+  intervalMs: number,
+) {
+  const outcomes = deps.metrics?.counter(
+    'bunting_safeguard_readings_total',
+    'Safeguard readings this replica took, by outcome (held, tripped, acted, unreadable)',
+    ['outcome'],
+  );
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -28,7 +36,9 @@ export function startSafeguardWatch(deps: { db: DatabasePool; changes: Changes; 
       const safeguard = await releasePlanStore.safeguard(change.tx, id, { forUpdate: 'skip' });
       if (!safeguard) return null;
       if (safeguard.evaluatedAt && Date.parse(safeguard.evaluatedAt) > Date.now() - intervalMs * 0.9) return null;
-      const reading = await deps.read(safeguard.metric).catch((error: unknown) => ({ value: null, error: (error as Error).message }));
+      const reading = await deps
+        .read(safeguard.metric)
+        .catch((error: unknown) => ({ value: null, error: (error as Error).message }));
       if (reading.error !== undefined) {
         await releasePlanStore.recordReading(change.tx, id, { error: reading.error });
         return 'unreadable';

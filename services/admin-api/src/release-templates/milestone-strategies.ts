@@ -8,18 +8,32 @@ import { normalizeStrategy } from '../rules/strategy-rules.ts';
  * flexibleRollout's group id is left empty unless one is given, so that it becomes the flag's name when the
  * milestone starts on a flag.
  */
-export async function storedStrategies(db: Queryable, inputs: readonly MilestoneStrategyInput[], keepIds: ReadonlySet<string> = new Set()): Promise<StoredMilestoneStrategy[]> {
+export async function storedStrategies(
+  db: Queryable,
+  inputs: readonly MilestoneStrategyInput[],
+  keepIds: ReadonlySet<string> = new Set(),
+): Promise<StoredMilestoneStrategy[]> {
   const stored: StoredMilestoneStrategy[] = [];
   for (const [index, input] of inputs.entries()) {
     const { id, strategyName, ...rest } = input;
     const name = rest.name ?? strategyName!;
-    const write = await normalizeStrategy(db, CreateFeatureStrategy.parse({ ...rest, name }), { featureName: '', defaultStickiness: 'default', sortOrder: index });
+    const write = await normalizeStrategy(db, CreateFeatureStrategy.parse({ ...rest, name }), {
+      featureName: '',
+      defaultStickiness: 'default',
+      sortOrder: index,
+    });
     const parameters = { ...write.parameters };
     if (name === 'flexibleRollout' && !rest.parameters?.groupId) delete parameters.groupId;
     stored.push({
       id: id && keepIds.has(id) ? id : ulid(),
-      name: write.name, title: write.title, disabled: write.disabled, sortOrder: input.sortOrder ?? index,
-      constraints: write.constraints, variants: write.variants, parameters, segments: write.segments,
+      name: write.name,
+      title: write.title,
+      disabled: write.disabled,
+      sortOrder: input.sortOrder ?? index,
+      constraints: write.constraints,
+      variants: write.variants,
+      parameters,
+      segments: write.segments,
     });
   }
   return stored;
@@ -27,6 +41,15 @@ export async function storedStrategies(db: Queryable, inputs: readonly Milestone
 
 /** A kept strategy as milestones answer it. */
 export const milestoneStrategyView = (milestoneId: string, strategy: StoredMilestoneStrategy) => ({
-  id: strategy.id, milestoneId, sortOrder: strategy.sortOrder, title: strategy.title, name: strategy.name, strategyName: strategy.name,
-  parameters: strategy.parameters, constraints: strategy.constraints, variants: strategy.variants, segments: strategy.segments, disabled: strategy.disabled,
+  id: strategy.id,
+  milestoneId,
+  sortOrder: strategy.sortOrder,
+  title: strategy.title,
+  name: strategy.name,
+  strategyName: strategy.name,
+  parameters: strategy.parameters,
+  constraints: strategy.constraints,
+  variants: strategy.variants,
+  segments: strategy.segments,
+  disabled: strategy.disabled,
 });

@@ -7,6 +7,9 @@ export const releaseTemplateReadModel = {
     const template = await releaseTemplateStore.get(db, id);
     if (!template) return null;
     const milestones = await releaseTemplateStore.milestonesOf(db, [id]);
-    return { ...template, milestones: milestones.map(({ name, intervalMinutes, strategies }) => ({ name, intervalMinutes, strategies })) };
+    return {
+      ...template,
+      milestones: milestones.map(({ name, intervalMinutes, strategies }) => ({ name, intervalMinutes, strategies })),
+    };
   },
 };

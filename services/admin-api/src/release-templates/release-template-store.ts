@@ -33,12 +33,24 @@ const milestoneColumns = sql.fragment`id, template_id as "templateId", name, sor
 export const releaseTemplateStore = {
   /** The global templates, or those a project sees (its own and, with `withGlobal`, the global ones). */
   list(db: Queryable, scope: { project: string | null; withGlobal: boolean }) {
-    const where = scope.project === null ? sql.fragment`project is null`
-      : scope.withGlobal ? sql.fragment`(project = ${scope.project} or project is null)` : sql.fragment`project = ${scope.project}`;
-    return db.any(sql.type(TemplateRow)`select ${templateColumns} from admin.release_templates where ${where} order by created_at, id`);
+    const where =
+      scope.project === null
+        ? sql.fragment`project is null`
+        : scope.withGlobal
+          ? sql.fragment`(project = ${scope.project} or project is null)`
+          : sql.fragment`project = ${scope.project}`;
+    return db.any(
+      sql.type(
+        TemplateRow,
+      )`select ${templateColumns} from admin.release_templates where ${where} order by created_at, id`,
+    );
   },
   get(db: Queryable, id: string, options: { forUpdate?: boolean } = {}) {
-    return db.maybeOne(sql.type(TemplateRow)`select ${templateColumns} from admin.release_templates where id = ${id} ${options.forUpdate ? sql.fragment`for update` : sql.fragment``}`);
+    return db.maybeOne(
+      sql.type(
+        TemplateRow,
+      )`select ${templateColumns} from admin.release_templates where id = ${id} ${options.forUpdate ? sql.fragment`for update` : sql.fragment``}`,
+    );
   },
   nameTaken(db: Queryable, project: string | null, name: string, except: string | null) {
     return db.exists(sql.unsafe`select 1 from admin.release_templates
@@ -49,10 +61,14 @@ export const releaseTemplateStore = {
       values (${row.id}, ${row.name}, ${row.description}, ${row.project}, ${row.createdByUserId})`);
   },
   async update(db: WriteTx, id: string, fields: { name: string; description: string | null }) {
-    await db.query(sql.unsafe`update admin.release_templates set name = ${fields.name}, description = ${fields.description} where id = ${id}`);
+    await db.query(
+      sql.unsafe`update admin.release_templates set name = ${fields.name}, description = ${fields.description} where id = ${id}`,
+    );
   },
   async archive(db: WriteTx, id: string) {
-    await db.query(sql.unsafe`update admin.release_templates set archived_at = now() where id = ${id} and archived_at is null`);
+    await db.query(
+      sql.unsafe`update admin.release_templates set archived_at = now() where id = ${id} and archived_at is null`,
+    );
   },
   async delete(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.release_templates where id = ${id}`);
@@ -61,7 +77,11 @@ export const releaseTemplateStore = {
     return db.any(sql.type(TemplateMilestoneRow)`select ${milestoneColumns} from admin.release_template_milestones
       where template_id = any(${sql.array([...templateIds], 'text')}) order by template_id, sort_order, id`);
   },
-  async replaceMilestones(db: WriteTx, templateId: string, milestones: readonly Omit<TemplateMilestoneRow, 'templateId'>[]) {
+  async replaceMilestones(
+    db: WriteTx,
+    templateId: string,
+    milestones: readonly Omit<TemplateMilestoneRow, 'templateId'>[],
+  ) {
     await db.query(sql.unsafe`delete from admin.release_template_milestones where template_id = ${templateId}`);
     for (const milestone of milestones) await releaseTemplateStore.insertMilestone(db, { ...milestone, templateId });
   },

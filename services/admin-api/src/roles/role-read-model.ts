@@ -12,7 +12,8 @@ export const roleReadModel = {
   /** A root role given by id or by name ("Admin", "Editor", "Viewer"); 400 naming `field` otherwise. */
   async requireRootRole(db: Queryable, input: number | string, field = 'rootRole'): Promise<RoleRow> {
     const role = typeof input === 'number' ? await roleStore.get(db, input) : await roleStore.getByName(db, input);
-    if (!role || !ROOT_ROLE_TYPES.includes(role.type)) throw ValidationError.field(field, `${input} is not a root role`);
+    if (!role || !ROOT_ROLE_TYPES.includes(role.type))
+      throw ValidationError.field(field, `${input} is not a root role`);
     return role;
   },
   async requireProjectRole(db: Queryable, id: number): Promise<RoleRow> {

@@ -17,13 +17,21 @@ type Grant = { name: string; environment?: string | undefined };
 
 // Built in: the five of the first migration and the read-only root role (its id is the installation's own); only
 // custom roles ("root-custom", "custom") are made, changed and deleted through the API.
-const isBuiltIn = (role: RoleRow) => BUILT_IN_ROLES[role.id] !== undefined || role.type === 'root' || role.type === 'project';
+const isBuiltIn = (role: RoleRow) =>
+  BUILT_IN_ROLES[role.id] !== undefined || role.type === 'root' || role.type === 'project';
 
 async function roleWithPermissions(db: Queryable, role: RoleRow) {
   const builtIn = BUILT_IN_ROLES[role.id];
   const permissions = builtIn
-    ? [...builtIn.root.map((name) => ({ name })), ...builtIn.project.map((name) => ({ name })), ...builtIn.environment.map(({ permission, environment }) => ({ name: permission, environment }))]
-    : (await roleStore.permissions(db, role.id)).map((row) => ({ name: row.name, ...(row.environment ? { environment: row.environment } : {}) }));
+    ? [
+        ...builtIn.root.map((name) => ({ name })),
+        ...builtIn.project.map((name) => ({ name })),
+        ...builtIn.environment.map(({ permission, environment }) => ({ name: permission, environment })),
+      ]
+    : (await roleStore.permissions(db, role.id)).map((row) => ({
+        name: row.name,
+        ...(row.environment ? { environment: row.environment } : {}),
+      }));
   return { ...roleView(role), permissions };
 }
 
@@ -31,7 +39,8 @@ async function roleWithPermissions(db: Queryable, role: RoleRow) {
 async function checkGrants(db: Queryable, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
   for (const grant of grants) {
     if (type === 'root-custom') {
-      if (!isRootPermission(grant.name)) throw ValidationError.field('permissions', `${grant.name} is not a root permission`);
+      if (!isRootPermission(grant.name))
+        throw ValidationError.field('permissions', `${grant.name} is not a root permission`);
       continue;
     }
     if (isEnvironmentPermission(grant.name)) {
@@ -46,10 +55,14 @@ async function checkGrants(db: Queryable, type: 'root-custom' | 'custom', grants
 }
 
 function storeGrants(db: WriteTx, roleId: number, type: 'root-custom' | 'custom', grants: readonly Grant[]) {
-  return roleStore.setPermissions(db, roleId, grants.map((grant) => ({
-    permission: grant.name,
-    environment: type === 'custom' && isEnvironmentPermission(grant.name) ? grant.environment ?? null : null,
-  })));
+  return roleStore.setPermissions(
+    db,
+    roleId,
+    grants.map((grant) => ({
+      permission: grant.name,
+      environment: type === 'custom' && isEnvironmentPermission(grant.name) ? (grant.environment ?? null) : null,
+    })),
+  );
 }
 
 async function requireRole(db: Queryable, id: number): Promise<RoleRow> {
@@ -77,12 +90,18 @@ export const roleService = {
     return {
       root: ROOT_PERMISSIONS.map((name) => ({ name, displayName: name, type: 'root' })),
       project: PROJECT_PERMISSIONS.map((name) => ({ name, displayName: name, type: 'project' })),
-      environments: [{ name: '*', permissions: ENVIRONMENT_PERMISSIONS.map((name) => ({ name, displayName: name, type: 'environment' })) }],
+      environments: [
+        {
+          name: '*',
+          permissions: ENVIRONMENT_PERMISSIONS.map((name) => ({ name, displayName: name, type: 'environment' })),
+        },
+      ],
     };
   },
 
   async create({ tx, emit }: Change, input: CreateRole) {
-    if (await roleStore.getByName(tx, input.name)) throw new NameExistsError(`A role with the name ${input.name} already exists`);
+    if (await roleStore.getByName(tx, input.name))
+      throw new NameExistsError(`A role with the name ${input.name} already exists`);
     const type = input.type ?? 'custom';
     const grants = input.permissions ?? [];
     await checkGrants(tx, type, grants);
@@ -112,10 +131,10 @@ export const roleService = {
   async delete({ tx, emit }: Change, id: number) {
     const before = await requireRole(tx, id);
     if (isBuiltIn(before)) throw ValidationError.field('id', `the built-in role ${before.name} cannot be deleted`);
-    if (await roleStore.isAssigned(tx, id)) throw new NameExistsError(`Role ${before.name} is still assigned; assign users and groups another role first`);
+    if (await roleStore.isAssigned(tx, id))
+      throw new NameExistsError(`Role ${before.name} is still assigned; assign users and groups another role first`);
     const previous = await roleWithPermissions(tx, before);
     await roleStore.delete(tx, id);
     emit({ type: 'role-deleted', preData: previous });
   },
 };
-

@@ -3,11 +3,22 @@ import type { WriteTx } from '../events/write-tx.ts';
 import type { Role } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
-export const RoleRow = z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), type: z.string() });
+export const RoleRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+});
 export type RoleRow = z.infer<typeof RoleRow>;
 
 export function roleView(row: RoleRow): Role {
-  return { id: row.id, type: row.type, name: row.name, ...(row.description !== null ? { description: row.description } : {}), project: null };
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    ...(row.description !== null ? { description: row.description } : {}),
+    project: null,
+  };
 }
 
 const columns = sql.fragment`id, name, description, type`;
@@ -32,14 +43,18 @@ export const roleStore = {
       values (${role.name}, ${role.description}, ${role.type}) returning ${columns}`);
   },
   update(db: WriteTx, id: number, role: { name: string; description: string | null }) {
-    return db.query(sql.unsafe`update admin.roles set name = ${role.name}, description = ${role.description} where id = ${id}`);
+    return db.query(
+      sql.unsafe`update admin.roles set name = ${role.name}, description = ${role.description} where id = ${id}`,
+    );
   },
   delete(db: WriteTx, id: number) {
     return db.query(sql.unsafe`delete from admin.roles where id = ${id}`);
   },
   /** Whether a user or a group holds the role as its root role. */
   isAssigned(db: Queryable, id: number) {
-    return db.exists(sql.unsafe`select 1 from admin.users where root_role_id = ${id} union all select 1 from admin.groups where root_role_id = ${id}`);
+    return db.exists(
+      sql.unsafe`select 1 from admin.users where root_role_id = ${id} union all select 1 from admin.groups where root_role_id = ${id}`,
+    );
   },
   async setPermissions(db: WriteTx, id: number, grants: readonly { permission: string; environment: string | null }[]) {
     await db.query(sql.unsafe`delete from admin.role_permissions where role_id = ${id}`);

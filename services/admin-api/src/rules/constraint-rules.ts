@@ -18,14 +18,16 @@ export function normalizeConstraint(input: ConstraintInput, path: string): Const
     const values = (input.values ?? (input.value !== undefined ? [input.value] : []))
       .map((value) => value.trim())
       .filter((value) => value.length > 0);
-    if (values.length === 0) throw ValidationError.field(`${path}.values`, `the ${input.operator} operator needs at least one value`);
+    if (values.length === 0)
+      throw ValidationError.field(`${path}.values`, `the ${input.operator} operator needs at least one value`);
     if (input.operator === 'IN_CIDR') {
       const problem = values.map(addressRangeProblem).find((text) => text !== undefined);
       if (problem) throw ValidationError.field(`${path}.values`, problem);
     }
     return { ...base, values };
   }
-  if (!SINGLE_VALUE_OPERATORS.has(input.operator)) throw ValidationError.field(`${path}.operator`, `unknown operator ${input.operator}`);
+  if (!SINGLE_VALUE_OPERATORS.has(input.operator))
+    throw ValidationError.field(`${path}.operator`, `unknown operator ${input.operator}`);
   const given = input.value ?? input.values?.[0] ?? '';
   // A pattern is kept as written (its spaces may matter); other single values are trimmed.
   const value = input.operator === 'REGEX' ? given : given.trim();
@@ -47,7 +49,11 @@ export function normalizeConstraint(input: ConstraintInput, path: string): Const
 }
 
 /** Normalizes a list of constraints and checks their values against the context fields' legal values. */
-export async function normalizeConstraints(db: Queryable, inputs: readonly ConstraintInput[] | undefined, path: string): Promise<Constraint[]> {
+export async function normalizeConstraints(
+  db: Queryable,
+  inputs: readonly ConstraintInput[] | undefined,
+  path: string,
+): Promise<Constraint[]> {
   const constraints = (inputs ?? []).map((input, index) => normalizeConstraint(input, `${path}[${index}]`));
   const names = [...new Set(constraints.map((constraint) => constraint.contextName))];
   if (names.length === 0) return constraints;
@@ -56,10 +62,14 @@ export async function normalizeConstraints(db: Queryable, inputs: readonly Const
     const legal = new Set(field.legalValues.map((legalValue) => legalValue.value));
     constraints.forEach((constraint, index) => {
       if (constraint.contextName !== field.name) return;
-      const used = constraint.value !== undefined && constraint.value !== '' ? [constraint.value] : constraint.values ?? [];
+      const used =
+        constraint.value !== undefined && constraint.value !== '' ? [constraint.value] : (constraint.values ?? []);
       const illegal = used.filter((value) => !legal.has(value));
       if (illegal.length > 0) {
-        throw ValidationError.field(`${path}[${index}].values`, `${illegal.join(', ')} not legal for context field ${field.name}`);
+        throw ValidationError.field(
+          `${path}[${index}].values`,
+          `${illegal.join(', ')} not legal for context field ${field.name}`,
+        );
       }
     });
   }

@@ -1,6 +1,10 @@
 import { ValidationError } from '@bunting/platform';
 
-export type FeatureNaming = { pattern: string | null; example?: string | null | undefined; description?: string | null | undefined };
+export type FeatureNaming = {
+  pattern: string | null;
+  example?: string | null | undefined;
+  description?: string | null | undefined;
+};
 
 function compile(pattern: string): RegExp | null {
   try {
@@ -27,6 +31,9 @@ export function checkFlagName(naming: FeatureNaming, name: string): void {
   const pattern = compile(naming.pattern) ?? /^.*$/;
   if (!pattern.test(name)) {
     const example = naming.example ? ` (for example ${naming.example})` : '';
-    throw ValidationError.field('name', `"${name}" does not match the project's naming pattern ${naming.pattern}${example}`);
+    throw ValidationError.field(
+      'name',
+      `"${name}" does not match the project's naming pattern ${naming.pattern}${example}`,
+    );
   }
 }

@@ -30,7 +30,11 @@ export type StrategyContext = { featureName: string; defaultStickiness: string; 
  * constraints checked, existing segments, percentages within 0-100, flexibleRollout's groupId, rollout
  * and stickiness filled in, and strategy variant weights distributed.
  */
-export async function normalizeStrategy(db: Queryable, input: CreateFeatureStrategy, context: StrategyContext): Promise<StrategyWrite> {
+export async function normalizeStrategy(
+  db: Queryable,
+  input: CreateFeatureStrategy,
+  context: StrategyContext,
+): Promise<StrategyWrite> {
   const known = await referenceStore.strategyExists(db, input.name);
   if (!known) throw ValidationError.field('name', `strategy ${input.name} does not exist`);
 

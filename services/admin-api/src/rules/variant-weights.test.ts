@@ -9,7 +9,12 @@ describe('variant weights on write', () => {
       { name: 'b', weight: 0, weightType: 'variable' as const },
       { name: 'd', weight: 0, weightType: 'variable' as const },
     ]);
-    expect(result.map((variant) => [variant.name, variant.weight])).toEqual([['a', 100], ['b', 300], ['c', 300], ['d', 300]]);
+    expect(result.map((variant) => [variant.name, variant.weight])).toEqual([
+      ['a', 100],
+      ['b', 300],
+      ['c', 300],
+      ['d', 300],
+    ]);
     const uneven = distributeWeights([
       { name: 'x', weight: 1, weightType: 'variable' as const },
       { name: 'y', weight: 1, weightType: 'variable' as const },
@@ -19,21 +24,27 @@ describe('variant weights on write', () => {
   });
 
   it('sorts by name with locale-aware comparison (a before B)', () => {
-    const result = distributeWeights(['B', 'a', 'C', 'b'].map((name) => ({ name, weight: 0, weightType: 'variable' as const })));
+    const result = distributeWeights(
+      ['B', 'a', 'C', 'b'].map((name) => ({ name, weight: 0, weightType: 'variable' as const })),
+    );
     expect(result.map((variant) => variant.name)).toEqual(['a', 'b', 'B', 'C']);
   });
 
   it('refuses no variable variant, fixed weights over 1000 and duplicate names', () => {
     expect(() => distributeWeights([{ name: 'a', weight: 1000, weightType: 'fix' as const }])).toThrow(/variable/);
-    expect(() => distributeWeights([
-      { name: 'a', weight: 800, weightType: 'fix' as const },
-      { name: 'b', weight: 300, weightType: 'fix' as const },
-      { name: 'c', weight: 0, weightType: 'variable' as const },
-    ])).toThrow(/1000/);
-    expect(() => distributeWeights([
-      { name: 'a', weight: 0, weightType: 'variable' as const },
-      { name: 'a', weight: 0, weightType: 'variable' as const },
-    ])).toThrow(/unique/);
+    expect(() =>
+      distributeWeights([
+        { name: 'a', weight: 800, weightType: 'fix' as const },
+        { name: 'b', weight: 300, weightType: 'fix' as const },
+        { name: 'c', weight: 0, weightType: 'variable' as const },
+      ]),
+    ).toThrow(/1000/);
+    expect(() =>
+      distributeWeights([
+        { name: 'a', weight: 0, weightType: 'variable' as const },
+        { name: 'a', weight: 0, weightType: 'variable' as const },
+      ]),
+    ).toThrow(/unique/);
   });
 
   it('fills feature-environment variant defaults', () => {

@@ -9,17 +9,23 @@ type Weighted = { name: string; weight: number; weightType?: 'variable' | 'fix' 
  * going +1 to the first variable variants in the order given; then the list is sorted by name (locale-aware),
  * which is the order SDKs walk when hashing.
  */
-export function distributeWeights<T extends Weighted>(variants: readonly T[], field = 'variants'): (T & { weightType: 'variable' | 'fix' })[] {
+export function distributeWeights<T extends Weighted>(
+  variants: readonly T[],
+  field = 'variants',
+): (T & { weightType: 'variable' | 'fix' })[] {
   if (variants.length === 0) return [];
   const names = new Set<string>();
   for (const variant of variants) {
-    if (names.has(variant.name)) throw ValidationError.field(field, `variant names must be unique; "${variant.name}" appears twice`);
+    if (names.has(variant.name))
+      throw ValidationError.field(field, `variant names must be unique; "${variant.name}" appears twice`);
     names.add(variant.name);
   }
   const typed = variants.map((variant) => ({ ...variant, weightType: variant.weightType ?? 'variable' }));
   const variable = typed.filter((variant) => variant.weightType === 'variable');
   if (variable.length === 0) throw ValidationError.field(field, 'there must be at least one "variable" variant');
-  const fixedTotal = typed.filter((variant) => variant.weightType === 'fix').reduce((sum, variant) => sum + variant.weight, 0);
+  const fixedTotal = typed
+    .filter((variant) => variant.weightType === 'fix')
+    .reduce((sum, variant) => sum + variant.weight, 0);
   if (fixedTotal > 1000) throw ValidationError.field(field, 'the fixed weights total more than 1000 (100%)');
   const remaining = 1000 - fixedTotal;
   const share = Math.floor(remaining / variable.length);

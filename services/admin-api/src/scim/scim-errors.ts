@@ -2,8 +2,22 @@ import { SCIM_SCHEMAS, type ErrorName } from '@bunting/contracts';
 import { DomainError, sendError } from '@bunting/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue';
-const NAMES: Record<number, ErrorName> = { 400: 'ValidationError', 401: 'AuthenticationRequired', 403: 'NoAccessError', 404: 'NotFoundError', 409: 'NameExistsError' };
+type ScimType =
+  | 'invalidFilter'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'mutability'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'invalidValue';
+const NAMES: Record<number, ErrorName> = {
+  400: 'ValidationError',
+  401: 'AuthenticationRequired',
+  403: 'NoAccessError',
+  404: 'NotFoundError',
+  409: 'NameExistsError',
+};
 
 /** A refusal with SCIM's scimType (RFC 7644 §3.12), which the scope's answers carry. */
 export class ScimError extends DomainError {
@@ -33,8 +47,15 @@ export async function scimErrorShape(request: FastifyRequest, reply: FastifyRepl
   }
   if (typeof body.message !== 'string') return payload;
   const status = reply.statusCode;
-  const scimType = scimTypes.get(request) ?? (status === 409 ? 'uniqueness' : status === 400 ? 'invalidValue' : undefined);
-  const detail = body.details && body.details.length > 0 ? body.details.map((entry) => entry.message).join('; ') : body.message;
+  const scimType =
+    scimTypes.get(request) ?? (status === 409 ? 'uniqueness' : status === 400 ? 'invalidValue' : undefined);
+  const detail =
+    body.details && body.details.length > 0 ? body.details.map((entry) => entry.message).join('; ') : body.message;
   reply.type('application/scim+json');
-  return JSON.stringify({ schemas: [SCIM_SCHEMAS.error], status: String(status), ...(scimType ? { scimType } : {}), detail });
+  return JSON.stringify({
+    schemas: [SCIM_SCHEMAS.error],
+    status: String(status),
+    ...(scimType ? { scimType } : {}),
+    detail,
+  });
 }

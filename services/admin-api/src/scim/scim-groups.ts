@@ -32,7 +32,8 @@ export function scimGroups(deps: { baseUrl: string }) {
     if (withMembers) {
       for (const userId of await groupReadModel.memberIds(db, group.id)) {
         const user = await userReadModel.find(db, userId);
-        if (user?.scimId) members.push({ value: user.scimId, display: user.name ?? user.username ?? user.email ?? user.scimId });
+        if (user?.scimId)
+          members.push({ value: user.scimId, display: user.name ?? user.username ?? user.email ?? user.scimId });
       }
     }
     return {
@@ -45,9 +46,17 @@ export function scimGroups(deps: { baseUrl: string }) {
     };
   }
   const applied = async (change: Change, group: GroupRow, input: ScimGroupInput) => {
-    const userIds = input.members ? await userIdsOf(change.tx, input.members) : await groupReadModel.memberIds(change.tx, group.id);
-    await groupService.update(change, group.id, { name: input.displayName, users: userIds.map((id) => ({ user: { id } })) });
-    await groupService.setScim(change, group.id, { scimId: group.scimId, externalId: input.externalId ?? group.scimExternalId });
+    const userIds = input.members
+      ? await userIdsOf(change.tx, input.members)
+      : await groupReadModel.memberIds(change.tx, group.id);
+    await groupService.update(change, group.id, {
+      name: input.displayName,
+      users: userIds.map((id) => ({ user: { id } })),
+    });
+    await groupService.setScim(change, group.id, {
+      scimId: group.scimId,
+      externalId: input.externalId ?? group.scimExternalId,
+    });
     return view(change.tx, (await groupReadModel.findByScimId(change.tx, group.scimId!))!);
   };
   return {
@@ -62,7 +71,10 @@ export function scimGroups(deps: { baseUrl: string }) {
     },
     async create(change: Change, input: ScimGroupInput): Promise<ScimGroup> {
       const userIds = await userIdsOf(change.tx, input.members ?? []);
-      const created = await groupService.create(change, { name: input.displayName, users: userIds.map((id) => ({ user: { id } })) });
+      const created = await groupService.create(change, {
+        name: input.displayName,
+        users: userIds.map((id) => ({ user: { id } })),
+      });
       const scimId = randomUUID();
       await groupService.setScim(change, created.id, { scimId, externalId: input.externalId ?? null });
       return view(change.tx, (await groupReadModel.findByScimId(change.tx, scimId))!);
@@ -74,11 +86,23 @@ export function scimGroups(deps: { baseUrl: string }) {
     async patch(change: Change, scimId: string, request: ScimPatchRequest): Promise<ScimGroup> {
       const group = await requireScimGroup(change.tx, scimId);
       // Entra removes members by value ({op: Remove, path: members, value: [{value}]}): one filtered remove each.
-      const operations = request.Operations.flatMap((operation) => (operation.op === 'remove' && operation.path === 'members' && Array.isArray(operation.value)
-        ? (operation.value as { value?: unknown }[]).map((member) => ({ op: 'remove' as const, path: `members[value eq ${JSON.stringify(String(member.value))}]` }))
-        : [operation]));
-      const result = ScimGroupInput.safeParse(patched(await view(change.tx, group), { ...request, Operations: operations }));
-      if (!result.success) throw new ScimError(400, `The group the operations leave is not valid: ${result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`, 'invalidValue');
+      const operations = request.Operations.flatMap((operation) =>
+        operation.op === 'remove' && operation.path === 'members' && Array.isArray(operation.value)
+          ? (operation.value as { value?: unknown }[]).map((member) => ({
+              op: 'remove' as const,
+              path: `members[value eq ${JSON.stringify(String(member.value))}]`,
+            }))
+          : [operation],
+      );
+      const result = ScimGroupInput.safeParse(
+        patched(await view(change.tx, group), { ...request, Operations: operations }),
+      );
+      if (!result.success)
+        throw new ScimError(
+          400,
+          `The group the operations leave is not valid: ${result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+          'invalidValue',
+        );
       return applied(change, group, { ...result.data, members: result.data.members ?? [] });
     },
     async remove(change: Change, scimId: string): Promise<void> {

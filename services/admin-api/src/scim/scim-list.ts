@@ -6,7 +6,8 @@ import { ScimError } from './scim-errors.ts';
 function lowered(value: unknown): unknown {
   if (typeof value === 'string') return value.toLowerCase();
   if (Array.isArray(value)) return value.map(lowered);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, lowered(entry)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, lowered(entry)]));
   return value;
 }
 
@@ -22,9 +23,18 @@ function matcher(text: string): (resource: unknown) => boolean {
 }
 
 /** A ListResponse of the resources the filter matches, from startIndex (1-based), at most count of them. */
-export function listResponse<T>(resources: readonly T[], query: { filter?: string | undefined; startIndex?: number | undefined; count?: number | undefined }) {
+export function listResponse<T>(
+  resources: readonly T[],
+  query: { filter?: string | undefined; startIndex?: number | undefined; count?: number | undefined },
+) {
   const matched = query.filter ? resources.filter(matcher(query.filter)) : [...resources];
   const startIndex = query.startIndex ?? 1;
   const page = matched.slice(startIndex - 1, startIndex - 1 + (query.count ?? 100));
-  return { schemas: [SCIM_SCHEMAS.list], totalResults: matched.length, startIndex, itemsPerPage: page.length, Resources: page };
+  return {
+    schemas: [SCIM_SCHEMAS.list],
+    totalResults: matched.length,
+    startIndex,
+    itemsPerPage: page.length,
+    Resources: page,
+  };
 }

@@ -8,10 +8,14 @@ export function patched<T extends object>(resource: T, request: ScimPatchRequest
   refuseSharedSteps(request);
   const operations = request.Operations.map((operation) => ({ ...operation })) as unknown as ScimPatchOperation[];
   try {
-    return scimPatch(structuredClone(resource) as unknown as ScimResource, operations, { mutateDocument: true, treatMissingAsAdd: true }) as unknown as Record<string, unknown>;
+    return scimPatch(structuredClone(resource) as unknown as ScimResource, operations, {
+      mutateDocument: true,
+      treatMissingAsAdd: true,
+    }) as unknown as Record<string, unknown>;
   } catch (error) {
     if (error instanceof PatchError) {
-      const scimType = error.scimCode === 'noTarget' || error.scimCode === 'invalidPath' ? error.scimCode : 'invalidValue';
+      const scimType =
+        error.scimCode === 'noTarget' || error.scimCode === 'invalidPath' ? error.scimCode : 'invalidValue';
       throw new ScimError(400, error.message || 'The operations cannot be applied.', scimType);
     }
     throw new ScimError(400, `The operations cannot be applied: ${(error as Error).message}`, 'invalidValue');
@@ -30,9 +34,19 @@ const attributeNames = (path: string) => path.replace(/"(?:[^"\\]|\\.)*"/g, '""'
 function refuseSharedSteps(request: ScimPatchRequest): void {
   for (const [index, operation] of request.Operations.entries()) {
     const inPath = attributeNames(operation.path ?? '').find(stepReachesShared);
-    if (inPath !== undefined) throw new ScimError(400, `Operations[${index}].path names "${inPath}", which is not an attribute.`, 'invalidPath');
+    if (inPath !== undefined)
+      throw new ScimError(
+        400,
+        `Operations[${index}].path names "${inPath}", which is not an attribute.`,
+        'invalidPath',
+      );
     const inValue = sharedKeyIn(operation.value);
-    if (inValue !== null) throw new ScimError(400, `Operations[${index}].value has the key "${inValue}", which is not an attribute.`, 'invalidPath');
+    if (inValue !== null)
+      throw new ScimError(
+        400,
+        `Operations[${index}].value has the key "${inValue}", which is not an attribute.`,
+        'invalidPath',
+      );
   }
 }
 

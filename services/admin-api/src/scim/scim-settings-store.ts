@@ -7,7 +7,11 @@ const Settings = z.object({ enabled: z.boolean(), tokenHash: z.string().nullable
 /** Whether SCIM is on and the hash of the provider's token (one row). */
 export const scimSettingsStore = {
   async get(db: Queryable): Promise<z.infer<typeof Settings>> {
-    return (await db.maybeOne(sql.type(Settings)`select enabled, token_hash as "tokenHash" from admin.scim_settings where id = 1`)) ?? { enabled: false, tokenHash: null };
+    return (
+      (await db.maybeOne(
+        sql.type(Settings)`select enabled, token_hash as "tokenHash" from admin.scim_settings where id = 1`,
+      )) ?? { enabled: false, tokenHash: null }
+    );
   },
   async setEnabled(db: WriteTx, enabled: boolean): Promise<void> {
     await db.query(sql.unsafe`insert into admin.scim_settings (id, enabled) values (1, ${enabled})

@@ -19,13 +19,20 @@ export function userResource(user: UserRow, baseUrl: string): ScimUser {
     ...(user.name ? { name: { formatted: user.name }, displayName: user.name } : {}),
     emails: user.email ? [{ value: user.email, primary: true, type: 'work' }] : [],
     active: user.active,
-    meta: { resourceType: 'User', created: user.createdAt, location: new URL(`/scim/v2/Users/${user.scimId}`, baseUrl).toString() },
+    meta: {
+      resourceType: 'User',
+      created: user.createdAt,
+      location: new URL(`/scim/v2/Users/${user.scimId}`, baseUrl).toString(),
+    },
   };
 }
 
 /** What Bunting keeps of a SCIM user: the primary (else first) e-mail, or userName when it is an address. */
 function fieldsOf(input: ScimUserInput) {
-  const email = input.emails?.find((entry) => entry.primary)?.value ?? input.emails?.[0]?.value ?? (input.userName.includes('@') ? input.userName : undefined);
+  const email =
+    input.emails?.find((entry) => entry.primary)?.value ??
+    input.emails?.[0]?.value ??
+    (input.userName.includes('@') ? input.userName : undefined);
   const parts = [input.name?.givenName, input.name?.familyName].filter((part): part is string => Boolean(part));
   const name = input.displayName ?? input.name?.formatted ?? (parts.length > 0 ? parts.join(' ') : undefined);
   return { username: input.userName, email, name, active: input.active ?? true, externalId: input.externalId ?? null };
@@ -42,8 +49,16 @@ export function scimUsers(deps: { sessions: SessionStore; baseUrl: string }) {
   // Deactivated: sessions end, and tokens acting as the user stop working (they resolve no principal).
   const applied = async (change: Change, user: UserRow, input: ScimUserInput): Promise<UserRow> => {
     const fields = fieldsOf(input);
-    await userService.update(change, user.id, { username: fields.username, ...(fields.email ? { email: fields.email } : {}), ...(fields.name ? { name: fields.name } : {}) });
-    await userService.setScim(change, user.id, { scimId: user.scimId, externalId: fields.externalId, active: fields.active });
+    await userService.update(change, user.id, {
+      username: fields.username,
+      ...(fields.email ? { email: fields.email } : {}),
+      ...(fields.name ? { name: fields.name } : {}),
+    });
+    await userService.setScim(change, user.id, {
+      scimId: user.scimId,
+      externalId: fields.externalId,
+      active: fields.active,
+    });
     if (user.active && !fields.active) {
       // Nothing of theirs works again if they come back: their agents' tokens are revoked, not just refused meanwhile.
       await agentTokenService.revokeAllOf(change, user.id);
@@ -61,8 +76,17 @@ export function scimUsers(deps: { sessions: SessionStore; baseUrl: string }) {
     /** New users get the Viewer root role; groups with a root role widen it. */
     async create(change: Change, input: ScimUserInput): Promise<ScimUser> {
       const fields = fieldsOf(input);
-      const created = await userService.create(change, { username: fields.username, ...(fields.email ? { email: fields.email } : {}), ...(fields.name ? { name: fields.name } : {}), rootRole: 'Viewer' });
-      await userService.setScim(change, created.id, { scimId: randomUUID(), externalId: fields.externalId, active: fields.active });
+      const created = await userService.create(change, {
+        username: fields.username,
+        ...(fields.email ? { email: fields.email } : {}),
+        ...(fields.name ? { name: fields.name } : {}),
+        rootRole: 'Viewer',
+      });
+      await userService.setScim(change, created.id, {
+        scimId: randomUUID(),
+        externalId: fields.externalId,
+        active: fields.active,
+      });
       return view((await userReadModel.find(change.tx, created.id))!);
     },
     async replace(change: Change, scimId: string, input: ScimUserInput): Promise<ScimUser> {
@@ -71,7 +95,12 @@ export function scimUsers(deps: { sessions: SessionStore; baseUrl: string }) {
     async patch(change: Change, scimId: string, request: ScimPatchRequest): Promise<ScimUser> {
       const user = await requireScimUser(change.tx, scimId);
       const result = ScimUserInput.safeParse(patched(userResource(user, deps.baseUrl), request));
-      if (!result.success) throw new ScimError(400, `The user the operations leave is not valid: ${result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`, 'invalidValue');
+      if (!result.success)
+        throw new ScimError(
+          400,
+          `The user the operations leave is not valid: ${result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+          'invalidValue',
+        );
       return view(await applied(change, user, result.data));
     },
     /**

@@ -6,7 +6,8 @@ export const segmentReadModel = {
   /** The names of the segments each flag's strategies use. */
   async namesByFeature(db: Queryable): Promise<Map<string, Set<string>>> {
     const byFeature = new Map<string, Set<string>>();
-    for (const use of await segmentStore.usesByFeature(db)) byFeature.set(use.featureName, (byFeature.get(use.featureName) ?? new Set()).add(use.name));
+    for (const use of await segmentStore.usesByFeature(db))
+      byFeature.set(use.featureName, (byFeature.get(use.featureName) ?? new Set()).add(use.name));
     return byFeature;
   },
   /** Every segment's name by id. */
@@ -16,7 +17,8 @@ export const segmentReadModel = {
   /** The project environments whose strategies use the segment. */
   async environmentsUsing(db: Queryable, id: number): Promise<{ project: string; environment: string }[]> {
     const seen = new Map<string, { project: string; environment: string }>();
-    for (const use of await segmentStore.strategiesUsing(db, id)) seen.set(`${use.projectId}\u0000${use.environment}`, { project: use.projectId, environment: use.environment });
+    for (const use of await segmentStore.strategiesUsing(db, id))
+      seen.set(`${use.projectId}\u0000${use.environment}`, { project: use.projectId, environment: use.environment });
     return [...seen.values()];
   },
 };

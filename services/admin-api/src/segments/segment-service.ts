@@ -23,7 +23,8 @@ export async function requireSegment(db: Queryable, id: number): Promise<Segment
 }
 
 async function checkName(db: Queryable, name: string, exceptId?: number) {
-  if (await segmentStore.nameTaken(db, name, exceptId)) throw new NameExistsError(`A segment with the name ${name} already exists`);
+  if (await segmentStore.nameTaken(db, name, exceptId))
+    throw new NameExistsError(`A segment with the name ${name} already exists`);
 }
 
 async function checkProject(db: Queryable, project: string | null | undefined) {
@@ -46,7 +47,13 @@ export const segmentService = {
     await checkName(tx, input.name);
     await checkProject(tx, input.project);
     const constraints = await normalizeConstraints(tx, input.constraints, 'constraints');
-    const id = await segmentStore.insert(tx, { name: input.name, description: input.description ?? null, project: input.project ?? null, constraints, createdBy: actor.createdBy });
+    const id = await segmentStore.insert(tx, {
+      name: input.name,
+      description: input.description ?? null,
+      project: input.project ?? null,
+      constraints,
+      createdBy: actor.createdBy,
+    });
     const segment = await requireSegment(tx, id);
     emit({ type: 'segment-created', project: segment.project, data: eventState(segment) });
     return segment;
@@ -57,7 +64,12 @@ export const segmentService = {
     await checkName(tx, input.name, id);
     await checkProject(tx, input.project);
     const constraints = await normalizeConstraints(tx, input.constraints, 'constraints');
-    await segmentStore.update(tx, id, { name: input.name, description: input.description ?? null, project: input.project ?? null, constraints });
+    await segmentStore.update(tx, id, {
+      name: input.name,
+      description: input.description ?? null,
+      project: input.project ?? null,
+      constraints,
+    });
     const after = await requireSegment(tx, id);
     if (JSON.stringify(eventState(after)) !== JSON.stringify(eventState(before))) {
       emit({ type: 'segment-updated', project: after.project, data: eventState(after), preData: eventState(before) });
@@ -67,7 +79,9 @@ export const segmentService = {
   async delete({ tx, emit }: Change, id: number) {
     const before = await requireSegment(tx, id);
     if ((before.usedInFeatures ?? 0) > 0) {
-      throw new NameExistsError(`Segment ${before.name} is used by ${before.usedInFeatures} flag(s); remove it from their strategies first`);
+      throw new NameExistsError(
+        `Segment ${before.name} is used by ${before.usedInFeatures} flag(s); remove it from their strategies first`,
+      );
     }
     await segmentStore.delete(tx, id);
     emit({ type: 'segment-deleted', project: before.project, preData: eventState(before) });

@@ -14,7 +14,13 @@ const SegmentRow = z.object({
   usedInFeatures: z.number(),
   usedInProjects: z.number(),
 });
-const StrategyUse = z.object({ id: z.string(), featureName: z.string(), projectId: z.string(), environment: z.string(), strategyName: z.string() });
+const StrategyUse = z.object({
+  id: z.string(),
+  featureName: z.string(),
+  projectId: z.string(),
+  environment: z.string(),
+  strategyName: z.string(),
+});
 
 const select = sql.fragment`
   select s.id, s.name, s.description, s.project, s.constraints, s.created_by as "createdBy", s.created_at as "createdAt",

@@ -19,7 +19,12 @@ export function createSessionStore(redis: Redis, namespace: string) {
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<SessionRecord>;
     if (typeof parsed.userId !== 'number' || typeof parsed.source !== 'string') return null;
-    return { userId: parsed.userId, source: parsed.source, createdAt: String(parsed.createdAt ?? ''), ...(typeof parsed.idToken === 'string' ? { idToken: parsed.idToken } : {}) };
+    return {
+      userId: parsed.userId,
+      source: parsed.source,
+      createdAt: String(parsed.createdAt ?? ''),
+      ...(typeof parsed.idToken === 'string' ? { idToken: parsed.idToken } : {}),
+    };
   }
 
   return {
@@ -27,8 +32,14 @@ export function createSessionStore(redis: Redis, namespace: string) {
     /** `idToken`: what an OpenID provider issued at login, kept to end the provider's session at logout. */
     async create(userId: number, source: string, idToken?: string): Promise<string> {
       const id = randomBytes(32).toString('base64url');
-      const record: SessionRecord = { userId, source, createdAt: new Date().toISOString(), ...(idToken ? { idToken } : {}) };
-      await redis.multi()
+      const record: SessionRecord = {
+        userId,
+        source,
+        createdAt: new Date().toISOString(),
+        ...(idToken ? { idToken } : {}),
+      };
+      await redis
+        .multi()
         .set(key(id), JSON.stringify(record), 'EX', SESSION_TTL_SECONDS)
         .sadd(userKey(userId), id)
         .expire(userKey(userId), SESSION_TTL_SECONDS)
@@ -65,7 +76,11 @@ export function createSessionStore(redis: Redis, namespace: string) {
     async endAllOf(userId: number, except?: string | null): Promise<void> {
       const ids = (await redis.smembers(userKey(userId))).filter((id) => id !== except);
       if (ids.length === 0) return;
-      await redis.multi().del(...ids.map(key)).srem(userKey(userId), ...ids).exec();
+      await redis
+        .multi()
+        .del(...ids.map(key))
+        .srem(userKey(userId), ...ids)
+        .exec();
     },
   };
 }

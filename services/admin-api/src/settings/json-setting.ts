@@ -12,7 +12,12 @@ type SettingOptions<T> = {
  * One instance-wide setting kept as JSON in admin.settings: read with a fallback when unset or unreadable, and
  * saved with setting-created or setting-updated (nothing is recorded when the value does not change).
  */
-export function jsonSetting<S extends z.ZodObject>(name: string, schema: S, fallback: z.infer<S>, options: SettingOptions<z.infer<S>> = {}) {
+export function jsonSetting<S extends z.ZodObject>(
+  name: string,
+  schema: S,
+  fallback: z.infer<S>,
+  options: SettingOptions<z.infer<S>> = {},
+) {
   const shown = options.eventData ?? ((value: z.infer<S>) => value);
   async function load(db: Queryable): Promise<z.infer<S>> {
     const parsed = schema.safeParse(await settingStore.content(db, name));

@@ -5,7 +5,9 @@ import { sql, type Queryable } from '@bunting/platform';
 /** Instance-wide settings, one JSON document per name in admin.settings. */
 export const settingStore = {
   content(db: Queryable, name: string) {
-    return db.maybeOneFirst(sql.type(z.object({ content: z.unknown() }))`select content from admin.settings where name = ${name}`);
+    return db.maybeOneFirst(
+      sql.type(z.object({ content: z.unknown() }))`select content from admin.settings where name = ${name}`,
+    );
   },
   exists(db: Queryable, name: string) {
     return db.exists(sql.unsafe`select 1 from admin.settings where name = ${name}`);

@@ -28,7 +28,13 @@ export function sessionRoutes(app: HttpServer, { db, sessions, config }: LoginDe
     if (browser) return reply.redirect(redirectUrl ?? '/login', 302);
     return reply.code(200).send({ message: 'Logged out', ...(redirectUrl ? { redirectUrl } : {}) });
   };
-  const loggedOut = (summary: string) => ({ schema: { summary, querystring: LogoutQuery, response: { 200: LoggedOut, 302: Redirect } } });
-  app.post('/auth/logout', loggedOut('Sign out (ends the session; with everywhere=true, every session of the user)'), logout);
+  const loggedOut = (summary: string) => ({
+    schema: { summary, querystring: LogoutQuery, response: { 200: LoggedOut, 302: Redirect } },
+  });
+  app.post(
+    '/auth/logout',
+    loggedOut('Sign out (ends the session; with everywhere=true, every session of the user)'),
+    logout,
+  );
   app.post('/logout', loggedOut('Sign out (older address)'), logout);
 }

@@ -17,9 +17,15 @@ it('remembers which screens a user dismissed, per user, and refuses tokens', asy
   expect((await admin.post('/api/admin/splash/strategy-drag-tooltip', {})).status).toBe(200);
   expect((await admin.get('/api/admin/user')).body.splash).toEqual({ 'strategy-drag-tooltip': true });
 
-  const created = await stack.admin.post('/api/admin/user-admin', { username: 'splashless', rootRole: 3, password: 'splashless-pass-1' });
+  const created = await stack.admin.post('/api/admin/user-admin', {
+    username: 'splashless',
+    rootRole: 3,
+    password: 'splashless-pass-1',
+  });
   expect(created.status).toBe(201);
-  expect((await (await loginAs(stack.url, 'splashless', 'splashless-pass-1')).get('/api/admin/user')).body.splash).toEqual({});
+  expect(
+    (await (await loginAs(stack.url, 'splashless', 'splashless-pass-1')).get('/api/admin/user')).body.splash,
+  ).toEqual({});
 
   const byToken = await stack.admin.post('/api/admin/splash/strategy-drag-tooltip', {});
   expect(byToken.status).toBe(400);

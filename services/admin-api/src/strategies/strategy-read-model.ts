@@ -1,7 +1,7 @@
 import type { Queryable } from '@bunting/platform';
 import { strategyStore, strategyView } from './strategy-store.ts';
 
-export { strategyView,  };
+export { strategyView };
 
 /** What the rest of admin-api may ask of flags' strategies. */
 export const strategyReadModel = {

@@ -29,16 +29,26 @@ async function requireStrategyAt(db: Queryable, path: StrategyPath, id: string):
   const strategy = await strategyStore.get(db, id);
   if (!strategy) throw new NotFoundError(`Could not find strategy ${id}`);
   const owner = await findFeature(db, strategy.featureName);
-  if (owner?.project !== path.project) throw new OperationRefused(`Strategy ${id} is not in project ${path.project}: a strategy cannot change its project`);
-  if (strategy.featureName !== path.feature) throw new OperationRefused(`Strategy ${id} belongs to ${strategy.featureName}: a strategy cannot change its flag`);
-  if (strategy.environment !== path.environment) throw new OperationRefused(`Strategy ${id} is in ${strategy.environment}: a strategy cannot change its environment`);
+  if (owner?.project !== path.project)
+    throw new OperationRefused(
+      `Strategy ${id} is not in project ${path.project}: a strategy cannot change its project`,
+    );
+  if (strategy.featureName !== path.feature)
+    throw new OperationRefused(`Strategy ${id} belongs to ${strategy.featureName}: a strategy cannot change its flag`);
+  if (strategy.environment !== path.environment)
+    throw new OperationRefused(
+      `Strategy ${id} is in ${strategy.environment}: a strategy cannot change its environment`,
+    );
   return strategy;
 }
 
 /** A strategy goes only into an environment the flag's project has (Unleash: 400). */
 async function requireStrategyEnvironment(db: Queryable, path: StrategyPath) {
   if (!(await projectReadModel.hasEnvironment(db, path.project, path.environment))) {
-    throw ValidationError.field('environment', `environment ${path.environment} is not added to project ${path.project}`);
+    throw ValidationError.field(
+      'environment',
+      `environment ${path.environment} is not added to project ${path.project}`,
+    );
   }
 }
 
@@ -59,7 +69,8 @@ async function disableIfNoEnabledStrategies(change: Change, feature: FeatureRow,
 
 export const strategyService = {
   /** Every strategy of one environment copied into a new one (cloning an environment). */
-  copyEnvironment: (db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) => strategyStore.copyEnvironment(db, source, target, projects),
+  copyEnvironment: (db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) =>
+    strategyStore.copyEnvironment(db, source, target, projects),
 
   async list(db: Queryable, path: StrategyPath) {
     await requireFeature(db, path.project, path.feature, { allowArchived: true });
@@ -93,16 +104,25 @@ export const strategyService = {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
     const project = await requireProjectSettings(change.tx, path.project);
-    const strategy = await normalizeStrategy(change.tx, { ...input, sortOrder: input.sortOrder ?? before.sortOrder }, {
-      featureName: feature.name,
-      defaultStickiness: project.defaultStickiness,
-      sortOrder: before.sortOrder,
-    });
+    const strategy = await normalizeStrategy(
+      change.tx,
+      { ...input, sortOrder: input.sortOrder ?? before.sortOrder },
+      {
+        featureName: feature.name,
+        defaultStickiness: project.defaultStickiness,
+        sortOrder: before.sortOrder,
+      },
+    );
     await strategyStore.update(change.tx, id, strategy);
     const after = strategyView((await strategyStore.get(change.tx, id))!);
     const previous = strategyView(before);
     if (JSON.stringify(after) !== JSON.stringify(previous)) {
-      change.emit({ type: 'feature-strategy-update', ...scope(feature, path.environment), data: after, preData: previous });
+      change.emit({
+        type: 'feature-strategy-update',
+        ...scope(feature, path.environment),
+        data: after,
+        preData: previous,
+      });
     }
     if (strategy.disabled) await disableIfNoEnabledStrategies(change, feature, path.environment);
     return after;
@@ -124,17 +144,24 @@ export const strategyService = {
     const feature = await requireFeature(change.tx, path.project, path.feature, { forWrite: true });
     const before = await requireStrategy(change.tx, path, id);
     if (before.milestoneId !== null) {
-      throw new ConflictError(`Strategy ${id} belongs to a running release plan milestone: start another milestone, or remove the plan`);
+      throw new ConflictError(
+        `Strategy ${id} belongs to a running release plan milestone: start another milestone, or remove the plan`,
+      );
     }
     await strategyStore.delete(change.tx, id);
-    change.emit({ type: 'feature-strategy-remove', ...scope(feature, path.environment), preData: strategyView(before) });
+    change.emit({
+      type: 'feature-strategy-remove',
+      ...scope(feature, path.environment),
+      preData: strategyView(before),
+    });
     await disableIfNoEnabledStrategies(change, feature, path.environment);
   },
 
   /** Replaces the segments of one strategy, as a strategy update (feature-strategy-update). */
   async replaceSegments(change: Change, project: string, environment: string, id: string, segmentIds: number[]) {
     const row = await strategyStore.get(change.tx, id);
-    if (!row || row.environment !== environment) throw new NotFoundError(`Could not find strategy ${id} in environment ${environment}`);
+    if (!row || row.environment !== environment)
+      throw new NotFoundError(`Could not find strategy ${id} in environment ${environment}`);
     const { id: _id, featureName, ...strategy } = strategyView(row);
     // The stored strategy was valid when written; it is checked again on the way back in.
     const input = CreateFeatureStrategy.parse({ ...strategy, segments: segmentIds });
@@ -150,7 +177,9 @@ export const strategyService = {
     if (strategies.some((strategy) => !strategy.disabled)) return;
     const project = await requireProjectSettings(change.tx, feature.project);
     const configured = await projectReadModel.defaultStrategy(change.tx, feature.project, environment);
-    const template = CreateFeatureStrategy.parse(configured ?? { name: 'flexibleRollout', constraints: [], parameters: {} });
+    const template = CreateFeatureStrategy.parse(
+      configured ?? { name: 'flexibleRollout', constraints: [], parameters: {} },
+    );
     const strategy = await normalizeStrategy(change.tx, template, {
       featureName: feature.name,
       defaultStickiness: project.defaultStickiness,
@@ -158,7 +187,11 @@ export const strategyService = {
     });
     const id = randomUUID();
     await strategyStore.insert(change.tx, id, feature.name, environment, strategy);
-    change.emit({ type: 'feature-strategy-add', ...scope(feature, environment), data: strategyView((await strategyStore.get(change.tx, id))!) });
+    change.emit({
+      type: 'feature-strategy-add',
+      ...scope(feature, environment),
+      data: strategyView((await strategyStore.get(change.tx, id))!),
+    });
   },
 
   /** Copies every strategy of one flag to a new flag of the same project (cloning), the groupId following the name. */
@@ -169,7 +202,11 @@ export const strategyService = {
       const id = randomUUID();
       await strategyStore.insert(change.tx, id, target.name, strategy.environment, { ...strategy, parameters });
       const copy = await strategyStore.get(change.tx, id);
-      change.emit({ type: 'feature-strategy-add', ...scope(target, strategy.environment), data: copy ? strategyView(copy) : null });
+      change.emit({
+        type: 'feature-strategy-add',
+        ...scope(target, strategy.environment),
+        data: copy ? strategyView(copy) : null,
+      });
     }
   },
 
@@ -178,7 +215,8 @@ export const strategyService = {
     const before = await strategyStore.listOwn(change.tx, feature.name, path.environment);
     const known = new Set(before.map((strategy) => strategy.id));
     for (const item of order) {
-      if (!known.has(item.id)) throw ValidationError.field('id', `strategy ${item.id} is not on ${feature.name} in ${path.environment}`);
+      if (!known.has(item.id))
+        throw ValidationError.field('id', `strategy ${item.id} is not on ${feature.name} in ${path.environment}`);
     }
     for (const item of order) await strategyStore.setSortOrder(change.tx, item.id, item.sortOrder);
     const after = await strategyStore.listOwn(change.tx, feature.name, path.environment);
@@ -199,27 +237,55 @@ export const strategyService = {
    * the running milestone's strategies leave (feature-strategy-remove) and the new one's arrive
    * (feature-strategy-add), each event naming the milestone and what started it. Null leaves none running.
    */
-  async replaceMilestone(change: Change, feature: FeatureRow, environment: string, milestone: { id: string; strategies: readonly StoredMilestoneStrategy[] } | null, about: Record<string, unknown>) {
+  async replaceMilestone(
+    change: Change,
+    feature: FeatureRow,
+    environment: string,
+    milestone: { id: string; strategies: readonly StoredMilestoneStrategy[] } | null,
+    about: Record<string, unknown>,
+  ) {
     const project = await requireProjectSettings(change.tx, feature.project);
     for (const running of await strategyStore.listMilestone(change.tx, feature.name, environment)) {
       await strategyStore.delete(change.tx, running.id);
-      change.emit({ type: 'feature-strategy-remove', ...scope(feature, environment), data: about, preData: strategyView(running) });
+      change.emit({
+        type: 'feature-strategy-remove',
+        ...scope(feature, environment),
+        data: about,
+        preData: strategyView(running),
+      });
     }
     if (!milestone) return;
     for (const stored of milestone.strategies) {
-      const strategy = await normalizeStrategy(change.tx, CreateFeatureStrategy.parse({ ...stored, title: stored.title ?? undefined }), {
-        featureName: feature.name, defaultStickiness: project.defaultStickiness, sortOrder: stored.sortOrder,
-      });
+      const strategy = await normalizeStrategy(
+        change.tx,
+        CreateFeatureStrategy.parse({ ...stored, title: stored.title ?? undefined }),
+        {
+          featureName: feature.name,
+          defaultStickiness: project.defaultStickiness,
+          sortOrder: stored.sortOrder,
+        },
+      );
       await strategyStore.insert(change.tx, stored.id, feature.name, environment, strategy, milestone.id);
-      change.emit({ type: 'feature-strategy-add', ...scope(feature, environment), data: { ...strategyView((await strategyStore.get(change.tx, stored.id))!), ...about } });
+      change.emit({
+        type: 'feature-strategy-add',
+        ...scope(feature, environment),
+        data: { ...strategyView((await strategyStore.get(change.tx, stored.id))!), ...about },
+      });
     }
   },
 
   /** What a milestone has running, as its plan keeps it. */
   async milestoneStrategies(db: Queryable, milestoneId: string): Promise<StoredMilestoneStrategy[]> {
     return (await strategyStore.listOfMilestone(db, milestoneId)).map((row) => ({
-      id: row.id, name: row.name, title: row.title, disabled: row.disabled, sortOrder: row.sortOrder,
-      constraints: row.constraints, variants: row.variants, parameters: row.parameters, segments: row.segments,
+      id: row.id,
+      name: row.name,
+      title: row.title,
+      disabled: row.disabled,
+      sortOrder: row.sortOrder,
+      constraints: row.constraints,
+      variants: row.variants,
+      parameters: row.parameters,
+      segments: row.segments,
     }));
   },
 };

@@ -23,7 +23,6 @@ export type StrategyRow = Omit<z.infer<typeof StrategyRow>, 'constraints' | 'var
   variants: StrategyVariant[];
 };
 
-
 const select = sql.fragment`
   select s.id, s.feature_name as "featureName", s.environment, s.strategy_name as name, s.title, s.disabled,
     s.sort_order as "sortOrder", s.constraints, s.parameters, s.variants, s.milestone_id as "milestoneId",
@@ -41,21 +40,29 @@ export const strategyStore = {
   /** Every strategy serving the flag in the environment, a running milestone's included. */
   listFor(db: Queryable, featureName: string, environment: string) {
     return db.any(sql.type(StrategyRow)`${select}
-      where s.feature_name = ${featureName} and s.environment = ${environment} ${order}`) as Promise<readonly StrategyRow[]>;
+      where s.feature_name = ${featureName} and s.environment = ${environment} ${order}`) as Promise<
+      readonly StrategyRow[]
+    >;
   },
   /** The flag's own strategies in the environment: what the admin API lists (a milestone's are edited through its plan). */
   listOwn(db: Queryable, featureName: string, environment: string) {
     return db.any(sql.type(StrategyRow)`${select}
-      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is null ${order}`) as Promise<readonly StrategyRow[]>;
+      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is null ${order}`) as Promise<
+      readonly StrategyRow[]
+    >;
   },
   /** The strategies a milestone has running. */
   listOfMilestone(db: Queryable, milestoneId: string) {
-    return db.any(sql.type(StrategyRow)`${select} where s.milestone_id = ${milestoneId} ${order}`) as Promise<readonly StrategyRow[]>;
+    return db.any(sql.type(StrategyRow)`${select} where s.milestone_id = ${milestoneId} ${order}`) as Promise<
+      readonly StrategyRow[]
+    >;
   },
   /** The strategies of a running milestone in the flag environment. */
   listMilestone(db: Queryable, featureName: string, environment: string) {
     return db.any(sql.type(StrategyRow)`${select}
-      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is not null ${order}`) as Promise<readonly StrategyRow[]>;
+      where s.feature_name = ${featureName} and s.environment = ${environment} and s.milestone_id is not null ${order}`) as Promise<
+      readonly StrategyRow[]
+    >;
   },
   listForFeatures(db: Queryable, featureNames: readonly string[]) {
     return db.any(sql.type(StrategyRow)`${select}
@@ -66,7 +73,14 @@ export const strategyStore = {
       select coalesce(max(sort_order) + 1, 0)::int as next from admin.feature_strategies
       where feature_name = ${featureName} and environment = ${environment}`);
   },
-  async insert(db: WriteTx, id: string, featureName: string, environment: string, strategy: StrategyWrite, milestoneId: string | null = null) {
+  async insert(
+    db: WriteTx,
+    id: string,
+    featureName: string,
+    environment: string,
+    strategy: StrategyWrite,
+    milestoneId: string | null = null,
+  ) {
     await db.query(sql.unsafe`
       insert into admin.feature_strategies (id, feature_name, environment, strategy_name, title, disabled, sort_order,
         constraints, parameters, variants, milestone_id)
@@ -97,7 +111,10 @@ export const strategyStore = {
   },
   /** Every strategy of one environment, with its segment links, copied into another under new ids (of the given projects, or all). */
   copyEnvironment(db: WriteTx, source: string, target: string, projects: readonly string[] | undefined) {
-    const projectFilter = projects && projects.length > 0 ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})` : sql.fragment``;
+    const projectFilter =
+      projects && projects.length > 0
+        ? sql.fragment`and f.project_id = any(${sql.array([...projects], 'text')})`
+        : sql.fragment``;
     // A CTE with a volatile function is computed once, so the new ids below are the same in every use.
     return db.query(sql.unsafe`
       with strategy_ids as (

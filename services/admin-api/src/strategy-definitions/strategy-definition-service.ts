@@ -38,7 +38,11 @@ export const strategyDefinitionService = {
     if (await strategyDefinitionStore.exists(tx, input.name)) {
       throw new NameExistsError(`A strategy with the name ${input.name} already exists`);
     }
-    await strategyDefinitionStore.insert(tx, input.name, { title: input.title ?? null, description: input.description ?? null, parameters: input.parameters });
+    await strategyDefinitionStore.insert(tx, input.name, {
+      title: input.title ?? null,
+      description: input.description ?? null,
+      parameters: input.parameters,
+    });
     const created = view(await requireDefinition(tx, input.name));
     emit({ type: 'strategy-created', data: created });
     return created;
@@ -47,7 +51,11 @@ export const strategyDefinitionService = {
   async update({ tx, emit }: Change, name: string, input: Omit<DefinitionInput, 'name'>) {
     const before = await requireDefinition(tx, name);
     if (before.builtIn) throw ValidationError.field('name', `the built-in strategy ${name} cannot be changed`);
-    await strategyDefinitionStore.update(tx, name, { title: input.title ?? before.title, description: input.description ?? before.description, parameters: input.parameters });
+    await strategyDefinitionStore.update(tx, name, {
+      title: input.title ?? before.title,
+      description: input.description ?? before.description,
+      parameters: input.parameters,
+    });
     const after = view(await requireDefinition(tx, name));
     emit({ type: 'strategy-updated', data: after, preData: view(before) });
     return after;

@@ -4,8 +4,12 @@ import { StrategyDefinition } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
 // The row is the resource's own fields (the stored parameters are the ones the API accepted), and whether it is built in.
-export const DefinitionRow = StrategyDefinition.pick({ name: true, description: true, parameters: true, deprecated: true })
-  .extend({ title: z.string().nullable(), builtIn: z.boolean() });
+export const DefinitionRow = StrategyDefinition.pick({
+  name: true,
+  description: true,
+  parameters: true,
+  deprecated: true,
+}).extend({ title: z.string().nullable(), builtIn: z.boolean() });
 export type DefinitionRow = z.infer<typeof DefinitionRow>;
 type DefinitionWrite = Pick<DefinitionRow, 'title' | 'description' | 'parameters'>;
 
@@ -26,6 +30,7 @@ export const strategyDefinitionStore = {
   },
   setDeprecated: (db: WriteTx, name: string, deprecated: boolean) =>
     db.query(sql.unsafe`update admin.strategies set deprecated = ${deprecated} where name = ${name}`),
-  inUse: (db: Queryable, name: string) => db.exists(sql.unsafe`select 1 from admin.feature_strategies where strategy_name = ${name}`),
+  inUse: (db: Queryable, name: string) =>
+    db.exists(sql.unsafe`select 1 from admin.feature_strategies where strategy_name = ${name}`),
   delete: (db: WriteTx, name: string) => db.query(sql.unsafe`delete from admin.strategies where name = ${name}`),
 };

@@ -24,15 +24,33 @@ export const tagService = {
     if (await tagTypeStore.get(db, name)) throw new NameExistsError(`A tag type with the name ${name} already exists`);
   },
 
-  async createTagType({ tx, emit }: Change, input: { name: string; description?: string | undefined; icon?: string | null | undefined; color?: string | null | undefined }) {
-    if (await tagTypeStore.get(tx, input.name)) throw new NameExistsError(`A tag type with the name ${input.name} already exists`);
-    const tagType = { name: input.name, description: input.description ?? null, icon: input.icon ?? null, color: input.color ?? null };
+  async createTagType(
+    { tx, emit }: Change,
+    input: {
+      name: string;
+      description?: string | undefined;
+      icon?: string | null | undefined;
+      color?: string | null | undefined;
+    },
+  ) {
+    if (await tagTypeStore.get(tx, input.name))
+      throw new NameExistsError(`A tag type with the name ${input.name} already exists`);
+    const tagType = {
+      name: input.name,
+      description: input.description ?? null,
+      icon: input.icon ?? null,
+      color: input.color ?? null,
+    };
     await tagTypeStore.insert(tx, tagType);
     emit({ type: 'tag-type-created', data: tagTypeState(tagType) });
     return tagType;
   },
 
-  async updateTagType({ tx, emit }: Change, name: string, input: { description?: string | undefined; icon?: string | null | undefined; color?: string | null | undefined }) {
+  async updateTagType(
+    { tx, emit }: Change,
+    name: string,
+    input: { description?: string | undefined; icon?: string | null | undefined; color?: string | null | undefined },
+  ) {
     const before = await tagTypeStore.get(tx, name);
     if (!before) throw new NotFoundError(`Could not find tag type ${name}`);
     const after = {
@@ -83,7 +101,12 @@ export const tagService = {
     await tagService.ensureTag(change, tag);
     if (!(await tagStore.attach(change.tx, feature.name, tag, change.actor.createdByUserId))) return tag;
     if (options.emitTagged ?? true) {
-      change.emit({ type: 'feature-tagged', project: feature.project, featureName: feature.name, data: { type: tag.type, value: tag.value } });
+      change.emit({
+        type: 'feature-tagged',
+        project: feature.project,
+        featureName: feature.name,
+        data: { type: tag.type, value: tag.value },
+      });
     }
     return tag;
   },

@@ -3,7 +3,9 @@ import { ValidationError } from '@bunting/platform';
 import { jsonSetting } from '../settings/json-setting.ts';
 
 /** The frontend API's CORS origins as set through /api/admin/ui-config/cors. */
-export const frontendSettings = jsonSetting('unleash.frontend-api.origins', FrontendSettings, { frontendApiOrigins: null });
+export const frontendSettings = jsonSetting('unleash.frontend-api.origins', FrontendSettings, {
+  frontendApiOrigins: null,
+});
 
 /** "*" or an origin: scheme, host and optional port, nothing after. */
 export function checkOrigins(origins: readonly string[]): string[] {
@@ -16,7 +18,10 @@ export function checkOrigins(origins: readonly string[]): string[] {
       throw ValidationError.field(`frontendApiOrigins.${index}`, `"${origin}" is not an origin`);
     }
     if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) {
-      throw ValidationError.field(`frontendApiOrigins.${index}`, `"${origin}" must be an origin such as https://example.com`);
+      throw ValidationError.field(
+        `frontendApiOrigins.${index}`,
+        `"${origin}" must be an origin such as https://example.com`,
+      );
     }
     return parsed.origin;
   });

@@ -9,6 +9,11 @@ export async function ensureDefaultAdmin(changes: Changes, admin: { username: st
   if (!admin) return;
   await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
     if ((await userReadModel.count(change.tx)) > 0) return;
-    await userService.create(change, { username: admin.username, name: 'Admin', password: admin.password, rootRole: ROOT_ROLE.ADMIN });
+    await userService.create(change, {
+      username: admin.username,
+      name: 'Admin',
+      password: admin.password,
+      rootRole: ROOT_ROLE.ADMIN,
+    });
   });
 }

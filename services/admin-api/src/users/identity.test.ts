@@ -27,28 +27,57 @@ describe('users', () => {
   });
 
   it('creates, updates and deletes users; duplicates are 409 and bad input 400, creating nothing', async () => {
-    const created = await stack.admin.post('/api/admin/user-admin', { email: 'ann@example.com', name: 'Ann', rootRole: 2, password: 'correct-horse' });
+    const created = await stack.admin.post('/api/admin/user-admin', {
+      email: 'ann@example.com',
+      name: 'Ann',
+      rootRole: 2,
+      password: 'correct-horse',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ email: 'ann@example.com', name: 'Ann', rootRole: 2, accountType: 'User', loginAttempts: 0, seenAt: null });
-    expect((await stack.admin.post('/api/admin/user-admin', { email: 'ANN@example.com', rootRole: 3 })).status).toBe(409);
-    for (const body of [{ email: 'not-an-email', rootRole: 3 }, { rootRole: 3 }, { email: 'x@example.com', rootRole: 99 }, { email: 'y@example.com', rootRole: 3, password: 'short' }]) {
+    expect(created.body).toMatchObject({
+      email: 'ann@example.com',
+      name: 'Ann',
+      rootRole: 2,
+      accountType: 'User',
+      loginAttempts: 0,
+      seenAt: null,
+    });
+    expect((await stack.admin.post('/api/admin/user-admin', { email: 'ANN@example.com', rootRole: 3 })).status).toBe(
+      409,
+    );
+    for (const body of [
+      { email: 'not-an-email', rootRole: 3 },
+      { rootRole: 3 },
+      { email: 'x@example.com', rootRole: 99 },
+      { email: 'y@example.com', rootRole: 3, password: 'short' },
+    ]) {
       const reply = await stack.admin.post('/api/admin/user-admin', body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
     }
     expect((await stack.admin.get('/api/admin/user-admin')).body.users).toHaveLength(2);
-    const updated = await stack.admin.put(`/api/admin/user-admin/${created.body.id}`, { name: 'Ann B', rootRole: 'Viewer' });
+    const updated = await stack.admin.put(`/api/admin/user-admin/${created.body.id}`, {
+      name: 'Ann B',
+      rootRole: 'Viewer',
+    });
     expect(updated.body).toMatchObject({ name: 'Ann B', rootRole: 3 });
     expect((await stack.admin.delete(`/api/admin/user-admin/${created.body.id}`)).status).toBe(200);
     expect((await stack.admin.delete(`/api/admin/user-admin/${created.body.id}`)).status).toBe(404);
     expect(await eventTypes('ann@example.com', 2)).toEqual(['user-created', 'user-updated']);
-    const deleted = await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type: 'user-deleted' })).body.events[0]);
+    const deleted = await eventually(
+      async () => (await stack.admin.post('/api/admin/events/search', { type: 'user-deleted' })).body.events[0],
+    );
     expect(deleted.preData).toMatchObject({ id: created.body.id, email: 'ann@example.com' });
   });
 });
 
 describe('login, sessions and profile', () => {
   it('logs in with username or email, counts failures, records seenAt, and logging out ends the session', async () => {
-    await stack.admin.post('/api/admin/user-admin', { email: 'bob@example.com', username: 'bob', rootRole: 3, password: 'bobs-password' });
+    await stack.admin.post('/api/admin/user-admin', {
+      email: 'bob@example.com',
+      username: 'bob',
+      rootRole: 3,
+      password: 'bobs-password',
+    });
     const wrong = await httpClient(stack.url).post('/auth/simple/login', { username: 'bob', password: 'nope-nope' });
     expect(wrong.status).toBe(401);
     expect(wrong.body.name).toBe('AuthenticationRequired');
@@ -59,7 +88,12 @@ describe('login, sessions and profile', () => {
     const profile = await bob.get('/api/admin/user/profile');
     expect(profile.status).toBe(200);
     expect(profile.body).toEqual({
-      rootRole: expect.objectContaining({ id: 3, name: 'Viewer', type: 'root' }), projects: [], groups: [], features: [], subscriptions: [], canChangePassword: true,
+      rootRole: expect.objectContaining({ id: 3, name: 'Viewer', type: 'root' }),
+      projects: [],
+      groups: [],
+      features: [],
+      subscriptions: [],
+      canChangePassword: true,
     });
     expect((await bob.post('/auth/logout')).status).toBe(200);
     expect((await bob.get('/api/admin/user/profile')).status).toBe(401);
@@ -70,7 +104,9 @@ describe('login, sessions and profile', () => {
     await stack.admin.post('/api/admin/projects', { id: 'profiled', name: 'Profiled' });
     const users = (await stack.admin.get('/api/admin/user-admin')).body.users;
     const bobId = users.find((u: { username: string }) => u.username === 'bob').id;
-    expect((await stack.admin.post('/api/admin/projects/profiled/access', { roles: [5], users: [bobId] })).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/projects/profiled/access', { roles: [5], users: [bobId] })).status).toBe(
+      200,
+    );
     const bob = await loginAs(stack.url, 'bob', 'bobs-password');
     expect((await bob.get('/api/admin/user/profile')).body.projects).toEqual(['profiled']);
   });
@@ -78,7 +114,8 @@ describe('login, sessions and profile', () => {
   it('refuses further attempts after repeated failures (brute-force protection)', async () => {
     await stack.admin.post('/api/admin/user-admin', { username: 'carol', rootRole: 3, password: 'carols-password' });
     const anonymous = httpClient(stack.url);
-    for (let attempt = 0; attempt < 5; attempt += 1) expect((await anonymous.post('/auth/simple/login', { username: 'carol', password: 'guess' })).status).toBe(401);
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect((await anonymous.post('/auth/simple/login', { username: 'carol', password: 'guess' })).status).toBe(401);
     const blocked = await anonymous.post('/auth/simple/login', { username: 'carol', password: 'carols-password' });
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toBeTruthy();
@@ -92,7 +129,9 @@ describe('personal access tokens and service accounts', () => {
     await stack.admin.post('/api/admin/user-admin', { username: 'dave', rootRole: 1, password: 'daves-password' });
     const dave = await loginAs(stack.url, 'dave', 'daves-password');
     expect((await dave.post('/api/admin/user/tokens', { description: 'ci' })).status).toBe(400);
-    expect((await dave.post('/api/admin/user/tokens', { description: 'ci', expiresAt: '2001-01-01T00:00:00Z' })).status).toBe(400);
+    expect(
+      (await dave.post('/api/admin/user/tokens', { description: 'ci', expiresAt: '2001-01-01T00:00:00Z' })).status,
+    ).toBe(400);
     const created = await dave.post('/api/admin/user/tokens', { description: 'ci', expiresAt: '2099-01-01T00:00:00Z' });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^user:[0-9a-f]+$/);
@@ -103,10 +142,16 @@ describe('personal access tokens and service accounts', () => {
     expect((await withPat.get('/api/admin/projects')).status).toBe(200);
     const me = await withPat.get('/api/admin/user');
     expect(me.body.user.username).toBe('dave');
-    expect((await stack.admin.post('/api/admin/user/tokens', { description: 'x', expiresAt: '2099-01-01T00:00:00Z' })).status).toBe(403);
+    expect(
+      (await stack.admin.post('/api/admin/user/tokens', { description: 'x', expiresAt: '2099-01-01T00:00:00Z' }))
+        .status,
+    ).toBe(403);
     expect((await withPat.get('/api/admin/events')).status).toBe(200);
     // Use is recorded in batches off the request path.
-    const seen = await eventually(async () => (await dave.get('/api/admin/user/tokens')).body.pats[0].seenAt, { timeoutMs: 8000, intervalMs: 250 });
+    const seen = await eventually(async () => (await dave.get('/api/admin/user/tokens')).body.pats[0].seenAt, {
+      timeoutMs: 8000,
+      intervalMs: 250,
+    });
     expect(Date.parse(seen)).toBeGreaterThan(Date.now() - 60_000);
     expect((await dave.delete(`/api/admin/user/tokens/${created.body.id}`)).status).toBe(200);
     const revokedAt = Date.now();
@@ -118,23 +163,36 @@ describe('personal access tokens and service accounts', () => {
   });
 
   it('manages service accounts and their tokens; an unknown account is 404', async () => {
-    const account = await stack.admin.post('/api/admin/service-account', { username: 'deployer', name: 'Deploy bot', rootRole: 2 });
+    const account = await stack.admin.post('/api/admin/service-account', {
+      username: 'deployer',
+      name: 'Deploy bot',
+      rootRole: 2,
+    });
     expect(account.status).toBe(201);
     expect(account.body.accountType).toBe('Service Account');
     const empty = await stack.admin.get(`/api/admin/service-account/${account.body.id}/token`);
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ pats: [] });
-    const token = await stack.admin.post(`/api/admin/service-account/${account.body.id}/token`, { description: 'deploys', expiresAt: '2099-01-01T00:00:00Z' });
+    const token = await stack.admin.post(`/api/admin/service-account/${account.body.id}/token`, {
+      description: 'deploys',
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
     expect(token.status).toBe(201);
     const listed = await stack.admin.get(`/api/admin/service-account/${account.body.id}/token`);
-    expect(listed.body.pats).toEqual([expect.objectContaining({ id: token.body.id, description: 'deploys', userId: account.body.id, seenAt: null })]);
+    expect(listed.body.pats).toEqual([
+      expect.objectContaining({ id: token.body.id, description: 'deploys', userId: account.body.id, seenAt: null }),
+    ]);
     const bot = httpClient(stack.url, { authorization: token.body.secret });
     expect((await bot.post('/api/admin/projects/default/features', { name: 'made-by-bot' })).status).toBe(201);
     expect((await bot.get('/api/admin/user-admin')).status).toBe(403);
     expect((await stack.admin.get('/api/admin/service-account/99999/token')).status).toBe(404);
     expect((await stack.admin.get('/api/admin/service-account/99999/token')).body.name).toBe('NotFoundError');
     expect((await stack.anonymous.get(`/api/admin/service-account/${account.body.id}/token`)).status).toBe(401);
-    expect((await stack.admin.get('/api/admin/service-account')).body.serviceAccounts.map((s: { username: string }) => s.username)).toEqual(['deployer']);
+    expect(
+      (await stack.admin.get('/api/admin/service-account')).body.serviceAccounts.map(
+        (s: { username: string }) => s.username,
+      ),
+    ).toEqual(['deployer']);
     expect((await stack.admin.delete(`/api/admin/service-account/${account.body.id}`)).status).toBe(200);
     expect((await bot.get('/api/admin/projects')).status).toBe(401);
   });
@@ -142,45 +200,98 @@ describe('personal access tokens and service accounts', () => {
 
 describe('invite links and signup', () => {
   it('creates a Viewer linked to the token, and nothing on any error', async () => {
-    const link = await stack.admin.post('/api/admin/invite-link/tokens', { name: 'team', expiresAt: '2099-01-01T00:00:00Z' });
+    const link = await stack.admin.post('/api/admin/invite-link/tokens', {
+      name: 'team',
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
     expect(link.status).toBe(201);
     expect(link.body.url).toContain(link.body.secret);
     const secret = link.body.secret;
     const anonymous = httpClient(stack.url);
     expect((await anonymous.get(`/invite/${secret}/validate`)).status).toBe(200);
-    const signup = await anonymous.post(`/invite/${secret}/signup`, { email: 'eve@example.com', name: 'Eve', password: 'eves-password', username: 'eve' });
+    const signup = await anonymous.post(`/invite/${secret}/signup`, {
+      email: 'eve@example.com',
+      name: 'Eve',
+      password: 'eves-password',
+      username: 'eve',
+    });
     expect(signup.status).toBe(200);
     expect(signup.body).toMatchObject({ email: 'eve@example.com', name: 'Eve', username: 'eve', rootRole: 3 });
     const before = (await stack.admin.get('/api/admin/user-admin')).body.users.length;
-    expect((await anonymous.post(`/invite/${secret}/signup`, { email: 'eve@example.com', name: 'Eve 2', password: 'eves-password' })).status).toBe(409);
-    expect((await anonymous.post(`/invite/${secret}/signup`, { email: 'new@example.com', name: 'New', password: 'eves-password', username: 'EVE' })).status).toBe(409);
+    expect(
+      (
+        await anonymous.post(`/invite/${secret}/signup`, {
+          email: 'eve@example.com',
+          name: 'Eve 2',
+          password: 'eves-password',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await anonymous.post(`/invite/${secret}/signup`, {
+          email: 'new@example.com',
+          name: 'New',
+          password: 'eves-password',
+          username: 'EVE',
+        })
+      ).status,
+    ).toBe(409);
     const missing = await anonymous.post(`/invite/${secret}/signup`, { email: 'x@example.com' });
     expect(missing.status).toBe(400);
     expect(missing.body.name).toBe('ValidationError');
-    expect((await anonymous.post('/invite/nope/signup', { email: 'y@example.com', name: 'Y', password: 'long-enough' })).status).toBe(404);
+    expect(
+      (await anonymous.post('/invite/nope/signup', { email: 'y@example.com', name: 'Y', password: 'long-enough' }))
+        .status,
+    ).toBe(404);
     await stack.admin.put(`/api/admin/invite-link/tokens/${secret}`, { enabled: false });
-    const disabled = await anonymous.post(`/invite/${secret}/signup`, { email: 'z@example.com', name: 'Z', password: 'long-enough' });
+    const disabled = await anonymous.post(`/invite/${secret}/signup`, {
+      email: 'z@example.com',
+      name: 'Z',
+      password: 'long-enough',
+    });
     expect(disabled.status).toBe(400);
     expect(disabled.body.message).toContain('disabled');
     expect((await stack.admin.get('/api/admin/user-admin')).body.users.length).toBe(before);
     const token = await stack.admin.get(`/api/admin/invite-link/tokens/${secret}`);
     expect(token.body.users.map((u: { email: string }) => u.email)).toEqual(['eve@example.com']);
     const types = await eventTypes('public-signup-token', 3);
-    expect(types).toEqual(['public-signup-token-created', 'public-signup-token-user-added', 'public-signup-token-updated']);
+    expect(types).toEqual([
+      'public-signup-token-created',
+      'public-signup-token-user-added',
+      'public-signup-token-updated',
+    ]);
   });
 });
 
 describe('roles, groups and project access', () => {
   it('creates custom roles with the role-* events and refuses permissions of the wrong kind', async () => {
-    const root = await stack.admin.post('/api/admin/roles', { name: 'Segment keeper', type: 'root-custom', permissions: [{ name: 'CREATE_SEGMENT' }] });
+    const root = await stack.admin.post('/api/admin/roles', {
+      name: 'Segment keeper',
+      type: 'root-custom',
+      permissions: [{ name: 'CREATE_SEGMENT' }],
+    });
     expect(root.status).toBe(201);
     const project = await stack.admin.post('/api/admin/roles', {
-      name: 'Dev toggler', type: 'custom', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }, { name: 'UPDATE_FEATURE' }],
+      name: 'Dev toggler',
+      type: 'custom',
+      permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }, { name: 'UPDATE_FEATURE' }],
     });
     expect(project.status).toBe(201);
-    expect((await stack.admin.post('/api/admin/roles', { name: 'Bad', type: 'custom', permissions: [{ name: 'ADMIN' }] })).status).toBe(400);
+    expect(
+      (await stack.admin.post('/api/admin/roles', { name: 'Bad', type: 'custom', permissions: [{ name: 'ADMIN' }] }))
+        .status,
+    ).toBe(400);
     expect((await stack.admin.post('/api/admin/roles', { name: 'Dev toggler', type: 'custom' })).status).toBe(409);
-    expect((await stack.admin.put(`/api/admin/roles/${project.body.id}`, { name: 'Dev toggler', description: 'x', permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }] })).status).toBe(200);
+    expect(
+      (
+        await stack.admin.put(`/api/admin/roles/${project.body.id}`, {
+          name: 'Dev toggler',
+          description: 'x',
+          permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await stack.admin.delete('/api/admin/roles/1')).status).toBe(400);
     expect(await eventTypes('Dev toggler', 2)).toEqual(['role-created', 'role-updated']);
   });
@@ -188,7 +299,10 @@ describe('roles, groups and project access', () => {
   it('manages groups and their members, and gives a group a project role through the deprecated route', async () => {
     const users = (await stack.admin.get('/api/admin/user-admin')).body.users;
     const eve = users.find((u: { username: string }) => u.username === 'eve');
-    const group = await stack.admin.post('/api/admin/groups', { name: 'Frontenders', users: [{ user: { id: eve.id } }] });
+    const group = await stack.admin.post('/api/admin/groups', {
+      name: 'Frontenders',
+      users: [{ user: { id: eve.id } }],
+    });
     expect(group.status).toBe(201);
     expect(group.body.users.map((u: { user: { id: number } }) => u.user.id)).toEqual([eve.id]);
     const assigned = await stack.admin.put(`/api/admin/projects/default/groups/${group.body.id}/roles/5`);
@@ -202,11 +316,20 @@ describe('roles, groups and project access', () => {
     expect(access.body.groups).toEqual([expect.objectContaining({ id: group.body.id, roles: [5] })]);
     const evesSession = await loginAs(stack.url, 'eve', 'eves-password');
     expect((await evesSession.post('/api/admin/projects/default/features', { name: 'eves-flag' })).status).toBe(201);
-    expect((await stack.admin.put(`/api/admin/projects/default/groups/${group.body.id}/roles`, { roles: [4] })).status).toBe(200);
+    expect(
+      (await stack.admin.put(`/api/admin/projects/default/groups/${group.body.id}/roles`, { roles: [4] })).status,
+    ).toBe(200);
     expect((await stack.admin.delete(`/api/admin/projects/default/groups/${group.body.id}/roles`)).status).toBe(200);
     expect((await evesSession.post('/api/admin/projects/default/features', { name: 'eves-second' })).status).toBe(403);
-    for (const type of ['group-created', 'group-user-added', 'project-access-group-roles-updated', 'project-access-group-roles-deleted']) {
-      await eventually(async () => (await stack.admin.post('/api/admin/events/search', { type })).body.events.length > 0);
+    for (const type of [
+      'group-created',
+      'group-user-added',
+      'project-access-group-roles-updated',
+      'project-access-group-roles-deleted',
+    ]) {
+      await eventually(
+        async () => (await stack.admin.post('/api/admin/events/search', { type })).body.events.length > 0,
+      );
     }
   });
 });

@@ -5,10 +5,15 @@ import { userStore, userView, type UserRow } from './user-store.ts';
 export { userView, type UserRow };
 
 /** A user (or with `serviceAccount`, a service account) by id; 404 otherwise. */
-export async function requireUser(db: Queryable, id: number, options: { serviceAccount?: boolean } = {}): Promise<UserRow> {
+export async function requireUser(
+  db: Queryable,
+  id: number,
+  options: { serviceAccount?: boolean } = {},
+): Promise<UserRow> {
   const user = await userStore.get(db, id);
   const wanted = options.serviceAccount ?? false;
-  if (!user || user.isService !== wanted) throw new NotFoundError(`Could not find ${wanted ? 'service account' : 'user'} ${id}`);
+  if (!user || user.isService !== wanted)
+    throw new NotFoundError(`Could not find ${wanted ? 'service account' : 'user'} ${id}`);
   return user;
 }
 

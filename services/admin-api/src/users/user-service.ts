@@ -7,7 +7,11 @@ import { hashPassword } from './passwords.ts';
 import { userEventState, userStore, userView, type UserRow } from './user-store.ts';
 import { requireUser } from './user-read-model.ts';
 
-async function checkUnique(db: Queryable, input: { email?: string | null | undefined; username?: string | null | undefined }, exceptId = 0) {
+async function checkUnique(
+  db: Queryable,
+  input: { email?: string | null | undefined; username?: string | null | undefined },
+  exceptId = 0,
+) {
   if (input.email && (await userStore.emailTaken(db, input.email, exceptId))) {
     throw new NameExistsError(`A user with the email ${input.email} already exists`);
   }
@@ -22,7 +26,11 @@ export const userService = {
     return { users: users.map(userView), rootRoles };
   },
 
-  async create(change: Change, input: CreateUser & { isService?: boolean }, options: { emit?: boolean } = {}): Promise<UserRow> {
+  async create(
+    change: Change,
+    input: CreateUser & { isService?: boolean },
+    options: { emit?: boolean } = {},
+  ): Promise<UserRow> {
     const { tx, emit } = change;
     const role = await roleReadModel.requireRootRole(tx, input.rootRole);
     await checkUnique(tx, input);
@@ -34,18 +42,43 @@ export const userService = {
       rootRole: role.id,
       isService: input.isService ?? false,
     });
-    if (options.emit ?? true) emit({ type: input.isService ? 'service-account-created' : 'user-created', data: userEventState(row) });
+    if (options.emit ?? true)
+      emit({ type: input.isService ? 'service-account-created' : 'user-created', data: userEventState(row) });
     return row;
   },
 
-  async update(change: Change, id: number, input: { name?: string | undefined; email?: string | undefined; rootRole?: number | string | undefined; username?: string | undefined }, options: { serviceAccount?: boolean } = {}): Promise<User> {
+  async update(
+    change: Change,
+    id: number,
+    input: {
+      name?: string | undefined;
+      email?: string | undefined;
+      rootRole?: number | string | undefined;
+      username?: string | undefined;
+    },
+    options: { serviceAccount?: boolean } = {},
+  ): Promise<User> {
     const { tx, emit } = change;
     const before = await requireUser(tx, id, options);
-    const rootRole = input.rootRole === undefined ? before.rootRole : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
-    await checkUnique(tx, { email: input.email, username: input.username === before.username ? undefined : input.username }, id);
-    const after = await userStore.update(tx, id, { name: input.name ?? before.name, email: input.email ?? before.email, rootRole, username: input.username ?? before.username });
+    const rootRole =
+      input.rootRole === undefined ? before.rootRole : (await roleReadModel.requireRootRole(tx, input.rootRole)).id;
+    await checkUnique(
+      tx,
+      { email: input.email, username: input.username === before.username ? undefined : input.username },
+      id,
+    );
+    const after = await userStore.update(tx, id, {
+      name: input.name ?? before.name,
+      email: input.email ?? before.email,
+      rootRole,
+      username: input.username ?? before.username,
+    });
     if (JSON.stringify(userEventState(after)) !== JSON.stringify(userEventState(before))) {
-      emit({ type: before.isService ? 'service-account-updated' : 'user-updated', data: userEventState(after), preData: userEventState(before) });
+      emit({
+        type: before.isService ? 'service-account-updated' : 'user-updated',
+        data: userEventState(after),
+        preData: userEventState(before),
+      });
     }
     return userView(after);
   },
@@ -53,7 +86,10 @@ export const userService = {
   async delete(change: Change, id: number, options: { serviceAccount?: boolean } = {}) {
     const before = await requireUser(change.tx, id, options);
     await userStore.delete(change.tx, id);
-    change.emit({ type: before.isService ? 'service-account-deleted' : 'user-deleted', preData: userEventState(before) });
+    change.emit({
+      type: before.isService ? 'service-account-deleted' : 'user-deleted',
+      preData: userEventState(before),
+    });
   },
 
   async search(db: Queryable, query: string) {
@@ -91,10 +127,15 @@ export const userService = {
    * What SCIM knows the user by, and whether they may sign in: deactivating writes user-updated (active: false);
    * the caller ends their sessions.
    */
-  async setScim(change: Change, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
+  async setScim(
+    change: Change,
+    id: number,
+    scim: { scimId: string | null; externalId: string | null; active: boolean },
+  ) {
     const before = await requireUser(change.tx, id);
     await userStore.setScim(change.tx, id, scim);
-    if (before.active !== scim.active) change.emit({ type: 'user-updated', data: { id, active: scim.active }, preData: { id, active: before.active } });
+    if (before.active !== scim.active)
+      change.emit({ type: 'user-updated', data: { id, active: scim.active }, preData: { id, active: before.active } });
   },
 
   async notificationPreferences(db: Queryable, id: number): Promise<{ changeRequests: boolean }> {
@@ -115,6 +156,10 @@ export const userService = {
   async unlock(change: Change, id: number) {
     const user = await requireUser(change.tx, id);
     await userStore.clearFailedLogins(change.tx, id);
-    change.emit({ type: 'user-updated', data: { id: user.id, loginAttempts: 0 }, preData: { id: user.id, loginAttempts: user.loginAttempts } });
+    change.emit({
+      type: 'user-updated',
+      data: { id: user.id, loginAttempts: 0 },
+      preData: { id: user.id, loginAttempts: user.loginAttempts },
+    });
   },
 };

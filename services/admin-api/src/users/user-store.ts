@@ -29,7 +29,9 @@ const columns = sql.fragment`id, name, username, email, image_url as "imageUrl",
   is_service as "isService", email_sent as "emailSent", scim_id as "scimId", scim_external_id as "scimExternalId", active`;
 
 function gravatar(email: string | null): string {
-  const digest = createHash('md5').update((email ?? '').trim().toLowerCase()).digest('hex');
+  const digest = createHash('md5')
+    .update((email ?? '').trim().toLowerCase())
+    .digest('hex');
   return `https://gravatar.com/avatar/${digest}?s=42&d=retro&r=g`;
 }
 
@@ -74,10 +76,14 @@ export const userStore = {
     return db.query(sql.unsafe`update admin.users set oidc_subject = ${subject} where id = ${id}`);
   },
   findByEmail(db: Queryable, email: string) {
-    return db.maybeOne(sql.type(UserRow)`select ${columns} from admin.users where lower(email) = lower(${email}) limit 1`);
+    return db.maybeOne(
+      sql.type(UserRow)`select ${columns} from admin.users where lower(email) = lower(${email}) limit 1`,
+    );
   },
   list(db: Queryable, serviceAccounts: boolean) {
-    return db.any(sql.type(UserRow)`select ${columns} from admin.users where is_service = ${serviceAccounts} order by id`);
+    return db.any(
+      sql.type(UserRow)`select ${columns} from admin.users where is_service = ${serviceAccounts} order by id`,
+    );
   },
   search(db: Queryable, query: string) {
     const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -88,30 +94,60 @@ export const userStore = {
     return db.exists(sql.unsafe`select 1 from admin.users where lower(email) = lower(${email}) and id <> ${exceptId}`);
   },
   usernameTaken(db: Queryable, username: string, exceptId = 0) {
-    return db.exists(sql.unsafe`select 1 from admin.users where lower(username) = lower(${username}) and id <> ${exceptId}`);
+    return db.exists(
+      sql.unsafe`select 1 from admin.users where lower(username) = lower(${username}) and id <> ${exceptId}`,
+    );
   },
-  insert(db: WriteTx, user: { name: string | null; username: string | null; email: string | null; passwordHash: string | null; rootRole: number; isService: boolean }) {
+  insert(
+    db: WriteTx,
+    user: {
+      name: string | null;
+      username: string | null;
+      email: string | null;
+      passwordHash: string | null;
+      rootRole: number;
+      isService: boolean;
+    },
+  ) {
     return db.one(sql.type(UserRow)`
       insert into admin.users (name, username, email, password_hash, root_role_id, is_service)
       values (${user.name}, ${user.username}, ${user.email}, ${user.passwordHash}, ${user.rootRole}, ${user.isService})
       returning ${columns}`);
   },
-  update(db: WriteTx, id: number, user: { name: string | null; email: string | null; rootRole: number; username: string | null }) {
-    return db.one(sql.type(UserRow)`update admin.users set name = ${user.name}, email = ${user.email}, root_role_id = ${user.rootRole},
+  update(
+    db: WriteTx,
+    id: number,
+    user: { name: string | null; email: string | null; rootRole: number; username: string | null },
+  ) {
+    return db.one(sql.type(
+      UserRow,
+    )`update admin.users set name = ${user.name}, email = ${user.email}, root_role_id = ${user.rootRole},
       username = ${user.username} where id = ${id} returning ${columns}`);
   },
   setPassword(db: WriteTx, id: number, passwordHash: string) {
-    return db.query(sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`);
+    return db.query(
+      sql.unsafe`update admin.users set password_hash = ${passwordHash}, login_attempts = 0 where id = ${id}`,
+    );
   },
   notificationPreferences(db: Queryable, id: number) {
-    return db.maybeOne(sql.type(z.object({ changeRequests: z.boolean() }))`select notify_change_requests as "changeRequests" from admin.users where id = ${id}`);
+    return db.maybeOne(
+      sql.type(
+        z.object({ changeRequests: z.boolean() }),
+      )`select notify_change_requests as "changeRequests" from admin.users where id = ${id}`,
+    );
   },
   setNotificationPreferences(db: WriteTx, id: number, preferences: { changeRequests: boolean }) {
-    return db.query(sql.unsafe`update admin.users set notify_change_requests = ${preferences.changeRequests} where id = ${id}`);
+    return db.query(
+      sql.unsafe`update admin.users set notify_change_requests = ${preferences.changeRequests} where id = ${id}`,
+    );
   },
   /** Of these users, those who want change-request mail. */
   wantingChangeRequestMail(db: Queryable, ids: readonly number[]) {
-    return db.anyFirst(sql.type(z.object({ id: z.number() }))`select id from admin.users where id = any(${sql.array([...ids], 'int4')}) and notify_change_requests`);
+    return db.anyFirst(
+      sql.type(
+        z.object({ id: z.number() }),
+      )`select id from admin.users where id = any(${sql.array([...ids], 'int4')}) and notify_change_requests`,
+    );
   },
   /** The users SCIM manages, in id order. */
   scimManaged(db: Queryable) {
@@ -122,7 +158,9 @@ export const userStore = {
   },
   /** Sets what SCIM knows a user by (null ids: no longer managed). */
   setScim(db: WriteTx, id: number, scim: { scimId: string | null; externalId: string | null; active: boolean }) {
-    return db.query(sql.unsafe`update admin.users set scim_id = ${scim.scimId}, scim_external_id = ${scim.externalId}, active = ${scim.active} where id = ${id}`);
+    return db.query(
+      sql.unsafe`update admin.users set scim_id = ${scim.scimId}, scim_external_id = ${scim.externalId}, active = ${scim.active} where id = ${id}`,
+    );
   },
   markEmailSent(db: WriteTx, id: number) {
     return db.query(sql.unsafe`update admin.users set email_sent = true where id = ${id}`);
@@ -163,19 +201,25 @@ export const userStore = {
   },
   /** The groups the user is a member of, as the profile lists them. */
   groupsOf(db: Queryable, id: number) {
-    return db.any(sql.type(z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() }))`
+    return db.any(sql.type(
+      z.object({ id: z.number(), name: z.string(), mappingsSSO: z.array(z.string()), rootRole: z.number().nullable() }),
+    )`
       select g.id, g.name, g.mappings_sso as "mappingsSSO", g.root_role_id as "rootRole"
       from admin.groups g join admin.group_users gu on gu.group_id = g.id where gu.user_id = ${id} order by g.name`);
   },
   /** The project roles the user holds in a project, directly or through a group. */
   projectRolesOf(db: Queryable, id: number, project: string) {
-    return db.any(sql.type(z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), type: z.string() }))`
+    return db.any(sql.type(
+      z.object({ id: z.number(), name: z.string(), description: z.string().nullable(), type: z.string() }),
+    )`
       select distinct r.id, r.name, r.description, r.type from admin.roles r where r.id in (
         select role_id from admin.project_user_roles where user_id = ${id} and project_id = ${project}
         union select pgr.role_id from admin.project_group_roles pgr join admin.group_users gu on gu.group_id = pgr.group_id
           where gu.user_id = ${id} and pgr.project_id = ${project}) order by r.id`);
   },
   count(db: Queryable) {
-    return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.users where not is_service`);
+    return db.oneFirst(
+      sql.type(z.object({ count: z.number() }))`select count(*)::int as count from admin.users where not is_service`,
+    );
   },
 };

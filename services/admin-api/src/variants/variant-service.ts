@@ -45,7 +45,13 @@ export const variantService = {
     return { version: 1 as const, variants };
   },
 
-  async patch(change: Change, project: string, featureName: string, environment: string, operations: readonly PatchOperation[]) {
+  async patch(
+    change: Change,
+    project: string,
+    featureName: string,
+    environment: string,
+    operations: readonly PatchOperation[],
+  ) {
     await requireFeature(change.tx, project, featureName);
     const before = await currentVariants(change.tx, featureName, environment);
     const parsed = z.array(VariantInput).max(100).safeParse(applyJsonPatch(before, operations));
@@ -56,9 +62,16 @@ export const variantService = {
     return variantService.put(change, project, featureName, environment, parsed.data);
   },
 
-  async putInEnvironments(change: Change, project: string, featureName: string, environments: readonly string[], input: readonly VariantInput[]) {
+  async putInEnvironments(
+    change: Change,
+    project: string,
+    featureName: string,
+    environments: readonly string[],
+    input: readonly VariantInput[],
+  ) {
     let result: { version: 1; variants: Variant[] } = { version: 1, variants: [] };
-    for (const environment of environments) result = await variantService.put(change, project, featureName, environment, input);
+    for (const environment of environments)
+      result = await variantService.put(change, project, featureName, environment, input);
     return result;
   },
 };

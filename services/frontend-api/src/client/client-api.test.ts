@@ -10,10 +10,15 @@ const base = '/api/admin/projects/default/features';
 beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
   client = httpClient(stack.url, { authorization: clientToken });
-  const segment = await stack.admin.post('/api/admin/segments', { name: 'beta', constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }] });
+  const segment = await stack.admin.post('/api/admin/segments', {
+    name: 'beta',
+    constraints: [{ contextName: 'userId', operator: 'IN', values: ['u1'] }],
+  });
   await stack.admin.post(base, { name: 'segmented' });
   await stack.admin.post(`${base}/segmented/environments/development/strategies`, {
-    name: 'flexibleRollout', parameters: { rollout: '100' }, segments: [segment.body.id],
+    name: 'flexibleRollout',
+    parameters: { rollout: '100' },
+    segments: [segment.body.id],
     constraints: [{ contextName: 'appName', operator: 'IN', values: ['shop'] }],
   });
   await stack.admin.post(`${base}/segmented/environments/development/strategies`, { name: 'default', disabled: true });
@@ -28,14 +33,28 @@ describe('GET /api/client/features', () => {
   it('sends every non-archived flag of the token environment, without disabled strategies', async () => {
     const reply = await eventually(async () => {
       const answer = await client.get('/api/client/features');
-      return answer.body.features?.length === 2 && answer.body.features.some((f: { enabled: boolean }) => f.enabled) && answer;
+      return (
+        answer.body.features?.length === 2 &&
+        answer.body.features.some((f: { enabled: boolean }) => f.enabled) &&
+        answer
+      );
     });
     expect(reply.status).toBe(200);
     expect(reply.body.version).toBe(2);
     const segmented = reply.body.features.find((f: { name: string }) => f.name === 'segmented');
-    expect(segmented).toMatchObject({ name: 'segmented', enabled: true, project: 'default', type: 'release', stale: false, impressionData: false });
+    expect(segmented).toMatchObject({
+      name: 'segmented',
+      enabled: true,
+      project: 'default',
+      type: 'release',
+      stale: false,
+      impressionData: false,
+    });
     expect(segmented.strategies).toHaveLength(1);
-    expect(reply.body.features.find((f: { name: string }) => f.name === 'plain')).toMatchObject({ enabled: false, strategies: [] });
+    expect(reply.body.features.find((f: { name: string }) => f.name === 'plain')).toMatchObject({
+      enabled: false,
+      strategies: [],
+    });
   });
 
   it('inlines segment constraints for old SDKs and sends segments once for client spec 4.3.0+', async () => {
@@ -48,7 +67,13 @@ describe('GET /api/client/features', () => {
     const strategy = modern.body.features.find((f: { name: string }) => f.name === 'segmented').strategies[0];
     expect(strategy.constraints.map((c: { contextName: string }) => c.contextName)).toEqual(['appName']);
     expect(strategy.segments).toHaveLength(1);
-    expect(modern.body.segments).toEqual([{ id: strategy.segments[0], name: 'beta', constraints: [expect.objectContaining({ contextName: 'userId', values: ['u1'] })] }]);
+    expect(modern.body.segments).toEqual([
+      {
+        id: strategy.segments[0],
+        name: 'beta',
+        constraints: [expect.objectContaining({ contextName: 'userId', values: ['u1'] })],
+      },
+    ]);
   });
 
   it('narrows the flags to those with any of the tags asked for, and keeps tags out of the answer', async () => {
@@ -64,7 +89,9 @@ describe('GET /api/client/features', () => {
     const either = await client.get('/api/client/features?tag=team:checkout&tag=simple:none');
     expect(either.body.features.map((f: { name: string }) => f.name)).toEqual(['plain']);
     expect((await client.get('/api/client/features?tag=team:nobody')).body.features).toEqual([]);
-    expect((await client.get('/api/client/features')).body.features.every((f: { tags?: unknown }) => f.tags === undefined)).toBe(true);
+    expect(
+      (await client.get('/api/client/features')).body.features.every((f: { tags?: unknown }) => f.tags === undefined),
+    ).toBe(true);
     expect(tagged.headers.get('etag')).not.toBe((await client.get('/api/client/features')).headers.get('etag'));
     const delta = await client.get('/api/client/delta?tag=team:checkout');
     expect(delta.body.events[0].features.map((f: { name: string }) => f.name)).toEqual(['plain']);
@@ -92,8 +119,14 @@ describe('GET /api/client/features', () => {
   });
 
   it('refuses frontend and admin tokens (403, as Unleash words it) and missing tokens (401)', async () => {
-    const frontendToken = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fe', type: 'frontend', environment: 'development' });
-    expect((await httpClient(stack.url, { authorization: frontendToken.body.secret }).get('/api/client/features')).status).toBe(403);
+    const frontendToken = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'fe',
+      type: 'frontend',
+      environment: 'development',
+    });
+    expect(
+      (await httpClient(stack.url, { authorization: frontendToken.body.secret }).get('/api/client/features')).status,
+    ).toBe(403);
     const byAdmin = await stack.admin.get('/api/client/features');
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.message).toBe('invalid token: expected a different token type for this endpoint');
@@ -105,10 +138,22 @@ describe('metrics and registrations', () => {
   it('accepts them with 202 and publishes them to the metrics stream', async () => {
     const jsm = await jetstreamManager(stack.messaging.nc);
     const before = (await jsm.streams.info(stack.messaging.names.metricsStream)).state.messages;
-    const register = await client.post('/api/client/register', { appName: 'shop', instanceId: 'i-1', interval: 10000, started: new Date().toISOString(), strategies: ['default'] });
+    const register = await client.post('/api/client/register', {
+      appName: 'shop',
+      instanceId: 'i-1',
+      interval: 10000,
+      started: new Date().toISOString(),
+      strategies: ['default'],
+    });
     expect(register.status).toBe(202);
     const metrics = await client.post('/api/client/metrics', {
-      appName: 'shop', instanceId: 'i-1', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { segmented: { yes: 5, no: 1, variants: {} } } },
+      appName: 'shop',
+      instanceId: 'i-1',
+      bucket: {
+        start: new Date().toISOString(),
+        stop: new Date().toISOString(),
+        toggles: { segmented: { yes: 5, no: 1, variants: {} } },
+      },
     });
     expect(metrics.status).toBe(202);
     expect((await client.post('/api/client/metrics', { appName: 'shop', bucket: { start: 'x' } })).status).toBe(400);

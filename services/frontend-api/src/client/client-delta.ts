@@ -10,7 +10,11 @@ export type { DeltaEvent };
  * sees; with no changes known, one hydration event with everything. Flags that left the token's view are removed.
  * Delta SDKs take segments by id, never inlined.
  */
-export function deltaEvents(environment: CompiledEnvironment, query: ClientQuery, changes: ChangesSince | null): DeltaEvent[] {
+export function deltaEvents(
+  environment: CompiledEnvironment,
+  query: ClientQuery,
+  changes: ChangesSince | null,
+): DeltaEvent[] {
   const eventId = environment.revision;
   const visible = selectFeatures(environment, { ...query, inlineSegments: false });
   const segments = new Map(environment.snapshot.segments.map((segment) => [segment.id, segment]));
@@ -22,12 +26,18 @@ export function deltaEvents(environment: CompiledEnvironment, query: ClientQuery
   // Segments first, so a flag that starts using a new segment finds it.
   for (const id of changes.segments) {
     const segment = segments.get(id);
-    events.push(segment ? { type: 'segment-updated', eventId, segment } : { type: 'segment-removed', eventId, segmentId: id });
+    events.push(
+      segment ? { type: 'segment-updated', eventId, segment } : { type: 'segment-removed', eventId, segmentId: id },
+    );
   }
   const byName = new Map(visible.map((feature) => [feature.name, feature]));
   for (const [name, project] of changes.features) {
     const feature = byName.get(name);
-    events.push(feature ? { type: 'feature-updated', eventId, feature: asClient(feature) } : { type: 'feature-removed', eventId, featureName: name, project });
+    events.push(
+      feature
+        ? { type: 'feature-updated', eventId, feature: asClient(feature) }
+        : { type: 'feature-removed', eventId, featureName: name, project },
+    );
   }
   return events;
 }

@@ -19,7 +19,11 @@ export function clientEtag(environment: CompiledEnvironment, query: ClientQuery)
   return `"${shortHash(queryKey(query))}:${environment.revision}:v1"`;
 }
 
-function clientStrategy(strategy: ClientStrategy, segments: ReadonlyMap<number, ClientSegment>, inline: boolean): ClientStrategy {
+function clientStrategy(
+  strategy: ClientStrategy,
+  segments: ReadonlyMap<number, ClientSegment>,
+  inline: boolean,
+): ClientStrategy {
   const { title: _title, disabled: _disabled, segments: ids, ...rest } = strategy;
   if (!inline) return { ...rest, segments: ids ?? [] };
   const inlined = (ids ?? []).flatMap((id) => segments.get(id)?.constraints ?? []);
@@ -38,7 +42,9 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
     features: features.map((feature) => clientFeature(feature, segmentsById, query.inlineSegments)),
   };
   if (!query.inlineSegments) {
-    const used = new Set(features.flatMap((feature) => (feature.strategies ?? []).flatMap((strategy) => strategy.segments ?? [])));
+    const used = new Set(
+      features.flatMap((feature) => (feature.strategies ?? []).flatMap((strategy) => strategy.segments ?? [])),
+    );
     payload.segments = environment.snapshot.segments.filter((segment) => used.has(segment.id));
   }
   payload.query = {
@@ -66,7 +72,11 @@ export function selectFeatures(environment: CompiledEnvironment, query: ClientQu
 
 type TaggedFeature = ClientFeature & { tags?: { type: string; value: string }[] };
 
-export function clientFeature(feature: ClientFeature, segments: ReadonlyMap<number, ClientSegment>, inline: boolean): ClientFeature {
+export function clientFeature(
+  feature: ClientFeature,
+  segments: ReadonlyMap<number, ClientSegment>,
+  inline: boolean,
+): ClientFeature {
   const { tags: _tags, ...rest } = feature as TaggedFeature;
   return {
     ...rest,

@@ -10,13 +10,15 @@ export function inlinesSegments(request: FastifyRequest): boolean {
 }
 
 /** What an SDK may narrow its flags by: projects within its token's, a name prefix. */
-export const FeaturesQuery = z.object({
-  project: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
-  namePrefix: z.string().max(255).optional(),
-  environment: z.string().max(255).optional(),
-  /** "type:value"; a flag with any of them is sent. */
-  tag: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
-}).loose();
+export const FeaturesQuery = z
+  .object({
+    project: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
+    namePrefix: z.string().max(255).optional(),
+    environment: z.string().max(255).optional(),
+    /** "type:value"; a flag with any of them is sent. */
+    tag: z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).optional(),
+  })
+  .loose();
 
 export function tagsOf(requested: string | string[] | undefined): string[] | undefined {
   if (requested === undefined) return undefined;

@@ -41,41 +41,77 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { environment, query, tag: shortHash(queryKey(query)) };
   }
 
-  app.get('/api/client/delta', { schema: { summary: 'What changed since the revision the SDK holds (ETag), or everything', querystring: FeaturesQuery, response: { 200: DeltaAnswer, 304: NoContent } } }, async (request, reply) => {
-    const { environment, query, tag } = await resolve(request);
-    reply.header('etag', `"${tag}:${environment.revision}"`).header('cache-control', 'no-cache');
-    const held = heldRevision(request.headers['if-none-match'], tag);
-    if (held === environment.revision) return reply.code(304).send();
-    const changes = held === null ? null : snapshots.changesSince(environment.environment, held);
-    return { events: deltaEvents(environment, query, changes) };
-  });
+  app.get(
+    '/api/client/delta',
+    {
+      schema: {
+        summary: 'What changed since the revision the SDK holds (ETag), or everything',
+        querystring: FeaturesQuery,
+        response: { 200: DeltaAnswer, 304: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const { environment, query, tag } = await resolve(request);
+      reply.header('etag', `"${tag}:${environment.revision}"`).header('cache-control', 'no-cache');
+      const held = heldRevision(request.headers['if-none-match'], tag);
+      if (held === environment.revision) return reply.code(304).send();
+      const changes = held === null ? null : snapshots.changesSince(environment.environment, held);
+      return { events: deltaEvents(environment, query, changes) };
+    },
+  );
 
-  app.get('/api/client/streaming', { schema: { summary: 'A stream of changes for a server SDK (server-sent events)', querystring: FeaturesQuery, response: { 200: textAnswer('text/event-stream', 'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change') } } }, async (request, reply) => {
-    const { environment, query } = await resolve(request);
-    const lastEventId = Number(request.headers['last-event-id']);
-    const resumed = Number.isInteger(lastEventId) ? snapshots.changesSince(environment.environment, lastEventId) : null;
+  app.get(
+    '/api/client/streaming',
+    {
+      schema: {
+        summary: 'A stream of changes for a server SDK (server-sent events)',
+        querystring: FeaturesQuery,
+        response: {
+          200: textAnswer(
+            'text/event-stream',
+            'Server-sent events: unleash-connected with a hydration (or the changes since Last-Event-ID), then unleash-updated per change',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { environment, query } = await resolve(request);
+      const lastEventId = Number(request.headers['last-event-id']);
+      const resumed = Number.isInteger(lastEventId)
+        ? snapshots.changesSince(environment.environment, lastEventId)
+        : null;
 
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    let sent = environment.revision;
-    raw.write(resumed === null ? updates.hydrationFor(environment, query) : sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)));
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let sent = environment.revision;
+      raw.write(
+        resumed === null
+          ? updates.hydrationFor(environment, query)
+          : sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)),
+      );
 
-    const onRevision = (next: CompiledEnvironment) => {
-      if (next.revision <= sent || raw.destroyed) return;
-      // A token revoked since the stream opened gets no more changes: its stream ends instead.
-      if (!stillValid(tokens, request)) return close();
-      const message = updates.messageFor(next, query, sent);
-      sent = next.revision;
-      if (message !== null) raw.write(message);
-    };
-    const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
-    const close = () => {
-      unsubscribe();
-      open.remove(close);
-      if (!raw.destroyed) raw.end();
-    };
-    open.add(close, raw);
-    raw.on('close', close);
-  });
+      const onRevision = (next: CompiledEnvironment) => {
+        if (next.revision <= sent || raw.destroyed) return;
+        // A token revoked since the stream opened gets no more changes: its stream ends instead.
+        if (!stillValid(tokens, request)) return close();
+        const message = updates.messageFor(next, query, sent);
+        sent = next.revision;
+        if (message !== null) raw.write(message);
+      };
+      const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
+      const close = () => {
+        unsubscribe();
+        open.remove(close);
+        if (!raw.destroyed) raw.end();
+      };
+      open.add(close, raw);
+      raw.on('close', close);
+    },
+  );
 }

@@ -23,7 +23,13 @@ describe('stream updates', () => {
     expect(updates.messageFor(next, everything, 6)).toBe(first);
     expect(asked).toEqual([6]);
     expect(first).toMatch(/^event: unleash-updated\nid: 7\ndata: /);
-    expect(JSON.parse(first!.split('data: ')[1]!).events).toEqual([expect.objectContaining({ type: 'feature-updated', eventId: 7, feature: expect.objectContaining({ name: 'checkout', enabled: true }) })]);
+    expect(JSON.parse(first!.split('data: ')[1]!).events).toEqual([
+      expect.objectContaining({
+        type: 'feature-updated',
+        eventId: 7,
+        feature: expect.objectContaining({ name: 'checkout', enabled: true }),
+      }),
+    ]);
     // A stream that held an older revision, or asked for other flags, gets its own message.
     updates.messageFor(next, everything, 5);
     updates.messageFor(next, webOnly, 6);
@@ -48,9 +54,14 @@ describe('stream updates', () => {
     expect(hydration.toString()).toMatch(/^event: unleash-connected\nid: 3\ndata: /);
     const events = (message: Buffer) => JSON.parse(message.toString().split('data: ')[1]!).events;
     expect(events(hydration)).toEqual([expect.objectContaining({ type: 'hydration', eventId: 3 })]);
-    expect(events(hydration)[0].features.map((feature: { name: string }) => feature.name)).toEqual(['checkout', 'web-flag']);
+    expect(events(hydration)[0].features.map((feature: { name: string }) => feature.name)).toEqual([
+      'checkout',
+      'web-flag',
+    ]);
     // Another token's query sees only its flags.
-    expect(events(updates.hydrationFor(first, webOnly))[0].features.map((feature: { name: string }) => feature.name)).toEqual(['web-flag']);
+    expect(
+      events(updates.hydrationFor(first, webOnly))[0].features.map((feature: { name: string }) => feature.name),
+    ).toEqual(['web-flag']);
     const later = compiled(4, [flag('checkout', false)]);
     const next = updates.hydrationFor(later, everything);
     expect(next).not.toBe(hydration);

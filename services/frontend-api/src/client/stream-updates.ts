@@ -29,7 +29,11 @@ export function createStreamUpdates(changesSince: (environment: string, revision
     }
     return entry.messages;
   }
-  function kept<T extends string | Buffer | null>(messages: Map<string, string | Buffer | null>, key: string, make: () => T): T {
+  function kept<T extends string | Buffer | null>(
+    messages: Map<string, string | Buffer | null>,
+    key: string,
+    make: () => T,
+  ): T {
     if (messages.has(key)) return messages.get(key) as T;
     const message = make();
     if (messages.size < MOST_KEPT) messages.set(key, message);
@@ -45,7 +49,9 @@ export function createStreamUpdates(changesSince: (environment: string, revision
     },
     /** The unleash-connected message with every flag the query sees, for a stream opening at `environment`'s revision. */
     hydrationFor(environment: CompiledEnvironment, query: ClientQuery): Buffer {
-      return kept(messagesOf(environment), `${queryKey(query)}\u0000hydration`, () => Buffer.from(sseMessage('unleash-connected', environment.revision, deltaEvents(environment, query, null))));
+      return kept(messagesOf(environment), `${queryKey(query)}\u0000hydration`, () =>
+        Buffer.from(sseMessage('unleash-connected', environment.revision, deltaEvents(environment, query, null))),
+      );
     },
   };
 }

@@ -19,24 +19,39 @@ const FIRST_HYDRATION_WAIT_MS = 5_000;
  * feed on JetStream: nothing on the request path touches the network, so it keeps answering while Postgres, NATS or
  * admin-api are down, and a replica that starts late catches up from the stream. Stateless apart from those copies.
  */
-export function frontendApi(infrastructure: ServiceInfrastructure<'messaging'>, config: FrontendConfig = readFrontendConfig(infrastructure.env)): ServicePlugin {
+export function frontendApi(
+  infrastructure: ServiceInfrastructure<'messaging'>,
+  config: FrontendConfig = readFrontendConfig(infrastructure.env),
+): ServicePlugin {
   return async (app) => {
     const { messaging, log, metrics } = infrastructure;
     let feeds: ReturnType<typeof followEnvironments> | undefined;
     const snapshots = createEnvironmentSnapshots({
-      hostname: config.hostname, log, waitMs: FIRST_HYDRATION_WAIT_MS,
+      hostname: config.hostname,
+      log,
+      waitMs: FIRST_HYDRATION_WAIT_MS,
       request: (environment) => feeds!.request(environment, FIRST_HYDRATION_WAIT_MS),
     });
     feeds = followEnvironments({ messaging, log, metrics, snapshots });
     const tokens = createTokenFeed({ messaging, log, metrics });
     infrastructure.readiness.add({
       name: 'sdk-tokens',
-      check: async () => { if (!tokens.loaded()) throw new Error('no API token set yet: the token feed has not been read'); },
+      check: async () => {
+        if (!tokens.loaded()) throw new Error('no API token set yet: the token feed has not been read');
+      },
     });
     const origins = watchAllowedOrigins(messaging, config.allowedOrigins, log);
     const counts = createEdgeCounts();
     const removeMetrics = registerEdgeMetrics(metrics, snapshots, counts);
-    const deps: FrontendDeps = { config, snapshots, tokens, sendMetrics: publishMetrics(messaging), origins, counts, admitImpact: impactAdmission(metrics) };
+    const deps: FrontendDeps = {
+      config,
+      snapshots,
+      tokens,
+      sendMetrics: publishMetrics(messaging),
+      origins,
+      counts,
+      admitImpact: impactAdmission(metrics),
+    };
     await mountSdkRoutes(app, deps);
     app.addHook('onClose', async () => {
       removeMetrics();

@@ -45,10 +45,11 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
   let wake: (() => void) | undefined;
   let restart: (() => void) | undefined;
 
-  const last = (subject: string) => messaging.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch((error: unknown) => {
-    if (/no message found|not found/i.test(String((error as Error).message))) return null;
-    throw error;
-  });
+  const last = (subject: string) =>
+    messaging.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch((error: unknown) => {
+      if (/no message found|not found/i.test(String((error as Error).message))) return null;
+      throw error;
+    });
 
   /** The last hydration installed; its stream sequence, or undefined when there is none yet. */
   async function hydrate(): Promise<number | undefined> {
@@ -56,11 +57,13 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
     if (!stored) return undefined;
     const manifest = FeedHydration.parse(stored.json());
     if (manifest.revision > deps.current()) {
-      const parts = await Promise.all(Array.from({ length: manifest.parts }, async (_, index) => {
-        const part = await last(subjects.part(manifest.revision, index + 1));
-        if (!part) throw new Error(`part ${index + 1} of the hydration of revision ${manifest.revision} is missing`);
-        return Buffer.from(FeedHydrationPart.parse(part.json()).data, 'base64');
-      }));
+      const parts = await Promise.all(
+        Array.from({ length: manifest.parts }, async (_, index) => {
+          const part = await last(subjects.part(manifest.revision, index + 1));
+          if (!part) throw new Error(`part ${index + 1} of the hydration of revision ${manifest.revision} is missing`);
+          return Buffer.from(FeedHydrationPart.parse(part.json()).data, 'base64');
+        }),
+      );
       deps.onWhole(JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')), manifest.revision);
     }
     return stored.seq;
@@ -71,19 +74,33 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
       try {
         const fromSeq = await hydrate();
         if (fromSeq === undefined) {
-          await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, RETRY_MS); });
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, RETRY_MS);
+          });
           continue;
         }
         handledSeq = Math.max(handledSeq, fromSeq);
-        const restarted = new Promise<void>((resolve) => { restart = resolve; });
+        const restarted = new Promise<void>((resolve) => {
+          restart = resolve;
+        });
         follower = followStream({
-          messaging, stream, filterSubject: subjects.delta, schema: AnyDelta, fromSequence: fromSeq + 1, metrics: deps.metrics,
+          messaging,
+          stream,
+          filterSubject: subjects.delta,
+          schema: AnyDelta,
+          fromSequence: fromSeq + 1,
+          metrics: deps.metrics,
           handle: (raw, message) => {
             handledSeq = message.seq;
             if (raw.revision <= deps.current()) return;
             const delta = deps.deltaSchema.safeParse(raw);
             if (raw.hydration || raw.revision !== deps.current() + 1 || !delta.success) {
-              if (!delta.success) log.warn({ revision: raw.revision }, 'a feed delta that does not fit its contract: reading the hydration instead');
+              if (!delta.success)
+                log.warn(
+                  { revision: raw.revision },
+                  'a feed delta that does not fit its contract: reading the hydration instead',
+                );
               restart?.();
               return;
             }
@@ -96,7 +113,10 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
       } catch (error) {
         if (stopped) break;
         log.warn({ err: error }, 'cannot read the configuration feed now; trying again');
-        await new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, 1000); });
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 1000);
+        });
       }
     }
   })();
@@ -106,7 +126,8 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
       const deadline = Date.now() + ms;
       const lastDelta = await last(subjects.delta).catch(() => null);
       const target = lastDelta?.seq ?? 0;
-      while (handledSeq < target && Date.now() < deadline && !stopped) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (handledSeq < target && Date.now() < deadline && !stopped)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     },
     async stop() {
       stopped = true;

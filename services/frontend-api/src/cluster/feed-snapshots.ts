@@ -9,13 +9,25 @@ const SOURCE = 'feed';
 
 /** Flags in byte order of their names, as admin-api writes an environment whole. */
 function inNameOrder(set: FeatureSet): FeatureSet {
-  return { features: new Map([...set.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), segments: set.segments };
+  return {
+    features: new Map([...set.features].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    segments: set.segments,
+  };
 }
 
 /** The names a delta changes, and whether it brings a flag the set did not hold. */
 function namesOf(set: FeatureSet, events: readonly FeedEvent[]) {
-  const names = events.flatMap((event) => (event.type === 'feature-updated' ? [event.feature.name] : event.type === 'feature-removed' ? [event.featureName] : []));
-  return { names, added: events.some((event) => event.type === 'feature-updated' && !set.features.has(event.feature.name)) };
+  const names = events.flatMap((event) =>
+    event.type === 'feature-updated'
+      ? [event.feature.name]
+      : event.type === 'feature-removed'
+        ? [event.featureName]
+        : [],
+  );
+  return {
+    names,
+    added: events.some((event) => event.type === 'feature-updated' && !set.features.has(event.feature.name)),
+  };
 }
 
 /**
@@ -23,33 +35,44 @@ function namesOf(set: FeatureSet, events: readonly FeedEvent[]) {
  * hydration, then its deltas) into the edge's snapshots, at admin-api's revisions, so every replica names a revision
  * alike. A delta keeps the objects of the flags it did not change, so compiling it compiles those it did.
  */
-export function followEnvironments(deps: { messaging: Messaging; log: Logger; metrics?: Metrics; snapshots: Pick<EnvironmentSnapshots, 'put'> }) {
+export function followEnvironments(deps: {
+  messaging: Messaging;
+  log: Logger;
+  metrics?: Metrics;
+  snapshots: Pick<EnvironmentSnapshots, 'put'>;
+}) {
   const readers = new Map<string, FeedReader>();
 
   function follow(environment: string) {
     if (readers.has(environment)) return;
     let set: FeatureSet | undefined;
     let revision = 0;
-    readers.set(environment, readFeed({
-      messaging: deps.messaging,
-      scope: { environment },
-      log: deps.log.child({ feed: environment }),
-      ...(deps.metrics ? { metrics: deps.metrics } : {}),
-      current: () => revision,
-      deltaSchema: FeedDelta,
-      onWhole: (body, at) => {
-        set = keepUnchanged(set, featureSetOf(FeedHydrationBody.parse(body)));
-        revision = at;
-        deps.snapshots.put(environment, SOURCE, set, { revision, how: 'whole' });
-      },
-      onDelta: (delta) => {
-        const { names, added } = namesOf(set!, delta.events);
-        const next = applyDelta(set, delta.events.map((event) => ({ ...event, eventId: delta.revision })))!;
-        set = added ? inNameOrder(next) : next;
-        revision = delta.revision;
-        deps.snapshots.put(environment, SOURCE, set, { revision, how: 'delta', changed: names });
-      },
-    }));
+    readers.set(
+      environment,
+      readFeed({
+        messaging: deps.messaging,
+        scope: { environment },
+        log: deps.log.child({ feed: environment }),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
+        current: () => revision,
+        deltaSchema: FeedDelta,
+        onWhole: (body, at) => {
+          set = keepUnchanged(set, featureSetOf(FeedHydrationBody.parse(body)));
+          revision = at;
+          deps.snapshots.put(environment, SOURCE, set, { revision, how: 'whole' });
+        },
+        onDelta: (delta) => {
+          const { names, added } = namesOf(set!, delta.events);
+          const next = applyDelta(
+            set,
+            delta.events.map((event) => ({ ...event, eventId: delta.revision })),
+          )!;
+          set = added ? inNameOrder(next) : next;
+          revision = delta.revision;
+          deps.snapshots.put(environment, SOURCE, set, { revision, how: 'delta', changed: names });
+        },
+      }),
+    );
   }
 
   return {

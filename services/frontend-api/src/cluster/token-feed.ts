@@ -23,11 +23,16 @@ export function createTokenFeed(deps: { messaging: Messaging; log: Logger; metri
   let revision = 0;
   // Those waiting for the next revision (a token made a moment ago, still on its way through the outbox).
   const waitingForNext = new Set<() => void>();
-  const nextRevision = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(timer); waitingForNext.delete(done); resolve(); };
-    const timer = setTimeout(done, ms);
-    waitingForNext.add(done);
-  });
+  const nextRevision = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waitingForNext.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waitingForNext.add(done);
+    });
 
   const install = (tokens: readonly SdkToken[]) => {
     byHash = new Map(tokens.map((token) => [token.hash, token]));
@@ -76,20 +81,26 @@ export function createTokenFeed(deps: { messaging: Messaging; log: Logger; metri
       if ((unknownUntil.get(hash) ?? 0) > Date.now()) return Promise.resolve(null);
       let pending = lookups.get(hash);
       if (!pending) {
-        pending = reader.caughtUp(CATCH_UP_MS).then(async () => {
-          bySecret.delete(secret);
-          if (!find(secret)) {
-            // The admin call that made it may have returned a moment before the feed carried it.
-            await nextRevision(NEXT_REVISION_MS);
-            bySecret.delete(secret);
-          }
-          const token = find(secret) ?? null;
-          if (!token) {
-            if (unknownUntil.size > 10_000) unknownUntil.delete(unknownUntil.keys().next().value!);
-            unknownUntil.set(hash, Date.now() + UNKNOWN_FOR_MS);
-          }
-          return token;
-        }, () => null).finally(() => lookups.delete(hash));
+        pending = reader
+          .caughtUp(CATCH_UP_MS)
+          .then(
+            async () => {
+              bySecret.delete(secret);
+              if (!find(secret)) {
+                // The admin call that made it may have returned a moment before the feed carried it.
+                await nextRevision(NEXT_REVISION_MS);
+                bySecret.delete(secret);
+              }
+              const token = find(secret) ?? null;
+              if (!token) {
+                if (unknownUntil.size > 10_000) unknownUntil.delete(unknownUntil.keys().next().value!);
+                unknownUntil.set(hash, Date.now() + UNKNOWN_FOR_MS);
+              }
+              return token;
+            },
+            () => null,
+          )
+          .finally(() => lookups.delete(hash));
         lookups.set(hash, pending);
       }
       return pending;

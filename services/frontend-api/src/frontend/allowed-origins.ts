@@ -20,7 +20,9 @@ export function watchAllowedOrigins(messaging: Messaging, fallback: readonly str
       log.debug({ err: error }, 'frontend settings unavailable; keeping the allowed origins as they are');
     }
   };
-  const subscriptions = SETTING_EVENTS.map((type) => messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => void refresh() }));
+  const subscriptions = SETTING_EVENTS.map((type) =>
+    messaging.nc.subscribe(messaging.names.eventSubject(type), { callback: () => void refresh() }),
+  );
   const timer = setInterval(() => void refresh(), REFRESH_MS);
   timer.unref();
   void refresh();

@@ -72,7 +72,15 @@ const COMMA = 0x2c;
  * first `count` indexes in `picked`, or the first `count` parts when it is null. `length` is at least the bytes that
  * makes.
  */
-export function joinAnswer(open: Buffer, parts: readonly (Buffer | undefined)[], picked: Int32Array | null, count: number, close: Buffer, length: number, reply: FastifyReply): Buffer {
+export function joinAnswer(
+  open: Buffer,
+  parts: readonly (Buffer | undefined)[],
+  picked: Int32Array | null,
+  count: number,
+  close: Buffer,
+  length: number,
+  reply: FastifyReply,
+): Buffer {
   const out = answerMemory(length, reply);
   out.set(open, 0);
   let position = open.length;

@@ -7,17 +7,27 @@ const frontendToken = 'default:development.frontend-test-token';
 const base = '/api/admin/projects/default/features';
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken, INIT_CLIENT_API_TOKENS: 'default:development.client-test-token', FRONTEND_API_ALL_ENDPOINT: 'true' } });
+  stack = await startTestStack({
+    env: {
+      INIT_FRONTEND_API_TOKENS: frontendToken,
+      INIT_CLIENT_API_TOKENS: 'default:development.client-test-token',
+      FRONTEND_API_ALL_ENDPOINT: 'true',
+    },
+  });
   frontend = httpClient(stack.url, { authorization: frontendToken });
   const { admin } = stack;
   await admin.post(base, { name: 'always-on', impressionData: true });
   await admin.post(`${base}/always-on/environments/development/on`);
   await admin.post(base, { name: 'for-alice' });
-  await admin.post(`${base}/for-alice/environments/development/strategies`, { name: 'userWithId', parameters: { userIds: 'alice' } });
+  await admin.post(`${base}/for-alice/environments/development/strategies`, {
+    name: 'userWithId',
+    parameters: { userIds: 'alice' },
+  });
   await admin.post(`${base}/for-alice/environments/development/on`);
   await admin.post(base, { name: 'norway-only' });
   await admin.post(`${base}/norway-only/environments/development/strategies`, {
-    name: 'default', constraints: [{ contextName: 'country', operator: 'IN', values: ['NO'] }],
+    name: 'default',
+    constraints: [{ contextName: 'country', operator: 'IN', values: ['NO'] }],
   });
   await admin.post(`${base}/norway-only/environments/development/on`);
   await admin.post(base, { name: 'with-variants' });
@@ -29,7 +39,8 @@ beforeAll(async () => {
   await admin.post(base, { name: 'switched-off' });
   await admin.post(base, { name: 'in-future' });
   await admin.post(`${base}/in-future/environments/development/strategies`, {
-    name: 'default', constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' }],
+    name: 'default',
+    constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2030-01-01T00:00:00Z' }],
   });
   await admin.post(`${base}/in-future/environments/development/on`);
 });
@@ -43,9 +54,19 @@ describe('/api/frontend/all', () => {
       const answer = await frontend.get('/api/frontend/all?userId=bob');
       return answer.body?.toggles?.length === 6 && answer;
     });
-    expect(names(reply.body)).toEqual(['always-on', 'for-alice', 'in-future', 'norway-only', 'switched-off', 'with-variants']);
+    expect(names(reply.body)).toEqual([
+      'always-on',
+      'for-alice',
+      'in-future',
+      'norway-only',
+      'switched-off',
+      'with-variants',
+    ]);
     expect(reply.body.toggles.find((t: { name: string }) => t.name === 'switched-off')).toEqual({
-      name: 'switched-off', enabled: false, variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false }, impressionData: false,
+      name: 'switched-off',
+      enabled: false,
+      variant: { name: 'disabled', enabled: false, feature_enabled: false, featureEnabled: false },
+      impressionData: false,
     });
     expect(reply.body.toggles.find((t: { name: string }) => t.name === 'always-on').enabled).toBe(true);
     const posted = await frontend.post('/api/frontend/all', { context: { userId: 'alice' } });
@@ -64,7 +85,10 @@ describe('GET /api/frontend', () => {
     expect(reply.headers.get('cache-control')).toBe('no-cache');
     expect(names(reply.body)).toEqual(['always-on', 'with-variants']);
     expect(reply.body.toggles.find((t: { name: string }) => t.name === 'always-on')).toEqual({
-      name: 'always-on', enabled: true, variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true }, impressionData: true,
+      name: 'always-on',
+      enabled: true,
+      variant: { name: 'disabled', enabled: false, feature_enabled: true, featureEnabled: true },
+      impressionData: true,
     });
     const variant = reply.body.toggles.find((t: { name: string }) => t.name === 'with-variants').variant;
     expect(['blue', 'red']).toContain(variant.name);
@@ -75,12 +99,19 @@ describe('GET /api/frontend', () => {
     expect(names((await frontend.get('/api/frontend?userId=alice')).body)).toContain('for-alice');
     expect(names((await frontend.get('/api/frontend?properties[country]=NO')).body)).toContain('norway-only');
     expect(names((await frontend.get('/api/frontend?country=NO')).body)).toContain('norway-only');
-    expect(names((await frontend.get('/api/frontend?country=NO&properties[country]=SE')).body)).not.toContain('norway-only');
+    expect(names((await frontend.get('/api/frontend?country=NO&properties[country]=SE')).body)).not.toContain(
+      'norway-only',
+    );
     expect(names((await frontend.get('/api/frontend?currentTime=2031-01-01T00:00:00Z')).body)).toContain('in-future');
-    expect(names((await frontend.get('/api/frontend?currentTime=2029-01-01T00:00:00Z')).body)).not.toContain('in-future');
+    expect(names((await frontend.get('/api/frontend?currentTime=2029-01-01T00:00:00Z')).body)).not.toContain(
+      'in-future',
+    );
     const carol = await frontend.get('/api/frontend?userId=carol');
     expect(carol.body.toggles.find((t: { name: string }) => t.name === 'with-variants').variant).toEqual({
-      name: 'red', enabled: true, feature_enabled: true, featureEnabled: true,
+      name: 'red',
+      enabled: true,
+      feature_enabled: true,
+      featureEnabled: true,
     });
   });
 
@@ -95,7 +126,9 @@ describe('GET /api/frontend', () => {
   it('takes the context in a POST body, with or without the context key', async () => {
     expect(names((await frontend.post('/api/frontend', { context: { userId: 'alice' } })).body)).toContain('for-alice');
     expect(names((await frontend.post('/api/frontend', { userId: 'alice' })).body)).toContain('for-alice');
-    expect(names((await frontend.post('/api/frontend', { context: { properties: { country: 'NO' } } })).body)).toContain('norway-only');
+    expect(
+      names((await frontend.post('/api/frontend', { context: { properties: { country: 'NO' } } })).body),
+    ).toContain('norway-only');
   });
 
   it('answers the single flag route', async () => {
@@ -110,8 +143,12 @@ describe('GET /api/frontend', () => {
     const missing = await stack.anonymous.get('/api/frontend');
     expect(missing.status).toBe(401);
     expect(missing.body.name).toBe('AuthenticationRequired');
-    expect((await httpClient(stack.url, { authorization: 'default:development.nope' }).get('/api/frontend')).status).toBe(401);
-    const client = await httpClient(stack.url, { authorization: 'default:development.client-test-token' }).get('/api/frontend');
+    expect(
+      (await httpClient(stack.url, { authorization: 'default:development.nope' }).get('/api/frontend')).status,
+    ).toBe(401);
+    const client = await httpClient(stack.url, { authorization: 'default:development.client-test-token' }).get(
+      '/api/frontend',
+    );
     expect(client.status).toBe(403);
     expect(client.body.name).toBe('NoAccessError');
     const badTime = await frontend.get('/api/frontend?currentTime=yesterday');
@@ -122,16 +159,29 @@ describe('GET /api/frontend', () => {
     expect([400, 414, 431]).toContain(huge.status);
     expect(huge.body.name).toBe('ValidationError');
     expect((await frontend.post('/api/frontend', '[1,2]', { 'content-type': 'application/json' })).status).toBe(400);
-    const oversized = await frontend.post('/api/frontend', { context: { properties: { blob: 'x'.repeat(1_100_000) } } });
+    const oversized = await frontend.post('/api/frontend', {
+      context: { properties: { blob: 'x'.repeat(1_100_000) } },
+    });
     expect(oversized.status).toBe(413);
     expect(oversized.body.name).toBe('PayloadTooLargeError');
-    expect((await frontend.post('/api/frontend/client/metrics', { appName: 'x', instanceId: 'y', bucket: { start: 'z'.repeat(1_100_000) } })).status).toBe(413);
+    expect(
+      (
+        await frontend.post('/api/frontend/client/metrics', {
+          appName: 'x',
+          instanceId: 'y',
+          bucket: { start: 'z'.repeat(1_100_000) },
+        })
+      ).status,
+    ).toBe(413);
     const admin = await frontend.get('/api/admin/projects');
     expect(admin.status).toBe(403);
   });
 
   it('answers CORS preflights and sets the allowed origin', async () => {
-    const preflight = await frontend.call('OPTIONS', '/api/frontend', undefined, { origin: 'https://app.example', 'access-control-request-method': 'GET' });
+    const preflight = await frontend.call('OPTIONS', '/api/frontend', undefined, {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
@@ -141,18 +191,30 @@ describe('GET /api/frontend', () => {
 
   it('accepts frontend metrics and registrations, and refuses invalid metrics', async () => {
     const metrics = await frontend.post('/api/frontend/client/metrics', {
-      appName: 'web', instanceId: 'browser', bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: { 'always-on': { yes: 3, no: 0 } } },
+      appName: 'web',
+      instanceId: 'browser',
+      bucket: {
+        start: new Date().toISOString(),
+        stop: new Date().toISOString(),
+        toggles: { 'always-on': { yes: 3, no: 0 } },
+      },
     });
     expect(metrics.status).toBe(200);
-    expect((await frontend.post('/api/frontend/client/register', { appName: 'web', instanceId: 'browser' })).status).toBe(200);
+    expect(
+      (await frontend.post('/api/frontend/client/register', { appName: 'web', instanceId: 'browser' })).status,
+    ).toBe(200);
     expect((await frontend.post('/api/frontend/client/metrics', { appName: 'web' })).status).toBe(400);
   });
 
   it('shows a change made through the admin API', async () => {
     await stack.admin.post(`${base}/switched-off/environments/development/on`);
-    await eventually(async () => names((await frontend.get('/api/frontend')).body).includes('switched-off'), { timeoutMs: 2000 });
+    await eventually(async () => names((await frontend.get('/api/frontend')).body).includes('switched-off'), {
+      timeoutMs: 2000,
+    });
     await stack.admin.post(`${base}/switched-off/environments/development/off`);
-    await eventually(async () => !names((await frontend.get('/api/frontend')).body).includes('switched-off'), { timeoutMs: 2000 });
+    await eventually(async () => !names((await frontend.get('/api/frontend')).body).includes('switched-off'), {
+      timeoutMs: 2000,
+    });
   });
 });
 
@@ -161,49 +223,83 @@ describe('a frontend token is scoped to its projects and environment', () => {
     await stack.admin.post('/api/admin/projects', { id: 'other', name: 'Other' });
     await stack.admin.post('/api/admin/projects/other/features', { name: 'other-flag' });
     await stack.admin.post('/api/admin/projects/other/features/other-flag/environments/development/on');
-    const wide = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'wide', type: 'frontend', environment: 'development', projects: ['*'] });
-    const production = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'prod', type: 'frontend', environment: 'production' });
+    const wide = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'wide',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['*'],
+    });
+    const production = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'prod',
+      type: 'frontend',
+      environment: 'production',
+    });
     const wideClient = httpClient(stack.url, { authorization: wide.body.secret });
     await eventually(async () => names((await wideClient.get('/api/frontend')).body).includes('other-flag'));
     expect(names((await frontend.get('/api/frontend')).body)).not.toContain('other-flag');
-    expect((await httpClient(stack.url, { authorization: production.body.secret }).get('/api/frontend')).body.toggles).toEqual([]);
+    expect(
+      (await httpClient(stack.url, { authorization: production.body.secret }).get('/api/frontend')).body.toggles,
+    ).toEqual([]);
   });
 });
 
 describe('CORS origins set through /api/admin/ui-config/cors', () => {
   it('reach the frontend API within moments, and a bad origin is refused', async () => {
-    const bad = await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['https://ok.example', 'shop.example/path'] });
+    const bad = await stack.admin.post('/api/admin/ui-config/cors', {
+      frontendApiOrigins: ['https://ok.example', 'shop.example/path'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].path).toBe('frontendApiOrigins.1');
     expect((await frontend.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['*'] })).status).toBe(403);
 
-    expect((await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['https://shop.example'] })).status).toBe(204);
+    expect(
+      (await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['https://shop.example'] })).status,
+    ).toBe(204);
     expect((await stack.admin.get('/api/admin/ui-config')).body.frontendApiOrigins).toEqual(['https://shop.example']);
     const allowed = await eventually(async () => {
       const reply = await frontend.get('/api/frontend', { origin: 'https://shop.example' });
       return reply.headers.get('access-control-allow-origin') === 'https://shop.example' && reply;
     });
     expect(allowed.headers.get('vary')).toContain('Origin');
-    expect((await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBeNull();
 
     expect((await stack.admin.post('/api/admin/ui-config/cors', { frontendApiOrigins: ['*'] })).status).toBe(204);
-    await eventually(async () => (await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get('access-control-allow-origin') === '*');
+    await eventually(
+      async () =>
+        (await frontend.get('/api/frontend', { origin: 'https://other.example' })).headers.get(
+          'access-control-allow-origin',
+        ) === '*',
+    );
   });
 });
 
 describe('answering from what is already known', () => {
   it('gives the same answer on the first request of a token and on later ones, and stops at once for a deleted token', async () => {
-    const created = await stack.admin.post('/api/admin/api-tokens', { tokenName: 'fast-path', type: 'frontend', environment: 'development', projects: ['default'] });
+    const created = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'fast-path',
+      type: 'frontend',
+      environment: 'development',
+      projects: ['default'],
+    });
     const fresh = httpClient(stack.url, { authorization: created.body.secret });
     const first = await fresh.get('/api/frontend?userId=alice'); // a token made a moment ago: asked of admin-api once
     const second = await fresh.get('/api/frontend?userId=alice'); // now in the replica's token set: no wait at all
     expect(first.status).toBe(200);
     expect(second.text).toBe(first.text);
-    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(200);
-    const refused = await eventually(async () => {
-      const reply = await fresh.get('/api/frontend?userId=alice');
-      return reply.status === 401 && reply;
-    }, { timeoutMs: 3000 });
+    expect((await stack.admin.delete(`/api/admin/api-tokens/${encodeURIComponent(created.body.secret)}`)).status).toBe(
+      200,
+    );
+    const refused = await eventually(
+      async () => {
+        const reply = await fresh.get('/api/frontend?userId=alice');
+        return reply.status === 401 && reply;
+      },
+      { timeoutMs: 3000 },
+    );
     expect(refused.body.name).toBe('AuthenticationRequired');
   });
 });

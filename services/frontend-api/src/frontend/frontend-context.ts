@@ -12,7 +12,8 @@ function single(value: unknown): string | undefined {
 }
 
 function checked(field: string, value: string): string {
-  if (value.length > MAX_VALUE_LENGTH) throw ValidationError.field(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
+  if (value.length > MAX_VALUE_LENGTH)
+    throw ValidationError.field(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
   return value;
 }
 

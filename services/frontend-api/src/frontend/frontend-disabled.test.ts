@@ -11,8 +11,13 @@ afterAll(() => stack?.dispose());
 it('answers 404 with the error shape on every frontend route when the frontend API is disabled', async () => {
   const frontend = httpClient(stack.url, { authorization: frontendToken });
   for (const [method, path] of [
-    ['GET', '/api/frontend'], ['POST', '/api/frontend'], ['GET', '/api/frontend/features/x'], ['GET', '/api/frontend/all'],
-    ['POST', '/api/frontend/client/metrics'], ['POST', '/api/frontend/client/register'], ['OPTIONS', '/api/frontend'],
+    ['GET', '/api/frontend'],
+    ['POST', '/api/frontend'],
+    ['GET', '/api/frontend/features/x'],
+    ['GET', '/api/frontend/all'],
+    ['POST', '/api/frontend/client/metrics'],
+    ['POST', '/api/frontend/client/register'],
+    ['OPTIONS', '/api/frontend'],
   ] as const) {
     const reply = await frontend.call(method, path, method === 'POST' ? {} : undefined);
     expect(reply.status, `${method} ${path}`).toBe(404);

@@ -1,6 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { FrontendAllAnswer, FrontendAnswer, FrontendToggle, NoContent, ClientMetrics, FrontendRegistration, PathName } from '@bunting/contracts';
+import {
+  FrontendAllAnswer,
+  FrontendAnswer,
+  FrontendToggle,
+  NoContent,
+  ClientMetrics,
+  FrontendRegistration,
+  PathName,
+} from '@bunting/contracts';
 import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
@@ -24,11 +32,15 @@ function contextOf(rawBody: unknown): Record<string, unknown> {
   const body = rawBody ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) throw ValidationError.field('context', 'must be an object');
   const context = (body as Record<string, unknown>).context ?? body;
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) throw ValidationError.field('context', 'must be an object');
+  if (typeof context !== 'object' || context === null || Array.isArray(context))
+    throw ValidationError.field('context', 'must be an object');
   return context as Record<string, unknown>;
 }
 
-export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'sendMetrics' | 'origins' | 'counts'>) {
+export function frontendRoutes(
+  app: HttpServer,
+  deps: Pick<FrontendDeps, 'config' | 'snapshots' | 'tokens' | 'sendMetrics' | 'origins' | 'counts'>,
+) {
   const { config, snapshots, tokens, counts } = deps;
 
   // CORS and the frontend API's switch: browserRoutesHook (cors.ts), one hook with OFREP's.
@@ -43,19 +55,38 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
    * Answered without a single await when the environment's snapshot is at hand (the common case: the token is
    * checked in memory); otherwise after loading the snapshot.
    */
-  function answer(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, scope: Scope = NO_SCOPE): void | Promise<void> {
+  function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+    scope: Scope = NO_SCOPE,
+  ): void | Promise<void> {
     const access = edgeAccess(tokens, request, 'frontend');
-    if (access instanceof Promise) return settledAfterSend(access.then((known) => answerFor(request, reply, input, known, scope)));
+    if (access instanceof Promise)
+      return settledAfterSend(access.then((known) => answerFor(request, reply, input, known, scope)));
     return settledAfterSend(answerFor(request, reply, input, access, scope));
   }
 
-  function answerFor(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, scope: Scope) {
+  function answerFor(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+    access: EdgeAccess,
+    scope: Scope,
+  ) {
     const environment = snapshots.current(access.environment);
     if (environment) return respond(request, reply, input, access, environment, scope);
     return snapshots.ensure(access.environment).then((loaded) => respond(request, reply, input, access, loaded, scope));
   }
 
-  function respond(request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>, access: EdgeAccess, environment: CompiledEnvironment, { only, includeOff = false }: Scope) {
+  function respond(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+    access: EdgeAccess,
+    environment: CompiledEnvironment,
+    { only, includeOff = false }: Scope,
+  ) {
     const raw = frontendContext(input, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
     counts.frontend += 1;
@@ -74,45 +105,115 @@ export function frontendRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'config
     }
     const { lane, toggles } = environment.answering(features);
     lane.slotsOf(context, slots);
-    const count = includeOff ? toggles.gatherAll(slots, features.length, picked) : toggles.gatherOn(slots, features.length, picked);
+    const count = includeOff
+      ? toggles.gatherAll(slots, features.length, picked)
+      : toggles.gatherOn(slots, features.length, picked);
     const length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length + toggles.gatheredBytes;
     return sendAtTurnEnd(reply, joinAnswer(TOGGLES_OPEN, toggles.parts, picked, count, TOGGLES_CLOSE, length, reply));
   }
 
-  app.get('/api/frontend', { schema: { summary: 'The flags on for a context (given as query parameters)', response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, request.query as Record<string, unknown>));
+  app.get(
+    '/api/frontend',
+    {
+      schema: { summary: 'The flags on for a context (given as query parameters)', response: { 200: FrontendAnswer } },
+    },
+    (request, reply) => answer(request, reply, request.query as Record<string, unknown>),
+  );
 
-  app.post('/api/frontend', { schema: { summary: 'The flags on for a context (given in the body)', response: { 200: FrontendAnswer } } }, (request, reply) => answer(request, reply, contextOf(request.body)));
+  app.post(
+    '/api/frontend',
+    { schema: { summary: 'The flags on for a context (given in the body)', response: { 200: FrontendAnswer } } },
+    (request, reply) => answer(request, reply, contextOf(request.body)),
+  );
 
   // Every flag the token sees, off ones with enabled false, when the installation allows it.
   const all = { includeOff: true };
   function requireAllEndpoint() {
-    if (!config.allEndpointEnabled) throw new NotFoundError('/api/frontend/all is not enabled on this installation (FRONTEND_API_ALL_ENDPOINT).');
+    if (!config.allEndpointEnabled)
+      throw new NotFoundError('/api/frontend/all is not enabled on this installation (FRONTEND_API_ALL_ENDPOINT).');
   }
-  app.get('/api/frontend/all', { schema: { summary: 'Every flag the token sees, off ones marked, for a context (when enabled)', response: { 200: FrontendAllAnswer } } }, (request, reply) => {
-    requireAllEndpoint();
-    return answer(request, reply, request.query as Record<string, unknown>, all);
-  });
-  app.post('/api/frontend/all', { schema: { summary: 'Every flag the token sees, off ones marked, for a context in the body (when enabled)', response: { 200: FrontendAllAnswer } } }, (request, reply) => {
-    requireAllEndpoint();
-    return answer(request, reply, contextOf(request.body), all);
-  });
+  app.get(
+    '/api/frontend/all',
+    {
+      schema: {
+        summary: 'Every flag the token sees, off ones marked, for a context (when enabled)',
+        response: { 200: FrontendAllAnswer },
+      },
+    },
+    (request, reply) => {
+      requireAllEndpoint();
+      return answer(request, reply, request.query as Record<string, unknown>, all);
+    },
+  );
+  app.post(
+    '/api/frontend/all',
+    {
+      schema: {
+        summary: 'Every flag the token sees, off ones marked, for a context in the body (when enabled)',
+        response: { 200: FrontendAllAnswer },
+      },
+    },
+    (request, reply) => {
+      requireAllEndpoint();
+      return answer(request, reply, contextOf(request.body), all);
+    },
+  );
 
   const FlagParams = z.object({ featureName: PathName });
-  app.get('/api/frontend/features/:featureName', { schema: { summary: 'One flag for a context; 404 when it is off', params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
-    answer(request, reply, request.query as Record<string, unknown>, { only: request.params.featureName }));
-  app.post('/api/frontend/features/:featureName', { schema: { summary: 'One flag for a context in the body; 404 when it is off', params: FlagParams, response: { 200: FrontendToggle } } }, (request, reply) =>
-    answer(request, reply, contextOf(request.body), { only: request.params.featureName }));
+  app.get(
+    '/api/frontend/features/:featureName',
+    {
+      schema: {
+        summary: 'One flag for a context; 404 when it is off',
+        params: FlagParams,
+        response: { 200: FrontendToggle },
+      },
+    },
+    (request, reply) =>
+      answer(request, reply, request.query as Record<string, unknown>, { only: request.params.featureName }),
+  );
+  app.post(
+    '/api/frontend/features/:featureName',
+    {
+      schema: {
+        summary: 'One flag for a context in the body; 404 when it is off',
+        params: FlagParams,
+        response: { 200: FrontendToggle },
+      },
+    },
+    (request, reply) => answer(request, reply, contextOf(request.body), { only: request.params.featureName }),
+  );
 
-  app.post('/api/frontend/client/metrics', { schema: { summary: 'Usage counts from a frontend SDK', body: ClientMetrics, response: { 200: NoContent } } }, async (request, reply) => {
-    const access = await edgeAccess(tokens, request, 'frontend');
-    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    await deps.sendMetrics({ kind: 'frontend-metrics', environment: access.environment, tokenName: access.tokenName, body: visibleBucket(request.body, access, environment) });
-    return reply.code(200).send();
-  });
+  app.post(
+    '/api/frontend/client/metrics',
+    { schema: { summary: 'Usage counts from a frontend SDK', body: ClientMetrics, response: { 200: NoContent } } },
+    async (request, reply) => {
+      const access = await edgeAccess(tokens, request, 'frontend');
+      const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+      await deps.sendMetrics({
+        kind: 'frontend-metrics',
+        environment: access.environment,
+        tokenName: access.tokenName,
+        body: visibleBucket(request.body, access, environment),
+      });
+      return reply.code(200).send();
+    },
+  );
 
-  app.post('/api/frontend/client/register', { schema: { summary: 'A frontend SDK announcing itself', body: FrontendRegistration, response: { 200: NoContent } } }, async (request, reply) => {
-    const access = await edgeAccess(tokens, request, 'frontend');
-    await deps.sendMetrics({ kind: 'frontend-register', environment: access.environment, tokenName: access.tokenName, body: request.body });
-    return reply.code(200).send();
-  });
+  app.post(
+    '/api/frontend/client/register',
+    {
+      schema: { summary: 'A frontend SDK announcing itself', body: FrontendRegistration, response: { 200: NoContent } },
+    },
+    async (request, reply) => {
+      const access = await edgeAccess(tokens, request, 'frontend');
+      await deps.sendMetrics({
+        kind: 'frontend-register',
+        environment: access.environment,
+        tokenName: access.tokenName,
+        body: request.body,
+      });
+      return reply.code(200).send();
+    },
+  );
 }

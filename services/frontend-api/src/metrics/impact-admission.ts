@@ -10,10 +10,15 @@ export type AdmitImpact = (raw: unknown, environment: string) => ImpactMetric[] 
  * and the flag counts of the same post are published whatever the impact metrics held.
  */
 export function impactAdmission(metrics: Metrics): AdmitImpact {
-  const dropped = metrics.counter('bunting_impact_metrics_dropped_total', IMPACT_DROPS_HELP, ['stage', 'reason', 'environment']);
+  const dropped = metrics.counter('bunting_impact_metrics_dropped_total', IMPACT_DROPS_HELP, [
+    'stage',
+    'reason',
+    'environment',
+  ]);
   return (raw, environment) => {
     const admitted = admitImpactMetrics(raw);
-    for (const [reason, count] of Object.entries(admitted.dropped)) dropped.inc({ stage: 'edge', reason, environment }, count);
+    for (const [reason, count] of Object.entries(admitted.dropped))
+      dropped.inc({ stage: 'edge', reason, environment }, count);
     return admitted.metrics.length > 0 ? admitted.metrics : undefined;
   };
 }

@@ -22,7 +22,11 @@ function admission(access: EdgeAccess, environment: CompiledEnvironment) {
 }
 
 /** An SDK's bucket of counts, keeping only the flags its token may report on. */
-export function visibleBucket(body: ClientMetrics, access: EdgeAccess, environment: CompiledEnvironment): ClientMetrics {
+export function visibleBucket(
+  body: ClientMetrics,
+  access: EdgeAccess,
+  environment: CompiledEnvironment,
+): ClientMetrics {
   const admit = admission(access, environment);
   const toggles = Object.fromEntries(Object.entries(body.bucket.toggles).filter(([name]) => admit(name)));
   return { ...body, bucket: { ...body.bucket, toggles } };

@@ -7,7 +7,9 @@ const MAX_VALUE_LENGTH = 2000;
 /** An OFREP error answer: the spec's error shape plus the protocol's errorCode and errorDetails. */
 export function ofrepError(status: number, errorCode: string, errorDetails: string, key?: string): DomainError {
   const name = status === 404 ? 'NotFoundError' : 'ValidationError';
-  return new DomainError(status, name, errorDetails, { extra: { ...(key !== undefined ? { key } : {}), errorCode, errorDetails } });
+  return new DomainError(status, name, errorDetails, {
+    extra: { ...(key !== undefined ? { key } : {}), errorCode, errorDetails },
+  });
 }
 
 function text(value: unknown): string | undefined {
@@ -22,9 +24,11 @@ function text(value: unknown): string | undefined {
  */
 export function ofrepContext(body: unknown, callerAddress: string): EvaluationContext & { targetingKey?: string } {
   const raw = body === undefined || body === null ? {} : body;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw ofrepError(400, 'INVALID_CONTEXT', 'the body must be a JSON object');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw ofrepError(400, 'INVALID_CONTEXT', 'the body must be a JSON object');
   const given = (raw as { context?: unknown }).context ?? {};
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw ofrepError(400, 'INVALID_CONTEXT', 'context must be an object');
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw ofrepError(400, 'INVALID_CONTEXT', 'context must be an object');
   const context: EvaluationContext = {};
   const properties: Record<string, string> = {};
   for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
@@ -40,7 +44,8 @@ export function ofrepContext(body: unknown, callerAddress: string): EvaluationCo
     }
     const shown = text(value);
     if (shown === undefined) continue;
-    if (shown.length > MAX_VALUE_LENGTH) throw ofrepError(400, 'INVALID_CONTEXT', `${name} is longer than ${MAX_VALUE_LENGTH} characters`);
+    if (shown.length > MAX_VALUE_LENGTH)
+      throw ofrepError(400, 'INVALID_CONTEXT', `${name} is longer than ${MAX_VALUE_LENGTH} characters`);
     if (ROOT_FIELDS.has(name)) context[name] = shown;
     else properties[name] = shown;
   }

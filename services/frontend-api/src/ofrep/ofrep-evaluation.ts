@@ -10,13 +10,19 @@ export type OfrepResult =
 function needsTargetingKey(feature: ClientFeature): boolean {
   return (feature.strategies ?? []).some((strategy) => {
     const stickiness = String(strategy.parameters?.stickiness ?? '');
-    return strategy.name === 'userWithId' || strategy.name === 'gradualRolloutUserId'
-      || (strategy.name === 'flexibleRollout' && stickiness === 'userId');
+    return (
+      strategy.name === 'userWithId' ||
+      strategy.name === 'gradualRolloutUserId' ||
+      (strategy.name === 'flexibleRollout' && stickiness === 'userId')
+    );
   });
 }
 
 function hasVariants(feature: ClientFeature): boolean {
-  return (feature.variants?.length ?? 0) > 0 || (feature.strategies ?? []).some((strategy) => (strategy.variants?.length ?? 0) > 0);
+  return (
+    (feature.variants?.length ?? 0) > 0 ||
+    (feature.strategies ?? []).some((strategy) => (strategy.variants?.length ?? 0) > 0)
+  );
 }
 
 /** A variant's payload as an OFREP value: strings and CSV as text, numbers as numbers, JSON parsed. */
@@ -24,7 +30,9 @@ function payloadValue(payload: { type: string; value: string }): { value: unknow
   switch (payload.type) {
     case 'number': {
       const number = Number(payload.value);
-      return payload.value.trim() !== '' && Number.isFinite(number) ? { value: number } : { error: `payload "${payload.value}" is not a number` };
+      return payload.value.trim() !== '' && Number.isFinite(number)
+        ? { value: number }
+        : { error: `payload "${payload.value}" is not a number` };
     }
     case 'json':
       try {
@@ -48,16 +56,25 @@ function payloadValue(payload: { type: string; value: string }): { value: unknow
  */
 export function ofrepResult(feature: ClientFeature, result: Evaluation, hasTargetingKey: boolean): OfrepResult {
   const key = feature.name;
-  const metadata = { project: feature.project ?? '', flagType: feature.type ?? 'release', impressionData: feature.impressionData ?? false };
+  const metadata = {
+    project: feature.project ?? '',
+    flagType: feature.type ?? 'release',
+    impressionData: feature.impressionData ?? false,
+  };
   if (!result.enabled) {
     if (!feature.enabled) return { key, value: false, reason: 'DISABLED', variant: 'disabled', metadata };
     if (!hasTargetingKey && needsTargetingKey(feature)) {
-      return { key, errorCode: 'TARGETING_KEY_MISSING', errorDetails: `${key} rolls out by userId: give a targetingKey` };
+      return {
+        key,
+        errorCode: 'TARGETING_KEY_MISSING',
+        errorDetails: `${key} rolls out by userId: give a targetingKey`,
+      };
     }
     return { key, value: false, reason: 'DEFAULT', variant: 'disabled', metadata };
   }
   const variant = result.variant;
-  if (!variant) return { key, value: true, reason: 'TARGETING_MATCH', variant: hasVariants(feature) ? 'disabled' : 'on', metadata };
+  if (!variant)
+    return { key, value: true, reason: 'TARGETING_MATCH', variant: hasVariants(feature) ? 'disabled' : 'on', metadata };
   if (!variant.payload) return { key, value: true, reason: 'SPLIT', variant: variant.name, metadata };
   const value = payloadValue(variant.payload);
   if ('error' in value) return { key, errorCode: 'PARSE_ERROR', errorDetails: `${key}: ${value.error}` };
@@ -85,5 +102,7 @@ const OFF: Evaluation = { enabled: false, variant: undefined, slot: -1 };
 /** One flag's answer as JSON, encoded once per flag and answer code (see ofrepAnswerCode) and kept with the flag. */
 export function encodedOfrepAnswer(feature: FrontendFeature, code: number, hasTargetingKey: boolean): Buffer {
   const result = code >= ON ? feature.compiled.answers[code - ON]! : OFF;
-  return (feature.ofrepAnswers[code] ??= Buffer.from(JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey))));
+  return (feature.ofrepAnswers[code] ??= Buffer.from(
+    JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey)),
+  ));
 }

@@ -24,7 +24,11 @@ export function revisionOf(sseEtag: string | undefined): number | null {
 }
 
 function refetchEvent(environment: CompiledEnvironment): string {
-  const data = { type: 'refetchEvaluation', etag: revisionTag(environment.revision), lastModified: Math.floor(Date.now() / 1000) };
+  const data = {
+    type: 'refetchEvaluation',
+    etag: revisionTag(environment.revision),
+    lastModified: Math.floor(Date.now() / 1000),
+  };
   return `id: ${environment.revision}\nevent: message\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
@@ -45,40 +49,63 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
   const { snapshots, tokens } = deps;
   const open = openStreams(app);
 
-  app.get('/ofrep/v1/event-stream', {
-    schema: {
-      summary: 'OFREP change events for the bulk evaluation (server-sent events, refetchEvaluation)',
-      querystring: z.object({ token: z.string().min(1).max(1000).optional() }),
-      response: { 200: textAnswer('text/event-stream', 'Server-sent events: refetchEvaluation with the revision as etag, whenever what the token sees changes') },
+  app.get(
+    '/ofrep/v1/event-stream',
+    {
+      schema: {
+        summary: 'OFREP change events for the bulk evaluation (server-sent events, refetchEvaluation)',
+        querystring: z.object({ token: z.string().min(1).max(1000).optional() }),
+        response: {
+          200: textAnswer(
+            'text/event-stream',
+            'Server-sent events: refetchEvaluation with the revision as etag, whenever what the token sees changes',
+          ),
+        },
+      },
     },
-  }, async (request, reply) => {
-    if (request.query.token && !request.headers.authorization) request.headers.authorization = request.query.token;
-    const access: EdgeAccess = await edgeAccess(tokens, request, ['frontend', 'client']);
-    const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
-    reply.hijack();
-    const raw = reply.raw;
-    // The CORS headers the browser hooks set are kept: the stream is written past Fastify.
-    const set = Object.fromEntries(Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined));
-    raw.writeHead(200, { ...set, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    raw.write(`retry: 2000\n\n`);
-    let sent = environment.revision;
-    const lastEventId = Number(request.headers['last-event-id']);
-    if (Number.isInteger(lastEventId) && lastEventId < sent && touches(snapshots.changesSince(environment.environment, lastEventId), access.projects)) {
-      raw.write(refetchEvent(environment));
-    }
-    const close = () => {
-      unsubscribe();
-      open.remove(close);
-      if (!raw.destroyed) raw.end();
-    };
-    const unsubscribe = snapshots.subscribe(environment.environment, (next) => {
-      if (next.revision <= sent || raw.destroyed) return;
-      if (!stillValid(tokens, request)) return close();
-      const changes = snapshots.changesSince(next.environment, sent);
-      sent = next.revision;
-      if (touches(changes, access.projects)) raw.write(refetchEvent(next));
-    });
-    open.add(close, raw);
-    raw.on('close', close);
-  });
+    async (request, reply) => {
+      if (request.query.token && !request.headers.authorization) request.headers.authorization = request.query.token;
+      const access: EdgeAccess = await edgeAccess(tokens, request, ['frontend', 'client']);
+      const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+      reply.hijack();
+      const raw = reply.raw;
+      // The CORS headers the browser hooks set are kept: the stream is written past Fastify.
+      const set = Object.fromEntries(
+        Object.entries(reply.getHeaders()).filter(
+          (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
+        ),
+      );
+      raw.writeHead(200, {
+        ...set,
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: 2000\n\n`);
+      let sent = environment.revision;
+      const lastEventId = Number(request.headers['last-event-id']);
+      if (
+        Number.isInteger(lastEventId) &&
+        lastEventId < sent &&
+        touches(snapshots.changesSince(environment.environment, lastEventId), access.projects)
+      ) {
+        raw.write(refetchEvent(environment));
+      }
+      const close = () => {
+        unsubscribe();
+        open.remove(close);
+        if (!raw.destroyed) raw.end();
+      };
+      const unsubscribe = snapshots.subscribe(environment.environment, (next) => {
+        if (next.revision <= sent || raw.destroyed) return;
+        if (!stillValid(tokens, request)) return close();
+        const changes = snapshots.changesSince(next.environment, sent);
+        sent = next.revision;
+        if (touches(changes, access.projects)) raw.write(refetchEvent(next));
+      });
+      open.add(close, raw);
+      raw.on('close', close);
+    },
+  );
 }

@@ -6,8 +6,25 @@ import { compileEnvironment } from '../snapshots/compiled-environment.ts';
 
 describe('ofrepContext', () => {
   it('takes targetingKey as the userId, Unleash fields by name and anything else as a property', () => {
-    expect(ofrepContext({ context: { targetingKey: 'u1', appName: 'web', plan: 'pro', seats: 3, nested: { a: 1 }, properties: { region: 'eu' } } }, '10.0.0.1')).toEqual({
-      targetingKey: 'u1', userId: 'u1', appName: 'web', remoteAddress: '10.0.0.1',
+    expect(
+      ofrepContext(
+        {
+          context: {
+            targetingKey: 'u1',
+            appName: 'web',
+            plan: 'pro',
+            seats: 3,
+            nested: { a: 1 },
+            properties: { region: 'eu' },
+          },
+        },
+        '10.0.0.1',
+      ),
+    ).toEqual({
+      targetingKey: 'u1',
+      userId: 'u1',
+      appName: 'web',
+      remoteAddress: '10.0.0.1',
       properties: { plan: 'pro', seats: '3', nested: '{"a":1}', region: 'eu' },
     });
     expect(ofrepContext({ context: { targetingKey: 'u1', userId: 'explicit' } }, '::1').userId).toBe('explicit');
@@ -16,21 +33,70 @@ describe('ofrepContext', () => {
 
   it('refuses a context that is not an object or a currentTime that is not a date with INVALID_CONTEXT', () => {
     for (const body of [{ context: 'everyone' }, { context: [1] }, [], { context: { currentTime: 'soon' } }]) {
-      expect(() => ofrepContext(body, '::1')).toThrow(expect.objectContaining({ status: 400, extra: expect.objectContaining({ errorCode: 'INVALID_CONTEXT' }) }));
+      expect(() => ofrepContext(body, '::1')).toThrow(
+        expect.objectContaining({ status: 400, extra: expect.objectContaining({ errorCode: 'INVALID_CONTEXT' }) }),
+      );
     }
   });
 });
 
 const features = [
-  { name: 'plain', enabled: true, project: 'p', type: 'release', strategies: [{ name: 'default', parameters: {}, constraints: [] }] },
-  { name: 'off-here', enabled: false, project: 'p', type: 'kill-switch', strategies: [{ name: 'default', parameters: {}, constraints: [] }] },
-  { name: 'pros-only', enabled: true, project: 'p', strategies: [{ name: 'default', parameters: {}, constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] }] },
-  { name: 'by-user', enabled: true, project: 'p', strategies: [{ name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'userId', groupId: 'by-user' }, constraints: [] }] },
+  {
+    name: 'plain',
+    enabled: true,
+    project: 'p',
+    type: 'release',
+    strategies: [{ name: 'default', parameters: {}, constraints: [] }],
+  },
+  {
+    name: 'off-here',
+    enabled: false,
+    project: 'p',
+    type: 'kill-switch',
+    strategies: [{ name: 'default', parameters: {}, constraints: [] }],
+  },
+  {
+    name: 'pros-only',
+    enabled: true,
+    project: 'p',
+    strategies: [
+      { name: 'default', parameters: {}, constraints: [{ contextName: 'plan', operator: 'IN', values: ['pro'] }] },
+    ],
+  },
+  {
+    name: 'by-user',
+    enabled: true,
+    project: 'p',
+    strategies: [
+      {
+        name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'userId', groupId: 'by-user' },
+        constraints: [],
+      },
+    ],
+  },
   ...(['string', 'number', 'json'] as const).map((type, index) => ({
-    name: `${type}-flag`, enabled: true, project: 'p', impressionData: true, strategies: [{ name: 'default', parameters: {}, constraints: [] }],
-    variants: [{ name: 'only', weight: 1000, weightType: 'variable', payload: { type, value: ['hello', '42.5', '{"size":3}'][index] } }],
+    name: `${type}-flag`,
+    enabled: true,
+    project: 'p',
+    impressionData: true,
+    strategies: [{ name: 'default', parameters: {}, constraints: [] }],
+    variants: [
+      {
+        name: 'only',
+        weight: 1000,
+        weightType: 'variable',
+        payload: { type, value: ['hello', '42.5', '{"size":3}'][index] },
+      },
+    ],
   })),
-  { name: 'bad-number', enabled: true, project: 'p', strategies: [{ name: 'default', parameters: {}, constraints: [] }], variants: [{ name: 'x', weight: 1000, payload: { type: 'number', value: 'many' } }] },
+  {
+    name: 'bad-number',
+    enabled: true,
+    project: 'p',
+    strategies: [{ name: 'default', parameters: {}, constraints: [] }],
+    variants: [{ name: 'x', weight: 1000, payload: { type: 'number', value: 'many' } }],
+  },
 ];
 const engine = compileEngine({ features: features as never });
 const answer = (name: string, raw: Record<string, unknown>, targetingKey = raw.userId !== undefined) => {
@@ -40,17 +106,35 @@ const answer = (name: string, raw: Record<string, unknown>, targetingKey = raw.u
 
 describe('ofrepResult', () => {
   it('answers flags without variants as booleans, with the reason', () => {
-    expect(answer('plain', {})).toEqual({ key: 'plain', value: true, reason: 'TARGETING_MATCH', variant: 'on', metadata: { project: 'p', flagType: 'release', impressionData: false } });
+    expect(answer('plain', {})).toEqual({
+      key: 'plain',
+      value: true,
+      reason: 'TARGETING_MATCH',
+      variant: 'on',
+      metadata: { project: 'p', flagType: 'release', impressionData: false },
+    });
     expect(answer('off-here', {})).toMatchObject({ value: false, reason: 'DISABLED' });
     expect(answer('pros-only', { properties: { plan: 'free' } })).toMatchObject({ value: false, reason: 'DEFAULT' });
-    expect(answer('pros-only', { properties: { plan: 'pro' } })).toMatchObject({ value: true, reason: 'TARGETING_MATCH' });
+    expect(answer('pros-only', { properties: { plan: 'pro' } })).toMatchObject({
+      value: true,
+      reason: 'TARGETING_MATCH',
+    });
   });
 
   it('answers variant flags with their typed payload, and a parse error for a payload that is not its type', () => {
-    expect(answer('string-flag', {})).toMatchObject({ value: 'hello', reason: 'SPLIT', variant: 'only', metadata: { impressionData: true } });
+    expect(answer('string-flag', {})).toMatchObject({
+      value: 'hello',
+      reason: 'SPLIT',
+      variant: 'only',
+      metadata: { impressionData: true },
+    });
     expect(answer('number-flag', {})).toMatchObject({ value: 42.5, reason: 'SPLIT' });
     expect(answer('json-flag', {})).toMatchObject({ value: { size: 3 }, reason: 'SPLIT' });
-    expect(answer('bad-number', {})).toEqual({ key: 'bad-number', errorCode: 'PARSE_ERROR', errorDetails: expect.stringContaining('not a number') });
+    expect(answer('bad-number', {})).toEqual({
+      key: 'bad-number',
+      errorCode: 'PARSE_ERROR',
+      errorDetails: expect.stringContaining('not a number'),
+    });
   });
 
   it('says the targeting key is missing when a rollout by userId had none', () => {
@@ -62,14 +146,21 @@ describe('ofrepResult', () => {
 describe('encodedOfrepAnswer', () => {
   it('is the answer as JSON, kept per flag and answer code, never mixing what the context decides', () => {
     const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
-    const contexts: [Record<string, unknown>, boolean][] = [[{}, false], [{ userId: 'u1' }, true], [{ properties: { plan: 'pro' } }, false], [{ properties: { plan: 'free' } }, false]];
+    const contexts: [Record<string, unknown>, boolean][] = [
+      [{}, false],
+      [{ userId: 'u1' }, true],
+      [{ properties: { plan: 'pro' } }, false],
+      [{ properties: { plan: 'free' } }, false],
+    ];
     // Twice over, so the second pass answers from what the first kept.
     for (let pass = 0; pass < 2; pass += 1) {
       for (const feature of environment.visibleFeatures(['*'])) {
         for (const [raw, targetingKey] of contexts) {
           const result = evaluateFeature(feature.compiled, new PreparedContext(raw));
           const code = ofrepAnswerCode(feature.compiled, result.slot, targetingKey);
-          expect(encodedOfrepAnswer(feature, code, targetingKey).toString()).toBe(JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)));
+          expect(encodedOfrepAnswer(feature, code, targetingKey).toString()).toBe(
+            JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)),
+          );
         }
       }
     }

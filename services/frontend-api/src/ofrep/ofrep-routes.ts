@@ -19,7 +19,10 @@ const KeyParams = z.object({ key: z.string().min(1).max(255) });
 /** OFREP's refusals of a context or a flag: the error shape with OFREP's code. */
 const OFREP_ERRORS = { 400: OfrepErrorBody, 404: OfrepErrorBody };
 /** A re-fetch an event triggered names the revision it was told of (ADR-0008's sseEtag). */
-const BulkQuery = z.object({ sseEtag: z.string().max(100).optional(), sseLastModified: z.string().max(100).optional() });
+const BulkQuery = z.object({
+  sseEtag: z.string().max(100).optional(),
+  sseLastModified: z.string().max(100).optional(),
+});
 /** How long a replica that has not yet got the revision an event announced waits for it. */
 const FRESH_WAIT_MS = 2_000;
 
@@ -37,11 +40,17 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
    * The replica's environment, or, when an event told the client of a newer revision than this replica holds (it
    * was sent by another replica), that revision once it arrives here (a moment, at most FRESH_WAIT_MS).
    */
-  function atLeast(name: string, revision: number | null): CompiledEnvironment | undefined | Promise<CompiledEnvironment | undefined> {
+  function atLeast(
+    name: string,
+    revision: number | null,
+  ): CompiledEnvironment | undefined | Promise<CompiledEnvironment | undefined> {
     const current = snapshots.current(name);
     if (revision === null || (current && current.revision >= revision)) return current;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { unsubscribe(); resolve(snapshots.current(name)); }, FRESH_WAIT_MS);
+      const timer = setTimeout(() => {
+        unsubscribe();
+        resolve(snapshots.current(name));
+      }, FRESH_WAIT_MS);
       const unsubscribe = snapshots.subscribe(name, (next) => {
         if (next.revision < revision) return;
         clearTimeout(timer);
@@ -51,7 +60,16 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     });
   }
 
-  async function scope(request: FastifyRequest, announced: number | null = null): Promise<{ access: EdgeAccess & { kind: TokenKind }; environment: CompiledEnvironment; context: PreparedContext; targetingKey: boolean; contextKey: string }> {
+  async function scope(
+    request: FastifyRequest,
+    announced: number | null = null,
+  ): Promise<{
+    access: EdgeAccess & { kind: TokenKind };
+    environment: CompiledEnvironment;
+    context: PreparedContext;
+    targetingKey: boolean;
+    contextKey: string;
+  }> {
     const access = await edgeAccess(tokens, request, SDK_TOKENS);
     const environment = (await atLeast(access.environment, announced)) ?? (await snapshots.ensure(access.environment));
     const raw = ofrepContext(request.body, request.ip);
@@ -63,15 +81,25 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey };
   }
 
-  app.post('/ofrep/v1/evaluate/flags/:key', { schema: { summary: 'Evaluate one flag for an OpenFeature context', params: KeyParams, response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS } } }, async (request, reply) => {
-    const { key } = request.params;
-    const { access, environment, context, targetingKey } = await scope(request);
-    const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
-    if (!feature) throw ofrepError(404, 'FLAG_NOT_FOUND', `flag ${key} was not found`, key);
-    const result = ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey);
-    if ('errorCode' in result) throw ofrepError(400, result.errorCode, result.errorDetails, key);
-    return reply.header('cache-control', 'no-cache').send({ ...result, cacheable: false });
-  });
+  app.post(
+    '/ofrep/v1/evaluate/flags/:key',
+    {
+      schema: {
+        summary: 'Evaluate one flag for an OpenFeature context',
+        params: KeyParams,
+        response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { key } = request.params;
+      const { access, environment, context, targetingKey } = await scope(request);
+      const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
+      if (!feature) throw ofrepError(404, 'FLAG_NOT_FOUND', `flag ${key} was not found`, key);
+      const result = ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey);
+      if ('errorCode' in result) throw ofrepError(400, result.errorCode, result.errorDetails, key);
+      return reply.header('cache-control', 'no-cache').send({ ...result, cacheable: false });
+    },
+  );
 
   // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
   // missing from it would give the code's default (perhaps `true`) where the flag is off. The ETag is taken over
@@ -79,30 +107,56 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   // that changes nothing is a 304 without making the answer.
   // The ETag also covers the context and the token: an answer for one user is never a 304 for another. Answers to
   // frontend tokens name the change events' stream (eventStreams, OFREP ADR-0008).
-  app.post('/ofrep/v1/evaluate/flags', { schema: { summary: 'Evaluate every flag the token sees for an OpenFeature context (ETag for 304s; eventStreams for frontend tokens)', querystring: BulkQuery, response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS } } }, (request, reply: FastifyReply) =>
-    settledAfterSend(scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(({ access, environment, context, targetingKey, contextKey }) => {
-      const features = environment.visibleFeatures(access.projects);
-      if (codes.length < features.length) {
-        codes = new Uint32Array(features.length * 2);
-        slots = new Int32Array(features.length * 2);
-      }
-      environment.answering(features).lane.slotsOf(context, slots);
-      for (let index = 0; index < features.length; index += 1) codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
-      const etag = `"${createHash('sha1').update(`${environment.revision}:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
-        .update(codes.subarray(0, features.length)).digest('base64url').slice(0, 16)}"`;
-      reply.header('etag', etag).header('cache-control', 'no-cache');
-      if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
-      const secret = access.kind === 'frontend' ? secretOf(request) : null;
-      const close = secret === null ? FLAGS_CLOSE
-        : Buffer.from(`],"eventStreams":${JSON.stringify([{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }])}}`);
-      let length = FLAGS_OPEN.length + close.length;
-      for (let index = 0; index < features.length; index += 1) {
-        const answer = encodedOfrepAnswer(features[index]!, codes[index]!, targetingKey);
-        parts[index] = answer;
-        length += answer.length + 1;
-      }
-      return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), joinAnswer(FLAGS_OPEN, parts, null, features.length, close, length, reply));
-    })));
+  app.post(
+    '/ofrep/v1/evaluate/flags',
+    {
+      schema: {
+        summary:
+          'Evaluate every flag the token sees for an OpenFeature context (ETag for 304s; eventStreams for frontend tokens)',
+        querystring: BulkQuery,
+        response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS },
+      },
+    },
+    (request, reply: FastifyReply) =>
+      settledAfterSend(
+        scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(
+          ({ access, environment, context, targetingKey, contextKey }) => {
+            const features = environment.visibleFeatures(access.projects);
+            if (codes.length < features.length) {
+              codes = new Uint32Array(features.length * 2);
+              slots = new Int32Array(features.length * 2);
+            }
+            environment.answering(features).lane.slotsOf(context, slots);
+            for (let index = 0; index < features.length; index += 1)
+              codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
+            const etag = `"${createHash('sha1')
+              .update(`${environment.revision}:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
+              .update(codes.subarray(0, features.length))
+              .digest('base64url')
+              .slice(0, 16)}"`;
+            reply.header('etag', etag).header('cache-control', 'no-cache');
+            if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
+            const secret = access.kind === 'frontend' ? secretOf(request) : null;
+            const close =
+              secret === null
+                ? FLAGS_CLOSE
+                : Buffer.from(
+                    `],"eventStreams":${JSON.stringify([{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }])}}`,
+                  );
+            let length = FLAGS_OPEN.length + close.length;
+            for (let index = 0; index < features.length; index += 1) {
+              const answer = encodedOfrepAnswer(features[index]!, codes[index]!, targetingKey);
+              parts[index] = answer;
+              length += answer.length + 1;
+            }
+            return sendAtTurnEnd(
+              reply.type('application/json; charset=utf-8'),
+              joinAnswer(FLAGS_OPEN, parts, null, features.length, close, length, reply),
+            );
+          },
+        ),
+      ),
+  );
 }
 
 const FLAGS_OPEN = Buffer.from('{"flags":[');

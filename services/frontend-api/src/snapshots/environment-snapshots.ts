@@ -6,7 +6,11 @@ import type { InstallKind, SnapshotStore } from './snapshot-source.ts';
 import { mergeSets, type FeatureSet } from './feature-set.ts';
 
 /** An environment kept from before a restart: its revision at once, its flags read when first asked for. */
-export type KeptEnvironment = { environment: string; revision: number; read: () => Promise<{ snapshot: EnvironmentSnapshot } | undefined> };
+export type KeptEnvironment = {
+  environment: string;
+  revision: number;
+  read: () => Promise<{ snapshot: EnvironmentSnapshot } | undefined>;
+};
 
 export type EnvironmentSnapshots = SnapshotStore & {
   /**
@@ -14,7 +18,12 @@ export type EnvironmentSnapshots = SnapshotStore & {
    * next turn if it changed. `revision` is the source's own numbering when it has one (the cluster's feed): every
    * replica then names a revision alike. Without it, revisions count on from the last one here.
    */
-  put: (environment: string, source: string, set: FeatureSet, options?: { revision?: number; how?: InstallKind; changed?: readonly string[] }) => void;
+  put: (
+    environment: string,
+    source: string,
+    set: FeatureSet,
+    options?: { revision?: number; how?: InstallKind; changed?: readonly string[] },
+  ) => void;
   /** An environment kept from before a restart, served (read and compiled when first asked for) until a source answers. */
   restore: (kept: KeptEnvironment) => void;
   /** A source no longer followed: its flags leave the environment at the next change. */
@@ -60,7 +69,9 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
     const compiled = Object.assign(built, { installedAt: Date.now(), compileMs: performance.now() - started });
     states.set(environment, compiled);
     if (change) history.record(environment, change);
-    const counts = installCounts.get(environment) ?? installCounts.set(environment, { whole: 0, delta: 0, kept: 0 }).get(environment)!;
+    const counts =
+      installCounts.get(environment) ??
+      installCounts.set(environment, { whole: 0, delta: 0, kept: 0 }).get(environment)!;
     counts[how] += 1;
     for (const wake of waiting.get(environment) ?? []) wake();
     waiting.delete(environment);
@@ -127,9 +138,12 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
         let reads = reading.get(environment);
         if (!reads) {
           const kept = restored.get(environment)!;
-          reads = kept.read().then((stored) => {
-            if (stored && restored.get(environment) === kept) install(stored.snapshot, kept.revision, 'kept');
-          }).finally(() => reading.delete(environment));
+          reads = kept
+            .read()
+            .then((stored) => {
+              if (stored && restored.get(environment) === kept) install(stored.snapshot, kept.revision, 'kept');
+            })
+            .finally(() => reading.delete(environment));
           reading.set(environment, reads);
         }
         await reads;
@@ -140,14 +154,25 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
         if (states.has(environment) && !pending.has(environment)) return states.get(environment)!;
         await new Promise<void>((resolve) => {
           const set = waiting.get(environment) ?? waiting.set(environment, new Set()).get(environment)!;
-          const timer = setTimeout(() => { set.delete(done); resolve(); }, deps.waitMs);
-          const done = () => { clearTimeout(timer); resolve(); };
+          const timer = setTimeout(() => {
+            set.delete(done);
+            resolve();
+          }, deps.waitMs);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
           set.add(done);
         });
         const loaded = states.get(environment);
         if (loaded) return loaded;
       }
-      throw new DomainError(503, 'ServiceUnavailableError', `The flags of ${environment} are not here yet; try again shortly.`, { headers: { 'retry-after': '2' } });
+      throw new DomainError(
+        503,
+        'ServiceUnavailableError',
+        `The flags of ${environment} are not here yet; try again shortly.`,
+        { headers: { 'retry-after': '2' } },
+      );
     },
     changesSince(environment, revision) {
       const state = states.get(environment);
@@ -159,12 +184,21 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
       return () => set.delete(listener);
     },
     held: () => [
-      ...[...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({ environment, revision, installedAt, compileMs })),
+      ...[...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({
+        environment,
+        revision,
+        installedAt,
+        compileMs,
+      })),
       // Kept from before a restart and not asked for yet: served on first use.
-      ...[...restored.values()].filter((kept) => !states.has(kept.environment)).map(({ environment, revision }) => ({ environment, revision, installedAt: Date.now(), compileMs: 0 })),
+      ...[...restored.values()]
+        .filter((kept) => !states.has(kept.environment))
+        .map(({ environment, revision }) => ({ environment, revision, installedAt: Date.now(), compileMs: 0 })),
     ],
-    installs: () => [...installCounts].flatMap(([environment, counts]) =>
-      (Object.keys(counts) as InstallKind[]).map((how) => ({ environment, how, count: counts[how] }))),
+    installs: () =>
+      [...installCounts].flatMap(([environment, counts]) =>
+        (Object.keys(counts) as InstallKind[]).map((how) => ({ environment, how, count: counts[how] })),
+      ),
   };
 }
 

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets } from './feature-set.ts';
 
-const flag = (name: string, enabled = true, project?: string) => ({ name, enabled, ...(project ? { project } : {}), strategies: [{ name: 'default' }] });
+const flag = (name: string, enabled = true, project?: string) => ({
+  name,
+  enabled,
+  ...(project ? { project } : {}),
+  strategies: [{ name: 'default' }],
+});
 
-describe('a scope\'s feature set', () => {
+describe("a scope's feature set", () => {
   it('takes a features answer, giving a flag without a project the default one', () => {
-    const set = featureSetOf({ features: [flag('a'), flag('b', false, 'web')], segments: [{ id: 1, constraints: [] }] });
+    const set = featureSetOf({
+      features: [flag('a'), flag('b', false, 'web')],
+      segments: [{ id: 1, constraints: [] }],
+    });
     expect(set.features.get('a')?.project).toBe('default');
     expect(set.features.get('b')?.project).toBe('web');
     expect([...set.segments.keys()]).toEqual([1]);
@@ -26,7 +34,10 @@ describe('a scope\'s feature set', () => {
 
   it('starts anew at a hydration, and cannot apply changes to nothing', () => {
     expect(applyDelta(undefined, [{ type: 'feature-updated', eventId: 1, feature: flag('x') }])).toBeUndefined();
-    const hydrated = applyDelta(undefined, [{ type: 'hydration', eventId: 1, features: [flag('x')], segments: [] }, { type: 'feature-updated', eventId: 1, feature: flag('y') }])!;
+    const hydrated = applyDelta(undefined, [
+      { type: 'hydration', eventId: 1, features: [flag('x')], segments: [] },
+      { type: 'feature-updated', eventId: 1, feature: flag('y') },
+    ])!;
     expect([...hydrated.features.keys()]).toEqual(['x', 'y']);
   });
 
@@ -41,7 +52,10 @@ describe('a scope\'s feature set', () => {
   it('merges the scopes of an environment, the set updated last winning a flag both hold', () => {
     const web = featureSetOf({ features: [flag('shared', false, 'web'), flag('web-only', true, 'web')] });
     const all = featureSetOf({ features: [flag('shared', true, 'web'), flag('api-only', true, 'api')] });
-    const merged = mergeSets('production', [{ set: all, updatedAt: 2 }, { set: web, updatedAt: 1 }]);
+    const merged = mergeSets('production', [
+      { set: all, updatedAt: 2 },
+      { set: web, updatedAt: 1 },
+    ]);
     expect(merged.environment).toBe('production');
     expect(merged.features.map((feature) => feature.name).sort()).toEqual(['api-only', 'shared', 'web-only']);
     expect(merged.features.find((feature) => feature.name === 'shared')?.enabled).toBe(true);
@@ -52,7 +66,9 @@ describe('the server-sent event parser', () => {
   it('cuts events wherever the text breaks, joins data lines and skips comments', () => {
     const parse = createSseParser();
     expect(parse(': keep-alive\n\nevent: unleash-conn')).toEqual([]);
-    expect(parse('ected\nid: 7\ndata: {"a":\ndata: 1}\n\nevent: unleash-updated\r\n')).toEqual([{ event: 'unleash-connected', id: '7', data: '{"a":\n1}' }]);
+    expect(parse('ected\nid: 7\ndata: {"a":\ndata: 1}\n\nevent: unleash-updated\r\n')).toEqual([
+      { event: 'unleash-connected', id: '7', data: '{"a":\n1}' },
+    ]);
     expect(parse('data: x\r\n\r\n')).toEqual([{ event: 'unleash-updated', id: undefined, data: 'x' }]);
   });
 });

@@ -39,7 +39,10 @@ export function applyDelta(set: FeatureSet | undefined, events: readonly DeltaEv
  * One environment's snapshot from the sets of every scope followed in it: a flag is taken from the set updated last
  * that holds it (sets of overlapping scopes agree once both are current), and so is a segment.
  */
-export function mergeSets(environment: string, sets: readonly { set: FeatureSet; updatedAt: number }[]): EnvironmentSnapshot {
+export function mergeSets(
+  environment: string,
+  sets: readonly { set: FeatureSet; updatedAt: number }[],
+): EnvironmentSnapshot {
   const features = new Map<string, SnapshotFeature>();
   const segments = new Map<number, ClientSegment>();
   for (const { set } of [...sets].sort((a, b) => a.updatedAt - b.updatedAt)) {

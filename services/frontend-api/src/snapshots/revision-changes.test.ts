@@ -3,21 +3,44 @@ import type { EnvironmentSnapshot } from '@bunting/contracts';
 import { createRevisionHistory, diffSnapshots } from './revision-changes.ts';
 
 const flag = (name: string, enabled: boolean, project = 'default') => ({ name, enabled, project, strategies: [] });
-const snapshot = (features: EnvironmentSnapshot['features'], segments: EnvironmentSnapshot['segments'] = []): EnvironmentSnapshot =>
-  ({ environment: 'development', features, segments });
+const snapshot = (
+  features: EnvironmentSnapshot['features'],
+  segments: EnvironmentSnapshot['segments'] = [],
+): EnvironmentSnapshot => ({ environment: 'development', features, segments });
 
 describe('diffSnapshots', () => {
   it('names added, changed and removed flags and segments, and nothing else', () => {
-    const before = snapshot([flag('same', true), flag('changed', false), flag('gone', true, 'web')], [{ id: 1, constraints: [] }, { id: 2, constraints: [] }]);
-    const after = snapshot([flag('same', true), flag('changed', true), flag('new', true)], [{ id: 1, constraints: [] }, { id: 3, constraints: [] }]);
+    const before = snapshot(
+      [flag('same', true), flag('changed', false), flag('gone', true, 'web')],
+      [
+        { id: 1, constraints: [] },
+        { id: 2, constraints: [] },
+      ],
+    );
+    const after = snapshot(
+      [flag('same', true), flag('changed', true), flag('new', true)],
+      [
+        { id: 1, constraints: [] },
+        { id: 3, constraints: [] },
+      ],
+    );
     const change = diffSnapshots(before, after, 4, 5);
-    expect([...change.features]).toEqual([['changed', 'default'], ['new', 'default'], ['gone', 'web']]);
+    expect([...change.features]).toEqual([
+      ['changed', 'default'],
+      ['new', 'default'],
+      ['gone', 'web'],
+    ]);
     expect([...change.segments].sort()).toEqual([2, 3]);
   });
 });
 
 describe('revision history', () => {
-  const change = (from: number, to: number, name: string) => ({ from, to, features: new Map([[name, 'default']]), segments: new Set<number>() });
+  const change = (from: number, to: number, name: string) => ({
+    from,
+    to,
+    features: new Map([[name, 'default']]),
+    segments: new Set<number>(),
+  });
 
   it('merges an unbroken chain, and knows nothing across a gap or from an unknown revision', () => {
     const history = createRevisionHistory();

@@ -12,24 +12,42 @@ export type RevisionChange = {
 /** Everything that changed since a revision, merged; null when it is too old to know (send everything). */
 export type ChangesSince = { features: Map<string, string>; segments: Set<number> };
 
-const byId = (snapshot: EnvironmentSnapshot) => new Map(snapshot.segments.map((segment) => [segment.id, JSON.stringify(segment)]));
+const byId = (snapshot: EnvironmentSnapshot) =>
+  new Map(snapshot.segments.map((segment) => [segment.id, JSON.stringify(segment)]));
 
 /** A side of a comparison: its snapshot and each flag as it holds it. */
 type Side = { snapshot: EnvironmentSnapshot; featureNamed: (name: string) => { project?: string | null } | undefined };
 
 /** Compares two snapshots of one environment feature by feature and segment by segment. */
-export function diffSnapshots(before: EnvironmentSnapshot, after: EnvironmentSnapshot, from: number, to: number): RevisionChange {
+export function diffSnapshots(
+  before: EnvironmentSnapshot,
+  after: EnvironmentSnapshot,
+  from: number,
+  to: number,
+): RevisionChange {
   const old = new Map(before.features.map((feature) => [feature.name, feature]));
   const next = new Map(after.features.map((feature) => [feature.name, feature]));
   const names = [...next.keys(), ...[...old.keys()].filter((name) => !next.has(name))];
-  return diffNamed({ snapshot: before, featureNamed: (name) => old.get(name) }, { snapshot: after, featureNamed: (name) => next.get(name) }, names, from, to);
+  return diffNamed(
+    { snapshot: before, featureNamed: (name) => old.get(name) },
+    { snapshot: after, featureNamed: (name) => next.get(name) },
+    names,
+    from,
+    to,
+  );
 }
 
 /**
  * The same comparison when the flags that may have changed are known: only those are compared (a flag named but as it
  * was is left out), with every segment. A flag removed counts in the project it was in.
  */
-export function diffNamed(before: Side, after: Side, names: readonly string[], from: number, to: number): RevisionChange {
+export function diffNamed(
+  before: Side,
+  after: Side,
+  names: readonly string[],
+  from: number,
+  to: number,
+): RevisionChange {
   const features = new Map<string, string>();
   for (const name of names) {
     const previous = before.featureNamed(name);

@@ -4,11 +4,21 @@ import { compileEnvironment } from './compiled-environment.ts';
 const features = [
   { name: 'plain', enabled: true, project: 'p', strategies: [{ name: 'default', parameters: {}, constraints: [] }] },
   {
-    name: 'split', enabled: true, project: 'p', impressionData: true,
-    strategies: [{
-      name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'split' }, constraints: [],
-      variants: [{ name: 'a', weight: 500, stickiness: 'default' }, { name: 'b', weight: 500, stickiness: 'default', payload: { type: 'string', value: 'x' } }],
-    }],
+    name: 'split',
+    enabled: true,
+    project: 'p',
+    impressionData: true,
+    strategies: [
+      {
+        name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'default', groupId: 'split' },
+        constraints: [],
+        variants: [
+          { name: 'a', weight: 500, stickiness: 'default' },
+          { name: 'b', weight: 500, stickiness: 'default', payload: { type: 'string', value: 'x' } },
+        ],
+      },
+    ],
     variants: [{ name: 'flag-level', weight: 1000, stickiness: 'default' }],
   },
   { name: 'off', enabled: false, project: 'q', strategies: [] },
@@ -38,7 +48,11 @@ describe('the toggle table', () => {
     }
     // plain: off, on; split: off, on, three variants (two of the strategy's, one of the flag's); off: off, on.
     expect(seen.size).toBe(2 + 5 + 2);
-    expect(JSON.parse(toggles.parts[toggles.entry(1, 2)]!.toString())).toMatchObject({ name: 'split', variant: { name: 'b', payload: { value: 'x' } }, impressionData: true });
+    expect(JSON.parse(toggles.parts[toggles.entry(1, 2)]!.toString())).toMatchObject({
+      name: 'split',
+      variant: { name: 'b', payload: { value: 'x' } },
+      impressionData: true,
+    });
     expect(JSON.parse(toggles.parts[toggles.entry(2, -1)]!.toString())).toMatchObject({ name: 'off', enabled: false });
   });
 
@@ -48,7 +62,13 @@ describe('the toggle table', () => {
     const { toggles } = environment.answering(visible);
     // Longer than the flags: only the first `count` entries of picked belong to the answer.
     const picked = new Int32Array(8).fill(-9);
-    for (const slots of [[-1, -1, -1], [0, -1, -1], [-1, 2, 0], [0, 3, 0], [0, 0, -1]]) {
+    for (const slots of [
+      [-1, -1, -1],
+      [0, -1, -1],
+      [-1, 2, 0],
+      [0, 3, 0],
+      [0, 0, -1],
+    ]) {
       const count = toggles.gatherOn(Int32Array.from(slots), slots.length, picked);
       const expected = slots.flatMap((slot, index) => (slot < 0 ? [] : [toggles.entry(index, slot)]));
       expect([...picked.subarray(0, count)], JSON.stringify(slots)).toEqual(expected);

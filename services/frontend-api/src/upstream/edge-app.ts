@@ -23,13 +23,19 @@ const scopeKey = (token: KnownToken) => `${token.environment}\u0000${[...token.p
  * server that speaks Unleash's client API (UPSTREAM_URL) instead of a Bunting cluster's NATS and Redis. It needs no
  * Postgres, NATS or Redis; a directory or a Redis may keep its flags and tokens for an offline start.
  */
-export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: EdgeConfig = readEdgeConfig(infrastructure.env), frontend: FrontendConfig = readFrontendConfig(infrastructure.env)): ServicePlugin {
+export function edgeApi(
+  infrastructure: ServiceInfrastructure<never>,
+  config: EdgeConfig = readEdgeConfig(infrastructure.env),
+  frontend: FrontendConfig = readFrontendConfig(infrastructure.env),
+): ServicePlugin {
   return async (app) => {
     const { log } = infrastructure;
     const upstream = createUpstream(config);
     const persistence: EdgePersistence | undefined = config.persistDir
       ? await filePersistence(config.persistDir, log)
-      : config.persistRedisUrl ? await redisPersistence(config.persistRedisUrl, config.persistRedisPrefix, log) : undefined;
+      : config.persistRedisUrl
+        ? await redisPersistence(config.persistRedisUrl, config.persistRedisPrefix, log)
+        : undefined;
     const following = new Map<string, Following>();
 
     const snapshots = createEnvironmentSnapshots({
@@ -89,13 +95,19 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
       log,
       config,
       onClient: follow,
-      onForgotten: (token) => { if (token.type === 'client') unfollow(token); },
+      onForgotten: (token) => {
+        if (token.type === 'client') unfollow(token);
+      },
       onChange: (known) => persistence?.saveTokens(known),
     });
 
     const persisted: Persisted = persistence ? await persistence.load() : { tokens: [], environments: [] };
     for (const kept of persisted.environments) snapshots.restore(kept);
-    if (persisted.environments.length > 0) log.info({ environments: persisted.environments.map((kept) => kept.environment) }, 'serving the flags persisted before the restart until the upstream answers');
+    if (persisted.environments.length > 0)
+      log.info(
+        { environments: persisted.environments.map((kept) => kept.environment) },
+        'serving the flags persisted before the restart until the upstream answers',
+      );
     // Not awaited: with persisted flags the edge serves at once, whether or not the upstream answers.
     const begun = tokens.begin(config.tokens, persisted.tokens);
 
@@ -111,11 +123,18 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
       check: async () => {
         const held = new Set(snapshots.held().map((entry) => entry.environment));
         if (held.size === 0 && upstream.lastAnswerAt() === 0) {
-          throw new Error(`nothing to serve yet: the upstream ${config.upstreamUrl.origin} has not answered and no state was persisted`);
+          throw new Error(
+            `nothing to serve yet: the upstream ${config.upstreamUrl.origin} has not answered and no state was persisted`,
+          );
         }
-        const configured = tokens.known().filter((token) => config.tokens.includes(token.secret) && token.type === 'client');
-        const missing = [...new Set(configured.map((token) => token.environment))].filter((environment) => !held.has(environment));
-        if (missing.length > 0) throw new Error(`the flags of ${missing.join(', ')} have not come from the upstream yet`);
+        const configured = tokens
+          .known()
+          .filter((token) => config.tokens.includes(token.secret) && token.type === 'client');
+        const missing = [...new Set(configured.map((token) => token.environment))].filter(
+          (environment) => !held.has(environment),
+        );
+        if (missing.length > 0)
+          throw new Error(`the flags of ${missing.join(', ')} have not come from the upstream yet`);
       },
     });
     infrastructure.readiness.add({
@@ -126,14 +145,21 @@ export function edgeApi(infrastructure: ServiceInfrastructure<never>, config: Ed
         const last = upstream.lastAnswerAt();
         if (last === 0) throw new Error(`the upstream ${config.upstreamUrl.origin} has not answered yet`);
         const age = Date.now() - last;
-        if (age > config.staleAfterMs) throw new Error(`stale: the upstream last answered ${Math.round(age / 1000)} s ago`);
+        if (age > config.staleAfterMs)
+          throw new Error(`stale: the upstream last answered ${Math.round(age / 1000)} s ago`);
       },
     });
 
     const counts = createEdgeCounts();
     const removeMetrics = registerEdgeMetrics(infrastructure.metrics, snapshots, counts);
-    const modes = infrastructure.metrics.sampledGauge('bunting_edge_upstream_feeds', 'Scopes a standalone edge follows upstream, by how', ['mode'])
-      .addSource(() => ['streaming', 'delta', 'polling'].map((mode) => ({ labels: { mode }, value: [...following.values()].filter((entry) => entry.feed.mode() === mode).length })));
+    const modes = infrastructure.metrics
+      .sampledGauge('bunting_edge_upstream_feeds', 'Scopes a standalone edge follows upstream, by how', ['mode'])
+      .addSource(() =>
+        ['streaming', 'delta', 'polling'].map((mode) => ({
+          labels: { mode },
+          value: [...following.values()].filter((entry) => entry.feed.mode() === mode).length,
+        })),
+      );
     const deps: FrontendDeps = {
       config: frontend,
       snapshots,

@@ -43,14 +43,18 @@ function positive(raw: string | undefined, fallback: number, name: string): numb
 
 export function readEdgeConfig(env: Env = process.env): EdgeConfig {
   const upstream = env.UPSTREAM_URL;
-  if (!upstream) throw new Error('The edge needs UPSTREAM_URL: the Unleash or Bunting server it follows (for example http://unleash:4242)');
+  if (!upstream)
+    throw new Error(
+      'The edge needs UPSTREAM_URL: the Unleash or Bunting server it follows (for example http://unleash:4242)',
+    );
   let upstreamUrl: URL;
   try {
     upstreamUrl = new URL(upstream.replace(/\/+$/, '') + '/');
   } catch {
     throw new Error(`UPSTREAM_URL is not a URL: ${upstream}`);
   }
-  if (upstreamUrl.protocol !== 'http:' && upstreamUrl.protocol !== 'https:') throw new Error(`UPSTREAM_URL must be http or https, got ${upstreamUrl.protocol}`);
+  if (upstreamUrl.protocol !== 'http:' && upstreamUrl.protocol !== 'https:')
+    throw new Error(`UPSTREAM_URL must be http or https, got ${upstreamUrl.protocol}`);
   return {
     upstreamUrl,
     tokens: readList(env.EDGE_TOKENS ?? env.TOKENS),

@@ -18,7 +18,11 @@ const Revisions = z.record(z.string(), z.number());
 type PersistedEnvironment = z.infer<typeof PersistedEnvironment>;
 
 /** An environment kept from before a restart: its revision at once, its flags read when first asked for. */
-export type RestoredEnvironment = { environment: string; revision: number; read: () => Promise<PersistedEnvironment | undefined> };
+export type RestoredEnvironment = {
+  environment: string;
+  revision: number;
+  read: () => Promise<PersistedEnvironment | undefined>;
+};
 export type Persisted = { tokens: KnownToken[]; environments: RestoredEnvironment[] };
 
 /** Where a standalone edge keeps its last known flags and tokens, so it serves them at once after a restart. */
@@ -33,7 +37,11 @@ export type EdgePersistence = {
 /** Writes at most every this often per key: a burst of changes is written once, the newest. */
 const WRITE_AFTER_MS = 500;
 
-type Backend = { read: (key: string) => Promise<Buffer | undefined>; write: (key: string, value: Buffer) => Promise<void>; close: () => Promise<void> };
+type Backend = {
+  read: (key: string) => Promise<Buffer | undefined>;
+  write: (key: string, value: Buffer) => Promise<void>;
+  close: () => Promise<void>;
+};
 
 function persistence(backend: Backend, log: Logger): EdgePersistence {
   const waiting = new Map<string, () => Promise<Buffer>>();
@@ -47,7 +55,11 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
     waiting.clear();
     writing = writing.then(async () => {
       for (const [key, encode] of batch) {
-        await backend.write(key, await encode()).catch((error: Error) => log.warn({ key, reason: error.message }, 'cannot persist the edge state now; the next change tries again'));
+        await backend
+          .write(key, await encode())
+          .catch((error: Error) =>
+            log.warn({ key, reason: error.message }, 'cannot persist the edge state now; the next change tries again'),
+          );
       }
     });
   }
@@ -83,14 +95,19 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
           return kept?.snapshot.environment === environment ? kept : undefined;
         },
       }));
-      return { tokens: tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects })), environments };
+      return {
+        tokens: tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects })),
+        environments,
+      };
     },
     saveTokens(tokens) {
       const copy = tokens.map(({ secret, type, environment, projects }) => ({ secret, type, environment, projects }));
       later('tokens', () => gzip(JSON.stringify(copy)));
     },
     saveEnvironment(revision, snapshot) {
-      later(`environment-${encodeURIComponent(snapshot.environment)}`, () => gzip(JSON.stringify({ revision, snapshot }), { level: 1 }));
+      later(`environment-${encodeURIComponent(snapshot.environment)}`, () =>
+        gzip(JSON.stringify({ revision, snapshot }), { level: 1 }),
+      );
       // Written after the environment's file (one queue, in order): a revision listed is one whose flags are kept.
       revisions = { ...revisions, [snapshot.environment]: revision };
       const listed = revisions;
@@ -111,16 +128,23 @@ function persistence(backend: Backend, log: Logger): EdgePersistence {
 export async function filePersistence(dir: string, log: Logger): Promise<EdgePersistence> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = (key: string) => join(dir, `${key}.json.gz`);
-  return persistence({
-    read: (key) => readFile(path(key)).catch((error: NodeJS.ErrnoException) => { if (error.code === 'ENOENT') return undefined; throw error; }),
-    async write(key, value) {
-      const temporary = `${path(key)}.${process.pid}.tmp`;
-      // Tokens are secrets: the files are the edge's alone.
-      await writeFile(temporary, value, { mode: 0o600 });
-      await rename(temporary, path(key));
+  return persistence(
+    {
+      read: (key) =>
+        readFile(path(key)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined;
+          throw error;
+        }),
+      async write(key, value) {
+        const temporary = `${path(key)}.${process.pid}.tmp`;
+        // Tokens are secrets: the files are the edge's alone.
+        await writeFile(temporary, value, { mode: 0o600 });
+        await rename(temporary, path(key));
+      },
+      close: async () => undefined,
     },
-    close: async () => undefined,
-  }, log);
+    log,
+  );
 }
 
 /** Keys in a Redis the edges of a region may share; an edge starting while that Redis is down starts without them. */
@@ -129,12 +153,20 @@ export async function redisPersistence(url: string, prefix: string, log: Logger)
   try {
     redis = await connectRedis(url, log);
   } catch (error) {
-    log.warn({ reason: (error as Error).message }, 'the edge cannot reach its Redis now; starting without persisted state');
+    log.warn(
+      { reason: (error as Error).message },
+      'the edge cannot reach its Redis now; starting without persisted state',
+    );
     redis = undefined;
   }
-  return persistence({
-    read: async (key) => (await redis?.getBuffer(prefix + key)) ?? undefined,
-    write: async (key, value) => void (await redis?.set(prefix + key, value)),
-    close: async () => { if (redis) await closeRedis(redis); },
-  }, log);
+  return persistence(
+    {
+      read: async (key) => (await redis?.getBuffer(prefix + key)) ?? undefined,
+      write: async (key, value) => void (await redis?.set(prefix + key, value)),
+      close: async () => {
+        if (redis) await closeRedis(redis);
+      },
+    },
+    log,
+  );
 }

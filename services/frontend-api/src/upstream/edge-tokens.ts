@@ -10,7 +10,9 @@ import type { Upstream } from './upstream-http.ts';
 export type KnownToken = { secret: string; type: 'client' | 'frontend'; environment: string; projects: string[] };
 
 /** /edge/validate's answer as any upstream gives it: Unleash 7+ may call client tokens "backend"; others are skipped. */
-const UpstreamValidation = z.object({ tokens: z.array(EdgeTokenValidation.shape.tokens.element.extend({ type: z.string() })) });
+const UpstreamValidation = z.object({
+  tokens: z.array(EdgeTokenValidation.shape.tokens.element.extend({ type: z.string() })),
+});
 
 /** Most secrets in one /edge/validate request upstream (the contract's bound). */
 const SECRETS_PER_REQUEST = 1000;
@@ -53,7 +55,10 @@ export function scopeFromSecret(secret: string): Omit<KnownToken, 'secret' | 'ty
 export function createEdgeTokens(deps: Deps): EdgeTokens {
   const { upstream, log } = deps;
   const bySecret = new Map<string, KnownToken>();
-  const unknown = unknownTokenPolicy({ intervalMs: deps.config.tokenRevalidateMs, perSecond: deps.config.unknownTokensPerSecond });
+  const unknown = unknownTokenPolicy({
+    intervalMs: deps.config.tokenRevalidateMs,
+    perSecond: deps.config.unknownTokensPerSecond,
+  });
   const lookups = new Map<string, Promise<SdkToken | null>>();
   // Secrets met in one turn of the event loop, asked about upstream together.
   let batch: Map<string, (answer: KnownToken | null | undefined) => void> | null = null;
@@ -90,14 +95,21 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
         return kind === 'client' || kind === 'frontend' ? [{ secret: token, type: kind, environment, projects }] : [];
       });
     } catch (error) {
-      log.warn({ reason: (error as Error).message }, 'cannot validate tokens with the upstream now; keeping those known');
+      log.warn(
+        { reason: (error as Error).message },
+        'cannot validate tokens with the upstream now; keeping those known',
+      );
       return undefined;
     }
   }
 
   function remember(token: KnownToken) {
     const before = bySecret.get(token.secret);
-    const changed = !before || before.type !== token.type || before.environment !== token.environment || before.projects.join() !== token.projects.join();
+    const changed =
+      !before ||
+      before.type !== token.type ||
+      before.environment !== token.environment ||
+      before.projects.join() !== token.projects.join();
     // A scope guessed from the token's text (upstream away at start) that the upstream answers otherwise: the old
     // scope's feed stops and the right one starts.
     if (before && changed) deps.onForgotten(before);
@@ -138,7 +150,10 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
     try {
       const path = token.type === 'client' ? 'api/client/features' : 'api/frontend';
       const etag = probeEtags.get(token.secret);
-      const answer = await upstream.request('GET', path, { token: token.secret, headers: etag ? { 'if-none-match': etag } : {} });
+      const answer = await upstream.request('GET', path, {
+        token: token.secret,
+        headers: etag ? { 'if-none-match': etag } : {},
+      });
       const sent = answer.headers.get('etag');
       if (sent) probeEtags.set(token.secret, sent);
       return answer.status === 401 || answer.status === 403;
@@ -165,7 +180,8 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
       const chunk = secrets.slice(start, start + SECRETS_PER_REQUEST);
       const valid = await ask(chunk);
       const answered = new Map((valid ?? []).map((token) => [token.secret, token]));
-      for (const secret of chunk) waiting.get(secret)!(valid === undefined ? undefined : answered.get(secret) ?? null);
+      for (const secret of chunk)
+        waiting.get(secret)!(valid === undefined ? undefined : (answered.get(secret) ?? null));
     }
   }
 
@@ -183,18 +199,20 @@ export function createEdgeTokens(deps: Deps): EdgeTokens {
       let pending = lookups.get(secret);
       if (pending) return pending;
       if (unknown.mayAsk(secret, Date.now()) !== 'ask') return Promise.resolve(null);
-      pending = askTogether(secret).then(async (found) => {
-        // Checked with its own API too, as at revalidation: else a revoked token Unleash still validates comes back.
-        const token = found && !(await refusedByItsApi(found)) ? found : undefined;
-        if (!token) {
-          // An upstream that could not be asked (undefined) says nothing about the secret: it may be asked again.
-          if (found !== undefined) unknown.unknown(secret, Date.now());
-          return null;
-        }
-        remember(token);
-        deps.onChange([...bySecret.values()]);
-        return asSdkToken(token);
-      }).finally(() => lookups.delete(secret));
+      pending = askTogether(secret)
+        .then(async (found) => {
+          // Checked with its own API too, as at revalidation: else a revoked token Unleash still validates comes back.
+          const token = found && !(await refusedByItsApi(found)) ? found : undefined;
+          if (!token) {
+            // An upstream that could not be asked (undefined) says nothing about the secret: it may be asked again.
+            if (found !== undefined) unknown.unknown(secret, Date.now());
+            return null;
+          }
+          remember(token);
+          deps.onChange([...bySecret.values()]);
+          return asSdkToken(token);
+        })
+        .finally(() => lookups.delete(secret));
       lookups.set(secret, pending);
       return pending;
     },

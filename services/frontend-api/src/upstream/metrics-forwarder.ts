@@ -20,7 +20,8 @@ function addCounts(into: Entry, from: Pick<Entry, 'yes' | 'no' | 'variants'>) {
   into.no += from.no;
   if (from.variants) {
     const variants = (into.variants ??= {});
-    for (const [name, count] of Object.entries(from.variants)) variants[name] = (Object.hasOwn(variants, name) ? variants[name]! : 0) + count;
+    for (const [name, count] of Object.entries(from.variants))
+      variants[name] = (Object.hasOwn(variants, name) ? variants[name]! : 0) + count;
   }
 }
 
@@ -42,10 +43,23 @@ export function createMetricsForwarder(deps: {
   const applications = new Map<string, Application>();
   const impact = new Map<string, unknown[]>();
   let impactHeld = 0;
-  const dropped = deps.metrics.counter('bunting_edge_metrics_dropped_total', 'SDK metrics entries a standalone edge dropped before its upstream took them, by why', ['reason']);
-  const forwarded = deps.metrics.counter('bunting_edge_metrics_forwarded_total', 'SDK metrics entries a standalone edge sent upstream', []);
+  const dropped = deps.metrics.counter(
+    'bunting_edge_metrics_dropped_total',
+    'SDK metrics entries a standalone edge dropped before its upstream took them, by why',
+    ['reason'],
+  );
+  const forwarded = deps.metrics.counter(
+    'bunting_edge_metrics_forwarded_total',
+    'SDK metrics entries a standalone edge sent upstream',
+    [],
+  );
   const held = () => counts.size + applications.size + impactHeld;
-  const removeGauge = deps.metrics.sampledGauge('bunting_edge_metrics_pending', 'SDK metrics entries and registrations waiting at a standalone edge', [])
+  const removeGauge = deps.metrics
+    .sampledGauge(
+      'bunting_edge_metrics_pending',
+      'SDK metrics entries and registrations waiting at a standalone edge',
+      [],
+    )
     .addSource(() => [{ labels: {}, value: held() }]);
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> | undefined;
@@ -75,7 +89,8 @@ export function createMetricsForwarder(deps: {
   const makeRoom = () => dropOldest(config.metricsLimit - 1);
 
   const countKey = (entry: Entry) => `${entry.environment}\u0000${entry.appName}\u0000${entry.featureName}`;
-  const applicationKey = (application: Application) => `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
+  const applicationKey = (application: Application) =>
+    `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
 
   function addEntry(entry: Entry) {
     const key = countKey(entry);
@@ -107,7 +122,15 @@ export function createMetricsForwarder(deps: {
 
   function addBucket(environment: string, body: ClientMetrics) {
     for (const [featureName, toggle] of Object.entries(body.bucket.toggles)) {
-      addEntry({ featureName, appName: body.appName, environment, timestamp: body.bucket.start, yes: toggle.yes ?? 0, no: toggle.no ?? 0, ...(toggle.variants ? { variants: toggle.variants } : {}) });
+      addEntry({
+        featureName,
+        appName: body.appName,
+        environment,
+        timestamp: body.bucket.start,
+        yes: toggle.yes ?? 0,
+        no: toggle.no ?? 0,
+        ...(toggle.variants ? { variants: toggle.variants } : {}),
+      });
     }
     if (body.impactMetrics !== undefined) addImpact(environment, body.impactMetrics);
   }
@@ -125,7 +148,8 @@ export function createMetricsForwarder(deps: {
         break;
       case 'bulk-metrics':
         // An edge chained behind this one: its entries keep their environment when it is the token's.
-        for (const entry of message.body.metrics ?? []) if ((entry.environment ?? environment) === environment) addEntry({ ...entry, environment });
+        for (const entry of message.body.metrics ?? [])
+          if ((entry.environment ?? environment) === environment) addEntry({ ...entry, environment });
         for (const application of message.body.applications ?? []) addApplication({ ...application, environment });
         if (message.body.impactMetrics !== undefined) addImpact(environment, message.body.impactMetrics);
         break;
@@ -135,7 +159,9 @@ export function createMetricsForwarder(deps: {
   /** Everything waiting, by environment, taken out of the maps (put back by `restore` when a post fails). */
   function takeAll(): Batch[] {
     const batches = new Map<string, Batch>();
-    const batchOf = (environment: string) => batches.get(environment) ?? batches.set(environment, { environment, metrics: [], applications: [], impactMetrics: [] }).get(environment)!;
+    const batchOf = (environment: string) =>
+      batches.get(environment) ??
+      batches.set(environment, { environment, metrics: [], applications: [], impactMetrics: [] }).get(environment)!;
     for (const entry of counts.values()) batchOf(entry.environment!).metrics.push(entry);
     for (const application of applications.values()) batchOf(application.environment!).applications.push(application);
     for (const [environment, list] of impact) batchOf(environment).impactMetrics.push(...list);
@@ -207,7 +233,10 @@ export function createMetricsForwarder(deps: {
         restore(batch);
         if (failingSince === undefined) {
           failingSince = Date.now();
-          log.warn({ environment: batch.environment }, 'the upstream does not take metrics now; keeping them (oldest dropped past EDGE_METRICS_LIMIT)');
+          log.warn(
+            { environment: batch.environment },
+            'the upstream does not take metrics now; keeping them (oldest dropped past EDGE_METRICS_LIMIT)',
+          );
         }
       } else if (outcome === 'refused') {
         dropped.inc({ reason: 'refused' }, batch.metrics.length + batch.applications.length);
@@ -219,7 +248,10 @@ export function createMetricsForwarder(deps: {
   }
 
   /** One flush at a time: a flush asked for while one runs waits for it. */
-  const flush = () => (flushing ??= flushOnce().finally(() => { flushing = undefined; }));
+  const flush = () =>
+    (flushing ??= flushOnce().finally(() => {
+      flushing = undefined;
+    }));
 
   return {
     take,

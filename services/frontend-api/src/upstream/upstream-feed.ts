@@ -43,7 +43,8 @@ function parseJson(text: string, what: string): unknown {
 
 function checkStatus(status: number, what: string) {
   if (status === 401 || status === 403) throw new Refused(`the upstream refused the token (${status}) for ${what}`);
-  if (status === 404 || status === 405 || status === 501) throw new Unsupported(`the upstream does not offer ${what} (${status})`);
+  if (status === 404 || status === 405 || status === 501)
+    throw new Unsupported(`the upstream does not offer ${what} (${status})`);
   if (status >= 300 && status !== 304) throw new UpstreamError(`the upstream answered ${status} to ${what}`, status);
 }
 
@@ -60,7 +61,9 @@ export function createFeed(deps: FeedDeps): Feed {
   let stopped = false;
   const abort = new AbortController();
   let markLoaded!: () => void;
-  const loaded = new Promise<void>((resolve) => { markLoaded = resolve; });
+  const loaded = new Promise<void>((resolve) => {
+    markLoaded = resolve;
+  });
   let featuresEtag: string | undefined;
   let deltaEtag: string | undefined;
   let lastEventId: string | undefined;
@@ -76,28 +79,38 @@ export function createFeed(deps: FeedDeps): Feed {
   };
 
   // The listener goes with the pause: a feed pauses every poll for as long as the edge runs.
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      abort.signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    abort.signal.addEventListener('abort', done, { once: true });
-  });
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        abort.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      abort.signal.addEventListener('abort', done, { once: true });
+    });
 
   async function poll() {
-    const answer = await upstream.request('GET', 'api/client/features', { token, headers: featuresEtag && set ? { 'if-none-match': featuresEtag } : {} });
+    const answer = await upstream.request('GET', 'api/client/features', {
+      token,
+      headers: featuresEtag && set ? { 'if-none-match': featuresEtag } : {},
+    });
     checkStatus(answer.status, 'the client features');
     if (answer.status === 304) return;
     const payload = ClientFeatures.safeParse(parseJson(answer.text, 'features answer'));
-    if (!payload.success) throw new UpstreamError(`the upstream's features answer is not Unleash's shape: ${payload.error.issues[0]?.message ?? ''}`);
+    if (!payload.success)
+      throw new UpstreamError(
+        `the upstream's features answer is not Unleash's shape: ${payload.error.issues[0]?.message ?? ''}`,
+      );
     featuresEtag = answer.headers.get('etag') ?? undefined;
     take(featureSetOf(payload.data));
   }
 
   async function pollDelta() {
-    const answer = await upstream.request('GET', 'api/client/delta', { token, headers: deltaEtag && set ? { 'if-none-match': deltaEtag } : {} });
+    const answer = await upstream.request('GET', 'api/client/delta', {
+      token,
+      headers: deltaEtag && set ? { 'if-none-match': deltaEtag } : {},
+    });
     checkStatus(answer.status, 'the delta endpoint');
     if (answer.status === 304) return;
     if (!takeDelta(answer.text, 'delta answer')) {
@@ -124,10 +137,18 @@ export function createFeed(deps: FeedDeps): Feed {
 
   /** Reads the stream until it ends (resolves) or breaks (throws). */
   async function stream() {
-    const response = await upstream.open('api/client/streaming', { token, headers: lastEventId && set ? { 'last-event-id': lastEventId } : {}, signal: abort.signal });
+    const response = await upstream.open('api/client/streaming', {
+      token,
+      headers: lastEventId && set ? { 'last-event-id': lastEventId } : {},
+      signal: abort.signal,
+    });
     if (response.status !== 200) await response.body?.cancel().catch(() => undefined);
     checkStatus(response.status, 'streaming');
-    if (response.status !== 200 || !response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    if (
+      response.status !== 200 ||
+      !response.body ||
+      !(response.headers.get('content-type') ?? '').includes('text/event-stream')
+    ) {
       await response.body?.cancel().catch(() => undefined);
       throw new Unsupported('the upstream does not offer streaming (no event stream)');
     }
@@ -137,7 +158,8 @@ export function createFeed(deps: FeedDeps): Feed {
       for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
         upstream.touch();
         for (const event of parse(decoder.decode(chunk, { stream: true }))) {
-          if (event.event === 'fetch-mode' && event.data.trim() === 'polling') throw new Unsupported('the upstream asks SDKs to poll');
+          if (event.event === 'fetch-mode' && event.data.trim() === 'polling')
+            throw new Unsupported('the upstream asks SDKs to poll');
           if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
           // Anything thrown here is the stream's fault (the catch below makes it a BadStream).
           if (!takeDelta(event.data, 'stream message')) {
@@ -152,7 +174,9 @@ export function createFeed(deps: FeedDeps): Feed {
       if (stopped) return;
       // Whatever went wrong once the stream was open is the stream's fault: the upstream did answer.
       if (error instanceof BadStream || error instanceof Unsupported) throw error;
-      throw new BadStream(error instanceof UpstreamError ? error.message : `the upstream's stream broke off: ${(error as Error).message}`);
+      throw new BadStream(
+        error instanceof UpstreamError ? error.message : `the upstream's stream broke off: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -192,7 +216,10 @@ export function createFeed(deps: FeedDeps): Feed {
         failures += 1;
         if (failingSince === undefined) {
           failingSince = Date.now();
-          log.warn({ mode, reason: (error as Error).message }, 'cannot follow the upstream now; serving the flags held and retrying');
+          log.warn(
+            { mode, reason: (error as Error).message },
+            'cannot follow the upstream now; serving the flags held and retrying',
+          );
         }
         // An upstream that streams badly may still answer polls; one that cannot be reached is waited for as it is.
         if (error instanceof BadStream && (badStreams += 1) >= 3) {

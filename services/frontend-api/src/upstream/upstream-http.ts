@@ -16,9 +16,16 @@ export type UpstreamAnswer = { status: number; headers: Headers; text: string };
 
 export type Upstream = {
   /** A request whose whole answer is read (up to the size limit) and returned, whatever its status. */
-  request: (method: 'GET' | 'POST', path: string, options: { token?: string; headers?: Record<string, string>; body?: unknown }) => Promise<UpstreamAnswer>;
+  request: (
+    method: 'GET' | 'POST',
+    path: string,
+    options: { token?: string; headers?: Record<string, string>; body?: unknown },
+  ) => Promise<UpstreamAnswer>;
   /** A streaming request: the answer's head once it comes; its body is read by the caller. */
-  open: (path: string, options: { token: string; headers?: Record<string, string>; signal: AbortSignal }) => Promise<Response>;
+  open: (
+    path: string,
+    options: { token: string; headers?: Record<string, string>; signal: AbortSignal },
+  ) => Promise<Response>;
   /** Reads a body up to the size limit (a longer one is refused, not half-taken). */
   readLimited: (response: Response) => Promise<string>;
   url: (path: string) => URL;
@@ -29,9 +36,15 @@ export type Upstream = {
 };
 
 /** How the edge names itself to the upstream, so its requests are told from an SDK's. */
-const IDENTITY = { 'unleash-appname': 'bunting-edge', 'unleash-sdk': 'bunting-edge:0.1.0', 'unleash-client-spec': CLIENT_SPEC };
+const IDENTITY = {
+  'unleash-appname': 'bunting-edge',
+  'unleash-sdk': 'bunting-edge:0.1.0',
+  'unleash-client-spec': CLIENT_SPEC,
+};
 
-export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpstreamBytes' | 'requestTimeoutMs'>): Upstream {
+export function createUpstream(
+  config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpstreamBytes' | 'requestTimeoutMs'>,
+): Upstream {
   let lastAnswerAt = 0;
   const url = (path: string) => new URL(path.replace(/^\//, ''), config.upstreamUrl);
 
@@ -39,7 +52,10 @@ export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpst
     const declared = Number(response.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > config.maxUpstreamBytes) {
       await response.body?.cancel().catch(() => undefined);
-      throw new UpstreamError(`the upstream's answer is ${declared} bytes, over the edge's limit of ${config.maxUpstreamBytes} (EDGE_UPSTREAM_MAX_BYTES)`, response.status);
+      throw new UpstreamError(
+        `the upstream's answer is ${declared} bytes, over the edge's limit of ${config.maxUpstreamBytes} (EDGE_UPSTREAM_MAX_BYTES)`,
+        response.status,
+      );
     }
     if (!response.body) return '';
     const decoder = new TextDecoder();
@@ -48,7 +64,10 @@ export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpst
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
       if (size > config.maxUpstreamBytes) {
-        throw new UpstreamError(`the upstream's answer passed the edge's limit of ${config.maxUpstreamBytes} bytes (EDGE_UPSTREAM_MAX_BYTES)`, response.status);
+        throw new UpstreamError(
+          `the upstream's answer passed the edge's limit of ${config.maxUpstreamBytes} bytes (EDGE_UPSTREAM_MAX_BYTES)`,
+          response.status,
+        );
       }
       text += decoder.decode(chunk, { stream: true });
     }
@@ -56,7 +75,13 @@ export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpst
   }
 
   function headersFor(token: string | undefined, extra: Record<string, string> | undefined, json: boolean) {
-    return { ...IDENTITY, accept: 'application/json', ...(token ? { authorization: token } : {}), ...(json ? { 'content-type': 'application/json' } : {}), ...extra };
+    return {
+      ...IDENTITY,
+      accept: 'application/json',
+      ...(token ? { authorization: token } : {}),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...extra,
+    };
   }
 
   return {
@@ -91,7 +116,10 @@ export function createUpstream(config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpst
       const head = new AbortController();
       const timer = setTimeout(() => head.abort(new Error('no answer in time')), config.requestTimeoutMs);
       try {
-        const response = await fetch(url(path), { headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' }, signal: AbortSignal.any([options.signal, head.signal]) });
+        const response = await fetch(url(path), {
+          headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' },
+          signal: AbortSignal.any([options.signal, head.signal]),
+        });
         lastAnswerAt = Date.now();
         return response;
       } catch (error) {

@@ -11,8 +11,16 @@ export function applicationAnnouncer(outbox: Outbox, messaging: Pick<Messaging, 
     if (apps.length === 0) return;
     const createdAt = new Date().toISOString();
     const events: DomainEvent[] = apps.map((appName) => ({
-      uuid: randomUUID(), type: 'application-created', createdAt, ...SYSTEM_ACTOR,
-      environment: null, project: null, featureName: null, data: { appName }, preData: null, tags: [],
+      uuid: randomUUID(),
+      type: 'application-created',
+      createdAt,
+      ...SYSTEM_ACTOR,
+      environment: null,
+      project: null,
+      featureName: null,
+      data: { appName },
+      preData: null,
+      tags: [],
     }));
     await outbox.add(tx, eventMessages(messaging, events));
   };

@@ -21,10 +21,14 @@ export async function recordSightings(tx: Queryable, sightings: Sightings, annou
   const times = apps.map((app) => sightings.lastSeen.get(app)!);
   await announce(tx, await applicationStore.addSeen(tx, apps, times));
   const key = (item: InstanceSighting) => `${item.app}\u0000${item.instanceId}\u0000${item.environment}`;
-  await applicationStore.recordInstances(tx, [...sightings.instances].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
+  await applicationStore.recordInstances(
+    tx,
+    [...sightings.instances].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)),
+  );
   await applicationStore.markSeen(tx, apps, times);
   for (const registration of sightings.registrations) await applicationStore.setRegistration(tx, registration);
 }
 
 /** Instances not seen since the given time are forgotten (the retention of client instances). */
-export const dropInstancesNotSeenSince = (db: Queryable, since: string) => applicationStore.dropInstancesNotSeenSince(db, since);
+export const dropInstancesNotSeenSince = (db: Queryable, since: string) =>
+  applicationStore.dropInstancesNotSeenSince(db, since);

@@ -24,28 +24,59 @@ const columns = sql.fragment`a.app_name as "appName", a.sdk_version as "sdkVersi
   ${usage} as usage`;
 
 const Instance = z.object({ instanceId: z.string(), sdkVersion: z.string().nullable(), lastSeen: z.string() });
-const EnvironmentOverview = z.object({ name: z.string(), instanceCount: z.number(), sdks: z.array(z.string()), frontendSdks: z.array(z.string()), backendSdks: z.array(z.string()), lastSeen: z.string().nullable() });
+const EnvironmentOverview = z.object({
+  name: z.string(),
+  instanceCount: z.number(),
+  sdks: z.array(z.string()),
+  frontendSdks: z.array(z.string()),
+  backendSdks: z.array(z.string()),
+  lastSeen: z.string().nullable(),
+});
 const InstanceSdk = z.object({ appName: z.string(), sdkVersion: z.string().nullable() });
-const ProjectApplication = z.object({ name: z.string(), environments: z.array(z.string()), sdkVersion: z.string().nullable(), instances: z.array(z.string()) });
+const ProjectApplication = z.object({
+  name: z.string(),
+  environments: z.array(z.string()),
+  sdkVersion: z.string().nullable(),
+  instances: z.array(z.string()),
+});
 
-export type InstanceSighting = { app: string; instanceId: string; environment: string; sdkVersion: string | null; frontend: boolean; lastSeen: string };
-export type ApplicationDescription = { description?: string | undefined; url?: string | undefined; color?: string | undefined; icon?: string | undefined; strategies?: string[] | undefined };
+export type InstanceSighting = {
+  app: string;
+  instanceId: string;
+  environment: string;
+  sdkVersion: string | null;
+  frontend: boolean;
+  lastSeen: string;
+};
+export type ApplicationDescription = {
+  description?: string | undefined;
+  url?: string | undefined;
+  color?: string | undefined;
+  icon?: string | undefined;
+  strategies?: string[] | undefined;
+};
 
 /** Applications SDKs announced and their instances: the only writer of insights.applications and insights.application_instances. */
 export const applicationStore = {
   async list(db: Queryable, page: { query?: string | undefined; offset: number; limit: number; descending: boolean }) {
-    const filter = page.query ? sql.fragment`where a.app_name ilike ${`%${page.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}` : sql.fragment``;
+    const filter = page.query
+      ? sql.fragment`where a.app_name ilike ${`%${page.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`}`
+      : sql.fragment``;
     const direction = page.descending ? sql.fragment`desc` : sql.fragment`asc`;
     const [rows, total] = await Promise.all([
       db.any(sql.type(ApplicationRow)`select ${columns} from insights.applications a ${filter}
         order by a.app_name ${direction} limit ${page.limit} offset ${page.offset}`),
-      db.oneFirst(sql.type(z.object({ total: z.number() }))`select count(*)::int as total from insights.applications a ${filter}`),
+      db.oneFirst(
+        sql.type(z.object({ total: z.number() }))`select count(*)::int as total from insights.applications a ${filter}`,
+      ),
     ]);
     return { rows, total };
   },
 
   get(db: Queryable, appName: string) {
-    return db.maybeOne(sql.type(ApplicationRow)`select ${columns} from insights.applications a where a.app_name = ${appName}`);
+    return db.maybeOne(
+      sql.type(ApplicationRow)`select ${columns} from insights.applications a where a.app_name = ${appName}`,
+    );
   },
 
   exists(db: Queryable, appName: string) {
@@ -89,15 +120,35 @@ export const applicationStore = {
     if (sightings.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.application_instances (app_name, instance_id, environment, sdk_version, frontend, last_seen)
-      select * from unnest(${sql.array(sightings.map((item) => item.app), 'text')}::text[], ${sql.array(sightings.map((item) => item.instanceId), 'text')}::text[],
-        ${sql.array(sightings.map((item) => item.environment), 'text')}::text[], ${sql.array(sightings.map((item) => item.sdkVersion), 'text')}::text[],
-        ${sql.array(sightings.map((item) => item.frontend), 'bool')}::bool[], ${sql.array(sightings.map((item) => item.lastSeen), 'timestamptz')}::timestamptz[])
+      select * from unnest(${sql.array(
+        sightings.map((item) => item.app),
+        'text',
+      )}::text[], ${sql.array(
+        sightings.map((item) => item.instanceId),
+        'text',
+      )}::text[],
+        ${sql.array(
+          sightings.map((item) => item.environment),
+          'text',
+        )}::text[], ${sql.array(
+          sightings.map((item) => item.sdkVersion),
+          'text',
+        )}::text[],
+        ${sql.array(
+          sightings.map((item) => item.frontend),
+          'bool',
+        )}::bool[], ${sql.array(
+          sightings.map((item) => item.lastSeen),
+          'timestamptz',
+        )}::timestamptz[])
       on conflict (app_name, instance_id, environment) do update set last_seen = greatest(insights.application_instances.last_seen, excluded.last_seen),
         sdk_version = coalesce(excluded.sdk_version, insights.application_instances.sdk_version)`);
   },
 
   async dropInstancesNotSeenSince(db: Queryable, since: string): Promise<number> {
-    return (await db.query(sql.unsafe`delete from insights.application_instances where last_seen < ${since}::timestamptz`)).rowCount;
+    return (
+      await db.query(sql.unsafe`delete from insights.application_instances where last_seen < ${since}::timestamptz`)
+    ).rowCount;
   },
 
   instances(db: Queryable, appName: string, environment: string) {
@@ -117,17 +168,25 @@ export const applicationStore = {
   },
 
   projectsOf(db: Queryable, appName: string) {
-    return db.anyFirst(sql.type(z.object({ project: z.string() }))`select distinct p.project from insights.metric_hours m
+    return db.anyFirst(sql.type(
+      z.object({ project: z.string() }),
+    )`select distinct p.project from insights.metric_hours m
       join insights.feature_projects p on p.feature_name = m.feature_name where m.app_name = ${appName} order by 1`);
   },
 
   featureCountOf(db: Queryable, appName: string) {
-    return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(distinct feature_name)::int as count from insights.metric_hours where app_name = ${appName}`);
+    return db.oneFirst(
+      sql.type(
+        z.object({ count: z.number() }),
+      )`select count(distinct feature_name)::int as count from insights.metric_hours where app_name = ${appName}`,
+    );
   },
 
   /** Flags the application reported, per environment, that no project has. */
   missingFeaturesOf(db: Queryable, appName: string) {
-    return db.any(sql.type(z.object({ environment: z.string(), name: z.string() }))`select distinct m.environment, m.feature_name as name
+    return db.any(sql.type(
+      z.object({ environment: z.string(), name: z.string() }),
+    )`select distinct m.environment, m.feature_name as name
       from insights.metric_hours m where m.app_name = ${appName}
         and not exists (select 1 from insights.feature_projects p where p.feature_name = m.feature_name) order by 1, 2`);
   },

@@ -17,8 +17,19 @@ afterAll(() => stack?.dispose());
 async function report(token: string, appName: string, sdkVersion: string, flag: string) {
   const sdk = httpClient(stack.url, { authorization: token });
   const now = new Date().toISOString();
-  await sdk.post('/api/client/register', { appName, instanceId: `${appName}-1`, sdkVersion, strategies: ['default'], started: now, interval: 10_000 });
-  await sdk.post('/api/client/metrics', { appName, instanceId: `${appName}-1`, bucket: { start: now, stop: now, toggles: { [flag]: { yes: 1, no: 0 } } } });
+  await sdk.post('/api/client/register', {
+    appName,
+    instanceId: `${appName}-1`,
+    sdkVersion,
+    strategies: ['default'],
+    started: now,
+    interval: 10_000,
+  });
+  await sdk.post('/api/client/metrics', {
+    appName,
+    instanceId: `${appName}-1`,
+    bucket: { start: now, stop: now, toggles: { [flag]: { yes: 1, no: 0 } } },
+  });
 }
 
 describe('outdated SDKs', () => {
@@ -30,10 +41,12 @@ describe('outdated SDKs', () => {
       const { body } = await stack.admin.get('/api/admin/metrics/sdks/outdated');
       return body.sdks.length === 2 && body;
     });
-    expect(all).toEqual({ sdks: [
-      { sdkVersion: 'unleash-client-java:8.0.0', applications: ['old-java'] },
-      { sdkVersion: 'unleash-client-node:4.2.0', applications: ['old-node'] },
-    ] });
+    expect(all).toEqual({
+      sdks: [
+        { sdkVersion: 'unleash-client-java:8.0.0', applications: ['old-java'] },
+        { sdkVersion: 'unleash-client-node:4.2.0', applications: ['old-node'] },
+      ],
+    });
     const beta = await eventually(async () => {
       const { body } = await stack.admin.get('/api/admin/projects/beta/sdks/outdated');
       return body.sdks.length > 0 && body;

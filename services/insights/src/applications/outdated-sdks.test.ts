@@ -14,11 +14,13 @@ describe('outdated SDKs', () => {
   });
 
   it('groups the applications by outdated version', () => {
-    expect(outdatedSdks([
-      { appName: 'web', sdkVersion: 'unleash-client-node:4.0.0' },
-      { appName: 'api', sdkVersion: 'unleash-client-node:4.0.0' },
-      { appName: 'web', sdkVersion: 'unleash-client-node:4.0.0' },
-      { appName: 'jobs', sdkVersion: 'unleash-client-go:4.1.0' },
-    ])).toEqual([{ sdkVersion: 'unleash-client-node:4.0.0', applications: ['api', 'web'] }]);
+    expect(
+      outdatedSdks([
+        { appName: 'web', sdkVersion: 'unleash-client-node:4.0.0' },
+        { appName: 'api', sdkVersion: 'unleash-client-node:4.0.0' },
+        { appName: 'web', sdkVersion: 'unleash-client-node:4.0.0' },
+        { appName: 'jobs', sdkVersion: 'unleash-client-go:4.1.0' },
+      ]),
+    ).toEqual([{ sdkVersion: 'unleash-client-node:4.0.0', applications: ['api', 'web'] }]);
   });
 });

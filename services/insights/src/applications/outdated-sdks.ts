@@ -31,5 +31,7 @@ export function outdatedSdks(instances: readonly { appName: string; sdkVersion: 
     if (!isOutdatedSdk(sdkVersion)) continue;
     apps.set(sdkVersion!, (apps.get(sdkVersion!) ?? new Set()).add(appName));
   }
-  return [...apps].sort(([a], [b]) => a.localeCompare(b)).map(([sdkVersion, names]) => ({ sdkVersion, applications: [...names].sort() }));
+  return [...apps]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([sdkVersion, names]) => ({ sdkVersion, applications: [...names].sort() }));
 }

@@ -23,12 +23,20 @@ function text(value: unknown): string | null {
 export async function recordEvent(db: DatabasePool, event: DomainEvent): Promise<void> {
   await db.transaction(async (tx) => {
     await factStore.recordEvent(tx, { ...event, membersAdded: membersAdded(event) });
-    if (event.featureName && event.project && (event.type === 'feature-created' || event.type === 'feature-project-change')) {
+    if (
+      event.featureName &&
+      event.project &&
+      (event.type === 'feature-created' || event.type === 'feature-project-change')
+    ) {
       await factStore.setFeatureProjects(tx, [[event.featureName, event.project]]);
     }
     const environmentType = text(event.data?.type);
     const environmentName = text(event.data?.name) ?? event.environment;
-    if ((event.type === 'environment-created' || event.type === 'environment-updated') && environmentName && environmentType) {
+    if (
+      (event.type === 'environment-created' || event.type === 'environment-updated') &&
+      environmentName &&
+      environmentType
+    ) {
       await factStore.setEnvironmentTypes(tx, [{ name: environmentName, type: environmentType }]);
     }
   });

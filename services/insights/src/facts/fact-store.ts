@@ -5,7 +5,15 @@ import { sql, type Queryable } from '@bunting/platform';
 /** The health report's windows: the last 30 days, and the 30 before them. */
 const WINDOW_DAYS = 30;
 
-export type EventFact = { uuid: string; type: string; createdAt: string; project: string | null; environment: string | null; featureName: string | null; membersAdded: number };
+export type EventFact = {
+  uuid: string;
+  type: string;
+  createdAt: string;
+  project: string | null;
+  environment: string | null;
+  featureName: string | null;
+  membersAdded: number;
+};
 
 /**
  * Average days from a flag's creation to its first enabling in a production-type environment, over the flags
@@ -42,7 +50,13 @@ export const factStore = {
     if (features.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.feature_projects (feature_name, project)
-      select * from unnest(${sql.array(features.map(([name]) => name), 'text')}::text[], ${sql.array(features.map(([, project]) => project), 'text')}::text[])
+      select * from unnest(${sql.array(
+        features.map(([name]) => name),
+        'text',
+      )}::text[], ${sql.array(
+        features.map(([, project]) => project),
+        'text',
+      )}::text[])
       on conflict (feature_name) do update set project = excluded.project`);
   },
 
@@ -50,7 +64,13 @@ export const factStore = {
     if (environments.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.environment_types (name, type)
-      select * from unnest(${sql.array(environments.map((e) => e.name), 'text')}::text[], ${sql.array(environments.map((e) => e.type), 'text')}::text[])
+      select * from unnest(${sql.array(
+        environments.map((e) => e.name),
+        'text',
+      )}::text[], ${sql.array(
+        environments.map((e) => e.type),
+        'text',
+      )}::text[])
       on conflict (name) do update set type = excluded.type`);
   },
 

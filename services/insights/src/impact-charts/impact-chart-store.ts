@@ -15,8 +15,12 @@ export const impactChartStore = {
   },
 
   async get(db: Queryable, project: string, feature: string, id: string): Promise<StoredChart | null> {
-    return (await db.maybeOne(sql.type(ChartRow)`
-      select config from insights.impact_charts where project = ${project} and feature = ${feature} and id = ${id}`))?.config ?? null;
+    return (
+      (
+        await db.maybeOne(sql.type(ChartRow)`
+      select config from insights.impact_charts where project = ${project} and feature = ${feature} and id = ${id}`)
+      )?.config ?? null
+    );
   },
 
   async count(db: Queryable, project: string, feature: string): Promise<number> {
@@ -32,6 +36,12 @@ export const impactChartStore = {
   },
 
   async delete(db: Queryable, project: string, feature: string, id: string): Promise<boolean> {
-    return (await db.query(sql.unsafe`delete from insights.impact_charts where project = ${project} and feature = ${feature} and id = ${id}`)).rowCount > 0;
+    return (
+      (
+        await db.query(
+          sql.unsafe`delete from insights.impact_charts where project = ${project} and feature = ${feature} and id = ${id}`,
+        )
+      ).rowCount > 0
+    );
   },
 };

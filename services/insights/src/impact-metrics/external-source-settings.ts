@@ -24,7 +24,11 @@ export function publicExternalSource(source: ExternalImpactSource): ExternalImpa
 }
 
 /** Saves the source; an address sent back with the masked password keeps the stored password. */
-export async function saveExternalSource(tx: Queryable, input: ExternalImpactSource, fromEnv: string | undefined): Promise<ExternalImpactSource> {
+export async function saveExternalSource(
+  tx: Queryable,
+  input: ExternalImpactSource,
+  fromEnv: string | undefined,
+): Promise<ExternalImpactSource> {
   const before = await loadExternalSource(tx, fromEnv);
   let url = input.url;
   if (url && before.url) {

@@ -8,6 +8,11 @@ import type { DropCounter } from './impact-points.ts';
  * missing data shows as production's.
  */
 export function impactDropCounter(metrics: Metrics, stage: 'edge' | 'insights'): DropCounter {
-  const counter = metrics.counter('bunting_impact_metrics_dropped_total', IMPACT_DROPS_HELP, ['stage', 'reason', 'environment']);
-  return (reason: ImpactDropReason, count = 1, environment = 'unknown') => counter.inc({ stage, reason, environment }, count);
+  const counter = metrics.counter('bunting_impact_metrics_dropped_total', IMPACT_DROPS_HELP, [
+    'stage',
+    'reason',
+    'environment',
+  ]);
+  return (reason: ImpactDropReason, count = 1, environment = 'unknown') =>
+    counter.inc({ stage, reason, environment }, count);
 }

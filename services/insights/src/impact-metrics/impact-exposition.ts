@@ -1,8 +1,14 @@
 import type { ImpactMetricType } from '@bunting/contracts';
 
 type Exposed = {
-  metric: string; type: ImpactMetricType; help: string; labels: Record<string, string>;
-  bounds: number[] | null; total: number; totalSum: number | null; totalBuckets: number[] | null;
+  metric: string;
+  type: ImpactMetricType;
+  help: string;
+  labels: Record<string, string>;
+  bounds: number[] | null;
+  total: number;
+  totalSum: number | null;
+  totalBuckets: number[] | null;
 };
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -18,7 +24,10 @@ const labelText = (labels: Record<string, string>) => {
  * total since it began, gauge's last value, histogram's cumulative buckets, sum and count. A metric registered
  * before any SDK sent it shows at zero.
  */
-export function impactExposition(series: readonly Exposed[], registered: readonly { name: string; type: ImpactMetricType; help: string }[]): string {
+export function impactExposition(
+  series: readonly Exposed[],
+  registered: readonly { name: string; type: ImpactMetricType; help: string }[],
+): string {
   const lines: string[] = [];
   const byMetric = new Map<string, Exposed[]>();
   for (const one of series) byMetric.set(one.metric, [...(byMetric.get(one.metric) ?? []), one]);
@@ -35,8 +44,15 @@ export function impactExposition(series: readonly Exposed[], registered: readonl
         lines.push(`${name}${labelText(one.labels)} ${number(one.total)}`);
         continue;
       }
-      (one.bounds ?? []).forEach((bound, index) => lines.push(`${name}_bucket${labelText({ ...one.labels, le: number(bound) })} ${number(one.totalBuckets?.[index] ?? 0)}`));
-      lines.push(`${name}_sum${labelText(one.labels)} ${number(one.totalSum ?? 0)}`, `${name}_count${labelText(one.labels)} ${number(one.total)}`);
+      (one.bounds ?? []).forEach((bound, index) =>
+        lines.push(
+          `${name}_bucket${labelText({ ...one.labels, le: number(bound) })} ${number(one.totalBuckets?.[index] ?? 0)}`,
+        ),
+      );
+      lines.push(
+        `${name}_sum${labelText(one.labels)} ${number(one.totalSum ?? 0)}`,
+        `${name}_count${labelText(one.labels)} ${number(one.total)}`,
+      );
     }
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -18,15 +18,31 @@ export type ImpactLimits = {
 export function readImpactLimits(env: Env = process.env): ImpactLimits {
   const limits = {
     metrics: readInteger(env.IMPACT_METRICS_MAX_METRICS, 500, 'IMPACT_METRICS_MAX_METRICS'),
-    seriesPerMetric: readInteger(env.IMPACT_METRICS_MAX_SERIES_PER_METRIC, 1000, 'IMPACT_METRICS_MAX_SERIES_PER_METRIC'),
-    seriesPerEnvironment: readInteger(env.IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT, 20_000, 'IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT'),
+    seriesPerMetric: readInteger(
+      env.IMPACT_METRICS_MAX_SERIES_PER_METRIC,
+      1000,
+      'IMPACT_METRICS_MAX_SERIES_PER_METRIC',
+    ),
+    seriesPerEnvironment: readInteger(
+      env.IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT,
+      20_000,
+      'IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT',
+    ),
     labelsPerSeries: readInteger(env.IMPACT_METRICS_MAX_LABELS_PER_SERIES, 20, 'IMPACT_METRICS_MAX_LABELS_PER_SERIES'),
     minuteHours: 48,
     retentionDays: readInteger(env.IMPACT_METRICS_RETENTION_DAYS, 30, 'IMPACT_METRICS_RETENTION_DAYS'),
   };
-  if (limits.retentionDays < 3) throw new Error('IMPACT_METRICS_RETENTION_DAYS must be at least 3 (points are kept per minute for two days)');
-  if (limits.metrics < 1 || limits.seriesPerMetric < 1 || limits.seriesPerEnvironment < 1 || limits.labelsPerSeries < 3) {
-    throw new Error('IMPACT_METRICS_MAX_METRICS, IMPACT_METRICS_MAX_SERIES_PER_METRIC and IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT must be at least 1, IMPACT_METRICS_MAX_LABELS_PER_SERIES at least 3');
+  if (limits.retentionDays < 3)
+    throw new Error('IMPACT_METRICS_RETENTION_DAYS must be at least 3 (points are kept per minute for two days)');
+  if (
+    limits.metrics < 1 ||
+    limits.seriesPerMetric < 1 ||
+    limits.seriesPerEnvironment < 1 ||
+    limits.labelsPerSeries < 3
+  ) {
+    throw new Error(
+      'IMPACT_METRICS_MAX_METRICS, IMPACT_METRICS_MAX_SERIES_PER_METRIC and IMPACT_METRICS_MAX_SERIES_PER_ENVIRONMENT must be at least 1, IMPACT_METRICS_MAX_LABELS_PER_SERIES at least 3',
+    );
   }
   return limits;
 }

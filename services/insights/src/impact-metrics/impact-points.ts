@@ -1,6 +1,11 @@
 import {
-  admitImpactMetrics, impactSeriesName, metricsEnvironment,
-  type ImpactDropReason, type ImpactLabels, type ImpactMetricType, type MetricsMessage,
+  admitImpactMetrics,
+  impactSeriesName,
+  metricsEnvironment,
+  type ImpactDropReason,
+  type ImpactLabels,
+  type ImpactMetricType,
+  type MetricsMessage,
 } from '@bunting/contracts';
 
 /** One series' share of a minute: a counter's increase, a gauge's value, a histogram's observations. */
@@ -25,16 +30,22 @@ export type DropCounter = (reason: ImpactDropReason, count?: number, environment
 
 const MINUTE_MS = 60_000;
 
-export const labelKeyOf = (labels: ImpactLabels) => JSON.stringify(Object.keys(labels).sort().map((name) => [name, labels[name]]));
+export const labelKeyOf = (labels: ImpactLabels) =>
+  JSON.stringify(
+    Object.keys(labels)
+      .sort()
+      .map((name) => [name, labels[name]]),
+  );
 
-const minuteOf = (receivedAt: string) => new Date(Math.floor(Date.parse(receivedAt) / MINUTE_MS) * MINUTE_MS).toISOString();
+const minuteOf = (receivedAt: string) =>
+  new Date(Math.floor(Date.parse(receivedAt) / MINUTE_MS) * MINUTE_MS).toISOString();
 
 /** What the post's metadata adds to each sample's labels, as Unleash adds them: where it came from, which app, which environment. */
 function addedLabels(message: MetricsMessage, sample: ImpactLabels): ImpactLabels | null {
   const bulk = message.kind === 'bulk-metrics';
   const claimed = sample.environment ?? (bulk ? undefined : message.body.environment);
   // A token bound to an environment speaks for it alone; an all-environments token's post names its own.
-  const environment = message.environment === '*' ? claimed ?? 'default' : metricsEnvironment(message, undefined);
+  const environment = message.environment === '*' ? (claimed ?? 'default') : metricsEnvironment(message, undefined);
   if (environment === undefined) return null;
   const appName = bulk ? sample.appName : (message.body as { appName?: string }).appName;
   return { ...(appName ? { appName } : {}), environment, origin: sample.origin ?? (bulk ? 'edge' : 'sdk') };
@@ -56,7 +67,13 @@ export function impactPointsOf(message: MetricsMessage, drop: DropCounter): Impa
       const point = { metric: name, type: metric.type, help: metric.help, labels, labelKey: labelKeyOf(labels), at };
       if ('buckets' in sample) {
         const bounds = sample.buckets.map((bucket) => (bucket.le === '+Inf' ? Infinity : bucket.le));
-        points.push({ ...point, value: sample.count, sum: sample.sum, bounds, buckets: sample.buckets.map((bucket) => bucket.count) });
+        points.push({
+          ...point,
+          value: sample.count,
+          sum: sample.sum,
+          bounds,
+          buckets: sample.buckets.map((bucket) => bucket.count),
+        });
       } else {
         points.push({ ...point, value: sample.value, sum: null, bounds: null, buckets: null });
       }
@@ -65,7 +82,8 @@ export function impactPointsOf(message: MetricsMessage, drop: DropCounter): Impa
   return points;
 }
 
-const sameBounds = (a: readonly number[] | null, b: readonly number[] | null) => a !== null && b !== null && a.length === b.length && a.every((bound, index) => bound === b[index]);
+const sameBounds = (a: readonly number[] | null, b: readonly number[] | null) =>
+  a !== null && b !== null && a.length === b.length && a.every((bound, index) => bound === b[index]);
 
 /**
  * Points of the same series and minute made one, in the order given: increases and observations added, a gauge's

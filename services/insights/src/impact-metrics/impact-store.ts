@@ -9,18 +9,34 @@ export const IMPACT_RESOLUTIONS: readonly ImpactResolution[] = [60, 900, 3600];
 export type SeriesRef = { id: number; bounds: number[] | null };
 
 const MetricRow = z.object({ name: z.string(), type: z.enum(['counter', 'gauge', 'histogram']), help: z.string() });
-const SeriesRow = z.object({ id: z.number(), metric: z.string(), labelKey: z.string(), bounds: z.array(z.number()).nullable() });
-const LabelledSeries = z.object({ id: z.number(), labels: z.record(z.string(), z.string()), bounds: z.array(z.number()).nullable() });
+const SeriesRow = z.object({
+  id: z.number(),
+  metric: z.string(),
+  labelKey: z.string(),
+  bounds: z.array(z.number()).nullable(),
+});
+const LabelledSeries = z.object({
+  id: z.number(),
+  labels: z.record(z.string(), z.string()),
+  bounds: z.array(z.number()).nullable(),
+});
 const StepValue = z.object({ step: z.number(), value: z.number(), series: z.number() });
 const GaugeStep = z.object({ step: z.number(), mean: z.number(), total: z.number(), series: z.number() });
 const HistogramStep = z.object({ step: z.number(), count: z.number(), sum: z.number(), buckets: z.array(z.number()) });
 const ExposedRow = z.object({
-  metric: z.string(), type: z.enum(['counter', 'gauge', 'histogram']), help: z.string(), labels: z.record(z.string(), z.string()),
-  bounds: z.array(z.number()).nullable(), total: z.number(), totalSum: z.number().nullable(), totalBuckets: z.array(z.number()).nullable(),
+  metric: z.string(),
+  type: z.enum(['counter', 'gauge', 'histogram']),
+  help: z.string(),
+  labels: z.record(z.string(), z.string()),
+  bounds: z.array(z.number()).nullable(),
+  total: z.number(),
+  totalSum: z.number().nullable(),
+  totalBuckets: z.array(z.number()).nullable(),
 });
 
 /** A float8[] literal: Postgres spells an unbounded bound Infinity. */
-const floats = (values: readonly number[] | null) => (values === null ? null : `{${values.map((value) => (value === Infinity ? 'Infinity' : String(value))).join(',')}}`);
+const floats = (values: readonly number[] | null) =>
+  values === null ? null : `{${values.map((value) => (value === Infinity ? 'Infinity' : String(value))).join(',')}}`;
 
 /** Impact metrics: the catalogue, the series, their points per minute and hour, and the settings of the feature. */
 export const impactStore = {
@@ -32,13 +48,26 @@ export const impactStore = {
    * Keeps the catalogue entry of each metric some series of this run belongs to (its help and when it was last seen);
    * how many metrics there may be is bounded per environment, when series are made.
    */
-  async keepMetrics(tx: Queryable, metrics: readonly { name: string; type: ImpactMetricType; help: string }[], seenAt: string): Promise<void> {
+  async keepMetrics(
+    tx: Queryable,
+    metrics: readonly { name: string; type: ImpactMetricType; help: string }[],
+    seenAt: string,
+  ): Promise<void> {
     if (metrics.length === 0) return;
     await tx.query(sql.unsafe`
       insert into insights.impact_metrics (name, type, help, last_seen)
       select t.name, t.type, t.help, ${seenAt}
-      from unnest(${sql.array(metrics.map((metric) => metric.name), 'text')}::text[], ${sql.array(metrics.map((metric) => metric.type), 'text')}::text[],
-        ${sql.array(metrics.map((metric) => metric.help), 'text')}::text[]) as t(name, type, help)
+      from unnest(${sql.array(
+        metrics.map((metric) => metric.name),
+        'text',
+      )}::text[], ${sql.array(
+        metrics.map((metric) => metric.type),
+        'text',
+      )}::text[],
+        ${sql.array(
+          metrics.map((metric) => metric.help),
+          'text',
+        )}::text[]) as t(name, type, help)
       order by t.name
       on conflict (name) do update set last_seen = excluded.last_seen,
         help = case when excluded.help = '' then insights.impact_metrics.help else excluded.help end`);
@@ -66,7 +95,13 @@ export const impactStore = {
     return tx.any(sql.type(SeriesRow)`
       select s.id::int8 as id, s.metric, s.label_key as "labelKey", s.bounds
       from insights.impact_series s
-      join unnest(${sql.array(keys.map((key) => key.metric), 'text')}::text[], ${sql.array(keys.map((key) => key.labelKey), 'text')}::text[]) as t(metric, label_key)
+      join unnest(${sql.array(
+        keys.map((key) => key.metric),
+        'text',
+      )}::text[], ${sql.array(
+        keys.map((key) => key.labelKey),
+        'text',
+      )}::text[]) as t(metric, label_key)
         on s.metric = t.metric and s.label_key = t.label_key`);
   },
 
@@ -80,22 +115,53 @@ export const impactStore = {
    * each (metric, application)'s series.
    */
   async environmentUsage(tx: Queryable, environments: readonly string[]) {
-    const rows = await tx.any(sql.type(z.object({ environment: z.string(), metric: z.string(), app: z.string(), count: z.number() }))`
+    const rows = await tx.any(sql.type(
+      z.object({ environment: z.string(), metric: z.string(), app: z.string(), count: z.number() }),
+    )`
       select environment, metric, app, count(*)::int4 as count from insights.impact_series
       where environment = any(${sql.array([...environments], 'text')}) group by environment, metric, app`);
     return rows;
   },
 
-  async createSeries(tx: Queryable, rows: readonly { metric: string; labelKey: string; labels: Record<string, string>; bounds: number[] | null; environment: string; app: string }[], seenAt: string) {
+  async createSeries(
+    tx: Queryable,
+    rows: readonly {
+      metric: string;
+      labelKey: string;
+      labels: Record<string, string>;
+      bounds: number[] | null;
+      environment: string;
+      app: string;
+    }[],
+    seenAt: string,
+  ) {
     if (rows.length === 0) return [];
     return tx.any(sql.type(SeriesRow)`
       insert into insights.impact_series (metric, label_key, labels, bounds, environment, app, total, total_sum, total_buckets, last_seen)
       select t.metric, t.label_key, t.labels::jsonb, t.bounds::float8[], t.environment, t.app, 0,
         case when t.bounds is null then null else 0 end,
         case when t.bounds is null then null else array_fill(0::float8, array[cardinality(t.bounds::float8[])]) end, ${seenAt}
-      from unnest(${sql.array(rows.map((row) => row.metric), 'text')}::text[], ${sql.array(rows.map((row) => row.labelKey), 'text')}::text[],
-        ${sql.array(rows.map((row) => JSON.stringify(row.labels)), 'text')}::text[], ${sql.array(rows.map((row) => floats(row.bounds)), 'text')}::text[],
-        ${sql.array(rows.map((row) => row.environment), 'text')}::text[], ${sql.array(rows.map((row) => row.app), 'text')}::text[])
+      from unnest(${sql.array(
+        rows.map((row) => row.metric),
+        'text',
+      )}::text[], ${sql.array(
+        rows.map((row) => row.labelKey),
+        'text',
+      )}::text[],
+        ${sql.array(
+          rows.map((row) => JSON.stringify(row.labels)),
+          'text',
+        )}::text[], ${sql.array(
+          rows.map((row) => floats(row.bounds)),
+          'text',
+        )}::text[],
+        ${sql.array(
+          rows.map((row) => row.environment),
+          'text',
+        )}::text[], ${sql.array(
+          rows.map((row) => row.app),
+          'text',
+        )}::text[])
         as t(metric, label_key, labels, bounds, environment, app)
       on conflict (metric, label_key) do nothing
       returning id::int8 as id, metric, label_key as "labelKey", bounds`);
@@ -105,15 +171,34 @@ export const impactStore = {
    * Adds the points at one resolution, one row per series and period however many posts fed it: increases and
    * observations added, a gauge's value replaced. In (series, period) order, so concurrent runs lock rows alike.
    */
-  async addPoints(tx: Queryable, resolution: ImpactResolution, rows: readonly { seriesId: number; at: string; point: ImpactPoint }[]) {
+  async addPoints(
+    tx: Queryable,
+    resolution: ImpactResolution,
+    rows: readonly { seriesId: number; at: string; point: ImpactPoint }[],
+  ) {
     const sorted = [...rows].sort((a, b) => a.seriesId - b.seriesId || a.at.localeCompare(b.at));
     const gauges = sorted.filter((row) => row.point.type === 'gauge');
     const added = sorted.filter((row) => row.point.type !== 'gauge');
     const values = (part: typeof sorted) => sql.fragment`
       select t.series_id, ${resolution}::int4, t.at, t.value, t.sum, t.buckets::float8[]
-      from unnest(${sql.array(part.map((row) => row.seriesId), 'int8')}::int8[], ${sql.array(part.map((row) => row.at), 'timestamptz')}::timestamptz[],
-        ${sql.array(part.map((row) => row.point.value), 'float8')}::float8[], ${sql.array(part.map((row) => row.point.sum), 'float8')}::float8[],
-        ${sql.array(part.map((row) => floats(row.point.buckets)), 'text')}::text[]) as t(series_id, at, value, sum, buckets)`;
+      from unnest(${sql.array(
+        part.map((row) => row.seriesId),
+        'int8',
+      )}::int8[], ${sql.array(
+        part.map((row) => row.at),
+        'timestamptz',
+      )}::timestamptz[],
+        ${sql.array(
+          part.map((row) => row.point.value),
+          'float8',
+        )}::float8[], ${sql.array(
+          part.map((row) => row.point.sum),
+          'float8',
+        )}::float8[],
+        ${sql.array(
+          part.map((row) => floats(row.point.buckets)),
+          'text',
+        )}::text[]) as t(series_id, at, value, sum, buckets)`;
     if (gauges.length > 0) {
       await tx.query(sql.unsafe`
         insert into insights.impact_points (series_id, resolution, at, value, sum, buckets) ${values(gauges)}
@@ -140,15 +225,34 @@ export const impactStore = {
         total_buckets = case when t.buckets is null then s.total_buckets
           else (select array_agg(a + b order by i) from unnest(s.total_buckets, t.buckets::float8[]) with ordinality as u(a, b, i)) end,
         last_seen = ${seenAt}
-      from unnest(${sql.array(sorted.map((row) => row.seriesId), 'int8')}::int8[], ${sql.array(sorted.map((row) => row.point.value), 'float8')}::float8[],
-        ${sql.array(sorted.map((row) => row.point.sum), 'float8')}::float8[], ${sql.array(sorted.map((row) => floats(row.point.buckets)), 'text')}::text[],
-        ${sql.array(sorted.map((row) => row.point.type === 'gauge'), 'bool')}::bool[]) as t(id, value, sum, buckets, gauge)
+      from unnest(${sql.array(
+        sorted.map((row) => row.seriesId),
+        'int8',
+      )}::int8[], ${sql.array(
+        sorted.map((row) => row.point.value),
+        'float8',
+      )}::float8[],
+        ${sql.array(
+          sorted.map((row) => row.point.sum),
+          'float8',
+        )}::float8[], ${sql.array(
+          sorted.map((row) => floats(row.point.buckets)),
+          'text',
+        )}::text[],
+        ${sql.array(
+          sorted.map((row) => row.point.type === 'gauge'),
+          'bool',
+        )}::bool[]) as t(id, value, sum, buckets, gauge)
       where s.id = t.id`);
   },
 
   /** A metric's series, with their labels. */
   seriesOfMetric(db: Queryable, metric: string) {
-    return db.any(sql.type(LabelledSeries)`select id::int8 as id, labels, bounds from insights.impact_series where metric = ${metric} order by id`);
+    return db.any(
+      sql.type(
+        LabelledSeries,
+      )`select id::int8 as id, labels, bounds from insights.impact_series where metric = ${metric} order by id`,
+    );
   },
 
   /** Counters: the increase of these series per step (`step` its start, epoch ms), summed over them. */
@@ -217,7 +321,11 @@ export const impactStore = {
   },
 
   async setting(db: Queryable, key: string): Promise<unknown> {
-    return (await db.maybeOne(sql.type(z.object({ value: z.unknown() }))`select value from insights.impact_settings where key = ${key}`))?.value;
+    return (
+      await db.maybeOne(
+        sql.type(z.object({ value: z.unknown() }))`select value from insights.impact_settings where key = ${key}`,
+      )
+    )?.value;
   },
 
   async saveSetting(tx: Queryable, key: string, value: unknown) {

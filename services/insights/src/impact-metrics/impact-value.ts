@@ -5,7 +5,12 @@ import { AGGREGATIONS, QUANTILES, matchesSelectors, metricNamed } from './impact
 import { impactStore } from './impact-store.ts';
 import { IMPACT_WINDOWS } from './impact-windows.ts';
 
-export type ImpactValueQuery = { metricName: string; timeRange: ImpactRange; aggregationMode: ImpactAggregation; labelSelectors: ImpactLabelSelectors };
+export type ImpactValueQuery = {
+  metricName: string;
+  timeRange: ImpactRange;
+  aggregationMode: ImpactAggregation;
+  labelSelectors: ImpactLabelSelectors;
+};
 
 /** One bucket holding every row since the window's start: the steps' queries with a step longer than any window. */
 const WHOLE = 10 ** 13;
@@ -20,7 +25,9 @@ export async function impactValueNow(db: Queryable, query: ImpactValueQuery, now
   const window = IMPACT_WINDOWS[query.timeRange];
   const metric = await metricNamed(db, query.metricName);
   if (!metric || !AGGREGATIONS[metric.type].includes(query.aggregationMode)) return null;
-  const ids = (await impactStore.seriesOfMetric(db, metric.name)).filter((series) => matchesSelectors(series.labels, query.labelSelectors));
+  const ids = (await impactStore.seriesOfMetric(db, metric.name)).filter((series) =>
+    matchesSelectors(series.labels, query.labelSelectors),
+  );
   const since = Math.floor(now / window.stepMs) * window.stepMs - window.stepMs;
   const seconds = Math.max(1, (now - since) / 1000);
   const from = new Date(since).toISOString();
@@ -39,7 +46,9 @@ export async function impactValueNow(db: Queryable, query: ImpactValueQuery, now
     return query.aggregationMode === 'sum' ? row.total : query.aggregationMode === 'count' ? row.series : row.mean;
   }
   const bounds = ids[0]!.bounds ?? [];
-  const alike = ids.filter((series) => JSON.stringify(series.bounds) === JSON.stringify(bounds)).map((series) => series.id);
+  const alike = ids
+    .filter((series) => JSON.stringify(series.bounds) === JSON.stringify(bounds))
+    .map((series) => series.id);
   const [row] = await impactStore.histogramSteps(db, window.resolution, alike, from, WHOLE);
   if (!row) return query.aggregationMode === 'count' || query.aggregationMode === 'rps' ? 0 : null;
   const quantile = QUANTILES[query.aggregationMode];

@@ -2,7 +2,13 @@ import type { ImpactRange } from '@bunting/contracts';
 import type { ImpactResolution } from './impact-store.ts';
 
 /** What a range is drawn from: its span, the step between points (as Unleash names it) and the table read. */
-export type ImpactWindow = { range: ImpactRange; spanMs: number; stepMs: number; step: '1m' | '15m' | '3h' | '1d'; resolution: ImpactResolution };
+export type ImpactWindow = {
+  range: ImpactRange;
+  spanMs: number;
+  stepMs: number;
+  step: '1m' | '15m' | '3h' | '1d';
+  resolution: ImpactResolution;
+};
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

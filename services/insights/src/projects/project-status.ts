@@ -11,7 +11,10 @@ const STAGES = { initial: 'initial', preLive: 'pre-live', live: 'live', complete
 export async function projectStatus(db: Queryable, inventory: Inventory, projectId: string) {
   const project = inventory.projects.find((candidate) => candidate.id === projectId);
   if (!project) throw new NotFoundError(`Could not find project with id ${projectId}`);
-  const [activityCountByDate, archivedLast30Days] = await Promise.all([factStore.activityByDay(db, projectId), factStore.archivedWithin30Days(db, projectId)]);
+  const [activityCountByDate, archivedLast30Days] = await Promise.all([
+    factStore.activityByDay(db, projectId),
+    factStore.archivedWithin30Days(db, projectId),
+  ]);
   const rows = inventory.lifecycle.filter((row) => row.project === projectId);
   const stage = (name: string) => {
     const inStage = rows.filter((row) => row.stage === name);
@@ -25,7 +28,10 @@ export async function projectStatus(db: Queryable, inventory: Inventory, project
     health: { current: project.health },
     technicalDebt: { current: 100 - project.health },
     lifecycleSummary: {
-      ...Object.fromEntries(Object.entries(STAGES).map(([key, name]) => [key, stage(name)])) as Record<keyof typeof STAGES, ReturnType<typeof stage>>,
+      ...(Object.fromEntries(Object.entries(STAGES).map(([key, name]) => [key, stage(name)])) as Record<
+        keyof typeof STAGES,
+        ReturnType<typeof stage>
+      >),
       archived: { currentFlags: stage('archived').currentFlags, last30Days: archivedLast30Days },
     },
     staleFlags: { total: project.stale },

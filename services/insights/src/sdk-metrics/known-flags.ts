@@ -14,10 +14,15 @@ export function createKnownFlags(admin: Pick<AdminClient, 'inventory'>, log: Log
   let asking: Promise<void> | undefined;
   const ask = () => {
     askedAt = Date.now();
-    asking ??= admin.inventory()
-      .then((inventory) => { known = new Set(Object.keys(inventory.featureProjects)); })
+    asking ??= admin
+      .inventory()
+      .then((inventory) => {
+        known = new Set(Object.keys(inventory.featureProjects));
+      })
       .catch((error: unknown) => log.debug({ err: error }, 'flag names unavailable; keeping the list held'))
-      .finally(() => { asking = undefined; });
+      .finally(() => {
+        asking = undefined;
+      });
     return asking;
   };
   return {
@@ -28,4 +33,3 @@ export function createKnownFlags(admin: Pick<AdminClient, 'inventory'>, log: Log
     },
   };
 }
-

@@ -8,19 +8,39 @@ import { recordMetrics } from './metric-recording.ts';
 import { UNKNOWN_FLAGS_PER_APP } from './metric-store.ts';
 
 let stack: TestStack;
-beforeAll(async () => { stack = await startTestStack({ target: 'admin-api,insights' }); });
+beforeAll(async () => {
+  stack = await startTestStack({ target: 'admin-api,insights' });
+});
 afterAll(() => stack?.dispose());
 
 it('keeps the names of flags no project has within a bound per application, always keeping ones seen before', async () => {
   const announce = applicationAnnouncer(createOutbox('insights'), stack.messaging);
   const everyNameUnknown = async (names: readonly string[]) => new Set(names);
-  const post = (app: string, names: string[], sequence: number) => recordMetrics(stack.db, MetricsMessage.parse({
-    kind: 'client-metrics', receivedAt: new Date().toISOString(), environment: 'development', tokenName: 't',
-    body: { appName: app, bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: Object.fromEntries(names.map((name) => [name, { yes: 1 }])) } },
-  }), sequence, announce, everyNameUnknown);
+  const post = (app: string, names: string[], sequence: number) =>
+    recordMetrics(
+      stack.db,
+      MetricsMessage.parse({
+        kind: 'client-metrics',
+        receivedAt: new Date().toISOString(),
+        environment: 'development',
+        tokenName: 't',
+        body: {
+          appName: app,
+          bucket: {
+            start: new Date().toISOString(),
+            stop: new Date().toISOString(),
+            toggles: Object.fromEntries(names.map((name) => [name, { yes: 1 }])),
+          },
+        },
+      }),
+      sequence,
+      announce,
+      everyNameUnknown,
+    );
   const batch = (from: number) => Array.from({ length: 300 }, (_, index) => `made-up-${from + index}`);
   for (let round = 0; round < 5; round += 1) await post('flooder', batch(round * 300), 8_000_000 + round);
-  const stored = (app: string) => stack.db.oneFirst(sql.type(z.object({ count: z.number() }))`
+  const stored = (app: string) =>
+    stack.db.oneFirst(sql.type(z.object({ count: z.number() }))`
     select count(distinct feature_name)::int as count from insights.metric_hours where app_name = ${app}`);
   expect(await stored('flooder')).toBe(UNKNOWN_FLAGS_PER_APP);
   // A name kept before is still counted; another application has a bound of its own.

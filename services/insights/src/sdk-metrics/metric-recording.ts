@@ -15,13 +15,20 @@ export type UnknownAmong = (names: readonly string[]) => Promise<ReadonlySet<str
 /** Records what else the messages carry (their impact metrics) in the same transaction, so it too is kept once. */
 export type RecordAlongside = (tx: Queryable, messages: readonly MetricsMessage[]) => Promise<void>;
 
-const carriesImpact = (message: MetricsMessage) => (message.kind === 'client-metrics' || message.kind === 'bulk-metrics') && Array.isArray(message.body.impactMetrics) && message.body.impactMetrics.length > 0;
+const carriesImpact = (message: MetricsMessage) =>
+  (message.kind === 'client-metrics' || message.kind === 'bulk-metrics') &&
+  Array.isArray(message.body.impactMetrics) &&
+  message.body.impactMetrics.length > 0;
 
 /**
  * Keeps the rows about flags no project has only while the names of such flags stay within bounds (per application
  * and in all); a name seen before is always kept.
  */
-async function withinUnknownBounds(tx: Queryable, rows: MetricRow[], unknown: ReadonlySet<string>): Promise<MetricRow[]> {
+async function withinUnknownBounds(
+  tx: Queryable,
+  rows: MetricRow[],
+  unknown: ReadonlySet<string>,
+): Promise<MetricRow[]> {
   await metricStore.lockUnknownFlags(tx);
   const kept: MetricRow[] = [];
   const admitted = new Set<string>();
@@ -45,7 +52,14 @@ async function withinUnknownBounds(tx: Queryable, rows: MetricRow[], unknown: Re
  * idempotent by themselves, so the message's stream sequence is recorded in the same transaction and a
  * redelivered message changes nothing.
  */
-export function recordMetrics(db: DatabasePool, message: MetricsMessage, streamSequence: number, announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set(), alongside?: RecordAlongside): Promise<void> {
+export function recordMetrics(
+  db: DatabasePool,
+  message: MetricsMessage,
+  streamSequence: number,
+  announce: AnnounceApplications,
+  unknownAmong: UnknownAmong = async () => new Set(),
+  alongside?: RecordAlongside,
+): Promise<void> {
   return recordMetricsRun(db, [{ message, sequence: streamSequence }], announce, unknownAmong, alongside);
 }
 
@@ -58,12 +72,23 @@ const later = (a: string | undefined, b: string) => (a === undefined || Date.par
  * for the same hour, application, environment and flag are summed into one upsert, in key order, so two replicas'
  * runs take their row locks in the same order. Messages already recorded (by sequence) are left out.
  */
-export async function recordMetricsRun(db: DatabasePool, run: readonly SequencedMetrics[], announce: AnnounceApplications, unknownAmong: UnknownAmong = async () => new Set(), alongside?: RecordAlongside): Promise<void> {
-  const items = run.map((item) => ({ ...item, facts: metricFacts(item.message) })).filter((item) => item.facts.apps.length > 0 || carriesImpact(item.message));
+export async function recordMetricsRun(
+  db: DatabasePool,
+  run: readonly SequencedMetrics[],
+  announce: AnnounceApplications,
+  unknownAmong: UnknownAmong = async () => new Set(),
+  alongside?: RecordAlongside,
+): Promise<void> {
+  const items = run
+    .map((item) => ({ ...item, facts: metricFacts(item.message) }))
+    .filter((item) => item.facts.apps.length > 0 || carriesImpact(item.message));
   if (items.length === 0) return;
   const unknown = await unknownAmong([...new Set(items.flatMap((item) => item.facts.rows.map((row) => row.feature)))]);
   await db.transaction(async (tx) => {
-    const fresh = await metricStore.markProcessed(tx, items.map((item) => item.sequence));
+    const fresh = await metricStore.markProcessed(
+      tx,
+      items.map((item) => item.sequence),
+    );
     const recorded = items.filter((item) => fresh.has(item.sequence));
     if (recorded.length === 0) return;
 
@@ -77,16 +102,27 @@ export async function recordMetricsRun(db: DatabasePool, run: readonly Sequenced
       for (const instance of facts.instances) {
         const key = `${instance.app}\u0000${instance.instanceId}\u0000${instance.environment}`;
         const known = instances.get(key);
-        instances.set(key, { ...(known ?? instance), sdkVersion: instance.sdkVersion ?? known?.sdkVersion ?? null, lastSeen: later(known?.lastSeen, message.receivedAt) });
+        instances.set(key, {
+          ...(known ?? instance),
+          sdkVersion: instance.sdkVersion ?? known?.sdkVersion ?? null,
+          lastSeen: later(known?.lastSeen, message.receivedAt),
+        });
       }
       if (facts.registration) registrations.push(facts.registration);
     }
     await recordSightings(tx, { lastSeen, instances: [...instances.values()], registrations }, announce);
     for (const { facts } of recorded) {
-      const kept = unknown.size === 0 || !facts.rows.some((row) => unknown.has(row.feature)) ? facts.rows : await withinUnknownBounds(tx, facts.rows, unknown);
+      const kept =
+        unknown.size === 0 || !facts.rows.some((row) => unknown.has(row.feature))
+          ? facts.rows
+          : await withinUnknownBounds(tx, facts.rows, unknown);
       rows.push(...kept);
     }
     await metricStore.addHours(tx, rows);
-    if (alongside) await alongside(tx, recorded.map((item) => item.message));
+    if (alongside)
+      await alongside(
+        tx,
+        recorded.map((item) => item.message),
+      );
   });
 }

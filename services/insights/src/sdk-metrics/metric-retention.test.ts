@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { applyRetention, readRetentionPolicy } from './metric-retention.ts';
 
 let stack: TestStack;
-beforeAll(async () => { stack = await startTestStack({ target: 'insights' }); });
+beforeAll(async () => {
+  stack = await startTestStack({ target: 'insights' });
+});
 afterAll(() => stack?.dispose());
 
 const now = new Date('2026-11-24T13:30:00Z');
@@ -16,17 +18,20 @@ async function report(feature: string, hour: string, yes: number, no: number, va
   await stack.db.query(sql.unsafe`insert into insights.metric_hours (hour, app_name, environment, feature_name, yes, no)
     values (${hour}, 'shop', 'production', ${feature}, ${yes}, ${no})`);
   for (const [variant, count] of Object.entries(variants)) {
-    await stack.db.query(sql.unsafe`insert into insights.metric_variant_hours (hour, app_name, environment, feature_name, variant, count)
+    await stack.db
+      .query(sql.unsafe`insert into insights.metric_variant_hours (hour, app_name, environment, feature_name, variant, count)
       values (${hour}, 'shop', 'production', ${feature}, ${variant}, ${count})`);
   }
 }
 
 const Row = z.object({ hour: z.string(), yes: z.number(), no: z.number() });
-const rowsOf = (feature: string) => stack.db.any(sql.type(Row)`
+const rowsOf = (feature: string) =>
+  stack.db.any(sql.type(Row)`
   select to_char(hour at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI') as hour, yes::int as yes, no::int as no
   from insights.metric_hours where feature_name = ${feature} order by hour`);
 const VariantRow = z.object({ hour: z.string(), variant: z.string(), count: z.number() });
-const variantsOf = (feature: string) => stack.db.any(sql.type(VariantRow)`
+const variantsOf = (feature: string) =>
+  stack.db.any(sql.type(VariantRow)`
   select to_char(hour at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI') as hour, variant, count::int as count
   from insights.metric_variant_hours where feature_name = ${feature} order by hour, variant`);
 
@@ -34,7 +39,16 @@ describe('metrics retention', () => {
   it('sums hours older than two days into their UTC day, keeps the last two days per hour, and keeps every count', async () => {
     // The cut is 2026-11-22 13:30. The 21st: midnight, 10:00 and 20:00; the 22nd: 02:00, 10:00 and 13:00 before the
     // cut, 14:00 after it; and the last hour.
-    for (const [ago, yes] of [[85, 1], [75, 2], [65, 4], [59, 8], [51, 16], [48, 32], [47, 64], [1, 128]] as const) {
+    for (const [ago, yes] of [
+      [85, 1],
+      [75, 2],
+      [65, 4],
+      [59, 8],
+      [51, 16],
+      [48, 32],
+      [47, 64],
+      [1, 128],
+    ] as const) {
       await report('checkout', hoursAgo(ago), yes, 1, ago === 75 || ago === 65 ? { blue: yes } : {});
     }
     const before = await rowsOf('checkout');
@@ -57,19 +71,25 @@ describe('metrics retention', () => {
   it('drops metrics past the kept period and instances not seen for a while', async () => {
     await report('old', hoursAgo(24 * 91), 5, 5, { red: 1 });
     await report('old', hoursAgo(24 * 89), 7, 0);
-    await stack.db.query(sql.unsafe`insert into insights.application_instances (app_name, instance_id, environment, last_seen)
+    await stack.db
+      .query(sql.unsafe`insert into insights.application_instances (app_name, instance_id, environment, last_seen)
       values ('shop', 'gone', 'production', ${hoursAgo(24 * 31)}), ('shop', 'here', 'production', ${hoursAgo(24 * 29)})`);
     const result = await applyRetention(stack.db, policy, now);
     expect(result).toMatchObject({ dropped: 1, instancesDropped: 1 });
     expect((await rowsOf('old')).map((row) => row.yes)).toEqual([7]);
     expect(await variantsOf('old')).toEqual([]);
-    const instances = await stack.db.anyFirst(sql.type(z.object({ id: z.string() }))`select instance_id as id from insights.application_instances order by 1`);
+    const instances = await stack.db.anyFirst(
+      sql.type(z.object({ id: z.string() }))`select instance_id as id from insights.application_instances order by 1`,
+    );
     expect(instances).toEqual(['here']);
   });
 
   it('reads its periods from the environment and refuses ones that cannot work', () => {
     expect(readRetentionPolicy({})).toEqual({ hourlyHours: 48, metricsDays: 90, instancesDays: 30 });
-    expect(readRetentionPolicy({ METRICS_RETENTION_DAYS: '30', CLIENT_INSTANCE_RETENTION_DAYS: '7' })).toMatchObject({ metricsDays: 30, instancesDays: 7 });
+    expect(readRetentionPolicy({ METRICS_RETENTION_DAYS: '30', CLIENT_INSTANCE_RETENTION_DAYS: '7' })).toMatchObject({
+      metricsDays: 30,
+      instancesDays: 7,
+    });
     expect(() => readRetentionPolicy({ METRICS_RETENTION_DAYS: '1' })).toThrow(/METRICS_RETENTION_DAYS/);
     expect(() => readRetentionPolicy({ METRICS_RETENTION_DAYS: 'ninety' })).toThrow(/METRICS_RETENTION_DAYS/);
   });

@@ -18,7 +18,8 @@ export function readRetentionPolicy(env: Env = process.env): RetentionPolicy {
     metricsDays: readInteger(env.METRICS_RETENTION_DAYS, 90, 'METRICS_RETENTION_DAYS'),
     instancesDays: readInteger(env.CLIENT_INSTANCE_RETENTION_DAYS, 30, 'CLIENT_INSTANCE_RETENTION_DAYS'),
   };
-  if (policy.metricsDays < 3) throw new Error('METRICS_RETENTION_DAYS must be at least 3 (metrics are kept per hour for two days)');
+  if (policy.metricsDays < 3)
+    throw new Error('METRICS_RETENTION_DAYS must be at least 3 (metrics are kept per hour for two days)');
   if (policy.instancesDays < 1) throw new Error('CLIENT_INSTANCE_RETENTION_DAYS must be at least 1');
   return policy;
 }

@@ -5,12 +5,25 @@ import { sql, type Queryable } from '@bunting/platform';
 export const UNKNOWN_FLAGS_PER_APP = 1000;
 export const UNKNOWN_FLAGS_IN_ALL = 10_000;
 
-export type MetricRow = { hour: string; app: string; environment: string; feature: string; yes: number; no: number; variants: [string, number][] };
+export type MetricRow = {
+  hour: string;
+  app: string;
+  environment: string;
+  feature: string;
+  yes: number;
+  no: number;
+  variants: [string, number][];
+};
 
 const Count = z.object({ count: z.number() });
 const FeatureMetricRow = z.object({
-  featureName: z.string(), appName: z.string(), environment: z.string(), timestamp: z.string(),
-  yes: z.number(), no: z.number(), variants: z.record(z.string(), z.number()),
+  featureName: z.string(),
+  appName: z.string(),
+  environment: z.string(),
+  timestamp: z.string(),
+  yes: z.number(),
+  no: z.number(),
+  variants: z.record(z.string(), z.number()),
 });
 const Seen = z.object({ name: z.string(), appName: z.string(), environment: z.string(), seenAt: z.string() });
 const column = <K extends keyof MetricRow>(rows: readonly MetricRow[], key: K) => rows.map((row) => row[key]);
@@ -19,15 +32,21 @@ const column = <K extends keyof MetricRow>(rows: readonly MetricRow[], key: K) =
 export const metricStore = {
   /** Marks the sequences recorded; returns those that were not already (a redelivered message's is). */
   async markProcessed(tx: Queryable, sequences: readonly number[]): Promise<Set<number>> {
-    return new Set(await tx.anyFirst(sql.type(z.object({ sequence: z.number() }))`
+    return new Set(
+      await tx.anyFirst(sql.type(z.object({ sequence: z.number() }))`
       insert into insights.processed_metrics (stream_sequence)
       select unnest(${sql.array([...sequences], 'int8')}::int8[])
-      on conflict do nothing returning stream_sequence::int8 as sequence`));
+      on conflict do nothing returning stream_sequence::int8 as sequence`),
+    );
   },
 
   /** Forgets the sequences at or below the consumer's ack floor, and any older than the stream keeps messages. */
   async pruneProcessed(db: Queryable, ackFloor: number): Promise<number> {
-    return (await db.query(sql.unsafe`delete from insights.processed_metrics where stream_sequence <= ${ackFloor} or processed_at < now() - interval '2 days'`)).rowCount;
+    return (
+      await db.query(
+        sql.unsafe`delete from insights.processed_metrics where stream_sequence <= ${ackFloor} or processed_at < now() - interval '2 days'`,
+      )
+    ).rowCount;
   },
 
   /** Serialises admitting unknown names, so two runs cannot both take the last place. */
@@ -44,7 +63,10 @@ export const metricStore = {
         or ((select count(*) from insights.unknown_flags where app_name = ${app}) < ${UNKNOWN_FLAGS_PER_APP}
           and (select count(*) from insights.unknown_flags) < ${UNKNOWN_FLAGS_IN_ALL})
       on conflict do nothing`);
-    return inserted.rowCount > 0 || tx.exists(sql.unsafe`select 1 from insights.unknown_flags where app_name = ${app} and feature_name = ${feature}`);
+    return (
+      inserted.rowCount > 0 ||
+      tx.exists(sql.unsafe`select 1 from insights.unknown_flags where app_name = ${app} and feature_name = ${feature}`)
+    );
   },
 
   /** Adds the rows to the hourly sums: rows for the same key summed first (one insert may not update a row twice), in key order. */
@@ -66,10 +88,28 @@ export const metricStore = {
     await tx.query(sql.unsafe`
       insert into insights.metric_variant_hours (hour, app_name, environment, feature_name, variant, count)
       select hour, app, environment, feature, variant, sum(count)
-      from unnest(${sql.array(variants.map((row) => row.hour), 'timestamptz')}::timestamptz[],
-        ${sql.array(variants.map((row) => row.app), 'text')}::text[], ${sql.array(variants.map((row) => row.environment), 'text')}::text[],
-        ${sql.array(variants.map((row) => row.feature), 'text')}::text[], ${sql.array(variants.map((row) => row.variant), 'text')}::text[],
-        ${sql.array(variants.map((row) => row.count), 'int8')}::int8[]) as t(hour, app, environment, feature, variant, count)
+      from unnest(${sql.array(
+        variants.map((row) => row.hour),
+        'timestamptz',
+      )}::timestamptz[],
+        ${sql.array(
+          variants.map((row) => row.app),
+          'text',
+        )}::text[], ${sql.array(
+          variants.map((row) => row.environment),
+          'text',
+        )}::text[],
+        ${sql.array(
+          variants.map((row) => row.feature),
+          'text',
+        )}::text[], ${sql.array(
+          variants.map((row) => row.variant),
+          'text',
+        )}::text[],
+        ${sql.array(
+          variants.map((row) => row.count),
+          'int8',
+        )}::int8[]) as t(hour, app, environment, feature, variant, count)
       group by hour, app, environment, feature, variant
       order by hour, app, environment, feature, variant
       on conflict (hour, app_name, environment, feature_name, variant)
@@ -106,7 +146,9 @@ export const metricStore = {
       group by 1, 2, 3, 4, 5
       on conflict (hour, app_name, environment, feature_name, variant)
       do update set count = insights.metric_variant_hours.count + excluded.count`);
-    const dropped = (await db.query(sql.unsafe`delete from insights.metric_hours where hour < ${keptFrom}::timestamptz`)).rowCount;
+    const dropped = (
+      await db.query(sql.unsafe`delete from insights.metric_hours where hour < ${keptFrom}::timestamptz`)
+    ).rowCount;
     await db.query(sql.unsafe`delete from insights.metric_variant_hours where hour < ${keptFrom}::timestamptz`);
     return { rolledUp, dropped };
   },

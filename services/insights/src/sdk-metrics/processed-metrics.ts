@@ -18,7 +18,9 @@ export async function pruneProcessedMetrics(db: DatabasePool, consumer: Consumer
 export function startProcessedMetricsPruner(db: DatabasePool, consumer: Consumer, log: Logger, intervalMs = 60_000) {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = pruneProcessedMetrics(db, consumer).catch((error: unknown) => log.warn({ err: error }, 'could not prune processed metrics; trying again later'));
+    running = pruneProcessedMetrics(db, consumer).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not prune processed metrics; trying again later'),
+    );
   }, intervalMs);
   timer.unref();
   return {

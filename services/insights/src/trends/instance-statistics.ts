@@ -8,7 +8,11 @@ export function statisticsSum(statistics: Omit<InstanceStatistics, 'sum'>): stri
   return createHash('sha256').update(JSON.stringify(statistics)).digest('hex');
 }
 
-export async function instanceStatistics(db: Queryable, inventory: Inventory, version: string): Promise<InstanceStatistics> {
+export async function instanceStatistics(
+  db: Queryable,
+  inventory: Inventory,
+  version: string,
+): Promise<InstanceStatistics> {
   const observed = await trendStore.observed(db);
   const statistics: Omit<InstanceStatistics, 'sum'> = {
     instanceId: observed.instanceId,

@@ -15,7 +15,11 @@ function categoryOf(type: string): 'experimental' | 'release' | 'permanent' {
 }
 
 type Category = { flagsOlderThanWeek: number; newFlagsThisWeek: number };
-type Group = { totalFlags: number; averageDays: number; categories: Record<'experimental' | 'release' | 'permanent', Category> };
+type Group = {
+  totalFlags: number;
+  averageDays: number;
+  categories: Record<'experimental' | 'release' | 'permanent', Category>;
+};
 
 /**
  * GET /api/admin/insights/lifecycle: how many live flags are in each group of stages, how long on average they
@@ -25,7 +29,11 @@ export function lifecycleTrends(inventory: Inventory) {
   const empty = (): Group => ({
     totalFlags: 0,
     averageDays: 0,
-    categories: { experimental: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 }, release: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 }, permanent: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 } },
+    categories: {
+      experimental: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 },
+      release: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 },
+      permanent: { flagsOlderThanWeek: 0, newFlagsThisWeek: 0 },
+    },
   });
   const groups = { develop: empty(), production: empty(), cleanup: empty() };
   const days = { develop: 0, production: 0, cleanup: 0 };

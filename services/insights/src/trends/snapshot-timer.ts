@@ -12,7 +12,17 @@ const RETRY_MS = 30_000;
  * 30 s. Replicas may both take it: the day's rows are replaced, not added to. The same hourly tick applies the
  * metrics' retention, whether or not admin-api answers.
  */
-export function startSnapshotTimer({ db, admin, log, retention }: { db: DatabasePool; admin: AdminClient; log: Logger; retention: RetentionPolicy }) {
+export function startSnapshotTimer({
+  db,
+  admin,
+  log,
+  retention,
+}: {
+  db: DatabasePool;
+  admin: AdminClient;
+  log: Logger;
+  retention: RetentionPolicy;
+}) {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let inFlight: Promise<void> | undefined;

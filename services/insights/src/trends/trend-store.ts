@@ -13,7 +13,8 @@ const endOfDay = (day: DayExpression) => sql.fragment`to_char(${day}, 'YYYY-MM-D
 const weekOf = (day: DayExpression) => sql.fragment`to_char(${day}, 'IYYY-IW')`;
 
 // Each trend row is read in the shape the contract gives it.
-const { userTrends, flagTrends, projectFlagTrends, metricsSummaryTrends, environmentTypeTrends } = InstanceInsights.shape;
+const { userTrends, flagTrends, projectFlagTrends, metricsSummaryTrends, environmentTypeTrends } =
+  InstanceInsights.shape;
 const UserTrend = userTrends.element;
 const FlagTrend = flagTrends.element;
 const ProjectFlagTrend = projectFlagTrends.element;
@@ -67,12 +68,17 @@ async function instanceInsights(db: Queryable, range: DayRange): Promise<Instanc
 const int = z.number().int();
 const Observed = z.object({
   instanceId: z.string(),
-  enabledBuckets: int, variantBuckets: int,
-  production30: int, production60: int, production90: int,
-  appsAllTime: int, apps30: int, apps7: int,
-  featureExports: int, featureImports: int,
+  enabledBuckets: int,
+  variantBuckets: int,
+  production30: int,
+  production60: int,
+  production90: int,
+  appsAllTime: int,
+  apps30: int,
+  apps7: int,
+  featureExports: int,
+  featureImports: int,
 });
-
 
 function productionChanges(days: number) {
   return sql.fragment`(select count(*) from insights.events e
@@ -81,7 +87,8 @@ function productionChanges(days: number) {
 }
 
 function appsSeen(days: number | null) {
-  const since = days === null ? sql.fragment`` : sql.fragment`where last_seen >= now() - make_interval(days => ${days})`;
+  const since =
+    days === null ? sql.fragment`` : sql.fragment`where last_seen >= now() - make_interval(days => ${days})`;
   return sql.fragment`(select count(*) from insights.applications ${since})::int`;
 }
 
@@ -105,13 +112,34 @@ export const trendStore = {
     await tx.query(sql.unsafe`
       insert into insights.project_trends (day, project, health, time_to_production, total, active, stale, potentially_stale, users)
       select ${day}::date, c.project, c.health, ${timeToProduction(null)}, c.total, c.active, c.stale, c.potentially_stale, c.users
-      from unnest(${sql.array(projects.map((p) => p.id), 'text')}::text[],
-        ${sql.array(projects.map((p) => p.health), 'int4')}::int4[],
-        ${sql.array(projects.map((p) => p.total), 'int4')}::int4[],
-        ${sql.array(projects.map((p) => p.active), 'int4')}::int4[],
-        ${sql.array(projects.map((p) => p.stale), 'int4')}::int4[],
-        ${sql.array(projects.map((p) => p.potentiallyStale), 'int4')}::int4[],
-        ${sql.array(projects.map((p) => p.users), 'int4')}::int4[])
+      from unnest(${sql.array(
+        projects.map((p) => p.id),
+        'text',
+      )}::text[],
+        ${sql.array(
+          projects.map((p) => p.health),
+          'int4',
+        )}::int4[],
+        ${sql.array(
+          projects.map((p) => p.total),
+          'int4',
+        )}::int4[],
+        ${sql.array(
+          projects.map((p) => p.active),
+          'int4',
+        )}::int4[],
+        ${sql.array(
+          projects.map((p) => p.stale),
+          'int4',
+        )}::int4[],
+        ${sql.array(
+          projects.map((p) => p.potentiallyStale),
+          'int4',
+        )}::int4[],
+        ${sql.array(
+          projects.map((p) => p.users),
+          'int4',
+        )}::int4[])
         as c(project, health, total, active, stale, potentially_stale, users)`);
   },
 
@@ -119,7 +147,9 @@ export const trendStore = {
 
   /** What the instance statistics count from insights' own rows; the installation's id is made on first use and kept. */
   async observed(db: Queryable) {
-    await db.query(sql.unsafe`insert into insights.instance (instance_id) values (${randomUUID()}) on conflict do nothing`);
+    await db.query(
+      sql.unsafe`insert into insights.instance (instance_id) values (${randomUUID()}) on conflict do nothing`,
+    );
     // "The previous day" is yesterday in UTC, whole hours from midnight to midnight.
     return db.one(sql.type(Observed)`
       select (select instance_id::text from insights.instance) as "instanceId",

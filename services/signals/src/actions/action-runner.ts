@@ -5,18 +5,37 @@ import type { ActionDeps } from './action-service.ts';
 import { actionStore, type ActionSetRow } from './action-store.ts';
 import { compilePayloadFilters } from './payload-filters.ts';
 
-type ActionOutcome = { action: string; executionParams: Record<string, string>; state: 'success' | 'failed' | 'not started'; details?: string };
+type ActionOutcome = {
+  action: string;
+  executionParams: Record<string, string>;
+  state: 'success' | 'failed' | 'not started';
+  details?: string;
+};
 
-async function runAction(deps: ActionDeps, token: string, action: ActionSetRow['actions'][number]): Promise<ActionOutcome> {
+async function runAction(
+  deps: ActionDeps,
+  token: string,
+  action: ActionSetRow['actions'][number],
+): Promise<ActionOutcome> {
   const { project, featureName, environment } = action.executionParams;
   const path = `/api/admin/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(featureName)}/environments/${encodeURIComponent(environment)}/${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}`;
   try {
     const response = await fetch(`${deps.adminApiUrl()}${path}`, { method: 'POST', headers: { authorization: token } });
     if (response.ok) return { action: action.action, executionParams: action.executionParams, state: 'success' };
     const body = (await response.json().catch(() => ({}))) as { message?: string };
-    return { action: action.action, executionParams: action.executionParams, state: 'failed', details: `${response.status}: ${body.message ?? ''}` };
+    return {
+      action: action.action,
+      executionParams: action.executionParams,
+      state: 'failed',
+      details: `${response.status}: ${body.message ?? ''}`,
+    };
   } catch (error) {
-    return { action: action.action, executionParams: action.executionParams, state: 'failed', details: (error as Error).message };
+    return {
+      action: action.action,
+      executionParams: action.executionParams,
+      state: 'failed',
+      details: (error as Error).message,
+    };
   }
 }
 
@@ -25,7 +44,9 @@ async function runAction(deps: ActionDeps, token: string, action: ActionSetRow['
  * runs its actions in order (stopping at the first failure), and the run is recorded. A run is recorded before
  * it starts, once per action set and signal, so a redelivered signal does not run actions twice.
  */
-export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messaging: Messaging; log: Logger; metrics?: Metrics }) {
+export function startActionRunner(
+  deps: ActionDeps & { db: DatabasePool; messaging: Messaging; log: Logger; metrics?: Metrics },
+) {
   const { db, messaging } = deps;
   return runDurableConsumer({
     messaging,
@@ -50,7 +71,8 @@ export function startActionRunner(deps: ActionDeps & { db: DatabasePool; messagi
         }
         const state = outcomes.every((outcome) => outcome.state === 'success') ? 'success' : 'failed';
         await actionStore.finishRun(db, runId, state, outcomes);
-        if (state === 'failed') deps.log.warn({ actionSet: set.id, signal: signal.id, outcomes }, 'an action set run failed');
+        if (state === 'failed')
+          deps.log.warn({ actionSet: set.id, signal: signal.id, outcomes }, 'an action set run failed');
       }
     },
   });

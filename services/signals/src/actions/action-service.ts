@@ -13,17 +13,29 @@ export type ActionDeps = { adminApiUrl: () => string; secrets: SecretBox };
  * permission checks. The token they run with is minted on the service account by the admin who configures
  * the action set (with that admin's own credential) and kept encrypted here.
  */
-async function mintActorToken(deps: ActionDeps, request: FastifyRequest, actorId: number, label: string): Promise<string> {
+async function mintActorToken(
+  deps: ActionDeps,
+  request: FastifyRequest,
+  actorId: number,
+  label: string,
+): Promise<string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (request.headers.authorization) headers.authorization = request.headers.authorization;
   if (request.headers.cookie) headers.cookie = request.headers.cookie;
   const response = await fetch(`${deps.adminApiUrl()}/api/admin/service-account/${actorId}/token`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ description: `actions: ${label}`, expiresAt: new Date(Date.now() + 10 * 365 * 86_400_000).toISOString() }),
+    body: JSON.stringify({
+      description: `actions: ${label}`,
+      expiresAt: new Date(Date.now() + 10 * 365 * 86_400_000).toISOString(),
+    }),
   });
   if (response.status === 404) throw ValidationError.field('actorId', `service account ${actorId} does not exist`);
-  if (!response.ok) throw ValidationError.field('actorId', `a token for service account ${actorId} could not be created (${response.status})`);
+  if (!response.ok)
+    throw ValidationError.field(
+      'actorId',
+      `a token for service account ${actorId} could not be created (${response.status})`,
+    );
   const body = (await response.json()) as { secret?: string };
   if (!body.secret) throw ValidationError.field('actorId', 'admin-api returned no token');
   return deps.secrets.seal(body.secret);
@@ -35,7 +47,10 @@ async function checkInput(db: Queryable, project: string, input: CreateActionSet
   });
   for (const action of input.actions) {
     if (action.executionParams.project !== project) {
-      throw ValidationError.field('actions.executionParams.project', `actions of project ${project} can only change its own flags`);
+      throw ValidationError.field(
+        'actions.executionParams.project',
+        `actions of project ${project} can only change its own flags`,
+      );
     }
   }
 }
@@ -51,24 +66,52 @@ export const actionService = {
     return { actions: (await actionStore.list(db, project)).map(actionSetView) };
   },
 
-  async create(change: SignalChange, deps: ActionDeps, request: FastifyRequest, project: string, input: CreateActionSet) {
+  async create(
+    change: SignalChange,
+    deps: ActionDeps,
+    request: FastifyRequest,
+    project: string,
+    input: CreateActionSet,
+  ) {
     await checkInput(change.tx, project, input);
     const actorToken = await mintActorToken(deps, request, input.actorId, input.name);
     const row = await actionStore.insert(change.tx, {
-      project, name: input.name, description: input.description ?? null, enabled: input.enabled ?? true, actorId: input.actorId,
-      actorToken, match: input.match, actions: sortActions(input.actions), createdByUserId: change.actor.createdByUserId,
+      project,
+      name: input.name,
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      actorId: input.actorId,
+      actorToken,
+      match: input.match,
+      actions: sortActions(input.actions),
+      createdByUserId: change.actor.createdByUserId,
     });
     change.emit({ type: 'actions-created', project, data: actionSetView(row) });
     return actionSetView(row);
   },
 
-  async update(change: SignalChange, deps: ActionDeps, request: FastifyRequest, project: string, id: number, input: CreateActionSet) {
+  async update(
+    change: SignalChange,
+    deps: ActionDeps,
+    request: FastifyRequest,
+    project: string,
+    id: number,
+    input: CreateActionSet,
+  ) {
     const before = await requireActionSet(change.tx, project, id);
     await checkInput(change.tx, project, input);
-    const actorToken = input.actorId === before.actorId ? before.actorToken : await mintActorToken(deps, request, input.actorId, input.name);
+    const actorToken =
+      input.actorId === before.actorId
+        ? before.actorToken
+        : await mintActorToken(deps, request, input.actorId, input.name);
     const after = await actionStore.update(change.tx, id, {
-      name: input.name, description: input.description ?? null, enabled: input.enabled ?? before.enabled, actorId: input.actorId,
-      actorToken, match: input.match, actions: sortActions(input.actions),
+      name: input.name,
+      description: input.description ?? null,
+      enabled: input.enabled ?? before.enabled,
+      actorId: input.actorId,
+      actorToken,
+      match: input.match,
+      actions: sortActions(input.actions),
     });
     change.emit({ type: 'actions-updated', project, data: actionSetView(after), preData: actionSetView(before) });
     return actionSetView(after);
@@ -89,5 +132,7 @@ export const actionService = {
 };
 
 function sortActions(actions: CreateActionSet['actions']) {
-  return actions.map((action, index) => ({ ...action, sortOrder: action.sortOrder ?? index })).sort((a, b) => a.sortOrder - b.sortOrder);
+  return actions
+    .map((action, index) => ({ ...action, sortOrder: action.sortOrder ?? index }))
+    .sort((a, b) => a.sortOrder - b.sortOrder);
 }

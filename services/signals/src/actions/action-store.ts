@@ -19,7 +19,9 @@ export function actionSetView(row: ActionSetRow) {
 
 export const actionStore = {
   list(db: Queryable, project: string) {
-    return db.any(sql.type(ActionSetRow)`select ${columns} from signals.action_sets where project = ${project} order by id`);
+    return db.any(
+      sql.type(ActionSetRow)`select ${columns} from signals.action_sets where project = ${project} order by id`,
+    );
   },
   get(db: Queryable, id: number) {
     return db.maybeOne(sql.type(ActionSetRow)`select ${columns} from signals.action_sets where id = ${id}`);
@@ -35,7 +37,9 @@ export const actionStore = {
         ${sql.jsonb(set.match)}, ${sql.jsonb(set.actions)}, ${set.createdByUserId}) returning ${columns}`);
   },
   update(db: Queryable, id: number, set: Omit<ActionSetRow, 'id' | 'createdAt' | 'createdByUserId' | 'project'>) {
-    return db.one(sql.type(ActionSetRow)`update signals.action_sets set name = ${set.name}, description = ${set.description},
+    return db.one(sql.type(
+      ActionSetRow,
+    )`update signals.action_sets set name = ${set.name}, description = ${set.description},
       enabled = ${set.enabled}, actor_id = ${set.actorId}, actor_token = ${set.actorToken}, match = ${sql.jsonb(set.match)},
       actions = ${sql.jsonb(set.actions)} where id = ${id} returning ${columns}`);
   },
@@ -50,10 +54,14 @@ export const actionStore = {
       on conflict (action_set_id, signal_id) do nothing returning id`);
   },
   async finishRun(db: Queryable, runId: number, state: string, outcomes: unknown[]) {
-    await db.query(sql.unsafe`update signals.action_runs set state = ${state}, actions = ${sql.jsonb(outcomes as never)}, finished_at = now() where id = ${runId}`);
+    await db.query(
+      sql.unsafe`update signals.action_runs set state = ${state}, actions = ${sql.jsonb(outcomes as never)}, finished_at = now() where id = ${runId}`,
+    );
   },
   runs(db: Queryable, actionSetId: number, limit: number) {
-    return db.any(sql.type(RunRow)`select r.id, r.action_set_id as "actionSetId", r.signal_id as "signalId", r.state, r.actions,
+    return db.any(sql.type(
+      RunRow,
+    )`select r.id, r.action_set_id as "actionSetId", r.signal_id as "signalId", r.state, r.actions,
       r.created_at as "createdAt", r.finished_at as "finishedAt" from signals.action_runs r
       where r.action_set_id = ${actionSetId} order by r.id desc limit ${limit}`);
   },

@@ -8,7 +8,12 @@ export function createSecretBox(key: string) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', material, iv);
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+      return [
+        'v1',
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        sealed.toString('base64url'),
+      ].join('.');
     },
     open(boxed: string): string {
       const [version, iv, tag, sealed] = boxed.split('.');

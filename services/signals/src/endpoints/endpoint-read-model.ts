@@ -5,5 +5,6 @@ import { endpointStore } from './endpoint-store.ts';
 export const endpointReadModel = {
   byName: (db: Queryable, name: string) => endpointStore.byName(db, name),
   exists: async (db: Queryable, id: number) => (await endpointStore.get(db, id)) !== null,
-  tokenByHash: (db: Queryable, endpointId: number, secretHash: string) => endpointStore.tokenByHash(db, endpointId, secretHash),
+  tokenByHash: (db: Queryable, endpointId: number, secretHash: string) =>
+    endpointStore.tokenByHash(db, endpointId, secretHash),
 };

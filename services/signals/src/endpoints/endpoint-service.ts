@@ -8,7 +8,13 @@ import { endpointStore, type EndpointRow, type TokenRow } from './endpoint-store
 export const hashToken = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 async function withTokens(db: Queryable, rows: readonly EndpointRow[]): Promise<SignalEndpoint[]> {
-  const tokens = rows.length > 0 ? await endpointStore.tokens(db, rows.map((row) => row.id)) : [];
+  const tokens =
+    rows.length > 0
+      ? await endpointStore.tokens(
+          db,
+          rows.map((row) => row.id),
+        )
+      : [];
   return rows.map((row) => ({ ...row, tokens: tokens.filter((token) => token.signalEndpointId === row.id) }));
 }
 
@@ -19,7 +25,11 @@ export async function requireEndpoint(db: Queryable, id: number): Promise<Endpoi
 }
 
 function limitReached(what: string, limit: number): DomainError {
-  return new DomainError(409, 'ExceedsLimitError', `The limit of ${limit} ${what} has been reached; raise it in the configuration of a self-hosted installation.`);
+  return new DomainError(
+    409,
+    'ExceedsLimitError',
+    `The limit of ${limit} ${what} has been reached; raise it in the configuration of a self-hosted installation.`,
+  );
 }
 
 export function createEndpointService(config: SignalsConfig) {
@@ -32,18 +42,30 @@ export function createEndpointService(config: SignalsConfig) {
       return (await withTokens(db, [await requireEndpoint(db, id)]))[0]!;
     },
 
-    async create({ tx, actor, emit }: SignalChange, input: { name: string; description?: string | null | undefined; enabled?: boolean | undefined }) {
+    async create(
+      { tx, actor, emit }: SignalChange,
+      input: { name: string; description?: string | null | undefined; enabled?: boolean | undefined },
+    ) {
       await endpointStore.lockForCreation(tx);
-      if (await endpointStore.byName(tx, input.name)) throw new NameExistsError(`A signal endpoint named ${input.name} already exists`);
-      if ((await endpointStore.count(tx)) >= config.maxEndpoints) throw limitReached('signal endpoints', config.maxEndpoints);
+      if (await endpointStore.byName(tx, input.name))
+        throw new NameExistsError(`A signal endpoint named ${input.name} already exists`);
+      if ((await endpointStore.count(tx)) >= config.maxEndpoints)
+        throw limitReached('signal endpoints', config.maxEndpoints);
       const row = await endpointStore.insert(tx, {
-        name: input.name, description: input.description ?? null, enabled: input.enabled ?? true, createdByUserId: actor.createdByUserId,
+        name: input.name,
+        description: input.description ?? null,
+        enabled: input.enabled ?? true,
+        createdByUserId: actor.createdByUserId,
       });
       emit({ type: 'signal-endpoint-created', data: row });
       return { ...row, tokens: [] as TokenRow[] };
     },
 
-    async update({ tx, emit }: SignalChange, id: number, input: { name?: string | undefined; description?: string | null | undefined; enabled?: boolean | undefined }) {
+    async update(
+      { tx, emit }: SignalChange,
+      id: number,
+      input: { name?: string | undefined; description?: string | null | undefined; enabled?: boolean | undefined },
+    ) {
       const before = await requireEndpoint(tx, id);
       if (input.name && input.name !== before.name && (await endpointStore.byName(tx, input.name))) {
         throw new NameExistsError(`A signal endpoint named ${input.name} already exists`);
@@ -53,7 +75,8 @@ export function createEndpointService(config: SignalsConfig) {
         description: input.description === undefined ? before.description : input.description,
         enabled: input.enabled ?? before.enabled,
       });
-      if (JSON.stringify(after) !== JSON.stringify(before)) emit({ type: 'signal-endpoint-updated', data: after, preData: before });
+      if (JSON.stringify(after) !== JSON.stringify(before))
+        emit({ type: 'signal-endpoint-updated', data: after, preData: before });
       return after;
     },
 
@@ -68,9 +91,15 @@ export function createEndpointService(config: SignalsConfig) {
       await requireEndpoint(tx, endpointId);
       await endpointStore.lock(tx, endpointId);
       const count = (await endpointStore.tokens(tx, [endpointId])).length;
-      if (count >= config.maxTokensPerEndpoint) throw limitReached('tokens for this signal endpoint', config.maxTokensPerEndpoint);
+      if (count >= config.maxTokensPerEndpoint)
+        throw limitReached('tokens for this signal endpoint', config.maxTokensPerEndpoint);
       const secret = randomBytes(28).toString('hex');
-      const row = await endpointStore.insertToken(tx, { endpointId, name, secretHash: hashToken(secret), createdByUserId: actor.createdByUserId });
+      const row = await endpointStore.insertToken(tx, {
+        endpointId,
+        name,
+        secretHash: hashToken(secret),
+        createdByUserId: actor.createdByUserId,
+      });
       emit({ type: 'signal-endpoint-token-created', data: row });
       return { ...row, token: secret };
     },

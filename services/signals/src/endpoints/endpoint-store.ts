@@ -26,17 +26,28 @@ export const endpointStore = {
     return db.maybeOne(sql.type(EndpointRow)`select ${endpointColumns} from signals.signal_endpoints where id = ${id}`);
   },
   byName(db: Queryable, name: string) {
-    return db.maybeOne(sql.type(EndpointRow)`select ${endpointColumns} from signals.signal_endpoints where name = ${name}`);
+    return db.maybeOne(
+      sql.type(EndpointRow)`select ${endpointColumns} from signals.signal_endpoints where name = ${name}`,
+    );
   },
   count(db: Queryable) {
-    return db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count from signals.signal_endpoints`);
+    return db.oneFirst(
+      sql.type(z.object({ count: z.number() }))`select count(*)::int as count from signals.signal_endpoints`,
+    );
   },
-  insert(db: Queryable, endpoint: { name: string; description: string | null; enabled: boolean; createdByUserId: number | null }) {
-    return db.one(sql.type(EndpointRow)`insert into signals.signal_endpoints (name, description, enabled, created_by_user_id)
+  insert(
+    db: Queryable,
+    endpoint: { name: string; description: string | null; enabled: boolean; createdByUserId: number | null },
+  ) {
+    return db.one(sql.type(
+      EndpointRow,
+    )`insert into signals.signal_endpoints (name, description, enabled, created_by_user_id)
       values (${endpoint.name}, ${endpoint.description}, ${endpoint.enabled}, ${endpoint.createdByUserId}) returning ${endpointColumns}`);
   },
   update(db: Queryable, id: number, endpoint: { name: string; description: string | null; enabled: boolean }) {
-    return db.one(sql.type(EndpointRow)`update signals.signal_endpoints set name = ${endpoint.name}, description = ${endpoint.description},
+    return db.one(sql.type(
+      EndpointRow,
+    )`update signals.signal_endpoints set name = ${endpoint.name}, description = ${endpoint.description},
       enabled = ${endpoint.enabled} where id = ${id} returning ${endpointColumns}`);
   },
   delete(db: Queryable, id: number) {
@@ -47,18 +58,31 @@ export const endpointStore = {
       where endpoint_id = any(${sql.array(endpointIds, 'int4')}) order by id`);
   },
   token(db: Queryable, endpointId: number, id: number) {
-    return db.maybeOne(sql.type(TokenRow)`select ${tokenColumns} from signals.signal_endpoint_tokens where endpoint_id = ${endpointId} and id = ${id}`);
+    return db.maybeOne(
+      sql.type(
+        TokenRow,
+      )`select ${tokenColumns} from signals.signal_endpoint_tokens where endpoint_id = ${endpointId} and id = ${id}`,
+    );
   },
   tokenByHash(db: Queryable, endpointId: number, secretHash: string) {
     return db.maybeOne(sql.type(TokenRow)`select ${tokenColumns} from signals.signal_endpoint_tokens
       where endpoint_id = ${endpointId} and secret_hash = ${secretHash}`);
   },
-  insertToken(db: Queryable, token: { endpointId: number; name: string; secretHash: string; createdByUserId: number | null }) {
-    return db.one(sql.type(TokenRow)`insert into signals.signal_endpoint_tokens (endpoint_id, name, secret_hash, created_by_user_id)
+  insertToken(
+    db: Queryable,
+    token: { endpointId: number; name: string; secretHash: string; createdByUserId: number | null },
+  ) {
+    return db.one(sql.type(
+      TokenRow,
+    )`insert into signals.signal_endpoint_tokens (endpoint_id, name, secret_hash, created_by_user_id)
       values (${token.endpointId}, ${token.name}, ${token.secretHash}, ${token.createdByUserId}) returning ${tokenColumns}`);
   },
   renameToken(db: Queryable, id: number, name: string) {
-    return db.one(sql.type(TokenRow)`update signals.signal_endpoint_tokens set name = ${name} where id = ${id} returning ${tokenColumns}`);
+    return db.one(
+      sql.type(
+        TokenRow,
+      )`update signals.signal_endpoint_tokens set name = ${name} where id = ${id} returning ${tokenColumns}`,
+    );
   },
   deleteToken(db: Queryable, id: number) {
     return db.query(sql.unsafe`delete from signals.signal_endpoint_tokens where id = ${id}`);

@@ -9,12 +9,22 @@ afterAll(() => stack?.dispose());
 
 async function endpointWithToken(name: string) {
   const { body: endpoint } = await stack.admin.post('/api/admin/signal-endpoints', { name });
-  const { body: token } = await stack.admin.post(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, { name: 'sender' });
-  return { id: endpoint.id as number, send: (body: unknown) => httpClient(stack.url, { authorization: `Bearer ${token.token}` }).post(`/api/signal-endpoint/${name}`, body) };
+  const { body: token } = await stack.admin.post(`/api/admin/signal-endpoints/${endpoint.id}/tokens`, {
+    name: 'sender',
+  });
+  return {
+    id: endpoint.id as number,
+    send: (body: unknown) =>
+      httpClient(stack.url, { authorization: `Bearer ${token.token}` }).post(`/api/signal-endpoint/${name}`, body),
+  };
 }
 
-const kept = async (id: number) => ((await stack.admin.get(`/api/admin/signal-endpoints/${id}/signals`)).body.signalEndpointSignals as { payload: { n: number } }[])
-  .map((signal) => signal.payload.n);
+const kept = async (id: number) =>
+  (
+    (await stack.admin.get(`/api/admin/signal-endpoints/${id}/signals`)).body.signalEndpointSignals as {
+      payload: { n: number };
+    }[]
+  ).map((signal) => signal.payload.n);
 
 it('keeps the newest signals of each endpoint up to SIGNALS_KEPT_PER_ENDPOINT, each endpoint on its own', async () => {
   const busy = await endpointWithToken('busy');

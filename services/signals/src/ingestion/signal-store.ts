@@ -22,7 +22,9 @@ export const signalStore = {
 
   /** The newest signals, of one endpoint or of all. */
   recent(db: Queryable, endpointId: number | null, limit: number) {
-    return db.any(sql.type(SignalRow)`select id, 'signal-endpoint' as source, endpoint_id as "sourceId", token_name as "tokenName",
+    return db.any(sql.type(
+      SignalRow,
+    )`select id, 'signal-endpoint' as source, endpoint_id as "sourceId", token_name as "tokenName",
       payload, created_at as "createdAt" from signals.signals
       ${endpointId !== null ? sql.fragment`where endpoint_id = ${endpointId}` : sql.fragment``} order by id desc limit ${limit}`);
   },

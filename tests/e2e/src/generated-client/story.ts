@@ -12,13 +12,23 @@ export async function configureThroughGeneratedClient(baseUrl: string, adminToke
     params: { path: { projectId: 'generated' } },
     body: { name: 'typed-flag', description: 'made by a generated client', type: 'release' },
   });
-  const strategy = await api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies', {
-    params: { path: { projectId: 'generated', featureName: 'typed-flag', environment: 'development' } },
-    body: { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: 'default', groupId: 'typed-flag' }, constraints: [{ contextName: 'userId', operator: 'IN', values: ['ada'] }] },
-  });
-  const enabled = await api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
-    params: { path: { projectId: 'generated', featureName: 'typed-flag', environment: 'development' } },
-  });
+  const strategy = await api.POST(
+    '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies',
+    {
+      params: { path: { projectId: 'generated', featureName: 'typed-flag', environment: 'development' } },
+      body: {
+        name: 'flexibleRollout',
+        parameters: { rollout: '100', stickiness: 'default', groupId: 'typed-flag' },
+        constraints: [{ contextName: 'userId', operator: 'IN', values: ['ada'] }],
+      },
+    },
+  );
+  const enabled = await api.POST(
+    '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on',
+    {
+      params: { path: { projectId: 'generated', featureName: 'typed-flag', environment: 'development' } },
+    },
+  );
   const read = await api.GET('/api/admin/projects/{projectId}/features/{featureName}', {
     params: { path: { projectId: 'generated', featureName: 'typed-flag' } },
   });
@@ -26,8 +36,22 @@ export async function configureThroughGeneratedClient(baseUrl: string, adminToke
     params: { path: { projectId: 'generated', featureName: 'no-such-flag' } },
   });
   return {
-    statuses: [project.response.status, flag.response.status, strategy.response.status, enabled.response.status, read.response.status],
-    flag: read.data ? { name: read.data.name, environments: read.data.environments.map((environment) => ({ name: environment.name, enabled: environment.enabled })) } : null,
+    statuses: [
+      project.response.status,
+      flag.response.status,
+      strategy.response.status,
+      enabled.response.status,
+      read.response.status,
+    ],
+    flag: read.data
+      ? {
+          name: read.data.name,
+          environments: read.data.environments.map((environment) => ({
+            name: environment.name,
+            enabled: environment.enabled,
+          })),
+        }
+      : null,
     missing: { status: missing.response.status, error: missing.error },
   };
 }

@@ -14,13 +14,28 @@ export const newRelicProvider: AddonProvider = {
   definition: {
     name: 'new-relic',
     displayName: 'New Relic',
-    description: 'Records changes to flags as New Relic custom events (UnleashServiceEvent), to query and chart beside your telemetry.',
+    description:
+      'Records changes to flags as New Relic custom events (UnleashServiceEvent), to query and chart beside your telemetry.',
     documentationUrl: 'https://docs.getunleash.io/reference/integrations/new-relic',
     parameters: [
-      { name: 'url', displayName: 'New Relic Event URL', placeholder: 'https://insights-collector.newrelic.com/v1/accounts/<account>/events', type: 'url', required: true, sensitive: false },
+      {
+        name: 'url',
+        displayName: 'New Relic Event URL',
+        placeholder: 'https://insights-collector.newrelic.com/v1/accounts/<account>/events',
+        type: 'url',
+        required: true,
+        sensitive: false,
+      },
       { name: 'licenseKey', displayName: 'New Relic license key', type: 'text', required: true, sensitive: true },
       CUSTOM_HEADERS,
-      { name: 'bodyTemplate', displayName: 'Body template', type: 'textfield', required: false, sensitive: false, description: "The event's text, made from the event." },
+      {
+        name: 'bodyTemplate',
+        displayName: 'Body template',
+        type: 'textfield',
+        required: false,
+        sensitive: false,
+        description: "The event's text, made from the event.",
+      },
     ],
     events: FLAG_EVENTS,
   },
@@ -38,11 +53,18 @@ export const newRelicProvider: AddonProvider = {
       text: bodyTemplate ? renderTemplate(bodyTemplate, event) : markdownOf(event, context.baseUrl),
     };
     const json = JSON.stringify(record);
-    return [{
-      url,
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'api-key': licenseKey, ...customHeaders(parameters.customHeaders) },
-      body: new Uint8Array(await compress(json)),
-      shown: json,
-    }];
+    return [
+      {
+        url,
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'api-key': licenseKey,
+          ...customHeaders(parameters.customHeaders),
+        },
+        body: new Uint8Array(await compress(json)),
+        shown: json,
+      },
+    ];
   },
 };

@@ -12,17 +12,36 @@ export const slackAppProvider: AddonProvider = {
     displayName: 'App for Slack',
     description: "Posts changes to flags and change requests in Slack channels through a Slack app's bot token.",
     documentationUrl: 'https://docs.getunleash.io/reference/integrations/slack-app',
-    howTo: 'Install a Slack app with the chat:write scope in your workspace, invite it to the channels, and paste its bot token here.',
+    howTo:
+      'Install a Slack app with the chat:write scope in your workspace, invite it to the channels, and paste its bot token here.',
     parameters: [
-      { name: 'accessToken', displayName: 'Access token', type: 'text', required: true, sensitive: true, description: "The app's bot token (xoxb-...)." },
-      { name: 'defaultChannels', displayName: 'Channels', placeholder: 'releases, checkout-team', type: 'text', required: false, sensitive: false, description: 'Comma-separated; flags with slack tags go to those channels too.' },
+      {
+        name: 'accessToken',
+        displayName: 'Access token',
+        type: 'text',
+        required: true,
+        sensitive: true,
+        description: "The app's bot token (xoxb-...).",
+      },
+      {
+        name: 'defaultChannels',
+        displayName: 'Channels',
+        placeholder: 'releases, checkout-team',
+        type: 'text',
+        required: false,
+        sensitive: false,
+        description: 'Comma-separated; flags with slack tags go to those channels too.',
+      },
     ],
     events: [...FLAG_EVENTS, ...CHANGE_REQUEST_EVENTS],
     tagTypes: [SLACK_TAG_TYPE],
   },
   requests(parameters, event, context) {
     const { accessToken, defaultChannels } = SlackAppParameters.parse(parameters);
-    const defaults = (defaultChannels ?? '').split(',').map((channel) => channel.trim()).filter(Boolean);
+    const defaults = (defaultChannels ?? '')
+      .split(',')
+      .map((channel) => channel.trim())
+      .filter(Boolean);
     const tagged = slackChannels(event, []);
     const text = slackTextOf(event, context.baseUrl);
     return [...new Set([...defaults, ...tagged])].map((channel) => {

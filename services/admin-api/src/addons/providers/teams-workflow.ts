@@ -9,9 +9,13 @@ export const teamsWorkflowProvider: AddonProvider = {
   definition: {
     name: 'teamsworkflow',
     displayName: 'Microsoft Teams - Workflow',
-    description: 'Tells a Teams channel of changes to flags through a Teams workflow that posts the Adaptive Card it receives.',
+    description:
+      'Tells a Teams channel of changes to flags through a Teams workflow that posts the Adaptive Card it receives.',
     documentationUrl: 'https://docs.getunleash.io/reference/integrations/teams',
-    parameters: [{ name: 'url', displayName: 'Workflow URL', type: 'url', required: true, sensitive: true }, CUSTOM_HEADERS],
+    parameters: [
+      { name: 'url', displayName: 'Workflow URL', type: 'url', required: true, sensitive: true },
+      CUSTOM_HEADERS,
+    ],
     events: FLAG_EVENTS,
   },
   requests(parameters, event, context) {
@@ -19,21 +23,37 @@ export const teamsWorkflowProvider: AddonProvider = {
     const text = eventText(event, context.baseUrl);
     const body = JSON.stringify({
       type: 'message',
-      attachments: [{
-        contentType: 'application/vnd.microsoft.card.adaptive',
-        contentUrl: null,
-        content: {
-          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
-          type: 'AdaptiveCard',
-          version: '1.4',
-          body: [
-            { type: 'TextBlock', text: markdownOf(event, context.baseUrl), wrap: true },
-            { type: 'FactSet', facts: [{ title: 'User', value: text.who }, { title: 'Action', value: event.type }, ...(event.environment ? [{ title: 'Environment', value: event.environment }] : [])] },
-          ],
-          ...(text.link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open the flag', url: text.link }] } : {}),
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          contentUrl: null,
+          content: {
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+            type: 'AdaptiveCard',
+            version: '1.4',
+            body: [
+              { type: 'TextBlock', text: markdownOf(event, context.baseUrl), wrap: true },
+              {
+                type: 'FactSet',
+                facts: [
+                  { title: 'User', value: text.who },
+                  { title: 'Action', value: event.type },
+                  ...(event.environment ? [{ title: 'Environment', value: event.environment }] : []),
+                ],
+              },
+            ],
+            ...(text.link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open the flag', url: text.link }] } : {}),
+          },
         },
-      }],
+      ],
     });
-    return [{ url, headers: { 'content-type': 'application/json', ...customHeaders(parameters.customHeaders) }, body, shown: body }];
+    return [
+      {
+        url,
+        headers: { 'content-type': 'application/json', ...customHeaders(parameters.customHeaders) },
+        body,
+        shown: body,
+      },
+    ];
   },
 };

@@ -13,7 +13,10 @@ export const teamsProvider: AddonProvider = {
     displayName: 'Microsoft Teams',
     description: "Tells a Teams channel of changes to flags through the channel's incoming webhook (a message card).",
     documentationUrl: 'https://docs.getunleash.io/reference/integrations/teams',
-    parameters: [{ name: 'url', displayName: 'Microsoft Teams webhook URL', type: 'url', required: true, sensitive: true }, CUSTOM_HEADERS],
+    parameters: [
+      { name: 'url', displayName: 'Microsoft Teams webhook URL', type: 'url', required: true, sensitive: true },
+      CUSTOM_HEADERS,
+    ],
     events: FLAG_EVENTS,
   },
   requests(parameters, event, context) {
@@ -24,13 +27,32 @@ export const teamsProvider: AddonProvider = {
       '@context': 'https://schema.org/extensions',
       themeColor: '0076D7',
       summary: TITLE,
-      sections: [{
-        activityTitle: markdownOf(event, context.baseUrl),
-        activitySubtitle: TITLE,
-        facts: [{ name: 'User', value: text.who }, { name: 'Action', value: event.type }, ...(event.environment ? [{ name: 'Environment', value: event.environment }] : [])],
-      }],
-      ...(text.link ? { potentialAction: [{ '@type': 'OpenUri', name: 'Open the flag', targets: [{ os: 'default', uri: text.link }] }] } : {}),
+      sections: [
+        {
+          activityTitle: markdownOf(event, context.baseUrl),
+          activitySubtitle: TITLE,
+          facts: [
+            { name: 'User', value: text.who },
+            { name: 'Action', value: event.type },
+            ...(event.environment ? [{ name: 'Environment', value: event.environment }] : []),
+          ],
+        },
+      ],
+      ...(text.link
+        ? {
+            potentialAction: [
+              { '@type': 'OpenUri', name: 'Open the flag', targets: [{ os: 'default', uri: text.link }] },
+            ],
+          }
+        : {}),
     });
-    return [{ url, headers: { 'content-type': 'application/json', ...customHeaders(parameters.customHeaders) }, body, shown: body }];
+    return [
+      {
+        url,
+        headers: { 'content-type': 'application/json', ...customHeaders(parameters.customHeaders) },
+        body,
+        shown: body,
+      },
+    ];
   },
 };

@@ -15,7 +15,8 @@ export function renderTemplate(template: string, event: DomainEvent): string {
   const scope: Record<string, unknown> = { event: payloadOf(event) };
   return template.replace(/\{\{\{?\s*([\w.]+)\s*\}?\}\}/g, (_match, path: string) => {
     let value: unknown = scope;
-    for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path.split('.'))
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined || value === null) return '';
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
@@ -27,13 +28,28 @@ export const webhookProvider: AddonProvider = {
   definition: {
     name: 'webhook',
     displayName: 'Webhook',
-    description: 'Sends each chosen event as an HTTP POST to a URL of yours: the event as JSON, or a body made from a template.',
+    description:
+      'Sends each chosen event as an HTTP POST to a URL of yours: the event as JSON, or a body made from a template.',
     documentationUrl: 'https://docs.getunleash.io/reference/integrations/webhook',
     parameters: [
       { name: 'url', displayName: 'Webhook URL', type: 'url', required: true, sensitive: false },
-      { name: 'contentType', displayName: 'Content-Type', placeholder: 'application/json', type: 'text', required: false, sensitive: false },
+      {
+        name: 'contentType',
+        displayName: 'Content-Type',
+        placeholder: 'application/json',
+        type: 'text',
+        required: false,
+        sensitive: false,
+      },
       { name: 'authorization', displayName: 'Authorization', type: 'text', required: false, sensitive: true },
-      { name: 'bodyTemplate', displayName: 'Body template', placeholder: '{ "event": "{{event.type}}", "createdBy": "{{event.createdBy}}" }', type: 'textfield', required: false, sensitive: false },
+      {
+        name: 'bodyTemplate',
+        displayName: 'Body template',
+        placeholder: '{ "event": "{{event.type}}", "createdBy": "{{event.createdBy}}" }',
+        type: 'textfield',
+        required: false,
+        sensitive: false,
+      },
       { ...CUSTOM_HEADERS, displayName: 'Extra HTTP Headers', placeholder: '{ "X-Api-Key": "..." }' },
     ],
     events: [...EVENT_TYPES],

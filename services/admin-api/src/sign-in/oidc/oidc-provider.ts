@@ -3,15 +3,26 @@ import { DomainError, NotFoundError, type Queryable } from '@bunting/platform';
 import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
 
 export async function providerConfiguration(settings: OidcSettings) {
-  if (!settings.enabled || !settings.discoverUrl || !settings.clientId) throw new NotFoundError('OpenID Connect login is not enabled.');
+  if (!settings.enabled || !settings.discoverUrl || !settings.clientId)
+    throw new NotFoundError('OpenID Connect login is not enabled.');
   const discoverUrl = new URL(settings.discoverUrl);
   try {
-    return await client.discovery(discoverUrl, settings.clientId, {
-      client_secret: settings.secret,
-      id_token_signed_response_alg: settings.idTokenSigningAlgorithm ?? 'RS256',
-    }, undefined, discoverUrl.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined);
+    return await client.discovery(
+      discoverUrl,
+      settings.clientId,
+      {
+        client_secret: settings.secret,
+        id_token_signed_response_alg: settings.idTokenSigningAlgorithm ?? 'RS256',
+      },
+      undefined,
+      discoverUrl.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+    );
   } catch (error) {
-    throw new DomainError(503, 'ServiceUnavailableError', `The OpenID provider cannot be reached: ${(error as Error).message}`);
+    throw new DomainError(
+      503,
+      'ServiceUnavailableError',
+      `The OpenID provider cannot be reached: ${(error as Error).message}`,
+    );
   }
 }
 

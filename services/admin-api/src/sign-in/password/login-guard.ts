@@ -13,7 +13,10 @@ const MAX_FAILURES_PER_ADDRESS = 30;
  * so the answers do not tell which names exist.
  */
 export function createLoginGuard(redis: Redis, namespace: string) {
-  const keys = (who: LoginSubject, address: string) => [subjectKey(namespace, who), `${namespace}:login-failures:ip:${address}`];
+  const keys = (who: LoginSubject, address: string) => [
+    subjectKey(namespace, who),
+    `${namespace}:login-failures:ip:${address}`,
+  ];
   const limits = [MAX_FAILURES_PER_USER, MAX_FAILURES_PER_ADDRESS];
   return {
     async check(who: LoginSubject, address: string) {
@@ -36,11 +39,11 @@ export function createLoginGuard(redis: Redis, namespace: string) {
   };
 }
 
-
 /** Who a login is counted against: the user it names, or the name typed when it names nobody. */
 export type LoginSubject = { userId: number } | { typed: string };
 
 // A typed name is kept hashed (bounded, and no one's typo is stored as typed), folded as logins are matched.
-const subjectKey = (namespace: string, who: LoginSubject) => ('userId' in who
-  ? userLockKey(namespace, who.userId)
-  : `${namespace}:login-failures:name:${createHash('sha256').update(who.typed.trim().toLowerCase()).digest('base64url')}`);
+const subjectKey = (namespace: string, who: LoginSubject) =>
+  'userId' in who
+    ? userLockKey(namespace, who.userId)
+    : `${namespace}:login-failures:name:${createHash('sha256').update(who.typed.trim().toLowerCase()).digest('base64url')}`;

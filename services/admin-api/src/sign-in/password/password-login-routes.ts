@@ -11,25 +11,34 @@ import { loadPasswordSettings } from './password-settings.ts';
 /** Password login (/auth/simple/login) gives a server-side session in the unleash-session cookie. */
 export function passwordLoginRoutes(app: HttpServer, { db, sessions, config, redis, namespace }: LoginDeps) {
   const loginGuard = createLoginGuard(redis, namespace);
-  app.post('/auth/simple/login', { schema: { summary: 'Sign in with a username or email and a password', body: Login, response: { 200: User } } }, async (request, reply) => {
-    const { username, password } = request.body;
-    if ((await loadPasswordSettings(db)).disabled) {
-      throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in another way.');
-    }
-    const user = await userReadModel.findByLogin(db, username);
-    const who = user ? { userId: user.id } : { typed: username };
-    await loginGuard.check(who, request.ip);
-    // A deactivated account answers as a wrong password would, so the answer tells nothing more.
-    const valid = user ? (await passwordMatches(user.passwordHash, password)) && user.active : (await spendPasswordCheck(password), false);
-    if (!user || !valid) {
-      await loginGuard.failed(who, request.ip);
-      if (user) await userService.recordFailedLogin(db, user.id);
-      throw new AuthenticationRequired('Wrong password or username.');
-    }
-    await loginGuard.succeeded(user.id);
-    await userService.recordLogin(db, user.id);
-    const session = await sessions.create(user.id, 'password');
-    const fresh = (await userReadModel.find(db, user.id))!;
-    return reply.header('set-cookie', sessionCookie(request, config.baseUrl, session, sessions.ttlSeconds)).code(200).send(userView(fresh));
-  });
+  app.post(
+    '/auth/simple/login',
+    { schema: { summary: 'Sign in with a username or email and a password', body: Login, response: { 200: User } } },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      if ((await loadPasswordSettings(db)).disabled) {
+        throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in another way.');
+      }
+      const user = await userReadModel.findByLogin(db, username);
+      const who = user ? { userId: user.id } : { typed: username };
+      await loginGuard.check(who, request.ip);
+      // A deactivated account answers as a wrong password would, so the answer tells nothing more.
+      const valid = user
+        ? (await passwordMatches(user.passwordHash, password)) && user.active
+        : (await spendPasswordCheck(password), false);
+      if (!user || !valid) {
+        await loginGuard.failed(who, request.ip);
+        if (user) await userService.recordFailedLogin(db, user.id);
+        throw new AuthenticationRequired('Wrong password or username.');
+      }
+      await loginGuard.succeeded(user.id);
+      await userService.recordLogin(db, user.id);
+      const session = await sessions.create(user.id, 'password');
+      const fresh = (await userReadModel.find(db, user.id))!;
+      return reply
+        .header('set-cookie', sessionCookie(request, config.baseUrl, session, sessions.ttlSeconds))
+        .code(200)
+        .send(userView(fresh));
+    },
+  );
 }

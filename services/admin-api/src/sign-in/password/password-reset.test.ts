@@ -9,7 +9,12 @@ const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: 'default:development.reset-client' } });
-  const created = await stack.admin.post('/api/admin/user-admin', { email, name: 'Reset Me', rootRole: 3, password: 'first-password-1' });
+  const created = await stack.admin.post('/api/admin/user-admin', {
+    email,
+    name: 'Reset Me',
+    rootRole: 3,
+    password: 'first-password-1',
+  });
   userId = created.body.id;
 });
 afterAll(() => stack?.dispose());
@@ -26,10 +31,14 @@ describe('password reset links', () => {
     expect(validated.body).toMatchObject({ id: userId, email, name: 'Reset Me', token, role: { name: 'Viewer' } });
 
     expect((await stack.anonymous.post('/auth/reset/validate-password', { password: 'short' })).status).toBe(400);
-    expect((await stack.anonymous.post('/auth/reset/validate-password', { password: 'long-enough-1' })).status).toBe(200);
+    expect((await stack.anonymous.post('/auth/reset/validate-password', { password: 'long-enough-1' })).status).toBe(
+      200,
+    );
     expect((await stack.anonymous.post('/auth/reset/password', { token, password: 'short' })).status).toBe(400);
 
-    expect((await stack.anonymous.post('/auth/reset/password', { token, password: 'second-password-2' })).status).toBe(200);
+    expect((await stack.anonymous.post('/auth/reset/password', { token, password: 'second-password-2' })).status).toBe(
+      200,
+    );
     expect((await login('second-password-2')).status).toBe(200);
     expect((await login('first-password-1')).status).toBe(401);
 
@@ -40,14 +49,20 @@ describe('password reset links', () => {
   });
 
   it('keeps only the newest link of a user working', async () => {
-    const first = tokenOf((await stack.admin.post('/api/admin/user-admin/reset-password', { id: String(userId) })).body.resetPasswordUrl);
-    const second = tokenOf((await stack.admin.post('/api/admin/user-admin/reset-password', { id: email })).body.resetPasswordUrl);
+    const first = tokenOf(
+      (await stack.admin.post('/api/admin/user-admin/reset-password', { id: String(userId) })).body.resetPasswordUrl,
+    );
+    const second = tokenOf(
+      (await stack.admin.post('/api/admin/user-admin/reset-password', { id: email })).body.resetPasswordUrl,
+    );
     expect((await stack.anonymous.get(`/auth/reset/validate?token=${first}`)).status).toBe(401);
     expect((await stack.anonymous.get(`/auth/reset/validate?token=${second}`)).status).toBe(200);
   });
 
   it('answers 404 for an unknown user, 400 for a bad body and 403 without the ADMIN permission', async () => {
-    expect((await stack.admin.post('/api/admin/user-admin/reset-password', { id: 'nobody@example.com' })).status).toBe(404);
+    expect((await stack.admin.post('/api/admin/user-admin/reset-password', { id: 'nobody@example.com' })).status).toBe(
+      404,
+    );
     const bad = await stack.admin.post('/api/admin/user-admin/reset-password', { id: 7 });
     expect(bad.status).toBe(400);
     expect(bad.body.name).toBe('ValidationError');
@@ -61,7 +76,9 @@ describe('GET|POST /api/admin/auth/simple/settings', () => {
   it('turns password sign-in off and on again, recording each change', async () => {
     expect((await stack.admin.get('/api/admin/auth/simple/settings')).body).toEqual({ disabled: false });
     expect((await stack.admin.post('/api/admin/auth/simple/settings', { disabled: 'yes' })).status).toBe(400);
-    expect((await stack.admin.post('/api/admin/auth/simple/settings', { disabled: true })).body).toEqual({ disabled: true });
+    expect((await stack.admin.post('/api/admin/auth/simple/settings', { disabled: true })).body).toEqual({
+      disabled: true,
+    });
     const refused = await login('second-password-2');
     expect(refused.status).toBe(401);
     expect(refused.body.message).toContain('turned off');
@@ -75,6 +92,12 @@ describe('GET|POST /api/admin/auth/simple/settings', () => {
       return found.length === 2 && found;
     });
     expect(events.map((event: { type: string }) => event.type)).toEqual(['setting-updated', 'setting-created']);
-    expect((await httpClient(stack.url, { authorization: 'default:development.reset-client' }).get('/api/admin/auth/simple/settings')).status).toBe(403);
+    expect(
+      (
+        await httpClient(stack.url, { authorization: 'default:development.reset-client' }).get(
+          '/api/admin/auth/simple/settings',
+        )
+      ).status,
+    ).toBe(403);
   });
 });

@@ -18,18 +18,31 @@ async function findUser(db: Queryable, id: string): Promise<UserRow> {
 }
 
 /** Makes a one-time reset link for a user; earlier unused links of theirs stop working. */
-export async function createResetLink(change: Change, id: string, baseUrl: string): Promise<{ resetPasswordUrl: string }> {
+export async function createResetLink(
+  change: Change,
+  id: string,
+  baseUrl: string,
+): Promise<{ resetPasswordUrl: string }> {
   const user = await findUser(change.tx, id);
   const token = randomBytes(32).toString('base64url');
   await resetTokenStore.retireFor(change.tx, user.id);
-  await resetTokenStore.insert(change.tx, { hash: hashOf(token), userId: user.id, createdBy: change.actor.createdBy, validHours: VALID_HOURS });
+  await resetTokenStore.insert(change.tx, {
+    hash: hashOf(token),
+    userId: user.id,
+    createdBy: change.actor.createdBy,
+    validHours: VALID_HOURS,
+  });
   const url = new URL('/reset-password', baseUrl);
   url.searchParams.set('token', token);
   return { resetPasswordUrl: url.toString() };
 }
 
 /** The user a token still resets the password of; 401 for an unknown, used or expired token. */
-export async function userOfResetToken(db: Queryable, token: string, options: { forUse?: boolean } = {}): Promise<UserRow> {
+export async function userOfResetToken(
+  db: Queryable,
+  token: string,
+  options: { forUse?: boolean } = {},
+): Promise<UserRow> {
   const holder = await resetTokenStore.holder(db, hashOf(token), options.forUse ?? false);
   const user = holder !== null ? await userReadModel.find(db, holder) : null;
   if (!user) throw new AuthenticationRequired('The reset link is invalid or has expired; ask an admin for a new one.');

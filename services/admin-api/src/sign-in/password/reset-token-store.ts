@@ -19,5 +19,6 @@ export const resetTokenStore = {
       where token_hash = ${hash} and used_at is null and expires_at > now()
       ${forUpdate ? sql.fragment`for update` : sql.fragment``}`);
   },
-  use: (db: WriteTx, hash: string) => db.query(sql.unsafe`update admin.reset_tokens set used_at = now() where token_hash = ${hash}`),
+  use: (db: WriteTx, hash: string) =>
+    db.query(sql.unsafe`update admin.reset_tokens set used_at = now() where token_hash = ${hash}`),
 };

@@ -13,7 +13,12 @@ SIGNING</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>
 
 describe("an identity provider's metadata", () => {
   it('gives its entity id, redirect sign-on and sign-out addresses and signing certificate', () => {
-    expect(readIdpMetadata(METADATA)).toEqual({ entityId: 'https://idp.example/saml', signOnUrl: 'https://idp.example/sso', signOutUrl: 'https://idp.example/slo', certificate: 'MIICSIGNING' });
+    expect(readIdpMetadata(METADATA)).toEqual({
+      entityId: 'https://idp.example/saml',
+      signOnUrl: 'https://idp.example/sso',
+      signOutUrl: 'https://idp.example/slo',
+      certificate: 'MIICSIGNING',
+    });
     expect(readIdpMetadata('<nothing/>')).toEqual({});
   });
 });

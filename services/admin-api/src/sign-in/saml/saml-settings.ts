@@ -21,4 +21,5 @@ export function serviceProvider(baseUrl: string) {
 }
 
 /** A PEM certificate or its bare base64 body, as providers' consoles give either. */
-export const certificateBody = (certificate: string) => certificate.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+export const certificateBody = (certificate: string) =>
+  certificate.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
