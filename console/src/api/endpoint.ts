@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import type { paths } from './bunting-api.gen.d.ts';
+import type { paths } from '@bunting/api-client';
 import { answer, api } from './http.ts';
 
 /** An address of the API that answers GET. */

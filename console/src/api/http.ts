@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { ErrorDetail } from '@bunting/contracts';
-import type { paths } from './bunting-api.gen.d.ts';
+import type { paths } from '@bunting/api-client';
 
 /** An answer the API refused, in the spec's error shape: what to show, and which field it is about. */
 export class ApiError extends Error {
@@ -43,7 +43,7 @@ const refusals: Middleware = {
 };
 
 /**
- * Bunting's own API with the session cookie, typed from its OpenAPI document (`bunting-api.gen.d.ts`): the paths,
+ * Bunting's own API with the session cookie, typed from its OpenAPI document (`@bunting/api-client`'s generated types): the paths,
  * parameters, bodies and answers are those the server declares. Writes carry the page's origin (browsers add it),
  * which admin-api checks against cross-site requests.
  */

@@ -1,2 +1,2 @@
 export { createBuntingMcpServer, viaLabel, SERVER_INFO } from './server.ts';
-export { ApiRefused, VIA_HEADER, ask, httpCaller, parseBody, type ApiAnswer, type ApiCaller } from './api-caller.ts';
+export { VIA_HEADER, toolClient } from './bunting-api.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ask, seg, type ApiCaller } from './api-caller.ts';
+import { answer, type BuntingClient } from '@bunting/api-client';
 
 /** Resources: a flag's history (its events, newest first) and its current state, each readable by URI. */
-export function registerResources(server: McpServer, caller: ApiCaller) {
+export function registerResources(server: McpServer, api: BuntingClient) {
   server.registerResource(
     'flag-history',
     new ResourceTemplate('bunting://flags/{flag}/history', { list: undefined }),
@@ -15,9 +15,11 @@ export function registerResources(server: McpServer, caller: ApiCaller) {
     },
     async (uri, variables) => {
       const flag = single(variables.flag);
-      const answer = await ask<{ events: unknown[] }>(caller, 'GET', `/api/admin/events/${seg(flag)}`);
+      const history = await answer(
+        api.GET('/api/admin/events/{featureName}', { params: { path: { featureName: flag } } }),
+      );
       return {
-        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(answer.events, null, 2) }],
+        contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(history.events, null, 2) }],
       };
     },
   );
@@ -31,12 +33,12 @@ export function registerResources(server: McpServer, caller: ApiCaller) {
       mimeType: 'application/json',
     },
     async (uri, variables) => {
-      const answer = await ask(
-        caller,
-        'GET',
-        `/api/admin/projects/${seg(single(variables.project))}/features/${seg(single(variables.flag))}`,
+      const feature = await answer(
+        api.GET('/api/admin/projects/{projectId}/features/{featureName}', {
+          params: { path: { projectId: single(variables.project), featureName: single(variables.flag) } },
+        }),
       );
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(answer, null, 2) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(feature, null, 2) }] };
     },
   );
 }

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ApiCaller } from './api-caller.ts';
+import type { BuntingClient } from '@bunting/api-client';
 import { registerChangeRequestTools } from './tools/change-request-tools.ts';
 import { registerCleanupTools } from './tools/cleanup-tools.ts';
 import { registerEvaluateTools } from './tools/evaluate-tools.ts';
@@ -15,19 +15,19 @@ const INSTRUCTIONS =
   'its permissions; changes are recorded in the event log naming this client. In environments that require change requests, changing tools ' +
   'answer "proposed" and put the change in a draft: submit it, and someone else approves it.';
 
-/** One MCP server with every tool, resource and prompt, acting through the given caller. */
-export function createBuntingMcpServer(caller: ApiCaller): McpServer {
+/** One MCP server with every tool, resource and prompt, acting through the given client of the API. */
+export function createBuntingMcpServer(api: BuntingClient): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     capabilities: { tools: {}, resources: {}, prompts: {} },
   });
-  registerFlagTools(server, caller);
-  registerEvaluateTools(server, caller);
-  registerReleaseTools(server, caller);
-  registerChangeRequestTools(server, caller);
-  registerCleanupTools(server, caller);
+  registerFlagTools(server, api);
+  registerEvaluateTools(server, api);
+  registerReleaseTools(server, api);
+  registerChangeRequestTools(server, api);
+  registerCleanupTools(server, api);
   registerGuidanceTools(server);
-  registerResources(server, caller);
+  registerResources(server, api);
   registerPrompts(server);
   return server;
 }

@@ -2,7 +2,7 @@
 // npx @bunting/mcp: Bunting's MCP server over stdio, for clients that launch local servers. It forwards every tool
 // call to a Bunting (or any of its replicas) with a personal access token or service-account token.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { httpCaller } from './api-caller.ts';
+import { toolClient } from './bunting-api.ts';
 import { createBuntingMcpServer, viaLabel } from './server.ts';
 
 const url = process.env.BUNTING_URL ?? process.env.UNLEASH_URL;
@@ -16,6 +16,7 @@ if (!url || !token) {
 
 let server: ReturnType<typeof createBuntingMcpServer> | undefined;
 // The client's name is known once it has initialised; every later call carries it for the event log.
-const caller = httpCaller({ baseUrl: url, token, via: () => viaLabel(server?.server.getClientVersion()) });
-server = createBuntingMcpServer(caller);
+server = createBuntingMcpServer(
+  toolClient({ baseUrl: url, token, via: () => viaLabel(server?.server.getClientVersion()) }),
+);
 await server.connect(new StdioServerTransport());

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { toolClient } from './bunting-api.ts';
 import { createBuntingMcpServer } from './server.ts';
 
 type Property = { type?: string | string[]; description?: string; enum?: unknown[]; items?: Property };
@@ -9,7 +10,13 @@ type Property = { type?: string | string[]; description?: string; enum?: unknown
  * schemas), so the documentation cannot drift from the code.
  */
 export async function toolDocs(): Promise<string> {
-  const server = createBuntingMcpServer({ call: async () => ({ status: 503, body: null }) });
+  // Listing tools calls nothing: a client whose every call would be refused is enough.
+  const nowhere = toolClient({
+    baseUrl: 'http://tool-docs.invalid',
+    via: () => null,
+    fetch: async () => new Response(null, { status: 503 }),
+  });
+  const server = createBuntingMcpServer(nowhere);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'tool-docs', version: '1' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiRefused, ask, seg, type ApiCaller } from './api-caller.ts';
+import { ApiRefused, answer, type BuntingClient, type paths } from '@bunting/api-client';
 
 // Bounds on every argument: an agent's mistake (or a 1 MB argument) is refused by the schema, before any call.
 export const Name = z.string().min(1).max(255);
@@ -29,7 +29,9 @@ export const Outcome = z
   })
   .loose();
 
-type Proposal = { action: string; feature?: string; payload?: unknown };
+/** A change as a change request holds it: the body the API takes for a draft, checked against its document. */
+type Proposal =
+  paths['/api/admin/projects/{projectId}/environments/{environment}/change-requests']['post']['requestBody']['content']['application/json'];
 
 const GATED = /^Change requests are on for project "([^"]+)" in the "([^"]+)" environment/;
 
@@ -39,7 +41,7 @@ const GATED = /^Change requests are on for project "([^"]+)" in the "([^"]+)" en
  * instead, to be submitted and approved as the API's rules say.
  */
 export async function changeOrPropose(
-  caller: ApiCaller,
+  api: BuntingClient,
   direct: () => Promise<unknown>,
   proposal: Proposal,
 ): Promise<Record<string, unknown>> {
@@ -53,11 +55,11 @@ export async function changeOrPropose(
     const gated = error instanceof ApiRefused && error.status === 403 ? GATED.exec(bodyMessage(error.body)) : null;
     if (!gated) throw error;
     const [, project, environment] = gated as unknown as [string, string, string];
-    const draft = await ask<{ id: number; state: string; environment: string }>(
-      caller,
-      'POST',
-      `/api/admin/projects/${seg(project)}/environments/${seg(environment)}/change-requests`,
-      proposal,
+    const draft = await answer(
+      api.POST('/api/admin/projects/{projectId}/environments/{environment}/change-requests', {
+        params: { path: { projectId: project, environment } },
+        body: proposal,
+      }),
     );
     return {
       outcome: 'proposed',
@@ -77,7 +79,9 @@ const bodyMessage = (body: unknown) =>
     ? (body as { message: string }).message
     : '';
 
-/** The path of a flag in a project. */
-export const flagPath = (project: string, flag: string) => `/api/admin/projects/${seg(project)}/features/${seg(flag)}`;
-export const environmentPath = (project: string, flag: string, environment: string) =>
-  `${flagPath(project, flag)}/environments/${seg(environment)}`;
+/** A flag's path parameters, as the API's routes name them. */
+export const flagParams = (projectId: string, featureName: string) => ({ path: { projectId, featureName } });
+/** A flag environment's path parameters. */
+export const environmentParams = (projectId: string, featureName: string, environment: string) => ({
+  path: { projectId, featureName, environment },
+});

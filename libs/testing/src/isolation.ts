@@ -51,7 +51,7 @@ async function removeIsolation(database: string, namespace: string) {
   try {
     const nc = await connect({ servers: TEST_NATS_URL });
     const jsm = await jetstreamManager(nc);
-    for (const stream of [names.eventsStream, names.metricsStream, names.signalsStream]) {
+    for (const stream of [names.eventsStream, names.metricsStream, names.signalsStream, names.feedStream]) {
       await jsm.streams.delete(stream).catch(() => undefined);
     }
     await nc.close();

@@ -471,6 +471,24 @@ describe('the remote MCP server', () => {
       keep: 'on',
       searchFor: ['mcp-old-banner', 'MCP_OLD_BANNER', 'mcpOldBanner'],
     });
+    // Kept with one of its variants: that variant's branch stays.
+    await ok(client, 'create_flag', { project: 'elsewhere', name: 'mcp-kept-variant', type: 'experiment' });
+    await ok(client, 'set_flag_rollout', {
+      project: 'elsewhere',
+      flag: 'mcp-kept-variant',
+      environment: 'development',
+      percentage: 100,
+      variants: [{ name: 'blue' }, { name: 'green' }],
+    });
+    await ok(client, 'mark_flag_done', {
+      project: 'elsewhere',
+      flag: 'mcp-kept-variant',
+      outcome: 'kept',
+      variant: 'green',
+    });
+    const keptVariant = await ok(client, 'cleanup_flag', { project: 'elsewhere', flag: 'mcp-kept-variant' });
+    expect(keptVariant).toMatchObject({ keep: 'on', keptVariant: 'green', variants: ['blue', 'green'] });
+    expect(keptVariant.steps).toContain(`Keep variant "green"'s branch; delete the other variants' branches.`);
     expect(
       (await ok(client, 'list_unused_flags', { days: 1, project: 'elsewhere' })).flags.map(
         (flag: { name: string }) => flag.name,

@@ -6,7 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
-import { CONSOLE_API_TYPES, consoleApiTypes } from './console-api-types.ts';
+import { API_TYPES_FILE, apiTypesOf } from '@bunting/api-client/api-types';
 
 /**
  * /docs/openapi.json, generated from the routes' own schemas: a valid OpenAPI 3.1 document, usable by a client
@@ -89,8 +89,8 @@ describe('the OpenAPI document', () => {
     expect(createFlag.example).toMatchObject({ name: 'new-checkout', type: 'release' });
   });
 
-  it("is what the console's generated API types were made from (npm run generate:api-types writes them again)", async () => {
-    expect(await readFile(CONSOLE_API_TYPES, 'utf8')).toBe(await consoleApiTypes(document));
+  it("is what the typed client's generated types were made from (npm run generate:api-types writes them again)", async () => {
+    expect(await readFile(API_TYPES_FILE, 'utf8')).toBe(await apiTypesOf(document));
   });
 
   it('has an interactive page', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ChangeRequestSearchItem, ChangeRequestView } from '@bunting/contracts';
-import { ask, seg, type ApiCaller } from '../api-caller.ts';
+import { answer, type BuntingClient } from '@bunting/api-client';
+import type { ChangeRequestView } from '@bunting/contracts';
 import { CHANGES, Project, READ_ONLY, result } from '../tool-kit.ts';
 
 const ChangeRequestId = z.number().int().min(1).describe('The change request id');
@@ -26,7 +26,7 @@ const summaryOf = (request: ChangeRequestView) => ({
  * approved request is applied by someone allowed to). State-changing tools in a change-request environment already
  * put their change in the caller's draft; these move it on.
  */
-export function registerChangeRequestTools(server: McpServer, caller: ApiCaller) {
+export function registerChangeRequestTools(server: McpServer, api: BuntingClient) {
   server.registerTool(
     'list_change_requests',
     {
@@ -43,11 +43,9 @@ export function registerChangeRequestTools(server: McpServer, caller: ApiCaller)
     },
     async ({ which, project }) => {
       if (which === 'to-review') {
-        const me = await ask<{ user: { id: number } }>(caller, 'GET', '/api/admin/user');
-        const found = await ask<{ changeRequests: ChangeRequestSearchItem[] }>(
-          caller,
-          'GET',
-          '/api/admin/search/change-requests?state=IS:open&limit=200',
+        const me = await answer(api.GET('/api/admin/user'));
+        const found = await answer(
+          api.GET('/api/admin/search/change-requests', { params: { query: { state: 'IS:open', limit: 200 } } }),
         );
         return result({
           changeRequests: found.changeRequests
@@ -63,8 +61,12 @@ export function registerChangeRequestTools(server: McpServer, caller: ApiCaller)
         });
       }
       if (!project) throw new Error(`"${which}" lists one project's change requests: give project.`);
-      const path = `/api/admin/projects/${seg(project)}/change-requests${which === 'mine' ? '/pending' : ''}`;
-      const requests = await ask<ChangeRequestView[]>(caller, 'GET', path);
+      const params = { path: { projectId: project } };
+      const requests = await answer(
+        which === 'mine'
+          ? api.GET('/api/admin/projects/{projectId}/change-requests/pending', { params })
+          : api.GET('/api/admin/projects/{projectId}/change-requests', { params }),
+      );
       const open = new Set(['Draft', 'In review', 'Approved', 'Scheduled']);
       return result({ changeRequests: requests.filter((request) => open.has(request.state)).map(summaryOf) });
     },
@@ -81,11 +83,11 @@ export function registerChangeRequestTools(server: McpServer, caller: ApiCaller)
         annotations: CHANGES,
       },
       async ({ project, id, comment }) => {
-        const moved = await ask<ChangeRequestView>(
-          caller,
-          'PUT',
-          `/api/admin/projects/${seg(project)}/change-requests/${id}/state`,
-          { state, ...(comment ? { comment } : {}) },
+        const moved = await answer(
+          api.PUT('/api/admin/projects/{projectId}/change-requests/{id}/state', {
+            params: { path: { projectId: project, id } },
+            body: { state, ...(comment ? { comment } : {}) },
+          }),
         );
         return result(summaryOf(moved));
       },

@@ -1,26 +1,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ask, type ApiCaller } from '../api-caller.ts';
-import { CHANGES, Flag, Name, Project, READ_ONLY, flagPath, result } from '../tool-kit.ts';
-
-type FlagForCleanup = {
-  name: string;
-  project: string;
-  type: string;
-  lastSeenAt: string | null;
-  children: string[];
-  lifecycle?: { stage: string; status?: string | null; statusValue?: string | null };
-  variants: { name: string }[];
-  environments: { name: string; enabled: boolean; type?: string; strategies: { variants?: { name: string }[] }[] }[];
-};
-type SearchAnswer = {
-  features: { name: string; project: string; type: string; createdAt: string | null; lastSeenAt: string | null }[];
-};
+import { answer, type BuntingClient } from '@bunting/api-client';
+import { CHANGES, Flag, Name, Project, READ_ONLY, flagParams, result } from '../tool-kit.ts';
 
 const DAY_MS = 86_400_000;
 
 /** Cleanup: mark a flag done, what removing it from code means, flags no SDK evaluates, and whether a flag already exists. */
-export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
+export function registerCleanupTools(server: McpServer, api: BuntingClient) {
   server.registerTool(
     'mark_flag_done',
     {
@@ -38,10 +24,12 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
       annotations: CHANGES,
     },
     async ({ project, flag, outcome, variant }) => {
-      await ask(caller, 'POST', `${flagPath(project, flag)}/lifecycle/complete`, {
-        status: outcome,
-        ...(variant ? { statusValue: variant } : {}),
-      });
+      await answer(
+        api.POST('/api/admin/projects/{projectId}/features/{featureName}/lifecycle/complete', {
+          params: flagParams(project, flag),
+          body: { status: outcome, ...(variant ? { statusValue: variant } : {}) },
+        }),
+      );
       return result({ flag, stage: 'completed', status: outcome });
     },
   );
@@ -66,7 +54,9 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
       annotations: READ_ONLY,
     },
     async ({ project, flag }) => {
-      const feature = await ask<FlagForCleanup>(caller, 'GET', flagPath(project, flag));
+      const feature = await answer(
+        api.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: flagParams(project, flag) }),
+      );
       const markedDone = feature.lifecycle?.stage === 'completed' && !!feature.lifecycle.status;
       const keep = !markedDone ? 'undecided' : feature.lifecycle?.status === 'kept' ? 'on' : 'off';
       const variantNames = [
@@ -77,7 +67,7 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
           ),
         ]),
       ];
-      const keptVariant = keep === 'on' ? (feature.lifecycle?.statusValue ?? null) : null;
+      const keptVariant = keep === 'on' ? await keptVariantOf(api, flag) : null;
       const steps = [
         ...(feature.children.length > 0
           ? [
@@ -139,11 +129,15 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
       annotations: READ_ONLY,
     },
     async ({ days, project }) => {
-      const query = new URLSearchParams({ limit: '1000', sortBy: 'lastSeenAt', sortOrder: 'asc' });
-      if (project) query.set('project', `IS:${project}`);
-      const answer = await ask<SearchAnswer>(caller, 'GET', `/api/admin/search/features?${query}`);
+      const query = {
+        limit: 1000,
+        sortBy: 'lastSeenAt',
+        sortOrder: 'asc',
+        ...(project ? { project: `IS:${project}` } : {}),
+      } as const;
+      const found = await answer(api.GET('/api/admin/search/features', { params: { query } }));
       const before = Date.now() - days * DAY_MS;
-      const unused = answer.features.filter((flag) => {
+      const unused = found.features.filter((flag) => {
         const last = flag.lastSeenAt ?? flag.createdAt;
         return last !== null && Date.parse(last) <= before;
       });
@@ -184,14 +178,9 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
     async ({ words, project }) => {
       const found = new Map<string, { name: string; project: string; description: string | null; matches: number }>();
       for (const word of words) {
-        const query = new URLSearchParams({ query: word, limit: '50' });
-        if (project) query.set('project', `IS:${project}`);
-        const answer = await ask<{ features: { name: string; project: string; description: string | null }[] }>(
-          caller,
-          'GET',
-          `/api/admin/search/features?${query}`,
-        );
-        for (const flag of answer.features) {
+        const query = { query: word, limit: 50, ...(project ? { project: `IS:${project}` } : {}) };
+        const matching = await answer(api.GET('/api/admin/search/features', { params: { query } }));
+        for (const flag of matching.features) {
           const key = `${flag.project}/${flag.name}`;
           const entry = found.get(key) ?? {
             name: flag.name,
@@ -210,6 +199,17 @@ export function registerCleanupTools(server: McpServer, caller: ApiCaller) {
       });
     },
   );
+}
+
+/**
+ * The variant a flag was kept with: the flag's answer names only its stage and status (as Unleash's does), so it is
+ * read from the newest feature-completed event, which records what mark_flag_done was told.
+ */
+async function keptVariantOf(api: BuntingClient, flag: string): Promise<string | null> {
+  const history = await answer(api.GET('/api/admin/events/{featureName}', { params: { path: { featureName: flag } } }));
+  const completed = history.events.find((event) => event.type === 'feature-completed');
+  const value = (completed?.data as { statusValue?: unknown } | null | undefined)?.statusValue;
+  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** The ways code may spell a flag name: as is, SCREAMING_SNAKE for constants, camelCase. */

@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { answer, type BuntingClient } from '@bunting/api-client';
 import { SdkContext, type ExplainedFeature } from '@bunting/contracts';
-import { ask, type ApiCaller } from '../api-caller.ts';
 import { Environment, Flag, Project, READ_ONLY, result } from '../tool-kit.ts';
 
-type Evaluated = ExplainedFeature & { name: string; projectId: string };
-
 /** Evaluate: what a context gets, through the playground, with the reason in words. */
-export function registerEvaluateTools(server: McpServer, caller: ApiCaller) {
+export function registerEvaluateTools(server: McpServer, api: BuntingClient) {
   server.registerTool(
     'evaluate_flags',
     {
@@ -31,12 +29,18 @@ export function registerEvaluateTools(server: McpServer, caller: ApiCaller) {
       annotations: READ_ONLY,
     },
     async ({ environment, context, project, flag }) => {
-      const answer = await ask<{ features: Evaluated[] }>(caller, 'POST', '/api/admin/playground', {
-        environment,
-        projects: project ? [project] : '*',
-        context: { appName: 'mcp', ...context },
-      });
-      const features = flag ? answer.features.filter((feature) => feature.name === flag) : answer.features;
+      const evaluated = await answer(
+        api.POST('/api/admin/playground', {
+          body: {
+            environment,
+            projects: project ? [project] : '*',
+            // The document's context mixes named fields with string-valued extras, which the generated type cannot
+            // say beside `properties`: the schema above has checked it.
+            context: { appName: 'mcp', ...context } as never,
+          },
+        }),
+      );
+      const features = flag ? evaluated.features.filter((feature) => feature.name === flag) : evaluated.features;
       if (flag && features.length === 0)
         throw new Error(`No flag "${flag}" in ${project ? `project "${project}"` : 'any project you can read'}.`);
       return result({

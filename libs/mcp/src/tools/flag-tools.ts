@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConstraintInput, FeatureType, VariantPayload } from '@bunting/contracts';
-import { ask, seg, type ApiCaller } from '../api-caller.ts';
+import { answer, type BuntingClient } from '@bunting/api-client';
 import {
   CHANGES,
   Environment,
@@ -14,57 +14,11 @@ import {
   REMOVES,
   Text,
   changeOrPropose,
-  environmentPath,
-  flagPath,
+  environmentParams,
+  flagParams,
   result,
 } from '../tool-kit.ts';
 import { potentiallyStaleTest } from './staleness.ts';
-
-type SearchAnswer = {
-  total: number;
-  features: {
-    name: string;
-    project: string;
-    type: string;
-    description: string | null;
-    stale: boolean;
-    createdAt: string | null;
-    lastSeenAt: string | null;
-    environments: { name: string; enabled: boolean }[];
-  }[];
-};
-type FeatureAnswer = {
-  name: string;
-  project: string;
-  type: string;
-  description: string | null;
-  stale: boolean;
-  archived: boolean;
-  createdAt: string | null;
-  lastSeenAt: string | null;
-  lifecycle?: unknown;
-  dependencies: unknown[];
-  children: string[];
-  variants: unknown[];
-  environments: {
-    name: string;
-    enabled: boolean;
-    type?: string;
-    strategies: StrategyAnswer[];
-    variants?: unknown[];
-    lastSeenAt?: string | null;
-  }[];
-};
-export type StrategyAnswer = {
-  id: string;
-  name: string;
-  title?: string | null;
-  disabled?: boolean | null;
-  parameters?: Record<string, string>;
-  constraints?: unknown[];
-  variants?: unknown[];
-  segments?: number[];
-};
 
 const FlagSummary = z
   .object({
@@ -77,7 +31,7 @@ const FlagSummary = z
   .loose();
 
 /** Flags: list, read, create, toggle, roll out, remove a strategy, archive. */
-export function registerFlagTools(server: McpServer, caller: ApiCaller) {
+export function registerFlagTools(server: McpServer, api: BuntingClient) {
   server.registerTool(
     'list_projects',
     {
@@ -89,11 +43,9 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
       annotations: READ_ONLY,
     },
     async () => {
-      const answer = await ask<{
-        projects: { id: string; name: string; description?: string | null; featureCount?: number; health?: number }[];
-      }>(caller, 'GET', '/api/admin/projects');
+      const { projects } = await answer(api.GET('/api/admin/projects'));
       return result({
-        projects: answer.projects.map(({ id, name, description, featureCount }) => ({
+        projects: projects.map(({ id, name, description, featureCount }) => ({
           id,
           name,
           description: description ?? null,
@@ -119,16 +71,20 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
       annotations: READ_ONLY,
     },
     async ({ project, query, limit }) => {
-      const search = new URLSearchParams({ limit: String(limit ?? 50), sortBy: 'createdAt', sortOrder: 'desc' });
-      if (project) search.set('project', `IS:${project}`);
-      if (query) search.set('query', query);
-      const [answer, isPotentiallyStale] = await Promise.all([
-        ask<SearchAnswer>(caller, 'GET', `/api/admin/search/features?${search}`),
-        potentiallyStaleTest(caller),
+      const search = {
+        limit: limit ?? 50,
+        sortBy: 'createdAt',
+        sortOrder: 'desc',
+        ...(project ? { project: `IS:${project}` } : {}),
+        ...(query ? { query } : {}),
+      } as const;
+      const [found, isPotentiallyStale] = await Promise.all([
+        answer(api.GET('/api/admin/search/features', { params: { query: search } })),
+        potentiallyStaleTest(api),
       ]);
       return result({
-        total: answer.total,
-        flags: answer.features.map((flag) => ({
+        total: found.total,
+        flags: found.features.map((flag) => ({
           name: flag.name,
           project: flag.project,
           type: flag.type,
@@ -164,8 +120,10 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
     },
     async ({ project, flag }) => {
       const [feature, isPotentiallyStale] = await Promise.all([
-        ask<FeatureAnswer>(caller, 'GET', flagPath(project, flag)),
-        potentiallyStaleTest(caller),
+        answer(
+          api.GET('/api/admin/projects/{projectId}/features/{featureName}', { params: flagParams(project, flag) }),
+        ),
+        potentiallyStaleTest(api),
       ]);
       return result({
         name: feature.name,
@@ -208,16 +166,16 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
       annotations: CHANGES,
     },
     async ({ project, name, type, description, impressionData }) => {
-      const created = await ask<{ name: string; project: string; type: string; description: string | null }>(
-        caller,
-        'POST',
-        `/api/admin/projects/${seg(project)}/features`,
-        {
-          name,
-          type: type ?? 'release',
-          ...(description === undefined ? {} : { description }),
-          ...(impressionData === undefined ? {} : { impressionData }),
-        },
+      const created = await answer(
+        api.POST('/api/admin/projects/{projectId}/features', {
+          params: { path: { projectId: project } },
+          body: {
+            name,
+            type: type ?? 'release',
+            ...(description === undefined ? {} : { description }),
+            ...(impressionData === undefined ? {} : { impressionData }),
+          },
+        }),
       );
       return result({
         name: created.name,
@@ -242,8 +200,17 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, enabled }) =>
       result(
         await changeOrPropose(
-          caller,
-          () => ask(caller, 'POST', `${environmentPath(project, flag, environment)}/${enabled ? 'on' : 'off'}`),
+          api,
+          () =>
+            answer(
+              enabled
+                ? api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', {
+                    params: environmentParams(project, flag, environment),
+                  })
+                : api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', {
+                    params: environmentParams(project, flag, environment),
+                  }),
+            ),
           { action: 'updateEnabled', feature: flag, payload: { enabled } },
         ),
       ),
@@ -295,14 +262,26 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
         constraints: input.constraints ?? [],
         variants: spreadWeights(input.variants ?? [], stickiness),
       };
-      const strategies = `${environmentPath(input.project, input.flag, input.environment)}/strategies`;
+      const where = environmentParams(input.project, input.flag, input.environment);
+      const strategyId = input.strategyId;
       return result(
         await changeOrPropose(
-          caller,
+          api,
           () =>
-            input.strategyId
-              ? ask(caller, 'PUT', `${strategies}/${seg(input.strategyId)}`, body)
-              : ask(caller, 'POST', strategies, body),
+            answer(
+              strategyId
+                ? api.PUT(
+                    '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}',
+                    { params: { path: { ...where.path, strategyId } }, body },
+                  )
+                : api.POST(
+                    '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies',
+                    {
+                      params: where,
+                      body,
+                    },
+                  ),
+            ),
           input.strategyId
             ? { action: 'updateStrategy', feature: input.flag, payload: { ...body, id: input.strategyId } }
             : { action: 'addStrategy', feature: input.flag, payload: body },
@@ -324,8 +303,14 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, strategyId }) =>
       result(
         await changeOrPropose(
-          caller,
-          () => ask(caller, 'DELETE', `${environmentPath(project, flag, environment)}/strategies/${seg(strategyId)}`),
+          api,
+          () =>
+            answer(
+              api.DELETE(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/strategies/{strategyId}',
+                { params: { path: { ...environmentParams(project, flag, environment).path, strategyId } } },
+              ),
+            ),
           { action: 'deleteStrategy', feature: flag, payload: { id: strategyId } },
         ),
       ),
@@ -344,15 +329,35 @@ export function registerFlagTools(server: McpServer, caller: ApiCaller) {
     },
     async ({ project, flag }) =>
       result(
-        await changeOrPropose(caller, () => ask(caller, 'DELETE', flagPath(project, flag)), {
-          action: 'archiveFeature',
-          feature: flag,
-        }),
+        await changeOrPropose(
+          api,
+          () =>
+            answer(
+              api.DELETE('/api/admin/projects/{projectId}/features/{featureName}', {
+                params: flagParams(project, flag),
+              }),
+            ),
+          {
+            action: 'archiveFeature',
+            feature: flag,
+          },
+        ),
       ),
   );
 }
 
-export const strategyView = (strategy: StrategyAnswer) => ({
+type StrategyAnswer = {
+  id: string;
+  name: string;
+  title?: string | null;
+  disabled?: boolean | null;
+  parameters?: Record<string, string>;
+  constraints?: unknown[];
+  variants?: unknown[];
+  segments?: number[];
+};
+
+const strategyView = (strategy: StrategyAnswer) => ({
   id: strategy.id,
   name: strategy.name,
   title: strategy.title ?? null,
@@ -385,7 +390,7 @@ export function spreadWeights(
     return {
       name: variant.name,
       weight,
-      weightType: variant.weight === undefined ? 'variable' : 'fix',
+      weightType: variant.weight === undefined ? ('variable' as const) : ('fix' as const),
       stickiness,
       ...(variant.payload ? { payload: variant.payload } : {}),
     };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ImpactAggregation, ImpactRange, SafeguardInput } from '@bunting/contracts';
-import { ask, seg, type ApiCaller } from '../api-caller.ts';
+import { answer, type BuntingClient } from '@bunting/api-client';
 import {
   CHANGES,
   Environment,
@@ -11,14 +11,14 @@ import {
   Project,
   READ_ONLY,
   changeOrPropose,
-  environmentPath,
+  environmentParams,
   result,
 } from '../tool-kit.ts';
 
 const Template = z.object({ id: z.string(), name: z.string() }).loose();
 
 /** Releases: templates, plans on a flag environment, milestones, safeguards, and the impact metrics they watch. */
-export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
+export function registerReleaseTools(server: McpServer, api: BuntingClient) {
   server.registerTool(
     'list_release_templates',
     {
@@ -29,7 +29,7 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
       outputSchema: z.object({ templates: z.array(Template) }).loose(),
       annotations: READ_ONLY,
     },
-    async () => result({ templates: await ask<unknown[]>(caller, 'GET', '/api/admin/release-plan-templates') }),
+    async () => result({ templates: await answer(api.GET('/api/admin/release-plan-templates')) }),
   );
 
   server.registerTool(
@@ -46,8 +46,17 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, templateId }) =>
       result(
         await changeOrPropose(
-          caller,
-          () => ask(caller, 'POST', `${environmentPath(project, flag, environment)}/release-plans`, { templateId }),
+          api,
+          () =>
+            answer(
+              api.POST(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans',
+                {
+                  params: environmentParams(project, flag, environment),
+                  body: { templateId },
+                },
+              ),
+            ),
           { action: 'addReleasePlan', feature: flag, payload: { templateId } },
         ),
       ),
@@ -66,7 +75,11 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     },
     async ({ project, flag, environment }) =>
       result({
-        plans: await ask<unknown[]>(caller, 'GET', `${environmentPath(project, flag, environment)}/release-plans`),
+        plans: await answer(
+          api.GET('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans', {
+            params: environmentParams(project, flag, environment),
+          }),
+        ),
       }),
   );
 
@@ -83,12 +96,15 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, planId, milestoneId }) =>
       result(
         await changeOrPropose(
-          caller,
+          api,
           () =>
-            ask(
-              caller,
-              'POST',
-              `${environmentPath(project, flag, environment)}/release-plans/${seg(planId)}/milestones/${seg(milestoneId)}/start`,
+            answer(
+              api.POST(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/milestones/{milestoneId}/start',
+                {
+                  params: { path: { ...environmentParams(project, flag, environment).path, planId, milestoneId } },
+                },
+              ),
             ),
           { action: 'startMilestone', feature: flag, payload: { planId, milestoneId } },
         ),
@@ -109,13 +125,16 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, planId, safeguard }) =>
       result(
         await changeOrPropose(
-          caller,
+          api,
           () =>
-            ask(
-              caller,
-              'PUT',
-              `${environmentPath(project, flag, environment)}/release-plans/${seg(planId)}/safeguards`,
-              safeguard,
+            answer(
+              api.PUT(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/release-plans/{planId}/safeguards',
+                {
+                  params: { path: { ...environmentParams(project, flag, environment).path, planId } },
+                  body: safeguard,
+                },
+              ),
             ),
           { action: 'changeReleasePlanSafeguard', feature: flag, payload: { planId, safeguard } },
         ),
@@ -135,9 +154,16 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     async ({ project, flag, environment, planId }) =>
       result(
         await changeOrPropose(
-          caller,
+          api,
           () =>
-            ask(caller, 'POST', `${environmentPath(project, flag, environment)}/progressions/${seg(planId)}/resume`),
+            answer(
+              api.POST(
+                '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/progressions/{planId}/resume',
+                {
+                  params: { path: { ...environmentParams(project, flag, environment).path, planId } },
+                },
+              ),
+            ),
           { action: 'resumeMilestoneProgression', feature: flag, payload: { planId } },
         ),
       ),
@@ -165,22 +191,17 @@ export function registerReleaseTools(server: McpServer, caller: ApiCaller) {
     async ({ metricName, range, aggregationMode, labels, source }) => {
       if (!metricName)
         return result({
-          metrics: await ask<unknown[]>(caller, 'GET', '/api/admin/impact-metrics/metadata').then(listOf),
+          metrics: await answer(api.GET('/api/admin/impact-metrics/metadata')).then(listOf),
         });
-      const query = new URLSearchParams({
+      const query = {
         metricName,
         range: range ?? 'hour',
         aggregationMode: aggregationMode ?? 'count',
         source: source ?? 'internal',
         mode: 'display',
-      });
-      if (labels) query.set('labels', JSON.stringify(labels));
-      const data = await ask<{
-        start: string;
-        end: string;
-        step: string;
-        series: { metric: Record<string, string>; data: [number, string][] }[];
-      }>(caller, 'GET', `/api/admin/impact-metrics/?${query}`);
+        ...(labels ? { labels: JSON.stringify(labels) } : {}),
+      } as const;
+      const data = await answer(api.GET('/api/admin/impact-metrics/', { params: { query } }));
       return result({ start: data.start, end: data.end, step: data.step, series: data.series });
     },
   );

@@ -7,7 +7,7 @@ import { DomainError, NotFoundError, Permission, type HttpServer } from '@buntin
 import type { AdminDeps } from '../app-deps.ts';
 import { allow, allowRead } from '../access/guard.ts';
 import { clientLabels } from './client-label.ts';
-import { inProcessCaller } from './in-process-caller.ts';
+import { inProcessClient } from './in-process-client.ts';
 import { loadRemoteMcp, saveRemoteMcp } from './remote-mcp-setting.ts';
 import { challengeHeader } from './oauth-routes.ts';
 import { trustedAddresses } from './trusted-addresses.ts';
@@ -82,7 +82,7 @@ export function mcpRoutes(
       const via = await labels.of(request, reply);
       const delegated =
         principal.kind === 'agent' ? await delegations.issue(Number(principal.key.slice('agent:'.length))) : undefined;
-      const server = createBuntingMcpServer(inProcessCaller(app, request, via, elsewhere, delegated));
+      const server = createBuntingMcpServer(inProcessClient(app, request, via, elsewhere, delegated));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.on('close', () => {

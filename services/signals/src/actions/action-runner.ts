@@ -1,3 +1,4 @@
+import { ApiRefused, answer, buntingClient } from '@bunting/api-client';
 import type { Metrics } from '@bunting/platform';
 import { ReceivedSignal } from '@bunting/contracts';
 import { runDurableConsumer, type DatabasePool, type Logger, type Messaging } from '@bunting/platform';
@@ -18,18 +19,25 @@ async function runAction(
   action: ActionSetRow['actions'][number],
 ): Promise<ActionOutcome> {
   const { project, featureName, environment } = action.executionParams;
-  const path = `/api/admin/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(featureName)}/environments/${encodeURIComponent(environment)}/${action.action === 'ENABLE_FEATURE' ? 'on' : 'off'}`;
+  const api = buntingClient({ baseUrl: deps.adminApiUrl(), headers: { authorization: token }, timeoutMs: 30_000 });
+  const params = { path: { projectId: project, featureName, environment } };
   try {
-    const response = await fetch(`${deps.adminApiUrl()}${path}`, { method: 'POST', headers: { authorization: token } });
-    if (response.ok) return { action: action.action, executionParams: action.executionParams, state: 'success' };
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    return {
-      action: action.action,
-      executionParams: action.executionParams,
-      state: 'failed',
-      details: `${response.status}: ${body.message ?? ''}`,
-    };
+    await answer(
+      action.action === 'ENABLE_FEATURE'
+        ? api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/on', { params })
+        : api.POST('/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/off', { params }),
+    );
+    return { action: action.action, executionParams: action.executionParams, state: 'success' };
   } catch (error) {
+    if (error instanceof ApiRefused) {
+      const message = (error.body as { message?: unknown } | null)?.message;
+      return {
+        action: action.action,
+        executionParams: action.executionParams,
+        state: 'failed',
+        details: `${error.status}: ${typeof message === 'string' ? message : ''}`,
+      };
+    }
     return {
       action: action.action,
       executionParams: action.executionParams,

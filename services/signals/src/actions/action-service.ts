@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ApiRefused, answer, buntingClient } from '@bunting/api-client';
 import type { CreateActionSet } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { SignalChange } from '../signal-changes.ts';
@@ -19,26 +20,29 @@ async function mintActorToken(
   actorId: number,
   label: string,
 ): Promise<string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  // The request's own credential: the service account's token is made as the person setting up the action set.
+  const headers: Record<string, string> = {};
   if (request.headers.authorization) headers.authorization = request.headers.authorization;
   if (request.headers.cookie) headers.cookie = request.headers.cookie;
-  const response = await fetch(`${deps.adminApiUrl()}/api/admin/service-account/${actorId}/token`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      description: `actions: ${label}`,
-      expiresAt: new Date(Date.now() + 10 * 365 * 86_400_000).toISOString(),
+  const api = buntingClient({ baseUrl: deps.adminApiUrl(), headers, timeoutMs: 30_000 });
+  const made = await answer(
+    api.POST('/api/admin/service-account/{id}/token', {
+      params: { path: { id: actorId } },
+      body: {
+        description: `actions: ${label}`,
+        expiresAt: new Date(Date.now() + 10 * 365 * 86_400_000).toISOString(),
+      },
     }),
-  });
-  if (response.status === 404) throw ValidationError.field('actorId', `service account ${actorId} does not exist`);
-  if (!response.ok)
+  ).catch((error: unknown) => {
+    if (!(error instanceof ApiRefused)) throw error;
+    if (error.status === 404) throw ValidationError.field('actorId', `service account ${actorId} does not exist`);
     throw ValidationError.field(
       'actorId',
-      `a token for service account ${actorId} could not be created (${response.status})`,
+      `a token for service account ${actorId} could not be created (${error.status})`,
     );
-  const body = (await response.json()) as { secret?: string };
-  if (!body.secret) throw ValidationError.field('actorId', 'admin-api returned no token');
-  return deps.secrets.seal(body.secret);
+  });
+  if (!made.secret) throw ValidationError.field('actorId', 'admin-api returned no token');
+  return deps.secrets.seal(made.secret);
 }
 
 async function checkInput(db: Queryable, project: string, input: CreateActionSet) {
