@@ -14286,6 +14286,8 @@ export interface operations {
                     "application/json": {
                         groups: {
                             users: {
+                                joinedAt: string;
+                                createdBy: string | null;
                                 user: {
                                     id: number;
                                     isAPI?: boolean;
@@ -14404,6 +14406,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         users: {
+                            joinedAt: string;
+                            createdBy: string | null;
                             user: {
                                 id: number;
                                 isAPI?: boolean;
@@ -14509,6 +14513,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         users: {
+                            joinedAt: string;
+                            createdBy: string | null;
                             user: {
                                 id: number;
                                 isAPI?: boolean;
@@ -14628,6 +14634,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         users: {
+                            joinedAt: string;
+                            createdBy: string | null;
                             user: {
                                 id: number;
                                 isAPI?: boolean;

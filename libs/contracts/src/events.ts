@@ -16,7 +16,7 @@ export const Actor = z.object({
 });
 export type Actor = z.infer<typeof Actor>;
 
-export const SYSTEM_ACTOR: Actor = { createdBy: 'unleash_system_user', createdByUserId: -1337 };
+export const SYSTEM_ACTOR = { createdBy: 'unleash_system_user', createdByUserId: -1337 } as const satisfies Actor;
 /** The user id Unleash records for changes made with an admin API token. */
 export const ADMIN_TOKEN_USER_ID = -42;
 

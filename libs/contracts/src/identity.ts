@@ -173,6 +173,9 @@ export const RolePermission = z.object({ name: z.string(), environment: z.string
 export const GroupAnswer = z.object({
   users: z.array(
     z.object({
+      joinedAt: z.string(),
+      /** Who added them: a person's name, "scim", or the sign-in method ("oidc", "saml") that synced them. */
+      createdBy: z.string().nullable(),
       user: User,
     }),
   ),

@@ -176,6 +176,7 @@ describe('OIDC login', () => {
     expect((await alice.post('/api/admin/projects/default/features', { name: 'made-via-oidc' })).status).toBe(201);
     const engineers = await stack.admin.get(`/api/admin/groups/${group.body.id}`);
     expect(engineers.body.users.map((u: { user: { email: string } }) => u.user.email)).toEqual(['alice@corp.example']);
+    expect(engineers.body.users[0].createdBy).toBe('oidc');
     expect((await stack.admin.get(`/api/admin/groups/${unrelated.body.id}`)).body.users).toEqual([]);
 
     const again = await browserLogin('alice');

@@ -91,11 +91,16 @@ describe('SAML sign-in', () => {
     expect(me.body.user).toMatchObject({ email: 'ada@example.com', name: 'Ada', rootRole: 2 });
     const groups = (await stack.admin.get('/api/admin/groups')).body.groups as {
       name: string;
-      users: { user: { email?: string } }[];
+      users: { user: { email?: string }; createdBy: string | null; joinedAt: string }[];
     }[];
     expect(groups.find((group) => group.name === 'Engineers')?.users.map((entry) => entry.user.email)).toEqual([
       'ada@example.com',
     ]);
+    // The membership says the SAML sign-in made it.
+    expect(groups.find((group) => group.name === 'Engineers')?.users[0]).toMatchObject({
+      createdBy: 'saml',
+      joinedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   it('signs out at the provider too, when it has a sign-out address', async () => {

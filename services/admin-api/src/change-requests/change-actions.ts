@@ -1,4 +1,9 @@
-import type { ChangeRequestChangeInput, CreateFeatureStrategy, SafeguardInput } from '@bunting/contracts';
+import {
+  SYSTEM_ACTOR,
+  type ChangeRequestChangeInput,
+  type CreateFeatureStrategy,
+  type SafeguardInput,
+} from '@bunting/contracts';
 import { Permission, type Queryable, type Scope } from '@bunting/platform';
 import { dependencyService } from '../dependencies/dependency-service.ts';
 import type { Change } from '../events/changes.ts';
@@ -119,7 +124,7 @@ const RELEASE_HANDLERS: Record<
         change,
         flagEnvironment(scope, stored),
         payloadOf<{ templateId: string }>(stored).templateId,
-        change.actor.createdByUserId ?? -1337,
+        change.actor.createdByUserId ?? SYSTEM_ACTOR.createdByUserId,
       );
     },
   },

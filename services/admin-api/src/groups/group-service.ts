@@ -7,7 +7,19 @@ import { groupStore, type GroupRow } from './group-store.ts';
 import { requireGroup } from './group-read-model.ts';
 
 async function groupView(db: Queryable, { scimExternalId: _external, ...row }: GroupRow) {
-  const users = (await userReadModel.views(db, await groupStore.memberIds(db, row.id))).map((user) => ({ user }));
+  const memberships = await groupStore.memberships(db, row.id);
+  const people = new Map(
+    (
+      await userReadModel.views(
+        db,
+        memberships.map((entry) => entry.userId),
+      )
+    ).map((user) => [user.id, user]),
+  );
+  const users = memberships.flatMap(({ userId, joinedAt, createdBy }) => {
+    const user = people.get(userId);
+    return user ? [{ joinedAt, createdBy, user }] : [];
+  });
   return { ...row, users, userCount: users.length };
 }
 
@@ -110,13 +122,16 @@ export const groupService = {
     await setMembers(change, await requireGroup(change.tx, id), [...new Set(userIds)]);
   },
 
-  /** OIDC group syncing: the user belongs to exactly the groups whose SSO mappings name one of their claims. */
-  async syncFromClaims(change: Change, userId: number, claimGroups: readonly string[]) {
+  /**
+   * Group syncing at single sign-on: the user belongs to exactly the groups whose SSO mappings name one of their
+   * claims. A membership it adds records the sign-in method that made it.
+   */
+  async syncFromClaims(change: Change, userId: number, claimGroups: readonly string[], method: 'oidc' | 'saml') {
     for (const group of await groupStore.withSsoMappings(change.tx)) {
       const member = await groupStore.isMember(change.tx, group.id, userId);
       const wanted = group.mappingsSSO.some((mapping) => claimGroups.includes(mapping));
       if (wanted && !member) {
-        await groupStore.addMember(change.tx, group.id, userId, 'oidc');
+        await groupStore.addMember(change.tx, group.id, userId, method);
         change.emit({ type: 'group-user-added', data: { groupId: group.id, userId } });
       } else if (!wanted && member) {
         await groupStore.removeMember(change.tx, group.id, userId);

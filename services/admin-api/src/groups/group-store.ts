@@ -50,6 +50,13 @@ export const groupStore = {
       root_role_id = ${group.rootRole}, mappings_sso = ${sql.jsonb(group.mappingsSSO)} where id = ${id}`);
   },
   delete: (db: WriteTx, id: number) => db.query(sql.unsafe`delete from admin.groups where id = ${id}`),
+  /** Who joined, when, and who or what added them (a person's name, "scim", or the sign-in method that synced them). */
+  memberships: (db: Queryable, groupId: number) =>
+    db.any(
+      sql.type(z.object({ userId: z.number(), joinedAt: z.string(), createdBy: z.string().nullable() }))`
+        select user_id as "userId", created_at as "joinedAt", created_by as "createdBy"
+        from admin.group_users where group_id = ${groupId} order by user_id`,
+    ),
   async memberIds(db: Queryable, groupId: number): Promise<number[]> {
     return [
       ...(await db.anyFirst(sql.type(z.object({ userId: z.number() }))`

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  SYSTEM_ACTOR,
   AddReleasePlan,
   ChangeProgression,
   Milestone,
@@ -20,7 +21,7 @@ const EnvironmentParams = z.object({ projectId: PathName, featureName: PathName,
 const PlanParams = EnvironmentParams.extend({ planId: ReleaseId });
 
 /** A user id as plans record their maker (Unleash's admin-token user for tokens). */
-const userIdOf = (principal: { userId?: number | null }) => principal.userId ?? -1337;
+const userIdOf = (principal: { userId?: number | null }) => principal.userId ?? SYSTEM_ACTOR.createdByUserId;
 
 /**
  * Release plans on a flag environment (Unleash's paths, and 7.4's underscore spellings), automatic progressions

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  SYSTEM_ACTOR,
   Milestone,
   MilestoneInput,
   MilestoneStrategy,
@@ -37,7 +38,7 @@ const allowTemplate = (request: FastifyRequest, project: string | null, action: 
     : allow(request, Permission.UPDATE_PROJECT_RELEASE_TEMPLATE, { project });
 
 /** A principal's user id as templates record it (Unleash's admin-token user for tokens). */
-const userIdOf = (principal: { userId?: number | null }) => principal.userId ?? -1337;
+const userIdOf = (principal: { userId?: number | null }) => principal.userId ?? SYSTEM_ACTOR.createdByUserId;
 
 /**
  * Release templates, global (/api/admin/release-plan-templates) and per project (/api/admin/projects/:projectId/

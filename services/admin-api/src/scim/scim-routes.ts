@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import {
+  SYSTEM_ACTOR,
   NoContent,
   ScimDescription,
   ScimGroup,
@@ -29,7 +30,7 @@ import { scimSettingsStore } from './scim-settings-store.ts';
 import { scimUsers } from './scim-users.ts';
 
 // Events of provisioning name the provider's channel as their author.
-const SCIM_ACTOR: Actor = { createdBy: 'scim', createdByUserId: -1337 };
+const SCIM_ACTOR: Actor = { createdBy: 'scim', createdByUserId: SYSTEM_ACTOR.createdByUserId };
 const Id = z.object({ id: z.string().min(1).max(255) });
 const SCIM_TYPE = 'application/scim+json';
 

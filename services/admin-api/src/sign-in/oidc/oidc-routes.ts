@@ -154,7 +154,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
       const userId = await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
         const user = await userFor(change, settings, claims);
         if (settings.enableGroupSyncing && settings.groupJsonPath) {
-          await groupService.syncFromClaims(change, user.id, claimValues(claims, settings.groupJsonPath));
+          await groupService.syncFromClaims(change, user.id, claimValues(claims, settings.groupJsonPath), 'oidc');
         }
         return user.id;
       });

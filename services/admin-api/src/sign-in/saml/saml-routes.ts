@@ -211,7 +211,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
           userId = await changes.run({ system: SYSTEM_ACTOR }, async (change) => {
             const user = await userFor(change, settings, profile);
             if (settings.enableGroupSyncing && settings.groupJsonPath)
-              await groupService.syncFromClaims(change, user.id, claimValues(profile, settings.groupJsonPath));
+              await groupService.syncFromClaims(change, user.id, claimValues(profile, settings.groupJsonPath), 'saml');
             return user.id;
           });
         } catch (error) {
