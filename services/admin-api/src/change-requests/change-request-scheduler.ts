@@ -1,6 +1,6 @@
 import type { Metrics } from '@bunting/platform';
 import { SYSTEM_ACTOR } from '@bunting/contracts';
-import { DomainError, type Logger } from '@bunting/platform';
+import { DomainError, repeatEvery, type Logger } from '@bunting/platform';
 import type { Changes } from '../events/changes.ts';
 import { applyAll } from './change-request-service.ts';
 import { changeRequestStore, type RequestRow } from './change-request-store.ts';
@@ -25,9 +25,6 @@ export function startChangeRequestScheduler(
     ['outcome'],
   );
   const { db, changes, log } = deps;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
 
   async function suspendOrphans() {
     for (const orphan of await changeRequestStore.orphanedSchedules(db)) {
@@ -99,31 +96,15 @@ export function startChangeRequestScheduler(
     }
   }
 
-  async function tick() {
-    try {
+  return repeatEvery(
+    async (stopping) => {
       await suspendOrphans();
       for (const id of await changeRequestStore.due(db, BATCH)) {
-        if (stopped) return;
+        if (stopping.aborted) return;
         await applyDue(id);
       }
-    } catch (error) {
-      log.warn({ err: error }, 'scheduled change requests: will try again');
-    }
-  }
-
-  const loop = () => {
-    if (stopped) return;
-    running = tick().finally(() => {
-      if (!stopped) timer = setTimeout(loop, intervalMs);
-    });
-  };
-  loop();
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    intervalMs,
+    { log, what: 'scheduled change requests' },
+  );
 }

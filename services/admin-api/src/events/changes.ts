@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { Actor, DomainEvent, EventType, Principal, Tag } from '@bunting/contracts';
+import type { Actor, Principal, Tag } from '@bunting/contracts';
 import {
   actorOf,
-  eventMessages,
+  createUnitOfWork,
   type DatabasePool,
   type DatabaseTransactionConnection,
+  type EventDraft,
   type Messaging,
   type Outbox,
   type OutboxMessage,
@@ -12,16 +12,7 @@ import {
 import { eventTagStore } from './event-tag-store.ts';
 import type { WriteTx } from './write-tx.ts';
 
-/** What a change says happened; the unit fills in uuid, time, actor and the feature's tags. */
-export type EventDraft = {
-  type: EventType;
-  project?: string | null;
-  environment?: string | null;
-  featureName?: string | null;
-  data?: Record<string, unknown> | null;
-  preData?: Record<string, unknown> | null;
-  tags?: Tag[];
-};
+export type { EventDraft };
 
 /** A project environment: where change requests are switched on or off. */
 export type EnvironmentScope = { project: string; environment: string };
@@ -93,32 +84,32 @@ export function createChanges(deps: {
    */
   publishers?: readonly ((tx: WriteTx, drafts: readonly EventDraft[]) => Promise<OutboxMessage[]>)[];
 }): Changes {
+  // The platform's unit of work; admin-api adds the gate, the reactions, the feed and the projects' last activity.
+  const unit = createUnitOfWork({ db: deps.db, outbox: deps.outbox, messaging: deps.messaging, tagsOf });
   return {
     run(runner, work) {
-      const actor = actorOfRunner(runner);
-      return deps.db.transaction(async (tx) => {
-        const drafts: EventDraft[] = [];
+      return unit.run(actorOfRunner(runner), async (uow) => {
         const approved: EnvironmentScope[] = [];
-        const before = await deps.gate.before(tx);
+        const before = await deps.gate.before(uow.tx);
         const change: Change = {
-          tx: tx as WriteTx,
-          actor,
-          emit: (draft) => drafts.push(draft),
+          tx: uow.tx as WriteTx,
+          actor: uow.actor,
+          emit: uow.emit,
           approve: (scopes) => approved.push(...scopes),
         };
         const result = await work(change);
         let seen = 0;
-        for (let round = 0; round < MAX_REACTION_ROUNDS && seen < drafts.length; round += 1) {
-          const fresh = drafts.slice(seen);
-          seen = drafts.length;
+        for (let round = 0; round < MAX_REACTION_ROUNDS && seen < uow.drafts().length; round += 1) {
+          const fresh = uow.drafts().slice(seen);
+          seen = uow.drafts().length;
           for (const react of deps.reactions ?? []) await react(change, fresh);
         }
+        const drafts = uow.drafts();
         if (drafts.length > 0) {
-          await deps.gate.check(tx, { runner, approved, drafts, before });
-          const events = await toEvents(tx, actor, drafts);
-          await deps.outbox.add(tx, eventMessages(deps.messaging, events));
-          for (const publish of deps.publishers ?? []) await deps.outbox.add(tx, await publish(change.tx, drafts));
-          const projects = [...new Set(events.map((event) => event.project).filter((project) => project !== null))];
+          await deps.gate.check(uow.tx, { runner, approved, drafts, before });
+          for (const publish of deps.publishers ?? [])
+            for (const message of await publish(change.tx, drafts)) uow.publish(message);
+          const projects = [...new Set(drafts.flatMap((draft) => (draft.project ? [draft.project] : [])))];
           if (projects.length > 0) await deps.touchProjects(change.tx, projects);
         }
         return result;
@@ -127,31 +118,13 @@ export function createChanges(deps: {
   };
 }
 
-async function toEvents(tx: DatabaseTransactionConnection, actor: Actor, drafts: EventDraft[]): Promise<DomainEvent[]> {
-  const needTags = [...new Set(drafts.filter((d) => d.featureName && !d.tags).map((d) => d.featureName!))];
-  const tagsByFeature = new Map<string, Tag[]>();
-  if (needTags.length > 0) {
-    for (const row of await eventTagStore.forFeatures(tx, needTags)) {
-      const list = tagsByFeature.get(row.featureName) ?? [];
-      list.push({ value: row.value, type: row.type });
-      tagsByFeature.set(row.featureName, list);
-    }
+/** The tags of the flags a change's events name, which Unleash puts on each event. */
+async function tagsOf(tx: DatabaseTransactionConnection, featureNames: readonly string[]): Promise<Map<string, Tag[]>> {
+  const tags = new Map<string, Tag[]>();
+  for (const row of await eventTagStore.forFeatures(tx, [...featureNames])) {
+    const list = tags.get(row.featureName) ?? [];
+    list.push({ value: row.value, type: row.type });
+    tags.set(row.featureName, list);
   }
-  const createdAt = new Date().toISOString();
-  const groupId = randomUUID();
-  return drafts.map((draft) => ({
-    uuid: randomUUID(),
-    type: draft.type,
-    createdAt,
-    createdBy: actor.createdBy,
-    createdByUserId: actor.createdByUserId,
-    environment: draft.environment ?? null,
-    project: draft.project ?? null,
-    featureName: draft.featureName ?? null,
-    data: draft.data ?? null,
-    preData: draft.preData ?? null,
-    tags: draft.tags ?? (draft.featureName ? (tagsByFeature.get(draft.featureName) ?? []) : []),
-    groupId,
-    ...(actor.createdVia ? { createdVia: actor.createdVia } : {}),
-  }));
+  return tags;
 }

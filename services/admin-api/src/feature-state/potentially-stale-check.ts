@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '@bunting/contracts';
-import type { Logger } from '@bunting/platform';
+import { repeatEvery, type Logger } from '@bunting/platform';
 import type { Changes } from '../events/changes.ts';
 import { featureStore } from './feature-store.ts';
 
@@ -20,27 +20,12 @@ export async function markPotentiallyStale(changes: Changes): Promise<number> {
 
 /** Runs the check at start and then every `intervalMs` (an hour unless configured). */
 export function startPotentiallyStaleCheck(changes: Changes, log: Logger, intervalMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let inFlight: Promise<void> | undefined;
-  const run = () => {
-    inFlight = markPotentiallyStale(changes)
-      .then(
-        (count) => {
-          if (count > 0) log.info({ count }, 'flags became potentially stale');
-        },
-        (error: unknown) => log.warn({ err: error }, 'potentially stale check failed; trying again later'),
-      )
-      .finally(() => {
-        if (!stopped) timer = setTimeout(run, intervalMs).unref();
-      });
-  };
-  run();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
+  return repeatEvery(
+    async () => {
+      const count = await markPotentiallyStale(changes);
+      if (count > 0) log.info({ count }, 'flags became potentially stale');
     },
-  };
+    intervalMs,
+    { log, what: 'potentially stale check' },
+  );
 }

@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '@bunting/contracts';
-import type { DatabasePool, Logger, Metrics } from '@bunting/platform';
+import { repeatEvery, type DatabasePool, type Logger, type Metrics } from '@bunting/platform';
 import type { Changes } from '../events/changes.ts';
 import { releasePlanService } from './release-plan-service.ts';
 import { releasePlanStore } from './release-plan-store.ts';
@@ -21,37 +21,18 @@ export function startProgressionScheduler(
     'Milestone progressions this replica ran',
     [],
   );
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  async function tick() {
-    try {
+  return repeatEvery(
+    async (stopping) => {
       for (const due of await releasePlanStore.due(deps.db, BATCH, options.minuteMs)) {
-        if (stopped) return;
+        if (stopping.aborted) return;
         // Approved when the progression was set; the unit of work is told so for the plan's environment.
         const started = await deps.changes.run({ system: SYSTEM_ACTOR }, (change) =>
           releasePlanService.runProgression(change, due.sourceMilestone, options.minuteMs),
         );
         if (started) ran?.inc();
       }
-    } catch (error) {
-      deps.log.warn({ err: error }, 'milestone progressions: will try again');
-    }
-  }
-
-  const loop = () => {
-    if (stopped) return;
-    running = tick().finally(() => {
-      if (!stopped) timer = setTimeout(loop, options.intervalMs);
-    });
-  };
-  loop();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    options.intervalMs,
+    { log: deps.log, what: 'milestone progressions' },
+  );
 }

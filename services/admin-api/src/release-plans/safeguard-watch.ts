@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '@bunting/contracts';
-import type { DatabasePool, Logger, Metrics } from '@bunting/platform';
+import { repeatEvery, type DatabasePool, type Logger, type Metrics } from '@bunting/platform';
 import type { Changes } from '../events/changes.ts';
 import { releasePlanService } from './release-plan-service.ts';
 import { releasePlanStore, type SafeguardRow } from './release-plan-store.ts';
@@ -27,9 +27,6 @@ export function startSafeguardWatch(
     'Safeguard readings this replica took, by outcome (held, tripped, acted, unreadable)',
     ['outcome'],
   );
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
 
   async function evaluate(id: string) {
     const outcome = await deps.changes.run({ system: SYSTEM_ACTOR }, async (change) => {
@@ -54,29 +51,15 @@ export function startSafeguardWatch(
     if (outcome) outcomes?.inc({ outcome });
   }
 
-  async function tick() {
-    try {
+  // Looked for five times per interval, so a safeguard is read about when it falls due.
+  return repeatEvery(
+    async (stopping) => {
       for (const id of await releasePlanStore.dueSafeguards(deps.db, intervalMs, BATCH)) {
-        if (stopped) return;
+        if (stopping.aborted) return;
         await evaluate(id);
       }
-    } catch (error) {
-      deps.log.warn({ err: error }, 'safeguards: will read again');
-    }
-  }
-
-  const loop = () => {
-    if (stopped) return;
-    running = tick().finally(() => {
-      if (!stopped) timer = setTimeout(loop, Math.max(100, Math.floor(intervalMs / 5)));
-    });
-  };
-  loop();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
     },
-  };
+    Math.max(100, Math.floor(intervalMs / 5)),
+    { log: deps.log, what: 'safeguards' },
+  );
 }
