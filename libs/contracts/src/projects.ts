@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UrlFriendlyName } from './common.ts';
-import { Role, User } from './identity.ts';
+import { Role } from './roles.ts';
+import { User } from './users.ts';
 import { CreateFeatureStrategy, FeatureStrategy } from './strategies.ts';
 
 export const ProjectMode = z.enum(['open', 'protected', 'private']);

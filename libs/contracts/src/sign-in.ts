@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Role } from './identity.ts';
+import { Role } from './roles.ts';
 
 /**
  * Signing in, one section per method (password, OpenID Connect) and what they share: the options a 401 names

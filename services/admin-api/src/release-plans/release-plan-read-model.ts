@@ -1,6 +1,6 @@
 import type { EnvironmentSafeguard, ReleasePlan } from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
-import { planView, safeguardView } from './release-plan-service.ts';
+import { planView, safeguardView } from './release-plan-views.ts';
 import { releasePlanStore } from './release-plan-store.ts';
 
 /** What the flag views show of release management: each flag environment's plans and own safeguards. */

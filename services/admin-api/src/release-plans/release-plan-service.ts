@@ -11,71 +11,14 @@ import { environmentState } from '../feature-state/environment-state.ts';
 import { requireFeature, type FeatureRow } from '../feature-state/feature-lookup.ts';
 import { refreshLifecycle } from '../feature-state/lifecycle.ts';
 import { requireProjectEnvironment } from '../projects/project-read-model.ts';
-import { milestoneStrategyView, storedStrategies } from '../release-templates/milestone-strategies.ts';
+import { storedStrategies } from '../release-templates/milestone-strategies.ts';
 import { releaseTemplateReadModel } from '../release-templates/release-template-read-model.ts';
 import { strategyService } from '../strategies/strategy-service.ts';
 import { releasePlanStore, type PlanMilestoneRow, type PlanRow, type SafeguardRow } from './release-plan-store.ts';
+import { milestoneView, planView, safeguardView } from './release-plan-views.ts';
 
 /** A flag environment, as the plan routes name it. */
 export type FlagEnvironment = { project: string; feature: string; environment: string };
-
-export const milestoneView = (row: PlanMilestoneRow) => ({
-  id: row.id,
-  name: row.name,
-  sortOrder: row.sortOrder,
-  releasePlanDefinitionId: row.planId,
-  startedAt: row.startedAt,
-  transitionCondition: row.intervalMinutes === null ? null : { intervalMinutes: row.intervalMinutes },
-  progressionExecutedAt: row.progressionExecutedAt,
-  pausedAt: row.pausedAt,
-  strategies: row.strategies.map((strategy) => milestoneStrategyView(row.id, strategy)),
-});
-
-export function safeguardView(row: SafeguardRow): Safeguard {
-  const common = {
-    id: row.id,
-    triggerCondition: { operator: row.operator, threshold: row.threshold },
-    impactMetric: { id: row.metricId, ...row.metric },
-    triggeredAt: row.triggeredAt,
-    triggeredValue: row.triggeredValue,
-    evaluatedAt: row.evaluatedAt,
-    lastError: row.lastError,
-  };
-  return row.planId
-    ? { ...common, action: { type: 'pauseReleasePlanProgressions', id: row.planId } }
-    : {
-        ...common,
-        action: {
-          type: 'disableFeatureEnvironment',
-          featureName: row.featureName,
-          environment: row.environment,
-          project: row.project,
-        },
-      };
-}
-
-export function planView(
-  plan: PlanRow,
-  milestones: readonly PlanMilestoneRow[],
-  safeguards: readonly SafeguardRow[],
-): ReleasePlan {
-  return {
-    id: plan.id,
-    discriminator: 'plan',
-    name: plan.name,
-    description: plan.description,
-    featureName: plan.featureName,
-    environment: plan.environment,
-    createdByUserId: plan.createdByUserId,
-    createdAt: plan.createdAt,
-    activeMilestoneId: plan.activeMilestoneId,
-    releasePlanTemplateId: plan.templateId,
-    milestones: milestones.filter((milestone) => milestone.planId === plan.id).map(milestoneView),
-    safeguards: safeguards
-      .filter((safeguard) => safeguard.planId === plan.id)
-      .map(safeguardView) as ReleasePlan['safeguards'],
-  };
-}
 
 /** What the event data of a plan change names: the plan, and Unleash's name for what happened. */
 const about = (plan: PlanRow, unleashEventType: string, extra: Record<string, unknown> = {}) => ({
