@@ -11,6 +11,7 @@ import {
   api,
   check,
   composeIn,
+  removeLeftovers,
   run,
   runAsync,
   say,
@@ -23,7 +24,8 @@ import {
 import { beforeLastMigration, buildImage, buildPrevious, cleanCopy } from './images.ts';
 import { backupAndRestore } from './backup-restore.ts';
 
-const PROJECT = `buntingdeploy${process.pid}`;
+const PREFIX = 'buntingdeploy';
+const PROJECT = `${PREFIX}${process.pid}`;
 const folders: string[] = [];
 const clean = cleanCopy('HEAD');
 folders.push(clean);
@@ -186,6 +188,8 @@ async function edgeInSecondRegion() {
 }
 
 try {
+  const leftovers = removeLeftovers(PREFIX);
+  if (leftovers.length > 0) say(`removed what killed earlier runs left: ${leftovers.join(', ')}`);
   const previous = beforeLastMigration();
   if (previous) folders.push(buildPrevious(previous, 'bunting:previous'));
   const built = buildImage(clean, 'bunting:latest');

@@ -221,3 +221,70 @@ export async function allInTheLog(names: readonly string[], timeoutMs = 120_000)
     check(answer.status === 200, `the acknowledged flag ${name} answers ${answer.status}`);
   }
 }
+
+/**
+ * Removes what earlier deploy tests left behind when they were killed before their own `down -v` (their project is
+ * `<prefix><pid>` and that process is gone): their containers would hold the ingress port and their volumes the disk.
+ */
+export function removeLeftovers(prefix: string): string[] {
+  const projects = new Set(
+    run(
+      'docker',
+      [
+        'ps',
+        '-a',
+        '--filter',
+        'label=com.docker.compose.project',
+        '--format',
+        '{{.Label "com.docker.compose.project"}}',
+      ],
+      {
+        quiet: true,
+      },
+    )
+      .split('\n')
+      .concat(
+        run(
+          'docker',
+          [
+            'volume',
+            'ls',
+            '--filter',
+            'label=com.docker.compose.project',
+            '--format',
+            '{{.Label "com.docker.compose.project"}}',
+          ],
+          {
+            quiet: true,
+          },
+        ).split('\n'),
+      )
+      .filter((project) => project.startsWith(prefix) && !alive(Number(project.slice(prefix.length)))),
+  );
+  for (const project of projects) {
+    const label = `label=com.docker.compose.project=${project}`;
+    const containers = run('docker', ['ps', '-a', '-q', '--filter', label], { quiet: true })
+      .split('\n')
+      .filter(Boolean);
+    if (containers.length > 0) run('docker', ['rm', '-f', '-v', ...containers], { quiet: true });
+    const volumes = run('docker', ['volume', 'ls', '-q', '--filter', label], { quiet: true })
+      .split('\n')
+      .filter(Boolean);
+    if (volumes.length > 0) run('docker', ['volume', 'rm', '-f', ...volumes], { quiet: true });
+    const networks = run('docker', ['network', 'ls', '-q', '--filter', label], { quiet: true })
+      .split('\n')
+      .filter(Boolean);
+    if (networks.length > 0) run('docker', ['network', 'rm', ...networks], { quiet: true });
+  }
+  return [...projects];
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

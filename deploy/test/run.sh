@@ -31,4 +31,9 @@ else
   done
 fi
 command -v docker-compose >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; }
+# The ingress on a port nothing else holds (a user's own stack on 4242 stays untouched); DEPLOY_PORT overrides.
+if [ -z "${DEPLOY_PORT:-}" ]; then
+  DEPLOY_PORT=$(node -e "const s = require('node:net').createServer().listen(0, '0.0.0.0', () => { console.log(s.address().port); s.close(); })")
+fi
+export DEPLOY_PORT BUNTING_PORT=$DEPLOY_PORT
 exec node deploy/test/deploy-test.ts
