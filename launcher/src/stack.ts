@@ -40,6 +40,8 @@ export async function startStack(
     listen?: boolean;
     /** Called on the server before any route is registered (tests add hooks that must see every route). */
     instrument?: (app: HttpServer) => void;
+    /** Documents the API even where the target does not need it (the tests check the edge's answers against it). */
+    document?: boolean;
   } = {},
 ): Promise<Stack> {
   const env = options.env ?? process.env;
@@ -63,17 +65,20 @@ export async function startStack(
   try {
     infrastructure = await connectInfrastructure(config, log, env, needs, starting, metrics);
     addConnectionChecks(infrastructure, tolerated);
-    await registerApiDocs(app, { version: BUNTING_VERSION });
+    // The standalone edge serves SDKs only: it documents nothing, and does not load the document's generator.
+    const documented = options.document ?? !targets.includes('edge');
+    if (documented) await registerApiDocs(app, { version: BUNTING_VERSION });
     options.instrument?.(app);
     registerHealthRoutes(app, infrastructure.readiness, metrics);
     for (const target of targets) await app.register(await SERVICES[target].build(infrastructure));
     // Split apart, each service documents its own routes and admin-api (behind `/` at the ingress) serves the union.
     const apart = SERVICE_NAMES.filter((name) => !targets.includes(name));
-    await registerApiDocsRoutes(app, {
-      messaging: infrastructure.messaging,
-      publishAs: apart.length > 0 ? targets.filter((name) => name !== 'admin-api') : [],
-      union: targets.includes('admin-api') ? apart : [],
-    });
+    if (documented)
+      await registerApiDocsRoutes(app, {
+        messaging: infrastructure.messaging,
+        publishAs: apart.length > 0 ? targets.filter((name) => name !== 'admin-api') : [],
+        union: targets.includes('admin-api') ? apart : [],
+      });
     await app.ready();
   } catch (error) {
     await startup?.close();

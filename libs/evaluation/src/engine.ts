@@ -27,9 +27,11 @@ export type CompiledFeature = {
   name: string;
   project: string | undefined;
   impressionData: boolean;
+  /**
+   * The definition it was compiled from. A feature lent between environments (see EngineOptions.lend) keeps the
+   * first one's: everything but its strategies' ids, which decide nothing, is the same.
+   */
   source: ClientFeature;
-  /** Evaluates for a context prepared once per request (see prepareContext). */
-  evaluate: (context: PreparedContext) => Evaluation;
   /** What evaluateFeature reads; many flags in a loop are fastest through it. */
   plan: FeaturePlan;
   /** Every answer it gives when on, by slot (0: on without a variant), for callers that work with slots. */
@@ -57,9 +59,17 @@ export type FeaturePlan = {
  * `generalOnly` leaves out the simple plans (tests compare the two paths). `reuse`, an engine compiled with the same
  * options and segments, lends each feature whose source is the very same object and which has no parents (a parent
  * is looked up in the engine that compiled it) instead of compiling it again: a change to one of 10,000 flags
- * compiles one.
+ * compiles one. `lend` does the same for any feature without parents the caller already holds compiled with the
+ * same options and segments (another environment's equal flag); `compiled` is told of each feature compiled anew.
  */
-export type EngineOptions = { hostname?: string; random?: Random; generalOnly?: boolean; reuse?: Engine };
+export type EngineOptions = {
+  hostname?: string;
+  random?: Random;
+  generalOnly?: boolean;
+  reuse?: Engine;
+  lend?: (feature: ClientFeature) => CompiledFeature | undefined;
+  compiled?: (feature: ClientFeature, compiled: CompiledFeature) => void;
+};
 
 export type Engine = {
   features: readonly CompiledFeature[];
@@ -121,11 +131,14 @@ export function compileEngine(
   const compiled: CompiledFeature[] = [];
 
   for (const feature of state.features) {
-    const lent = options.reuse?.get(feature.name);
-    const entry =
-      lent !== undefined && lent.source === feature && !feature.dependencies?.length
-        ? lent
-        : compileFeature(feature, byName, segments, strategyOptions, options.generalOnly === true);
+    const parents = (feature.dependencies?.length ?? 0) > 0;
+    const reused = parents ? undefined : options.reuse?.get(feature.name);
+    let entry =
+      reused !== undefined && reused.source === feature ? reused : parents ? undefined : options.lend?.(feature);
+    if (entry === undefined) {
+      entry = compileFeature(feature, byName, segments, strategyOptions, options.generalOnly === true);
+      if (!parents) options.compiled?.(feature, entry);
+    }
     byName.set(feature.name, entry);
     compiled.push(entry);
   }
@@ -185,8 +198,6 @@ function compileFeature(
     project: feature.project,
     impressionData: feature.impressionData === true,
     source: feature,
-    // This closure's scope holds `entry` alone: every other closure here is made by a function of its own.
-    evaluate: (context) => evaluateFeature(entry, context),
     plan,
     answers,
     attached: undefined,

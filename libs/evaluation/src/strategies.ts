@@ -116,6 +116,9 @@ function stickinessOf(name: string): Stickiness {
  * reads: the default and flexibleRollout strategies (nearly all of them) inline, the others through a check.
  * A missing segment makes it false.
  */
+/** The check of a strategy whose activation needs none: one function for all of them. */
+const PASSES: Check = () => true;
+
 export class StrategyPlan<T> {
   readonly blocked: boolean;
   /** Null when the strategy has no constraints. */
@@ -157,7 +160,7 @@ export class StrategyPlan<T> {
         : strategy.name === 'flexibleRollout'
           ? Activation.FlexibleRollout
           : Activation.Other;
-    this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : () => true;
+    this.other = this.activation === Activation.Other ? compileActivation(strategy, featureName, options) : PASSES;
     this.percent = percentage(parameters, 'rollout');
     this.prefix = new HashPrefix(`${groupId}:`, 0);
     const stickiness = text(parameters, 'stickiness') || 'default';

@@ -1,6 +1,4 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody, registerExamples } from '@bunting/contracts';
@@ -162,6 +160,8 @@ const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
 export async function registerApiDocs(app: HttpServer, options: { version: string }) {
   registerExamples();
   const zodTransform = createJsonSchemaTransform({ skipList: [] });
+  // Loaded here: a process that documents nothing (the standalone edge) does not carry the generator.
+  const { default: swagger } = await import('@fastify/swagger');
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -280,6 +280,7 @@ export async function registerApiDocsRoutes(
       app.addHook('onClose', async () => subscription.unsubscribe());
     }
   }
+  const { default: swaggerUi } = await import('@fastify/swagger-ui');
   await app.register(swaggerUi, {
     routePrefix: '/docs/openapi',
     staticCSP: true,

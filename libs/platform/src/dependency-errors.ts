@@ -1,10 +1,7 @@
-import {
-  BackendTerminatedError,
-  ConnectionError,
-  StatementTimeoutError,
-  UniqueIntegrityConstraintViolationError,
-} from 'slonik';
-import { isRedisUnavailable } from './redis.ts';
+// No import of slonik or ioredis here: every process maps errors, and a process without a database or Redis (the
+// standalone edge) should not load their drivers to do it. Slonik's errors are known by their class names.
+const POSTGRES_UNAVAILABLE_ERRORS = new Set(['ConnectionError', 'BackendTerminatedError', 'StatementTimeoutError']);
+const classOf = (error: unknown) => (error as { constructor?: { name?: unknown } } | null)?.constructor?.name;
 
 /** Postgres error classes and codes that mean "the database cannot answer now", not "the request is wrong". */
 const POSTGRES_UNAVAILABLE_CODES = new Set([
@@ -32,12 +29,7 @@ function codeOf(error: unknown): string | undefined {
 
 /** Which dependency an error says is unavailable (answered 503 with Retry-After), or null when it says no such thing. */
 export function unavailableDependency(error: unknown): 'postgres' | 'redis' | 'nats' | null {
-  if (
-    error instanceof ConnectionError ||
-    error instanceof BackendTerminatedError ||
-    error instanceof StatementTimeoutError
-  )
-    return 'postgres';
+  if (POSTGRES_UNAVAILABLE_ERRORS.has(String(classOf(error)))) return 'postgres';
   const code = codeOf(error);
   const message = String((error as { message?: unknown })?.message ?? '');
   if (code && POSTGRES_UNAVAILABLE_CODES.has(code) && !isRedisUnavailable(error)) return 'postgres';
@@ -61,5 +53,17 @@ export function unavailableDependency(error: unknown): 'postgres' | 'redis' | 'n
 
 /** Whether an error is a unique constraint the request ran into (two creates of one name at once): a 409. */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof UniqueIntegrityConstraintViolationError || codeOf(error) === '23505';
+  return classOf(error) === 'UniqueIntegrityConstraintViolationError' || codeOf(error) === '23505';
+}
+
+/** Whether an error came from Redis being unreachable, slow or reconnecting (answered 503, not 500). */
+export function isRedisUnavailable(error: unknown): boolean {
+  const name = (error as { name?: string })?.name ?? '';
+  const message = String((error as { message?: string })?.message ?? '');
+  return (
+    name === 'MaxRetriesPerRequestError' ||
+    /Command timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(
+      message,
+    )
+  );
 }

@@ -1,11 +1,14 @@
 import type { Env, PlatformConfig } from './config.ts';
-import { connectDatabase, sql, type DatabasePool } from './database.ts';
+import type { DatabasePool } from './database.ts';
 import { createRemoteVerifier, type CredentialVerifier } from './credentials.ts';
 import type { Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
-import { closeMessaging, connectMessaging, ensureStandardStreams, type Messaging } from './messaging.ts';
+import type { Messaging } from './messaging.ts';
 import { createReadiness, type Readiness } from './readiness.ts';
-import { closeRedis, connectRedis, type Redis } from './redis.ts';
+import type { Redis } from './redis.ts';
+
+// Each driver (pg and slonik, the NATS client, ioredis) is loaded when its connection is opened: a process that opens
+// none of them (the standalone edge) does not carry their code.
 
 /** The connections a service may need; each target opens only those its services declare. */
 export type Connections = {
@@ -65,9 +68,11 @@ export async function connectInfrastructure(
   const wait = <T>(name: string, address: string, connect: () => Promise<T>) =>
     connectWithRetry(name, address, connect, log, state);
   if (needs.has('db')) {
+    const { connectDatabase } = await import('./database.ts');
     infrastructure.db = await wait('postgres', redact(config.databaseUrl), () => connectDatabase(config.databaseUrl));
   }
   if (needs.has('messaging') || needs.has('verifier')) {
+    const { closeMessaging, connectMessaging, ensureStandardStreams } = await import('./messaging.ts');
     const messaging = await wait('nats', config.natsUrl, async () => {
       const connected = await connectMessaging(config.natsUrl, config.namespace, log);
       try {
@@ -82,6 +87,7 @@ export async function connectInfrastructure(
     if (needs.has('verifier')) infrastructure.verifier = createRemoteVerifier(messaging, { metrics });
   }
   if (needs.has('redis')) {
+    const { connectRedis } = await import('./redis.ts');
     const sentinel =
       config.redisSentinels.length > 0
         ? { sentinels: config.redisSentinels, name: config.redisSentinelName }
@@ -129,8 +135,8 @@ function redact(url: string): string {
 
 export async function closeInfrastructure(infrastructure: Infrastructure): Promise<void> {
   infrastructure.verifier?.stop();
-  if (infrastructure.messaging) await closeMessaging(infrastructure.messaging);
-  if (infrastructure.redis) await closeRedis(infrastructure.redis);
+  if (infrastructure.messaging) await (await import('./messaging.ts')).closeMessaging(infrastructure.messaging);
+  if (infrastructure.redis) await (await import('./redis.ts')).closeRedis(infrastructure.redis);
   await infrastructure.db?.end();
 }
 
@@ -145,7 +151,7 @@ export function addConnectionChecks(infrastructure: Infrastructure, tolerated: R
       name: 'postgres',
       critical: !tolerated.has('db'),
       check: async () => {
-        await db.query(sql.unsafe`select 1`);
+        await db.query((await import('./database.ts')).sql.unsafe`select 1`);
       },
     });
   if (messaging) {

@@ -52,18 +52,6 @@ export async function closeRedis(redis: Redis): Promise<void> {
   await redis.quit().catch(() => redis.disconnect());
 }
 
-/** Whether an error came from Redis being unreachable, slow or reconnecting (answered 503, not 500). */
-export function isRedisUnavailable(error: unknown): boolean {
-  const name = (error as { name?: string })?.name ?? '';
-  const message = String((error as { message?: string })?.message ?? '');
-  return (
-    name === 'MaxRetriesPerRequestError' ||
-    /Command timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|ECONNRESET|ETIMEDOUT/.test(
-      message,
-    )
-  );
-}
-
 function passwordAndDb(url: string): { password?: string; db?: number } {
   try {
     const parsed = new URL(url);

@@ -28,6 +28,7 @@ export async function startTestStack(
     target: options.target ?? 'all',
     env,
     instrument: (app) => (answers = checkAnswersAgainstDocument(app)),
+    document: true,
   });
   const opened = (name: keyof Connections) => () => {
     const connection = stack.infrastructure[name];

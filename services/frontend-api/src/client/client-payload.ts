@@ -61,7 +61,11 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
 }
 
 export function selectFeatures(environment: CompiledEnvironment, query: ClientQuery): ClientFeature[] {
-  let selected = environment.visibleFeatures(query.projects).map((feature) => feature.compiled.source as TaggedFeature);
+  // The environment's own definitions (a compiled flag may be lent by another environment: its strategy ids differ).
+  const allowed = query.projects.includes('*') ? null : new Set(query.projects);
+  let selected = (environment.snapshot.features as TaggedFeature[]).filter(
+    (feature) => allowed === null || allowed.has(feature.project ?? ''),
+  );
   if (query.namePrefix) selected = selected.filter((feature) => feature.name.startsWith(query.namePrefix!));
   if (query.tags && query.tags.length > 0) {
     const wanted = new Set(query.tags);

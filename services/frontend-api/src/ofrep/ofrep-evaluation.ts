@@ -102,7 +102,7 @@ const OFF: Evaluation = { enabled: false, variant: undefined, slot: -1 };
 /** One flag's answer as JSON, encoded once per flag and answer code (see ofrepAnswerCode) and kept with the flag. */
 export function encodedOfrepAnswer(feature: FrontendFeature, code: number, hasTargetingKey: boolean): Buffer {
   const result = code >= ON ? feature.compiled.answers[code - ON]! : OFF;
-  return (feature.ofrepAnswers[code] ??= Buffer.from(
+  return ((feature.ofrepAnswers ??= [])[code] ??= Buffer.from(
     JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey)),
   ));
 }

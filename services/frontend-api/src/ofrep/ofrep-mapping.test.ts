@@ -101,7 +101,7 @@ const features = [
 const engine = compileEngine({ features: features as never });
 const answer = (name: string, raw: Record<string, unknown>, targetingKey = raw.userId !== undefined) => {
   const feature = engine.features.find((candidate) => candidate.name === name)!;
-  return ofrepResult(feature.source, feature.evaluate(new PreparedContext(raw)), targetingKey);
+  return ofrepResult(feature.source, evaluateFeature(feature, new PreparedContext(raw)), targetingKey);
 };
 
 describe('ofrepResult', () => {

@@ -4,6 +4,7 @@ import { compileEnvironment, type CompiledEnvironment } from './compiled-environ
 import { createRevisionHistory, diffNamed, diffSnapshots, type RevisionChange } from './revision-changes.ts';
 import type { InstallKind, SnapshotStore } from './snapshot-source.ts';
 import { mergeSets, type FeatureSet } from './feature-set.ts';
+import { createSharedFeatures } from './shared-features.ts';
 
 /** An environment kept from before a restart: its revision at once, its flags read when first asked for. */
 export type KeptEnvironment = {
@@ -60,12 +61,14 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
   const restored = new Map<string, KeptEnvironment>();
   const reading = new Map<string, Promise<void>>();
   let clock = 0;
+  // Equal flags of several environments are compiled once (shared-features.ts).
+  const shared = createSharedFeatures();
 
   function install(snapshot: EnvironmentSnapshot, revision: number, how: InstallKind, change?: RevisionChange) {
     const environment = snapshot.environment;
     const existing = states.get(environment);
     const started = performance.now();
-    const built = compileEnvironment(snapshot, revision, deps.hostname, existing);
+    const built = compileEnvironment(snapshot, revision, deps.hostname, existing, shared);
     const compiled = Object.assign(built, { installedAt: Date.now(), compileMs: performance.now() - started });
     states.set(environment, compiled);
     if (change) history.record(environment, change);
