@@ -181,7 +181,7 @@ export function adminApi(
     // The SDK edges read each environment whole from the feed's stream: every scope gets a hydration before this
     // service starts answering, and again before the stream lets the last one go.
     const hydrations = startFeedHydrations(
-      { db, outbox, names: messaging.names, log },
+      { db, outbox, messaging, log },
       { intervalMs: config.feedHydrationCheckMs, refreshAfterMs: FEED_MAX_AGE_MS / 2 },
     );
     await hydrations.first;

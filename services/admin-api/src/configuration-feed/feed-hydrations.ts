@@ -1,5 +1,5 @@
-import type { NatsNames } from '@bunting/contracts';
-import { repeatEvery, type DatabasePool, type Logger, type Outbox } from '@bunting/platform';
+import type { FeedScope, NatsNames } from '@bunting/contracts';
+import { repeatEvery, type DatabasePool, type Logger, type Messaging, type Outbox } from '@bunting/platform';
 import { recordKeeping } from '../events/write-tx.ts';
 import { TOKENS_SCOPE, environmentBody, environmentScope, tokensBody } from './configuration-feed.ts';
 import { hydrationMessages } from './feed-messages.ts';
@@ -11,13 +11,32 @@ const DELTAS_BETWEEN_HYDRATIONS = 1000;
 /**
  * Keeps every scope of the configuration feed readable from the stream alone: a scope with no hydration yet (a fresh
  * install, an environment never changed) gets one, and so does one whose last hydration is older than `refreshAfterMs`
- * (the stream keeps messages twice that long) or that many revisions behind. Run by every admin-api replica; a
- * second writer of the same hydration writes what the first did, which costs only bytes.
+ * (the stream keeps messages twice that long) or that many revisions behind, and one whose stream holds no
+ * hydration although the database says it was written (a database restored beside new NATS volumes, a stream
+ * deleted). Run by every admin-api replica; a second writer of the same hydration writes what the first did, which
+ * costs only bytes.
  */
 export function startFeedHydrations(
-  deps: { db: DatabasePool; outbox: Outbox; names: NatsNames; log: Logger },
+  deps: { db: DatabasePool; outbox: Outbox; messaging: Messaging; log: Logger },
   options: { intervalMs: number; refreshAfterMs: number },
 ) {
+  const names: NatsNames = deps.messaging.names;
+  const feedScopeOf = (scope: string): FeedScope =>
+    scope === TOKENS_SCOPE ? 'tokens' : { environment: scope.slice('env:'.length) };
+
+  /** Whether the stream holds a hydration of the scope (the relay may still hold the newest in the outbox). */
+  async function inStream(scope: string): Promise<boolean> {
+    const subject = names.feed(feedScopeOf(scope)).hydration;
+    return deps.messaging.jsm.streams.getMessage(names.feedStream, { last_by_subj: subject }).then(
+      // nats.js answers null for a subject with no message, or throws "no message found" (versions differ).
+      (message) => message !== null,
+      (error: unknown) => {
+        if (/no message found|not found/i.test(String((error as Error).message))) return false;
+        throw error;
+      },
+    );
+  }
+
   async function hydrate(scope: string) {
     await recordKeeping(deps.db, async (tx) => {
       const locked = await feedStore.lockRevision(tx, scope);
@@ -25,8 +44,7 @@ export function startFeedHydrations(
       const revision = locked ?? (await feedStore.bump(tx, [scope])).get(scope)!;
       const body =
         scope === TOKENS_SCOPE ? await tokensBody(tx) : await environmentBody(tx, scope.slice('env:'.length));
-      const feedScope = scope === TOKENS_SCOPE ? 'tokens' : { environment: scope.slice('env:'.length) };
-      await deps.outbox.add(tx, hydrationMessages(deps.names, feedScope, revision, body, locked === null));
+      await deps.outbox.add(tx, hydrationMessages(names, feedScopeOf(scope), revision, body, locked === null));
       await feedStore.markHydrated(tx, scope, revision);
     });
   }
@@ -40,7 +58,8 @@ export function startFeedHydrations(
         !row ||
         row.hydratedAt === null ||
         Date.now() - Date.parse(row.hydratedAt) > options.refreshAfterMs ||
-        row.revision - row.hydratedRevision > DELTAS_BETWEEN_HYDRATIONS;
+        row.revision - row.hydratedRevision > DELTAS_BETWEEN_HYDRATIONS ||
+        !(await inStream(scope));
       if (due) await hydrate(scope);
     }
   }
