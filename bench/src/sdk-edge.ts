@@ -346,8 +346,9 @@ function tailsAtRate(runs: Runs) {
 }
 
 /**
- * OFREP bulk evaluation (POST /ofrep/v1/evaluate/flags, every flag with its value) against a ceiling that serves
- * the same answer (as a string or a Buffer, whichever is faster in the round), in interleaved rounds.
+ * OFREP bulk evaluation (POST /ofrep/v1/evaluate/flags, every flag with its value) against a ceiling that takes the
+ * same POSTs and serves the same answer (as a string or a Buffer, whichever is faster in the round), in interleaved
+ * rounds.
  */
 export async function measureOfrep(options: {
   url: string;
@@ -369,10 +370,18 @@ export async function measureOfrep(options: {
   const edgeShares: number[] = [];
   try {
     for (let round = 0; round < options.rounds; round += 1) {
-      const ceilingResult = betterCeiling(
-        await load({ url: ceiling.url, paths: ['/ceiling'], seconds: options.seconds, connections: 50 }),
-        await load({ url: ceiling.url, paths: ['/ceiling-buffer'], seconds: options.seconds, connections: 50 }),
-      );
+      // The ceiling takes the same POSTs (the bodies parsed) and sends the same answer.
+      const ceilingLoad = (path: string) =>
+        load({
+          url: ceiling.url,
+          paths: [path],
+          method: 'POST',
+          bodies: contexts,
+          headers,
+          seconds: options.seconds,
+          connections: 50,
+        });
+      const ceilingResult = betterCeiling(await ceilingLoad('/ceiling'), await ceilingLoad('/ceiling-buffer'));
       const ofrep = await load({
         url: options.url,
         paths: ['/ofrep/v1/evaluate/flags'],

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from './logger.ts';
 
 export type { Redis };
@@ -24,6 +24,8 @@ export async function connectRedis(
     connectTimeout: 2000,
     retryStrategy: (times: number) => Math.min(times * 200, 2000),
   };
+  // Loaded on first use: a process that never connects (a standalone edge without EDGE_REDIS_URL) does not carry it.
+  const { Redis } = await import('ioredis');
   // With Sentinel the URL still gives the password and database, if any; the master's address comes from the sentinels.
   const redis = sentinel
     ? new Redis({ ...options, sentinels: sentinel.sentinels, name: sentinel.name, ...passwordAndDb(url) })

@@ -6,8 +6,10 @@ import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
 import { startStack, type Stack } from '@bunting/launcher';
 import {
+  buildEdge,
   eventually,
   httpClient,
+  startServiceProcess,
   startDelayProxy,
   startTestStack,
   type DelayProxy,
@@ -216,6 +218,36 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     } finally {
       await chained.dispose();
     }
+  });
+
+  it('is the same edge when built as deployed (npm run build:edge), and refuses to run as anything else', async () => {
+    buildEdge();
+    const built = await startServiceProcess(
+      'edge',
+      { ...edgeEnv(edge.url), EDGE_PERSIST_DIR: '', LOG_LEVEL: 'error' },
+      {
+        built: true,
+      },
+    );
+    try {
+      // The same answers as the edge it follows, run from its sources.
+      const names = async (url: string, token: string, path: string, key: 'toggles' | 'features') => {
+        const answer = await httpClient(url, { authorization: token }).get(path);
+        expect(answer.status).toBe(200);
+        return (answer.body[key] as { name: string }[]).map((flag) => flag.name).sort();
+      };
+      const fromSource = await names(edge.url, frontendToken, '/api/frontend', 'toggles');
+      expect(fromSource).toContain('edge-on');
+      expect(await names(built.url, frontendToken, '/api/frontend', 'toggles')).toEqual(fromSource);
+      expect(await names(built.url, clientToken, '/api/client/features', 'features')).toEqual(
+        await names(edge.url, clientToken, '/api/client/features', 'features'),
+      );
+      // The admin API is not in it: the path is not served.
+      expect((await fetch(`${built.url}/api/admin/projects`)).status).toBe(404);
+    } finally {
+      await built.stop();
+    }
+    await expect(startServiceProcess('all', {}, { built: true, waitFor: 'alive' })).rejects.toThrow(/exited/);
   });
 
   it('keeps serving while the upstream is down, says stale, and starts again from what it persisted', async () => {

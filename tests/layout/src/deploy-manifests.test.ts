@@ -183,6 +183,8 @@ describe("the standalone edge's manifests (deploy/kubernetes/edge) and compose s
     expect(deployment?.metadata.name).toBe('edge');
     const [container] = deployment!.spec.template.spec.containers;
     expect(config.data.BUNTING_TARGET).toBe('edge');
+    // The built edge the image carries (deploy/Dockerfile's edge stage).
+    expect(deployment?.spec.template.spec.containers[0].command).toEqual(['node', 'launcher/dist/edge.mjs']);
     expect(config.data.UPSTREAM_URL).toMatch(/^https?:\/\//);
     const sources = container.envFrom.map(
       (source: { configMapRef?: { name: string }; secretRef?: { name: string } }) =>
@@ -220,6 +222,7 @@ describe("the standalone edge's manifests (deploy/kubernetes/edge) and compose s
     const service = compose.services.edge;
     expect(service.profiles).toEqual(['edge']);
     expect(service.environment.BUNTING_TARGET).toBe('edge');
+    expect(service.command).toEqual(['node', 'launcher/dist/edge.mjs']);
     expect(service.environment.UPSTREAM_URL).toContain('http://ingress:4242');
     expect(service.volumes.map((volume: string) => volume.split(':')[1])).toContain(
       service.environment.EDGE_PERSIST_DIR,

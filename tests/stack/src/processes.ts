@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@bunting/testing';
 
 const launcher = fileURLToPath(new URL('../../../launcher/src/main.ts', import.meta.url));
+/** The standalone edge as deployed: built by `npm run build:edge` (buildEdge). */
+const builtEdge = fileURLToPath(new URL('../../../launcher/dist/edge.mjs', import.meta.url));
 
 /** A service in its own process; `stop` sends SIGTERM and resolves with the exit code, `kill` is kill -9. */
 export type ServiceProcess = {
@@ -19,19 +21,31 @@ export type ServiceProcess = {
 /**
  * Starts one service as its own process, the way deploy/ runs it, and waits until it is ready; with `waitFor`
  * 'serving', until its services answer (ready or not); with 'alive', until anything answers (it may still be waiting
- * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions).
+ * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions);
+ * `built` runs the built standalone edge (launcher/dist, made by buildEdge) instead of the sources; `nodeOptions` are
+ * passed to Node.
  */
 export async function startServiceProcess(
   target: string,
   env: Record<string, string>,
-  options: { waitFor?: 'ready' | 'serving' | 'alive'; logFile?: string; root?: string } = {},
+  options: {
+    waitFor?: 'ready' | 'serving' | 'alive';
+    logFile?: string;
+    root?: string;
+    built?: boolean;
+    nodeOptions?: string[];
+  } = {},
 ): Promise<ServiceProcess> {
   const waitFor = options.waitFor ?? 'ready';
   const port = await freePort();
   // The log (stdout) goes to a file when a test reads it afterwards.
   const log = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const main = options.root === undefined ? launcher : join(options.root, 'launcher/src/main.ts');
-  const child: ChildProcess = spawn(process.execPath, [main, `--target=${target}`], {
+  const main = options.built
+    ? builtEdge
+    : options.root === undefined
+      ? launcher
+      : join(options.root, 'launcher/src/main.ts');
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeOptions ?? []), main, `--target=${target}`], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, 'inherit'],
   });
@@ -95,4 +109,11 @@ export async function startIngress(
   const port = listenOn ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Builds the standalone edge as deployed (`npm run build:edge`), for startServiceProcess's `built`. */
+export function buildEdge(): void {
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../../launcher/scripts/build-edge.ts', import.meta.url))], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
