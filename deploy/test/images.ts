@@ -1,6 +1,6 @@
 // The images the deploy test runs: this commit's, and the one before the last change of a migration, which the
 // rolling upgrade starts from (so the upgrade migrates a schema under code that was written before it).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, say } from './harness.ts';
@@ -38,14 +38,11 @@ export function buildImage(folder: string, tag: string): { seconds: number; mega
 }
 
 /**
- * The earlier version's code built with this commit's Dockerfile: how an image is built is part of the deployment
- * under test, and older Dockerfiles had faults this issue fixed.
+ * The earlier version as its users built it: its code with its own Dockerfile (this commit's may build what the
+ * earlier code does not have, such as the built edge).
  */
 export function buildPrevious(commit: string, tag: string) {
   const folder = cleanCopy(commit);
-  for (const file of ['deploy/Dockerfile', '.dockerignore']) {
-    writeFileSync(join(folder, file), run('git', ['show', `HEAD:${file}`], { quiet: true }));
-  }
   const built = buildImage(folder, tag);
   say(`previous version (${commit.slice(0, 7)}) built in ${built.seconds} s, ${built.megabytes} MB`);
   return folder;
