@@ -29,6 +29,12 @@ async function addFlags(from: number, to: number) {
 beforeAll(async () => {
   stack = await startTestStack({ env: { INIT_FRONTEND_API_TOKENS: frontendToken } });
   await addFlags(0, FLAGS);
+  // The flags reach the SDK edge through the configuration feed, a moment after the admin calls answer.
+  await eventually(async () =>
+    expect(
+      (await httpClient(stack.url, { authorization: frontendToken }).get('/api/frontend?userId=x')).body.toggles,
+    ).toHaveLength(FLAGS),
+  );
 }, 60_000);
 afterAll(() => stack?.dispose());
 
