@@ -1,6 +1,5 @@
 import type { ClientFeature } from '@bunting/contracts';
-import type { CompiledFeature, Evaluation } from '@bunting/evaluation';
-import type { FrontendFeature } from '../snapshots/compiled-environment.ts';
+import type { Evaluation } from '@bunting/evaluation';
 
 export type OfrepResult =
   | { key: string; value?: unknown; reason: string; variant: string; metadata: Record<string, string | boolean> }
@@ -79,30 +78,4 @@ export function ofrepResult(feature: ClientFeature, result: Evaluation, hasTarge
   const value = payloadValue(variant.payload);
   if ('error' in value) return { key, errorCode: 'PARSE_ERROR', errorDetails: `${key}: ${value.error}` };
   return { key, value: value.value, reason: 'SPLIT', variant: variant.name, metadata };
-}
-
-/** Off answers' codes; an answer that is on has the code ON + its slot. */
-const DISABLED = 0;
-const DEFAULT = 1;
-const NO_TARGETING_KEY = 2;
-const ON = 3;
-
-/**
- * What decides one flag's OFREP answer, as a small number: the answer's slot when it is on (which variant; see
- * Evaluation), else whether the flag is off and whether a targeting key was given. Equal codes, equal answers.
- */
-export function ofrepAnswerCode(feature: CompiledFeature, slot: number, hasTargetingKey: boolean): number {
-  if (slot >= 0) return ON + slot;
-  if (!feature.source.enabled) return DISABLED;
-  return hasTargetingKey ? DEFAULT : NO_TARGETING_KEY;
-}
-
-const OFF: Evaluation = { enabled: false, variant: undefined, slot: -1 };
-
-/** One flag's answer as JSON, encoded once per flag and answer code (see ofrepAnswerCode) and kept with the flag. */
-export function encodedOfrepAnswer(feature: FrontendFeature, code: number, hasTargetingKey: boolean): Buffer {
-  const result = code >= ON ? feature.compiled.answers[code - ON]! : OFF;
-  return ((feature.ofrepAnswers ??= [])[code] ??= Buffer.from(
-    JSON.stringify(ofrepResult(feature.compiled.source, result, hasTargetingKey)),
-  ));
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileEngine, evaluateFeature, PreparedContext } from '@bunting/evaluation';
 import { ofrepContext } from './ofrep-context.ts';
-import { encodedOfrepAnswer, ofrepAnswerCode, ofrepResult } from './ofrep-evaluation.ts';
+import { ofrepResult } from './ofrep-evaluation.ts';
+import { OfrepTable } from './ofrep-table.ts';
 import { compileEnvironment } from '../snapshots/compiled-environment.ts';
 
 describe('ofrepContext', () => {
@@ -143,25 +144,30 @@ describe('ofrepResult', () => {
   });
 });
 
-describe('encodedOfrepAnswer', () => {
-  it('is the answer as JSON, kept per flag and answer code, never mixing what the context decides', () => {
+describe('OfrepTable', () => {
+  it("gathers each flag's answer as JSON, encoded once per answer, never mixing what the context decides", () => {
     const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
+    const visible = environment.visibleFeatures(['*']);
+    const table = new OfrepTable(visible);
     const contexts: [Record<string, unknown>, boolean][] = [
       [{}, false],
       [{ userId: 'u1' }, true],
       [{ properties: { plan: 'pro' } }, false],
       [{ properties: { plan: 'free' } }, false],
     ];
+    const slots = new Int32Array(visible.length);
+    const picked = new Int32Array(visible.length);
     // Twice over, so the second pass answers from what the first kept.
     for (let pass = 0; pass < 2; pass += 1) {
-      for (const feature of environment.visibleFeatures(['*'])) {
-        for (const [raw, targetingKey] of contexts) {
-          const result = evaluateFeature(feature.compiled, new PreparedContext(raw));
-          const code = ofrepAnswerCode(feature.compiled, result.slot, targetingKey);
-          expect(encodedOfrepAnswer(feature, code, targetingKey).toString()).toBe(
-            JSON.stringify(ofrepResult(feature.compiled.source, result, targetingKey)),
-          );
-        }
+      for (const [raw, targetingKey] of contexts) {
+        const results = visible.map((feature) => evaluateFeature(feature.compiled, new PreparedContext(raw)));
+        results.forEach((result, index) => (slots[index] = result.slot));
+        table.gather(slots, visible.length, targetingKey, picked);
+        const expected = visible.map((feature, index) =>
+          JSON.stringify(ofrepResult(feature.compiled.source, results[index]!, targetingKey)),
+        );
+        expect(Array.from(picked, (entry) => table.parts[entry]!.toString())).toEqual(expected);
+        expect(table.gatheredBytes).toBe(expected.reduce((sum, json) => sum + Buffer.byteLength(json) + 1, 0));
       }
     }
   });

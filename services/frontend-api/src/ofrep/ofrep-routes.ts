@@ -10,7 +10,8 @@ import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-
 import { preflight } from '../frontend/cors.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
-import { encodedOfrepAnswer, ofrepAnswerCode, ofrepResult } from './ofrep-evaluation.ts';
+import { ofrepResult } from './ofrep-evaluation.ts';
+import { OfrepTable } from './ofrep-table.ts';
 import { joinAnswer } from '../frontend/answer-memory.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
@@ -122,16 +123,17 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(
           ({ access, environment, context, targetingKey, contextKey }) => {
             const features = environment.visibleFeatures(access.projects);
-            if (codes.length < features.length) {
-              codes = new Uint32Array(features.length * 2);
+            if (slots.length < features.length) {
               slots = new Int32Array(features.length * 2);
+              picked = new Int32Array(features.length * 2);
             }
-            environment.answering(features).lane.slotsOf(context, slots);
-            for (let index = 0; index < features.length; index += 1)
-              codes[index] = ofrepAnswerCode(features[index]!.compiled, slots[index]!, targetingKey);
+            const answering = environment.answering(features);
+            const table = (answering.ofrep ??= new OfrepTable(features));
+            answering.lane.slotsOf(context, slots);
+            table.gather(slots, features.length, targetingKey, picked);
             const etag = `"${createHash('sha1')
               .update(`${environment.revision}:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
-              .update(codes.subarray(0, features.length))
+              .update(picked.subarray(0, features.length))
               .digest('base64url')
               .slice(0, 16)}"`;
             reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -143,15 +145,10 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
                 : Buffer.from(
                     `],"eventStreams":${JSON.stringify([{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }])}}`,
                   );
-            let length = FLAGS_OPEN.length + close.length;
-            for (let index = 0; index < features.length; index += 1) {
-              const answer = encodedOfrepAnswer(features[index]!, codes[index]!, targetingKey);
-              parts[index] = answer;
-              length += answer.length + 1;
-            }
+            const length = FLAGS_OPEN.length + close.length + table.gatheredBytes;
             return sendAtTurnEnd(
               reply.type('application/json; charset=utf-8'),
-              joinAnswer(FLAGS_OPEN, parts, null, features.length, close, length, reply),
+              joinAnswer(FLAGS_OPEN, table.parts, picked, features.length, close, length, reply),
             );
           },
         ),
@@ -161,7 +158,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
 
 const FLAGS_OPEN = Buffer.from('{"flags":[');
 const FLAGS_CLOSE = Buffer.from(']}');
-// Kept across requests (a bulk answer is made without an await from its first flag to its last).
-let codes = new Uint32Array(1024);
+// Kept across requests (a bulk answer is made without an await from its first flag to its last): each flag's slot,
+// then its entry in the OFREP table.
 let slots = new Int32Array(1024);
-const parts: Buffer[] = [];
+let picked = new Int32Array(1024);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EnvironmentSnapshot } from '@bunting/contracts';
 import type { SharedFeatures } from './shared-features.ts';
+import type { OfrepTable } from '../ofrep/ofrep-table.ts';
 import { ToggleTable } from './toggle-table.ts';
 import {
   PlanLane,
@@ -40,8 +41,6 @@ export class FrontendFeature {
   /** The toggles of the answers that are on, by slot (see Evaluation), encoded on first use. */
   private bySlot: (Buffer | undefined)[] | undefined;
   private off: Buffer | undefined;
-  /** OFREP's encoded answers for this flag, kept by answer code (ofrep-evaluation.ts fills and reads it). */
-  ofrepAnswers: (Buffer | undefined)[] | undefined;
 
   constructor(compiled: CompiledFeature) {
     this.compiled = compiled;
@@ -75,8 +74,11 @@ export class FrontendFeature {
   }
 }
 
-/** A list of features' plans packed (see PlanLane) and their toggles by slot (see ToggleTable). */
-export type Answering = { lane: PlanLane; toggles: ToggleTable };
+/**
+ * A list of features' plans packed (see PlanLane), their toggles by slot (see ToggleTable), and their OFREP answers
+ * (OfrepTable, made by the OFREP routes when first asked).
+ */
+export type Answering = { lane: PlanLane; toggles: ToggleTable; ofrep?: OfrepTable };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
   const variantShape = variant
