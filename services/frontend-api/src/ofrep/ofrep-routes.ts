@@ -8,7 +8,7 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, secretOf, type EdgeAccess, type TokenKind } from '../access.ts';
 import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-stream.ts';
 import { preflight } from '../frontend/cors.ts';
-import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import type { Answering, CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { ofrepResult } from './ofrep-evaluation.ts';
 import { OfrepTable } from './ofrep-table.ts';
@@ -128,7 +128,8 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
               picked = new Int32Array(features.length * 2);
             }
             const answering = environment.answering(features);
-            const table = (answering.ofrep ??= new OfrepTable(features));
+            let table = tables.get(answering);
+            if (!table) tables.set(answering, (table = new OfrepTable(features)));
             answering.lane.slotsOf(context, slots);
             table.gather(slots, features.length, targetingKey, picked);
             const etag = `"${createHash('sha1')
@@ -162,3 +163,5 @@ const FLAGS_CLOSE = Buffer.from(']}');
 // then its entry in the OFREP table.
 let slots = new Int32Array(1024);
 let picked = new Int32Array(1024);
+/** Each flag list's OFREP answers, kept as long as the list's answering is (a snapshot's lifetime). */
+const tables = new WeakMap<Answering, OfrepTable>();

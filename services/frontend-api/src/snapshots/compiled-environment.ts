@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EnvironmentSnapshot } from '@bunting/contracts';
 import type { SharedFeatures } from './shared-features.ts';
-import type { OfrepTable } from '../ofrep/ofrep-table.ts';
 import { ToggleTable } from './toggle-table.ts';
 import {
   PlanLane,
@@ -74,11 +73,8 @@ export class FrontendFeature {
   }
 }
 
-/**
- * A list of features' plans packed (see PlanLane), their toggles by slot (see ToggleTable), and their OFREP answers
- * (OfrepTable, made by the OFREP routes when first asked).
- */
-export type Answering = { lane: PlanLane; toggles: ToggleTable; ofrep?: OfrepTable };
+/** A list of features' plans packed (see PlanLane) and their toggles by slot (see ToggleTable). */
+export type Answering = { lane: PlanLane; toggles: ToggleTable };
 
 function toggleJson(name: string, impressionData: boolean, variant: VariantDefinition | undefined): Buffer {
   const variantShape = variant
