@@ -228,6 +228,24 @@ describe('tokens and access', () => {
       (await stack.admin.put(`/api/admin/api-tokens/${encodeURIComponent(backend.body.secret)}`, { expiresAt: expiry }))
         .status,
     ).toBe(200);
+    const listed = (await stack.admin.get('/api/admin/api-tokens')).body.tokens as {
+      tokenName: string;
+      expiresAt: string;
+    }[];
+    expect(Date.parse(listed.find((token) => token.tokenName === 'server-sdk')!.expiresAt)).toBe(Date.parse(expiry));
+    // A token it does not have: 200, as Unleash 8.2 answers (its Terraform provider's update relies on it), and no
+    // event: after a later real update is in the log, the log holds two updates, not three.
+    const updates = async () =>
+      (await stack.admin.get('/api/admin/search/events?type=IS:api-token-updated&limit=10')).body.total as number;
+    await eventually(async () => (await updates()) === 1);
+    expect(
+      (await stack.admin.put('/api/admin/api-tokens/default:development.no-such-secret', { expiresAt: expiry })).status,
+    ).toBe(200);
+    expect((await stack.admin.put('/api/admin/api-tokens/no-such-token', { expiresAt: 'tomorrow' })).status).toBe(400);
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    await stack.admin.put(`/api/admin/api-tokens/${encodeURIComponent(backend.body.secret)}`, { expiresAt: later });
+    await eventually(async () => (await updates()) >= 2);
+    expect(await updates()).toBe(2);
   });
 
   it('refuses a second personal access token with the same description (409)', async () => {

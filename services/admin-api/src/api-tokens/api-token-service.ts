@@ -103,7 +103,9 @@ export const apiTokenService = {
 
   async updateExpiry({ tx, emit }: Change, secret: string, expiresAt: string) {
     const before = await findToken(tx, secret);
-    if (!before) throw new NotFoundError('Could not find that API token');
+    // Unleash 8.2 answers 200 for a token it does not have, and changes and logs nothing (its Terraform provider
+    // relies on it); DELETE does the same.
+    if (!before) return undefined;
     const after = await apiTokenStore.updateExpiry(tx, before.id, new Date(expiresAt).toISOString());
     emit({
       type: 'api-token-updated',
