@@ -9,8 +9,9 @@ export default defineConfig({
       'launcher/src/**/*.test.ts',
       'console/{src,scripts}/**/*.test.ts',
     ],
-    // The browser tests need the console admin-api serves; built only when its sources changed.
-    globalSetup: ['tests/browser/src/build-console.setup.ts'],
+    // The browser tests need the console admin-api serves (built only when its sources changed); the SDK edge's tests
+    // run it built, as deployed.
+    globalSetup: ['tests/browser/src/build-console.setup.ts', 'tests/stack/src/build-edge.setup.ts'],
     // Prototypes frozen in every worker, as the launcher freezes them in every Bunting process.
     setupFiles: ['tests/stack/src/harden.setup.ts'],
     testTimeout: 30_000,

@@ -8,7 +8,10 @@ import {
   type ServiceProcess,
 } from '@bunting/test-stack';
 
-/** The SDK edge needs only NATS and Redis: a frontend-api process that cannot reach any Postgres serves and follows changes. */
+/**
+ * The SDK edge needs only NATS and Redis: a frontend-api process that cannot reach any Postgres serves and follows
+ * changes. It runs built, as deployed (npm run build:edge).
+ */
 let isolation: Isolation;
 const processes: ServiceProcess[] = [];
 const adminToken = '*:*.edge-admin-token';
@@ -26,7 +29,11 @@ beforeAll(async () => {
   processes.push(await startServiceProcess('admin-api', env));
   // Port 9 (discard) refuses connections: any attempt to use Postgres would fail.
   processes.push(
-    await startServiceProcess('frontend-api', { ...env, DATABASE_URL: 'postgres://root@127.0.0.1:9/unreachable' }),
+    await startServiceProcess(
+      'frontend-api',
+      { ...env, DATABASE_URL: 'postgres://root@127.0.0.1:9/unreachable' },
+      { built: true },
+    ),
   );
 }, 60_000);
 

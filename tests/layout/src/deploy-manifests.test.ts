@@ -90,6 +90,10 @@ describe('the Kubernetes manifests', () => {
       expect(container.livenessProbe?.httpGet?.path, deployment.metadata.name).toBe('/health');
       expect(container.startupProbe?.httpGet?.path, deployment.metadata.name).toBe('/health');
       expect(container.image, deployment.metadata.name).toMatch(/^bunting:/);
+      // The SDK edge runs built (deploy/Dockerfile's edge stage); the other services from their sources.
+      if (deployment.metadata.name === 'frontend-api')
+        expect(container.command).toEqual(['node', 'launcher/dist/edge.mjs']);
+      else expect(container.command, deployment.metadata.name).toBeUndefined();
       // Rolled without a moment short of replicas, and a stopping pod keeps serving until the endpoints forget it.
       expect(deployment.spec.strategy?.rollingUpdate?.maxUnavailable, deployment.metadata.name).toBe(0);
       expect(container.lifecycle?.preStop?.sleep?.seconds, deployment.metadata.name).toBeGreaterThan(0);

@@ -32,11 +32,11 @@ function namedPaths(text: string): string[] {
 }
 
 // Made by builds and tests, never committed.
-const GENERATED = ['console/dist', 'tests/browser/screenshots'];
+const GENERATED = ['console/dist', 'launcher/dist', 'tests/browser/screenshots'];
 
 const exists = (path: string) => {
   const bare = path.replace(/\/$/, '');
-  if (GENERATED.includes(bare)) return true;
+  if (GENERATED.some((folder) => bare === folder || bare.startsWith(`${folder}/`))) return true;
   return (
     files.includes(bare) ||
     folders.has(bare) ||

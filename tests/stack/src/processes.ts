@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@bunting/testing';
 
 const launcher = fileURLToPath(new URL('../../../launcher/src/main.ts', import.meta.url));
-/** The standalone edge as deployed: built by `npm run build:edge` (buildEdge). */
+/** The SDK edge as deployed (standalone or frontend-api): built by `npm run build:edge` (buildEdge; the tests' global
+ * setup builds it once). */
 const builtEdge = fileURLToPath(new URL('../../../launcher/dist/edge.mjs', import.meta.url));
 
 /** A service in its own process; `stop` sends SIGTERM and resolves with the exit code, `kill` is kill -9. */
@@ -22,7 +23,8 @@ export type ServiceProcess = {
  * Starts one service as its own process, the way deploy/ runs it, and waits until it is ready; with `waitFor`
  * 'serving', until its services answer (ready or not); with 'alive', until anything answers (it may still be waiting
  * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions);
- * `built` runs the built standalone edge (launcher/dist, made by buildEdge) instead of the sources; `nodeOptions` are
+ * `built` runs the built SDK edge (launcher/dist, made by buildEdge: the edge or frontend-api target) instead
+ * of the sources; `nodeOptions` are
  * passed to Node.
  */
 export async function startServiceProcess(
@@ -111,7 +113,7 @@ export async function startIngress(
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Builds the standalone edge as deployed (`npm run build:edge`), for startServiceProcess's `built`. */
+/** Builds the SDK edge as deployed (`npm run build:edge`), for startServiceProcess's `built`. */
 export function buildEdge(): void {
   execFileSync(process.execPath, [fileURLToPath(new URL('../../../launcher/scripts/build-edge.ts', import.meta.url))], {
     stdio: ['ignore', 'ignore', 'inherit'],
