@@ -24,7 +24,8 @@ import { round, summarize } from './stats.ts';
  * - the edge's memory holding every environment, and the replica's;
  * - the edge's start to ready with its persisted state (upstream reachable, and upstream down);
  * - propagation from an admin change to an SDK's answer through an edge 80 ms (each way) from its upstream.
- * The edge runs as deployed, built (`npm run build:edge`); `EDGE_BENCH_SOURCE=1` runs it from the sources instead.
+ * The edge and the replica run as deployed, built (`npm run build:edge`); `EDGE_BENCH_SOURCE=1` runs them from the
+ * sources instead.
  * `EDGE_BENCH_VARIANT="<node options>"` adds a second standalone edge started with those Node options (for example
  * `--max-semi-space-size=2`), measured in the same rounds.
  */
@@ -108,7 +109,7 @@ try {
   const admin = httpClient(server.url, { authorization: adminToken });
   console.log(`importing ${flags} flags into ${environments.length} environments...`);
   await configure(admin);
-  const replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' });
+  const replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' }, { built });
   processes.push(replica);
   const first = await timedStart(edgeEnv(server.url));
   const edge = first.process;

@@ -90,10 +90,8 @@ describe('the Kubernetes manifests', () => {
       expect(container.livenessProbe?.httpGet?.path, deployment.metadata.name).toBe('/health');
       expect(container.startupProbe?.httpGet?.path, deployment.metadata.name).toBe('/health');
       expect(container.image, deployment.metadata.name).toMatch(/^bunting:/);
-      // The SDK edge runs built (deploy/Dockerfile's edge stage); the other services from their sources.
-      if (deployment.metadata.name === 'frontend-api')
-        expect(container.command).toEqual(['node', 'launcher/dist/edge.mjs']);
-      else expect(container.command, deployment.metadata.name).toBeUndefined();
+      // The image's own entry (launcher/start.mjs) picks the built SDK edge or the sources by target.
+      expect(container.command, deployment.metadata.name).toBeUndefined();
       // Rolled without a moment short of replicas, and a stopping pod keeps serving until the endpoints forget it.
       expect(deployment.spec.strategy?.rollingUpdate?.maxUnavailable, deployment.metadata.name).toBe(0);
       expect(container.lifecycle?.preStop?.sleep?.seconds, deployment.metadata.name).toBeGreaterThan(0);
@@ -187,8 +185,10 @@ describe("the standalone edge's manifests (deploy/kubernetes/edge) and compose s
     expect(deployment?.metadata.name).toBe('edge');
     const [container] = deployment!.spec.template.spec.containers;
     expect(config.data.BUNTING_TARGET).toBe('edge');
-    // The built edge the image carries (deploy/Dockerfile's edge stage).
-    expect(deployment?.spec.template.spec.containers[0].command).toEqual(['node', 'launcher/dist/edge.mjs']);
+    // The image's entry starts the edge from its build (deploy/Dockerfile's edge stage, launcher/start.mjs).
+    expect(deployment?.spec.template.spec.containers[0].command).toBeUndefined();
+    expect(read('deploy/Dockerfile')).toContain('CMD ["node", "launcher/start.mjs"]');
+    expect(read('deploy/Dockerfile')).toContain('COPY --from=edge /app/launcher/dist launcher/dist');
     expect(config.data.UPSTREAM_URL).toMatch(/^https?:\/\//);
     const sources = container.envFrom.map(
       (source: { configMapRef?: { name: string }; secretRef?: { name: string } }) =>
@@ -226,7 +226,7 @@ describe("the standalone edge's manifests (deploy/kubernetes/edge) and compose s
     const service = compose.services.edge;
     expect(service.profiles).toEqual(['edge']);
     expect(service.environment.BUNTING_TARGET).toBe('edge');
-    expect(service.command).toEqual(['node', 'launcher/dist/edge.mjs']);
+    expect(service.command).toBeUndefined();
     expect(service.environment.UPSTREAM_URL).toContain('http://ingress:4242');
     expect(service.volumes.map((volume: string) => volume.split(':')[1])).toContain(
       service.environment.EDGE_PERSIST_DIR,
