@@ -155,6 +155,10 @@ try {
   };
   const headers = { authorization: frontendToken };
   const postHeaders = { ...headers, 'content-type': 'application/json' };
+  // OFREP's ceiling takes the same POSTs (the bodies parsed) and sends the same answer.
+  const ofrepLoad = (url: string, path = '/ofrep/v1/evaluate/flags') =>
+    load({ url, paths: [path], method: 'POST', bodies: contexts, headers: postHeaders, seconds, connections: 50 });
+  const servers: [string, ServiceProcess][] = [['frontend-api replica', replica], ...edges];
   try {
     for (let index = 0; index < rounds; index += 1) {
       const ceiling = betterCeiling(
@@ -162,60 +166,19 @@ try {
         await load({ url: frontendCeiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
       );
       keep('ceiling (/api/frontend answer)', ceiling);
-      keep(
-        '/api/frontend, frontend-api replica',
-        await load({ url: replica.url, paths: users, headers, seconds, connections: 50 }),
-        ceiling,
-      );
-      for (const [name, process] of edges)
+      for (const [name, process] of servers)
         keep(
           `/api/frontend, ${name}`,
           await load({ url: process.url, paths: users, headers, seconds, connections: 50 }),
           ceiling,
         );
-      // OFREP's ceiling takes the same POSTs (the bodies parsed) and sends the same answer.
-      const ofrepCeilingLoad = (path: string) =>
-        load({
-          url: ofrepCeiling.url,
-          paths: [path],
-          method: 'POST',
-          bodies: contexts,
-          headers: postHeaders,
-          seconds,
-          connections: 50,
-        });
       const ofrepCeilingResult = betterCeiling(
-        await ofrepCeilingLoad('/ceiling'),
-        await ofrepCeilingLoad('/ceiling-buffer'),
+        await ofrepLoad(ofrepCeiling.url, '/ceiling'),
+        await ofrepLoad(ofrepCeiling.url, '/ceiling-buffer'),
       );
       keep('ceiling (OFREP answer)', ofrepCeilingResult);
-      keep(
-        'OFREP bulk, frontend-api replica',
-        await load({
-          url: replica.url,
-          paths: ['/ofrep/v1/evaluate/flags'],
-          method: 'POST',
-          bodies: contexts,
-          headers: postHeaders,
-          seconds,
-          connections: 50,
-        }),
-        ofrepCeilingResult,
-      );
-      for (const [name, process] of edges)
-        keep(
-          `OFREP bulk, ${name}`,
-          await load({
-            url: process.url,
-            paths: ['/ofrep/v1/evaluate/flags'],
-            method: 'POST',
-            bodies: contexts,
-            headers: postHeaders,
-            seconds,
-            connections: 50,
-          }),
-          ofrepCeilingResult,
-        );
+      for (const [name, process] of servers)
+        keep(`OFREP bulk, ${name}`, await ofrepLoad(process.url), ofrepCeilingResult);
     }
   } finally {
     frontendCeiling.stop();

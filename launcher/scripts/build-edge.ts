@@ -1,7 +1,7 @@
 // npm run build:edge: the SDK edge (the standalone edge and the cluster's frontend-api) as one JavaScript module graph
 // (launcher/dist/edge.mjs and its chunks). Run from source, Node strips the types of every file it loads and the edge
-// loads every module of the packages it imports from; the build loads neither: about 50 MiB less resident memory with no flags (bench/README.md, "The lean
-// edge"). Packages from npm stay outside the bundle and are loaded from node_modules as usual.
+// loads every module of the packages it imports from; the build does neither: about 50 MiB less resident memory with
+// no flags (bench/README.md, "The lean edge"). Packages from npm stay outside the bundle, loaded from node_modules.
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';

@@ -146,14 +146,17 @@ export async function closeInfrastructure(infrastructure: Infrastructure): Promi
  */
 export function addConnectionChecks(infrastructure: Infrastructure, tolerated: ReadonlySet<Connection>): void {
   const { db, messaging, redis, readiness } = infrastructure;
-  if (db)
+  if (db) {
+    // Made once (the module is loaded already, as db was opened through it), not on every readiness check.
+    const selectOne = import('./database.ts').then(({ sql }) => sql.unsafe`select 1`);
     readiness.add({
       name: 'postgres',
       critical: !tolerated.has('db'),
       check: async () => {
-        await db.query((await import('./database.ts')).sql.unsafe`select 1`);
+        await db.query(await selectOne);
       },
     });
+  }
   if (messaging) {
     readiness.add({
       name: 'nats',

@@ -6,6 +6,7 @@ import {
   StorageType,
   type JetStreamClient,
   type JetStreamManager,
+  type StoredMsg,
 } from '@nats-io/jetstream';
 import { natsNames, type NatsNames } from '@bunting/contracts';
 import type { Logger } from './logger.ts';
@@ -137,6 +138,19 @@ function isTimeout(error: unknown): boolean {
 export function isNotFound(error: unknown): boolean {
   const message = String((error as Error)?.message ?? '');
   return message.includes('not found') || (error as { code?: number | string })?.code === 404;
+}
+
+/**
+ * The last message a stream holds on a subject, or null when it holds none (nats.js answers null or throws "no
+ * message found" depending on the version; a missing stream counts as none too).
+ */
+export async function lastMessageOn(messaging: Messaging, stream: string, subject: string): Promise<StoredMsg | null> {
+  try {
+    return await messaging.jsm.streams.getMessage(stream, { last_by_subj: subject });
+  } catch (error) {
+    if (isNotFound(error) || /no message found/i.test(String((error as Error)?.message ?? ''))) return null;
+    throw error;
+  }
 }
 
 /** How long the configuration feed's stream keeps a message: admin-api writes each scope whole again at half of it. */

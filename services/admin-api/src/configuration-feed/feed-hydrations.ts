@@ -1,5 +1,12 @@
 import type { FeedScope, NatsNames } from '@bunting/contracts';
-import { repeatEvery, type DatabasePool, type Logger, type Messaging, type Outbox } from '@bunting/platform';
+import {
+  lastMessageOn,
+  repeatEvery,
+  type DatabasePool,
+  type Logger,
+  type Messaging,
+  type Outbox,
+} from '@bunting/platform';
 import { recordKeeping } from '../events/write-tx.ts';
 import { TOKENS_SCOPE, environmentBody, environmentScope, tokensBody } from './configuration-feed.ts';
 import { hydrationMessages } from './feed-messages.ts';
@@ -26,15 +33,7 @@ export function startFeedHydrations(
 
   /** Whether the stream holds a hydration of the scope (the relay may still hold the newest in the outbox). */
   async function inStream(scope: string): Promise<boolean> {
-    const subject = names.feed(feedScopeOf(scope)).hydration;
-    return deps.messaging.jsm.streams.getMessage(names.feedStream, { last_by_subj: subject }).then(
-      // nats.js answers null for a subject with no message, or throws "no message found" (versions differ).
-      (message) => message !== null,
-      (error: unknown) => {
-        if (/no message found|not found/i.test(String((error as Error).message))) return false;
-        throw error;
-      },
-    );
+    return (await lastMessageOn(deps.messaging, names.feedStream, names.feed(feedScopeOf(scope)).hydration)) !== null;
   }
 
   async function hydrate(scope: string) {

@@ -1,7 +1,14 @@
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { FeedHydration, FeedHydrationPart, type FeedScope } from '@bunting/contracts';
-import { followStream, type Logger, type Messaging, type Metrics, type RunningConsumer } from '@bunting/platform';
+import {
+  followStream,
+  lastMessageOn,
+  type Logger,
+  type Messaging,
+  type Metrics,
+  type RunningConsumer,
+} from '@bunting/platform';
 
 /** A delta message as every feed writes it: a revision and its events, or a note that the revision is a hydration. */
 const AnyDelta = z.object({ revision: z.number(), hydration: z.boolean().optional() }).loose();
@@ -45,11 +52,7 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
   let wake: (() => void) | undefined;
   let restart: (() => void) | undefined;
 
-  const last = (subject: string) =>
-    messaging.jsm.streams.getMessage(stream, { last_by_subj: subject }).catch((error: unknown) => {
-      if (/no message found|not found/i.test(String((error as Error).message))) return null;
-      throw error;
-    });
+  const last = (subject: string) => lastMessageOn(messaging, stream, subject);
 
   /** The last hydration installed; its stream sequence, or undefined when there is none yet. */
   async function hydrate(): Promise<number | undefined> {
