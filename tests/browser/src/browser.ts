@@ -25,7 +25,8 @@ export async function openPage(browser: Browser, baseURL: string): Promise<Page>
     reducedMotion: 'reduce',
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Generous: the full suite runs many stacks at once on two cores, and a page then takes seconds to answer.
+  page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
   return page;
 }

@@ -183,7 +183,7 @@ describe("Unleash's web UI against Bunting", () => {
         (toggle) => toggle.name === 'ui-flag',
       );
     await eventually(async () => (await sees('ada')) && !(await sees('bob')));
-  });
+  }, 90_000);
 
   it('opens the event log, segments, context fields and API tokens', async () => {
     for (const [name, path, text] of [
