@@ -1893,8 +1893,8 @@ export interface paths {
          */
         get: operations["getApiAdminProjectsByProjectIdAccess"];
         /**
-         * Give users and groups roles in a project (same as POST)
-         * @description Give users and groups roles in a project (same as POST). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         * Set a project's whole access: each role with its users and groups (Unleash's shape); role ids with users and groups, as POST takes them, are added instead
+         * @description Set a project's whole access: each role with its users and groups (Unleash's shape); role ids with users and groups, as POST takes them, are added instead. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
          */
         put: operations["putApiAdminProjectsByProjectIdAccess"];
         /**
@@ -14304,6 +14304,9 @@ export interface operations {
                                     accountType?: string;
                                     permissions?: string[];
                                     scimId?: string | null;
+                                    seatType?: string | null;
+                                    companyRole?: string | null;
+                                    productUpdatesEmailConsent?: boolean | null;
                                 };
                             }[];
                             userCount: number;
@@ -14424,6 +14427,9 @@ export interface operations {
                                 accountType?: string;
                                 permissions?: string[];
                                 scimId?: string | null;
+                                seatType?: string | null;
+                                companyRole?: string | null;
+                                productUpdatesEmailConsent?: boolean | null;
                             };
                         }[];
                         userCount: number;
@@ -14531,6 +14537,9 @@ export interface operations {
                                 accountType?: string;
                                 permissions?: string[];
                                 scimId?: string | null;
+                                seatType?: string | null;
+                                companyRole?: string | null;
+                                productUpdatesEmailConsent?: boolean | null;
                             };
                         }[];
                         userCount: number;
@@ -14652,6 +14661,9 @@ export interface operations {
                                 accountType?: string;
                                 permissions?: string[];
                                 scimId?: string | null;
+                                seatType?: string | null;
+                                companyRole?: string | null;
+                                productUpdatesEmailConsent?: boolean | null;
                             };
                         }[];
                         userCount: number;
@@ -15803,6 +15815,9 @@ export interface operations {
                                 accountType?: string;
                                 permissions?: string[];
                                 scimId?: string | null;
+                                seatType?: string | null;
+                                companyRole?: string | null;
+                                productUpdatesEmailConsent?: boolean | null;
                             }[];
                             role: {
                                 id: number;
@@ -15917,6 +15932,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         }[];
                         role: {
                             id: number;
@@ -16024,6 +16042,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         }[];
                         role: {
                             id: number;
@@ -16139,6 +16160,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         }[];
                         role: {
                             id: number;
@@ -18731,6 +18755,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                             roleId?: number;
                             roles: number[];
                         }[];
@@ -18811,6 +18838,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    roles: {
+                        id: number;
+                        users?: number[];
+                        groups?: number[];
+                    }[];
+                } | {
                     roles: number[];
                     users?: (number | {
                         id: number;
@@ -24562,7 +24595,7 @@ export interface operations {
         };
         responses: {
             /** @description No content */
-            200: {
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36203,7 +36236,7 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            201: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38189,6 +38222,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         }[];
                         rootRoles: {
                             id: number;
@@ -38295,6 +38331,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -38394,6 +38433,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -41657,6 +41699,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         };
                         permissions: {
                             permission: string;
@@ -41763,6 +41808,9 @@ export interface operations {
                             accountType?: string;
                             permissions?: string[];
                             scimId?: string | null;
+                            seatType?: string | null;
+                            companyRole?: string | null;
+                            productUpdatesEmailConsent?: boolean | null;
                         }[];
                         rootRoles?: {
                             id: number;
@@ -41873,6 +41921,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -41965,6 +42016,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -42066,6 +42120,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -42868,6 +42925,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     }[];
                 };
             };
@@ -46411,6 +46471,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };
@@ -46826,6 +46889,9 @@ export interface operations {
                         accountType?: string;
                         permissions?: string[];
                         scimId?: string | null;
+                        seatType?: string | null;
+                        companyRole?: string | null;
+                        productUpdatesEmailConsent?: boolean | null;
                     };
                 };
             };

@@ -19,6 +19,9 @@ export const User = z.object({
   accountType: z.string().optional(),
   permissions: z.array(z.string()).optional(),
   scimId: z.string().nullable().optional(),
+  seatType: z.string().nullable().optional(),
+  companyRole: z.string().nullable().optional(),
+  productUpdatesEmailConsent: z.boolean().nullable().optional(),
 });
 export type User = z.infer<typeof User>;
 

@@ -24,6 +24,12 @@ export type AdminDeps = {
   namespace: string;
   /** Mail queued with the change that causes it (nothing where no SMTP server is configured). */
   mail: EmailOutbox;
-  /** Queues a new user's welcome mail with a link to choose a password; false when none can be sent. */
-  welcome: (change: Change, user: { id: number; email: string | null; name: string | null }) => Promise<boolean>;
+  /** A new user's one-time link to choose a password (Unleash's inviteLink), made with the account. */
+  inviteLink: (change: Change, userId: number) => Promise<string>;
+  /** Queues a new user's welcome mail with their invite link; false when none can be sent. */
+  welcome: (
+    change: Change,
+    user: { id: number; email: string | null; name: string | null },
+    inviteLink: string,
+  ) => Promise<boolean>;
 };

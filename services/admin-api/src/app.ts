@@ -219,12 +219,13 @@ export function adminApi(
           },
         })
       : null;
-    const welcome: AdminDeps['welcome'] = async (change, user) => {
+    const inviteLink: AdminDeps['inviteLink'] = async (change, userId) =>
+      (await createResetLink(change, String(userId), config.baseUrl)).resetPasswordUrl;
+    const welcome: AdminDeps['welcome'] = async (change, user, link) => {
       if (!mail.enabled || !user.email) return false;
-      const { resetPasswordUrl } = await createResetLink(change, String(user.id), config.baseUrl);
       return mail.queue(
         change,
-        welcomeMessage({ email: user.email, userId: user.id, name: user.name }, resetPasswordUrl, config.baseUrl),
+        welcomeMessage({ email: user.email, userId: user.id, name: user.name }, link, config.baseUrl),
       );
     };
     const deps: AdminDeps = {
@@ -239,6 +240,7 @@ export function adminApi(
       sessions,
       delegations,
       mail,
+      inviteLink,
       welcome,
     };
 

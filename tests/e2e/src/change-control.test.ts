@@ -281,7 +281,7 @@ beforeAll(async () => {
         requiredApprovals: 1,
       })
     ).status,
-  ).toBe(200);
+  ).toBe(204);
   await admin.post('/api/admin/user-admin', { username: 'ed', password: 'a-long-password', rootRole: 'Editor' });
   const response = await stack.anonymous.get('/docs/openapi.json');
   document = response.body;

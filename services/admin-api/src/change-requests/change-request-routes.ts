@@ -85,7 +85,8 @@ export function changeRequestRoutes(
         summary: 'Require change requests in a project environment, or stop requiring them',
         params: EnvironmentParams,
         body: UpdateChangeRequestConfig,
-        response: { 200: NoContent },
+        // 204 as Unleash's server answers (its Terraform provider accepts only 204 here); its published document says 200.
+        response: { 204: NoContent },
       },
     },
     async (request, reply) => {
@@ -94,7 +95,7 @@ export function changeRequestRoutes(
       await changes.run(principal, (change) =>
         changeRequestSettingsService.update(change, projectId, environment, request.body),
       );
-      return reply.code(200).send();
+      return reply.code(204).send();
     },
   );
 

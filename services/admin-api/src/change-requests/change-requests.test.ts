@@ -85,7 +85,7 @@ describe('configuration', () => {
           requiredApprovals: 15,
         })
       ).status,
-    ).toBe(200);
+    ).toBe(204);
     expect((await stack.admin.get(`${project}/change-requests/config`)).body[1]).toEqual({
       environment: 'production',
       type: 'production',
@@ -584,7 +584,7 @@ describe('custom project roles', () => {
         { name: 'SKIP_CHANGE_REQUEST', environment: 'production' },
       ],
     });
-    expect([reviewer.status, skipper.status]).toEqual([201, 201]);
+    expect([reviewer.status, skipper.status]).toEqual([200, 200]);
     const users = (await stack.admin.get('/api/admin/user-admin')).body.users as { id: number; username: string }[];
     const vi = users.find((user) => user.username === 'vi')!;
     await stack.admin.post('/api/admin/user-admin', {

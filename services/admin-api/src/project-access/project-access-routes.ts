@@ -6,6 +6,7 @@ import {
   NumericId,
   PathName,
   ProjectAccessInput,
+  ProjectAccessConfiguration,
   RoleIds,
 } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
@@ -16,6 +17,11 @@ import { projectAccessService } from './project-access-service.ts';
 const ProjectParams = z.object({ projectId: PathName });
 const ids = (list: (number | { id: number })[] | undefined) =>
   (list ?? []).map((entry) => (typeof entry === 'number' ? entry : entry.id));
+
+/** Unleash's configuration shape names each role as an object; POST's shape lists role ids. */
+const isConfiguration = (
+  body: ProjectAccessConfiguration | z.infer<typeof ProjectAccessInput>,
+): body is ProjectAccessConfiguration => body.roles.every((role) => typeof role === 'object');
 
 export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.get(
@@ -33,34 +39,57 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<Admin
     },
   );
 
-  const accessSummaries = {
-    post: 'Give users and groups roles in a project',
-    put: 'Give users and groups roles in a project (same as POST)',
-  };
-  for (const method of ['post', 'put'] as const) {
-    app[method](
-      '/api/admin/projects/:projectId/access',
-      {
-        schema: {
-          summary: accessSummaries[method],
-          params: ProjectParams,
-          body: ProjectAccessInput,
-          response: { 200: NoContent },
-        },
+  app.post(
+    '/api/admin/projects/:projectId/access',
+    {
+      schema: {
+        summary: 'Give users and groups roles in a project',
+        params: ProjectParams,
+        body: ProjectAccessInput,
+        response: { 200: NoContent },
       },
-      async (request, reply) => {
-        const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
-        await changes.run(principal, (change) =>
-          projectAccessService.add(change, request.params.projectId, {
-            roles: request.body.roles,
-            users: ids(request.body.users),
-            groups: ids(request.body.groups),
-          }),
-        );
-        return reply.code(200).send();
+    },
+    async (request, reply) => {
+      const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
+      await changes.run(principal, (change) =>
+        projectAccessService.add(change, request.params.projectId, {
+          roles: request.body.roles,
+          users: ids(request.body.users),
+          groups: ids(request.body.groups),
+        }),
+      );
+      return reply.code(200).send();
+    },
+  );
+
+  app.put(
+    '/api/admin/projects/:projectId/access',
+    {
+      schema: {
+        summary:
+          "Set a project's whole access: each role with its users and groups (Unleash's shape); " +
+          'role ids with users and groups, as POST takes them, are added instead',
+        params: ProjectParams,
+        body: z.union([ProjectAccessConfiguration, ProjectAccessInput]),
+        response: { 200: NoContent },
       },
-    );
-  }
+    },
+    async (request, reply) => {
+      const principal = allow(request, Permission.PROJECT_USER_ACCESS_WRITE, { project: request.params.projectId });
+      const { projectId } = request.params;
+      const body = request.body;
+      await changes.run(principal, (change) =>
+        isConfiguration(body)
+          ? projectAccessService.configure(change, projectId, body.roles)
+          : projectAccessService.add(change, projectId, {
+              roles: body.roles,
+              users: ids(body.users),
+              groups: ids(body.groups),
+            }),
+      );
+      return reply.code(200).send();
+    },
+  );
 
   for (const subject of ['user', 'group'] as const) {
     const path = `/api/admin/projects/:projectId/${subject}s/:subjectId/roles`;

@@ -1,4 +1,5 @@
 import { NotFoundError, type Queryable } from '@bunting/platform';
+import type { ProjectAccessConfiguration } from '@bunting/contracts';
 import type { Change } from '../events/changes.ts';
 import { requireGroup } from '../groups/group-read-model.ts';
 import { requireProject } from '../projects/project-read-model.ts';
@@ -58,6 +59,55 @@ export const projectAccessService = {
       type: 'project-access-added',
       project,
       data: { roles: input.roles, users: input.users, groups: input.groups },
+    });
+  },
+
+  /**
+   * Makes the project's access exactly `roles` (Unleash's PUT): each user and group named gets the roles naming it,
+   * and everyone else loses theirs here. One event, only when something changed.
+   */
+  async configure(change: Change, project: string, roles: ProjectAccessConfiguration['roles']) {
+    await requireProject(change.tx, project);
+    const wanted = { user: new Map<number, number[]>(), group: new Map<number, number[]>() };
+    for (const role of roles) {
+      await roleReadModel.requireProjectRole(change.tx, role.id);
+      for (const [subject, ids] of [
+        ['user', role.users ?? []],
+        ['group', role.groups ?? []],
+      ] as const) {
+        for (const id of ids) {
+          if (!wanted[subject].has(id)) await requireSubject(change.tx, subject, id);
+          wanted[subject].set(
+            id,
+            [...new Set([...(wanted[subject].get(id) ?? []), role.id])].sort((a, b) => a - b),
+          );
+        }
+      }
+    }
+    let changed = false;
+    const before: Record<Subject, { id: number; roles: number[] }[]> = { user: [], group: [] };
+    for (const subject of ['user', 'group'] as const) {
+      const held = new Map<number, number[]>();
+      for (const row of await projectAccessStore.assignments(change.tx, subject, project))
+        held.set(
+          row.id,
+          [...(held.get(row.id) ?? []), row.roleId].sort((a, b) => a - b),
+        );
+      before[subject] = [...held].map(([id, ids]) => ({ id, roles: ids }));
+      for (const id of new Set([...held.keys(), ...wanted[subject].keys()])) {
+        const next = wanted[subject].get(id) ?? [];
+        if (JSON.stringify(next) === JSON.stringify(held.get(id) ?? [])) continue;
+        changed = true;
+        await projectMembers.revokeAll(change.tx, subject, project, id);
+        for (const roleId of next) await projectMembers.grant(change.tx, subject, project, id, roleId);
+      }
+    }
+    if (!changed) return;
+    change.emit({
+      type: 'project-access-updated',
+      project,
+      data: { roles },
+      preData: { users: before.user, groups: before.group },
     });
   },
 

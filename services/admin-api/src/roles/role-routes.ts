@@ -35,12 +35,13 @@ export function roleRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db
       schema: {
         summary: 'Create a custom root or project role from permissions',
         body: CreateRole,
-        response: { 201: RoleWithPermissions },
+        // 200, not 201: what Unleash answers, and all its Terraform provider accepts.
+        response: { 200: RoleWithPermissions },
       },
     },
     async (request, reply) => {
       const principal = allow(request, Permission.ADMIN);
-      return reply.code(201).send(await changes.run(principal, (change) => roleService.create(change, request.body)));
+      return reply.code(200).send(await changes.run(principal, (change) => roleService.create(change, request.body)));
     },
   );
   app.post(

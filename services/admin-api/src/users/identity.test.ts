@@ -271,13 +271,13 @@ describe('roles, groups and project access', () => {
       type: 'root-custom',
       permissions: [{ name: 'CREATE_SEGMENT' }],
     });
-    expect(root.status).toBe(201);
+    expect(root.status).toBe(200);
     const project = await stack.admin.post('/api/admin/roles', {
       name: 'Dev toggler',
       type: 'custom',
       permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }, { name: 'UPDATE_FEATURE' }],
     });
-    expect(project.status).toBe(201);
+    expect(project.status).toBe(200);
     expect(
       (await stack.admin.post('/api/admin/roles', { name: 'Bad', type: 'custom', permissions: [{ name: 'ADMIN' }] }))
         .status,
@@ -331,5 +331,40 @@ describe('roles, groups and project access', () => {
         async () => (await stack.admin.post('/api/admin/events/search', { type })).body.events.length > 0,
       );
     }
+  });
+
+  it("sets a project's whole access with Unleash's PUT: the named get their roles, the others lose theirs", async () => {
+    await stack.admin.post('/api/admin/projects', { id: 'configured', name: 'Configured' });
+    const made = async (username: string) =>
+      (await stack.admin.post('/api/admin/user-admin', { username, rootRole: 3 })).body.id as number;
+    const [kim, lou] = [await made('kim'), await made('lou')];
+    const group = (await stack.admin.post('/api/admin/groups', { name: 'Configurers', users: [] })).body.id as number;
+    const access = '/api/admin/projects/configured/access';
+    // Lou holds Member (5) beforehand; the configuration below names only Kim and the group.
+    expect((await stack.admin.post(access, { roles: [5], users: [lou] })).status).toBe(200);
+    const configuration = {
+      roles: [
+        { id: 4, users: [kim] },
+        { id: 5, users: [kim], groups: [group] },
+      ],
+    };
+    expect((await stack.admin.put(access, configuration)).status).toBe(200);
+    const after = (await stack.admin.get(access)).body;
+    expect(after.users.map((user: { id: number; roles: number[] }) => [user.id, user.roles])).toEqual([[kim, [4, 5]]]);
+    expect(after.groups.map((entry: { id: number; roles: number[] }) => [entry.id, entry.roles])).toEqual([
+      [group, [5]],
+    ]);
+    // The same configuration again changes nothing and records nothing; an unknown user changes nothing (404).
+    expect((await stack.admin.put(access, configuration)).status).toBe(200);
+    expect((await stack.admin.put(access, { roles: [{ id: 4, users: [kim, 99_999] }] })).status).toBe(404);
+    expect((await stack.admin.get(access)).body.users).toHaveLength(1);
+    // A flag made afterwards marks the end: once it is in the log, every access event before it is too.
+    await stack.admin.post('/api/admin/projects/configured/features', { name: 'configured-marker' });
+    const types = await eventually(async () => {
+      const reply = await stack.admin.post('/api/admin/events/search', { project: 'configured' });
+      const found = (reply.body.events as { type: string }[]).map((event) => event.type).reverse();
+      return found.includes('feature-created') && found;
+    });
+    expect(types).toEqual(['project-created', 'project-access-added', 'project-access-updated', 'feature-created']);
   });
 });

@@ -38,8 +38,9 @@ export function userRoutes(
     sessions,
     redis,
     namespace,
+    inviteLink,
     welcome,
-  }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'welcome'>,
+  }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'inviteLink' | 'welcome'>,
 ) {
   // Every user and every root role.
   app.get(
@@ -71,14 +72,18 @@ export function userRoutes(
     { schema: { summary: 'Create a user, with a one-time password link', body: CreateUser, response: { 201: User } } },
     async (request, reply) => {
       const principal = allow(request, Permission.ADMIN);
-      // With sendEmail, a welcome mail with a link to choose a password goes with the new account (queued with it:
-      // emailSent says true once it has gone out).
-      const created = await changes.run(principal, async (change) => {
+      // As in Unleash the answer carries a one-time link to choose a password, for the admin to pass on; with
+      // sendEmail a welcome mail carries it too (queued with the account: emailSent says true once it has gone out).
+      const { user: created, link } = await changes.run(principal, async (change) => {
         const user = await userService.create(change, request.body);
-        if (request.body.sendEmail) await welcome(change, user);
-        return user;
+        const link = await inviteLink(change, user.id);
+        if (request.body.sendEmail) await welcome(change, user, link);
+        return { user, link };
       });
-      return reply.code(201).header('location', `/api/admin/user-admin/${created.id}`).send(userView(created));
+      return reply
+        .code(201)
+        .header('location', `/api/admin/user-admin/${created.id}`)
+        .send({ ...userView(created), inviteLink: link });
     },
   );
 

@@ -52,6 +52,10 @@ export function userView(row: UserRow): User {
     accountType: row.isService ? 'Service Account' : 'User',
     permissions: [],
     scimId: row.scimId,
+    // Unleash's commercial fields, always empty here, sent so clients reading Unleash's user shape find them.
+    seatType: null,
+    companyRole: null,
+    productUpdatesEmailConsent: null,
   };
 }
 
