@@ -14187,7 +14187,6 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
-                query?: string;
                 offset?: number;
                 limit?: number;
             };

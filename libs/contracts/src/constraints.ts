@@ -15,7 +15,8 @@ export const ConstraintInput = z.object({
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),
   values: z.array(ConstraintValue).max(1000).optional(),
-  value: ConstraintValue.optional(),
+  // An empty single value is refused even beside values, as Unleash's constraint schema refuses it.
+  value: ConstraintValue.min(1).optional(),
 });
 export type ConstraintInput = z.infer<typeof ConstraintInput>;
 

@@ -171,11 +171,10 @@ export const FeatureList = z.object({ version: z.number(), features: z.array(Fea
 
 /** GET /api/admin/flag-creators */
 export const FlagCreators = z.array(CreatedBy.pick({ id: true, name: true })).readonly();
-/** GET /api/admin/flag-creators: a page of them, as Unleash 8 answers (`q` searches; `query` is taken too). */
+/** GET /api/admin/flag-creators: a page of them, as Unleash 8 answers (`q` searches; like Unleash, no other name). */
 export const FlagCreatorsPage = z.object({ flagCreators: FlagCreators, total: z.number().int() });
 export const FlagCreatorsQuery = z.object({
   q: z.string().max(200).optional(),
-  query: z.string().max(200).optional(),
   offset: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });

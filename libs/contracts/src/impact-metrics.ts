@@ -27,6 +27,7 @@ export const IMPACT_DROP_REASONS = [
   'malformed',
   'invalid_name',
   'invalid_type',
+  'missing_help',
   'invalid_value',
   'negative_counter',
   'invalid_labels',
@@ -53,7 +54,10 @@ export type ImpactMetric =
 /** A name as Unleash keeps it: anything but letters, digits and underscores becomes an underscore. */
 export const sanitiseImpactName = (name: string) => name.replace(/[^a-zA-Z0-9_]/g, '_');
 
-/** The name an impact metric is stored, queried and exported under: Unleash's `unleash_<type>_<name>`. */
+/**
+ * The name an impact metric is stored and queried under: `unleash_<type>_<name>`, as Unleash's charts query it (its
+ * exposition gives the SDK's name with a metric_type label, which a scrape's relabelling turns into this).
+ */
 export const impactSeriesName = (type: ImpactMetricType, name: string) => `unleash_${type}_${name}`;
 
 /** The type and display name in a stored name, or null for a name not made by impactSeriesName. */
@@ -169,8 +173,13 @@ export function admitImpactMetrics(raw: unknown): ImpactAdmission {
       drop('invalid_type');
       continue;
     }
+    // As Unleash: a metric without a help text is left out (its exposition cannot be written without one).
+    if (typeof entry.help !== 'string' || entry.help.length === 0) {
+      drop('missing_help');
+      continue;
+    }
     const name = sanitiseImpactName(entry.name);
-    const help = typeof entry.help === 'string' ? entry.help.slice(0, IMPACT_POST_LIMITS.helpLength) : '';
+    const help = entry.help.slice(0, IMPACT_POST_LIMITS.helpLength);
     if (entry.samples.length > IMPACT_POST_LIMITS.samplesPerMetric)
       drop('too_many_samples', entry.samples.length - IMPACT_POST_LIMITS.samplesPerMetric);
     const rawSamples = entry.samples.slice(0, IMPACT_POST_LIMITS.samplesPerMetric);

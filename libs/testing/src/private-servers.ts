@@ -151,8 +151,8 @@ export async function startPrivateRedisSentinel() {
 }
 
 /**
- * Debian's Prometheus on a spare port, scraping `target` (host:port) at `path` every second, its data in a temporary
- * directory; `stop` ends it (a test of an unavailable source), `start` brings it back.
+ * Debian's Prometheus on a spare port, scraping `target` (host:port) at `path` every second (impact metrics renamed to
+ * the names Bunting queries), its data in a temporary directory; `stop` ends it (a test of an unavailable source), `start` brings it back.
  */
 export async function startPrivatePrometheus(target: string, path: string) {
   if (spawnSync('prometheus', ['--version']).error)
@@ -170,6 +170,13 @@ export async function startPrivatePrometheus(target: string, path: string) {
       `    metrics_path: ${path}`,
       '    static_configs:',
       `      - targets: ['${target}']`,
+      // What the README tells users: impact metrics are exposed as Unleash exposes them (the SDK's name and a
+      // metric_type label) and queried under unleash_<type>_<name>, which this relabelling makes.
+      '    metric_relabel_configs:',
+      '      - source_labels: [metric_type, __name__]',
+      "        regex: '(counter|gauge|histogram);(.+)'",
+      '        target_label: __name__',
+      "        replacement: 'unleash_${1}_${2}'",
       '',
     ].join('\n'),
   );

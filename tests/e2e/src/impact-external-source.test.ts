@@ -51,7 +51,7 @@ beforeAll(async () => {
     ).status,
   ).toBe(202);
   await eventually(async () =>
-    (await stack.anonymous.get('/internal-backstage/impact/metrics')).text.includes('unleash_gauge_temperature{'),
+    (await stack.anonymous.get('/internal-backstage/impact/metrics')).text.includes('temperature{'),
   );
   prometheus = await startPrivatePrometheus(new URL(stack.url).host, '/internal-backstage/impact/metrics');
 }, 60_000);
@@ -127,7 +127,7 @@ describe('an external Prometheus as the source', () => {
     );
     expect(answer.body).toMatchObject({
       step: '1m',
-      labels: { room: ['kitchen'], appName: ['thermostat'], environment: ['development'] },
+      labels: { room: ['kitchen'], origin: ['sdk'], metric_type: ['gauge'] },
     });
     expect(answer.body.debug.query).toBe('avg(unleash_gauge_temperature{})');
     const kitchen = await query({ ...external, labels: JSON.stringify({ room: ['kitchen'] }) });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
@@ -23,17 +24,23 @@ const post = (token: string, appName: string, metrics: { name: string; series: n
     })),
   });
 
-/** The series kept of a metric in an environment (and application), as the exposition for Prometheus lists them. */
+/**
+ * The series kept of a metric in an environment (and application). The exposition for Prometheus adds those up as
+ * Unleash's does (it names neither), so they are counted where the insights service keeps them.
+ */
 const seriesOf = async (metric: string, environment: string, app?: string) => {
-  const text = (await stack.anonymous.get('/internal-backstage/impact/metrics')).text;
-  return text
-    .split('\n')
-    .filter(
-      (line) =>
-        line.startsWith(`unleash_counter_${metric}{`) &&
-        line.includes(`environment="${environment}"`) &&
-        (app === undefined || line.includes(`appName="${app}"`)),
-    ).length;
+  const client = new pg.Client({ connectionString: stack.isolation.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select count(*)::int as n from insights.impact_series
+        where metric = $1 and labels->>'environment' = $2 and ($3::text is null or labels->>'appName' = $3)`,
+      [`unleash_counter_${metric}`, environment, app ?? null],
+    );
+    return rows[0].n as number;
+  } finally {
+    await client.end();
+  }
 };
 
 const dropsIn = async (environment: string) => {

@@ -192,14 +192,14 @@ describe('impact metrics from the real Node SDK', () => {
     const exposition = await stack.anonymous.get('/internal-backstage/impact/metrics');
     expect(exposition.status).toBe(200);
     expect(exposition.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(exposition.text).toContain('# TYPE unleash_counter_checkout_errors counter');
-    expect(exposition.text).toMatch(
-      /^unleash_counter_checkout_errors\{[^}]*appName="impact-app"[^}]*environment="development"[^}]*\} 7$/m,
-    );
-    expect(exposition.text).toMatch(/^unleash_gauge_queue_depth\{[^}]*\} 12$/m);
-    expect(exposition.text).toMatch(/^unleash_histogram_checkout_seconds_bucket\{[^}]*le="0\.5"\} 3$/m);
-    expect(exposition.text).toMatch(/^unleash_histogram_checkout_seconds_bucket\{[^}]*le="\+Inf"\} 5$/m);
-    expect(exposition.text).toMatch(/^unleash_histogram_checkout_seconds_count\{[^}]*\} 5$/m);
+    // As Unleash exposes them: the SDK's name, origin and metric_type labels (a scrape relabels to the stored name).
+    expect(exposition.text).toContain('# TYPE checkout_errors counter');
+    expect(exposition.text).toMatch(/^checkout_errors\{origin="sdk",metric_type="counter"[^}]*\} 7$/m);
+    expect(exposition.text).toMatch(/^queue_depth\{[^}]*metric_type="gauge"[^}]*\} 12$/m);
+    expect(exposition.text).toMatch(/^checkout_seconds_bucket\{[^}]*le="0\.5"\} 3$/m);
+    expect(exposition.text).not.toContain('unleash_counter_');
+    expect(exposition.text).toMatch(/^checkout_seconds_bucket\{[^}]*le="\+Inf"\} 5$/m);
+    expect(exposition.text).toMatch(/^checkout_seconds_count\{[^}]*\} 5$/m);
   });
 
   it('refuses an aggregation the type has not, labels that are not JSON, an unknown range, in the spec shape', async () => {
@@ -356,7 +356,7 @@ describe('impact metrics in bad posts', () => {
     );
   });
 
-  it("takes Edge's bulk posts with impact metrics, as origin edge", async () => {
+  it("takes Edge's bulk posts with impact metrics, from an SDK unless a sample names its origin (as Unleash)", async () => {
     const answer = await client.post('/api/client/metrics/bulk', {
       applications: [],
       metrics: [],
@@ -378,7 +378,7 @@ describe('impact metrics in bad posts', () => {
     const labels = (
       await query({ metricName: 'unleash_counter_edge_requests', range: 'hour', aggregationMode: 'count' })
     ).body.labels;
-    expect(labels).toMatchObject({ origin: ['edge'], appName: ['behind-edge'], environment: ['development'] });
+    expect(labels).toMatchObject({ origin: ['sdk'], appName: ['behind-edge'], environment: ['development'] });
   });
 });
 
@@ -403,9 +403,7 @@ describe('registering a metric', () => {
       type: 'counter',
       source: 'internal',
     });
-    expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).toMatch(
-      /^unleash_counter_orders_placed 0$/m,
-    );
+    expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).toMatch(/^orders_placed 0$/m);
   });
 });
 

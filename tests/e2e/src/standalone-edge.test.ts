@@ -167,7 +167,7 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     for (let index = 0; index < 5; index += 1) node.isEnabled('edge-on');
     await eventually(
       async () =>
-        /^unleash_counter_edge_checkouts\{[^}]*origin="edge"[^}]*\} 4$/m.test(
+        /^edge_checkouts\{[^}]*origin="edge"[^}]*\} 4$/m.test(
           (await upstream.anonymous.get('/internal-backstage/impact/metrics')).text,
         ),
       { timeoutMs: 20_000, intervalMs: 200 },

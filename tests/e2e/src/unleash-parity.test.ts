@@ -285,6 +285,80 @@ describe('tokens and access', () => {
     expect(post.status).toBe(202);
   });
 
+  it("exposes SDKs' impact metrics as Unleash 8.2's own impact-metrics test expects, its posts replayed over HTTP", async () => {
+    const client = httpClient(stack.url, { authorization: clientToken });
+    const send = (impactMetrics: unknown[]) =>
+      client.post('/api/client/metrics', {
+        appName: 'impact-metrics-app',
+        instanceId: 'instance-id',
+        bucket: null,
+        impactMetrics,
+      });
+    const labeled = (value: number, help?: string) => ({
+      name: 'labeled_counter',
+      ...(help === undefined ? {} : { help }),
+      type: 'counter',
+      samples: [{ labels: { foo: 'bar' }, value }],
+    });
+    const histogram = (count: number, sum: number, belowOne: number) => ({
+      name: 'response_time',
+      help: 'Response time histogram',
+      type: 'histogram',
+      samples: [
+        {
+          labels: { foo: 'bar' },
+          count,
+          sum,
+          buckets: [
+            { le: 1, count: belowOne },
+            { le: '+Inf', count },
+          ],
+        },
+      ],
+    });
+    const bulk = (value: number) =>
+      client.post('/api/client/metrics/bulk', {
+        applications: [],
+        metrics: [],
+        impactMetrics: [
+          {
+            name: 'bulk_counter',
+            help: 'bulk counter with labels',
+            type: 'counter',
+            samples: [{ labels: { source: 'bulk' }, value }],
+          },
+        ],
+      });
+    for (const reply of [
+      await send([labeled(5, 'with labels')]),
+      await send([labeled(10, 'with labels')]),
+      await send([]),
+      // Without a help text: taken (202), its value left out.
+      await send([labeled(10)]),
+      await bulk(7),
+      await bulk(8),
+      await send([histogram(10, 8.5, 7)]),
+      await send([histogram(5, 3.2, 3)]),
+    ])
+      expect(reply.status).toBe(202);
+    const text = await eventually(async () => {
+      const exposition = (await stack.anonymous.get('/internal-backstage/impact/metrics')).text;
+      return (
+        /^response_time_count\{.*\} 15$/m.test(exposition) && /^bulk_counter\{.*\} 15$/m.test(exposition) && exposition
+      );
+    });
+    expect(text).toContain('# HELP labeled_counter with labels');
+    expect(text).toContain('# TYPE labeled_counter counter');
+    expect(text).toMatch(/labeled_counter{origin="sdk",metric_type="counter",foo="bar"} 15/);
+    expect(text).toContain('# HELP bulk_counter bulk counter with labels');
+    expect(text).toMatch(/bulk_counter{origin="sdk",metric_type="counter",source="bulk"} 15/);
+    expect(text).toContain('# TYPE response_time histogram');
+    expect(text).toContain('response_time_bucket{foo="bar",metric_type="histogram",origin="sdk",le="1"} 10');
+    expect(text).toContain('response_time_bucket{foo="bar",metric_type="histogram",origin="sdk",le="+Inf"} 15');
+    expect(text).toContain('response_time_sum{foo="bar",metric_type="histogram",origin="sdk"} 11.7');
+    expect(text).toContain('response_time_count{foo="bar",metric_type="histogram",origin="sdk"} 15');
+  });
+
   it('treats repeated slashes as one, for routing and authentication alike', async () => {
     const admin = { authorization: stack.adminToken };
     expect(await raw('//api/admin/tags', admin)).toMatchObject({ status: 200, body: { tags: expect.any(Array) } });
@@ -324,6 +398,24 @@ describe('shapes and validation', () => {
         })
       ).status,
     ).toBe(204);
+    // A context name nobody defined is valid too; an empty single value is not, even beside values (400 in both).
+    expect(
+      (
+        await stack.admin.post('/api/admin/constraints/validate', {
+          contextName: 'nobodys',
+          operator: 'IN',
+          values: ['a'],
+        })
+      ).status,
+    ).toBe(204);
+    const empty = await stack.admin.post('/api/admin/constraints/validate', {
+      contextName: 'userId',
+      operator: 'IN',
+      values: ['a'],
+      value: '',
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.name).toBe('ValidationError');
     await stack.admin.post('/api/admin/strategies', { name: 'retiring', parameters: [] });
     // As in Unleash the field is taken, and deprecating is its own route.
     expect(

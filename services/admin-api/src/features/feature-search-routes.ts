@@ -45,8 +45,8 @@ export function featureSearchRoutes(app: HttpServer, { db }: Pick<AdminDeps, 'db
     },
     async (request) => {
       allowRead(request);
-      const { q, query, offset, limit } = request.query;
-      return featureRows.creatorsPage(db, { q: q ?? query, offset: offset ?? 0, limit: limit ?? 50 });
+      const { q, offset, limit } = request.query;
+      return featureRows.creatorsPage(db, { q, offset: offset ?? 0, limit: limit ?? 50 });
     },
   );
 

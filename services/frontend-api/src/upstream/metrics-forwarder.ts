@@ -8,6 +8,23 @@ import type { Upstream } from './upstream-http.ts';
 type Entry = NonNullable<BulkMetrics['metrics']>[number];
 type Application = NonNullable<BulkMetrics['applications']>[number];
 /** One environment's share of what is waiting to go upstream. */
+/**
+ * An impact metric as forwarded: each sample that names no origin is labelled `origin: edge`, so upstream tells what
+ * came through an edge from what an SDK sent it directly. Anything not shaped as a metric passes as it is (upstream
+ * judges it).
+ */
+function throughEdge(metric: unknown): unknown {
+  if (typeof metric !== 'object' || metric === null || !Array.isArray((metric as { samples?: unknown }).samples))
+    return metric;
+  const samples = (metric as { samples: unknown[] }).samples.map((sample) => {
+    if (typeof sample !== 'object' || sample === null) return sample;
+    const labels = (sample as { labels?: unknown }).labels;
+    const own = typeof labels === 'object' && labels !== null && !Array.isArray(labels) ? labels : {};
+    return Object.hasOwn(own, 'origin') ? sample : { ...sample, labels: { ...own, origin: 'edge' } };
+  });
+  return { ...metric, samples };
+}
+
 type Batch = { environment: string; metrics: Entry[]; applications: Application[]; impactMetrics: unknown[] };
 
 /** The most each bulk post carries (the bulk endpoint's own limits). */
@@ -115,7 +132,7 @@ export function createMetricsForwarder(deps: {
     for (const metric of metrics) {
       makeRoom();
       const list = impact.get(environment) ?? impact.set(environment, []).get(environment)!;
-      list.push(metric);
+      list.push(throughEdge(metric));
       impactHeld += 1;
     }
   }

@@ -53,7 +53,7 @@ describe('impact points', () => {
     const drop = (reason: string) => dropped.push(reason);
     const histogram = (le: number, count: number) => ({
       name: 'latency',
-      help: '',
+      help: 'h',
       type: 'histogram',
       samples: [
         {
@@ -69,16 +69,16 @@ describe('impact points', () => {
     const points = [
       ...impactPointsOf(
         message([
-          { name: 'c', help: '', type: 'counter', samples: [{ value: 2 }] },
-          { name: 'g', help: '', type: 'gauge', samples: [{ value: 5 }] },
+          { name: 'c', help: 'h', type: 'counter', samples: [{ value: 2 }] },
+          { name: 'g', help: 'h', type: 'gauge', samples: [{ value: 5 }] },
           histogram(1, 3),
         ]),
         drop,
       ),
       ...impactPointsOf(
         message([
-          { name: 'c', help: '', type: 'counter', samples: [{ value: 3 }] },
-          { name: 'g', help: '', type: 'gauge', samples: [{ value: 4 }] },
+          { name: 'c', help: 'h', type: 'counter', samples: [{ value: 3 }] },
+          { name: 'g', help: 'h', type: 'gauge', samples: [{ value: 4 }] },
           histogram(1, 2),
           histogram(2, 9),
         ]),
@@ -98,11 +98,12 @@ describe('impact points', () => {
     const dropped: string[] = [];
     const points = impactPointsOf(
       message([
-        { name: 'fine', help: '', type: 'counter', samples: [{ value: 1 }, { value: -1 }, { value: 'x' }] },
-        { name: '1st', help: '', type: 'counter', samples: [{ value: 1 }] },
+        { name: 'fine', help: 'h', type: 'counter', samples: [{ value: 1 }, { value: -1 }, { value: 'x' }] },
+        { name: '1st', help: 'h', type: 'counter', samples: [{ value: 1 }] },
+        { name: 'helpless', type: 'counter', samples: [{ value: 1 }] },
         {
           name: 'labelled',
-          help: '',
+          help: 'h',
           type: 'gauge',
           samples: [{ labels: { 'a-b': 'x', nested: { no: 1 } }, value: 1 }],
         },
@@ -110,10 +111,16 @@ describe('impact points', () => {
       (reason) => dropped.push(reason),
     );
     expect(points.map((point) => point.value)).toEqual([1]);
-    expect(dropped.sort()).toEqual(['invalid_labels', 'invalid_name', 'invalid_value', 'negative_counter']);
+    expect(dropped.sort()).toEqual([
+      'invalid_labels',
+      'invalid_name',
+      'invalid_value',
+      'missing_help',
+      'negative_counter',
+    ]);
   });
 
-  it("uses the sample's own environment under an all-environments token, and origin edge for a bulk post", () => {
+  it("uses the sample's own environment under an all-environments token, and origin sdk unless a sample names one", () => {
     const bulk = {
       kind: 'bulk-metrics',
       receivedAt: '2026-11-26T10:15:42.000Z',
@@ -123,7 +130,7 @@ describe('impact points', () => {
         impactMetrics: [
           {
             name: 'r',
-            help: '',
+            help: 'h',
             type: 'counter',
             samples: [{ labels: { appName: 'behind', environment: 'staging' }, value: 1 }],
           },
@@ -133,7 +140,7 @@ describe('impact points', () => {
     expect(impactPointsOf(bulk, () => undefined)[0]!.labels).toEqual({
       appName: 'behind',
       environment: 'staging',
-      origin: 'edge',
+      origin: 'sdk',
     });
   });
 });

@@ -40,7 +40,7 @@ export const labelKeyOf = (labels: ImpactLabels) =>
 const minuteOf = (receivedAt: string) =>
   new Date(Math.floor(Date.parse(receivedAt) / MINUTE_MS) * MINUTE_MS).toISOString();
 
-/** What the post's metadata adds to each sample's labels, as Unleash adds them: where it came from, which app, which environment. */
+/** What the post's metadata adds to each sample's labels: where it came from, which app, which environment. */
 function addedLabels(message: MetricsMessage, sample: ImpactLabels): ImpactLabels | null {
   const bulk = message.kind === 'bulk-metrics';
   const claimed = sample.environment ?? (bulk ? undefined : message.body.environment);
@@ -48,7 +48,8 @@ function addedLabels(message: MetricsMessage, sample: ImpactLabels): ImpactLabel
   const environment = message.environment === '*' ? (claimed ?? 'default') : metricsEnvironment(message, undefined);
   if (environment === undefined) return null;
   const appName = bulk ? sample.appName : (message.body as { appName?: string }).appName;
-  return { ...(appName ? { appName } : {}), environment, origin: sample.origin ?? (bulk ? 'edge' : 'sdk') };
+  // An edge that forwards labels what came through it (Bunting's does); otherwise it came from an SDK, as in Unleash.
+  return { ...(appName ? { appName } : {}), environment, origin: sample.origin ?? 'sdk' };
 }
 
 /** The impact metrics a metrics message carries, as points; a metric or sample it cannot use is counted in `drop`. */

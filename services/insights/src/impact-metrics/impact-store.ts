@@ -299,7 +299,7 @@ export const impactStore = {
     return db.any(sql.type(ExposedRow)`
       select s.metric, m.type, m.help, s.labels, s.bounds, s.total, s.total_sum as "totalSum", s.total_buckets as "totalBuckets"
       from insights.impact_series s join insights.impact_metrics m on m.name = s.metric
-      order by s.metric, s.id`);
+      order by s.metric, s.last_seen, s.id`);
   },
 
   registeredWithoutSeries(db: Queryable) {
