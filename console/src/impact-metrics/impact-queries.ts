@@ -10,7 +10,7 @@ export type ImpactChartInput = BodyOf<
   '/api/admin/projects/{projectId}/features/{featureName}/impact-metrics/config',
   'post'
 >;
-export type ImpactQuery = NonNullable<ParamsOf<'/api/admin/impact-metrics/'>['query']>;
+export type ImpactQuery = NonNullable<ParamsOf<'/api/admin/impact-metrics'>['query']>;
 
 /** How often a range's chart is asked again: a short range moves every minute, a long one slowly. */
 const REFRESH_MS: Record<ImpactQuery['range'], number> = { hour: 15_000, day: 120_000, week: 300_000, month: 600_000 };
@@ -20,7 +20,7 @@ export const useImpactMetadata = () => useQuery(endpointQuery('/api/admin/impact
 /** One metric over a range; not asked until a metric is chosen. */
 export const useImpactData = (query: ImpactQuery | null) =>
   useQuery({
-    ...endpointQuery('/api/admin/impact-metrics/', { query: query ?? { metricName: '', range: 'hour' } }),
+    ...endpointQuery('/api/admin/impact-metrics', { query: query ?? { metricName: '', range: 'hour' } }),
     enabled: query !== null && query.metricName !== '',
     refetchInterval: query ? REFRESH_MS[query.range] : false,
   });

@@ -1280,7 +1280,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/impact-metrics/": {
+    "/api/admin/impact-metrics": {
         parameters: {
             query?: never;
             header?: never;
@@ -1566,7 +1566,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests
+         * The MCP server for coding agents (Streamable HTTP): flags, rollouts, release plans, change requests
          * @description Takes an OAuth token issued to the MCP client, a personal access token or a service-account token as a Bearer token. Every tool acts as that user through this API, with its permissions (reading alone for the mcp:read scope) and change-request gate; events record the MCP client as createdVia. Requests under another Host, or from another site's page (Origin), are refused.
          */
         post: operations["postApiAdminMcp"];
@@ -1893,8 +1893,8 @@ export interface paths {
          */
         get: operations["getApiAdminProjectsByProjectIdAccess"];
         /**
-         * Set a project's whole access: each role with its users and groups (Unleash's shape); role ids with users and groups, as POST takes them, are added instead
-         * @description Set a project's whole access: each role with its users and groups (Unleash's shape); role ids with users and groups, as POST takes them, are added instead. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         * Set a project's whole access: each role with its users and groups
+         * @description Takes Unleash's shape, {roles: [{id, users, groups}]}: whoever it does not name loses their roles in the project. Role ids with users and groups, as POST takes them, are added instead. Takes an admin API token, a personal access token or a session cookie with PROJECT_USER_ACCESS_WRITE in the project; the change and its event are written in one transaction.
          */
         put: operations["putApiAdminProjectsByProjectIdAccess"];
         /**
@@ -6202,8 +6202,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint
-         * @description Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         * Trade an MCP client's authorization code and PKCE verifier for a 24-hour agent token for the MCP endpoint
+         * @description Trade an MCP client's authorization code and PKCE verifier for a 24-hour agent token for the MCP endpoint. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
          */
         post: operations["postOauthToken"];
         delete?: never;
@@ -7574,6 +7574,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9378,6 +9380,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10200,6 +10204,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11079,6 +11085,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11334,6 +11342,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13788,6 +13798,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,6 +14415,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15269,6 +15283,8 @@ export interface operations {
             /** @description No content */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15910,6 +15926,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18264,6 +18282,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19162,6 +19182,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19834,6 +19856,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22721,6 +22745,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25306,6 +25332,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26863,6 +26891,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37498,6 +37528,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37956,6 +37988,8 @@ export interface operations {
             /** @description No content */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -38311,6 +38345,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38676,6 +38712,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38931,6 +38969,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39592,6 +39632,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -40102,6 +40144,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -40684,6 +40728,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -41177,6 +41223,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -41901,6 +41949,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -43743,6 +43793,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -47950,6 +48002,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -48778,6 +48832,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,87 +4,112 @@ import { z } from 'zod';
 import { ErrorBody, registerExamples } from '@bunting/contracts';
 import type { HttpServer } from './http-server.ts';
 import type { Messaging } from './messaging.ts';
+import { openApi30 } from './openapi-30.ts';
 
-/** Unleash's tags for its operations, by where they live: the first rule that matches names the group. */
+/**
+ * Unleash's tags for its operations, by where they live: the first rule that matches names the group. Every name is
+ * one of Unleash's approved tags (its document check refuses others), and an operation Unleash has carries Unleash's
+ * tag (tests/e2e/src/openapi-unleash.test.ts compares with a running Unleash); Bunting's own operations go to the
+ * closest: OFREP to the frontend API, signals and actions to addons (outside systems wired to flags), impact metrics
+ * to metrics, release plans to release templates, SCIM to users, the MCP server and its OAuth to auth.
+ */
 const TAGS: readonly [RegExp, string][] = [
-  [/^\/api\/frontend/, 'Frontend API'],
-  [/^\/api\/client/, 'Client API'],
-  [/^\/ofrep\//, 'OpenFeature (OFREP)'],
-  [/^\/api\/signal-endpoint\//, 'Signals'],
-  [/^\/api\/admin\/signal-endpoints|^\/api\/admin\/signals/, 'Signals'],
-  [/^\/api\/admin\/projects\/[^/]+\/actions/, 'Actions'],
+  [/^\/api\/frontend|^\/ofrep\//, 'Frontend API'],
+  [/^\/api\/client\/metrics\/bulk$|^\/edge\/|^\/api\/admin\/edge/, 'Unleash Edge'],
+  [/^\/api\/client/, 'Client'],
+  [
+    /^\/api\/signal-endpoint\/|^\/api\/admin\/(signal-endpoints|signals)|^\/api\/admin\/projects\/[^/]+\/actions/,
+    'Addons',
+  ],
   [/change-requests/, 'Change Requests'],
-  [/impact-metrics|^\/internal-backstage\/impact/, 'Impact Metrics'],
+  [/impact-metrics|^\/internal-backstage\/impact/, 'Metrics'],
   [
     /release-plan-templates|release-templates|release[-_]plans|\/progressions(\/|$)|\/safeguards(\/|$)/,
-    'Release Plans',
+    'Release Templates',
   ],
   [/^\/api\/admin\/banners/, 'Banners'],
   [/^\/api\/admin\/(events|search\/events|event-creators)/, 'Events'],
-  [/^\/api\/admin\/(insights|dashboard|instance-admin)|health-report|\/insights$|\/status$|\/dora$/, 'Insights'],
+  [/^\/api\/admin\/search\/features/, 'Search'],
+  [/^\/api\/admin\/metrics\/unknown-flags/, 'Unknown Flags'],
+  [/^\/api\/admin\/(insights|dashboard|instance-admin)/, 'Instance Admin'],
+  [
+    /^\/api\/admin\/projects\/[^/]+\/(health-report|insights|status|dora|sdks\/outdated|applications|flag-creators)$|^\/api\/admin\/personal-dashboard/,
+    'Projects',
+  ],
   [/^\/api\/admin\/(metrics|client-metrics)|\/applications$|sdks\/outdated/, 'Metrics'],
   [/^\/api\/admin\/features-batch/, 'Import/Export'],
-  [/\/strategies|\/variants|\/dependencies|\/parents|\/parent-variants/, 'Features'],
+  [/\/dependencies|\/parents|\/parent-variants/, 'Dependencies'],
   [
-    /^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|^\/api\/admin\/archive|^\/api\/admin\/search\/features|lifecycle|feature-types|\/link|flag-creators/,
+    /^\/api\/admin\/segments\/strategies$|^\/api\/admin\/strategies|^\/api\/admin\/(projects\/[^/]+\/)?context\/[^/]+\/strategies/,
+    'Strategies',
+  ],
+  [/^\/api\/admin\/segments/, 'Segments'],
+  [/^\/api\/admin\/(projects\/[^/]+\/)?context/, 'Context'],
+  [/^\/api\/admin\/archive|^\/api\/admin\/projects\/[^/]+\/(revive|delete)$/, 'Archive'],
+  [/^\/api\/admin\/feature-types/, 'Feature Types'],
+  [/^\/api\/admin\/projects\/[^/]+\/tags/, 'Tags'],
+  [
+    /^\/api\/admin\/projects\/[^/]+\/(favorites|stale|bulk_features|archive)|^\/api\/admin\/constraints|\/strategies|\/variants/,
     'Features',
   ],
-  [/^\/api\/admin\/projects\/[^/]+\/(access|users|groups|roles)|^\/api\/admin\/projects\/roles/, 'Projects'],
+  [/^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|lifecycle|\/link|flag-creators/, 'Features'],
   [/^\/api\/admin\/projects/, 'Projects'],
   [/^\/api\/admin\/environments/, 'Environments'],
-  [/^\/api\/admin\/segments/, 'Segments'],
-  [/^\/api\/admin\/(context|constraints)/, 'Context'],
   [/^\/api\/admin\/(tags|tag-types)/, 'Tags'],
   [/^\/api\/admin\/addons/, 'Addons'],
-  [/^\/api\/admin\/(api-tokens|edge)|^\/edge\//, 'API tokens'],
-  [/^\/api\/admin\/user\/tokens|^\/api\/admin\/service-account/, 'Personal access tokens'],
-  [/^\/api\/admin\/scim-settings|^\/scim\//, 'SCIM'],
-  [/^\/api\/admin\/(mcp|remote-mcp|agents|user\/agents)|^\/oauth\/|^\/\.well-known\/oauth/, 'MCP'],
-  [/^\/api\/admin\/(user-admin|user|roles|groups|permissions)/, 'Users'],
+  [/^\/api\/admin\/api-tokens/, 'API tokens'],
+  [/^\/api\/admin\/service-account/, 'Service Accounts'],
+  [/^\/api\/admin\/user\/tokens/, 'Personal access tokens'],
+  [/^\/api\/admin\/(mcp|remote-mcp|agents|user\/agents)|^\/oauth\/|^\/\.well-known\/oauth/, 'Auth'],
+  [/^\/api\/admin\/scim-settings|^\/scim\/|^\/api\/admin\/(user-admin|user|roles|groups|permissions)/, 'Users'],
   [/^\/api\/admin\/invite-link|^\/invite\//, 'Public signup tokens'],
   [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
   [/^\/api\/admin\/playground/, 'Playground'],
   [/^\/api\/admin\/maintenance/, 'Maintenance'],
-  [/^\/api\/admin\/(ui-config|personal-dashboard|splash|feedback)/, 'Admin UI'],
+  [/^\/api\/admin\/(ui-config|splash|feedback)/, 'Admin UI'],
   [/^\/(health|ready|internal-backstage)/, 'Operational'],
 ];
 
-/** What each group holds, as the interactive page shows it above the group's operations. */
+/** What each group holds, as the interactive page shows it above the group's operations (Bunting's own words). */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  'Frontend API': 'Flags evaluated for one user, for browser and mobile SDKs (frontend tokens).',
-  'Client API':
+  'Frontend API':
+    'Flags evaluated for one user, for browser and mobile SDKs (frontend tokens), and the OpenFeature Remote Evaluation Protocol (OFREP) over the same tokens.',
+  'Unleash Edge': 'What Unleash Edge (or a Bunting edge) asks of its upstream: token checks and bulk metrics.',
+  Client:
     'Flag configuration for server SDKs to evaluate themselves: polling, delta and streaming; metrics and registration.',
-  'OpenFeature (OFREP)': 'The OpenFeature Remote Evaluation Protocol over the same tokens as the frontend API.',
-  Signals: 'Signal endpoints that outside systems post to, their tokens and what they received.',
-  Actions: 'Action sets: what a matching signal does to flags, run as a service account.',
+  Addons:
+    'Outside systems wired to flags: integrations that send events elsewhere (webhooks, Slack, Microsoft Teams, Datadog, New Relic), signal endpoints that receive, and action sets that act on what they receive.',
   'Change Requests': 'Change control per project environment: drafts, review, approval, scheduling and application.',
-  'Release Plans':
+  Metrics:
+    "Applications and flag usage reported by SDKs, and the applications' own impact metrics: queries, the catalogue, charts per flag and an external Prometheus source.",
+  'Release Templates':
     'Release templates of ordered milestones, plans applied to flag environments, progressions that start the next milestone on their own, and safeguards that stop them.',
-  'Impact Metrics':
-    "Applications' own counters, gauges and histograms sent by their SDKs: queries, the catalogue, charts per flag and an external Prometheus source.",
   Banners: 'Messages shown to everyone using the console.',
   Events: 'The event log: every change, who made it and when.',
-  Insights: 'Health, lifecycle, time to production and instance statistics.',
-  Metrics: 'Applications and flag usage reported by SDKs.',
-  Features: 'Flags, their strategies, variants, dependencies, links and lifecycle.',
+  Search: 'Searching flags across projects, with filters, sorting and paging.',
+  'Unknown Flags': 'Flags SDKs asked for that do not exist.',
+  'Instance Admin': 'The installation as a whole: statistics, the insights dashboard.',
+  Projects: 'Projects, their environments, members and roles, health, status and applications.',
   'Import/Export': 'Moving flags between installations or environments.',
-  Projects: 'Projects, their environments, members and roles.',
-  Environments: "The installation's environments.",
+  Dependencies: 'Flags that depend on other flags.',
+  Strategies: 'Strategy definitions, and where strategies use segments and context fields.',
   Segments: 'Reusable sets of constraints.',
-  Context: 'Context fields and constraint validation.',
-  Tags: 'Tag types and tags on flags.',
-  Addons: 'Integrations that send events elsewhere: webhooks, Slack, Microsoft Teams, Datadog, New Relic.',
-  'API tokens': 'Tokens for SDKs and scripts, and what Unleash Edge asks about them.',
-  'Personal access tokens': 'Tokens of users and service accounts.',
-  Users: 'Users, groups, roles and permissions.',
-  SCIM: 'SCIM 2.0 provisioning (RFC 7644) for identity providers: users and groups, with the token made in its settings.',
+  Context: 'Context fields, of the installation or of a project.',
+  Archive: 'Archived flags: reviving them or deleting them for good.',
+  'Feature Types': 'The kinds of flag and how long each is expected to live.',
+  Tags: 'Tag types and tags on flags and projects.',
+  Features: 'Flags, their strategies, variants, links and lifecycle.',
+  Environments: "The installation's environments.",
+  'API tokens': 'Tokens for SDKs and scripts.',
+  'Service Accounts': 'Accounts for scripts and integrations, and their tokens.',
+  'Personal access tokens': "A user's own tokens.",
+  Users:
+    'Users, groups, roles and permissions, and SCIM 2.0 provisioning (RFC 7644) for identity providers with the token made in its settings.',
   'Public signup tokens': 'Invite links and signing up through them.',
-  Auth: 'Signing in and out: password, OpenID Connect, password resets.',
+  Auth: 'Signing in and out (password, OpenID Connect, SAML, password resets), and the MCP server for coding agents with the OAuth flow its clients sign in through.',
   Playground: 'Evaluating flags for a context without an SDK.',
   Maintenance: 'Maintenance mode: the installation refuses changes.',
-  MCP: 'The Model Context Protocol server for coding agents, its instance setting, and the OAuth flow MCP clients sign in with.',
-  'Admin UI':
-    "What the console asks for itself: its configuration, the user's dashboard, seen splash screens, feedback prompts.",
+  'Admin UI': 'What the console asks for itself: its configuration, seen splash screens, feedback prompts.',
   Operational: 'Liveness, readiness and Prometheus metrics.',
 };
 
@@ -153,9 +178,18 @@ const STANDARD_ERRORS: Record<string, ReturnType<typeof errorResponse>> = {
 
 const HIDDEN = [/^\/docs\//, /^\/assets\//, /^\/\*$/, /^\/$/];
 
+/** POSTs answering 201 without a Location: an OAuth client registration (RFC 7591) has no address of its own. */
+const WITHOUT_LOCATION = ['/oauth/register'];
+
+/** A 201 response's schema with its Location header, in the form @fastify/swagger reads (a header as a JSON schema). */
+const withLocation = (declared: unknown): Record<string, unknown> => ({
+  ...(declared as Record<string, unknown>),
+  headers: { location: { type: 'string', description: 'Where what was made is found' } },
+});
+
 /**
- * The OpenAPI 3.1 document of the routes this process serves, generated from their zod schemas: all-in-one it is
- * the whole API; a single service documents its own routes. Must be registered before any route.
+ * The OpenAPI document of the routes this process serves, generated from their zod schemas (as 3.1, served as 3.0.3
+ * by openapi-30.ts): all-in-one it is the whole API; a single service documents its own routes. Must be registered before any route.
  */
 export async function registerApiDocs(app: HttpServer, options: { version: string }) {
   registerExamples();
@@ -200,6 +234,9 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
       const schema = (transformed.schema ?? {}) as Record<string, unknown> & { response?: Record<string, unknown> };
       const response: Record<string, unknown> = { ...schema.response };
       for (const [status, error] of Object.entries(STANDARD_ERRORS)) response[status] ??= error;
+      // What a POST made is found at its Location (the stack tests check each such answer carries one).
+      if (method === 'POST' && response['201'] && !WITHOUT_LOCATION.includes(url))
+        response['201'] = withLocation(response['201']);
       return {
         url: transformed.url,
         schema: {
@@ -257,6 +294,9 @@ export async function registerApiDocsRoutes(
 ) {
   const { messaging } = options;
   const own = () => app.swagger() as OpenApiDocument;
+  // Served as 3.0.3 (what Unleash serves); documents travel between services as generated and are rewritten once merged.
+  let ownServed: OpenApiDocument | undefined;
+  const served = () => (ownServed ??= openApi30(own()));
   const asked = async (service: string): Promise<OpenApiDocument[]> => {
     try {
       const reply = await messaging!.nc.request(docsSubject(messaging!, service), '', { timeout: 1000 });
@@ -265,10 +305,15 @@ export async function registerApiDocsRoutes(
       return [];
     }
   };
-  app.get('/docs/openapi.json', { schema: { hide: true } }, async () => {
-    if (!messaging || !options.union?.length || !messaging.connected()) return own();
-    return mergeApiDocuments(own(), (await Promise.all(options.union.map(asked))).flat());
-  });
+  const whole = async () =>
+    !messaging || !options.union?.length || !messaging.connected()
+      ? own()
+      : mergeApiDocuments(own(), (await Promise.all(options.union.map(asked))).flat());
+  app.get('/docs/openapi.json', { schema: { hide: true } }, async () =>
+    !messaging || !options.union?.length ? served() : openApi30(await whole()),
+  );
+  // The document as generated, in 3.1: it says what 3.0 cannot (a tuple, a type list); the typed client is made from it.
+  app.get('/docs/openapi-3.1.json', { schema: { hide: true } }, whole);
   if (messaging) {
     for (const service of options.publishAs ?? []) {
       const subscription = messaging.nc.subscribe(docsSubject(messaging, service), {

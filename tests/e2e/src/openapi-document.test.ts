@@ -32,8 +32,8 @@ const operations = () =>
   );
 
 describe('the OpenAPI document', () => {
-  it('is valid OpenAPI 3.1 and describes every route this process serves, grouped and named', async () => {
-    expect(document.openapi).toBe('3.1.0');
+  it('is valid OpenAPI (3.0.3, as Unleash publishes) and describes every route this process serves, grouped and named', async () => {
+    expect(document.openapi).toBe('3.0.3');
     await SwaggerParser.validate(structuredClone(document));
     const all = operations();
     expect(all.length).toBeGreaterThan(250);
@@ -90,7 +90,9 @@ describe('the OpenAPI document', () => {
   });
 
   it("is what the typed client's generated types were made from (npm run generate:api-types writes them again)", async () => {
-    expect(await readFile(API_TYPES_FILE, 'utf8')).toBe(await apiTypesOf(document));
+    const generated = await stack.anonymous.get('/docs/openapi-3.1.json');
+    expect(generated.body.openapi).toBe('3.1.0');
+    expect(await readFile(API_TYPES_FILE, 'utf8')).toBe(await apiTypesOf(generated.body));
   });
 
   it('has an interactive page', async () => {

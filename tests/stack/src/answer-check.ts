@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { HttpServer } from '@bunting/platform';
 
-type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
+type Responses = Record<string, { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }>;
 type Document = { paths: Record<string, Record<string, { responses?: Responses }>> };
 
 /** A JSON pointer into the document, as a URI fragment (each segment escaped twice: pointer, then URI). */
@@ -97,6 +97,9 @@ export function checkAnswersAgainstDocument(app: HttpServer): { violations: () =
       violations.push(`${where}: the document lists no such status (it lists ${Object.keys(responses).join(', ')})`);
       return payload;
     }
+    // A response declared with a Location (what a POST made) must carry one.
+    if (responses[declared]!.headers?.location && !reply.getHeader('location'))
+      violations.push(`${where}: no Location header, which the document promises`);
     const text =
       typeof payload === 'string'
         ? payload

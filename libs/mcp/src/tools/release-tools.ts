@@ -201,7 +201,7 @@ export function registerReleaseTools(server: McpServer, api: BuntingClient) {
         mode: 'display',
         ...(labels ? { labels: JSON.stringify(labels) } : {}),
       } as const;
-      const data = await answer(api.GET('/api/admin/impact-metrics/', { params: { query } }));
+      const data = await answer(api.GET('/api/admin/impact-metrics', { params: { query } }));
       return result({ start: data.start, end: data.end, step: data.step, series: data.series });
     },
   );

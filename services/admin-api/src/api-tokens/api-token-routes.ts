@@ -12,6 +12,9 @@ const createPermission = {
   frontend: Permission.CREATE_FRONTEND_API_TOKEN,
 } as const;
 
+/** Where a made token is read (by its name): never its secret, which a header would carry into proxies' logs. */
+const tokenLocation = (name: string) => `/api/admin/api-tokens/${encodeURIComponent(name)}`;
+
 const TokenParams = z.object({ token: z.string().min(1).max(1000) });
 
 export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
@@ -56,7 +59,7 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     async (request, reply) => {
       const principal = allow(request, createPermission[request.body.type]);
       const created = await changes.run(principal, (change) => apiTokenService.create(change, request.body));
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', tokenLocation(created.tokenName)).send(created);
     },
   );
 
@@ -128,7 +131,7 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
         throw ValidationError.field('projects', `a token made in project ${projectId} can see that project only`);
       const body = { ...request.body, projects: [projectId], project: undefined };
       const created = await changes.run(principal, (change) => apiTokenService.create(change, body));
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', tokenLocation(created.tokenName)).send(created);
     },
   );
 

@@ -21,6 +21,9 @@ const ProjectParams = z.object({ projectId: PathName });
 const FeatureParams = z.object({ projectId: PathName, featureName: PathName });
 
 /** Flags themselves: list, create, read, change, clone, mark stale. */
+const flagLocation = (project: string, name: string) =>
+  `/api/admin/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(name)}`;
+
 export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db' | 'changes'>) {
   app.post(
     '/api/admin/features/validate',
@@ -86,7 +89,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
       const created = await changes.run(principal, (change) =>
         featureService.create(change, request.params.projectId, request.body),
       );
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', flagLocation(request.params.projectId, created.name)).send(created);
     },
   );
 
@@ -171,7 +174,7 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
       const created = await changes.run(principal, (change) =>
         featureService.clone(change, projectId, featureName, request.body),
       );
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', flagLocation(projectId, created.name)).send(created);
     },
   );
 

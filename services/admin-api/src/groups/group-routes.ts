@@ -44,7 +44,8 @@ export function groupRoutes(app: HttpServer, { db, changes }: AdminDeps) {
     { schema: { summary: 'Create a group', body: CreateGroup, response: { 201: GroupAnswer } } },
     async (request, reply) => {
       const principal = allow(request, Permission.ADMIN);
-      return reply.code(201).send(await changes.run(principal, (change) => groupService.create(change, request.body)));
+      const created = await changes.run(principal, (change) => groupService.create(change, request.body));
+      return reply.code(201).header('location', `/api/admin/groups/${created.id}`).send(created);
     },
   );
   app.get(

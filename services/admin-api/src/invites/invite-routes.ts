@@ -32,7 +32,11 @@ export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<Admi
     { schema: { summary: 'Create an invite link', body: CreateSignupToken, response: { 201: SignupTokenView } } },
     async (request, reply) => {
       const principal = allow(request, Permission.ADMIN);
-      return reply.code(201).send(await changes.run(principal, (change) => invites.create(change, request.body)));
+      const created = await changes.run(principal, (change) => invites.create(change, request.body));
+      return reply
+        .code(201)
+        .header('location', `/api/admin/invite-link/tokens/${encodeURIComponent(created.secret)}`)
+        .send(created);
     },
   );
   app.get(

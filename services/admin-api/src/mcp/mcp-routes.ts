@@ -58,8 +58,7 @@ export function mcpRoutes(
         return payload;
       },
       schema: {
-        summary:
-          'The Model Context Protocol server for coding agents (Streamable HTTP): tools for flags, rollouts, release plans and change requests',
+        summary: 'The MCP server for coding agents (Streamable HTTP): flags, rollouts, release plans, change requests',
         description:
           'Takes an OAuth token issued to the MCP client, a personal access token or a service-account token as a Bearer token. Every tool ' +
           'acts as that user through this API, with its permissions (reading alone for the mcp:read scope) and change-request gate; events ' +

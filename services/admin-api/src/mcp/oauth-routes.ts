@@ -334,7 +334,7 @@ export function oauthRoutes(
       {
         schema: {
           summary:
-            "Trade an MCP client's authorization code and PKCE verifier for an agent's token lasting 24 hours, good at the MCP endpoint",
+            "Trade an MCP client's authorization code and PKCE verifier for a 24-hour agent token for the MCP endpoint",
           body: z.unknown(),
           response: { 200: OAuthTokenAnswer, 400: OAuthError },
         },

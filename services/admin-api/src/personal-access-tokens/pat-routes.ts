@@ -30,7 +30,7 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
       const created = await changes.run(principal, (change) =>
         patService.create(change, principal.userId!, request.body),
       );
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', `/api/admin/user/tokens/${created.id}`).send(created);
     },
   );
 

@@ -43,7 +43,7 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
       const created = await changes.run(principal, (change) =>
         userService.create(change, { ...request.body, isService: true }),
       );
-      return reply.code(201).send(userView(created));
+      return reply.code(201).header('location', `/api/admin/service-account/${created.id}`).send(userView(created));
     },
   );
 
@@ -102,7 +102,10 @@ export function serviceAccountRoutes(app: HttpServer, { db, changes }: Pick<Admi
         await requireUser(change.tx, request.params.id, { serviceAccount: true });
         return patService.create(change, request.params.id, request.body);
       });
-      return reply.code(201).send(created);
+      return reply
+        .code(201)
+        .header('location', `/api/admin/service-account/${request.params.id}/token/${created.id}`)
+        .send(created);
     },
   );
 

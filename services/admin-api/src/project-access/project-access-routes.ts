@@ -66,9 +66,12 @@ export function projectAccessRoutes(app: HttpServer, { db, changes }: Pick<Admin
     '/api/admin/projects/:projectId/access',
     {
       schema: {
-        summary:
-          "Set a project's whole access: each role with its users and groups (Unleash's shape); " +
-          'role ids with users and groups, as POST takes them, are added instead',
+        summary: "Set a project's whole access: each role with its users and groups",
+        description:
+          "Takes Unleash's shape, {roles: [{id, users, groups}]}: whoever it does not name loses their roles in the " +
+          'project. Role ids with users and groups, as POST takes them, are added instead. Takes an admin API token, a ' +
+          'personal access token or a session cookie with PROJECT_USER_ACCESS_WRITE in the project; the change and its ' +
+          'event are written in one transaction.',
         params: ProjectParams,
         body: z.union([ProjectAccessConfiguration, ProjectAccessInput]),
         response: { 200: NoContent },

@@ -22,9 +22,8 @@ export function segmentRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     { schema: { summary: 'Create a segment', body: UpsertSegment, response: { 201: Segment } } },
     async (request, reply) => {
       const principal = allow(request, Permission.CREATE_SEGMENT, { project: request.body.project });
-      return reply
-        .code(201)
-        .send(await changes.run(principal, (change) => segmentService.create(change, request.body)));
+      const created = await changes.run(principal, (change) => segmentService.create(change, request.body));
+      return reply.code(201).header('location', `/api/admin/segments/${created.id}`).send(created);
     },
   );
 

@@ -150,7 +150,10 @@ export function strategyRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps,
       await changes.run(principal, (change) =>
         strategyService.replaceSegments(change, projectId, environmentId, strategyId, segmentIds),
       );
-      return reply.code(201).send();
+      return reply
+        .code(201)
+        .header('location', `/api/admin/segments/strategies/${encodeURIComponent(strategyId)}`)
+        .send();
     },
   );
 }

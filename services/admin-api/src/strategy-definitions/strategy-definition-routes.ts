@@ -40,9 +40,11 @@ export function strategyDefinitionRoutes(app: HttpServer, { db, changes }: Admin
     },
     async (request, reply) => {
       const principal = allow(request, Permission.CREATE_STRATEGY);
+      const created = await changes.run(principal, (change) => strategyDefinitionService.create(change, request.body));
       return reply
         .code(201)
-        .send(await changes.run(principal, (change) => strategyDefinitionService.create(change, request.body)));
+        .header('location', `/api/admin/strategies/${encodeURIComponent(created.name)}`)
+        .send(created);
     },
   );
 

@@ -41,7 +41,14 @@ export function featureTagRoutes(app: HttpServer, { db, changes }: Pick<AdminDep
         const locked = await requireFeatureByName(change.tx, request.params.featureName, { forWrite: true });
         return tagService.attach(change, locked, request.body);
       });
-      return reply.code(201).send(tag);
+      const { featureName } = request.params;
+      return reply
+        .code(201)
+        .header(
+          'location',
+          `/api/admin/features/${encodeURIComponent(featureName)}/tags/${encodeURIComponent(tag.type)}/${encodeURIComponent(tag.value)}`,
+        )
+        .send(tag);
     },
   );
 

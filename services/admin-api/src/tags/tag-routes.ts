@@ -51,7 +51,10 @@ export function tagRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
     async (request, reply) => {
       const principal = allow(request, Permission.UPDATE_FEATURE, { project: '*' });
       const tag = await changes.run(principal, (change) => tagService.createTag(change, request.body));
-      return reply.code(201).send({ version: 1, tag });
+      return reply
+        .code(201)
+        .header('location', `/api/admin/tags/${encodeURIComponent(tag.type)}/${encodeURIComponent(tag.value)}`)
+        .send({ version: 1, tag });
     },
   );
 

@@ -32,9 +32,11 @@ export function tagTypeRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
     { schema: { summary: 'Create a tag type', body: CreateTagType, response: { 201: TagTypeView } } },
     async (request, reply) => {
       const principal = allow(request, Permission.CREATE_TAG_TYPE);
+      const created = await changes.run(principal, (change) => tagService.createTagType(change, request.body));
       return reply
         .code(201)
-        .send(await changes.run(principal, (change) => tagService.createTagType(change, request.body)));
+        .header('location', `/api/admin/tag-types/${encodeURIComponent(created.name)}`)
+        .send(created);
     },
   );
 

@@ -65,7 +65,7 @@ export function impactRoutes(app: HttpServer, deps: ImpactDeps) {
 
   // Unleash's UI asks with the trailing slash; the server ignores trailing slashes, so both spellings reach it.
   app.get(
-    '/api/admin/impact-metrics/',
+    '/api/admin/impact-metrics',
     {
       schema: {
         summary: 'An impact metric over a range: one line of its matching series, a point per step',
@@ -153,7 +153,11 @@ export function impactRoutes(app: HttpServer, deps: ImpactDeps) {
           });
         return fresh;
       });
-      return reply.code(created ? 201 : 200).send();
+      // Where the metric is read: its query address.
+      return reply
+        .code(created ? 201 : 200)
+        .header('location', `/api/admin/impact-metrics?metricName=${encodeURIComponent(name)}&range=hour`)
+        .send();
     },
   );
 

@@ -49,7 +49,10 @@ export function actionRoutes(app: HttpServer, deps: Pick<SignalsDeps, 'db' | 'ch
       const created = await changes.run(asAdmin(request), (change) =>
         actionService.create(change, actionDeps, request, request.params.projectId, request.body),
       );
-      return reply.code(201).send(created);
+      return reply
+        .code(201)
+        .header('location', `/api/admin/projects/${encodeURIComponent(request.params.projectId)}/actions/${created.id}`)
+        .send(created);
     },
   );
   app.put(

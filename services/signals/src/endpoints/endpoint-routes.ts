@@ -51,7 +51,7 @@ export function endpointRoutes(
     },
     async (request, reply) => {
       const created = await changes.run(asAdmin(request), (change) => endpoints.create(change, request.body));
-      return reply.code(201).send(created);
+      return reply.code(201).header('location', `/api/admin/signal-endpoints/${created.id}`).send(created);
     },
   );
   app.get(
@@ -127,7 +127,10 @@ export function endpointRoutes(
       const created = await changes.run(asAdmin(request), (change) =>
         endpoints.createToken(change, request.params.id, request.body.name),
       );
-      return reply.code(201).send(created);
+      return reply
+        .code(201)
+        .header('location', `/api/admin/signal-endpoints/${request.params.id}/tokens/${created.id}`)
+        .send(created);
     },
   );
   app.put(
