@@ -6,6 +6,7 @@ import { featureTypesQuery } from './features/feature-queries.ts';
 import { segmentsQuery } from './segments/segment-queries.ts';
 import { strategyDefinitionsQuery } from './strategy-definitions/strategy-definition-queries.ts';
 import { tagsQuery } from './tags/tag-queries.ts';
+import { ReleaseTemplateAddress } from './release-templates/unleash-addresses.tsx';
 import { queryClient } from './api/query-client.ts';
 import { meQuery } from './api/session.ts';
 import { readFilters, searchQuery } from './features/flag-filters.ts';
@@ -126,6 +127,9 @@ export const router = createBrowserRouter([
         lazy: () =>
           import('./insights/applications-page.tsx').then((module) => ({ Component: module.ApplicationPage })),
       },
+      { path: '/release-templates', element: <ReleaseTemplateAddress to="list" /> },
+      { path: '/release-templates/create-template', element: <ReleaseTemplateAddress to="new" /> },
+      { path: '/release-templates/edit/:templateId', element: <ReleaseTemplateAddress to="edit" /> },
       { path: '/profile', lazy: page(() => import('./profile/profile-page.tsx')) },
       { path: '/oauth/consent', lazy: page(() => import('./mcp/consent-page.tsx')) },
       {

@@ -88,6 +88,22 @@ describe('a release in the console', () => {
     ]);
   });
 
+  it("opens the template list and editor at Unleash's addresses too", async () => {
+    const [template] = (await stack.admin.get('/api/admin/release-plan-templates')).body as { id: string }[];
+    for (const [from, to] of [
+      ['/release-templates', '/admin/release-templates'],
+      ['/release-templates/create-template', '/admin/release-templates/new'],
+      [`/release-templates/edit/${template!.id}`, `/admin/release-templates/${template!.id}`],
+    ]) {
+      await page.goto(from!);
+      await page.waitForURL((url) => url.pathname === to);
+    }
+    await page
+      .getByRole('textbox', { name: 'Name', exact: true })
+      .and(page.locator('[value="Search rollout"]'))
+      .waitFor();
+  });
+
   it('applies it to a flag, where it waits until the flag is switched on, then serves its first milestone', async () => {
     await page.goto('/projects/default/features/new-search');
     const development = page.getByRole('region', { name: 'development' });
