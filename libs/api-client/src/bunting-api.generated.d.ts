@@ -7558,6 +7558,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tokenName": "checkout-backend",
+                 *       "type": "client",
+                 *       "environment": "production",
+                 *       "projects": [
+                 *         "payments"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tokenName?: string;
                     username?: string;
@@ -10020,8 +10030,8 @@ export interface operations {
                     operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                     caseInsensitive?: boolean;
                     inverted?: boolean;
-                    values?: string[];
-                    value?: string;
+                    values?: (string | number)[];
+                    value?: string | number;
                 };
             };
         };
@@ -13691,12 +13701,12 @@ export interface operations {
             content: {
                 "application/json": {
                     addedTags: {
-                        value: string;
+                        value: string | number;
                         type: string;
                         color?: string | null;
                     }[];
                     removedTags: {
-                        value: string;
+                        value: string | number;
                         type: string;
                         color?: string | null;
                     }[];
@@ -13788,7 +13798,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    value: string;
+                    value: string | number;
                     type: string;
                     color?: string | null;
                 };
@@ -19840,6 +19850,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tokenName": "checkout-backend",
+                 *       "type": "client",
+                 *       "environment": "production",
+                 *       "projects": [
+                 *         "payments"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tokenName?: string;
                     username?: string;
@@ -20616,8 +20636,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -20651,8 +20671,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -20741,8 +20761,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         id: number;
                     };
@@ -20882,8 +20902,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -23662,8 +23682,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -23859,8 +23879,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -23894,8 +23914,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -23984,8 +24004,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         id: number;
                     };
@@ -24125,8 +24145,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -24169,8 +24189,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -24204,8 +24224,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -24294,8 +24314,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         id: number;
                     };
@@ -24435,8 +24455,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -24694,6 +24714,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "flexibleRollout",
+                 *       "parameters": {
+                 *         "rollout": "25",
+                 *         "stickiness": "default",
+                 *         "groupId": "new-checkout"
+                 *       },
+                 *       "constraints": [
+                 *         {
+                 *           "contextName": "country",
+                 *           "operator": "IN",
+                 *           "values": [
+                 *             "NO",
+                 *             "SE"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     title?: string | null;
@@ -24705,8 +24745,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                     variants?: {
                         name: string;
@@ -25321,10 +25361,11 @@ export interface operations {
                     description?: string | null;
                     impressionData?: boolean;
                     tags?: {
-                        value: string;
+                        value: string | number;
                         type: string;
                         color?: string | null;
                     }[];
+                    archived?: boolean;
                 };
             };
         };
@@ -29531,6 +29572,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "flexibleRollout",
+                 *       "parameters": {
+                 *         "rollout": "25",
+                 *         "stickiness": "default",
+                 *         "groupId": "new-checkout"
+                 *       },
+                 *       "constraints": [
+                 *         {
+                 *           "contextName": "country",
+                 *           "operator": "IN",
+                 *           "values": [
+                 *             "NO",
+                 *             "SE"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     title?: string | null;
@@ -29542,8 +29603,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                     variants?: {
                         name: string;
@@ -29787,6 +29848,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "flexibleRollout",
+                 *       "parameters": {
+                 *         "rollout": "25",
+                 *         "stickiness": "default",
+                 *         "groupId": "new-checkout"
+                 *       },
+                 *       "constraints": [
+                 *         {
+                 *           "contextName": "country",
+                 *           "operator": "IN",
+                 *           "values": [
+                 *             "NO",
+                 *             "SE"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     title?: string | null;
@@ -29798,8 +29879,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                     variants?: {
                         name: string;
@@ -32828,8 +32909,8 @@ export interface operations {
                                 operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                                 caseInsensitive?: boolean;
                                 inverted?: boolean;
-                                values?: string[];
-                                value?: string;
+                                values?: (string | number)[];
+                                value?: string | number;
                             }[];
                             variants?: {
                                 name: string;
@@ -33140,8 +33221,8 @@ export interface operations {
                                 operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                                 caseInsensitive?: boolean;
                                 inverted?: boolean;
-                                values?: string[];
-                                value?: string;
+                                values?: (string | number)[];
+                                value?: string | number;
                             }[];
                             variants?: {
                                 name: string;
@@ -33895,12 +33976,12 @@ export interface operations {
                     features: string[];
                     tags: {
                         addedTags: {
-                            value: string;
+                            value: string | number;
                             type: string;
                             color?: string | null;
                         }[];
                         removedTags: {
-                            value: string;
+                            value: string | number;
                             type: string;
                             color?: string | null;
                         }[];
@@ -34592,8 +34673,8 @@ export interface operations {
                                 operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                                 caseInsensitive?: boolean;
                                 inverted?: boolean;
-                                values?: string[];
-                                value?: string;
+                                values?: (string | number)[];
+                                value?: string | number;
                             }[];
                             variants?: {
                                 name: string;
@@ -34902,8 +34983,8 @@ export interface operations {
                                 operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                                 caseInsensitive?: boolean;
                                 inverted?: boolean;
-                                values?: string[];
-                                value?: string;
+                                values?: (string | number)[];
+                                value?: string | number;
                             }[];
                             variants?: {
                                 name: string;
@@ -35095,8 +35176,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -35260,8 +35341,8 @@ export interface operations {
                             operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                             caseInsensitive?: boolean;
                             inverted?: boolean;
-                            values?: string[];
-                            value?: string;
+                            values?: (string | number)[];
+                            value?: string | number;
                         }[];
                         variants?: {
                             name: string;
@@ -35493,8 +35574,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                     variants?: {
                         name: string;
@@ -35651,8 +35732,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                     variants?: {
                         name: string;
@@ -37518,8 +37599,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                 };
             };
@@ -37738,8 +37819,8 @@ export interface operations {
                         operator: "NOT_IN" | "IN" | "STR_ENDS_WITH" | "STR_STARTS_WITH" | "STR_CONTAINS" | "NUM_EQ" | "NUM_GT" | "NUM_GTE" | "NUM_LT" | "NUM_LTE" | "DATE_AFTER" | "DATE_BEFORE" | "SEMVER_EQ" | "SEMVER_GT" | "SEMVER_LT" | "SEMVER_GTE" | "SEMVER_LTE" | "REGEX" | "IN_CIDR";
                         caseInsensitive?: boolean;
                         inverted?: boolean;
-                        values?: string[];
-                        value?: string;
+                        values?: (string | number)[];
+                        value?: string | number;
                     }[];
                 };
             };
@@ -41213,7 +41294,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    value: string;
+                    value: string | number;
                     type: string;
                     color?: string | null;
                 };

@@ -28,3 +28,10 @@ export const textAnswer = (mediaType: string, description: string) => ({
   description,
   content: { [mediaType]: { schema: z.string() } },
 });
+
+/**
+ * Text that may come as a number, taken as its text and then held to the same rules: Unleash's schema check coerces
+ * a number where it expects a string (a tag value, a constraint value), so its clients send them.
+ */
+export const textOrNumber = (text: z.ZodType<string, string>) =>
+  z.union([text, z.number().finite().transform(String).pipe(text)]);

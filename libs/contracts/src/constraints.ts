@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONSTRAINT_OPERATORS } from './constraint-operators.ts';
+import { textOrNumber } from './common.ts';
 
 export { CONSTRAINT_OPERATORS, SINGLE_VALUE_OPERATORS } from './constraint-operators.ts';
 
@@ -14,9 +15,9 @@ export const ConstraintInput = z.object({
   operator: ConstraintOperator,
   caseInsensitive: z.boolean().optional(),
   inverted: z.boolean().optional(),
-  values: z.array(ConstraintValue).max(1000).optional(),
+  values: z.array(textOrNumber(ConstraintValue)).max(1000).optional(),
   // An empty single value is refused even beside values, as Unleash's constraint schema refuses it.
-  value: ConstraintValue.min(1).optional(),
+  value: textOrNumber(ConstraintValue.min(1)).optional(),
 });
 export type ConstraintInput = z.infer<typeof ConstraintInput>;
 

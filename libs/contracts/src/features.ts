@@ -24,6 +24,8 @@ export const CreateFeature = z.object({
   description: z.string().max(2000).nullable().optional(),
   impressionData: z.boolean().optional(),
   tags: z.array(CreateTag).max(100).optional(),
+  // Unleash keeps a flag made with archived: true in the archive at once (its tests free a name that way).
+  archived: z.boolean().optional(),
 });
 export type CreateFeature = z.infer<typeof CreateFeature>;
 

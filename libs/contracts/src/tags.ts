@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textOrNumber } from './common.ts';
 
 const TagPart = z.string().trim().min(2).max(50);
 const TagTypePart = TagPart.regex(/^[a-zA-Z0-9~_.-]+$/, 'must be URL friendly');
@@ -9,7 +10,7 @@ export type Tag = z.infer<typeof Tag>;
 export const ColoredTag = Tag.extend({ color: z.string().nullable().optional() });
 
 export const CreateTag = z.object({
-  value: TagPart,
+  value: textOrNumber(TagPart),
   type: TagTypePart,
   color: z
     .string()

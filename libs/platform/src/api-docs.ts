@@ -232,6 +232,12 @@ export async function registerApiDocs(app: HttpServer, options: { version: strin
       if (method === 'OPTIONS' || HIDDEN.some((pattern) => pattern.test(url))) return { schema: { hide: true }, url };
       const transformed = zodTransform(document);
       const schema = (transformed.schema ?? {}) as Record<string, unknown> & { response?: Record<string, unknown> };
+      // zod leaves a body's examples out of its input schema when a field takes a number as text (a transform), so
+      // the registered example is put back here.
+      const body = document.schema?.body;
+      const examples = body instanceof z.ZodType ? z.globalRegistry.get(body)?.examples : undefined;
+      if (examples && schema.body && typeof schema.body === 'object' && !('examples' in schema.body))
+        schema.body = { ...schema.body, examples };
       const response: Record<string, unknown> = { ...schema.response };
       for (const [status, error] of Object.entries(STANDARD_ERRORS)) response[status] ??= error;
       // What a POST made is found at its Location (the stack tests check each such answer carries one).

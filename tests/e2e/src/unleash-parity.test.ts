@@ -426,6 +426,26 @@ describe('shapes and validation', () => {
     expect((await stack.admin.get('/api/admin/strategies/retiring')).body.deprecated).toBe(true);
   });
 
+  it('takes numbers where Unleash coerces them to text, and a list operator reads values only', async () => {
+    const validate = (body: object) => stack.admin.post('/api/admin/constraints/validate', body);
+    expect((await validate({ contextName: 'environment', operator: 'NUM_EQ', value: 1 })).status).toBe(204);
+    expect((await validate({ contextName: 'anything', operator: 'IN', values: [7] })).status).toBe(204);
+    expect((await validate({ contextName: 'anything', operator: 'IN', value: 1 })).status).toBe(400);
+    // A number for a tag's value is its text; the refusal names the one field that is wrong, as Unleash's does.
+    const refused = await stack.admin.post('/api/admin/tags', { value: 124, type: 'not url friendly' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toHaveLength(1);
+    expect(refused.body.details[0].message).toMatch('"type" must be URL friendly');
+  });
+
+  it('keeps a flag made with archived: true in the archive, and frees its name once deleted', async () => {
+    expect((await stack.admin.post(flags, { name: 'born-archived', archived: true })).body.archived).toBe(true);
+    expect((await stack.admin.post('/api/admin/features/validate', { name: 'born-archived' })).status).toBe(409);
+    expect((await stack.admin.get(`${flags}/born-archived?archived=true`)).body.archived).toBe(true);
+    expect((await stack.admin.delete('/api/admin/archive/born-archived')).status).toBe(200);
+    expect((await stack.admin.post('/api/admin/features/validate', { name: 'born-archived' })).status).toBe(200);
+  });
+
   it("takes only flexibleRollout as an environment's default strategy", async () => {
     const path = '/api/admin/projects/default/environments/development/default-strategy';
     expect((await stack.admin.post(path, { name: 'default', constraints: [], parameters: {} })).status).toBe(400);

@@ -2,8 +2,8 @@
 // Bunting for each file, and writes where they disagree to tests/e2e/unleash-suite/RESULTS.md. A wire test is one
 // that passes against Unleash reached over HTTP (the others reach into Unleash's process, or need a configuration no
 // HTTP client can give); each must pass against Bunting too, unless RESULTS.md keeps the difference with a reason.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +22,38 @@ const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const out = mkdtempSync(join(tmpdir(), 'unleash-suite-'));
 
 /** Kept on purpose, with the reason (the spec says otherwise, or Bunting's answer is the safer one). */
-const KEPT: Record<string, string> = {};
+const KEPT: Record<string, string> = {
+  'test/e2e/api/admin/feedback.e2e.test.js > it gives 400 when feedback is not present':
+    'a refused body is named ValidationError, as the spec says (Unleash says BadDataError)',
+  'test/e2e/api/admin/splash.e2e.test.js > it updates splash for user':
+    "screens are dismissed by a person; Unleash records an admin token's against one user all admin tokens share",
+  'test/e2e/api/openapi/openapi.e2e.test.js > the generated OpenAPI spec is valid':
+    'one openapi-enforcer warning: OAuth client registration answers 201 without a Location (RFC 7591 gives a client no address)',
+  'test/e2e/api/openapi/openapi.e2e.test.js > all root-level tags are "approved tags"':
+    "the tag names are Unleash's approved ones; their descriptions are in Bunting's own words, not Unleash's",
+};
 
-function run(target: 'unleash' | 'bunting'): Map<string, Outcome> {
+async function run(target: 'unleash' | 'bunting'): Promise<Map<string, Outcome>> {
   const file = join(out, `${target}.json`);
   console.log(`running Unleash's e2e files against ${target}...`);
-  spawnSync(process.execPath, [vitest, 'run', '--config', config, '--reporter=json', `--outputFile=${file}`], {
-    cwd: root,
-    env: { ...process.env, UNLEASH_SUITE_TARGET: target },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [vitest, 'run', '--config', config, '--reporter=json', `--outputFile=${file}`],
+    {
+      cwd: root,
+      env: { ...process.env, UNLEASH_SUITE_TARGET: target },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Some of Unleash's files leave a worker vitest cannot end; once the report is written the run is over.
+  while (child.exitCode === null && child.signalCode === null && !existsSync(file)) {
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  }
+  if (child.exitCode === null && child.signalCode === null) {
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    child.kill('SIGKILL');
+  }
   const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
   const outcomes = new Map<string, Outcome>();
   for (const suite of report.testResults)
@@ -43,8 +65,8 @@ function run(target: 'unleash' | 'bunting'): Map<string, Outcome> {
   return outcomes;
 }
 
-const theirs = run('unleash');
-const ours = run('bunting');
+const theirs = await run('unleash');
+const ours = await run('bunting');
 const wire = [...theirs].filter(([, outcome]) => outcome.status === 'passed').map(([name]) => name);
 const differing = wire.filter((name) => ours.get(name)?.status !== 'passed');
 const unexplained = differing.filter((name) => !KEPT[name]);

@@ -6,13 +6,29 @@ export const TARGET = process.env.UNLEASH_SUITE_TARGET === 'unleash' ? 'unleash'
 
 export type Served = { url: string; adminToken: string; stop: () => Promise<void> };
 
+/** Servers this file started: stopped after it even where its own teardown never runs (a failed setup). */
+const running = new Set<() => Promise<void>>();
+
 export async function serve(): Promise<Served> {
-  if (TARGET === 'unleash') {
-    const peer = await startUnleashPeer();
-    return { url: peer.url, adminToken: peer.adminToken, stop: peer.stop };
-  }
-  const stack = await startTestStack();
-  return { url: stack.url, adminToken: stack.adminToken, stop: () => stack.dispose() };
+  const started =
+    TARGET === 'unleash'
+      ? await startUnleashPeer().then((peer) => ({ url: peer.url, adminToken: peer.adminToken, stop: peer.stop }))
+      : await startTestStack().then((stack) => ({
+          url: stack.url,
+          adminToken: stack.adminToken,
+          stop: () => stack.dispose(),
+        }));
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    running.delete(stop);
+    return (stopped ??= started.stop());
+  };
+  running.add(stop);
+  return { ...started, stop };
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.allSettled([...running].map((stop) => stop()));
 }
 
 /** A supertest agent on the server, as Unleash's helper gives one on its app: every request carries the admin token. */

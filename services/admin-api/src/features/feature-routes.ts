@@ -85,10 +85,16 @@ export function featureRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 
       },
     },
     async (request, reply) => {
-      const principal = allow(request, Permission.CREATE_FEATURE, { project: request.params.projectId });
-      const created = await changes.run(principal, (change) =>
-        featureService.create(change, request.params.projectId, request.body),
-      );
+      const { projectId } = request.params;
+      const principal = allow(request, Permission.CREATE_FEATURE, { project: projectId });
+      // Made straight into the archive, as Unleash does for archived: true: archiving's own permission too.
+      if (request.body.archived) allow(request, Permission.DELETE_FEATURE, { project: projectId });
+      const created = await changes.run(principal, async (change) => {
+        const made = await featureService.create(change, projectId, request.body);
+        if (!request.body.archived) return made;
+        await featureService.archive(change, projectId, made.name);
+        return { ...made, archived: true };
+      });
       return reply.code(201).header('location', flagLocation(request.params.projectId, created.name)).send(created);
     },
   );

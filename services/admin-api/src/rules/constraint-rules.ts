@@ -15,7 +15,8 @@ export function normalizeConstraint(input: ConstraintInput, path: string): Const
     inverted: input.inverted ?? false,
   };
   if (MULTI_VALUE_OPERATORS.has(input.operator)) {
-    const values = (input.values ?? (input.value !== undefined ? [input.value] : []))
+    // As Unleash: a list operator reads `values` only; a single `value` beside it is no value for it.
+    const values = (input.values ?? [])
       .map((value) => value.trim())
       .filter((value) => value.length > 0);
     if (values.length === 0)
