@@ -16,9 +16,7 @@ export function normalizeConstraint(input: ConstraintInput, path: string): Const
   };
   if (MULTI_VALUE_OPERATORS.has(input.operator)) {
     // As Unleash: a list operator reads `values` only; a single `value` beside it is no value for it.
-    const values = (input.values ?? [])
-      .map((value) => value.trim())
-      .filter((value) => value.length > 0);
+    const values = (input.values ?? []).map((value) => value.trim()).filter((value) => value.length > 0);
     if (values.length === 0)
       throw ValidationError.field(`${path}.values`, `the ${input.operator} operator needs at least one value`);
     if (input.operator === 'IN_CIDR') {
