@@ -733,7 +733,7 @@ describe('administration in the console', () => {
           requiredApprovals: 1,
         })
       ).status,
-    ).toBe(200);
+    ).toBe(204);
     await stack.admin.post('/api/admin/user-admin', {
       username: 'rita',
       name: 'Rita',
