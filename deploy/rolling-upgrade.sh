@@ -59,5 +59,9 @@ for service in "${services[@]}"; do
   docker stop -t 30 "$stand_in" >/dev/null
   docker rm "$stand_in" >/dev/null
   stand_in=
+  # The ingress keeps a name's addresses for a second (resolver valid=1s): the next stand-in could be given the
+  # address this one freed and, within that second, get requests meant for this service (seen once: admin writes
+  # answered 404 by a new frontend-api). Nothing reports that cache's expiry, so its lifetime is waited out.
+  sleep 2
   say "$service: upgraded"
 done
