@@ -358,6 +358,18 @@ describe('roles, groups and project access', () => {
     expect((await stack.admin.put(access, configuration)).status).toBe(200);
     expect((await stack.admin.put(access, { roles: [{ id: 4, users: [kim, 99_999] }] })).status).toBe(404);
     expect((await stack.admin.get(access)).body.users).toHaveLength(1);
+    // A viewer, a client token and a body with prototype keys reach nothing: refused, and the access is as it was.
+    await stack.admin.post('/api/admin/user-admin', { username: 'vera', password: 'veras-password', rootRole: 3 });
+    const viewer = await loginAs(stack.url, 'vera', 'veras-password');
+    expect((await viewer.put(access, { roles: [{ id: 4, users: [lou] }] })).status).toBe(403);
+    const clientToken = (
+      await stack.admin.post('/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development' })
+    ).body.secret as string;
+    expect((await httpClient(stack.url, { authorization: clientToken }).put(access, { roles: [] })).status).toBe(403);
+    const polluted = await stack.admin.put(access, JSON.parse('{"roles":[],"__proto__":{"isAdmin":true}}'));
+    expect(polluted.status).toBe(400);
+    expect(({} as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+    expect((await stack.admin.get(access)).body.users.map((user: { id: number }) => user.id)).toEqual([kim]);
     // A flag made afterwards marks the end: once it is in the log, every access event before it is too.
     await stack.admin.post('/api/admin/projects/configured/features', { name: 'configured-marker' });
     const types = await eventually(async () => {
