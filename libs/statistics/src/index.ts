@@ -1,0 +1,7 @@
+export * from './arms.ts';
+export * from './effect.ts';
+export * from './frequentist.ts';
+export * from './bayesian.ts';
+export * from './srm.ts';
+export * from './multiple-comparisons.ts';
+export { normalQuantile, normalCdf, studentQuantile } from './distributions.ts';
