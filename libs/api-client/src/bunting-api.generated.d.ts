@@ -6272,6 +6272,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openfeature/v0/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenFeature manifest: every active flag with its type and default (flags made in Bunting are typed from their variants)
+         * @description OpenFeature manifest: every active flag with its type and default (flags made in Bunting are typed from their variants). Takes an admin API token or a personal access token as a Bearer token (as the OpenFeature CLI sends it) or a session cookie, with the permission the same change needs in /api/admin; refusals answer in the manifest API's shape, {error: {message, status, details}}.
+         */
+        get: operations["getOpenfeatureV0Manifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openfeature/v0/manifest/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenFeature manifest: create a flag, off everywhere, with its type and default (a key in use or archived: 409)
+         * @description OpenFeature manifest: create a flag, off everywhere, with its type and default (a key in use or archived: 409). Takes an admin API token or a personal access token as a Bearer token (as the OpenFeature CLI sends it) or a session cookie, with the permission the same change needs in /api/admin; refusals answer in the manifest API's shape, {error: {message, status, details}}. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        post: operations["postOpenfeatureV0ManifestFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openfeature/v0/manifest/flags/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * OpenFeature manifest: replace a flag's name, description and default (its type never changes: 409)
+         * @description OpenFeature manifest: replace a flag's name, description and default (its type never changes: 409). Takes an admin API token or a personal access token as a Bearer token (as the OpenFeature CLI sends it) or a session cookie, with the permission the same change needs in /api/admin; refusals answer in the manifest API's shape, {error: {message, status, details}}. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        put: operations["putOpenfeatureV0ManifestFlagsByKey"];
+        post?: never;
+        /**
+         * OpenFeature manifest: archive a flag (it can be revived from the archive)
+         * @description OpenFeature manifest: archive a flag (it can be revived from the archive). Takes an admin API token or a personal access token as a Bearer token (as the OpenFeature CLI sends it) or a session cookie, with the permission the same change needs in /api/admin; refusals answer in the manifest API's shape, {error: {message, status, details}}. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        delete: operations["deleteOpenfeatureV0ManifestFlagsByKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -47862,6 +47926,692 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenfeatureV0Manifest: {
+        parameters: {
+            query?: {
+                project?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        flags: {
+                            key: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type: "boolean" | "string" | "integer" | "float" | "object";
+                            description?: string | null;
+                            defaultValue: boolean | string | number | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postOpenfeatureV0ManifestFlags: {
+        parameters: {
+            query?: {
+                project?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    name?: string;
+                    /** @enum {string} */
+                    type: "boolean" | "string" | "integer" | "float" | "object";
+                    description?: string | null;
+                    defaultValue: boolean | string | number | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        flag: {
+                            key: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type: "boolean" | "string" | "integer" | "float" | "object";
+                            description?: string | null;
+                            defaultValue: boolean | string | number | {
+                                [key: string]: unknown;
+                            };
+                        };
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putOpenfeatureV0ManifestFlagsByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    name?: string;
+                    /** @enum {string} */
+                    type: "boolean" | "string" | "integer" | "float" | "object";
+                    description?: string | null;
+                    defaultValue?: boolean | string | number | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        flag: {
+                            key: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type: "boolean" | "string" | "integer" | "float" | "object";
+                            description?: string | null;
+                            defaultValue: boolean | string | number | {
+                                [key: string]: unknown;
+                            };
+                        };
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteOpenfeatureV0ManifestFlagsByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            status: number;
+                            details?: {
+                                field?: string;
+                                code?: string;
+                                message?: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };

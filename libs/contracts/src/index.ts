@@ -45,3 +45,4 @@ export * from './scim.ts';
 export * from './agent-tokens.ts';
 export * from './change-reach.ts';
 export * from './configuration-feed.ts';
+export * from './openfeature-manifest.ts';

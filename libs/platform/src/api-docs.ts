@@ -11,7 +11,8 @@ import { openApi30 } from './openapi-30.ts';
  * one of Unleash's approved tags (its document check refuses others), and an operation Unleash has carries Unleash's
  * tag (tests/e2e/src/openapi-unleash.test.ts compares with a running Unleash); Bunting's own operations go to the
  * closest: OFREP to the frontend API, signals and actions to addons (outside systems wired to flags), impact metrics
- * to metrics, release plans to release templates, SCIM to users, the MCP server and its OAuth to auth.
+ * to metrics, release plans to release templates, SCIM to users, the MCP server and its OAuth to auth, the
+ * OpenFeature manifest to features.
  */
 const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/frontend|^\/ofrep\//, 'Frontend API'],
@@ -52,7 +53,10 @@ const TAGS: readonly [RegExp, string][] = [
     /^\/api\/admin\/projects\/[^/]+\/(favorites|stale|bulk_features|archive)|^\/api\/admin\/constraints|\/strategies|\/variants/,
     'Features',
   ],
-  [/^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|lifecycle|\/link|flag-creators/, 'Features'],
+  [
+    /^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|lifecycle|\/link|flag-creators|^\/openfeature\//,
+    'Features',
+  ],
   [/^\/api\/admin\/projects/, 'Projects'],
   [/^\/api\/admin\/environments/, 'Environments'],
   [/^\/api\/admin\/(tags|tag-types)/, 'Tags'],
@@ -140,6 +144,8 @@ function credentialOf(url: string): string {
   if (url.startsWith('/api/signal-endpoint/'))
     return "Takes one of the signal endpoint's own tokens as a Bearer token.";
   if (url.startsWith('/edge/')) return 'Takes an API token, as Unleash Edge sends it.';
+  if (url.startsWith('/openfeature/'))
+    return "Takes an admin API token or a personal access token as a Bearer token (as the OpenFeature CLI sends it) or a session cookie, with the permission the same change needs in /api/admin; refusals answer in the manifest API's shape, {error: {message, status, details}}.";
   if (/^\/(health|ready|internal-backstage)|^\/auth\/|^\/invite\/|^\/logout/.test(url))
     return 'Open: no credential is needed.';
   return 'Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.';
@@ -151,7 +157,7 @@ function credentialOf(url: string): string {
  */
 export function describeOperation(method: string, url: string, summary: string): string {
   const sentences = [summary.endsWith('.') ? summary : `${summary}.`, credentialOf(url)];
-  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && url.startsWith('/api/admin/')) {
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) && /^\/(api\/admin|openfeature)\//.test(url)) {
     sentences.push(
       'A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.',
     );

@@ -49,12 +49,25 @@ function lingerOverUnreadBody(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** The one place where any thrown error becomes the spec's error body. Nothing internal leaks from a 5xx. */
-export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+/** Turns the spec's error body into another API's shape (the OpenFeature manifest API's), given the status sent. */
+export type ErrorShape = (body: ErrorBody, status: number) => object;
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, shape?: ErrorShape) {
   lingerOverUnreadBody(request, reply);
-  const body = bodyFor(typeof request.id === 'string' && request.id ? request.id : randomUUID());
+  const plain = bodyFor(typeof request.id === 'string' && request.id ? request.id : randomUUID());
+  // Each answer below sets its status before its body is built, so the shape sees the status sent.
+  const body = shape
+    ? (name: string, message: string, details?: ErrorDetail[]) => shape(plain(name, message, details), reply.statusCode)
+    : plain;
   if (error instanceof DomainError) {
     if (error.headers) reply.headers(error.headers);
-    return reply.code(error.status).send({ ...body(error.errorName, error.message, error.details), ...error.extra });
+    return reply
+      .code(error.status)
+      .send(
+        shape
+          ? body(error.errorName, error.message, error.details)
+          : { ...body(error.errorName, error.message, error.details), ...error.extra },
+      );
   }
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error) || fastifyError.validation) {

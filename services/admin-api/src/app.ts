@@ -84,6 +84,7 @@ import { releasePlanReactions } from './release-plans/release-plan-reactions.ts'
 import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
 import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
 import { emailOutbox } from './email/email-outbox.ts';
+import { manifestRoutes } from './openfeature-manifest/manifest-routes.ts';
 import { scimRoutes, scimSettingsRoutes } from './scim/scim-routes.ts';
 import { startEmailSender } from './email/email-sender.ts';
 import { welcomeMessage } from './email/email-messages.ts';
@@ -321,6 +322,7 @@ export function adminApi(
       }
       signInRoutes(scope, deps);
       scimRoutes(scope, deps);
+      manifestRoutes(scope, deps);
     });
 
     app.addHook('onClose', async () => {

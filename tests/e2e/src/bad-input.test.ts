@@ -61,9 +61,18 @@ const scimShaped = (body: any, status: number) =>
   body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') &&
   body.status === String(status) &&
   typeof body.detail === 'string';
+// The OpenFeature CLI reads its manifest API's error shape (open-feature/cli api/v0/sync.yaml).
+const manifestShaped = (body: any, status: number) =>
+  typeof body?.error?.message === 'string' && body.error.status === status;
+const shaped = (path: string, body: any, status: number) =>
+  path.startsWith('/scim/')
+    ? scimShaped(body, status)
+    : path.startsWith('/openfeature/')
+      ? manifestShaped(body, status)
+      : specShaped(body);
 
 it(
-  "answers bad input to every operation without a server error, errors in the spec shape (SCIM's for SCIM)",
+  "answers bad input to every operation without a server error, errors in the spec shape (SCIM's for SCIM, the manifest API's for it)",
   { timeout: 120_000 },
   async () => {
     expect(OPERATIONS.length).toBeGreaterThan(300);
@@ -76,10 +85,7 @@ it(
         const reply = await stack.admin.call(method, `${path}${BAD_QUERY}`, body, headers);
         if (reply.status >= 500)
           failures.push(`${operation} ${body ?? ''} -> ${reply.status} ${reply.text.slice(0, 200)}`);
-        else if (
-          reply.status >= 400 &&
-          !(path.startsWith('/scim/') ? scimShaped(reply.body, reply.status) : specShaped(reply.body))
-        ) {
+        else if (reply.status >= 400 && !shaped(path, reply.body, reply.status)) {
           failures.push(
             `${operation} ${body ?? ''} -> ${reply.status} without the error shape: ${reply.text.slice(0, 200)}`,
           );
