@@ -7,6 +7,7 @@ export default defineConfig({
       'services/*/src/**/*.test.ts',
       'tests/**/*.test.ts',
       'launcher/src/**/*.test.ts',
+      'cli/src/**/*.test.ts',
       'console/{src,scripts}/**/*.test.ts',
     ],
     // The browser tests need the console admin-api serves (built only when its sources changed); the SDK edge's tests

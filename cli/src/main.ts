@@ -1,0 +1,165 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiError, connect, type Api } from './api.ts';
+import { applyPlan } from './apply.ts';
+import { exportProject } from './export.ts';
+import { FileError, loadProjects, renderProject } from './files.ts';
+import { openFeatureManifest, typescriptAccessors, type ManifestEntry } from './generate.ts';
+import { planProject, type Step } from './plan.ts';
+import { planJson, renderPlan } from './render.ts';
+import { projectSchema } from './schema.ts';
+import { readProject, readSegments, type ServerState } from './server-state.ts';
+
+const VERSION = '0.1.0';
+
+const USAGE = `bunting: flags as code for Bunting and Unleash 8
+
+  bunting export   [--project P]... [--out DIR]     write projects as YAML files (all projects without --project)
+  bunting plan     [--dir DIR] [--prune] [--json]   show what apply would change; exit 0 none, 2 changes, 1 error
+  bunting apply    [--dir DIR] [--prune]            make the server match the files (change requests where required)
+  bunting generate [--format typescript|openfeature] [--sdk server|web] [--out FILE]
+                                                    typed accessors (or the OpenFeature manifest) from the server
+  bunting schema                                    print the project file's JSON Schema
+
+  --url URL      the server (BUNTING_URL, default http://localhost:4242)
+  --token TOKEN  an admin API token or personal access token (BUNTING_TOKEN)
+  --commit SHA   the commit applied, recorded with the events (default GITHUB_SHA, CI_COMMIT_SHA or git's HEAD)
+`;
+
+/** The exit codes `plan` promises a CI job. */
+const EXIT = { ok: 0, error: 1, changes: 2 } as const;
+
+function commitOf(explicit: string | undefined, dir: string): string | undefined {
+  const found = explicit ?? process.env['GITHUB_SHA'] ?? process.env['CI_COMMIT_SHA'];
+  if (found) return found.slice(0, 12);
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+async function planAll(api: Api, dir: string, prune: boolean) {
+  const projects = await loadProjects(dir);
+  const segments = await readSegments(api);
+  const states = new Map<string, ServerState>();
+  const steps: Step[] = [];
+  for (const loaded of projects) {
+    const state = await readProject(api, loaded.content.project, segments);
+    states.set(loaded.content.project, state);
+    steps.push(...planProject(loaded, state, { prune }));
+  }
+  const gated = (project: string, environment: string) => states.get(project)?.gated.has(environment) ?? false;
+  return { steps, gated };
+}
+
+export async function run(argv: readonly string[], out = process.stdout, err = process.stderr): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      project: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      dir: { type: 'string' },
+      prune: { type: 'boolean' },
+      json: { type: 'boolean' },
+      commit: { type: 'string' },
+      format: { type: 'string' },
+      sdk: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0];
+  if (!command || values.help) {
+    out.write(USAGE);
+    return command ? EXIT.ok : EXIT.error;
+  }
+  if (command === 'schema') {
+    out.write(`${JSON.stringify(projectSchema(), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const token = values.token ?? process.env['BUNTING_TOKEN'];
+  if (!token) {
+    err.write('bunting: give a token with --token or BUNTING_TOKEN (an admin API token or a personal access token)\n');
+    return EXIT.error;
+  }
+  const dir = values.dir ?? '.';
+  const commit = commitOf(values.commit, dir);
+  const api = connect({
+    url: values.url ?? process.env['BUNTING_URL'] ?? 'http://localhost:4242',
+    token,
+    via: `bunting-cli/${VERSION}${commit ? ` (commit ${commit})` : ''}`,
+  });
+  try {
+    switch (command) {
+      case 'export': {
+        const wanted =
+          values.project ??
+          (await api.get<{ projects: { id: string }[] }>('/api/admin/projects')).projects.map((project) => project.id);
+        const target = values.out ?? '.';
+        await mkdir(target, { recursive: true });
+        const segments = await readSegments(api);
+        for (const project of wanted) {
+          const file = join(target, `${project}.yaml`);
+          await writeFile(file, renderProject(exportProject(await readProject(api, project, segments))));
+          out.write(`wrote ${file}\n`);
+        }
+        return EXIT.ok;
+      }
+      case 'plan': {
+        const { steps, gated } = await planAll(api, dir, values.prune ?? false);
+        out.write(values.json ? `${JSON.stringify(planJson(steps, gated), null, 2)}\n` : renderPlan(steps, gated));
+        return steps.length === 0 ? EXIT.ok : EXIT.changes;
+      }
+      case 'apply': {
+        const { steps, gated } = await planAll(api, dir, values.prune ?? false);
+        out.write(renderPlan(steps, gated));
+        if (steps.length === 0) return EXIT.ok;
+        const result = await applyPlan(api, steps, gated);
+        out.write(`Applied ${result.applied} change(s).\n`);
+        for (const request of result.changeRequests)
+          out.write(
+            `Opened change request ${request.id} for ${request.project}/${request.environment} (${request.changes} change(s)): ${request.url}\n`,
+          );
+        return EXIT.ok;
+      }
+      case 'generate': {
+        const format = values.format ?? 'typescript';
+        const sdk = values.sdk ?? 'server';
+        if ((format !== 'typescript' && format !== 'openfeature') || (sdk !== 'server' && sdk !== 'web')) {
+          err.write('bunting: --format is typescript or openfeature, --sdk server or web\n');
+          return EXIT.error;
+        }
+        const manifest = await api.get<{ flags: ManifestEntry[] }>('/openfeature/v0/manifest');
+        const text =
+          format === 'typescript'
+            ? typescriptAccessors(manifest.flags, { sdk, source: `${api.url}/openfeature/v0/manifest` })
+            : openFeatureManifest(manifest.flags);
+        if (values.out) {
+          await mkdir(dirname(values.out), { recursive: true });
+          await writeFile(values.out, text);
+          out.write(`wrote ${values.out} (${manifest.flags.length} flags)\n`);
+        } else out.write(text);
+        return EXIT.ok;
+      }
+      default:
+        err.write(`bunting: no command ${command}\n\n${USAGE}`);
+        return EXIT.error;
+    }
+  } catch (error) {
+    // Whatever stopped it (a file, the server, the network) is said in one line a CI log shows.
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    const message =
+      error instanceof FileError || error instanceof ApiError
+        ? error.message
+        : String((error as Error).message ?? error);
+    err.write(`bunting: ${message}${cause && !message.includes(cause) ? ` (${cause})` : ''}\n`);
+    return EXIT.error;
+  }
+}

@@ -1,0 +1,90 @@
+import type { Api } from './api.ts';
+import type { Flag, FlagEnvironment, Segment } from './model.ts';
+import { normalizeEnvironment, normalizeFlagFields, normalizeSegment } from './normalize.ts';
+
+type Loose = Record<string, unknown>;
+
+export interface ServerFlag {
+  readonly fields: Omit<Flag, 'environments'>;
+  readonly environments: Record<string, FlagEnvironment>;
+  /** Each environment's strategy ids, in order, for updating them in place. */
+  readonly strategyIds: Record<string, string[]>;
+}
+
+export interface ServerSegment {
+  readonly id: number;
+  readonly spec: Segment;
+}
+
+export interface ServerState {
+  readonly project: string;
+  readonly environments: readonly string[];
+  /** Environments where changes go through change requests. */
+  readonly gated: ReadonlySet<string>;
+  readonly flags: ReadonlyMap<string, ServerFlag>;
+  readonly segments: ReadonlyMap<string, ServerSegment>;
+}
+
+const path = (value: string) => encodeURIComponent(value);
+
+export async function readSegments(api: Api): Promise<Map<string, ServerSegment>> {
+  const { segments } = await api.get<{ segments: Loose[] }>('/api/admin/segments');
+  return new Map(
+    segments.map((segment) => [
+      String(segment['name']),
+      { id: Number(segment['id']), spec: normalizeSegment(segment) },
+    ]),
+  );
+}
+
+export async function readProject(
+  api: Api,
+  project: string,
+  segments?: Map<string, ServerSegment>,
+): Promise<ServerState> {
+  const known = segments ?? (await readSegments(api));
+  const segmentNames = new Map([...known].map(([name, segment]) => [segment.id, name]));
+  const nameOfSegment = (id: unknown) => segmentNames.get(Number(id)) ?? `#${String(id)}`;
+  const environments = await api.get<{ environments: { name: string; enabled: boolean }[] }>(
+    `/api/admin/environments/project/${path(project)}`,
+  );
+  // Unleash's open-source server has no change requests (404): nothing is gated there.
+  const config = await api.getOptional<{ environment: string; changeRequestEnabled: boolean }[]>(
+    `/api/admin/projects/${path(project)}/change-requests/config`,
+  );
+  const listed = await api.get<{ features: { name: string }[] }>(`/api/admin/projects/${path(project)}/features`);
+  const flags = new Map<string, ServerFlag>();
+  for (const { name } of listed.features) {
+    const flag = await api.get<Loose & { environments: (Loose & { name: string; enabled: boolean })[] }>(
+      `/api/admin/projects/${path(project)}/features/${path(name)}`,
+    );
+    const { tags } = await api.get<{ tags: { type: string; value: string }[] }>(
+      `/api/admin/features/${path(name)}/tags`,
+    );
+    const environmentsOfFlag: Record<string, FlagEnvironment> = {};
+    const strategyIds: Record<string, string[]> = {};
+    for (const environment of flag.environments) {
+      const strategies = ((environment['strategies'] as Loose[] | undefined) ?? [])
+        .slice()
+        .sort((a, b) => Number(a['sortOrder'] ?? 0) - Number(b['sortOrder'] ?? 0));
+      strategyIds[environment.name] = strategies.map((strategy) => String(strategy['id']));
+      environmentsOfFlag[environment.name] = normalizeEnvironment(
+        { enabled: environment.enabled, strategies, variants: environment['variants'] as Loose[] | undefined },
+        name,
+        nameOfSegment,
+      );
+    }
+    flags.set(name, {
+      fields: normalizeFlagFields({ ...flag, tags: tags.map((tag) => `${tag.type}:${tag.value}`) }),
+      environments: environmentsOfFlag,
+      strategyIds,
+    });
+  }
+  return {
+    project,
+    environments: environments.environments.map((environment) => environment.name),
+    gated: new Set((config ?? []).filter((entry) => entry.changeRequestEnabled).map((entry) => entry.environment)),
+    flags,
+    segments: known,
+  };
+}
