@@ -78,7 +78,7 @@ export async function run(argv: readonly string[], out = process.stdout, err = p
   const command = positionals[0];
   if (!command || values.help) {
     out.write(USAGE);
-    return command ? EXIT.ok : EXIT.error;
+    return values.help ? EXIT.ok : EXIT.error;
   }
   if (command === 'schema') {
     out.write(`${JSON.stringify(projectSchema(), null, 2)}\n`);

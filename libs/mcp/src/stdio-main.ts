@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // npx @bunting/mcp: Bunting's MCP server over stdio, for clients that launch local servers. It forwards every tool
 // call to a Bunting (or any of its replicas) with a personal access token or service-account token.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
