@@ -1,6 +1,10 @@
 import type { Api } from './api.ts';
 import type { RunContext, Step } from './plan.ts';
+import { mapLimited } from './concurrency.ts';
 import { readSegments } from './server-state.ts';
+
+/** Flags changed at once: a large first apply is request-bound, and the server takes several in parallel. */
+const WRITE_CONCURRENCY = 8;
 
 export interface ChangeRequestOpened {
   readonly project: string;
@@ -16,7 +20,7 @@ export interface ApplyResult {
 }
 
 /**
- * Runs the plan in order. A step in an environment that requires change requests is never made directly: the steps
+ * Runs the plan phase by phase (segments, flags, dependencies, environments, archiving). A step in an environment that requires change requests is never made directly: the steps
  * of each such environment go into one change request, submitted for review, whose address is returned.
  */
 export async function applyPlan(
@@ -34,19 +38,31 @@ export async function applyPlan(
     },
   };
   const held = new Map<string, { project: string; environment: string; steps: Step[] }>();
-  let applied = 0;
+  const direct: Step[] = [];
   for (const step of steps) {
     if (step.environment !== undefined && step.change && gated(step.project, step.environment)) {
       const key = `${step.project}\u0000${step.environment}`;
       const group = held.get(key) ?? { project: step.project, environment: step.environment, steps: [] };
       group.steps.push(step);
       held.set(key, group);
-      continue;
+    } else direct.push(step);
+  }
+  let applied = 0;
+  for (const phase of [0, 1, 2, 3, 4] as const) {
+    // Within a phase, flags go side by side; one flag's steps stay in the plan's order.
+    const byFlag = new Map<string, Step[]>();
+    for (const step of direct.filter((item) => item.phase === phase)) {
+      const key = step.flag === undefined ? step.subject : `${step.project}\u0000${step.flag}`;
+      byFlag.set(key, [...(byFlag.get(key) ?? []), step]);
     }
-    await step.run(context);
-    applied++;
-    // A segment made now is referred to by id in the steps after it.
-    if (step.subject.startsWith('segment ')) segments = await readSegments(api);
+    await mapLimited([...byFlag.values()], phase === 0 ? 1 : WRITE_CONCURRENCY, async (group) => {
+      for (const step of group) {
+        await step.run(context);
+        applied++;
+      }
+    });
+    // Segments made now are referred to by id in the steps after them.
+    if (phase === 0 && byFlag.size > 0) segments = await readSegments(api);
   }
   const changeRequests: ChangeRequestOpened[] = [];
   for (const { project, environment, steps: grouped } of held.values()) {

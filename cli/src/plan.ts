@@ -20,6 +20,13 @@ export interface Step {
   readonly subject: string;
   /** What changes, in a reviewer's words. */
   readonly detail: string;
+  /**
+   * When it runs: segments (0), flags' own fields (1), dependencies on parents made in 1 (2), environments (3),
+   * archiving (4). Steps of one phase about different flags are independent; those about one flag keep their order.
+   */
+  readonly phase: 0 | 1 | 2 | 3 | 4;
+  /** The flag it is about, which orders steps within a phase. */
+  readonly flag?: string;
   /** Set for changes to one environment of a flag, which a change request may have to hold. */
   readonly environment?: string;
   /** The change as a change request holds it (environment steps only). */
@@ -140,6 +147,7 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
     if (!existing) {
       steps.push({
         kind: 'create',
+        phase: 0,
         project,
         subject: `segment ${name}`,
         detail: `${wanted.constraints.length} constraint(s)`,
@@ -150,6 +158,7 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
     } else if (!same(existing.spec, wanted)) {
       steps.push({
         kind: 'update',
+        phase: 0,
         project,
         subject: `segment ${name}`,
         detail: changedFields(existing.spec, wanted),
@@ -168,6 +177,8 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
     if (!current) {
       steps.push({
         kind: 'create',
+        phase: 1,
+        flag: name,
         project,
         subject: `flag ${name}`,
         detail: `${fields.type ?? 'release'}${fields.description ? `: ${fields.description}` : ''}`,
@@ -189,6 +200,8 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
       if (!same(own(currentFields), own(fields))) {
         steps.push({
           kind: 'update',
+          phase: 1,
+          flag: name,
           project,
           subject: `flag ${name}`,
           detail: changedFields(own(currentFields), own(fields)),
@@ -211,6 +224,8 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
       const asTag = (tag: string) => ({ type: tag.slice(0, tag.indexOf(':')), value: tag.slice(tag.indexOf(':') + 1) });
       steps.push({
         kind: 'update',
+        phase: 1,
+        flag: name,
         project,
         subject: `flag ${name}`,
         detail: [...added.map((tag) => `+tag ${tag}`), ...removed.map((tag) => `-tag ${tag}`)].join(', '),
@@ -227,6 +242,8 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
     if (!same(parentBefore, parentAfter)) {
       steps.push({
         kind: parentAfter ? (parentBefore ? 'update' : 'create') : 'delete',
+        phase: 2,
+        flag: name,
         project,
         subject: `flag ${name}`,
         detail: parentAfter
@@ -261,6 +278,8 @@ export function planProject(loaded: LoadedProject, server: ServerState, options:
     for (const name of [...server.flags.keys()].filter((flag) => !kept.has(flag)).sort()) {
       steps.push({
         kind: 'archive',
+        phase: 4,
+        flag: name,
         project,
         subject: `flag ${name}`,
         detail: `archive ${name} (no longer in the files)`,
@@ -287,7 +306,7 @@ function environmentSteps(
   const base = `/api/admin/projects/${path(project)}/features/${path(flag)}/environments/${path(environment)}`;
   const subject = `${flag} in ${environment}`;
   const steps: Step[] = [];
-  const common = { project, subject, environment };
+  const common = { project, subject, environment, flag, phase: 3 as const };
   const toggle = (enabled: boolean): Step => ({
     ...common,
     kind: 'update',
