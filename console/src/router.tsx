@@ -113,6 +113,10 @@ export const router = createBrowserRouter([
         lazy: page(() => import('./project-access/project-access-page.tsx')),
       },
       { path: '/projects/:projectId/settings/actions', lazy: page(() => import('./signals/action-sets-page.tsx')) },
+      {
+        path: '/projects/:projectId/settings/code',
+        lazy: page(() => import('./projects/managed-as-code-page.tsx')),
+      },
       { path: '/history', lazy: page(() => import('./history/history-page.tsx')) },
       { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
       { path: '/insights', lazy: page(() => import('./insights/dashboard-page.tsx')) },

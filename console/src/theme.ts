@@ -36,7 +36,11 @@ export const theme = createTheme({
   components: {
     // The close button of every dialog is named for screen readers.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+    // Its message in Mantine's dimmed grey reads at 3.3:1: a refusal's explanation must be readable (gray.7).
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
+      styles: { description: { color: 'var(--mantine-color-gray-7)' } },
+    }),
     // A link inside text must not rely on colour alone to be seen.
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
   },

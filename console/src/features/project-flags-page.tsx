@@ -162,6 +162,9 @@ export default function ProjectFlagsPage() {
           <Button component={Link} to={`/projects/${segment(projectId)}/settings/actions`} variant="default">
             Actions
           </Button>
+          <Button component={Link} to={`/projects/${segment(projectId)}/settings/code`} variant="default">
+            As code
+          </Button>
           <Guarded reason={create.reason}>
             <Button onClick={open} disabled={!create.allowed}>
               New flag

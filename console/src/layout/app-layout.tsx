@@ -5,6 +5,7 @@ import { NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-
 import { invalidate } from '../api/endpoint.ts';
 import { api } from '../api/http.ts';
 import classes from './app-layout.module.css';
+import { ManagedAsCodeNotice } from '../projects/managed-as-code-notice.tsx';
 import { Banners } from './banners.tsx';
 import { useMe } from '../api/session.ts';
 
@@ -105,6 +106,7 @@ export function AppLayout() {
       <AppShell.Main>
         <main>
           <Banners />
+          <ManagedAsCodeNotice />
           <Outlet />
         </main>
       </AppShell.Main>

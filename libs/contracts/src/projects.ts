@@ -157,3 +157,26 @@ export const DefaultStrategyView = FeatureStrategy.pick({
 
 /** GET /api/admin/projects */
 export const ProjectList = z.object({ version: z.number(), projects: z.array(Project) });
+
+/**
+ * A project managed as code: its flags and segments are changed from files in a repository (the `bunting` CLI), and
+ * hand edits are refused with where to change them. Only the named service account (the pipeline's) writes.
+ */
+export const ManagedAsCode = z.object({
+  enabled: z.boolean(),
+  /** Where the files are, as a reader finds them: an address or `owner/name`. */
+  repository: z.string().trim().min(1).max(500).nullable(),
+  /** The project's file or folder in the repository. */
+  path: z.string().trim().max(500).nullable(),
+  /** The service account whose tokens may change the project (the pipeline's); none: nobody by hand or token. */
+  serviceAccountId: z.number().int().positive().nullable(),
+});
+export type ManagedAsCode = z.infer<typeof ManagedAsCode>;
+export const UpdateManagedAsCode = ManagedAsCode.superRefine((value, context) => {
+  if (value.enabled && !value.repository)
+    context.addIssue({
+      code: 'custom',
+      path: ['repository'],
+      message: 'name the repository the project is managed in',
+    });
+});

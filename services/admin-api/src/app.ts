@@ -46,7 +46,9 @@ import { importRoutes } from './import/import-routes.ts';
 import { environmentRoutes } from './environments/environment-routes.ts';
 import { environmentCloneRoutes } from './environment-clone/environment-clone-routes.ts';
 import { environmentService } from './environments/environment-service.ts';
-import { createChanges } from './events/changes.ts';
+import { combineGates, createChanges } from './events/changes.ts';
+import { managedAsCodeGate } from './projects/managed-as-code-gate.ts';
+import { managedAsCodeRoutes } from './projects/managed-as-code-routes.ts';
 import { unitOfWorkGate } from './change-request-settings/change-request-gate.ts';
 import { touchProjects } from './projects/project-activity.ts';
 import { archiveRoutes } from './features/archive-routes.ts';
@@ -126,7 +128,7 @@ export function adminApi(
       db,
       outbox,
       messaging,
-      gate: unitOfWorkGate,
+      gate: combineGates([unitOfWorkGate, managedAsCodeGate]),
       touchProjects,
       reactions: [releasePlanReactions],
       publishers: [configurationFeed(messaging.names)],
@@ -268,6 +270,7 @@ export function adminApi(
         projectRoutes,
         projectEnvironmentRoutes,
         projectFavoriteRoutes,
+        managedAsCodeRoutes,
         featureRoutes,
         featureEnvironmentRoutes,
         archiveRoutes,

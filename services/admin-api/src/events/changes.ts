@@ -47,6 +47,17 @@ export type ChangeGate = {
   ) => Promise<void>;
 };
 
+/** Several gates as one: each sees the change, in order; the first to refuse stops it. */
+export function combineGates(gates: readonly ChangeGate[]): ChangeGate {
+  return {
+    before: async (tx) => Promise.all(gates.map((gate) => gate.before(tx))),
+    async check(tx, run) {
+      const before = run.before as unknown[];
+      for (const [index, gate] of gates.entries()) await gate.check(tx, { ...run, before: before[index] });
+    },
+  };
+}
+
 /**
  * What a slice does within any change whose events concern it (a flag environment switched on starting a release
  * plan waiting there): it runs in the same transaction after the work, before the gate, and may write events of its
