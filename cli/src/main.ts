@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiError, connect, type Api } from './api.ts';
 import { applyPlan } from './apply.ts';
+import { checkoutFacts, extinctions, scan } from './code-refs.ts';
 import { exportProject } from './export.ts';
 import { FileError, loadProjects, renderProject } from './files.ts';
 import { openFeatureManifest, typescriptAccessors, type ManifestEntry } from './generate.ts';
@@ -21,6 +22,9 @@ const USAGE = `bunting: flags as code for Bunting and Unleash 8
   bunting apply    [--dir DIR] [--prune]            make the server match the files (change requests where required)
   bunting generate [--format typescript|openfeature] [--sdk server|web] [--out FILE]
                                                     typed accessors (or the OpenFeature manifest) from the server
+  bunting code-refs [--dir DIR] [--repository NAME] [--branch B] [--context N] [--pattern REGEX]... [--dry-run]
+                                                    record where the checkout's code uses flags (paths, lines and
+                                                    N lines around each, default 2; 0 sends no source at all)
   bunting schema                                    print the project file's JSON Schema
 
   --url URL      the server (BUNTING_URL, default http://localhost:4242)
@@ -72,6 +76,11 @@ export async function run(argv: readonly string[], out = process.stdout, err = p
       commit: { type: 'string' },
       format: { type: 'string' },
       sdk: { type: 'string' },
+      repository: { type: 'string' },
+      branch: { type: 'string' },
+      context: { type: 'string' },
+      pattern: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -146,6 +155,55 @@ export async function run(argv: readonly string[], out = process.stdout, err = p
           await writeFile(values.out, text);
           out.write(`wrote ${values.out} (${manifest.flags.length} flags)\n`);
         } else out.write(text);
+        return EXIT.ok;
+      }
+      case 'code-refs': {
+        const facts = checkoutFacts(dir);
+        const repository = values.repository ?? facts.repository;
+        const branch = values.branch ?? facts.branch;
+        if (!repository) {
+          err.write('bunting: name the repository with --repository (the checkout has no origin remote)\n');
+          return EXIT.error;
+        }
+        const contextLines = values.context === undefined ? 2 : Number(values.context);
+        if (!Number.isInteger(contextLines) || contextLines < 0 || contextLines > 5) {
+          err.write('bunting: --context is a number of lines from 0 to 5\n');
+          return EXIT.error;
+        }
+        const patterns = (values.pattern ?? []).map((source) => new RegExp(source));
+        const known = new Set(
+          [
+            ...(await api.get<{ features: { name: string }[] }>('/api/admin/features')).features,
+            ...(await api.get<{ features: { name: string }[] }>('/api/admin/archive/features')).features,
+          ].map((flag) => flag.name),
+        );
+        const found = await scan({ dir, contextLines, patterns }, known);
+        const query = `repository=${encodeURIComponent(repository)}&branch=${encodeURIComponent(branch)}`;
+        const before = (await api.get<{ flags: string[] }>(`/api/admin/code-references/flags?${query}`)).flags;
+        const now = new Set(found.references.map((reference) => reference.flag));
+        const removed = extinctions(
+          dir,
+          before.filter((flag) => !now.has(flag)),
+        );
+        out.write(
+          `${found.references.length} reference(s) to ${now.size} flag(s) in ${repository} ${branch} at ${facts.commit.slice(0, 12)}` +
+            (removed.length > 0
+              ? `; last reference removed: ${removed.map((item) => `${item.flag} (${item.commit.slice(0, 12)})`).join(', ')}`
+              : '') +
+            (found.unknown.length > 0 ? `; names that are not flags here: ${found.unknown.join(', ')}` : '') +
+            '\n',
+        );
+        if (values['dry-run']) {
+          out.write(`${JSON.stringify(found.references, null, 2)}\n`);
+          return EXIT.ok;
+        }
+        await api.send('POST', '/api/admin/code-references', {
+          repository,
+          branch,
+          commit: facts.commit,
+          references: found.references,
+          extinctions: removed,
+        });
         return EXIT.ok;
       }
       default:

@@ -6,6 +6,7 @@ import { useSegments } from '../segments/segment-queries.ts';
 import { useStrategyDefinitions } from '../strategy-definitions/strategy-definition-queries.ts';
 import { useProject } from '../projects/project-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
+import { CodeReferencesSection } from '../code-references/code-references-section.tsx';
 import { DependenciesSection } from './dependencies-section.tsx';
 import { EnvironmentPanel } from './environment-panel.tsx';
 import { FlagActions } from './flag-actions.tsx';
@@ -89,6 +90,8 @@ export default function FlagPage() {
           dependents={feature.children}
         />
       </SimpleGrid>
+
+      <CodeReferencesSection project={projectId} flag={feature.name} />
 
       <FlagImpactSection project={projectId} flag={feature.name} />
     </Stack>

@@ -46,3 +46,4 @@ export * from './agent-tokens.ts';
 export * from './change-reach.ts';
 export * from './configuration-feed.ts';
 export * from './openfeature-manifest.ts';
+export * from './code-references.ts';

@@ -47,6 +47,7 @@ import { environmentRoutes } from './environments/environment-routes.ts';
 import { environmentCloneRoutes } from './environment-clone/environment-clone-routes.ts';
 import { environmentService } from './environments/environment-service.ts';
 import { combineGates, createChanges } from './events/changes.ts';
+import { codeReferenceRoutes } from './code-references/code-reference-routes.ts';
 import { managedAsCodeGate } from './projects/managed-as-code-gate.ts';
 import { managedAsCodeRoutes } from './projects/managed-as-code-routes.ts';
 import { unitOfWorkGate } from './change-request-settings/change-request-gate.ts';
@@ -310,6 +311,7 @@ export function adminApi(
         changeRequestSearchRoutes,
         bannerRoutes,
         featureLinkRoutes,
+        codeReferenceRoutes,
         projectOverviewRoutes,
         userAccessRoutes,
         splashRoutes,

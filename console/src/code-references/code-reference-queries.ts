@@ -1,0 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpointQuery } from '../api/endpoint.ts';
+
+/** Where code uses a flag, as the last scan of each branch found it (`bunting code-refs`). */
+export const useCodeReferences = (project: string, flag: string) =>
+  useQuery(
+    endpointQuery('/api/admin/projects/{projectId}/features/{featureName}/code-references', {
+      path: { projectId: project, featureName: flag },
+    }),
+  );

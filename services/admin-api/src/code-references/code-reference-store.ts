@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+import type { CodeReference, CodeReferenceExtinction } from '@bunting/contracts';
+import type { WriteTx } from '../events/write-tx.ts';
+
+const stamp = (column: string) =>
+  sql.fragment`to_char(${sql.identifier([column])} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const ReferenceRow = z.object({
+  repository: z.string(),
+  branch: z.string(),
+  flag: z.string(),
+  path: z.string(),
+  line: z.number(),
+  context: z.array(z.string()),
+  commit: z.string(),
+  recordedAt: z.string(),
+});
+export const ExtinctionRow = z.object({
+  repository: z.string(),
+  branch: z.string(),
+  flag: z.string(),
+  commit: z.string(),
+  author: z.string().nullable(),
+  removedAt: z.string(),
+});
+
+export const codeReferenceStore = {
+  /** Replaces one branch's references with a scan's. */
+  async replaceBranch(
+    db: WriteTx,
+    scan: { repository: string; branch: string; commit: string; references: readonly CodeReference[] },
+  ) {
+    await db.query(
+      sql.unsafe`delete from admin.code_references where repository = ${scan.repository} and branch = ${scan.branch}`,
+    );
+    if (scan.references.length === 0) return;
+    await db.query(sql.unsafe`insert into admin.code_references (repository, branch, feature_name, path, line, context, commit)
+      select ${scan.repository}, ${scan.branch}, r.flag, r.path, r.line, r.context, ${scan.commit}
+      from jsonb_to_recordset(${sql.jsonb(scan.references as never)}) as r(flag text, path text, line integer, context jsonb)
+      on conflict do nothing`);
+  },
+  async recordExtinctions(
+    db: WriteTx,
+    repository: string,
+    branch: string,
+    extinctions: readonly CodeReferenceExtinction[],
+  ) {
+    if (extinctions.length === 0) return;
+    await db.query(sql.unsafe`insert into admin.code_reference_extinctions (repository, branch, feature_name, commit, author, removed_at)
+      select ${repository}, ${branch}, e.flag, e.commit, e.author, e."removedAt"
+      from jsonb_to_recordset(${sql.jsonb(extinctions as never)}) as e(flag text, commit text, author text, "removedAt" timestamptz)
+      on conflict (repository, branch, feature_name) do update set commit = excluded.commit, author = excluded.author,
+        removed_at = excluded.removed_at`);
+  },
+  /** A flag referenced again is no longer extinct in that branch. */
+  async clearExtinctions(db: WriteTx, repository: string, branch: string, flags: readonly string[]) {
+    await db.query(sql.unsafe`delete from admin.code_reference_extinctions where repository = ${repository}
+      and branch = ${branch} and feature_name = any(${sql.array(flags, 'text')})`);
+  },
+  flagsOf(db: Queryable, repository: string, branch: string) {
+    return db.anyFirst(sql.type(z.object({ flag: z.string() }))`select distinct feature_name as flag
+      from admin.code_references where repository = ${repository} and branch = ${branch} order by 1`);
+  },
+  forFlag(db: Queryable, flag: string) {
+    return db.any(sql.type(ReferenceRow)`select repository, branch, feature_name as flag, path, line, context, commit,
+      ${stamp('recorded_at')} as "recordedAt" from admin.code_references where feature_name = ${flag}
+      order by repository, branch, path, line`);
+  },
+  extinctionsOf(db: Queryable, flag: string) {
+    return db.any(sql.type(ExtinctionRow)`select repository, branch, feature_name as flag, commit, author,
+      ${stamp('removed_at')} as "removedAt" from admin.code_reference_extinctions where feature_name = ${flag}
+      order by removed_at desc`);
+  },
+};
