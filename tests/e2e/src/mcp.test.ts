@@ -465,12 +465,29 @@ describe('the remote MCP server', () => {
     await ok(client, 'create_flag', { project: 'elsewhere', name: 'mcp-old-banner', type: 'experiment' });
     expect((await ok(client, 'cleanup_flag', { project: 'elsewhere', flag: 'mcp-old-banner' })).keep).toBe('undecided');
     await ok(client, 'mark_flag_done', { project: 'elsewhere', flag: 'mcp-old-banner', outcome: 'kept' });
+    // A CI job's scan (bunting code-refs) found where code uses it: the tool names those files and lines.
+    await stack.admin.post('/api/admin/code-references', {
+      repository: 'github.com/acme/web',
+      branch: 'main',
+      commit: 'c0ffee',
+      references: [{ flag: 'mcp-old-banner', path: 'src/banner.tsx', line: 7, context: [] }],
+    });
     const cleanup = await ok(client, 'cleanup_flag', { project: 'elsewhere', flag: 'mcp-old-banner' });
     expect(cleanup).toMatchObject({
       markedDone: true,
       keep: 'on',
       searchFor: ['mcp-old-banner', 'MCP_OLD_BANNER', 'mcpOldBanner'],
+      references: [
+        {
+          repository: 'github.com/acme/web',
+          branch: 'main',
+          path: 'src/banner.tsx',
+          line: 7,
+          url: 'https://github.com/acme/web/blob/main/src/banner.tsx#L7',
+        },
+      ],
     });
+    expect(cleanup.steps).toContainEqual(expect.stringContaining('src/banner.tsx:7 (github.com/acme/web, main)'));
     // Kept with one of its variants: that variant's branch stays.
     await ok(client, 'create_flag', { project: 'elsewhere', name: 'mcp-kept-variant', type: 'experiment' });
     await ok(client, 'set_flag_rollout', {

@@ -40,8 +40,9 @@ export function registerCleanupTools(server: McpServer, api: BuntingClient) {
       title: 'What to remove for a finished flag',
       description:
         'For a flag marked done (mark_flag_done), what removing it from code means: which branch to keep (the "on" path if kept, the "off" ' +
-        'path if discarded), the variant names whose branches go, the spellings of the name to search for, and what must happen first ' +
-        '(flags that depend on it). For a flag not marked done, it says so and what its environments serve now.',
+        'path if discarded), the variant names whose branches go, the files and lines that use it (where a CI job ran bunting code-refs), ' +
+        'the spellings of the name to search for elsewhere, and what must happen first (flags that depend on it). For a flag not marked ' +
+        'done, it says so and what its environments serve now.',
       inputSchema: { project: Project, flag: Flag },
       outputSchema: z
         .object({
@@ -68,6 +69,18 @@ export function registerCleanupTools(server: McpServer, api: BuntingClient) {
         ]),
       ];
       const keptVariant = keep === 'on' ? await keptVariantOf(api, flag) : null;
+      const scanned = await answer(
+        api.GET('/api/admin/projects/{projectId}/features/{featureName}/code-references', {
+          params: flagParams(project, flag),
+        }),
+      );
+      const references = scanned.references.map(({ repository, branch, path, line, url }) => ({
+        repository,
+        branch,
+        path,
+        line,
+        url,
+      }));
       const steps = [
         ...(feature.children.length > 0
           ? [
@@ -86,6 +99,16 @@ export function registerCleanupTools(server: McpServer, api: BuntingClient) {
                 : `Delete the branches of variants ${variantNames.map((name) => `"${name}"`).join(', ')}.`,
             ]
           : []),
+        ...(references.length > 0
+          ? [
+              `Change the ${references.length} place(s) the last scans found: ${references
+                .slice(0, 20)
+                .map(
+                  (reference) => `${reference.path}:${reference.line} (${reference.repository}, ${reference.branch})`,
+                )
+                .join('; ')}${references.length > 20 ? '; and more in references' : ''}.`,
+            ]
+          : []),
         'Remove the flag name constant, its tests and mocks, and any OpenFeature or SDK defaults for it.',
         'Deploy, check that no SDK evaluates it any more (list_unused_flags), then archive it (archive_flag).',
       ];
@@ -97,6 +120,7 @@ export function registerCleanupTools(server: McpServer, api: BuntingClient) {
         keptVariant,
         variants: variantNames,
         searchFor: spellings(feature.name),
+        references,
         lastSeenAt: feature.lastSeenAt,
         dependents: feature.children,
         servesNow: feature.environments.map((environment) => ({
