@@ -121,6 +121,7 @@ export const router = createBrowserRouter([
       { path: '/playground', lazy: page(() => import('./playground/playground-page.tsx')) },
       { path: '/insights', lazy: page(() => import('./insights/dashboard-page.tsx')) },
       { path: '/impact-metrics', lazy: page(() => import('./impact-metrics/impact-metrics-page.tsx')) },
+      { path: '/cleanup', lazy: page(() => import('./code-references/cleanup-page.tsx')) },
       {
         path: '/applications',
         lazy: () =>

@@ -8,3 +8,7 @@ export const useCodeReferences = (project: string, flag: string) =>
       path: { projectId: project, featureName: flag },
     }),
   );
+
+/** Flags that look safe to remove: unused in scanned code, not evaluated for `days`, and completed or stale. */
+export const useCleanupCandidates = (days: number) =>
+  useQuery(endpointQuery('/api/admin/cleanup-candidates', { query: { days } }));

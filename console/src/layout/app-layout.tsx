@@ -16,6 +16,7 @@ const links = [
   { to: '/insights', label: 'Insights' },
   { to: '/impact-metrics', label: 'Impact metrics' },
   { to: '/applications', label: 'Applications' },
+  { to: '/cleanup', label: 'Cleanup' },
   { to: '/admin', label: 'Admin' },
 ];
 

@@ -480,6 +480,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/cleanup-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale
+         * @description Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminCleanupCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/client-metrics/features/{name}": {
         parameters: {
             query?: never;
@@ -9908,6 +9928,94 @@ export interface operations {
                         dialogTitle: string | null;
                         dialog: string | null;
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminCleanupCandidates: {
+        parameters: {
+            query?: {
+                days?: number;
+                project?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        scannedBranches: number;
+                        flags: {
+                            name: string;
+                            project: string;
+                            createdAt: string;
+                            lastSeenAt: string | null;
+                            lifecycleStage: string;
+                            reason: string;
+                        }[];
                     };
                 };
             };

@@ -49,3 +49,26 @@ export const FlagCodeReferences = z.object({
   extinctions: z.array(CodeReferenceExtinction.extend({ repository: z.string(), branch: z.string() })),
 });
 export type FlagCodeReferences = z.infer<typeof FlagCodeReferences>;
+
+/** Flags that look safe to remove: no code uses them, no SDK evaluated them lately, and their work is done or old. */
+export const CleanupCandidates = z.object({
+  days: z.number().int(),
+  /** Repository branches scanned so far: with none, "no references" says nothing yet. */
+  scannedBranches: z.number().int(),
+  flags: z.array(
+    z.object({
+      name: z.string(),
+      project: z.string(),
+      createdAt: z.string(),
+      lastSeenAt: z.string().nullable(),
+      lifecycleStage: z.string(),
+      /** Why it is listed, in words: "completed (kept)", "marked stale", "potentially stale". */
+      reason: z.string(),
+    }),
+  ),
+});
+export const CleanupCandidatesQuery = z.object({
+  /** Days without an evaluation by any SDK. */
+  days: z.coerce.number().int().min(0).max(3650).default(30),
+  project: z.string().min(1).max(255).optional(),
+});

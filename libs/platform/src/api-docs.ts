@@ -54,7 +54,7 @@ const TAGS: readonly [RegExp, string][] = [
     'Features',
   ],
   [
-    /^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|lifecycle|\/link|flag-creators|^\/openfeature\/|code-references|managed-as-code/,
+    /^\/api\/admin\/projects\/[^/]+\/features|^\/api\/admin\/features|lifecycle|\/link|flag-creators|^\/openfeature\/|code-references|cleanup-candidates|managed-as-code/,
     'Features',
   ],
   [/^\/api\/admin\/projects/, 'Projects'],

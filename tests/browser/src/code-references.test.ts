@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { sql } from '@bunting/platform';
 import { startTestStack, type TestStack } from '@bunting/test-stack';
 import { launchBrowser, openPage, screenshot, seriousViolations, signIn } from './browser.ts';
 
@@ -58,5 +59,26 @@ it("shows a flag's references with links to the lines, and where its last refere
   await page.getByText('Last reference in gitlab.example.org/shop/api (main) removed on 2026-11-30 by Ada').waitFor();
   await page.getByRole('heading', { name: 'Code references' }).scrollIntoViewIfNeeded();
   await screenshot(page, 'code-references');
+  expect(JSON.stringify(await seriousViolations(page), null, 1)).toBe('[]');
+});
+
+it('lists the flags that look safe to remove across projects, and says why', async () => {
+  await stack.admin.post('/api/admin/projects/default/features', { name: 'old-experiment', type: 'experiment' });
+  await stack.admin.post('/api/admin/projects/default/features/old-experiment/lifecycle/complete', {
+    status: 'discarded',
+  });
+  // Forty days pass.
+  await stack.db.query(
+    sql.unsafe`update admin.features set created_at = now() - interval '40 days' where name = 'old-experiment'`,
+  );
+  await page.getByRole('link', { name: 'Cleanup', exact: true }).click();
+  await page.getByRole('heading', { name: 'Flags to clean up', level: 1 }).waitFor();
+  const row = page.getByRole('table', { name: 'Flags to clean up' }).getByRole('row', { name: /old-experiment/ });
+  await row.waitFor();
+  expect(await row.textContent()).toContain('completed (discarded)');
+  expect(await row.textContent()).toContain('never');
+  // new-checkout is used in code (and not done): it is not listed.
+  expect(await page.getByRole('table', { name: 'Flags to clean up' }).textContent()).not.toContain('new-checkout');
+  await screenshot(page, 'cleanup');
   expect(JSON.stringify(await seriousViolations(page), null, 1)).toBe('[]');
 });

@@ -3,7 +3,8 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
+import { sql } from '@bunting/platform';
+import { eventually, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 import { bunting } from './flags-as-code.ts';
 
 /**
@@ -119,5 +120,56 @@ describe('bunting code-refs', () => {
     expect((await viewer.post('/api/admin/code-references', upload)).status).toBe(403);
     expect((await refsOf('new-checkout')).references).toHaveLength(1);
     expect((await viewer.get('/api/admin/projects/default/features/new-checkout/code-references')).status).toBe(200);
+  });
+});
+
+describe('flags that look safe to remove', () => {
+  it('are those no scanned code uses, no SDK evaluated for the days asked, and completed or stale', async () => {
+    const project = '/api/admin/projects/default/features';
+    for (const name of ['gone-done', 'gone-stale', 'used-done', 'seen-done', 'fresh-done'])
+      expect((await stack.admin.post(project, { name })).status).toBe(201);
+    for (const name of ['gone-done', 'used-done', 'seen-done', 'fresh-done'])
+      expect((await stack.admin.post(`${project}/${name}/lifecycle/complete`, { status: 'kept' })).status).toBeLessThan(
+        300,
+      );
+    await stack.admin.patch(`${project}/gone-stale`, [{ op: 'replace', path: '/stale', value: true }]);
+    await stack.admin.post('/api/admin/code-references', {
+      repository: 'github.com/acme/api',
+      branch: 'main',
+      commit: 'abc',
+      references: [{ flag: 'used-done', path: 'src/a.ts', line: 1, context: [] }],
+    });
+    // Forty days pass for all but one.
+    await stack.db.query(
+      sql.unsafe`update admin.features set created_at = now() - interval '40 days' where name <> 'fresh-done'`,
+    );
+    // An SDK evaluates one of them now, as Unleash's SDKs report it.
+    const sdk = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'cleanup-sdk',
+      type: 'client',
+      environment: 'development',
+      projects: ['*'],
+    });
+    const now = new Date().toISOString();
+    const reported = await stack.anonymous.post(
+      '/api/client/metrics',
+      {
+        appName: 'shop',
+        instanceId: 'i1',
+        bucket: { start: now, stop: now, toggles: { 'seen-done': { yes: 3, no: 0 } } },
+      },
+      { authorization: sdk.body.secret },
+    );
+    expect(reported.status).toBeLessThan(300);
+    await eventually(async () => (await stack.admin.get(`${project}/seen-done`)).body.lastSeenAt !== null);
+    const candidates = (await stack.admin.get('/api/admin/cleanup-candidates?days=30')).body;
+    expect(candidates.scannedBranches).toBeGreaterThanOrEqual(2);
+    expect(candidates.flags.map((flag: { name: string; reason: string }) => [flag.name, flag.reason])).toEqual([
+      ['gone-done', 'completed (kept)'],
+      ['gone-stale', 'marked stale'],
+    ]);
+    const viewer = await loginAs(stack.url, 'refs-viewer', 'a-long-password');
+    expect((await viewer.get('/api/admin/cleanup-candidates')).status).toBe(200);
+    expect((await stack.admin.get('/api/admin/cleanup-candidates?days=-1')).status).toBe(400);
   });
 });

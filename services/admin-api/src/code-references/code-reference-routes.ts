@@ -1,4 +1,10 @@
-import { CodeReferencesRecorded, CodeReferenceUpload, FlagCodeReferences } from '@bunting/contracts';
+import {
+  CleanupCandidates,
+  CleanupCandidatesQuery,
+  CodeReferencesRecorded,
+  CodeReferenceUpload,
+  FlagCodeReferences,
+} from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import { z } from 'zod';
 import type { AdminDeps } from '../app-deps.ts';
@@ -23,6 +29,22 @@ export function codeReferenceRoutes(app: HttpServer, { db, changes }: Pick<Admin
       // A CI job's credential: one that may change flags anywhere (a service account or admin token).
       const principal = allow(request, Permission.UPDATE_FEATURE);
       return changes.run(principal, (change) => codeReferenceService.record(change, request.body));
+    },
+  );
+  app.get(
+    '/api/admin/cleanup-candidates',
+    {
+      schema: {
+        summary:
+          'Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale',
+        querystring: CleanupCandidatesQuery,
+        response: { 200: CleanupCandidates },
+      },
+    },
+    async (request) => {
+      const { days, project } = request.query;
+      allowRead(request, project ? { project } : {});
+      return codeReferenceService.cleanupCandidates(db, days, project ?? null);
     },
   );
   app.get(

@@ -1,7 +1,7 @@
 import type { CodeReferenceUpload, FlagCodeReferences } from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
-import { codeReferenceStore } from './code-reference-store.ts';
+import { cleanupStore, codeReferenceStore } from './code-reference-store.ts';
 
 /** A link to a line on the hosts whose addresses Bunting knows; none for others. */
 export function lineUrl(repository: string, branch: string, path: string, line: number): string | null {
@@ -38,6 +38,28 @@ export const codeReferenceService = {
       upload.extinctions.filter((extinction) => !flags.includes(extinction.flag)),
     );
     return { references: upload.references.length, flags: flags.length };
+  },
+
+  /** Flags that look safe to remove (see CleanupCandidates), the longest unused first. */
+  async cleanupCandidates(db: Queryable, days: number, project: string | null) {
+    const rows = await cleanupStore.candidates(db, days, project);
+    return {
+      days,
+      scannedBranches: await cleanupStore.scannedBranches(db),
+      flags: rows.map((row) => ({
+        name: row.name,
+        project: row.project,
+        createdAt: row.createdAt,
+        lastSeenAt: row.lastSeenAt,
+        lifecycleStage: row.lifecycleStage,
+        reason:
+          row.lifecycleStage === 'completed'
+            ? `completed${row.lifecycleStatus ? ` (${row.lifecycleStatus})` : ''}`
+            : row.stale
+              ? 'marked stale'
+              : 'potentially stale',
+      })),
+    };
   },
 
   async flagsOf(db: Queryable, repository: string, branch: string): Promise<string[]> {

@@ -73,3 +73,44 @@ export const codeReferenceStore = {
       order by removed_at desc`);
   },
 };
+
+export const CandidateRow = z.object({
+  name: z.string(),
+  project: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string().nullable(),
+  lifecycleStage: z.string(),
+  lifecycleStatus: z.string().nullable(),
+  stale: z.boolean(),
+  potentiallyStale: z.boolean(),
+});
+
+// Reads the flags' own tables (feature-state's) beside its own: which active flags no scan found in code, no SDK
+// evaluated for `days`, and whose work is completed or which are stale.
+export const cleanupStore = {
+  candidates(db: Queryable, days: number, project: string | null) {
+    return db.any(sql.type(CandidateRow)`
+      select f.name, f.project_id as project, ${stamp('created_at')} as "createdAt",
+        to_char(seen.last at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSeenAt",
+        f.lifecycle_stage as "lifecycleStage", stage.status as "lifecycleStatus", f.stale,
+        f.potentially_stale as "potentiallyStale"
+      from admin.features f
+      left join lateral (select max(e.last_seen_at) as last from admin.feature_environments e where e.feature_name = f.name) seen on true
+      left join lateral (select l.status from admin.feature_lifecycle_stages l where l.feature_name = f.name
+        order by l.entered_at desc limit 1) stage on true
+      where f.archived_at is null
+        and (${project}::text is null or f.project_id = ${project})
+        and coalesce(seen.last, f.created_at) <= now() - make_interval(days => ${days})
+        and (f.lifecycle_stage = 'completed' or f.stale or f.potentially_stale)
+        and not exists (select 1 from admin.code_references r where r.feature_name = f.name)
+      order by coalesce(seen.last, f.created_at), f.name
+      limit 1000`);
+  },
+  scannedBranches(db: Queryable) {
+    return db.oneFirst(
+      sql.type(
+        z.object({ count: z.number() }),
+      )`select count(*)::int as count from (select distinct repository, branch from admin.code_references) b`,
+    );
+  },
+};
