@@ -16,6 +16,8 @@ export type AdminConfig = {
   defaultAdmin: { username: string; password: string } | null;
   /** How often flags are checked for having outlived their type's lifetime. */
   potentiallyStaleCheckMs: number;
+  /** Reminders of stale flags and of flags that look safe to remove: how often to look, and the rules. */
+  cleanupNotices: { checkMs: number; unusedDays: number; periodDays: number };
   /** The body limit of features-batch/import and /validate. */
   importBodyLimit: number;
   /** The deployment's CORS origins for the frontend API, shown by ui-config until an admin sets others. */
@@ -109,5 +111,19 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
       2 ** 31 - 1,
       Math.max(100, readInteger(env.POTENTIALLY_STALE_CHECK_MS, 3_600_000, 'POTENTIALLY_STALE_CHECK_MS')),
     ),
+    cleanupNotices: {
+      checkMs: Math.min(
+        2 ** 31 - 1,
+        Math.max(100, readInteger(env.CLEANUP_NOTICE_CHECK_MS, 3_600_000, 'CLEANUP_NOTICE_CHECK_MS')),
+      ),
+      unusedDays: Math.min(
+        3650,
+        Math.max(0, readInteger(env.CLEANUP_NOTICE_UNUSED_DAYS, 30, 'CLEANUP_NOTICE_UNUSED_DAYS')),
+      ),
+      periodDays: Math.min(
+        3650,
+        Math.max(1, readInteger(env.CLEANUP_NOTICE_PERIOD_DAYS, 7, 'CLEANUP_NOTICE_PERIOD_DAYS')),
+      ),
+    },
   };
 }

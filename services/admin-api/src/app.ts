@@ -48,6 +48,7 @@ import { environmentCloneRoutes } from './environment-clone/environment-clone-ro
 import { environmentService } from './environments/environment-service.ts';
 import { combineGates, createChanges } from './events/changes.ts';
 import { codeReferenceRoutes } from './code-references/code-reference-routes.ts';
+import { startCleanupNotices } from './code-references/cleanup-notices.ts';
 import { managedAsCodeGate } from './projects/managed-as-code-gate.ts';
 import { managedAsCodeRoutes } from './projects/managed-as-code-routes.ts';
 import { unitOfWorkGate } from './change-request-settings/change-request-gate.ts';
@@ -247,6 +248,7 @@ export function adminApi(
       inviteLink,
       welcome,
     };
+    const cleanupNotices = startCleanupNotices({ changes, mail, baseUrl: config.baseUrl, log }, config.cleanupNotices);
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -334,6 +336,7 @@ export function adminApi(
       publishedViews.stop();
       await lastSeen.stop();
       await staleCheck.stop();
+      await cleanupNotices.stop();
       await hydrations.stop();
       await scheduler.stop();
       await progressions.stop();

@@ -83,28 +83,44 @@ export const CandidateRow = z.object({
   lifecycleStatus: z.string().nullable(),
   stale: z.boolean(),
   potentiallyStale: z.boolean(),
+  safe: z.boolean(),
 });
 
-// Reads the flags' own tables (feature-state's) beside its own: which active flags no scan found in code, no SDK
-// evaluated for `days`, and whose work is completed or which are stale.
+// Reads the flags' own tables (feature-state's) beside its own. A flag looks safe to remove when no scan found it in
+// code, no SDK evaluated it for `days` (or ever, when older than that), and its work is completed or it is stale.
+const candidates = (days: number, project: string | null) => sql.fragment`
+  select f.name, f.project_id as project, ${stamp('created_at')} as "createdAt",
+    to_char(seen.last at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSeenAt",
+    f.lifecycle_stage as "lifecycleStage", stage.status as "lifecycleStatus", f.stale,
+    f.potentially_stale as "potentiallyStale",
+    (coalesce(seen.last, f.created_at) <= now() - make_interval(days => ${days})
+      and (f.lifecycle_stage = 'completed' or f.stale or f.potentially_stale)
+      and not exists (select 1 from admin.code_references r where r.feature_name = f.name)) as safe
+  from admin.features f
+  left join lateral (select max(e.last_seen_at) as last from admin.feature_environments e where e.feature_name = f.name) seen on true
+  left join lateral (select l.status from admin.feature_lifecycle_stages l where l.feature_name = f.name
+    order by l.entered_at desc limit 1) stage on true
+  where f.archived_at is null and (${project}::text is null or f.project_id = ${project})`;
+
 export const cleanupStore = {
   candidates(db: Queryable, days: number, project: string | null) {
+    return db.any(sql.type(CandidateRow)`select * from (${candidates(days, project)}) c where c.safe
+      order by coalesce(c."lastSeenAt", c."createdAt"), c.name limit 1000`);
+  },
+  /**
+   * The flags due a reminder (safe to remove, or stale), claimed for this period: a flag already reminded within it
+   * is not returned, and two replicas claiming at once get each flag once (the row is the claim).
+   */
+  claimDue(db: WriteTx, days: number, periodDays: number) {
     return db.any(sql.type(CandidateRow)`
-      select f.name, f.project_id as project, ${stamp('created_at')} as "createdAt",
-        to_char(seen.last at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSeenAt",
-        f.lifecycle_stage as "lifecycleStage", stage.status as "lifecycleStatus", f.stale,
-        f.potentially_stale as "potentiallyStale"
-      from admin.features f
-      left join lateral (select max(e.last_seen_at) as last from admin.feature_environments e where e.feature_name = f.name) seen on true
-      left join lateral (select l.status from admin.feature_lifecycle_stages l where l.feature_name = f.name
-        order by l.entered_at desc limit 1) stage on true
-      where f.archived_at is null
-        and (${project}::text is null or f.project_id = ${project})
-        and coalesce(seen.last, f.created_at) <= now() - make_interval(days => ${days})
-        and (f.lifecycle_stage = 'completed' or f.stale or f.potentially_stale)
-        and not exists (select 1 from admin.code_references r where r.feature_name = f.name)
-      order by coalesce(seen.last, f.created_at), f.name
-      limit 1000`);
+      with due as (select * from (${candidates(days, null)}) c where c.safe or c.stale or c."potentiallyStale"),
+      claimed as (
+        insert into admin.cleanup_notices (feature_name, noticed_at) select name, now() from due
+        on conflict (feature_name) do update set noticed_at = excluded.noticed_at
+          where admin.cleanup_notices.noticed_at < now() - make_interval(days => ${periodDays})
+        returning feature_name
+      )
+      select due.* from due join claimed on claimed.feature_name = due.name order by due.project, due.name`);
   },
   scannedBranches(db: Queryable) {
     return db.oneFirst(

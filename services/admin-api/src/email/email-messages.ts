@@ -73,3 +73,26 @@ export function passwordResetMessage(
     { label: 'Set a new password', url: link },
   );
 }
+
+/** A project owner's reminder of the project's flags that are stale or look safe to remove. */
+export function cleanupMessage(
+  to: { email: string; name: string },
+  project: string,
+  flags: readonly { name: string; reason: string }[],
+  link: string,
+  installation: string,
+): QueuedEmail {
+  const mail = message(
+    'cleanup-reminder',
+    { email: to.email, userId: 0 },
+    `${flags.length} flag(s) in ${project} to clean up`,
+    [
+      `Hello ${to.name},`,
+      `These flags of project ${project} on Bunting (${installation}) are stale or look safe to remove:`,
+      ...flags.map((flag) => `- ${flag.name}: ${flag.reason}`),
+      'Remove what is left of them in code, then archive them. You get this as an owner of the project, at most once a period per flag.',
+    ],
+    { label: 'See the flags to clean up', url: link },
+  );
+  return { ...mail, userId: null };
+}
