@@ -22,6 +22,16 @@ export function exportProject(server: ServerState): ProjectFile {
   }
   return {
     project: server.project,
+    environments: [...server.environments],
+    ...(server.changeRequests.size > 0
+      ? {
+          changeRequests: Object.fromEntries(
+            [...server.changeRequests]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, approvals]) => [name, { requiredApprovals: approvals }]),
+          ),
+        }
+      : {}),
     flags,
     ...(Object.keys(segments).length > 0 ? { segments } : {}),
   };

@@ -38,15 +38,19 @@ export async function loadProjects(path: string): Promise<LoadedProject[]> {
   }
   const seen = new Map<string, string>();
   for (const project of loaded) {
-    const other = seen.get(project.content.project);
-    if (other)
-      throw new FileError(
-        project.file,
-        project.lineOf(['project']),
-        `project ${project.content.project} is also in ${other}`,
-      );
-    seen.set(project.content.project, project.file);
+    const name = project.content.project;
+    if (name === undefined) continue;
+    const other = seen.get(name);
+    if (other) throw new FileError(project.file, project.lineOf(['project']), `project ${name} is also in ${other}`);
+    seen.set(name, project.file);
   }
+  const withFields = loaded.filter((project) => project.content.contextFields !== undefined);
+  if (withFields.length > 1)
+    throw new FileError(
+      withFields[1]!.file,
+      withFields[1]!.lineOf(['contextFields']),
+      `context fields are also in ${withFields[0]!.file}: one file holds them`,
+    );
   return loaded;
 }
 

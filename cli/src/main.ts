@@ -8,10 +8,10 @@ import { checkoutFacts, extinctions, scan } from './code-refs.ts';
 import { exportProject } from './export.ts';
 import { FileError, loadProjects, renderProject } from './files.ts';
 import { openFeatureManifest, typescriptAccessors, type ManifestEntry } from './generate.ts';
-import { planProject, type Step } from './plan.ts';
+import { planContextFields, planProject, type Step } from './plan.ts';
 import { planJson, renderPlan } from './render.ts';
 import { projectSchema } from './schema.ts';
-import { readProject, readSegments, type ServerState } from './server-state.ts';
+import { readContextFields, readProject, readSegments, type ServerState } from './server-state.ts';
 
 const VERSION = '0.1.0';
 
@@ -48,14 +48,18 @@ function commitOf(explicit: string | undefined, dir: string): string | undefined
 }
 
 async function planAll(api: Api, dir: string, prune: boolean) {
-  const projects = await loadProjects(dir);
+  const files = await loadProjects(dir);
   const segments = await readSegments(api);
   const states = new Map<string, ServerState>();
   const steps: Step[] = [];
-  for (const loaded of projects) {
-    const state = await readProject(api, loaded.content.project, segments);
-    states.set(loaded.content.project, state);
-    steps.push(...planProject(loaded, state, { prune }));
+  const fields = files.find((file) => file.content.contextFields !== undefined);
+  if (fields) steps.push(...planContextFields(fields, await readContextFields(api), { prune }));
+  for (const loaded of files) {
+    const project = loaded.content.project;
+    if (project === undefined) continue;
+    const state = await readProject(api, project, segments);
+    states.set(project, state);
+    steps.push(...planProject(loaded, project, state, { prune }));
   }
   const gated = (project: string, environment: string) => states.get(project)?.gated.has(environment) ?? false;
   return { steps, gated };
@@ -117,6 +121,13 @@ export async function run(argv: readonly string[], out = process.stdout, err = p
         for (const project of wanted) {
           const file = join(target, `${project}.yaml`);
           await writeFile(file, renderProject(exportProject(await readProject(api, project, segments))));
+          out.write(`wrote ${file}\n`);
+        }
+        // The instance's own context fields, in a file of their own (none: no file).
+        const fields = await readContextFields(api);
+        if (fields.size > 0) {
+          const file = join(target, 'context-fields.yaml');
+          await writeFile(file, renderProject({ contextFields: Object.fromEntries(fields) }));
           out.write(`wrote ${file}\n`);
         }
         return EXIT.ok;

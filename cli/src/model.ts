@@ -90,11 +90,48 @@ export const Segment = z.strictObject({
 });
 export type Segment = z.infer<typeof Segment>;
 
-export const ProjectFile = z.strictObject({
-  /** JSON Schema for editors; not part of the project. */
-  $schema: z.string().optional(),
-  project: z.string().min(1).max(255),
-  flags: z.record(FeatureName, Flag).optional(),
-  segments: z.record(z.string().min(1).max(255), Segment).optional(),
+export const ContextField = z.strictObject({
+  description: z.string().max(1000).optional(),
+  /** Whether gradual rollouts may stick to it. */
+  stickiness: z.boolean().optional(),
+  legalValues: z
+    .array(z.strictObject({ value: z.string().min(1).max(100), description: z.string().max(1000).optional() }))
+    .max(1000)
+    .optional(),
 });
+export type ContextField = z.infer<typeof ContextField>;
+
+/** The context fields Unleash and Bunting both come with: not written to files, never changed by them. */
+export const STANDARD_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
+  'appName',
+  'currentTime',
+  'environment',
+  'remoteAddress',
+  'sessionId',
+  'userId',
+]);
+
+export const ProjectFile = z
+  .strictObject({
+    /** JSON Schema for editors; not part of the project. */
+    $schema: z.string().optional(),
+    /** The project; a file without one holds only the instance's context fields. */
+    project: z.string().min(1).max(255).optional(),
+    /** The environments the project uses (apply adds those missing; with --prune it removes the others). */
+    environments: z.array(z.string().min(1).max(100)).optional(),
+    /** The environments that require change requests, with the approvals each needs; the others do not. */
+    changeRequests: z
+      .record(z.string().min(1).max(100), z.strictObject({ requiredApprovals: z.number().int().min(1).max(10) }))
+      .optional(),
+    flags: z.record(FeatureName, Flag).optional(),
+    segments: z.record(z.string().min(1).max(255), Segment).optional(),
+    /** The instance's own context fields (one file holds them). */
+    contextFields: z.record(z.string().min(1).max(100), ContextField).optional(),
+  })
+  .superRefine((file, context) => {
+    if (file.project !== undefined) return;
+    for (const key of ['environments', 'changeRequests', 'flags', 'segments'] as const)
+      if (file[key] !== undefined)
+        context.addIssue({ code: 'custom', path: [key], message: `${key} belong to a project: name it with project:` });
+  });
 export type ProjectFile = z.infer<typeof ProjectFile>;

@@ -1,5 +1,13 @@
 import { SINGLE_VALUE_OPERATORS } from '@bunting/contracts';
-import type { Constraint, EnvironmentVariant, Flag, FlagEnvironment, Segment, Strategy } from './model.ts';
+import type {
+  Constraint,
+  ContextField,
+  EnvironmentVariant,
+  Flag,
+  FlagEnvironment,
+  Segment,
+  Strategy,
+} from './model.ts';
 
 // One compact form for what the files say and what the server answers, so that comparing the two is deep equality:
 // defaults are left out, lists the server keeps sorted are sorted, numbers in parameters are text.
@@ -146,4 +154,19 @@ export function withWeights<V extends { weightType?: string; weight?: number }>(
     remainder -= extra;
     return { ...variant, weight: share + extra, weightType: 'variable' };
   });
+}
+
+export function normalizeContextField(input: Loose): ContextField {
+  return compact({
+    description:
+      typeof input['description'] === 'string' && input['description'] !== '' ? input['description'] : undefined,
+    stickiness: input['stickiness'] === true ? true : undefined,
+    legalValues: ((input['legalValues'] as Loose[] | undefined) ?? []).map((legal) =>
+      compact({
+        value: String(legal['value']),
+        description:
+          typeof legal['description'] === 'string' && legal['description'] !== '' ? legal['description'] : undefined,
+      }),
+    ) as ContextField['legalValues'],
+  }) as ContextField;
 }

@@ -1,7 +1,14 @@
 import type { Api } from './api.ts';
 import { FileError, type LoadedProject } from './files.ts';
-import type { Flag, FlagEnvironment, Strategy } from './model.ts';
-import { normalizeEnvironment, normalizeFlagFields, normalizeSegment, same, withWeights } from './normalize.ts';
+import { STANDARD_CONTEXT_FIELDS, type ContextField, type Flag, type FlagEnvironment, type Strategy } from './model.ts';
+import {
+  normalizeContextField,
+  normalizeEnvironment,
+  normalizeFlagFields,
+  normalizeSegment,
+  same,
+  withWeights,
+} from './normalize.ts';
 import type { ServerState } from './server-state.ts';
 
 /** What a step needs when it runs: ids the plan could not know (a segment made earlier in the same apply). */
@@ -99,17 +106,54 @@ function inDependencyOrder(flags: [string, Flag][]): [string, Flag][] {
  * first, then flags and their parents, then in each environment strategies and variants before a flag goes on, and
  * off before its strategies go.
  */
-export function planProject(loaded: LoadedProject, server: ServerState, options: { prune: boolean }): Step[] {
+export function planProject(
+  loaded: LoadedProject,
+  project: string,
+  server: ServerState,
+  options: { prune: boolean },
+): Step[] {
   const { content: file, lineOf } = loaded;
-  const project = file.project;
   const steps: Step[] = [];
   const base = `/api/admin/projects/${path(project)}`;
+  const environments = new Set(server.environments);
+
+  // The project's environments first: flags' environments below may be new ones.
+  for (const environment of file.environments ?? []) {
+    if (environments.has(environment)) continue;
+    environments.add(environment);
+    steps.push({
+      kind: 'create',
+      phase: 0,
+      project,
+      subject: `environment ${environment}`,
+      detail: `used by the project`,
+      run: async ({ api }) => {
+        await api.send('POST', `${base}/environments`, { environment });
+      },
+    });
+  }
+  if (options.prune && file.environments !== undefined) {
+    for (const environment of server.environments.filter((name) => !file.environments!.includes(name))) {
+      environments.delete(environment);
+      steps.push({
+        kind: 'delete',
+        phase: 4,
+        project,
+        subject: `environment ${environment}`,
+        detail: 'no longer used by the project (no longer in the files)',
+        run: async ({ api }) => {
+          await api.send('DELETE', `${base}/environments/${path(environment)}`);
+        },
+      });
+    }
+  }
+  if (file.changeRequests !== undefined) steps.push(...changeRequestSteps(project, file.changeRequests, server));
 
   // Files are checked against the server before anything is planned.
   const fileSegments = file.segments ?? {};
   for (const [name, flag] of Object.entries(file.flags ?? {})) {
     for (const [environment, state] of Object.entries(flag.environments ?? {})) {
-      if (!server.environments.includes(environment))
+      if (!environments.has(environment))
         throw new FileError(
           loaded.file,
           lineOf(['flags', name, 'environments', environment]),
@@ -376,5 +420,90 @@ function environmentSteps(
     });
   }
   if (!before.enabled && after.enabled) steps.push(toggle(true));
+  return steps;
+}
+
+/**
+ * Change-request settings: an environment that stops requiring them does so first, so the rest of the apply reaches
+ * it directly; one that starts requiring them does so last, once what the files hold is in place.
+ */
+function changeRequestSteps(
+  project: string,
+  wanted: Readonly<Record<string, { requiredApprovals: number }>>,
+  server: ServerState,
+): Step[] {
+  const base = `/api/admin/projects/${path(project)}/environments`;
+  const steps: Step[] = [];
+  const set = (environment: string, enabled: boolean, approvals: number, phase: 0 | 4): Step => ({
+    kind: enabled ? (server.changeRequests.has(environment) ? 'update' : 'create') : 'delete',
+    phase,
+    project,
+    subject: `change requests in ${environment}`,
+    detail: enabled ? `required, ${approvals} approval(s)` : 'no longer required',
+    run: async ({ api }) => {
+      await api.send('PUT', `${base}/${path(environment)}/change-requests/config`, {
+        changeRequestsEnabled: enabled,
+        requiredApprovals: approvals,
+      });
+    },
+  });
+  for (const [environment, approvals] of server.changeRequests)
+    if (!(environment in wanted)) steps.push(set(environment, false, approvals, 0));
+  for (const [environment, { requiredApprovals }] of Object.entries(wanted))
+    if (server.changeRequests.get(environment) !== requiredApprovals)
+      steps.push(set(environment, true, requiredApprovals, 4));
+  return steps;
+}
+
+/** The instance's context fields, before anything that may name them in a constraint. */
+export function planContextFields(
+  loaded: LoadedProject,
+  server: ReadonlyMap<string, ContextField>,
+  options: { prune: boolean },
+): Step[] {
+  const steps: Step[] = [];
+  const wanted = loaded.content.contextFields ?? {};
+  const body = (name: string, field: ContextField) => ({
+    name,
+    description: field.description ?? '',
+    stickiness: field.stickiness ?? false,
+    legalValues: field.legalValues ?? [],
+  });
+  for (const [name, field] of Object.entries(wanted)) {
+    if (STANDARD_CONTEXT_FIELDS.has(name))
+      throw new FileError(
+        loaded.file,
+        loaded.lineOf(['contextFields', name]),
+        `${name} is a standard context field: leave it out`,
+      );
+    const normalized = normalizeContextField(field);
+    const current = server.get(name);
+    if (current && same(current, normalized)) continue;
+    steps.push({
+      kind: current ? 'update' : 'create',
+      phase: 0,
+      project: '(instance)',
+      subject: `context field ${name}`,
+      detail: current
+        ? changedFields(current as Record<string, unknown>, normalized as Record<string, unknown>)
+        : `${(field.legalValues ?? []).length} legal value(s)`,
+      run: async ({ api }) => {
+        if (current) await api.send('PUT', `/api/admin/context/${path(name)}`, body(name, field));
+        else await api.send('POST', '/api/admin/context', body(name, field));
+      },
+    });
+  }
+  if (options.prune)
+    for (const name of [...server.keys()].filter((field) => !(field in wanted)))
+      steps.push({
+        kind: 'delete',
+        phase: 4,
+        project: '(instance)',
+        subject: `context field ${name}`,
+        detail: 'no longer in the files',
+        run: async ({ api }) => {
+          await api.send('DELETE', `/api/admin/context/${path(name)}`);
+        },
+      });
   return steps;
 }

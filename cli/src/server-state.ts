@@ -1,7 +1,7 @@
 import type { Api } from './api.ts';
 import { mapLimited } from './concurrency.ts';
-import type { Flag, FlagEnvironment, Segment } from './model.ts';
-import { normalizeEnvironment, normalizeFlagFields, normalizeSegment } from './normalize.ts';
+import { STANDARD_CONTEXT_FIELDS, type ContextField, type Flag, type FlagEnvironment, type Segment } from './model.ts';
+import { normalizeContextField, normalizeEnvironment, normalizeFlagFields, normalizeSegment } from './normalize.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -20,6 +20,8 @@ export interface ServerSegment {
 export interface ServerState {
   readonly project: string;
   readonly environments: readonly string[];
+  /** Environments that require change requests, with their approvals (none where the server has no such thing). */
+  readonly changeRequests: ReadonlyMap<string, number>;
   /** Environments where changes go through change requests. */
   readonly gated: ReadonlySet<string>;
   readonly flags: ReadonlyMap<string, ServerFlag>;
@@ -51,9 +53,9 @@ export async function readProject(
     `/api/admin/environments/project/${path(project)}`,
   );
   // Unleash's open-source server has no change requests (404): nothing is gated there.
-  const config = await api.getOptional<{ environment: string; changeRequestEnabled: boolean }[]>(
-    `/api/admin/projects/${path(project)}/change-requests/config`,
-  );
+  const config = await api.getOptional<
+    { environment: string; changeRequestEnabled: boolean; requiredApprovals: number | null }[]
+  >(`/api/admin/projects/${path(project)}/change-requests/config`);
   const listed = await api.get<{ features: { name: string }[] }>(`/api/admin/projects/${path(project)}/features`);
   // A flag at a time is two requests: several at once keep a large project's plan short.
   const read = await mapLimited(listed.features, READ_CONCURRENCY, async ({ name }) => {
@@ -87,8 +89,24 @@ export async function readProject(
   return {
     project,
     environments: environments.environments.map((environment) => environment.name),
+    changeRequests: new Map(
+      (config ?? [])
+        .filter((entry) => entry.changeRequestEnabled)
+        .map((entry) => [entry.environment, entry.requiredApprovals ?? 1]),
+    ),
     gated: new Set((config ?? []).filter((entry) => entry.changeRequestEnabled).map((entry) => entry.environment)),
     flags,
     segments: known,
   };
+}
+
+/** The instance's own context fields (not the standard ones), by name. */
+export async function readContextFields(api: Api): Promise<Map<string, ContextField>> {
+  const fields = await api.get<Loose[]>('/api/admin/context');
+  return new Map(
+    fields
+      .filter((field) => !STANDARD_CONTEXT_FIELDS.has(String(field['name'])) && !field['project'])
+      .map((field) => [String(field['name']), normalizeContextField(field)] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }

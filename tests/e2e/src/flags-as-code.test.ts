@@ -212,6 +212,71 @@ describe('bunting plan and apply', () => {
   });
 });
 
+describe('bunting: what besides flags the files hold', () => {
+  it("applies the instance's context fields, a project's environments and its change-request settings", async () => {
+    expect((await stack.admin.post('/api/admin/environments', { name: 'staging', type: 'test' })).status).toBeLessThan(
+      300,
+    );
+    expect((await stack.admin.post('/api/admin/projects', { id: 'ops', name: 'Ops' })).status).toBeLessThan(300);
+    // A new project gets every environment; this one is to use staging only once the files say so.
+    expect((await stack.admin.delete('/api/admin/projects/ops/environments/staging')).status).toBeLessThan(300);
+    const dir = await projectDir(
+      `contextFields:\n  region:\n    description: Where the user is\n    legalValues:\n      - { value: eu }\n      - { value: us, description: The Americas }\n`,
+      'context-fields.yaml',
+    );
+    await writeFile(
+      join(dir, 'ops.yaml'),
+      [
+        'project: ops',
+        'environments: [development, production, staging]',
+        'changeRequests:',
+        '  production: { requiredApprovals: 2 }',
+        'flags:',
+        '  ops-kill-switch:',
+        '    type: kill-switch',
+        '    environments:',
+        '      staging:',
+        '        enabled: true',
+        '        strategies:',
+        '          - name: default',
+        '            constraints: [{ contextName: region, operator: IN, values: [eu] }]',
+        '',
+      ].join('\n'),
+    );
+    const plan = await bunting(['plan', '--dir', dir], env);
+    expect(plan.stdout).toContain('+ context field region: 2 legal value(s)');
+    expect(plan.stdout).toContain('+ environment staging: used by the project');
+    expect(plan.stdout).toContain('+ change requests in production: required, 2 approval(s)');
+    const applied = await bunting(['apply', '--dir', dir], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    const region = (await stack.admin.get('/api/admin/context/region')).body;
+    expect(region).toMatchObject({
+      description: 'Where the user is',
+      legalValues: [{ value: 'eu' }, { value: 'us', description: 'The Americas' }],
+    });
+    const config = (await stack.admin.get('/api/admin/projects/ops/change-requests/config')).body;
+    expect(config.find((entry: { environment: string }) => entry.environment === 'production')).toMatchObject({
+      changeRequestEnabled: true,
+      requiredApprovals: 2,
+    });
+    const flagState = (await stack.admin.get('/api/admin/projects/ops/features/ops-kill-switch')).body;
+    expect(flagState.environments.find((item: { name: string }) => item.name === 'staging').enabled).toBe(true);
+    expect((await bunting(['plan', '--dir', dir], env)).code).toBe(0);
+
+    const out = await mkdtemp(join(tmpdir(), 'bunting-export-'));
+    expect((await bunting(['export', '--project', 'ops', '--out', out], env)).code).toBe(0);
+    const exported = parse(await readFile(join(out, 'ops.yaml'), 'utf8'));
+    expect(exported).toMatchObject({
+      environments: ['development', 'production', 'staging'],
+      changeRequests: { production: { requiredApprovals: 2 } },
+    });
+    expect(
+      parse(await readFile(join(out, 'context-fields.yaml'), 'utf8')).contextFields.region.legalValues,
+    ).toHaveLength(2);
+    expect((await bunting(['plan', '--dir', out], env)).code).toBe(0);
+  });
+});
+
 describe('bunting generate', () => {
   it('writes typed accessors that compile and answer through OFREP, and the OpenFeature manifest', async () => {
     // Inside the repository, so the accessors resolve @openfeature/server-sdk as an application's would.
