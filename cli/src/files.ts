@@ -44,6 +44,13 @@ export async function loadProjects(path: string): Promise<LoadedProject[]> {
     if (other) throw new FileError(project.file, project.lineOf(['project']), `project ${name} is also in ${other}`);
     seen.set(name, project.file);
   }
+  const withTemplates = loaded.filter((project) => project.content.releaseTemplates !== undefined);
+  if (withTemplates.length > 1)
+    throw new FileError(
+      withTemplates[1]!.file,
+      withTemplates[1]!.lineOf(['releaseTemplates']),
+      `release templates are also in ${withTemplates[0]!.file}: one file holds them`,
+    );
   const withFields = loaded.filter((project) => project.content.contextFields !== undefined);
   if (withFields.length > 1)
     throw new FileError(

@@ -8,10 +8,10 @@ import { checkoutFacts, extinctions, scan } from './code-refs.ts';
 import { exportProject } from './export.ts';
 import { FileError, loadProjects, renderProject } from './files.ts';
 import { openFeatureManifest, typescriptAccessors, type ManifestEntry } from './generate.ts';
-import { planContextFields, planProject, type Step } from './plan.ts';
+import { planContextFields, planProject, planTemplates, type Step } from './plan.ts';
 import { planJson, renderPlan } from './render.ts';
 import { projectSchema } from './schema.ts';
-import { readContextFields, readProject, readSegments, type ServerState } from './server-state.ts';
+import { readContextFields, readProject, readSegments, readTemplates, type ServerState } from './server-state.ts';
 
 const VERSION = '0.1.0';
 
@@ -54,6 +54,8 @@ async function planAll(api: Api, dir: string, prune: boolean) {
   const steps: Step[] = [];
   const fields = files.find((file) => file.content.contextFields !== undefined);
   if (fields) steps.push(...planContextFields(fields, await readContextFields(api), { prune }));
+  const templates = files.find((file) => file.content.releaseTemplates !== undefined);
+  if (templates) steps.push(...planTemplates(templates, await readTemplates(api, segments), { prune }));
   for (const loaded of files) {
     const project = loaded.content.project;
     if (project === undefined) continue;
@@ -123,11 +125,24 @@ export async function run(argv: readonly string[], out = process.stdout, err = p
           await writeFile(file, renderProject(exportProject(await readProject(api, project, segments))));
           out.write(`wrote ${file}\n`);
         }
-        // The instance's own context fields, in a file of their own (none: no file).
+        // The instance's own context fields and release templates, in a file of their own (none: no file).
         const fields = await readContextFields(api);
-        if (fields.size > 0) {
-          const file = join(target, 'context-fields.yaml');
-          await writeFile(file, renderProject({ contextFields: Object.fromEntries(fields) }));
+        const templates = await readTemplates(api, segments);
+        if (fields.size > 0 || (templates?.size ?? 0) > 0) {
+          const file = join(target, 'instance.yaml');
+          await writeFile(
+            file,
+            renderProject({
+              ...(fields.size > 0 ? { contextFields: Object.fromEntries(fields) } : {}),
+              ...(templates && templates.size > 0
+                ? {
+                    releaseTemplates: Object.fromEntries(
+                      [...templates].map(([name, template]) => [name, template.spec]),
+                    ),
+                  }
+                : {}),
+            }),
+          );
           out.write(`wrote ${file}\n`);
         }
         return EXIT.ok;

@@ -111,6 +111,22 @@ export const STANDARD_CONTEXT_FIELDS: ReadonlySet<string> = new Set([
   'userId',
 ]);
 
+/** A release template of the instance: milestones in order, each with its strategies and how long it runs. */
+export const ReleaseTemplate = z.strictObject({
+  description: z.string().max(1000).optional(),
+  milestones: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(255),
+        /** Minutes before the next milestone starts by itself; none: someone starts it. */
+        intervalMinutes: z.number().int().min(1).max(525_600).optional(),
+        strategies: z.array(Strategy).max(30).optional(),
+      }),
+    )
+    .max(30),
+});
+export type ReleaseTemplate = z.infer<typeof ReleaseTemplate>;
+
 export const ProjectFile = z
   .strictObject({
     /** JSON Schema for editors; not part of the project. */
@@ -127,6 +143,8 @@ export const ProjectFile = z
     segments: z.record(z.string().min(1).max(255), Segment).optional(),
     /** The instance's own context fields (one file holds them). */
     contextFields: z.record(z.string().min(1).max(100), ContextField).optional(),
+    /** The instance's release templates, by name (the file holding the context fields, or one without a project). */
+    releaseTemplates: z.record(z.string().min(1).max(255), ReleaseTemplate).optional(),
   })
   .superRefine((file, context) => {
     if (file.project !== undefined) return;

@@ -5,6 +5,7 @@ import type {
   EnvironmentVariant,
   Flag,
   FlagEnvironment,
+  ReleaseTemplate,
   Segment,
   Strategy,
 } from './model.ts';
@@ -169,4 +170,27 @@ export function normalizeContextField(input: Loose): ContextField {
       }),
     ) as ContextField['legalValues'],
   }) as ContextField;
+}
+
+/** A template as compared: milestones in order, strategies in the compact form (segments by name). */
+export function normalizeTemplate(input: Loose, segmentNames: (id: unknown) => string): ReleaseTemplate {
+  const milestones = ((input['milestones'] as Loose[] | undefined) ?? [])
+    .slice()
+    .sort((a, b) => Number(a['sortOrder'] ?? 0) - Number(b['sortOrder'] ?? 0))
+    .map((milestone) =>
+      compact({
+        name: String(milestone['name']),
+        intervalMinutes:
+          (milestone['transitionCondition'] as { intervalMinutes?: number } | null | undefined)?.intervalMinutes ??
+          (milestone['intervalMinutes'] as number | undefined),
+        strategies: ((milestone['strategies'] as Loose[] | undefined) ?? []).map((strategy) =>
+          normalizeStrategy({ ...strategy, name: strategy['name'] ?? strategy['strategyName'] }, '', segmentNames),
+        ),
+      }),
+    );
+  return compact({
+    description:
+      typeof input['description'] === 'string' && input['description'] !== '' ? input['description'] : undefined,
+    milestones,
+  }) as ReleaseTemplate;
 }

@@ -1,15 +1,23 @@
 import type { Api } from './api.ts';
 import { FileError, type LoadedProject } from './files.ts';
-import { STANDARD_CONTEXT_FIELDS, type ContextField, type Flag, type FlagEnvironment, type Strategy } from './model.ts';
+import {
+  STANDARD_CONTEXT_FIELDS,
+  type ContextField,
+  type Flag,
+  type FlagEnvironment,
+  type ReleaseTemplate,
+  type Strategy,
+} from './model.ts';
 import {
   normalizeContextField,
   normalizeEnvironment,
+  normalizeTemplate,
   normalizeFlagFields,
   normalizeSegment,
   same,
   withWeights,
 } from './normalize.ts';
-import type { ServerState } from './server-state.ts';
+import type { ServerState, ServerTemplate } from './server-state.ts';
 
 /** What a step needs when it runs: ids the plan could not know (a segment made earlier in the same apply). */
 export interface RunContext {
@@ -505,5 +513,65 @@ export function planContextFields(
           await api.send('DELETE', `/api/admin/context/${path(name)}`);
         },
       });
+  return steps;
+}
+
+/** The instance's release templates: made or replaced whole (PUT replaces a template's milestones). */
+export function planTemplates(
+  loaded: LoadedProject,
+  server: ReadonlyMap<string, ServerTemplate> | null,
+  options: { prune: boolean },
+): Step[] {
+  const wanted = loaded.content.releaseTemplates ?? {};
+  if (server === null) {
+    if (Object.keys(wanted).length === 0) return [];
+    throw new FileError(loaded.file, loaded.lineOf(['releaseTemplates']), 'this server has no release templates');
+  }
+  const steps: Step[] = [];
+  const body = (name: string, template: ReleaseTemplate, context: RunContext) => ({
+    name,
+    description: template.description ?? '',
+    milestones: template.milestones.map((milestone, index) => ({
+      name: milestone.name,
+      sortOrder: index,
+      transitionCondition: milestone.intervalMinutes ? { intervalMinutes: milestone.intervalMinutes } : null,
+      strategies: (milestone.strategies ?? []).map((strategy) => strategyBody(strategy, context)),
+    })),
+  });
+  const identity = (id: unknown) => String(id);
+  for (const [name, template] of Object.entries(wanted)) {
+    const normalized = normalizeTemplate(template as Record<string, unknown>, identity);
+    const current = server.get(name);
+    if (current && same(current.spec, normalized)) continue;
+    steps.push({
+      kind: current ? 'update' : 'create',
+      phase: 1,
+      project: '(instance)',
+      subject: `release template ${name}`,
+      detail: current ? 'milestones replaced' : `${template.milestones.length} milestone(s)`,
+      run: async (context) => {
+        if (current)
+          await context.api.send(
+            'PUT',
+            `/api/admin/release-plan-templates/${path(current.id)}`,
+            body(name, template, context),
+          );
+        else await context.api.send('POST', '/api/admin/release-plan-templates', body(name, template, context));
+      },
+    });
+  }
+  if (options.prune)
+    for (const [name, current] of server)
+      if (!(name in wanted))
+        steps.push({
+          kind: 'archive',
+          phase: 4,
+          project: '(instance)',
+          subject: `release template ${name}`,
+          detail: 'no longer in the files',
+          run: async ({ api }) => {
+            await api.send('DELETE', `/api/admin/release-plan-templates/${path(current.id)}`);
+          },
+        });
   return steps;
 }

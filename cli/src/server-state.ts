@@ -1,7 +1,20 @@
 import type { Api } from './api.ts';
 import { mapLimited } from './concurrency.ts';
-import { STANDARD_CONTEXT_FIELDS, type ContextField, type Flag, type FlagEnvironment, type Segment } from './model.ts';
-import { normalizeContextField, normalizeEnvironment, normalizeFlagFields, normalizeSegment } from './normalize.ts';
+import {
+  STANDARD_CONTEXT_FIELDS,
+  type ContextField,
+  type Flag,
+  type FlagEnvironment,
+  type ReleaseTemplate,
+  type Segment,
+} from './model.ts';
+import {
+  normalizeContextField,
+  normalizeEnvironment,
+  normalizeFlagFields,
+  normalizeSegment,
+  normalizeTemplate,
+} from './normalize.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -107,6 +120,36 @@ export async function readContextFields(api: Api): Promise<Map<string, ContextFi
     fields
       .filter((field) => !STANDARD_CONTEXT_FIELDS.has(String(field['name'])) && !field['project'])
       .map((field) => [String(field['name']), normalizeContextField(field)] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+export interface ServerTemplate {
+  readonly id: string;
+  readonly spec: ReleaseTemplate;
+}
+
+/** The instance's global release templates by name; null where the server has none (Unleash's open source). */
+export async function readTemplates(
+  api: Api,
+  segments: ReadonlyMap<string, ServerSegment>,
+): Promise<Map<string, ServerTemplate> | null> {
+  const templates = await api.getOptional<Loose[]>('/api/admin/release-plan-templates');
+  if (templates === null) return null;
+  const names = new Map([...segments].map(([name, segment]) => [segment.id, name]));
+  return new Map(
+    templates
+      .filter((template) => !template['archivedAt'])
+      .map(
+        (template) =>
+          [
+            String(template['name']),
+            {
+              id: String(template['id']),
+              spec: normalizeTemplate(template, (id) => names.get(Number(id)) ?? `#${String(id)}`),
+            },
+          ] as const,
+      )
       .sort(([a], [b]) => a.localeCompare(b)),
   );
 }

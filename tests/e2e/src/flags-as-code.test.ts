@@ -213,7 +213,7 @@ describe('bunting plan and apply', () => {
 });
 
 describe('bunting: what besides flags the files hold', () => {
-  it("applies the instance's context fields, a project's environments and its change-request settings", async () => {
+  it("applies the instance's context fields and release templates, a project's environments and change requests", async () => {
     expect((await stack.admin.post('/api/admin/environments', { name: 'staging', type: 'test' })).status).toBeLessThan(
       300,
     );
@@ -221,8 +221,30 @@ describe('bunting: what besides flags the files hold', () => {
     // A new project gets every environment; this one is to use staging only once the files say so.
     expect((await stack.admin.delete('/api/admin/projects/ops/environments/staging')).status).toBeLessThan(300);
     const dir = await projectDir(
-      `contextFields:\n  region:\n    description: Where the user is\n    legalValues:\n      - { value: eu }\n      - { value: us, description: The Americas }\n`,
-      'context-fields.yaml',
+      [
+        'contextFields:',
+        '  region:',
+        '    description: Where the user is',
+        '    legalValues:',
+        '      - { value: eu }',
+        '      - { value: us, description: The Americas }',
+        'releaseTemplates:',
+        '  gradual:',
+        '    description: Ten per cent, then everyone',
+        '    milestones:',
+        '      - name: Ten per cent',
+        '        intervalMinutes: 60',
+        '        strategies:',
+        '          - name: flexibleRollout',
+        '            parameters: { rollout: 10, stickiness: default, groupId: gradual }',
+        '            constraints: [{ contextName: region, operator: IN, values: [eu] }]',
+        '      - name: Everyone',
+        '        strategies:',
+        '          - name: flexibleRollout',
+        '            parameters: { rollout: 100, stickiness: default, groupId: gradual }',
+        '',
+      ].join('\n'),
+      'instance.yaml',
     );
     await writeFile(
       join(dir, 'ops.yaml'),
@@ -245,6 +267,7 @@ describe('bunting: what besides flags the files hold', () => {
     );
     const plan = await bunting(['plan', '--dir', dir], env);
     expect(plan.stdout).toContain('+ context field region: 2 legal value(s)');
+    expect(plan.stdout).toContain('+ release template gradual: 2 milestone(s)');
     expect(plan.stdout).toContain('+ environment staging: used by the project');
     expect(plan.stdout).toContain('+ change requests in production: required, 2 approval(s)');
     const applied = await bunting(['apply', '--dir', dir], env);
@@ -254,6 +277,13 @@ describe('bunting: what besides flags the files hold', () => {
       description: 'Where the user is',
       legalValues: [{ value: 'eu' }, { value: 'us', description: 'The Americas' }],
     });
+    const templates = (await stack.admin.get('/api/admin/release-plan-templates')).body;
+    const gradual = templates.find((template: { name: string }) => template.name === 'gradual');
+    expect(gradual.milestones.map((milestone: { name: string }) => milestone.name)).toEqual([
+      'Ten per cent',
+      'Everyone',
+    ]);
+    expect(gradual.milestones[0].transitionCondition).toEqual({ intervalMinutes: 60 });
     const config = (await stack.admin.get('/api/admin/projects/ops/change-requests/config')).body;
     expect(config.find((entry: { environment: string }) => entry.environment === 'production')).toMatchObject({
       changeRequestEnabled: true,
@@ -270,9 +300,9 @@ describe('bunting: what besides flags the files hold', () => {
       environments: ['development', 'production', 'staging'],
       changeRequests: { production: { requiredApprovals: 2 } },
     });
-    expect(
-      parse(await readFile(join(out, 'context-fields.yaml'), 'utf8')).contextFields.region.legalValues,
-    ).toHaveLength(2);
+    const instance = parse(await readFile(join(out, 'instance.yaml'), 'utf8'));
+    expect(instance.contextFields.region.legalValues).toHaveLength(2);
+    expect(instance.releaseTemplates.gradual.milestones).toHaveLength(2);
     expect((await bunting(['plan', '--dir', out], env)).code).toBe(0);
   });
 });
