@@ -488,8 +488,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale
-         * @description Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         * Flags that look safe to remove: unused in scanned code, not evaluated for `days`, completed or stale
+         * @description Flags that look safe to remove: unused in scanned code, not evaluated for `days`, completed or stale. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
          */
         get: operations["getApiAdminCleanupCandidates"];
         put?: never;

@@ -64,7 +64,7 @@ describe("Bunting's API document under Unleash's own checks", () => {
     expect(error?.toString()).toBeUndefined();
     // Kept: an OAuth client registration (RFC 7591) answers 201 and has no address of its own to put in a Location.
     const warnings = (warning?.toString() ?? '').split('\n').filter((line) => /\[W[A-Z]+\d+\]/.test(line));
-    expect(warnings).toHaveLength(1);
+    expect(warnings, warning?.toString()).toHaveLength(1);
     expect(warning?.toString()).toMatch(/\/oauth\/register > post > responses > 201\n.*\[WRES001\]/);
   });
 

@@ -35,8 +35,7 @@ export function codeReferenceRoutes(app: HttpServer, { db, changes }: Pick<Admin
     '/api/admin/cleanup-candidates',
     {
       schema: {
-        summary:
-          'Flags that look safe to remove: no scanned code uses them, no SDK evaluated them for `days`, and they are completed or stale',
+        summary: 'Flags that look safe to remove: unused in scanned code, not evaluated for `days`, completed or stale',
         querystring: CleanupCandidatesQuery,
         response: { 200: CleanupCandidates },
       },
