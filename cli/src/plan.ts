@@ -2,6 +2,7 @@ import type { Api } from './api.ts';
 import { FileError, type LoadedProject } from './files.ts';
 import {
   STANDARD_CONTEXT_FIELDS,
+  type Constraint,
   type ContextField,
   type Flag,
   type FlagEnvironment,
@@ -51,18 +52,29 @@ export interface Step {
 
 const path = (value: string) => encodeURIComponent(value);
 
+/** A constraint as the admin API takes it: the defaults the files leave out written in. */
+const constraintBody = (constraint: Constraint) => ({
+  values: [],
+  caseInsensitive: false,
+  inverted: false,
+  ...constraint,
+});
+
+/** A flag's own fields as POST and PUT of a flag take them. */
+const flagBody = (name: string, fields: Omit<Flag, 'environments'>) => ({
+  name,
+  type: fields.type ?? 'release',
+  description: fields.description ?? '',
+  impressionData: fields.impressionData ?? false,
+});
+
 function strategyBody(strategy: Strategy, context: RunContext): Record<string, unknown> {
   return {
     name: strategy.name,
     title: strategy.title ?? '',
     disabled: strategy.disabled ?? false,
     parameters: strategy.parameters ?? {},
-    constraints: (strategy.constraints ?? []).map((constraint) => ({
-      values: [],
-      caseInsensitive: false,
-      inverted: false,
-      ...constraint,
-    })),
+    constraints: (strategy.constraints ?? []).map(constraintBody),
     segments: (strategy.segments ?? []).map((name) => context.segmentId(name)),
     variants: withWeights(strategy.variants ?? []).map((variant) => ({ stickiness: 'default', ...variant })),
   };
@@ -194,7 +206,7 @@ export function planProject(
     const body = {
       name,
       description: wanted.description ?? '',
-      constraints: wanted.constraints.map((c) => ({ values: [], caseInsensitive: false, inverted: false, ...c })),
+      constraints: wanted.constraints.map(constraintBody),
     };
     if (!existing) {
       steps.push({
@@ -235,12 +247,7 @@ export function planProject(
         subject: `flag ${name}`,
         detail: `${fields.type ?? 'release'}${fields.description ? `: ${fields.description}` : ''}`,
         run: async ({ api }) => {
-          await api.send('POST', `${base}/features`, {
-            name,
-            type: fields.type ?? 'release',
-            description: fields.description ?? '',
-            impressionData: fields.impressionData ?? false,
-          });
+          await api.send('POST', `${base}/features`, flagBody(name, fields));
         },
       });
     } else {
@@ -258,12 +265,7 @@ export function planProject(
           subject: `flag ${name}`,
           detail: changedFields(own(currentFields), own(fields)),
           run: async ({ api }) => {
-            await api.send('PUT', `${base}/features/${path(name)}`, {
-              name,
-              type: fields.type ?? 'release',
-              description: fields.description ?? '',
-              impressionData: fields.impressionData ?? false,
-            });
+            await api.send('PUT', `${base}/features/${path(name)}`, flagBody(name, fields));
           },
         });
       }
