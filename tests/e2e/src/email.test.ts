@@ -263,12 +263,14 @@ describe('a crash between the commit and the sending', () => {
       second = await startServiceProcess('admin-api', env);
       await eventually(async () => peer.to('kim@example.com').length === 1, { timeoutMs: 30_000 });
       expect(peer.to('kim@example.com')[0]!.subject).toBe('Welcome to Bunting');
-      // Marked sent: the next rounds send it no more, and the account says so.
-      const kim = (
-        (await httpClient(second.url, { authorization: '*:*.crash-admin' }).get('/api/admin/user-admin')).body
-          .users as { email?: string; emailSent: boolean }[]
-      ).find((user) => user.email === 'kim@example.com');
-      expect(kim?.emailSent).toBe(true);
+      // Marked sent: the account says so once the outbox row is marked (which follows the SMTP peer's answer, so it
+      // is awaited), and the next rounds send it no more.
+      const kimSent = async () =>
+        (
+          (await httpClient(second!.url, { authorization: '*:*.crash-admin' }).get('/api/admin/user-admin')).body
+            .users as { email?: string; emailSent: boolean }[]
+        ).find((user) => user.email === 'kim@example.com')?.emailSent === true;
+      await eventually(kimSent, { timeoutMs: 10_000 });
       expect(peer.to('kim@example.com')).toHaveLength(1);
     } finally {
       await second?.stop();
