@@ -47,3 +47,4 @@ export * from './change-reach.ts';
 export * from './configuration-feed.ts';
 export * from './openfeature-manifest.ts';
 export * from './code-references.ts';
+export * from './audit-streams.ts';

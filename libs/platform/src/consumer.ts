@@ -371,6 +371,10 @@ export type StoredPositionSpec<S extends z.ZodType> = StreamSpec<S> & {
   maxRun?: number;
   /** Where the reader's restarts and quiet time are reported. */
   metrics?: Metrics;
+  /** The reader's name in those metrics (default `store:<stream>`): several readers of one stream need their own. */
+  reader?: string;
+  /** The longest wait before reading again after failures (default 2 s); it doubles from 0.5 s up to this. */
+  maxRetryDelayMs?: number;
 };
 
 /**
@@ -389,7 +393,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
   let inFlight: Promise<void> | undefined;
   let failures = 0;
   let lastHeard = Date.now();
-  const reported = readerMetrics(spec.metrics, `store:${spec.stream}`, () => lastHeard);
+  const reported = readerMetrics(spec.metrics, spec.reader ?? `store:${spec.stream}`, () => lastHeard);
 
   const loop = (async () => {
     while (!stopped) {
@@ -450,7 +454,7 @@ export function followIntoStore<S extends z.ZodType>(spec: StoredPositionSpec<S>
         void current?.close().catch(() => undefined);
         current = undefined;
       }
-      const delay = Math.min(MAX_REOPEN_DELAY_MS, 500 * 2 ** Math.min(failures, 5));
+      const delay = Math.min(spec.maxRetryDelayMs ?? MAX_REOPEN_DELAY_MS, 500 * 2 ** Math.min(failures, 10));
       if (!stopped)
         await new Promise<void>((resolve) => {
           wake = resolve;

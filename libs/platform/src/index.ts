@@ -9,6 +9,7 @@ export * from './readiness.ts';
 export * from './telemetry.ts';
 export * from './messaging.ts';
 export * from './consumer.ts';
+export * from './stream-position.ts';
 export * from './outbox.ts';
 export * from './redis.ts';
 export * from './credentials.ts';

@@ -32,6 +32,11 @@ export type AdminConfig = {
   progressionMinuteMs: number;
   /** How often each safeguard reads its metric (once an interval across replicas). */
   safeguardEvaluationMs: number;
+  /**
+   * Audit destinations: how often replicas share them out, how long a lease holds, the longest retry wait, and how
+   * long deliveries fail before a destination shows as unhealthy.
+   */
+  auditDelivery: { tickMs: number; leaseMs: number; maxRetryDelayMs: number; unhealthyAfterMs: number };
   /** Slack's Web API, where the Slack app integration posts (another address only for a stand-in). */
   slackApiUrl: string;
   /**
@@ -102,6 +107,21 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
       600_000,
       Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS')),
     ),
+    auditDelivery: {
+      tickMs: Math.min(60_000, Math.max(100, readInteger(env.AUDIT_DELIVERY_TICK_MS, 5_000, 'AUDIT_DELIVERY_TICK_MS'))),
+      leaseMs: Math.min(
+        600_000,
+        Math.max(500, readInteger(env.AUDIT_DELIVERY_LEASE_MS, 20_000, 'AUDIT_DELIVERY_LEASE_MS')),
+      ),
+      maxRetryDelayMs: Math.min(
+        3_600_000,
+        Math.max(100, readInteger(env.AUDIT_DELIVERY_MAX_RETRY_MS, 60_000, 'AUDIT_DELIVERY_MAX_RETRY_MS')),
+      ),
+      unhealthyAfterMs: Math.min(
+        86_400_000,
+        Math.max(0, readInteger(env.AUDIT_DELIVERY_UNHEALTHY_AFTER_MS, 60_000, 'AUDIT_DELIVERY_UNHEALTHY_AFTER_MS')),
+      ),
+    },
     // An export of thousands of flags is several megabytes; other bodies keep the server-wide limit.
     importBodyLimit: Math.max(
       1024,

@@ -80,6 +80,9 @@ import { playgroundRoutes } from './playground/playground-routes.ts';
 import { isBlockedWrite, loadMaintenance, maintenanceError } from './maintenance/maintenance.ts';
 import { maintenanceRoutes } from './maintenance/maintenance-routes.ts';
 import { addonRoutes } from './addons/addon-routes.ts';
+import { auditStreamRoutes } from './addons/audit/audit-stream-routes.ts';
+import { startAuditDelivery } from './addons/audit/audit-delivery.ts';
+import { BUNTING_VERSION } from './version.ts';
 import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard-routes.ts';
 import { deliverEvent } from './addons/addon-delivery.ts';
 import { signInOptions } from './sign-in/sign-in-options.ts';
@@ -249,6 +252,17 @@ export function adminApi(
       welcome,
     };
     const cleanupNotices = startCleanupNotices({ changes, mail, baseUrl: config.baseUrl, log }, config.cleanupNotices);
+    // Audit destinations (Splunk, Datadog Logs, syslog, OCSF, signed webhooks) read the event stream whole, in order.
+    const auditDelivery = startAuditDelivery(
+      {
+        db,
+        messaging,
+        log,
+        metrics: infrastructure.metrics,
+        context: { host: new URL(config.baseUrl).hostname, version: BUNTING_VERSION },
+      },
+      config.auditDelivery,
+    );
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -307,6 +321,7 @@ export function adminApi(
         playgroundRoutes,
         maintenanceRoutes,
         addonRoutes,
+        auditStreamRoutes,
         personalDashboardRoutes,
         consoleRoutes,
         changeRequestRoutes,
@@ -337,6 +352,7 @@ export function adminApi(
       await lastSeen.stop();
       await staleCheck.stop();
       await cleanupNotices.stop();
+      await auditDelivery.stop();
       await hydrations.stop();
       await scheduler.stop();
       await progressions.stop();

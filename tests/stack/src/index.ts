@@ -6,3 +6,4 @@ export * from './saml-peer.ts';
 export * from './delay-proxy.ts';
 export * from './unleash-peer.ts';
 export * from './counting-proxy.ts';
+export * from './rsyslog-peer.ts';

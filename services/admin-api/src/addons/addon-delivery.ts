@@ -1,7 +1,7 @@
 import type { DomainEvent } from '@bunting/contracts';
 import { recordKeeping } from '../events/write-tx.ts';
 import type { DatabasePool } from '@bunting/platform';
-import { providerNamed } from './addon-providers.ts';
+import { eventProviderNamed } from './addon-providers.ts';
 import { addonStore, type AddonRow } from './addon-store.ts';
 import type { DeliveryContext, Outgoing } from './providers/provider.ts';
 import { payloadOf } from './providers/webhook.ts';
@@ -61,7 +61,7 @@ export async function deliverEvent(
   );
   await Promise.all(
     addons.map(async (addon) => {
-      const provider = providerNamed(addon.provider);
+      const provider = eventProviderNamed(addon.provider);
       if (!provider || (await addonStore.wasDelivered(db, addon.id, event.uuid))) return;
       let requests: Outgoing[];
       try {

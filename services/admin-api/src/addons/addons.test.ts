@@ -198,7 +198,7 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
       return found.length > 0 ? found : undefined;
     });
 
-  it('lists seven providers with their parameters, and masks each secret', async () => {
+  it("lists Unleash's seven providers, then Bunting's audit destinations, and masks each secret", async () => {
     const { body } = await stack.admin.get('/api/admin/addons');
     expect(body.providers.map((provider: { name: string }) => provider.name)).toEqual([
       'webhook',
@@ -208,6 +208,11 @@ describe('the other integrations Unleash 8.2 offers, each against a stand-in for
       'teamsworkflow',
       'datadog',
       'new-relic',
+      'splunk-hec',
+      'datadog-logs',
+      'syslog',
+      'ocsf',
+      'signed-webhook',
     ]);
     const datadog = await stack.admin.post('/api/admin/addons', {
       provider: 'datadog',

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { UiConfig, NoContent, SetCors } from '@bunting/contracts';
 import { Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
@@ -6,12 +5,10 @@ import { allow, allowRead } from '../access/guard.ts';
 import { checkOrigins, frontendSettings } from './frontend-origins.ts';
 import { loadMaintenance } from '../maintenance/maintenance.ts';
 import { signInMethodsEnabled } from '../sign-in/sign-in-methods.ts';
+import { BUNTING_VERSION } from '../version.ts';
 
 /** The Unleash server version whose API Bunting answers as; tools read `version` to decide what they may call. */
 const UNLEASH_API_VERSION = '8.2.0';
-const { version: buntingVersion } = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
 
 /** How long the most sessions of one user is kept before it is counted again. */
 const SESSION_COUNT_TTL_MS = 60_000;
@@ -67,7 +64,7 @@ export function uiConfigRoutes(
           current: { oss: UNLEASH_API_VERSION },
           latest: {},
           isLatest: true,
-          bunting: buntingVersion,
+          bunting: BUNTING_VERSION,
         },
       };
     },

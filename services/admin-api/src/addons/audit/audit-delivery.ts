@@ -1,0 +1,230 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { DomainEvent } from '@bunting/contracts';
+import {
+  eventsBacklogAfter,
+  eventsPositionBefore,
+  followIntoStore,
+  type DatabasePool,
+  type Logger,
+  type Messaging,
+  type Metrics,
+  type RunningConsumer,
+} from '@bunting/platform';
+import { recordKeeping } from '../../events/write-tx.ts';
+import { addonStore, type AddonRow } from '../addon-store.ts';
+import { auditDestinationNamed } from './audit-destinations.ts';
+import { auditPositionStore } from './audit-position-store.ts';
+import { auditWants } from './audit-filter.ts';
+import type { AuditContext } from './destinations/destination.ts';
+
+/** Events a run reads at most: what one destination holds in memory, however long it has been down. */
+const MAX_RUN = 500;
+/** The created time of an integration is the database's, events are stamped by the process: a second of slack. */
+const CLOCK_SLACK_MS = 1000;
+
+type Running = { reader: RunningConsumer; generation: number; fingerprint: string };
+
+export type AuditDeliveryOptions = {
+  /** How often each replica looks for destinations to take, renew or let go. */
+  tickMs: number;
+  /** How long a lease holds without renewal: a replica that dies hands over after it. */
+  leaseMs: number;
+  /** The longest wait between tries to a destination that keeps failing. */
+  maxRetryDelayMs: number;
+  /** A destination whose deliveries have failed for this long shows as unhealthy. */
+  unhealthyAfterMs: number;
+};
+
+export function isHealthy(
+  position: { failingSince: string | null },
+  unhealthyAfterMs: number,
+  now = Date.now(),
+): boolean {
+  return position.failingSince === null || now - Date.parse(position.failingSince) < unhealthyAfterMs;
+}
+
+/**
+ * Delivers the event stream to every enabled audit destination, in order and at least once. Each destination has a
+ * lease in Postgres: the replica holding it runs the destination's reader, which reads the stream from the stored
+ * position in runs, hands each run to the destination and moves the position past it only once the destination has
+ * taken all of it. A failed run is tried again from the same position with growing waits; other destinations and
+ * the event log do not wait for it. A replay (a new generation) restarts the reader from the position it set.
+ */
+export function startAuditDelivery(
+  deps: { db: DatabasePool; messaging: Messaging; log: Logger; metrics: Metrics; context: AuditContext },
+  options: AuditDeliveryOptions,
+) {
+  const { db, messaging, metrics, context } = deps;
+  const log = deps.log.child({ component: 'audit-delivery' });
+  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const running = new Map<number, Running>();
+  const delivered = metrics.counter('bunting_audit_delivery_delivered_total', 'Events an audit destination took', [
+    'destination',
+  ]);
+  const failed = metrics.counter(
+    'bunting_audit_delivery_failed_total',
+    'Deliveries to an audit destination that failed (each is tried again)',
+    ['destination'],
+  );
+  const retried = metrics.counter(
+    'bunting_audit_delivery_retried_total',
+    'Deliveries to an audit destination that were tries again after a failure',
+    ['destination'],
+  );
+  const label = (addon: Pick<AddonRow, 'id' | 'provider'>) => `${addon.id}:${addon.provider}`;
+
+  const removeGauges = [
+    metrics
+      .sampledGauge(
+        'bunting_audit_delivery_lag_seconds',
+        'Age of the oldest event an audit destination has not taken',
+        ['destination'],
+      )
+      .addSource(async () => {
+        const rows = await Promise.all(
+          [...running.keys()].map(async (id) => {
+            const position = await auditPositionStore.get(db, id);
+            const addon = await addonStore.get(db, id);
+            if (!position || !addon) return null;
+            const { lagSeconds } = await eventsBacklogAfter(messaging, position.position);
+            return { labels: { destination: label(addon) }, value: lagSeconds };
+          }),
+        );
+        return rows.filter((row) => row !== null);
+      }),
+    metrics
+      .sampledGauge(
+        'bunting_audit_delivery_healthy',
+        'Whether an audit destination takes what it is sent (1) or not (0)',
+        ['destination'],
+      )
+      .addSource(async () => {
+        const rows = await Promise.all(
+          [...running.keys()].map(async (id) => {
+            const position = await auditPositionStore.get(db, id);
+            const addon = await addonStore.get(db, id);
+            if (!position || !addon) return null;
+            return {
+              labels: { destination: label(addon) },
+              value: isHealthy(position, options.unhealthyAfterMs) ? 1 : 0,
+            };
+          }),
+        );
+        return rows.filter((row) => row !== null);
+      }),
+  ];
+
+  function startReader(addon: AddonRow, generation: number): RunningConsumer {
+    const destination = auditDestinationNamed(addon.provider)!;
+    const name = label(addon);
+    let failing = false;
+    return followIntoStore({
+      messaging,
+      stream: messaging.names.eventsStream,
+      filterSubject: messaging.names.eventsSubjects,
+      schema: DomainEvent,
+      reader: `audit:${name}`,
+      maxRun: MAX_RUN,
+      maxRetryDelayMs: options.maxRetryDelayMs,
+      metrics,
+      storedUpTo: async ({ created }) => {
+        const { state } = await messaging.jsm.streams.info(messaging.names.eventsStream);
+        const position = await recordKeeping(db, (tx) =>
+          auditPositionStore.readFrom(tx, addon.id, holder, { created, firstSeq: state.first_seq }),
+        );
+        // Another replica holds it now: read nothing until this one is stopped.
+        if (!position || position.generation !== generation) throw new Error('the lease or the position moved');
+        return position.position;
+      },
+      store: async (run, upTo) => {
+        const wanted = run.map((message) => message.value).filter((event) => auditWants(addon, event));
+        if (wanted.length > 0) {
+          if (failing) retried.inc({ destination: name });
+          try {
+            await destination.send(addon.parameters, wanted, context);
+          } catch (error) {
+            failing = true;
+            failed.inc({ destination: name });
+            const message = (error as Error).message;
+            // The reader logs the failure as it starts over; the position row keeps it for the console.
+            await recordKeeping(db, (tx) => auditPositionStore.failed(tx, addon.id, holder, message)).catch(
+              () => undefined,
+            );
+            throw error;
+          }
+        }
+        failing = false;
+        const moved = await recordKeeping(db, (tx) =>
+          auditPositionStore.advance(tx, { addonId: addon.id, holder, generation, upTo, delivered: wanted.length }),
+        );
+        if (!moved) throw new Error('the lease or the position moved');
+        delivered.inc({ destination: name }, wanted.length);
+      },
+    });
+  }
+
+  async function stopReader(id: number) {
+    const current = running.get(id);
+    if (!current) return;
+    running.delete(id);
+    await current.reader.stop();
+  }
+
+  async function tick() {
+    const addons = (await addonStore.list(db)).filter(
+      (addon) => addon.enabled && auditDestinationNamed(addon.provider) !== undefined,
+    );
+    const wanted = new Set(addons.map((addon) => addon.id));
+    for (const id of running.keys()) if (!wanted.has(id)) await stopReader(id);
+    for (const addon of addons) {
+      const existing = await auditPositionStore.get(db, addon.id);
+      if (!existing) {
+        // A new destination hears of what happens from its making on, even when it is taken up later.
+        const start = await eventsPositionBefore(messaging, new Date(Date.parse(addon.createdAt) - CLOCK_SLACK_MS));
+        await recordKeeping(db, (tx) => auditPositionStore.begin(tx, addon.id, start));
+      }
+      const claimed = await recordKeeping(db, (tx) => auditPositionStore.claim(tx, addon.id, holder, options.leaseMs));
+      const current = running.get(addon.id);
+      const fingerprint = JSON.stringify([addon.parameters, addon.events, addon.projects, addon.environments]);
+      if (!claimed) {
+        if (current) await stopReader(addon.id);
+        continue;
+      }
+      if (current && current.generation === claimed.generation && current.fingerprint === fingerprint) continue;
+      if (current) await stopReader(addon.id);
+      running.set(addon.id, {
+        reader: startReader(addon, claimed.generation),
+        generation: claimed.generation,
+        fingerprint,
+      });
+    }
+  }
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  const loop = () => {
+    ticking = tick()
+      .catch((error: unknown) => log.warn({ err: error }, 'audit delivery could not look at its destinations'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, options.tickMs);
+      });
+  };
+  loop();
+
+  return {
+    holder,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await ticking;
+      for (const remove of removeGauges) remove();
+      const ids = [...running.keys()];
+      await Promise.all(ids.map((id) => stopReader(id)));
+      await Promise.all(
+        ids.map((id) => recordKeeping(db, (tx) => auditPositionStore.release(tx, id, holder)).catch(() => undefined)),
+      );
+    },
+  };
+}
