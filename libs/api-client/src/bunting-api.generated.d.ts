@@ -60,6 +60,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/access-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in history: attempts, credentials granted and revoked ones used, newest first
+         * @description Sign-in history: attempts, credentials granted and revoked ones used, newest first. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminAccessHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/access-history/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in history as CSV, with the same filters (at most 100,000 rows)
+         * @description Sign-in history as CSV, with the same filters (at most 100,000 rows). Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminAccessHistoryExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/addons": {
         parameters: {
             query?: never;
@@ -6888,6 +6928,188 @@ export interface operations {
                         resource_name: string;
                         scopes_supported: string[];
                     };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminAccessHistory: {
+        parameters: {
+            query?: {
+                user?: string;
+                method?: "password" | "oidc" | "saml" | "scim" | "oauth" | "personal-access-token" | "api-token" | "agent-token";
+                action?: "sign-in" | "deactivated" | "granted" | "created" | "revoked-use";
+                outcome?: "success" | "failure";
+                from?: string;
+                to?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        readonly entries: {
+                            id: number;
+                            uuid: string;
+                            at: string;
+                            userId: number | null;
+                            name: string | null;
+                            /** @enum {string} */
+                            method: "password" | "oidc" | "saml" | "scim" | "oauth" | "personal-access-token" | "api-token" | "agent-token";
+                            /** @enum {string} */
+                            action: "sign-in" | "deactivated" | "granted" | "created" | "revoked-use";
+                            /** @enum {string} */
+                            outcome: "success" | "failure";
+                            detail: string | null;
+                            address: string | null;
+                            userAgent: string | null;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminAccessHistoryExport: {
+        parameters: {
+            query?: {
+                user?: string;
+                method?: "password" | "oidc" | "saml" | "scim" | "oauth" | "personal-access-token" | "api-token" | "agent-token";
+                action?: "sign-in" | "deactivated" | "granted" | "created" | "revoked-use";
+                outcome?: "success" | "failure";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in history, one row per entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description ValidationError: the request does not match the schema */

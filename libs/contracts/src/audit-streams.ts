@@ -3,6 +3,8 @@ import { z } from 'zod';
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2000);
 const Flag = z.enum(['true', 'false']).optional();
 const Headers = z.string().max(5000).optional();
+/** Every audit destination: whether the sign-in history goes there too ('true' unless 'false'). */
+const SignIns = { signIns: z.enum(['true', 'false']).optional() };
 
 /** Splunk's HTTP Event Collector: its base address (…:8088) and a HEC token. */
 export const SplunkHecParameters = z.object({
@@ -12,6 +14,7 @@ export const SplunkHecParameters = z.object({
   sourcetype: z.string().max(200).optional(),
   source: z.string().max(200).optional(),
   customHeaders: Headers,
+  ...SignIns,
 });
 
 export const DATADOG_SITES = [
@@ -30,6 +33,7 @@ export const DatadogLogsParameters = z.object({
   url: HttpUrl.optional(),
   service: z.string().max(200).optional(),
   tags: z.string().max(2000).optional(),
+  ...SignIns,
 });
 
 /** Syslog (RFC 5424, octet counting, RFC 6587) over TLS, each record as CEF or JSON. */
@@ -43,6 +47,7 @@ export const SyslogParameters = z.object({
     .string()
     .regex(/^[\x21-\x7e]{1,48}$/, 'printable ASCII without spaces, at most 48 characters')
     .optional(),
+  ...SignIns,
 });
 
 /** OCSF JSON to an HTTPS endpoint (a security data lake's or a collector's). */
@@ -50,6 +55,7 @@ export const OcsfParameters = z.object({
   url: HttpUrl,
   authorization: z.string().max(2000).optional(),
   customHeaders: Headers,
+  ...SignIns,
 });
 
 /** A webhook that signs every body (HMAC-SHA256) with a shared secret and a timestamp. */
@@ -57,6 +63,7 @@ export const SignedWebhookParameters = z.object({
   url: HttpUrl,
   secret: z.string().min(16, 'at least 16 characters').max(500),
   customHeaders: Headers,
+  ...SignIns,
 });
 
 /** GET /api/admin/addons/:id/audit-status: where an audit destination's delivery stands. */
@@ -84,3 +91,53 @@ export type AuditDeliveryStatus = z.infer<typeof AuditDeliveryStatus>;
 
 /** POST /api/admin/addons/:id/audit-replay: deliver again everything from a time on. */
 export const AuditReplayInput = z.object({ from: z.iso.datetime({ offset: true }) }).strict();
+
+export const ACCESS_METHODS = [
+  'password',
+  'oidc',
+  'saml',
+  'scim',
+  'oauth',
+  'personal-access-token',
+  'api-token',
+  'agent-token',
+] as const;
+export const AccessMethod = z.enum(ACCESS_METHODS);
+export type AccessMethod = z.infer<typeof AccessMethod>;
+
+/** What happened: a sign-in, an account deactivated, a credential granted or created, a revoked one used. */
+export const AccessAction = z.enum(['sign-in', 'deactivated', 'granted', 'created', 'revoked-use']);
+export type AccessAction = z.infer<typeof AccessAction>;
+
+/** One entry of the sign-in history. */
+export const AccessEntry = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  at: z.string(),
+  userId: z.number().int().nullable(),
+  /** The name as typed or as the provider gave it (an unknown user has only this). */
+  name: z.string().nullable(),
+  method: AccessMethod,
+  action: AccessAction,
+  outcome: z.enum(['success', 'failure']),
+  /** Why it failed, or what was granted (the agent's client, the token's name). */
+  detail: z.string().nullable(),
+  address: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+export type AccessEntry = z.infer<typeof AccessEntry>;
+
+/** GET /api/admin/access-history: filters, newest first. */
+export const AccessHistoryQuery = z.object({
+  user: z.string().max(255).optional(),
+  method: AccessMethod.optional(),
+  action: AccessAction.optional(),
+  outcome: z.enum(['success', 'failure']).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+export type AccessHistoryQuery = z.infer<typeof AccessHistoryQuery>;
+
+export const AccessHistory = z.object({ entries: z.array(AccessEntry).readonly(), total: z.number().int() });

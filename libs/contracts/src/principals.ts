@@ -40,5 +40,7 @@ export const VerifyCredentialRequest = z.object({
   /** The Authorization header value, or a session id taken from the session cookie. */
   authorization: z.string().nullable(),
   session: z.string().nullable(),
+  /** Where the request came from, for the sign-in history (a revoked token used again). */
+  client: z.object({ address: z.string().max(100), userAgent: z.string().max(500).nullable() }).optional(),
 });
 export type VerifyCredentialRequest = z.infer<typeof VerifyCredentialRequest>;

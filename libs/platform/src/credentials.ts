@@ -127,7 +127,11 @@ declare module 'fastify' {
 export async function authenticate(verifier: CredentialVerifier, request: FastifyRequest): Promise<Principal> {
   const credential = credentialOf(request);
   if (!credential.authorization && !credential.session) throw new AuthenticationRequired();
-  const principal = await verifier.verify(credential);
+  const userAgent = request.headers['user-agent'];
+  const principal = await verifier.verify({
+    ...credential,
+    client: { address: request.ip, userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null },
+  });
   if (!principal) throw new AuthenticationRequired();
   if (principal.kind === 'agent') refuseAgentOutsideItsBounds(principal, request);
   const via = viaOf(request);

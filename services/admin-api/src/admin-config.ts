@@ -37,6 +37,8 @@ export type AdminConfig = {
    * long deliveries fail before a destination shows as unhealthy.
    */
   auditDelivery: { tickMs: number; leaseMs: number; maxRetryDelayMs: number; unhealthyAfterMs: number };
+  /** How long sign-in history is kept (ACCESS_HISTORY_RETENTION_DAYS), and how often older entries are deleted. */
+  accessHistory: { retentionDays: number; purgeEveryMs: number };
   /** Slack's Web API, where the Slack app integration posts (another address only for a stand-in). */
   slackApiUrl: string;
   /**
@@ -107,6 +109,16 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
       600_000,
       Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS')),
     ),
+    accessHistory: {
+      retentionDays: Math.min(
+        3650,
+        Math.max(1, readInteger(env.ACCESS_HISTORY_RETENTION_DAYS, 90, 'ACCESS_HISTORY_RETENTION_DAYS')),
+      ),
+      purgeEveryMs: Math.min(
+        86_400_000,
+        Math.max(100, readInteger(env.ACCESS_HISTORY_PURGE_MS, 3_600_000, 'ACCESS_HISTORY_PURGE_MS')),
+      ),
+    },
     auditDelivery: {
       tickMs: Math.min(60_000, Math.max(100, readInteger(env.AUDIT_DELIVERY_TICK_MS, 5_000, 'AUDIT_DELIVERY_TICK_MS'))),
       leaseMs: Math.min(

@@ -83,6 +83,9 @@ import { addonRoutes } from './addons/addon-routes.ts';
 import { auditStreamRoutes } from './addons/audit/audit-stream-routes.ts';
 import { startAuditDelivery } from './addons/audit/audit-delivery.ts';
 import { BUNTING_VERSION } from './version.ts';
+import { accessHistoryRoutes } from './access-history/access-history-routes.ts';
+import { recordAccessAnswers } from './access-history/access-hook.ts';
+import { startAccessPurge } from './access-history/access-purge.ts';
 import { personalDashboardRoutes } from './personal-dashboard/personal-dashboard-routes.ts';
 import { deliverEvent } from './addons/addon-delivery.ts';
 import { signInOptions } from './sign-in/sign-in-options.ts';
@@ -263,6 +266,7 @@ export function adminApi(
       },
       config.auditDelivery,
     );
+    const accessPurge = startAccessPurge({ db, log }, config.accessHistory);
 
     await inScope(app, (scope) => {
       // Every admin route (and only those) checks the caller first, and refuses writes in maintenance mode; the
@@ -281,6 +285,8 @@ export function adminApi(
           route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
         route.onRequest = [adminGuard, ...existing];
       });
+      // Sign-ins and credentials granted are recorded whichever way their request ends.
+      recordAccessAnswers(scope, { db, log });
       for (const routes of [
         environmentRoutes,
         environmentCloneRoutes,
@@ -322,6 +328,7 @@ export function adminApi(
         maintenanceRoutes,
         addonRoutes,
         auditStreamRoutes,
+        accessHistoryRoutes,
         personalDashboardRoutes,
         consoleRoutes,
         changeRequestRoutes,
@@ -353,6 +360,7 @@ export function adminApi(
       await staleCheck.stop();
       await cleanupNotices.stop();
       await auditDelivery.stop();
+      await accessPurge.stop();
       await hydrations.stop();
       await scheduler.stop();
       await progressions.stop();

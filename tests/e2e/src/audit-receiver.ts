@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { at: number; headers: IncomingHttpHeaders; body: string };
+export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string };
 
 /**
  * An HTTP receiver for audit deliveries: it records every request, and can answer a number of them with 500, answer
@@ -56,6 +56,7 @@ export async function startAuditReceiver(path = '/'): Promise<AuditReceiver> {
             }
             receiver.received.push({
               at: Date.now(),
+              path: request.url ?? '/',
               headers: request.headers,
               body: Buffer.concat(chunks).toString('utf8'),
             });

@@ -238,6 +238,12 @@ describe('signing an MCP client in with OAuth', () => {
     });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+    // Both are in the sign-in history: the grant to the agent, and the code tried again.
+    const history = (await stack.admin.get('/api/admin/access-history?method=oauth')).body.entries;
+    expect(history.slice(0, 2)).toMatchObject([
+      { action: 'granted', outcome: 'failure', detail: 'invalid_grant: the code is unknown, expired or already used' },
+      { action: 'granted', outcome: 'success', detail: expect.stringMatching(/^agent /) },
+    ]);
   });
 
   it('refuses a wrong verifier, a denial, unregistered clients and addresses, and is gone while the server is off', async () => {

@@ -90,3 +90,73 @@ export const ocsfEntityManagementSchema = {
   },
   additionalProperties: false,
 } as const;
+
+const baseProperties = {
+  category_uid: { const: 3 },
+  category_name: { const: 'Identity & Access Management' },
+  type_name: { type: 'string' },
+  severity_id: { enum: [0, 1, 2, 3, 4, 5, 6, 99] },
+  severity: { type: 'string' },
+  status_id: { enum: [0, 1, 2, 99] },
+  status: { type: 'string' },
+  status_detail: { type: 'string' },
+  time: { type: 'integer', minimum: 0 },
+  message: { type: 'string' },
+  metadata,
+  unmapped: { type: 'object' },
+};
+
+const endpoint = { type: 'object', properties: { ip: { type: 'string' } }, additionalProperties: false };
+const httpRequest = {
+  type: 'object',
+  properties: { user_agent: { type: 'string' } },
+  additionalProperties: false,
+};
+
+/** OCSF 1.3.0's Authentication class (3002): the user is required; logon, logoff, tickets. */
+export const ocsfAuthenticationSchema = {
+  type: 'object',
+  required: ['activity_id', 'category_uid', 'class_uid', 'metadata', 'severity_id', 'time', 'type_uid', 'user'],
+  properties: {
+    ...baseProperties,
+    class_uid: { const: 3002 },
+    class_name: { const: 'Authentication' },
+    activity_id: { enum: [0, 1, 2, 3, 4, 5, 6, 7, 99] },
+    activity_name: {
+      enum: [
+        'Unknown',
+        'Logon',
+        'Logoff',
+        'Authentication Ticket',
+        'Service Ticket Request',
+        'Service Ticket Renew',
+        'Preauth',
+        'Other',
+      ],
+    },
+    type_uid: { type: 'integer', minimum: 300200, maximum: 300299 },
+    user,
+    auth_protocol: { type: 'string' },
+    src_endpoint: endpoint,
+    http_request: httpRequest,
+  },
+  additionalProperties: false,
+} as const;
+
+/** OCSF 1.3.0's Account Change class (3001): the user is required; Disable is activity 5. */
+export const ocsfAccountChangeSchema = {
+  type: 'object',
+  required: ['activity_id', 'category_uid', 'class_uid', 'metadata', 'severity_id', 'time', 'type_uid', 'user'],
+  properties: {
+    ...baseProperties,
+    class_uid: { const: 3001 },
+    class_name: { const: 'Account Change' },
+    activity_id: { enum: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99] },
+    activity_name: { type: 'string' },
+    type_uid: { type: 'integer', minimum: 300100, maximum: 300199 },
+    user,
+    src_endpoint: endpoint,
+    http_request: httpRequest,
+  },
+  additionalProperties: false,
+} as const;

@@ -185,6 +185,11 @@ describe('OIDC login', () => {
       (u: { email?: string }) => u.email === 'alice@corp.example',
     );
     expect(users).toHaveLength(1);
+    const history = (await stack.admin.get('/api/admin/access-history?method=oidc&user=alice@corp.example')).body;
+    expect(history.entries.slice(0, 2)).toMatchObject([
+      { userId: me.body.user.id, name: 'alice@corp.example', action: 'sign-in', outcome: 'success' },
+      { userId: me.body.user.id, outcome: 'success' },
+    ]);
   }, 30_000);
 
   it('refuses a user from a domain that is not approved and creates nothing', async () => {
@@ -193,6 +198,10 @@ describe('OIDC login', () => {
     expect(result.status).toBe(403);
     expect(result.body.name).toBe('NoAccessError');
     expect((await stack.admin.get('/api/admin/user-admin')).body.users.length).toBe(before);
+    // A refused sign-in is in the history, with the reason.
+    const refused = (await stack.admin.get('/api/admin/access-history?method=oidc&outcome=failure')).body.entries;
+    expect(refused[0]).toMatchObject({ userId: null, action: 'sign-in', outcome: 'failure' });
+    expect(refused[0].name).toMatch(/mallory/);
   }, 30_000);
 
   it('ends the provider session too when single sign-out is on', async () => {

@@ -101,6 +101,14 @@ describe('SAML sign-in', () => {
       createdBy: 'saml',
       joinedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
+    // And the sign-in history has it.
+    const history = (await stack.admin.get('/api/admin/access-history?method=saml')).body.entries;
+    expect(history[0]).toMatchObject({
+      name: 'ada@example.com',
+      userId: me.body.user.id,
+      action: 'sign-in',
+      outcome: 'success',
+    });
   });
 
   it('signs out at the provider too, when it has a sign-out address', async () => {

@@ -4,6 +4,7 @@ import { Permission, ValidationError, type HttpServer } from '@bunting/platform'
 import type { AdminDeps } from '../app-deps.ts';
 import { allow } from '../access/guard.ts';
 import { apiTokenService } from './api-token-service.ts';
+import { noteWho } from '../access-history/access-hook.ts';
 
 const createPermission = {
   admin: Permission.ADMIN,
@@ -55,8 +56,12 @@ export function apiTokenRoutes(app: HttpServer, { db, changes }: AdminDeps) {
         body: CreateApiToken,
         response: { 201: ApiToken },
       },
+      config: { access: { method: 'api-token', action: 'created' } },
     },
     async (request, reply) => {
+      noteWho(request, {
+        detail: `${request.body.type} token ${request.body.tokenName ?? request.body.username ?? ''}`,
+      });
       const principal = allow(request, createPermission[request.body.type]);
       const created = await changes.run(principal, (change) => apiTokenService.create(change, request.body));
       return reply.code(201).header('location', tokenLocation(created.tokenName)).send(created);

@@ -4,6 +4,7 @@ import type { Change, Changes } from '../events/changes.ts';
 import { projectReadModel } from '../projects/project-read-model.ts';
 import { apiTokenStore, type ApiTokenRow } from './api-token-store.ts';
 import { hashSecret, newTokenSecret, parseTokenSecret } from './token-secret.ts';
+import { accessHistoryReadModel } from '../access-history/access-history-read-model.ts';
 
 type TokenType = 'admin' | 'client' | 'frontend';
 
@@ -123,7 +124,10 @@ export const apiTokenService = {
     if (!before) return;
     if (project !== undefined && !before.projects.includes(project))
       throw new NotFoundError('Could not find that API token in this project');
-    await apiTokenStore.delete(tx, before.id);
+    const hash = await apiTokenStore.delete(tx, before.id);
+    // Only the hash is kept: a use of this secret later is recorded as the use of a revoked token.
+    if (hash)
+      await accessHistoryReadModel.revoke(tx, { hash, kind: 'api-token', name: before.tokenName, userId: null });
     emit({
       type: 'api-token-deleted',
       environment: before.environment === '*' ? null : before.environment,

@@ -62,8 +62,10 @@ export const apiTokenStore = {
     return db.one(sql.type(ApiTokenRow)`
       update admin.api_tokens set expires_at = ${expiresAt} where id = ${id} returning ${columns}`);
   },
-  delete(db: WriteTx, id: number) {
-    return db.query(sql.unsafe`delete from admin.api_tokens where id = ${id}`);
+  /** Deletes a token; the hash of its secret, so that a use of it afterwards is known for what it is. */
+  async delete(db: WriteTx, id: number): Promise<string | null> {
+    return (await db.maybeOneFirst(sql.unsafe`delete from admin.api_tokens where id = ${id} returning secret_hash`)) as
+      string | null;
   },
   /** Every token by the hash of its secret, for the SDK edge. */
   hashes(db: Queryable, only?: string) {

@@ -6,6 +6,9 @@ import { apiTokenReadModel, type ApiTokenRow } from '../api-tokens/api-token-rea
 import { patReadModel } from '../personal-access-tokens/pat-read-model.ts';
 import { resolveUserPrincipal } from './principal-resolver.ts';
 import type { SessionStore } from '../sessions/user-sessions.ts';
+import { accessHistoryReadModel } from '../access-history/access-history-read-model.ts';
+import { recordAccess } from '../access-history/access-recorder.ts';
+import { hashSecret } from '../api-tokens/token-secret.ts';
 
 function tokenPrincipal(row: ApiTokenRow): Principal {
   return {
@@ -72,7 +75,26 @@ export function createCredentialService(deps: {
   const patsSeen = seenRecorder((ids) => patReadModel.recordUse(deps.db, ids), deps.log);
   const agentsSeen = seenRecorder((ids) => agentTokenReadModel.recordUse(deps.db, ids), deps.log);
 
-  async function byAuthorization(secret: string): Promise<Principal | null> {
+  // A revoked secret used again is recorded once a minute at most per secret, however often it is tried.
+  const revokedSeen = new Map<string, number>();
+  async function revokedUse(secret: string, client: VerifyCredentialRequest['client']): Promise<void> {
+    const hash = hashSecret(secret);
+    const last = revokedSeen.get(hash);
+    if (last !== undefined && Date.now() - last < 60_000) return;
+    const revoked = await accessHistoryReadModel.revoked(deps.db, hash);
+    if (!revoked) return;
+    if (revokedSeen.size >= 10_000) revokedSeen.clear();
+    revokedSeen.set(hash, Date.now());
+    await recordAccess(deps.db, deps.log, client ?? { address: null, userAgent: null }, {
+      method: revoked.kind === 'personal-access-token' ? 'personal-access-token' : 'api-token',
+      action: 'revoked-use',
+      outcome: 'failure',
+      userId: revoked.userId,
+      detail: revoked.name === null ? 'a revoked token' : `revoked token ${revoked.name}`,
+    });
+  }
+
+  async function byAuthorization(secret: string, client: VerifyCredentialRequest['client']): Promise<Principal | null> {
     if (secret.startsWith('agent:')) {
       const row = await agentTokenReadModel.findBySecret(deps.db, secret);
       if (!row) return null;
@@ -86,12 +108,16 @@ export function createCredentialService(deps: {
     }
     if (secret.startsWith('user:')) {
       const pat = await patReadModel.findBySecret(deps.db, secret);
+      if (!pat) await revokedUse(secret, client);
       if (!pat || Date.parse(pat.expiresAt) <= Date.now()) return null;
       patsSeen.add(pat.id);
       return resolveUserPrincipal(deps.db, pat.userId, 'pat');
     }
     const row = await apiTokenReadModel.findBySecret(deps.db, secret);
-    if (!row) return null;
+    if (!row) {
+      await revokedUse(secret, client);
+      return null;
+    }
     if (row.expiresAt !== null && Date.parse(row.expiresAt) <= Date.now()) return null;
     tokensSeen.add(row.id);
     return tokenPrincipal(row);
@@ -99,7 +125,7 @@ export function createCredentialService(deps: {
 
   return {
     async verify(request: VerifyCredentialRequest): Promise<Principal | null> {
-      if (request.authorization) return byAuthorization(request.authorization);
+      if (request.authorization) return byAuthorization(request.authorization, request.client);
       if (request.session) {
         const userId = await deps.sessions.userOf(request.session);
         if (userId === null) return null;

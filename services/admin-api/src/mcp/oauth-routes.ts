@@ -37,6 +37,7 @@ import { loadRemoteMcp } from './remote-mcp-setting.ts';
 import { oauthGrants } from './oauth-grants.ts';
 import { acceptableRedirect, verifierMatches } from './pkce.ts';
 import { trustedAddresses } from './trusted-addresses.ts';
+import { noteWho } from '../access-history/access-hook.ts';
 
 /** How long a token issued to an MCP client lasts, as in Unleash: a day, then the client signs in again. */
 const TOKEN_HOURS = 24;
@@ -338,6 +339,7 @@ export function oauthRoutes(
           body: z.unknown(),
           response: { 200: OAuthTokenAnswer, 400: OAuthError },
         },
+        config: { access: { method: 'oauth', action: 'granted' } },
         // A body that is not even a form (bad JSON, a list) is RFC 6749's invalid_request too; a dependency that is
         // away keeps the spec's 503.
         errorHandler: (error, request, reply) => {
@@ -356,7 +358,10 @@ export function oauthRoutes(
       },
       async (request, reply) => {
         await requireOn();
-        const refuse = (error: string, description: string) => oauthRefusal(request, reply, error, description);
+        const refuse = (error: string, description: string) => {
+          noteWho(request, { detail: `${error}: ${description}` });
+          return oauthRefusal(request, reply, error, description);
+        };
         const parsed = OAuthTokenRequest.safeParse(request.body);
         if (!parsed.success)
           return refuse(
@@ -375,6 +380,7 @@ export function oauthRoutes(
         if (input.resource !== undefined && input.resource.replace(/\/+$/, '') !== issued.resource)
           return refuse('invalid_target', `tokens are issued for ${issued.resource} only`);
         // The person may have been deactivated (or deleted) since they consented.
+        noteWho(request, { userId: issued.userId, name: issued.username, detail: `agent ${issued.clientName}` });
         const user = await userReadModel.find(db, issued.userId);
         if (!user || !user.active) return refuse('invalid_grant', 'the person who allowed this can no longer sign in');
         const expiresAt = new Date(Date.now() + TOKEN_HOURS * 3_600_000).toISOString();

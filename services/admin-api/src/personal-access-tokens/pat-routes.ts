@@ -3,6 +3,7 @@ import { NoContent, CreatePat, NumericId, Pat, Pats } from '@bunting/contracts';
 import { NoAccessError, principalOf, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
 import { patService } from './pat-service.ts';
+import { noteWho } from '../access-history/access-hook.ts';
 
 const IdParams = z.object({ id: NumericId });
 
@@ -24,8 +25,12 @@ export function patRoutes(app: HttpServer, { db, changes }: Pick<AdminDeps, 'db'
 
   app.post(
     '/api/admin/user/tokens',
-    { schema: { summary: 'Create a personal access token for the caller', body: CreatePat, response: { 201: Pat } } },
+    {
+      schema: { summary: 'Create a personal access token for the caller', body: CreatePat, response: { 201: Pat } },
+      config: { access: { method: 'personal-access-token', action: 'created' } },
+    },
     async (request, reply) => {
+      noteWho(request, { detail: request.body.description });
       const principal = ownUserId(request);
       const created = await changes.run(principal, (change) =>
         patService.create(change, principal.userId!, request.body),

@@ -1,6 +1,7 @@
 import { NameExistsError, NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { newPatSecret, patEventState, patStore, patView } from './pat-store.ts';
+import { accessHistoryReadModel } from '../access-history/access-history-read-model.ts';
 
 export const patService = {
   async list(db: Queryable, userId: number) {
@@ -29,7 +30,14 @@ export const patService = {
   async delete(change: Change, userId: number, id: number) {
     const row = await patStore.get(change.tx, id);
     if (!row || row.userId !== userId) throw new NotFoundError(`Could not find personal access token ${id}`);
-    await patStore.delete(change.tx, id);
+    const hash = await patStore.delete(change.tx, id);
+    if (hash)
+      await accessHistoryReadModel.revoke(change.tx, {
+        hash,
+        kind: 'personal-access-token',
+        name: row.description,
+        userId: row.userId,
+      });
     change.emit({ type: 'pat-deleted', data: patEventState(row) });
   },
 };

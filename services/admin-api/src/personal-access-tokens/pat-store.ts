@@ -58,8 +58,11 @@ export const patStore = {
     )`insert into admin.personal_access_tokens (user_id, secret_hash, description, expires_at)
       values (${token.userId}, ${hashSecret(token.secret)}, ${token.description}, ${token.expiresAt}) returning ${columns}`);
   },
-  delete(db: WriteTx, id: number) {
-    return db.query(sql.unsafe`delete from admin.personal_access_tokens where id = ${id}`);
+  /** Deletes a token; the hash of its secret, so that a use of it afterwards is known for what it is. */
+  async delete(db: WriteTx, id: number): Promise<string | null> {
+    return (await db.maybeOneFirst(
+      sql.unsafe`delete from admin.personal_access_tokens where id = ${id} returning secret_hash`,
+    )) as string | null;
   },
   touchSeen(db: WriteTx, ids: number[]) {
     return db.query(

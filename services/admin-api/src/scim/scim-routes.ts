@@ -28,6 +28,8 @@ import { scimGroups } from './scim-groups.ts';
 import { listResponse } from './scim-list.ts';
 import { scimSettingsStore } from './scim-settings-store.ts';
 import { scimUsers } from './scim-users.ts';
+import { clientOf, recordAccess } from '../access-history/access-recorder.ts';
+import { userReadModel } from '../users/user-read-model.ts';
 
 // Events of provisioning name the provider's channel as their author.
 const SCIM_ACTOR: Actor = { createdBy: 'scim', createdByUserId: SYSTEM_ACTOR.createdByUserId };
@@ -92,9 +94,24 @@ export function scimSettingsRoutes(app: HttpServer, { db, changes }: Pick<AdminD
 /** SCIM 2.0 (RFC 7644) at /scim/v2, for identity providers (Okta, Entra ID...) with the token made in the console. */
 export function scimRoutes(
   app: HttpServer,
-  { db, changes, sessions, config }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'config'>,
+  { db, changes, sessions, config, log }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'config' | 'log'>,
 ) {
   const users = scimUsers({ sessions, baseUrl: config.baseUrl });
+  /** Runs a change to a SCIM user and records in the sign-in history when it deactivated an active account. */
+  const changingUser = async <T>(request: FastifyRequest, scimId: string, work: () => Promise<T>): Promise<T> => {
+    const before = await userReadModel.findByScimId(db, scimId);
+    const result = await work();
+    const after = before ? await userReadModel.find(db, before.id) : null;
+    if (before?.active && after?.active !== true)
+      await recordAccess(db, log, clientOf(request), {
+        method: 'scim',
+        action: 'deactivated',
+        outcome: 'success',
+        userId: before.id,
+        name: before.username ?? before.email ?? null,
+      });
+    return result;
+  };
   const groups = scimGroups({ baseUrl: config.baseUrl });
 
   async function authorize(request: FastifyRequest) {
@@ -185,7 +202,10 @@ export function scimRoutes(
       scim.put(
         '/Users/:id',
         { schema: { summary: 'SCIM: replace a user', params: Id, body: ScimUserInput, response: { 200: ScimUser } } },
-        async (request) => run((change) => users.replace(change, request.params.id, request.body)),
+        async (request) =>
+          changingUser(request, request.params.id, () =>
+            run((change) => users.replace(change, request.params.id, request.body)),
+          ),
       );
       scim.patch(
         '/Users/:id',
@@ -197,7 +217,10 @@ export function scimRoutes(
             response: { 200: ScimUser },
           },
         },
-        async (request) => run((change) => users.patch(change, request.params.id, request.body)),
+        async (request) =>
+          changingUser(request, request.params.id, () =>
+            run((change) => users.patch(change, request.params.id, request.body)),
+          ),
       );
       scim.delete(
         '/Users/:id',
@@ -209,7 +232,9 @@ export function scimRoutes(
           },
         },
         async (request, reply) => {
-          await run((change) => users.remove(change, request.params.id));
+          await changingUser(request, request.params.id, () =>
+            run((change) => users.remove(change, request.params.id)),
+          );
           return reply.code(204).send();
         },
       );

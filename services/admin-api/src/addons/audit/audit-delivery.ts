@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { DomainEvent } from '@bunting/contracts';
+import { DomainEvent, type AccessEntry } from '@bunting/contracts';
 import {
   eventsBacklogAfter,
   eventsPositionBefore,
@@ -15,6 +15,8 @@ import { recordKeeping } from '../../events/write-tx.ts';
 import { addonStore, type AddonRow } from '../addon-store.ts';
 import { auditDestinationNamed } from './audit-destinations.ts';
 import { auditPositionStore } from './audit-position-store.ts';
+import { accessHistoryReadModel } from '../../access-history/access-history-read-model.ts';
+import { onAccessRecorded } from '../../access-history/access-recorder.ts';
 import { auditWants } from './audit-filter.ts';
 import type { AuditContext } from './destinations/destination.ts';
 
@@ -23,7 +25,12 @@ const MAX_RUN = 500;
 /** The created time of an integration is the database's, events are stamped by the process: a second of slack. */
 const CLOCK_SLACK_MS = 1000;
 
-type Running = { reader: RunningConsumer; generation: number; fingerprint: string };
+type Running = {
+  reader: RunningConsumer;
+  access: { stop: () => Promise<void> } | undefined;
+  generation: number;
+  fingerprint: string;
+};
 
 export type AuditDeliveryOptions = {
   /** How often each replica looks for destinations to take, renew or let go. */
@@ -142,7 +149,11 @@ export function startAuditDelivery(
         if (wanted.length > 0) {
           if (failing) retried.inc({ destination: name });
           try {
-            await destination.send(addon.parameters, wanted, context);
+            await destination.send(
+              addon.parameters,
+              wanted.map((event) => ({ kind: 'event', event })),
+              context,
+            );
           } catch (error) {
             failing = true;
             failed.inc({ destination: name });
@@ -164,11 +175,86 @@ export function startAuditDelivery(
     });
   }
 
+  /**
+   * Reads the sign-in history (a table of this service) after the destination's access position, in order, and
+   * sends it the same way: the position moves only past what the destination took; a failure waits and tries again.
+   */
+  function startAccessReader(addon: AddonRow, generation: number): { stop: () => Promise<void> } {
+    const destination = auditDestinationNamed(addon.provider)!;
+    const name = label(addon);
+    let stopped = false;
+    let failures = 0;
+    let wake: (() => void) | undefined;
+    const unsubscribe = onAccessRecorded(() => wake?.());
+    const pause = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    const loop = (async () => {
+      while (!stopped) {
+        let entries: readonly AccessEntry[] = [];
+        try {
+          const position = await auditPositionStore.held(db, addon.id, holder);
+          if (!position || position.generation !== generation) {
+            await pause(options.tickMs);
+            continue;
+          }
+          entries = await accessHistoryReadModel.after(db, position.accessPosition, MAX_RUN);
+          if (entries.length === 0) {
+            await pause(options.tickMs);
+            continue;
+          }
+          if (failures > 0) retried.inc({ destination: name });
+          await destination.send(
+            addon.parameters,
+            entries.map((access) => ({ kind: 'access', access })),
+            context,
+          );
+          failures = 0;
+          const moved = await recordKeeping(db, (tx) =>
+            auditPositionStore.advanceAccess(tx, {
+              addonId: addon.id,
+              holder,
+              generation,
+              upTo: entries.at(-1)!.id,
+              delivered: entries.length,
+            }),
+          );
+          if (moved) delivered.inc({ destination: name }, entries.length);
+        } catch (error) {
+          if (stopped) break;
+          failures += 1;
+          if (entries.length > 0) {
+            failed.inc({ destination: name });
+            const message = (error as Error).message;
+            await recordKeeping(db, (tx) => auditPositionStore.failed(tx, addon.id, holder, message)).catch(
+              () => undefined,
+            );
+          }
+          log.warn({ destination: name, err: error }, 'sign-in history delivery failed; trying again');
+          await pause(Math.min(options.maxRetryDelayMs, 500 * 2 ** Math.min(failures, 10)));
+        }
+      }
+    })();
+    return {
+      stop: async () => {
+        stopped = true;
+        unsubscribe();
+        wake?.();
+        await loop;
+      },
+    };
+  }
+
   async function stopReader(id: number) {
     const current = running.get(id);
     if (!current) return;
     running.delete(id);
-    await current.reader.stop();
+    await Promise.all([current.reader.stop(), current.access?.stop()]);
   }
 
   async function tick() {
@@ -181,8 +267,10 @@ export function startAuditDelivery(
       const existing = await auditPositionStore.get(db, addon.id);
       if (!existing) {
         // A new destination hears of what happens from its making on, even when it is taken up later.
-        const start = await eventsPositionBefore(messaging, new Date(Date.parse(addon.createdAt) - CLOCK_SLACK_MS));
-        await recordKeeping(db, (tx) => auditPositionStore.begin(tx, addon.id, start));
+        const since = new Date(Date.parse(addon.createdAt) - CLOCK_SLACK_MS);
+        const start = await eventsPositionBefore(messaging, since);
+        const accessPosition = await accessHistoryReadModel.lastIdBefore(db, since);
+        await recordKeeping(db, (tx) => auditPositionStore.begin(tx, addon.id, { ...start, accessPosition }));
       }
       const claimed = await recordKeeping(db, (tx) => auditPositionStore.claim(tx, addon.id, holder, options.leaseMs));
       const current = running.get(addon.id);
@@ -195,6 +283,7 @@ export function startAuditDelivery(
       if (current) await stopReader(addon.id);
       running.set(addon.id, {
         reader: startReader(addon, claimed.generation),
+        access: addon.parameters.signIns === 'false' ? undefined : startAccessReader(addon, claimed.generation),
         generation: claimed.generation,
         fingerprint,
       });

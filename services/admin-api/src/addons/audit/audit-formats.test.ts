@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EventType, type DomainEvent } from '@bunting/contracts';
+import { EventType, type AccessEntry, type DomainEvent } from '@bunting/contracts';
 import { auditWants } from './audit-filter.ts';
 import { cefOf } from './destinations/cef.ts';
 import { batches } from './destinations/destination.ts';
-import { activityOf, entityTypeOf, ocsfEntityManagement } from './destinations/ocsf-mapping.ts';
+import { activityOf, entityTypeOf, ocsfAccess, ocsfEntityManagement } from './destinations/ocsf-mapping.ts';
 import { signatureHeaders } from './destinations/signed-webhook.ts';
 import { syslogFrame } from './destinations/syslog-frame.ts';
 
@@ -25,7 +25,7 @@ const event = (overrides: Partial<DomainEvent> = {}): DomainEvent => ({
 
 describe('CEF', () => {
   it('escapes pipes in the header and equals signs, backslashes and line breaks in extensions', () => {
-    const line = cefOf(event({ createdBy: 'a|b=c\\d', data: { note: 'x\ny' } }), '1.0|x');
+    const line = cefOf({ kind: 'event', event: event({ createdBy: 'a|b=c\\d', data: { note: 'x\ny' } }) }, '1.0|x');
     expect(line.startsWith('CEF:0|Bunting|Bunting|1.0\\|x|feature-created|feature-created by a\\|b=c\\\\d')).toBe(true);
     expect(line).toContain('suser=a|b\\=c\\\\d');
     expect(line).toContain('cs5={"note":"x\\\\ny"}');
@@ -36,7 +36,7 @@ describe('CEF', () => {
   });
 
   it('weighs deletions above changes', () => {
-    const severity = (type: EventType) => Number(cefOf(event({ type }), '1').split('|')[6]);
+    const severity = (type: EventType) => Number(cefOf({ kind: 'event', event: event({ type }) }, '1').split('|')[6]);
     expect(severity('feature-deleted')).toBeGreaterThan(severity('feature-created'));
     expect(severity('api-token-created')).toBeGreaterThan(severity('feature-created'));
   });
@@ -122,5 +122,55 @@ describe('audit filters', () => {
     expect(auditWants({ ...all, environments: ['production'] }, event({ environment: 'production' }))).toBe(true);
     // An event outside any project is not in a project filter's list.
     expect(auditWants({ ...all, projects: ['shop'] }, event({ project: null }))).toBe(false);
+  });
+});
+
+const access = (overrides: Partial<AccessEntry> = {}): AccessEntry => ({
+  id: 3,
+  uuid: '0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70',
+  at: '2026-12-04T10:00:00.000Z',
+  userId: null,
+  name: 'mallory',
+  method: 'password',
+  action: 'sign-in',
+  outcome: 'failure',
+  detail: 'Wrong password or username.',
+  address: '203.0.113.9',
+  userAgent: 'curl/8.5',
+  ...overrides,
+});
+
+describe('sign-in history records', () => {
+  it('are CEF with the client and the outcome, weighed above a change when refused', () => {
+    const line = cefOf({ kind: 'access', access: access() }, '1');
+    expect(line.split('|').slice(4, 7)).toEqual([
+      'access:sign-in',
+      'sign-in (password) by mallory: failure (Wrong password or username.)',
+      '7',
+    ]);
+    expect(line).toContain('src=203.0.113.9');
+    expect(line).toContain('requestClientApplication=curl/8.5');
+    expect(line).toContain('outcome=failure');
+  });
+
+  it('are OCSF Authentication, or Account Change for a deactivation', () => {
+    const logon = ocsfAccess(access(), { host: 'flags', version: '1' });
+    expect(logon).toMatchObject({
+      class_uid: 3002,
+      activity_id: 1,
+      type_uid: 300201,
+      status_id: 2,
+      user: { name: 'mallory' },
+      src_endpoint: { ip: '203.0.113.9' },
+    });
+    const disabled = ocsfAccess(access({ method: 'scim', action: 'deactivated', outcome: 'success', userId: 4 }), {
+      host: 'flags',
+      version: '1',
+    });
+    expect(disabled).toMatchObject({ class_uid: 3001, activity_id: 5, type_uid: 300105, status_id: 1 });
+    expect(ocsfAccess(access({ action: 'created', method: 'api-token' }), { host: 'h', version: '1' })).toMatchObject({
+      class_uid: 3002,
+      activity_id: 3,
+    });
   });
 });

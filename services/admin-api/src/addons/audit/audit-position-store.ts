@@ -6,6 +6,7 @@ export const AuditPosition = z.object({
   addonId: z.number(),
   streamCreated: z.string(),
   position: z.number(),
+  accessPosition: z.number(),
   generation: z.number(),
   holder: z.string().nullable(),
   delivered: z.number(),
@@ -18,6 +19,7 @@ export const AuditPosition = z.object({
 export type AuditPosition = z.infer<typeof AuditPosition>;
 
 const columns = sql.fragment`addon_id as "addonId", stream_created as "streamCreated", position::int8 as position,
+  access_position::int8 as "accessPosition",
   generation, holder, delivered::int8 as delivered, failures, missed::int8 as missed, last_error as "lastError",
   to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "failingSince",
   to_char(last_delivered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastDeliveredAt"`;
@@ -34,10 +36,29 @@ export const auditPositionStore = {
   },
 
   /** Starts a destination's position (where it first reads from) unless it has one. */
-  begin(db: WriteTx, addonId: number, stream: { created: string; position: number }) {
+  begin(db: WriteTx, addonId: number, start: { created: string; position: number; accessPosition: number }) {
     return db.query(sql.unsafe`
-      insert into admin.audit_positions (addon_id, stream_created, position)
-      values (${addonId}, ${stream.created}, ${stream.position}) on conflict (addon_id) do nothing`);
+      insert into admin.audit_positions (addon_id, stream_created, position, access_position)
+      values (${addonId}, ${start.created}, ${start.position}, ${start.accessPosition}) on conflict (addon_id) do nothing`);
+  },
+
+  /** The row, for the holder of a lease still running only. */
+  held(db: Queryable, addonId: number, holder: string) {
+    return db.maybeOne(sql.type(AuditPosition)`
+      select ${columns} from admin.audit_positions where addon_id = ${addonId} and holder = ${holder} and lease_until > now()`);
+  },
+
+  /** Moves past delivered sign-in history; false when the lease or the generation changed meanwhile. */
+  async advanceAccess(
+    db: WriteTx,
+    move: { addonId: number; holder: string; generation: number; upTo: number; delivered: number },
+  ): Promise<boolean> {
+    const result = await db.query(sql.unsafe`
+      update admin.audit_positions set access_position = greatest(access_position, ${move.upTo}),
+        delivered = delivered + ${move.delivered}, failures = 0, failing_since = null, last_error = null,
+        last_delivered_at = case when ${move.delivered} > 0 then now() else last_delivered_at end
+      where addon_id = ${move.addonId} and holder = ${move.holder} and generation = ${move.generation}`);
+    return result.rowCount === 1;
   },
 
   /** Takes or renews the lease: the row when this holder has it now, null when another replica's is still running. */
@@ -87,9 +108,10 @@ export const auditPositionStore = {
   },
 
   /** Delivers again from a position (a replay): the running reader sees the new generation and starts over. */
-  rewind(db: WriteTx, addonId: number, stream: { created: string; position: number }) {
+  rewind(db: WriteTx, addonId: number, start: { created: string; position: number; accessPosition: number }) {
     return db.maybeOne(sql.type(AuditPosition)`
-      update admin.audit_positions set position = ${stream.position}, stream_created = ${stream.created},
+      update admin.audit_positions set position = ${start.position}, stream_created = ${start.created},
+        access_position = ${start.accessPosition},
         generation = generation + 1, failures = 0, failing_since = null, last_error = null
       where addon_id = ${addonId} returning ${columns}`);
   },

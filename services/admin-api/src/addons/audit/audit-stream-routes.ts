@@ -12,6 +12,7 @@ import { allow } from '../../access/guard.ts';
 import { addonView, requireAddon } from '../addon-service.ts';
 import { auditDestinationNamed } from './audit-destinations.ts';
 import { auditPositionStore } from './audit-position-store.ts';
+import { accessHistoryReadModel } from '../../access-history/access-history-read-model.ts';
 import { isHealthy } from './audit-delivery.ts';
 
 const IdParams = z.object({ id: NumericId });
@@ -74,7 +75,10 @@ export function auditStreamRoutes(
       const principal = allow(request, Permission.ADMIN);
       const addon = await requireAuditDestination(db, request.params.id);
       const from = new Date(request.body.from);
-      const start = await eventsPositionBefore(messaging, from);
+      const start = {
+        ...(await eventsPositionBefore(messaging, from)),
+        accessPosition: await accessHistoryReadModel.lastIdBefore(db, from),
+      };
       const position = await changes.run(principal, async ({ tx, emit }) => {
         const rewound =
           (await auditPositionStore.rewind(tx, addon.id, start)) ??

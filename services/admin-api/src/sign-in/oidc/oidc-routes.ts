@@ -13,6 +13,7 @@ import type { LoginDeps } from '../login-deps.ts';
 import { activeUser, claimValues, createOnFirstSignIn } from '../single-sign-on.ts';
 import { providerConfiguration } from './oidc-provider.ts';
 import { loadOidcSettings, type OidcSettings } from './oidc-settings.ts';
+import { noteWho } from '../../access-history/access-hook.ts';
 
 const PendingLogin = z.object({
   nonce: z.string(),
@@ -123,6 +124,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
         summary: 'Where the OpenID Connect provider returns to: starts the session',
         response: { 302: Redirect },
       },
+      config: { access: { method: 'oidc', action: 'sign-in' } },
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const settings = await loadOidcSettings(db);
@@ -148,6 +150,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
         });
         claims = tokens.claims() ?? {};
         idToken = tokens.id_token;
+        if (typeof claims.email === 'string') noteWho(request, { name: claims.email });
       } catch (error) {
         throw new AuthenticationRequired(`The OpenID provider did not confirm the login: ${(error as Error).message}`);
       }
@@ -158,6 +161,7 @@ export function oidcRoutes(app: HttpServer, deps: LoginDeps) {
         }
         return user.id;
       });
+      noteWho(request, { userId });
       await userService.recordLogin(db, userId);
       const session = await sessions.create(userId, 'oidc', settings.enableSingleSignOut ? idToken : undefined);
       return reply

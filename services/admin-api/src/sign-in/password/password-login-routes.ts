@@ -5,6 +5,7 @@ import { passwordMatches, spendPasswordCheck } from '../../users/passwords.ts';
 import { userReadModel, userView } from '../../users/user-read-model.ts';
 import { userService } from '../../users/user-service.ts';
 import type { LoginDeps } from '../login-deps.ts';
+import { noteWho } from '../../access-history/access-hook.ts';
 import { createLoginGuard } from './login-guard.ts';
 import { loadPasswordSettings } from './password-settings.ts';
 
@@ -13,13 +14,18 @@ export function passwordLoginRoutes(app: HttpServer, { db, sessions, config, red
   const loginGuard = createLoginGuard(redis, namespace);
   app.post(
     '/auth/simple/login',
-    { schema: { summary: 'Sign in with a username or email and a password', body: Login, response: { 200: User } } },
+    {
+      schema: { summary: 'Sign in with a username or email and a password', body: Login, response: { 200: User } },
+      config: { access: { method: 'password', action: 'sign-in' } },
+    },
     async (request, reply) => {
       const { username, password } = request.body;
+      noteWho(request, { name: username });
       if ((await loadPasswordSettings(db)).disabled) {
         throw new AuthenticationRequired('Password sign-in is turned off on this installation; sign in another way.');
       }
       const user = await userReadModel.findByLogin(db, username);
+      if (user) noteWho(request, { userId: user.id });
       const who = user ? { userId: user.id } : { typed: username };
       await loginGuard.check(who, request.ip);
       // A deactivated account answers as a wrong password would, so the answer tells nothing more.

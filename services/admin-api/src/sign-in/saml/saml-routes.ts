@@ -18,6 +18,7 @@ import { userService } from '../../users/user-service.ts';
 import type { LoginDeps } from '../login-deps.ts';
 import { activeUser, claimValues, createOnFirstSignIn } from '../single-sign-on.ts';
 import { certificateBody, loadSamlSettings, serviceProvider, type SamlSettings } from './saml-settings.ts';
+import { noteWho } from '../../access-history/access-hook.ts';
 
 // A response a minute early or late still counts (clocks differ); one older than this is refused.
 const CLOCK_SKEW_MS = 60_000;
@@ -87,14 +88,16 @@ async function userFor(change: Change, settings: SamlSettings, profile: Profile)
 }
 
 /** A refused sign-in is a page a person reads, with the way back; no session is made. */
-const refusal = (reply: FastifyReply, message: string) =>
-  reply
+const refusal = (reply: FastifyReply, message: string) => {
+  noteWho(reply.request, { detail: message });
+  return reply
     .code(401)
     .type('text/html; charset=utf-8')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in refused</title></head><body style="font-family: sans-serif; max-width: 40rem; margin: 4rem auto">` +
         `<h1>Sign-in with SAML was refused</h1><p>${escapeHtml(message)}</p><p><a href="/login">Back to sign-in</a></p></body></html>`,
     );
+};
 
 /** SAML 2.0 Web Browser SSO: started here (/auth/saml/login) or at the provider; assertions arrive at the callback. */
 export function samlRoutes(app: HttpServer, deps: LoginDeps) {
@@ -147,6 +150,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
           body: z.unknown(),
           response: { 302: Redirect },
         },
+        config: { access: { method: 'saml', action: 'sign-in' } },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const form = (request.body ?? {}) as Record<string, unknown>;
@@ -162,6 +166,8 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
           });
           if (!result.profile) return refusal(reply, 'The identity provider signed the user out instead.');
           profile = result.profile;
+          const email = profile.email ?? profile.nameID;
+          if (typeof email === 'string') noteWho(request, { name: email });
         } catch (error) {
           return refusal(reply, `The identity provider's answer could not be accepted: ${(error as Error).message}`);
         }
@@ -224,6 +230,7 @@ export function samlRoutes(app: HttpServer, deps: LoginDeps) {
             );
           throw error;
         }
+        noteWho(request, { userId });
         await userService.recordLogin(db, userId);
         const session = await sessions.create(userId, 'saml');
         return reply

@@ -1,11 +1,27 @@
-import { DATADOG_SITES, DatadogLogsParameters, EventType, type DomainEvent } from '@bunting/contracts';
-import { auditRecord, batches, post, summaryOf, type AuditDestination } from './destination.ts';
+import { DATADOG_SITES, DatadogLogsParameters, EventType } from '@bunting/contracts';
+import {
+  SIGN_INS,
+  auditRecord,
+  batches,
+  idOf,
+  post,
+  summaryOf,
+  timeOf,
+  type AuditDestination,
+  type AuditItem,
+} from './destination.ts';
 
-function tagsOf(event: DomainEvent, extra: string | undefined): string {
+function tagsOf(item: AuditItem, extra: string | undefined): string {
+  const own =
+    item.kind === 'access'
+      ? [`access_method:${item.access.method}`, `access_action:${item.access.action}`, `outcome:${item.access.outcome}`]
+      : [
+          `event_type:${item.event.type}`,
+          ...(item.event.project ? [`project:${item.event.project}`] : []),
+          ...(item.event.environment ? [`environment:${item.event.environment}`] : []),
+        ];
   return [
-    `event_type:${event.type}`,
-    ...(event.project ? [`project:${event.project}`] : []),
-    ...(event.environment ? [`environment:${event.environment}`] : []),
+    ...own,
     ...(extra ?? '')
       .split(',')
       .map((tag) => tag.trim())
@@ -57,25 +73,39 @@ export const datadogLogsDestination: AuditDestination = {
         required: false,
         sensitive: false,
       },
+      SIGN_INS,
     ],
     events: EventType.options,
   },
-  async send(parameters, events, context) {
+  async send(parameters, items, context) {
     const { site, apiKey, url, service, tags } = DatadogLogsParameters.parse(parameters);
-    const logs = events.map((event) =>
+    const logs = items.map((item) =>
       JSON.stringify({
         ddsource: 'bunting',
-        ddtags: tagsOf(event, tags),
+        ddtags: tagsOf(item, tags),
         hostname: context.host,
         service: service ?? 'bunting',
-        message: summaryOf(event),
-        date: event.createdAt,
-        evt: { id: event.uuid, name: event.type, outcome: 'success' },
-        usr: {
-          name: event.createdBy,
-          ...(event.createdByUserId === null ? {} : { id: String(event.createdByUserId) }),
-        },
-        bunting: auditRecord(event),
+        message: summaryOf(item),
+        date: timeOf(item),
+        // Datadog's standard attributes: the event, the user and, for sign-ins, the client.
+        ...(item.kind === 'access'
+          ? {
+              evt: { id: idOf(item), name: 'authentication', outcome: item.access.outcome },
+              usr: {
+                ...(item.access.name ? { name: item.access.name } : {}),
+                ...(item.access.userId === null ? {} : { id: String(item.access.userId) }),
+              },
+              network: { client: { ip: item.access.address } },
+              http: { useragent: item.access.userAgent },
+            }
+          : {
+              evt: { id: idOf(item), name: item.event.type, outcome: 'success' },
+              usr: {
+                name: item.event.createdBy,
+                ...(item.event.createdByUserId === null ? {} : { id: String(item.event.createdByUserId) }),
+              },
+            }),
+        bunting: auditRecord(item),
       }),
     );
     // The intake takes at most 1,000 logs and 5 MB a request.

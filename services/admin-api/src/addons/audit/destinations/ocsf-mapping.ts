@@ -1,4 +1,5 @@
-import type { DomainEvent, EventType } from '@bunting/contracts';
+import type { AccessEntry, DomainEvent, EventType } from '@bunting/contracts';
+import type { AuditContext, AuditItem } from './destination.ts';
 
 /** The OCSF schema version the records follow. */
 export const OCSF_VERSION = '1.3.0';
@@ -139,4 +140,78 @@ export function ocsfEntityManagement(event: DomainEvent, context: { host: string
       tags: event.tags,
     },
   };
+}
+
+function base(context: AuditContext, uid: string, code: string, original: string) {
+  return {
+    severity_id: 1,
+    severity: 'Informational',
+    metadata: {
+      version: OCSF_VERSION,
+      uid,
+      event_code: code,
+      original_time: original,
+      product: { name: 'Bunting', vendor_name: 'Bunting', version: context.version },
+      log_provider: context.host,
+    },
+  };
+}
+
+/**
+ * A sign-in history entry: a sign-in, a revoked token used, or a credential issued is OCSF's Authentication class
+ * (3002: Logon, or Authentication Ticket for a credential); an account a SCIM client deactivated is Account Change
+ * (3001: Disable).
+ */
+export function ocsfAccess(access: AccessEntry, context: AuditContext) {
+  const deactivated = access.action === 'deactivated';
+  const [classUid, className] = deactivated ? [3001, 'Account Change'] : [3002, 'Authentication'];
+  const [activity, activityName] = deactivated
+    ? [5, 'Disable']
+    : access.action === 'created' || access.action === 'granted'
+      ? [3, 'Authentication Ticket']
+      : [1, 'Logon'];
+  const success = access.outcome === 'success';
+  const user = {
+    ...(access.name ? { name: access.name } : {}),
+    ...(access.userId === null ? {} : { uid: String(access.userId) }),
+  };
+  return {
+    class_uid: classUid,
+    class_name: className,
+    category_uid: 3,
+    category_name: 'Identity & Access Management',
+    activity_id: activity,
+    activity_name: activityName,
+    type_uid: classUid * 100 + activity,
+    type_name: `${className}: ${activityName}`,
+    ...base(context, access.uuid, `${access.method}:${access.action}`, access.at),
+    status_id: success ? 1 : 2,
+    status: success ? 'Success' : 'Failure',
+    ...(access.detail ? { status_detail: access.detail } : {}),
+    time: Date.parse(access.at),
+    message: `${access.action} (${access.method}): ${access.outcome}`,
+    user: Object.keys(user).length > 0 ? user : { name: 'unknown' },
+    ...(deactivated
+      ? {}
+      : {
+          auth_protocol:
+            access.method === 'saml'
+              ? 'SAML'
+              : access.method === 'oidc' || access.method === 'oauth'
+                ? 'OAUTH 2.0'
+                : 'Other',
+        }),
+    ...(access.address || access.userAgent
+      ? {
+          src_endpoint: access.address ? { ip: access.address } : {},
+          http_request: access.userAgent ? { user_agent: access.userAgent } : {},
+        }
+      : {}),
+    unmapped: { method: access.method, action: access.action },
+  };
+}
+
+/** A record in the OCSF class that fits it. */
+export function ocsfOf(item: AuditItem, context: AuditContext) {
+  return item.kind === 'event' ? ocsfEntityManagement(item.event, context) : ocsfAccess(item.access, context);
 }

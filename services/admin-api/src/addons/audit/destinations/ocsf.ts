@@ -1,7 +1,7 @@
 import { EventType, OcsfParameters } from '@bunting/contracts';
 import { CUSTOM_HEADERS, customHeaders } from '../../providers/provider.ts';
-import { batches, post, type AuditDestination } from './destination.ts';
-import { ocsfEntityManagement } from './ocsf-mapping.ts';
+import { SIGN_INS, batches, post, type AuditDestination } from './destination.ts';
+import { ocsfOf } from './ocsf-mapping.ts';
 
 /** OCSF records, a JSON array to a request, to any HTTPS endpoint (a security lake's collector, Cribl, Vector). */
 export const ocsfDestination: AuditDestination = {
@@ -23,12 +23,13 @@ export const ocsfDestination: AuditDestination = {
         sensitive: true,
       },
       CUSTOM_HEADERS,
+      SIGN_INS,
     ],
     events: EventType.options,
   },
-  async send(parameters, events, context) {
+  async send(parameters, items, context) {
     const { url, authorization } = OcsfParameters.parse(parameters);
-    const records = events.map((event) => JSON.stringify(ocsfEntityManagement(event, context)));
+    const records = items.map((item) => JSON.stringify(ocsfOf(item, context)));
     for (const batch of batches(records, (record) => Buffer.byteLength(record) + 1, 500, 1_000_000)) {
       await post(
         'OCSF endpoint',

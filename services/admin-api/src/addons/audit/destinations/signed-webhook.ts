@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { EventType, SignedWebhookParameters } from '@bunting/contracts';
 import { CUSTOM_HEADERS, customHeaders } from '../../providers/provider.ts';
-import { auditRecord, batches, post, type AuditDestination } from './destination.ts';
+import { SIGN_INS, auditRecord, batches, post, type AuditDestination } from './destination.ts';
 
 /**
  * The headers that let a receiver trust a body: `X-Bunting-Signature` is the HMAC-SHA256 of `<timestamp>.<body>`,
@@ -39,12 +39,13 @@ export const signedWebhookDestination: AuditDestination = {
         description: 'At least 16 characters; the receiver checks X-Bunting-Signature with it.',
       },
       CUSTOM_HEADERS,
+      SIGN_INS,
     ],
     events: EventType.options,
   },
-  async send(parameters, events) {
+  async send(parameters, items) {
     const { url, secret } = SignedWebhookParameters.parse(parameters);
-    const records = events.map((event) => JSON.stringify(auditRecord(event)));
+    const records = items.map((item) => JSON.stringify(auditRecord(item)));
     for (const batch of batches(records, (record) => Buffer.byteLength(record) + 1, 100, 1_000_000)) {
       const body = `{"events":[${batch.join(',')}]}`;
       await post(

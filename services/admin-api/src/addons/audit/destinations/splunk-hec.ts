@@ -1,6 +1,6 @@
 import { EventType, SplunkHecParameters } from '@bunting/contracts';
 import { CUSTOM_HEADERS, customHeaders } from '../../providers/provider.ts';
-import { auditRecord, batches, post, type AuditDestination } from './destination.ts';
+import { SIGN_INS, auditRecord, batches, post, timeOf, type AuditDestination } from './destination.ts';
 
 /** Splunk's HTTP Event Collector: events in HEC's envelope, many to a request, `Authorization: Splunk <token>`. */
 export const splunkHecDestination: AuditDestination = {
@@ -40,19 +40,21 @@ export const splunkHecDestination: AuditDestination = {
         sensitive: false,
       },
       CUSTOM_HEADERS,
+      SIGN_INS,
     ],
     events: EventType.options,
   },
-  async send(parameters, events, context) {
+  async send(parameters, items, context) {
     const { url, token, index, sourcetype, source } = SplunkHecParameters.parse(parameters);
-    const lines = events.map((event) =>
+    const lines = items.map((item) =>
       JSON.stringify({
-        time: Date.parse(event.createdAt) / 1000,
+        time: Date.parse(timeOf(item)) / 1000,
         host: context.host,
         source: source ?? 'bunting',
-        sourcetype: sourcetype ?? 'bunting:audit',
+        // Sign-ins get their own source type, so a search can take one or the other.
+        sourcetype: item.kind === 'access' ? `${sourcetype ?? 'bunting'}:access` : (sourcetype ?? 'bunting:audit'),
         ...(index ? { index } : {}),
-        event: auditRecord(event),
+        event: auditRecord(item),
       }),
     );
     // HEC's default limit on a request is 1 MB.

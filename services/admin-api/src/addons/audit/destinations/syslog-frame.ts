@@ -1,5 +1,6 @@
-/** RFC 5424's facility 13 is "log audit"; severity 5 notice, 6 informational. */
+/** RFC 5424's facility 13 is "log audit", 10 "security/authorization" (sign-ins); severity 5 notice, 6 informational. */
 const FACILITY_LOG_AUDIT = 13;
+const FACILITY_AUTHPRIV = 10;
 
 const field = (value: string, max: number) => {
   const printable = value.replace(/[^\x21-\x7e]/g, '_').slice(0, max);
@@ -18,12 +19,14 @@ export function syslogFrame(message: {
   host: string;
   appName: string;
   msgId: string;
+  /** A sign-in: the authorization facility instead of log audit. */
+  access?: boolean;
   id: string;
   type: string;
   severity: 5 | 6;
   text: string;
 }): Buffer {
-  const pri = FACILITY_LOG_AUDIT * 8 + message.severity;
+  const pri = (message.access ? FACILITY_AUTHPRIV : FACILITY_LOG_AUDIT) * 8 + message.severity;
   const sd = `[bunting@32473 id="${sdValue(message.id)}" type="${sdValue(message.type)}"]`;
   const line = `<${pri}>1 ${new Date(message.time).toISOString()} ${field(message.host, 255)} ${field(message.appName, 48)} - ${field(message.msgId, 32)} ${sd} ${message.text}`;
   const body = Buffer.from(line, 'utf8');

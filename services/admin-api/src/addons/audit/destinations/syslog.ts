@@ -1,7 +1,7 @@
 import { isIP, connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { EventType, SyslogParameters } from '@bunting/contracts';
-import { auditRecord, type AuditDestination } from './destination.ts';
+import { SIGN_INS, auditRecord, idOf, timeOf, type AuditDestination, type AuditItem } from './destination.ts';
 import { cefOf } from './cef.ts';
 import { syslogFrame } from './syslog-frame.ts';
 
@@ -40,6 +40,12 @@ function deliver(options: { host: string; port: number; tls: boolean; ca?: strin
       if (!hadError) resolve();
     });
   });
+}
+
+/** Notice for what removes something or a refused sign-in, informational otherwise. */
+function severityOf(item: AuditItem): 5 | 6 {
+  if (item.kind === 'access') return item.access.outcome === 'failure' ? 5 : 6;
+  return /-(deleted|removed|archived)$|^drop-/.test(item.event.type) ? 5 : 6;
 }
 
 /** Syslog over TLS (RFC 5425) with octet counting, each event a CEF or JSON message. */
@@ -89,21 +95,23 @@ export const syslogDestination: AuditDestination = {
         required: false,
         sensitive: false,
       },
+      SIGN_INS,
     ],
     events: EventType.options,
   },
-  async send(parameters, events, context) {
+  async send(parameters, items, context) {
     const { host, port, format, tls, caCertificate, appName } = SyslogParameters.parse(parameters);
-    const frames = events.map((event) =>
+    const frames = items.map((item) =>
       syslogFrame({
-        time: event.createdAt,
+        time: timeOf(item),
         host: context.host,
         appName: appName ?? 'bunting',
-        msgId: 'audit',
-        id: event.uuid,
-        type: event.type,
-        severity: /-(deleted|removed|archived)$|^drop-/.test(event.type) ? 5 : 6,
-        text: format === 'json' ? JSON.stringify(auditRecord(event)) : cefOf(event, context.version),
+        access: item.kind === 'access',
+        msgId: item.kind === 'access' ? 'sign-in' : 'audit',
+        id: idOf(item),
+        type: item.kind === 'access' ? `${item.access.method}:${item.access.action}` : item.event.type,
+        severity: severityOf(item),
+        text: format === 'json' ? JSON.stringify(auditRecord(item)) : cefOf(item, context.version),
       }),
     );
     try {
