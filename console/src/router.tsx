@@ -168,6 +168,8 @@ export const router = createBrowserRouter([
           { path: 'webhooks', element: <Navigate to="/admin/integrations" replace /> },
           { path: 'signals', lazy: page(() => import('./signals/signal-endpoints-page.tsx')) },
           { path: 'auth', lazy: page(() => import('./sign-in/sign-in-settings-page.tsx')) },
+          // Unleash's address for its login history.
+          { path: 'logins', lazy: page(() => import('./access-history/access-history-page.tsx')) },
           { path: 'maintenance', lazy: page(() => import('./maintenance/maintenance-page.tsx')) },
           { path: 'instance', lazy: page(() => import('./insights/instance-stats-page.tsx')) },
         ],

@@ -46,3 +46,21 @@ export const useRemoveAddon = () =>
     done: 'Webhook removed',
     failed: 'Not removed',
   });
+
+/** Where an audit destination's delivery stands, asked for every few seconds while it is shown. */
+export const useAuditStatus = (id: number) =>
+  useQuery({
+    ...endpointQuery('/api/admin/addons/{id}/audit-status', { path: { id } }),
+    refetchInterval: 5000,
+  });
+
+export const useAuditReplay = (id: number) =>
+  useChange(
+    (from: string) =>
+      answer(api.POST('/api/admin/addons/{id}/audit-replay', { params: { path: { id } }, body: { from } })),
+    {
+      refresh: ['/api/admin/addons/{id}/audit-status'],
+      done: 'Delivering again from that time',
+      failed: 'Not replayed',
+    },
+  );

@@ -18,6 +18,8 @@ export function addonTarget(addon: Pick<AddonView, 'provider' | 'parameters' | '
   const parameters = addon.parameters as Record<string, unknown>;
   const url = typeof parameters.url === 'string' && !parameters.url.startsWith('*') ? parameters.url : null;
   if (url) return url;
+  if (typeof parameters.host === 'string')
+    return `${addon.provider}: ${parameters.host}:${String(parameters.port ?? '')}`;
   const channel = parameters.defaultChannel ?? parameters.defaultChannels;
   if (typeof channel === 'string' && channel) return `${addon.provider}: ${channel}`;
   return `${addon.provider} #${addon.id}`;

@@ -31,6 +31,7 @@ import {
   type AddonView,
 } from './addon-queries.ts';
 import { addonTarget, parametersToSend } from './integration-form.ts';
+import { AuditDelivery, AuditHealth } from './audit-status.tsx';
 
 function Deliveries({ id }: { id: number }) {
   const deliveries = useAddonDeliveries(id);
@@ -93,15 +94,16 @@ function IntegrationModal({
   const environments = useEnvironments();
   const [providerName, setProviderName] = useState(addon?.provider ?? 'webhook');
   const provider = providers.find((one) => one.name === providerName) ?? providers[0]!;
+  const audit = provider.audit === true;
   const [values, setValues] = useState<Record<string, string>>(
     Object.fromEntries(Object.entries(addon?.parameters ?? {}).map(([name, value]) => [name, String(value ?? '')])),
   );
-  const [events, setEvents] = useState<string[]>(
-    addon?.events ?? ['feature-environment-enabled', 'feature-environment-disabled'],
-  );
+  // Null until chosen: a chat integration starts with two events, an audit destination with none (every one).
+  const [chosen, setEvents] = useState<string[] | null>(addon?.events ?? null);
   const [projectFilter, setProjectFilter] = useState<string[]>(addon?.projects ?? []);
   const [environmentFilter, setEnvironmentFilter] = useState<string[]>(addon?.environments ?? []);
   const save = useSaveAddon(addon?.id);
+  const events = chosen ?? (audit ? [] : ['feature-environment-enabled', 'feature-environment-disabled']);
   const offered = events.filter((type) => (provider.events as readonly string[]).includes(type));
   const missing = provider.parameters.filter(
     (parameter) => parameter.required && !(values[parameter.name] ?? '').trim(),
@@ -132,7 +134,7 @@ function IntegrationModal({
       submitLabel="Save integration"
       closeLabel={addon ? 'Done' : 'Cancel'}
       pending={save.isPending}
-      disabled={missing.length > 0 || offered.length === 0}
+      disabled={missing.length > 0 || (!audit && offered.length === 0)}
       error={save.error}
       fields={['events', ...provider.parameters.map((parameter) => `parameters.${parameter.name}`)]}
     >
@@ -174,7 +176,8 @@ function IntegrationModal({
       <MultiSelect
         label="Events"
         searchable
-        required
+        required={!audit}
+        description={audit ? 'None chosen: every event, the whole audit log' : undefined}
         data={provider.events}
         value={offered}
         onChange={setEvents}
@@ -194,7 +197,7 @@ function IntegrationModal({
         value={environmentFilter}
         onChange={setEnvironmentFilter}
       />
-      {addon ? <Deliveries id={addon.id} /> : null}
+      {addon ? audit ? <AuditDelivery id={addon.id} /> : <Deliveries id={addon.id} /> : null}
     </FormModal>
   );
 }
@@ -208,6 +211,7 @@ export default function IntegrationsPage() {
   const remove = useRemoveAddon();
   const providers = addons.data?.providers ?? [];
   const displayName = (name: string) => providers.find((provider) => provider.name === name)?.displayName ?? name;
+  const isAudit = (name: string) => providers.find((provider) => provider.name === name)?.audit === true;
   return (
     <Stack>
       <CreateButton permission={can('CREATE_ADDON')} onClick={() => setEditing(null)}>
@@ -230,11 +234,14 @@ export default function IntegrationsPage() {
                 </Button>
               </Table.Td>
               <Table.Td>
-                <Badge variant="light">{displayName(addon.provider)}</Badge>
+                <Stack gap={4} align="flex-start">
+                  <Badge variant="light">{displayName(addon.provider)}</Badge>
+                  {isAudit(addon.provider) && addon.enabled ? <AuditHealth id={addon.id} /> : null}
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" lineClamp={2}>
-                  {addon.events.join(', ')}
+                  {addon.events.length === 0 && isAudit(addon.provider) ? 'All events' : addon.events.join(', ')}
                 </Text>
               </Table.Td>
               <Table.Td>

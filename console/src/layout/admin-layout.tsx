@@ -18,6 +18,7 @@ const SECTIONS = [
   { to: '/admin/integrations', label: 'Integrations' },
   { to: '/admin/signals', label: 'Signals' },
   { to: '/admin/auth', label: 'Sign-in' },
+  { to: '/admin/logins', label: 'Sign-in history' },
   { to: '/admin/maintenance', label: 'Maintenance' },
   { to: '/admin/instance', label: 'Statistics' },
 ];

@@ -7217,6 +7217,7 @@ export interface operations {
                                 icon: string;
                             }[];
                             howTo?: string;
+                            audit?: boolean;
                         }[];
                     };
                 };

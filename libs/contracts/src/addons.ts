@@ -100,6 +100,11 @@ export const AddonList = z.object({
       /** Tag types the provider reads from flags (Slack's channels). */
       tagTypes: z.array(z.object({ name: z.string(), description: z.string(), icon: z.string() })).optional(),
       howTo: z.string().optional(),
+      /**
+       * Bunting's: an audit destination, which takes the whole log in order (no event types named: every one) and
+       * the sign-in history, with a delivery status and replay (/api/admin/addons/{id}/audit-status).
+       */
+      audit: z.boolean().optional(),
     }),
   ),
 });

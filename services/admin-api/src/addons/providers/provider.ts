@@ -22,6 +22,8 @@ export type ProviderDefinition = {
   parameters: ProviderParameter[];
   events: EventType[];
   tagTypes?: { name: string; description: string; icon: string }[];
+  /** An audit destination (Bunting's): the whole log in order, status and replay. */
+  audit?: boolean;
 };
 
 /** One HTTP request an event becomes (a Slack message to each channel is one each). */

@@ -76,6 +76,7 @@ export const datadogLogsDestination: AuditDestination = {
       SIGN_INS,
     ],
     events: EventType.options,
+    audit: true,
   },
   async send(parameters, items, context) {
     const { site, apiKey, url, service, tags } = DatadogLogsParameters.parse(parameters);

@@ -30,7 +30,9 @@ export async function post(service: string, url: string, headers: Record<string,
   try {
     response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    throw new Error(`${service} could not be reached: ${(error as Error).message}`, { cause: error });
+    // fetch says only "fetch failed"; its cause says why (ECONNREFUSED, a certificate, a timeout).
+    const cause = (error as Error & { cause?: Error }).cause?.message;
+    throw new Error(`${service} could not be reached: ${cause ?? (error as Error).message}`, { cause: error });
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) throw new Error(`${service} answered ${response.status}: ${text.slice(0, 200)}`);

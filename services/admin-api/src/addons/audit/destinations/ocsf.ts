@@ -26,6 +26,7 @@ export const ocsfDestination: AuditDestination = {
       SIGN_INS,
     ],
     events: EventType.options,
+    audit: true,
   },
   async send(parameters, items, context) {
     const { url, authorization } = OcsfParameters.parse(parameters);

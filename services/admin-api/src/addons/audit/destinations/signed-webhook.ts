@@ -42,6 +42,7 @@ export const signedWebhookDestination: AuditDestination = {
       SIGN_INS,
     ],
     events: EventType.options,
+    audit: true,
   },
   async send(parameters, items) {
     const { url, secret } = SignedWebhookParameters.parse(parameters);

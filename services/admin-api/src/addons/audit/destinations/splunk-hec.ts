@@ -43,6 +43,7 @@ export const splunkHecDestination: AuditDestination = {
       SIGN_INS,
     ],
     events: EventType.options,
+    audit: true,
   },
   async send(parameters, items, context) {
     const { url, token, index, sourcetype, source } = SplunkHecParameters.parse(parameters);

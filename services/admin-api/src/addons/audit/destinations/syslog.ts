@@ -98,6 +98,7 @@ export const syslogDestination: AuditDestination = {
       SIGN_INS,
     ],
     events: EventType.options,
+    audit: true,
   },
   async send(parameters, items, context) {
     const { host, port, format, tls, caCertificate, appName } = SyslogParameters.parse(parameters);
