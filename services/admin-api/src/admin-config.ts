@@ -127,7 +127,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
       ),
       maxRetryDelayMs: Math.min(
         3_600_000,
-        Math.max(100, readInteger(env.AUDIT_DELIVERY_MAX_RETRY_MS, 60_000, 'AUDIT_DELIVERY_MAX_RETRY_MS')),
+        Math.max(100, readInteger(env.AUDIT_DELIVERY_MAX_RETRY_MS, 30_000, 'AUDIT_DELIVERY_MAX_RETRY_MS')),
       ),
       unhealthyAfterMs: Math.min(
         86_400_000,

@@ -1,10 +1,17 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EventType, type AccessEntry, type DomainEvent } from '@bunting/contracts';
 import { auditWants } from './audit-filter.ts';
 import { cefOf } from './destinations/cef.ts';
 import { batches } from './destinations/destination.ts';
-import { activityOf, entityTypeOf, ocsfAccess, ocsfEntityManagement } from './destinations/ocsf-mapping.ts';
+import {
+  ACTIVITY_NAMES,
+  activityOf,
+  entityTypeOf,
+  ocsfAccess,
+  ocsfEntityManagement,
+} from './destinations/ocsf-mapping.ts';
 import { signatureHeaders } from './destinations/signed-webhook.ts';
 import { syslogFrame } from './destinations/syslog-frame.ts';
 
@@ -95,6 +102,19 @@ describe('OCSF mapping', () => {
     expect(activityOf('feature-environment-enabled')).toBe(3);
     expect(entityTypeOf('drop-strategies')).toBe('strategy');
     expect(entityTypeOf('project-access-added')).toBe('project-access');
+  });
+
+  it('is what docs/audit-streaming.md says, event type by event type', () => {
+    const doc = readFileSync(new URL('../../../../../docs/audit-streaming.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      [...doc.matchAll(/^\| `([a-z-]+)` +\| 3004 +\| (\w+) \((\d)\) +\| ([a-z-]+) +\|$/gm)].map((match) => [
+        match[1],
+        [match[2], Number(match[3]), match[4]],
+      ]),
+    );
+    expect([...rows.keys()].sort()).toEqual([...EventType.options].sort());
+    for (const type of EventType.options)
+      expect(rows.get(type), type).toEqual([ACTIVITY_NAMES[activityOf(type)], activityOf(type), entityTypeOf(type)]);
   });
 
   it('names the entity, the actor and the agent, and keeps Bunting’s own fields unmapped', () => {
