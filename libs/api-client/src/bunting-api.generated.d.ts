@@ -7653,6 +7653,8 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     from: string;
+                } | {
+                    fromEvent: number | string;
                 };
             };
         };

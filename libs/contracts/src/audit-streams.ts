@@ -90,7 +90,11 @@ export const AuditDeliveryStatus = z.object({
 export type AuditDeliveryStatus = z.infer<typeof AuditDeliveryStatus>;
 
 /** POST /api/admin/addons/:id/audit-replay: deliver again everything from a time on. */
-export const AuditReplayInput = z.object({ from: z.iso.datetime({ offset: true }) }).strict();
+export const AuditReplayInput = z.union([
+  z.object({ from: z.iso.datetime({ offset: true }) }).strict(),
+  /** An event's id in the log (/api/admin/events) or its uuid (the id audit receivers get). */
+  z.object({ fromEvent: z.union([z.number().int().min(1), z.uuid()]) }).strict(),
+]);
 
 export const ACCESS_METHODS = [
   'password',

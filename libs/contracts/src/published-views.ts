@@ -152,3 +152,13 @@ export const ProjectEventsView = view({
   timeoutMs: 3000,
   gzip: false,
 });
+
+/** When an event was made, by its id in the log or its uuid (what audit receivers see): where a replay starts. */
+export const EventTimeView = view({
+  name: 'event-time',
+  service: 'event-log',
+  request: z.union([z.object({ id: z.number().int().min(1) }), z.object({ uuid: z.uuid() })]),
+  answer: z.object({ createdAt: z.string().nullable() }),
+  timeoutMs: 3000,
+  gzip: false,
+});

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { DomainEvent, ProjectEventsView } from '@bunting/contracts';
+import { DomainEvent, EventTimeView, ProjectEventsView } from '@bunting/contracts';
 import {
   answerView,
   authenticate,
@@ -74,6 +74,11 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
       }));
     });
 
+    // Where an audit replay from an event starts (admin-api asks: the log, with its ids, is kept here).
+    const eventTime = answerView(messaging, EventTimeView, async (event) => ({
+      createdAt: await eventStore.createdAtOf(db, event),
+    }));
+
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
         await authenticate(verifier, request);
@@ -83,6 +88,7 @@ export function eventLog(infrastructure: ServiceInfrastructure<'db' | 'messaging
 
     app.addHook('onClose', async () => {
       projectEvents.stop();
+      eventTime.stop();
       removeBacklog?.();
       await consumer.stop();
     });

@@ -163,6 +163,14 @@ export const eventStore = {
       stream_created = ${created}
     returning last_sequence as "lastSequence"`),
 
+  /** When an event was made, by its id or uuid; null when the log has no such event. */
+  async createdAtOf(db: Queryable, event: { id: number } | { uuid: string }): Promise<string | null> {
+    const condition = 'id' in event ? sql.fragment`id = ${event.id}` : sql.fragment`uuid = ${event.uuid}::uuid`;
+    const at = await db.maybeOneFirst(sql.unsafe`
+      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from event_log.events where ${condition}`);
+    return (at as string | null) ?? null;
+  },
+
   async find(
     db: Queryable,
     filter: EventFilter,

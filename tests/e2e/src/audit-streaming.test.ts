@@ -326,6 +326,37 @@ describe('audit destinations', () => {
     expect(events.find((event) => event.data.auditReplayFrom === from)?.createdBy).toBe('admin');
   }, 40_000);
 
+  it('replay from an event, named by the id receivers got or by its id in the log', async () => {
+    const count = (name: string) =>
+      got.webhook().filter((record) => record.featureName === name && record.type === 'feature-created').length;
+    // audit-r-2's uuid, as the receiver got it: it and what came after are sent again, audit-r-1 before it is not.
+    const uuid = got
+      .webhook()
+      .find((record) => record.featureName === 'audit-r-2' && record.type === 'feature-created')!.id;
+    const [r1, r2] = [count('audit-r-1'), count('audit-r-2')];
+    expect((await stack.admin.post(`/api/admin/addons/${ids.webhook}/audit-replay`, { fromEvent: uuid })).status).toBe(
+      202,
+    );
+    await eventually(async () => count('audit-r-2') === r2 + 1 && count('audit-slow-0') >= 2, { timeoutMs: 20_000 });
+    expect(count('audit-r-1')).toBe(r1);
+    // By the log's own id (what /api/admin/events shows).
+    const logged = (await stack.admin.get('/api/admin/events/audit-slow-0')).body.events as {
+      id: number;
+      type: string;
+    }[];
+    const id = logged.find((event) => event.type === 'feature-created')!.id;
+    const slow = count('audit-slow-0');
+    expect((await stack.admin.post(`/api/admin/addons/${ids.webhook}/audit-replay`, { fromEvent: id })).status).toBe(
+      202,
+    );
+    await eventually(async () => count('audit-slow-0') === slow + 1, { timeoutMs: 20_000 });
+    expect(count('audit-r-2')).toBe(r2 + 1);
+    // One the log does not have: 404, and nothing moves.
+    const missing = await stack.admin.post(`/api/admin/addons/${ids.webhook}/audit-replay`, { fromEvent: 99_999_999 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toContain('no event 99999999');
+  }, 60_000);
+
   it('gives a low-value credential nothing: no status, no replay, no destination', async () => {
     const sdk = await stack.admin.post('/api/admin/api-tokens', {
       tokenName: 'audit-sdk',

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { AuditDeliveryStatus, AuditReplayInput, NumericId } from '@bunting/contracts';
+import { AuditDeliveryStatus, AuditReplayInput, EventTimeView, NumericId } from '@bunting/contracts';
 import {
+  NotFoundError,
   Permission,
   ValidationError,
+  askView,
   eventsBacklogAfter,
   eventsPositionBefore,
   type HttpServer,
@@ -74,7 +76,18 @@ export function auditStreamRoutes(
     async (request, reply) => {
       const principal = allow(request, Permission.ADMIN);
       const addon = await requireAuditDestination(db, request.params.id);
-      const from = new Date(request.body.from);
+      const body = request.body;
+      let from: Date;
+      if ('from' in body) from = new Date(body.from);
+      else {
+        const { createdAt } = await askView(
+          messaging,
+          EventTimeView,
+          typeof body.fromEvent === 'number' ? { id: body.fromEvent } : { uuid: body.fromEvent },
+        );
+        if (createdAt === null) throw new NotFoundError(`The event log has no event ${body.fromEvent}`);
+        from = new Date(createdAt);
+      }
       const start = {
         ...(await eventsPositionBefore(messaging, from)),
         accessPosition: await accessHistoryReadModel.lastIdBefore(db, from),
