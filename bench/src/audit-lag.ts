@@ -23,6 +23,12 @@ const server = await startServiceProcess('all', {
   AUDIT_DELIVERY_TICK_MS: '1000',
 });
 const admin = httpClient(server.url, { authorization: adminToken });
+/** V8's heap in use (MiB), from the process's own metrics: what it holds, apart from what it keeps in reserve. */
+const heapMiB = async () => {
+  const text = (await admin.get('/internal-backstage/prometheus')).text;
+  const line = text.split('\n').find((one) => one.startsWith('bunting_nodejs_heap_size_used_bytes '));
+  return line ? round(Number(line.split(' ')[1]) / 1048576, 0) : Number.NaN;
+};
 const rssMiB = () => {
   const line = readFileSync(`/proc/${server.pid}/status`, 'utf8')
     .split('\n')
@@ -104,12 +110,22 @@ const steady = await load(steadySeconds);
 await drained(steady.sent, 60_000);
 const steadyLag = summarize(lagsSince(steadyFrom));
 const rssBefore = rssMiB();
+const heapBefore = await heapMiB();
+
+// AUDIT_CONTROL=1: the same load for as long as the outage will last, with the receiver there, to tell what the load
+// itself grows from what a waiting backlog would.
+let control: { rss: number; heap: number } | undefined;
+if (process.env.AUDIT_CONTROL === '1') {
+  await load(downSeconds);
+  control = { rss: rssMiB(), heap: await heapMiB() };
+}
 
 // Away: the receiver answers 503 while the changes go on; then it is back and the changes go on a minute more.
 up = false;
 const downFrom = Date.now();
 const away = await load(downSeconds);
 const rssAway = rssMiB();
+const heapAway = await heapMiB();
 up = true;
 const backAt = Date.now();
 const after = await load(Math.min(60, steadySeconds));
@@ -128,6 +144,13 @@ const rows: [string, string][] = [
   ['steady: lag p50 / p99 / max (ms)', `${steadyLag.p50} / ${steadyLag.p99} / ${steadyLag.max}`],
   [`receiver away ${downSeconds} s: events made meanwhile`, String(away.sent)],
   ['RSS before / at the end of the outage (MiB)', `${rssBefore} / ${rssAway}`],
+  ['heap used before / at the end of the outage (MiB)', `${heapBefore} / ${heapAway}`],
+  ...(control
+    ? ([['control, receiver there as long: RSS / heap used (MiB)', `${control.rss} / ${control.heap}`]] as [
+        string,
+        string,
+      ][])
+    : []),
   ['back: backlog delivered within (s of its return)', String(round((backlogArrivedBy - backAt) / 1000, 1))],
   ['back: lag of events made after its return p50 / p99 (ms)', `${afterLag.p50} / ${afterLag.p99}`],
   ['all delivered', String(caughtUp)],

@@ -28,6 +28,7 @@ let stack: TestStack;
 let webhook: AuditReceiver;
 let ocsf: AuditReceiver;
 let annId: number;
+let scimToken: string;
 const AGENT = 'access-history-test/1.0';
 
 const history = async (query = '') =>
@@ -153,7 +154,7 @@ describe('sign-in history', () => {
 
   it('records a SCIM client deactivating an account, once', async () => {
     await stack.admin.post('/api/admin/scim-settings', { enabled: true });
-    const scimToken = (await stack.admin.post('/api/admin/scim-settings/generate-new-token')).body.token as string;
+    scimToken = (await stack.admin.post('/api/admin/scim-settings/generate-new-token')).body.token as string;
     const scim = httpClient(stack.url, {
       authorization: `Bearer ${scimToken}`,
       'content-type': 'application/scim+json',
@@ -211,7 +212,7 @@ describe('sign-in history', () => {
     expect((await stack.admin.get('/api/admin/access-history?outcome=maybe')).status).toBe(400);
   });
 
-  it('is for admins only: a viewer, an editor, an SDK token and no one get nothing', async () => {
+  it('is for admins only: a viewer, an editor, an SDK token, the SCIM token and no one get nothing', async () => {
     await stack.admin.post('/api/admin/user-admin', {
       username: 'hist-viewer',
       password: 'a-long-password',
@@ -227,6 +228,7 @@ describe('sign-in history', () => {
       await loginAs(stack.url, 'hist-viewer', 'a-long-password'),
       await loginAs(stack.url, 'hist-ann', 'a-long-password'),
       httpClient(stack.url, { authorization: sdk.body.secret }),
+      httpClient(stack.url, { authorization: `Bearer ${scimToken}` }),
       stack.anonymous,
     ]) {
       expect([401, 403]).toContain((await client.get('/api/admin/access-history')).status);
