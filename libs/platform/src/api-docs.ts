@@ -67,7 +67,7 @@ const TAGS: readonly [RegExp, string][] = [
   [/^\/api\/admin\/(mcp|remote-mcp|agents|user\/agents)|^\/oauth\/|^\/\.well-known\/oauth/, 'Auth'],
   [/^\/api\/admin\/scim-settings|^\/scim\/|^\/api\/admin\/(user-admin|user|roles|groups|permissions)/, 'Users'],
   [/^\/api\/admin\/invite-link|^\/invite\//, 'Public signup tokens'],
-  [/^\/api\/admin\/auth|^\/auth\/|^\/logout/, 'Auth'],
+  [/^\/api\/admin\/auth|^\/auth\/|^\/logout|^\/api\/admin\/access-history/, 'Auth'],
   [/^\/api\/admin\/playground/, 'Playground'],
   [/^\/api\/admin\/maintenance/, 'Maintenance'],
   [/^\/api\/admin\/(ui-config|splash|feedback)/, 'Admin UI'],
@@ -110,7 +110,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Users:
     'Users, groups, roles and permissions, and SCIM 2.0 provisioning (RFC 7644) for identity providers with the token made in its settings.',
   'Public signup tokens': 'Invite links and signing up through them.',
-  Auth: 'Signing in and out (password, OpenID Connect, SAML, password resets), and the MCP server for coding agents with the OAuth flow its clients sign in through.',
+  Auth: 'Signing in and out (password, OpenID Connect, SAML, password resets) and its history, and the MCP server for coding agents with the OAuth flow its clients sign in through.',
   Playground: 'Evaluating flags for a context without an SDK.',
   Maintenance: 'Maintenance mode: the installation refuses changes.',
   'Admin UI': 'What the console asks for itself: its configuration, seen splash screens, feedback prompts.',

@@ -531,7 +531,7 @@ describe('administration in the console', () => {
 
   it('sets up OpenID Connect with a masked secret, and turns password sign-in off and on', async () => {
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
-    await page.getByRole('tab', { name: 'Sign-in' }).click();
+    await page.getByRole('tab', { name: 'Sign-in', exact: true }).click();
     const form = page.getByRole('form', { name: 'OpenID Connect' });
     await form.getByRole('switch', { name: 'Sign in with OpenID Connect' }).check();
     await form.getByRole('textbox', { name: /^Discover URL/ }).fill('https://login.example.com');

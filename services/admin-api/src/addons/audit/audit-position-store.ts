@@ -79,7 +79,8 @@ export const auditPositionStore = {
   readFrom(db: WriteTx, addonId: number, holder: string, stream: { created: string; firstSeq: number }) {
     return db.maybeOne(sql.type(AuditPosition)`
       update admin.audit_positions set
-        position = case when stream_created = ${stream.created} then position else 0 end,
+        -- Events the stream no longer holds are counted once and passed: the position moves to where it starts.
+        position = greatest(${stream.firstSeq} - 1, case when stream_created = ${stream.created} then position else 0 end),
         missed = missed + greatest(0, ${stream.firstSeq} - 1
           - case when stream_created = ${stream.created} then position else 0 end),
         stream_created = ${stream.created}
