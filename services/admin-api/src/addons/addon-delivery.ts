@@ -9,15 +9,19 @@ import { payloadOf } from './providers/webhook.ts';
 const TIMEOUT_MS = 5000;
 const CLOCK_SLACK_MS = 1000;
 
-/** Whether an addon wants this event: its type, and its projects and environments when it names any. */
+/**
+ * Whether an addon wants this event: its type, and its projects and environments when it names any. An audit
+ * destination (`everyEventWhenNoneNamed`) that names no event type takes them all.
+ */
 export function wants(
   addon: Pick<AddonRow, 'events' | 'projects' | 'environments'>,
   event: Pick<DomainEvent, 'type' | 'project' | 'environment'>,
+  options: { everyEventWhenNoneNamed?: boolean } = {},
 ): boolean {
   const within = (list: readonly string[], value: string | null) =>
     list.length === 0 || list.includes('*') || (value !== null && list.includes(value));
   return (
-    addon.events.includes(event.type) &&
+    (options.everyEventWhenNoneNamed ? within(addon.events, event.type) : addon.events.includes(event.type)) &&
     within(addon.projects, event.project) &&
     within(addon.environments, event.environment)
   );

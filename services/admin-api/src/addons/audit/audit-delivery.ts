@@ -14,7 +14,7 @@ import {
 import { recordKeeping } from '../../events/write-tx.ts';
 import { addonStore, type AddonRow } from '../addon-store.ts';
 import { auditDestinationNamed } from './audit-destinations.ts';
-import { auditPositionStore } from './audit-position-store.ts';
+import { auditPositionStore, type AuditPosition } from './audit-position-store.ts';
 import { accessHistoryReadModel } from '../../access-history/access-history-read-model.ts';
 import { onAccessRecorded } from '../../access-history/access-recorder.ts';
 import { auditWants } from './audit-filter.ts';
@@ -26,6 +26,8 @@ const MAX_RUN = 500;
 const CLOCK_SLACK_MS = 1000;
 
 type Running = {
+  /** The destination as metrics name it (`<id>:<provider>`). */
+  label: string;
   reader: RunningConsumer;
   access: { stop: () => Promise<void> } | undefined;
   generation: number;
@@ -81,45 +83,28 @@ export function startAuditDelivery(
   );
   const label = (addon: Pick<AddonRow, 'id' | 'provider'>) => `${addon.id}:${addon.provider}`;
 
+  /** A gauge with a value per destination this replica delivers, read from its position row when scraped. */
+  const perDestination = (name: string, help: string, value: (position: AuditPosition) => Promise<number> | number) =>
+    metrics.sampledGauge(name, help, ['destination']).addSource(async () => {
+      const rows = await Promise.all(
+        [...running.entries()].map(async ([id, current]) => {
+          const position = await auditPositionStore.get(db, id);
+          return position ? { labels: { destination: current.label }, value: await value(position) } : null;
+        }),
+      );
+      return rows.filter((row) => row !== null);
+    });
   const removeGauges = [
-    metrics
-      .sampledGauge(
-        'bunting_audit_delivery_lag_seconds',
-        'Age of the oldest event an audit destination has not taken',
-        ['destination'],
-      )
-      .addSource(async () => {
-        const rows = await Promise.all(
-          [...running.keys()].map(async (id) => {
-            const position = await auditPositionStore.get(db, id);
-            const addon = await addonStore.get(db, id);
-            if (!position || !addon) return null;
-            const { lagSeconds } = await eventsBacklogAfter(messaging, position.position);
-            return { labels: { destination: label(addon) }, value: lagSeconds };
-          }),
-        );
-        return rows.filter((row) => row !== null);
-      }),
-    metrics
-      .sampledGauge(
-        'bunting_audit_delivery_healthy',
-        'Whether an audit destination takes what it is sent (1) or not (0)',
-        ['destination'],
-      )
-      .addSource(async () => {
-        const rows = await Promise.all(
-          [...running.keys()].map(async (id) => {
-            const position = await auditPositionStore.get(db, id);
-            const addon = await addonStore.get(db, id);
-            if (!position || !addon) return null;
-            return {
-              labels: { destination: label(addon) },
-              value: isHealthy(position, options.unhealthyAfterMs) ? 1 : 0,
-            };
-          }),
-        );
-        return rows.filter((row) => row !== null);
-      }),
+    perDestination(
+      'bunting_audit_delivery_lag_seconds',
+      'Age of the oldest event an audit destination has not taken',
+      async (position) => (await eventsBacklogAfter(messaging, position.position)).lagSeconds,
+    ),
+    perDestination(
+      'bunting_audit_delivery_healthy',
+      'Whether an audit destination takes what it is sent (1) or not (0)',
+      (position) => (isHealthy(position, options.unhealthyAfterMs) ? 1 : 0),
+    ),
   ];
 
   function startReader(addon: AddonRow, generation: number): RunningConsumer {
@@ -282,6 +267,7 @@ export function startAuditDelivery(
       if (current && current.generation === claimed.generation && current.fingerprint === fingerprint) continue;
       if (current) await stopReader(addon.id);
       running.set(addon.id, {
+        label: label(addon),
         reader: startReader(addon, claimed.generation),
         access: addon.parameters.signIns === 'false' ? undefined : startAccessReader(addon, claimed.generation),
         generation: claimed.generation,
