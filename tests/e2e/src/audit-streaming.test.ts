@@ -357,7 +357,7 @@ describe('audit destinations', () => {
     expect(missing.body.message).toContain('no event 99999999');
   }, 60_000);
 
-  it('gives a low-value credential nothing: no status, no replay, no destination', async () => {
+  it('gives a low-value credential (viewer, SDK token, SCIM token, none) nothing: no status, no replay, no destination', async () => {
     const sdk = await stack.admin.post('/api/admin/api-tokens', {
       tokenName: 'audit-sdk',
       type: 'client',
@@ -372,7 +372,10 @@ describe('audit destinations', () => {
     const viewer = await loginAs(stack.url, 'audit-viewer', 'a-long-password');
     const sdkClient = stack.anonymous.withHeaders({ authorization: sdk.body.secret });
     const replayBefore = await status(ids.webhook);
-    for (const client of [viewer, sdkClient, stack.anonymous]) {
+    await stack.admin.post('/api/admin/scim-settings', { enabled: true });
+    const scimToken = (await stack.admin.post('/api/admin/scim-settings/generate-new-token')).body.token as string;
+    const scimClient = stack.anonymous.withHeaders({ authorization: `Bearer ${scimToken}` });
+    for (const client of [viewer, sdkClient, scimClient, stack.anonymous]) {
       expect([401, 403]).toContain((await client.get(`/api/admin/addons/${ids.webhook}/audit-status`)).status);
       expect([401, 403]).toContain(
         (await client.post(`/api/admin/addons/${ids.webhook}/audit-replay`, { from: new Date(0).toISOString() }))
