@@ -8770,6 +8770,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -8801,6 +8834,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";
@@ -9096,6 +9162,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -9127,6 +9226,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";
@@ -13533,6 +13665,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -13564,6 +13729,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";
@@ -14336,6 +14534,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "pauseReleasePlanProgressions";
@@ -14367,6 +14598,39 @@ export interface operations {
                                 triggeredValue: number | null;
                                 evaluatedAt: string | null;
                                 lastError: string | null;
+                                comparison?: {
+                                    /** @enum {string} */
+                                    harm: "increase" | "decrease";
+                                    /** @default 0.05 */
+                                    alpha: number;
+                                    /** @default 1000 */
+                                    minimumSample: number;
+                                } | null;
+                                lastComparison?: {
+                                    /** @enum {string} */
+                                    decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                    summary: string;
+                                    since: string;
+                                    control: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    treatment: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    differenceType: ("relative" | "absolute") | null;
+                                    effect: number | null;
+                                    interval: {
+                                        lower: number | null;
+                                        upper: number | null;
+                                    } | null;
+                                    pValue: number | null;
+                                    treatmentShare: number | null;
+                                    sampleRatioPValue: number | null;
+                                } | null;
                                 action: {
                                     /** @enum {string} */
                                     type: "disableFeatureEnvironment";
@@ -21715,10 +21979,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -21749,10 +22021,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -24958,10 +25238,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -24992,10 +25280,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -25268,10 +25564,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -25302,10 +25606,18 @@ export interface operations {
                                 /** @enum {string} */
                                 source?: "internal" | "external";
                             };
-                            triggerCondition: {
+                            triggerCondition?: {
                                 /** @enum {string} */
                                 operator: ">" | "<";
                                 threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha?: number;
+                                /** @default 1000 */
+                                minimumSample?: number;
                             };
                         };
                     };
@@ -26065,6 +26377,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -26096,6 +26441,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";
@@ -26895,6 +27273,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "pauseReleasePlanProgressions";
@@ -26926,6 +27337,39 @@ export interface operations {
                                 triggeredValue: number | null;
                                 evaluatedAt: string | null;
                                 lastError: string | null;
+                                comparison?: {
+                                    /** @enum {string} */
+                                    harm: "increase" | "decrease";
+                                    /** @default 0.05 */
+                                    alpha: number;
+                                    /** @default 1000 */
+                                    minimumSample: number;
+                                } | null;
+                                lastComparison?: {
+                                    /** @enum {string} */
+                                    decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                    summary: string;
+                                    since: string;
+                                    control: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    treatment: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    differenceType: ("relative" | "absolute") | null;
+                                    effect: number | null;
+                                    interval: {
+                                        lower: number | null;
+                                        upper: number | null;
+                                    } | null;
+                                    pValue: number | null;
+                                    treatmentShare: number | null;
+                                    sampleRatioPValue: number | null;
+                                } | null;
                                 action: {
                                     /** @enum {string} */
                                     type: "disableFeatureEnvironment";
@@ -27232,6 +27676,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "pauseReleasePlanProgressions";
@@ -27263,6 +27740,39 @@ export interface operations {
                                 triggeredValue: number | null;
                                 evaluatedAt: string | null;
                                 lastError: string | null;
+                                comparison?: {
+                                    /** @enum {string} */
+                                    harm: "increase" | "decrease";
+                                    /** @default 0.05 */
+                                    alpha: number;
+                                    /** @default 1000 */
+                                    minimumSample: number;
+                                } | null;
+                                lastComparison?: {
+                                    /** @enum {string} */
+                                    decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                    summary: string;
+                                    since: string;
+                                    control: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    treatment: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    differenceType: ("relative" | "absolute") | null;
+                                    effect: number | null;
+                                    interval: {
+                                        lower: number | null;
+                                        upper: number | null;
+                                    } | null;
+                                    pValue: number | null;
+                                    treatmentShare: number | null;
+                                    sampleRatioPValue: number | null;
+                                } | null;
                                 action: {
                                     /** @enum {string} */
                                     type: "disableFeatureEnvironment";
@@ -27641,6 +28151,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "pauseReleasePlanProgressions";
@@ -27672,6 +28215,39 @@ export interface operations {
                                 triggeredValue: number | null;
                                 evaluatedAt: string | null;
                                 lastError: string | null;
+                                comparison?: {
+                                    /** @enum {string} */
+                                    harm: "increase" | "decrease";
+                                    /** @default 0.05 */
+                                    alpha: number;
+                                    /** @default 1000 */
+                                    minimumSample: number;
+                                } | null;
+                                lastComparison?: {
+                                    /** @enum {string} */
+                                    decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                    summary: string;
+                                    since: string;
+                                    control: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    treatment: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    differenceType: ("relative" | "absolute") | null;
+                                    effect: number | null;
+                                    interval: {
+                                        lower: number | null;
+                                        upper: number | null;
+                                    } | null;
+                                    pValue: number | null;
+                                    treatmentShare: number | null;
+                                    sampleRatioPValue: number | null;
+                                } | null;
                                 action: {
                                     /** @enum {string} */
                                     type: "disableFeatureEnvironment";
@@ -28142,6 +28718,39 @@ export interface operations {
                                 triggeredValue: number | null;
                                 evaluatedAt: string | null;
                                 lastError: string | null;
+                                comparison?: {
+                                    /** @enum {string} */
+                                    harm: "increase" | "decrease";
+                                    /** @default 0.05 */
+                                    alpha: number;
+                                    /** @default 1000 */
+                                    minimumSample: number;
+                                } | null;
+                                lastComparison?: {
+                                    /** @enum {string} */
+                                    decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                    summary: string;
+                                    since: string;
+                                    control: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    treatment: {
+                                        exposures: number;
+                                        units: number;
+                                        mean: number;
+                                    };
+                                    differenceType: ("relative" | "absolute") | null;
+                                    effect: number | null;
+                                    interval: {
+                                        lower: number | null;
+                                        upper: number | null;
+                                    } | null;
+                                    pValue: number | null;
+                                    treatmentShare: number | null;
+                                    sampleRatioPValue: number | null;
+                                } | null;
                                 action: {
                                     /** @enum {string} */
                                     type: "pauseReleasePlanProgressions";
@@ -28173,6 +28782,39 @@ export interface operations {
                             triggeredValue: number | null;
                             evaluatedAt: string | null;
                             lastError: string | null;
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            } | null;
+                            lastComparison?: {
+                                /** @enum {string} */
+                                decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                summary: string;
+                                since: string;
+                                control: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                treatment: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                differenceType: ("relative" | "absolute") | null;
+                                effect: number | null;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                } | null;
+                                pValue: number | null;
+                                treatmentShare: number | null;
+                                sampleRatioPValue: number | null;
+                            } | null;
                             action: {
                                 /** @enum {string} */
                                 type: "disableFeatureEnvironment";
@@ -28732,6 +29374,39 @@ export interface operations {
                             triggeredValue: number | null;
                             evaluatedAt: string | null;
                             lastError: string | null;
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            } | null;
+                            lastComparison?: {
+                                /** @enum {string} */
+                                decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                summary: string;
+                                since: string;
+                                control: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                treatment: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                differenceType: ("relative" | "absolute") | null;
+                                effect: number | null;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                } | null;
+                                pValue: number | null;
+                                treatmentShare: number | null;
+                                sampleRatioPValue: number | null;
+                            } | null;
                             action: {
                                 /** @enum {string} */
                                 type: "pauseReleasePlanProgressions";
@@ -28903,6 +29578,39 @@ export interface operations {
                             triggeredValue: number | null;
                             evaluatedAt: string | null;
                             lastError: string | null;
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            } | null;
+                            lastComparison?: {
+                                /** @enum {string} */
+                                decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                summary: string;
+                                since: string;
+                                control: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                treatment: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                differenceType: ("relative" | "absolute") | null;
+                                effect: number | null;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                } | null;
+                                pValue: number | null;
+                                treatmentShare: number | null;
+                                sampleRatioPValue: number | null;
+                            } | null;
                             action: {
                                 /** @enum {string} */
                                 type: "pauseReleasePlanProgressions";
@@ -29197,10 +29905,18 @@ export interface operations {
                         /** @enum {string} */
                         source?: "internal" | "external";
                     };
-                    triggerCondition: {
+                    triggerCondition?: {
                         /** @enum {string} */
                         operator: ">" | "<";
                         threshold: number;
+                    };
+                    comparison?: {
+                        /** @enum {string} */
+                        harm: "increase" | "decrease";
+                        /** @default 0.05 */
+                        alpha?: number;
+                        /** @default 1000 */
+                        minimumSample?: number;
                     };
                 };
             };
@@ -29236,6 +29952,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "pauseReleasePlanProgressions";
@@ -29265,6 +30014,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "disableFeatureEnvironment";
@@ -29509,6 +30291,39 @@ export interface operations {
                             triggeredValue: number | null;
                             evaluatedAt: string | null;
                             lastError: string | null;
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            } | null;
+                            lastComparison?: {
+                                /** @enum {string} */
+                                decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                summary: string;
+                                since: string;
+                                control: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                treatment: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                differenceType: ("relative" | "absolute") | null;
+                                effect: number | null;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                } | null;
+                                pValue: number | null;
+                                treatmentShare: number | null;
+                                sampleRatioPValue: number | null;
+                            } | null;
                             action: {
                                 /** @enum {string} */
                                 type: "pauseReleasePlanProgressions";
@@ -29680,6 +30495,39 @@ export interface operations {
                             triggeredValue: number | null;
                             evaluatedAt: string | null;
                             lastError: string | null;
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            } | null;
+                            lastComparison?: {
+                                /** @enum {string} */
+                                decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                summary: string;
+                                since: string;
+                                control: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                treatment: {
+                                    exposures: number;
+                                    units: number;
+                                    mean: number;
+                                };
+                                differenceType: ("relative" | "absolute") | null;
+                                effect: number | null;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                } | null;
+                                pValue: number | null;
+                                treatmentShare: number | null;
+                                sampleRatioPValue: number | null;
+                            } | null;
                             action: {
                                 /** @enum {string} */
                                 type: "pauseReleasePlanProgressions";
@@ -29974,10 +30822,18 @@ export interface operations {
                         /** @enum {string} */
                         source?: "internal" | "external";
                     };
-                    triggerCondition: {
+                    triggerCondition?: {
                         /** @enum {string} */
                         operator: ">" | "<";
                         threshold: number;
+                    };
+                    comparison?: {
+                        /** @enum {string} */
+                        harm: "increase" | "decrease";
+                        /** @default 0.05 */
+                        alpha?: number;
+                        /** @default 1000 */
+                        minimumSample?: number;
                     };
                 };
             };
@@ -30013,6 +30869,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "pauseReleasePlanProgressions";
@@ -30042,6 +30931,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "disableFeatureEnvironment";
@@ -30213,10 +31135,18 @@ export interface operations {
                         /** @enum {string} */
                         source?: "internal" | "external";
                     };
-                    triggerCondition: {
+                    triggerCondition?: {
                         /** @enum {string} */
                         operator: ">" | "<";
                         threshold: number;
+                    };
+                    comparison?: {
+                        /** @enum {string} */
+                        harm: "increase" | "decrease";
+                        /** @default 0.05 */
+                        alpha?: number;
+                        /** @default 1000 */
+                        minimumSample?: number;
                     };
                 };
             };
@@ -30252,6 +31182,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "pauseReleasePlanProgressions";
@@ -30281,6 +31244,39 @@ export interface operations {
                         triggeredValue: number | null;
                         evaluatedAt: string | null;
                         lastError: string | null;
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha: number;
+                            /** @default 1000 */
+                            minimumSample: number;
+                        } | null;
+                        lastComparison?: {
+                            /** @enum {string} */
+                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                            summary: string;
+                            since: string;
+                            control: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            treatment: {
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            };
+                            differenceType: ("relative" | "absolute") | null;
+                            effect: number | null;
+                            interval: {
+                                lower: number | null;
+                                upper: number | null;
+                            } | null;
+                            pValue: number | null;
+                            treatmentShare: number | null;
+                            sampleRatioPValue: number | null;
+                        } | null;
                         action: {
                             /** @enum {string} */
                             type: "disableFeatureEnvironment";
@@ -33327,6 +34323,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -33358,6 +34387,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";
@@ -38517,6 +39579,39 @@ export interface operations {
                                         triggeredValue: number | null;
                                         evaluatedAt: string | null;
                                         lastError: string | null;
+                                        comparison?: {
+                                            /** @enum {string} */
+                                            harm: "increase" | "decrease";
+                                            /** @default 0.05 */
+                                            alpha: number;
+                                            /** @default 1000 */
+                                            minimumSample: number;
+                                        } | null;
+                                        lastComparison?: {
+                                            /** @enum {string} */
+                                            decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                            summary: string;
+                                            since: string;
+                                            control: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            treatment: {
+                                                exposures: number;
+                                                units: number;
+                                                mean: number;
+                                            };
+                                            differenceType: ("relative" | "absolute") | null;
+                                            effect: number | null;
+                                            interval: {
+                                                lower: number | null;
+                                                upper: number | null;
+                                            } | null;
+                                            pValue: number | null;
+                                            treatmentShare: number | null;
+                                            sampleRatioPValue: number | null;
+                                        } | null;
                                         action: {
                                             /** @enum {string} */
                                             type: "pauseReleasePlanProgressions";
@@ -38548,6 +39643,39 @@ export interface operations {
                                     triggeredValue: number | null;
                                     evaluatedAt: string | null;
                                     lastError: string | null;
+                                    comparison?: {
+                                        /** @enum {string} */
+                                        harm: "increase" | "decrease";
+                                        /** @default 0.05 */
+                                        alpha: number;
+                                        /** @default 1000 */
+                                        minimumSample: number;
+                                    } | null;
+                                    lastComparison?: {
+                                        /** @enum {string} */
+                                        decision: "waiting" | "no-harm-yet" | "safe" | "harm" | "sample-ratio-mismatch" | "unsupported";
+                                        summary: string;
+                                        since: string;
+                                        control: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        treatment: {
+                                            exposures: number;
+                                            units: number;
+                                            mean: number;
+                                        };
+                                        differenceType: ("relative" | "absolute") | null;
+                                        effect: number | null;
+                                        interval: {
+                                            lower: number | null;
+                                            upper: number | null;
+                                        } | null;
+                                        pValue: number | null;
+                                        treatmentShare: number | null;
+                                        sampleRatioPValue: number | null;
+                                    } | null;
                                     action: {
                                         /** @enum {string} */
                                         type: "disableFeatureEnvironment";

@@ -133,6 +133,41 @@ export const ImpactValueView = view({
   gzip: false,
 });
 
+/** One side's totals of an impact metric: a counter's increase, or a histogram's sum, count and estimated Σx². */
+export const ImpactArmTotals = z.object({
+  total: z.number(),
+  observations: z.number().nullable(),
+  squares: z.number().nullable(),
+});
+
+/**
+ * A guardrail's raw figures: a metric's series labelled with the flag, split into those where it was on (any value
+ * but `disabled`) and off, and the flag's SDK exposures in the environment, each summed since a time (impact points
+ * from its hour, exposures from its day: the asker subtracts its first answer). Cumulative, so looks can be compared.
+ */
+export const ImpactArmsView = view({
+  name: 'impact-arms',
+  service: 'insights',
+  request: z.object({
+    metricName: z.string().min(1).max(300),
+    featureName: z.string().min(1).max(255),
+    environment: z.string().min(1).max(100),
+    labelSelectors: ImpactLabelSelectors,
+    since: z.string().datetime(),
+  }),
+  answer: z.object({
+    type: z.enum(['counter', 'gauge', 'histogram']).nullable(),
+    /** The metric's series that carry the flag's label (its name as a label: other characters than a-z, 0-9, _ become _). */
+    series: z.number(),
+    on: ImpactArmTotals,
+    off: ImpactArmTotals,
+    exposures: z.object({ yes: z.number(), no: z.number() }),
+    error: z.string().optional(),
+  }),
+  timeoutMs: 8000,
+  gzip: false,
+});
+
 /** A project's latest events, newest first, as its dashboard lists them (event-log keeps the log). */
 export const ProjectEventsView = view({
   name: 'project-events',

@@ -16,6 +16,11 @@ export const ReleaseId = z.string().min(1).max(100);
 /** When a milestone moves on to the next: this many minutes after it started. */
 export const TransitionCondition = z.object({ intervalMinutes: z.number().int().min(1).max(525_600) });
 export type TransitionCondition = z.infer<typeof TransitionCondition>;
+/**
+ * A plan's progression may also wait for evidence (Bunting's addition): it moves on only when every guardrail of the
+ * plan has called the milestone safe (its minimum sample reached, no harm), and never before the interval.
+ */
+export const PlanTransitionCondition = TransitionCondition.extend({ waitForGuardrails: z.boolean().optional() });
 
 /** A milestone's strategy as given: the fields of a flag's strategy (strategyName is Unleash's older copy of name). */
 export const MilestoneStrategyInput = CreateFeatureStrategy.partial({ name: true })
@@ -60,7 +65,7 @@ export const Milestone = z.object({
   /** The template or plan the milestone belongs to. */
   releasePlanDefinitionId: z.string(),
   startedAt: z.string().nullable(),
-  transitionCondition: TransitionCondition.nullable(),
+  transitionCondition: PlanTransitionCondition.nullable(),
   progressionExecutedAt: z.string().nullable(),
   pausedAt: z.string().nullable(),
   strategies: z.array(MilestoneStrategy),
@@ -92,14 +97,67 @@ export const SafeguardMetricInput = z.object({
 export const SafeguardTrigger = z.object({ operator: z.enum(['>', '<']), threshold: z.number().finite() });
 export type SafeguardTrigger = z.infer<typeof SafeguardTrigger>;
 
+/**
+ * A guardrail: instead of reading the metric against a threshold, compare the users who get the change (the flag on,
+ * or any variant) with those who do not, from the metric's series labelled with the flag, and act on significant
+ * harm. Bunting's addition; Unleash's shape stays as it is without it.
+ */
+export const SafeguardComparison = z
+  .object({
+    /** Which way is harm for the metric: errors and latency rise, conversions drop. */
+    harm: z.enum(['increase', 'decrease']),
+    /** The chance of a false alarm over the whole watch, however often it looks. */
+    alpha: z.number().min(0.001).max(0.2).default(0.05),
+    /** Units each side needs before the comparison may call the change safe (harm may be called before). */
+    minimumSample: z.number().int().min(30).max(100_000_000).default(1000),
+  })
+  .strict();
+export type SafeguardComparison = z.infer<typeof SafeguardComparison>;
+
 /** PUT .../release-plans/{planId}/safeguards and .../environments/{environment}/safeguards */
-export const SafeguardInput = z.object({
-  /** A safeguard's id, to change that one; without it the plan's (or flag environment's) first is changed, or one made. */
-  id: ReleaseId.optional(),
-  impactMetric: SafeguardMetricInput,
-  triggerCondition: SafeguardTrigger,
-});
+export const SafeguardInput = z
+  .object({
+    /** A safeguard's id, to change that one; without it the plan's (or flag environment's) first is changed, or one made. */
+    id: ReleaseId.optional(),
+    impactMetric: SafeguardMetricInput,
+    /** Required for a threshold; a comparison may leave it out (its condition is then the lift beyond zero). */
+    triggerCondition: SafeguardTrigger.optional(),
+    comparison: SafeguardComparison.optional(),
+  })
+  .refine((input) => input.triggerCondition !== undefined || input.comparison !== undefined, {
+    message:
+      'A safeguard needs a triggerCondition, or a comparison of the users who get the change with those who do not',
+    path: ['triggerCondition'],
+  });
 export type SafeguardInput = z.infer<typeof SafeguardInput>;
+
+/** One side of a guardrail's comparison since it began: exposures from SDK metrics, units and mean of the metric. */
+export const ComparisonSide = z.object({
+  exposures: z.number(),
+  units: z.number(),
+  /** Events per exposure (a counter) or the mean observed value (a histogram). */
+  mean: z.number(),
+});
+
+/** What a guardrail saw at its last look, and what it concluded. */
+export const ComparisonReading = z.object({
+  decision: z.enum(['waiting', 'no-harm-yet', 'safe', 'harm', 'sample-ratio-mismatch', 'unsupported']),
+  /** Why, in words a release manager reads. */
+  summary: z.string(),
+  since: z.string(),
+  control: ComparisonSide,
+  treatment: ComparisonSide,
+  /** The treatment's lift over the control: relative (0.2 is 20 % higher) or, with a control at zero, absolute. */
+  differenceType: z.enum(['relative', 'absolute']).nullable(),
+  effect: z.number().nullable(),
+  /** The always-valid one-sided interval: open (null) on the side that is not harm. */
+  interval: z.object({ lower: z.number().nullable(), upper: z.number().nullable() }).nullable(),
+  pValue: z.number().nullable(),
+  /** The configured share of the treatment, and the split check's p-value; null where the split is not simple. */
+  treatmentShare: z.number().nullable(),
+  sampleRatioPValue: z.number().nullable(),
+});
+export type ComparisonReading = z.infer<typeof ComparisonReading>;
 
 const SafeguardBase = z.object({
   id: z.string(),
@@ -111,6 +169,10 @@ const SafeguardBase = z.object({
   /** The last time it was evaluated, and why not when the metric could not be read. */
   evaluatedAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** A guardrail's settings; null for a threshold. */
+  comparison: SafeguardComparison.nullable().optional(),
+  /** A guardrail's last look: what it decided and the figures behind it. */
+  lastComparison: ComparisonReading.nullable().optional(),
 });
 
 export const PlanSafeguard = SafeguardBase.extend({
@@ -149,7 +211,10 @@ export type ReleasePlan = z.infer<typeof ReleasePlan>;
 export const AddReleasePlan = z.object({ templateId: ReleaseId });
 
 /** PUT .../progressions/{sourceMilestoneId} */
-export const ChangeProgression = z.object({ targetMilestone: ReleaseId, transitionCondition: TransitionCondition });
+export const ChangeProgression = z.object({
+  targetMilestone: ReleaseId,
+  transitionCondition: PlanTransitionCondition,
+});
 export const Progression = z.object({
   sourceMilestone: z.string(),
   targetMilestone: z.string(),

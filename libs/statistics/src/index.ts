@@ -5,3 +5,4 @@ export * from './bayesian.ts';
 export * from './srm.ts';
 export * from './multiple-comparisons.ts';
 export { normalQuantile, normalCdf, studentQuantile } from './distributions.ts';
+export * from './guardrail.ts';

@@ -32,6 +32,8 @@ export type AdminConfig = {
   progressionMinuteMs: number;
   /** How often each safeguard reads its metric (once an interval across replicas). */
   safeguardEvaluationMs: number;
+  /** How long a guardrail lets SDKs pick up a new split before it starts counting (their refresh and metrics). */
+  guardrailSettleMs: number;
   /**
    * Audit destinations: how often replicas share them out, how long a lease holds, the longest retry wait, and how
    * long deliveries fail before a destination shows as unhealthy.
@@ -108,6 +110,10 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     safeguardEvaluationMs: Math.min(
       600_000,
       Math.max(200, readInteger(env.SAFEGUARD_EVALUATION_MS, 5_000, 'SAFEGUARD_EVALUATION_MS')),
+    ),
+    guardrailSettleMs: Math.min(
+      3_600_000,
+      Math.max(0, readInteger(env.GUARDRAIL_SETTLE_MS, 120_000, 'GUARDRAIL_SETTLE_MS')),
     ),
     accessHistory: {
       retentionDays: Math.min(

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
-import { DomainEvent, ImpactValueView, MetricsMessage } from '@bunting/contracts';
+import { DomainEvent, ImpactArmsView, ImpactValueView, MetricsMessage } from '@bunting/contracts';
 import {
   AuthenticationRequired,
   askView,
@@ -211,6 +211,8 @@ export function adminApi(
         log,
         metrics: infrastructure.metrics,
         read: (metric) => askView(messaging, ImpactValueView, { ...metric, source: metric.source ?? 'internal' }),
+        readArms: (query) => askView(messaging, ImpactArmsView, query),
+        guardrailSettleMs: config.guardrailSettleMs,
       },
       config.safeguardEvaluationMs,
     );

@@ -23,6 +23,7 @@ import { recordImpactMetrics } from './impact-metrics/impact-recording.ts';
 import { startImpactRetention } from './impact-metrics/impact-retention.ts';
 import { impactExpositionRoute, impactRoutes } from './impact-metrics/impact-routes.ts';
 import { answerImpactValues } from './impact-metrics/impact-value-view.ts';
+import { answerImpactArms } from './impact-metrics/impact-arms-view.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { featureMetricRoutes } from './sdk-metrics/feature-metric-routes.ts';
 import { createKnownFlags } from './sdk-metrics/known-flags.ts';
@@ -113,6 +114,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       messaging,
       externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
     });
+    const impactArms = answerImpactArms({ db, messaging });
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -134,6 +136,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
 
     app.addHook('onClose', async () => {
       impactValues.stop();
+      impactArms.stop();
       await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop(), impactRetention.stop()]);
       await relay.stop();
     });

@@ -163,7 +163,7 @@ const RELEASE_HANDLERS: Record<
       const { sourceMilestone, ...body } = payloadOf<{
         sourceMilestone: string;
         targetMilestone: string;
-        transitionCondition: { intervalMinutes: number };
+        transitionCondition: { intervalMinutes: number; waitForGuardrails?: boolean };
       }>(stored);
       await releasePlanService.changeProgression(change, flagEnvironment(scope, stored), sourceMilestone, body);
     },

@@ -196,7 +196,7 @@ export const releasePlanService = {
     change: Change,
     path: FlagEnvironment,
     sourceMilestoneId: string,
-    body: { targetMilestone: string; transitionCondition: { intervalMinutes: number } },
+    body: { targetMilestone: string; transitionCondition: { intervalMinutes: number; waitForGuardrails?: boolean } },
   ) {
     await requireFlagEnvironment(change, path);
     const plan = await releasePlanStore.planIn(change.tx, path.feature, path.environment);
@@ -217,6 +217,7 @@ export const releasePlanService = {
       sourceMilestoneId,
       body.targetMilestone,
       body.transitionCondition.intervalMinutes,
+      body.transitionCondition.waitForGuardrails ?? false,
     );
     change.emit({
       type: 'feature-metadata-updated',
@@ -229,7 +230,10 @@ export const releasePlanService = {
             progression: {
               sourceMilestone: sourceMilestoneId,
               targetMilestone: source.targetMilestone,
-              transitionCondition: { intervalMinutes: source.intervalMinutes },
+              transitionCondition: {
+                intervalMinutes: source.intervalMinutes,
+                ...(source.waitForGuardrails ? { waitForGuardrails: true } : {}),
+              },
             },
           }
         : null,
@@ -362,13 +366,18 @@ export const releasePlanService = {
   async trip(change: Change, safeguard: SafeguardRow, value: number): Promise<boolean> {
     const scope = { project: safeguard.project, environment: safeguard.environment };
     change.approve([scope]);
+    // A guardrail's reason is its comparison: metric, effect, interval, p-value (or the split that broke).
+    const comparison = safeguard.comparison ? safeguard.lastComparison : null;
     const reading = {
       unleashEventType: 'safeguard-triggered',
       safeguard: { ...safeguardView(safeguard), triggeredValue: value },
+      ...(comparison ? { comparison: { metric: safeguard.metric.metricName, ...comparison } } : {}),
     };
     if (safeguard.planId) {
       const plan = (await releasePlanStore.plan(change.tx, safeguard.planId, { forUpdate: true }))!;
-      const by = `safeguard ${safeguard.id}: ${safeguard.metric.metricName} ${safeguard.metric.aggregationMode} ${safeguard.operator} ${safeguard.threshold} (was ${value})`;
+      const by = comparison
+        ? `safeguard ${safeguard.id}: ${comparison.summary}`
+        : `safeguard ${safeguard.id}: ${safeguard.metric.metricName} ${safeguard.metric.aggregationMode} ${safeguard.operator} ${safeguard.threshold} (was ${value})`;
       // The plan holds while any of its safeguards stays tripped (until resumed); its progressions show the pause.
       await releasePlanStore.pause(change.tx, plan.id, by);
       if (safeguard.triggeredAt !== null) return false;
@@ -496,6 +505,16 @@ export const releasePlanService = {
 };
 
 /** Writes a safeguard (the one named, else the first existing, else a new one) with its event. */
+/** A threshold's condition as given; a comparison's, when left out, is its lift beyond zero on the side of harm. */
+function conditionOf(input: SafeguardInput) {
+  const comparison = input.comparison ?? null;
+  const trigger = input.triggerCondition ?? {
+    operator: comparison?.harm === 'decrease' ? ('<' as const) : ('>' as const),
+    threshold: 0,
+  };
+  return { operator: trigger.operator, threshold: trigger.threshold, comparison };
+}
+
 async function saveSafeguard(
   change: Change,
   owner: { project: string; featureName: string; environment: string; planId: string | null },
@@ -513,8 +532,7 @@ async function saveSafeguard(
     environment: owner.environment,
     metricId: before?.metricId ?? ulid(),
     metric: { ...input.impactMetric, source: input.impactMetric.source ?? 'internal' },
-    operator: input.triggerCondition.operator,
-    threshold: input.triggerCondition.threshold,
+    ...conditionOf(input),
   });
   const saved = safeguardView((await releasePlanStore.safeguard(change.tx, id))!);
   change.emit({

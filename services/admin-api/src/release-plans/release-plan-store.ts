@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { WriteTx } from '../events/write-tx.ts';
-import { SafeguardMetricInput, StoredMilestoneStrategy } from '@bunting/contracts';
+import {
+  ComparisonReading,
+  ImpactArmTotals,
+  SafeguardComparison,
+  SafeguardMetricInput,
+  StoredMilestoneStrategy,
+} from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
 const time = (column: string) =>
@@ -30,11 +36,29 @@ export const PlanMilestoneRow = z.object({
   /** The progression from this milestone, if any. */
   targetMilestone: z.string().nullable(),
   intervalMinutes: z.number().nullable(),
+  waitForGuardrails: z.boolean().nullable(),
   progressionExecutedAt: z.string().nullable(),
   pausedAt: z.string().nullable(),
   pausedBy: z.string().nullable(),
 });
 export type PlanMilestoneRow = z.infer<typeof PlanMilestoneRow>;
+
+/**
+ * A guardrail's cumulative figures at its first look in a milestone (or on a flag environment since it was set);
+ * later looks subtract them, so the comparison covers only the time since.
+ */
+export const ComparisonBaseline = z.object({
+  since: z.string(),
+  milestoneId: z.string().nullable(),
+  /** The treatment's share when it was taken: a new split starts the comparison again. */
+  share: z.number().nullable(),
+  /** False for the first, taken while SDKs may still serve the old split; the settled one is taken after. */
+  settled: z.boolean(),
+  on: ImpactArmTotals,
+  off: ImpactArmTotals,
+  exposures: z.object({ yes: z.number(), no: z.number() }),
+});
+export type ComparisonBaseline = z.infer<typeof ComparisonBaseline>;
 
 export const SafeguardRow = z.object({
   id: z.string(),
@@ -50,6 +74,9 @@ export const SafeguardRow = z.object({
   triggeredValue: z.number().nullable(),
   evaluatedAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  comparison: SafeguardComparison.nullable(),
+  comparisonBaseline: ComparisonBaseline.nullable(),
+  lastComparison: ComparisonReading.nullable(),
 });
 export type SafeguardRow = z.infer<typeof SafeguardRow>;
 
@@ -61,10 +88,17 @@ const planColumns = sql.fragment`p.id, p.template_id as "templateId", p.name, p.
   p.active_milestone_id as "activeMilestoneId"`;
 const milestoneColumns = sql.fragment`m.id, m.plan_id as "planId", m.name, m.sort_order as "sortOrder", m.strategies,
   ${time('m.started_at')} as "startedAt", g.target_milestone as "targetMilestone", g.interval_minutes as "intervalMinutes",
+  g.wait_for_guardrails as "waitForGuardrails",
   ${time('g.executed_at')} as "progressionExecutedAt", ${time('g.paused_at')} as "pausedAt", g.paused_by as "pausedBy"`;
 const safeguardColumns = sql.fragment`s.id, s.plan_id as "planId", s.feature_name as "featureName", s.environment,
   f.project_id as project, s.metric_id as "metricId", s.metric, s.operator, s.threshold, ${time('s.triggered_at')} as "triggeredAt",
-  s.triggered_value as "triggeredValue", ${time('s.evaluated_at')} as "evaluatedAt", s.last_error as "lastError"`;
+  s.triggered_value as "triggeredValue", ${time('s.evaluated_at')} as "evaluatedAt", s.last_error as "lastError",
+  s.comparison, s.comparison_baseline as "comparisonBaseline", s.last_comparison as "lastComparison"`;
+
+/** A progression waiting for evidence: every guardrail of the plan has called the running milestone safe. */
+const evidenceIn = sql.fragment`(not g.wait_for_guardrails or not exists (
+  select 1 from admin.safeguards s where s.plan_id = p.id and s.comparison is not null
+    and (s.comparison_baseline->>'milestoneId' is distinct from m.id or s.last_comparison->>'decision' is distinct from 'safe')))`;
 
 /** Release plans, their milestones and progressions, and safeguards. */
 export const releasePlanStore = {
@@ -133,14 +167,20 @@ export const releasePlanStore = {
   },
 
   /** Sets a progression; one set while a safeguard holds its plan is paused from the start. */
-  async upsertProgression(db: WriteTx, source: string, target: string, intervalMinutes: number) {
-    await db.query(sql.unsafe`insert into admin.milestone_progressions (source_milestone, target_milestone, interval_minutes, paused_at, paused_by)
-      select ${source}, ${target}, ${intervalMinutes}, held.at, held.by
+  async upsertProgression(
+    db: WriteTx,
+    source: string,
+    target: string,
+    intervalMinutes: number,
+    waitForGuardrails = false,
+  ) {
+    await db.query(sql.unsafe`insert into admin.milestone_progressions (source_milestone, target_milestone, interval_minutes, wait_for_guardrails, paused_at, paused_by)
+      select ${source}, ${target}, ${intervalMinutes}, ${waitForGuardrails}, held.at, held.by
       from (select 1) one left join lateral (
         select now() as at, 'safeguard ' || s.id as by from admin.safeguards s join admin.release_plan_milestones m on m.plan_id = s.plan_id
         where m.id = ${source} and s.triggered_at is not null limit 1) held on true
       on conflict (source_milestone) do update set target_milestone = excluded.target_milestone, interval_minutes = excluded.interval_minutes,
-        executed_at = null, paused_at = coalesce(milestone_progressions.paused_at, excluded.paused_at), paused_by = coalesce(milestone_progressions.paused_by, excluded.paused_by)`);
+        wait_for_guardrails = excluded.wait_for_guardrails, executed_at = null, paused_at = coalesce(milestone_progressions.paused_at, excluded.paused_at), paused_by = coalesce(milestone_progressions.paused_by, excluded.paused_by)`);
   },
   async deleteProgression(db: WriteTx, source: string) {
     return (
@@ -181,6 +221,7 @@ export const releasePlanStore = {
       join admin.feature_environments fe on fe.feature_name = p.feature_name and fe.environment = p.environment and fe.enabled
       where g.executed_at is null and g.paused_at is null and m.started_at + make_interval(secs => g.interval_minutes * ${minuteMs / 1000}) <= now()
         and not exists (select 1 from admin.safeguards s where s.plan_id = p.id and s.triggered_at is not null)
+        and ${evidenceIn}
       order by m.started_at limit ${limit}`);
   },
   /** The progression locked for running it, still due; null when another replica holds it or has run it. */
@@ -194,6 +235,7 @@ export const releasePlanStore = {
       where g.source_milestone = ${source} and g.executed_at is null and g.paused_at is null
         and m.started_at + make_interval(secs => g.interval_minutes * ${minuteMs / 1000}) <= now()
         and not exists (select 1 from admin.safeguards s where s.plan_id = p.id and s.triggered_at is not null)
+        and ${evidenceIn}
       for update of g skip locked`);
   },
   targetOf(db: Queryable, source: string) {
@@ -233,11 +275,15 @@ export const releasePlanStore = {
       metric: unknown;
       operator: string;
       threshold: number;
+      comparison: SafeguardComparison | null;
     },
   ) {
-    await db.query(sql.unsafe`insert into admin.safeguards (id, plan_id, feature_name, environment, metric_id, metric, operator, threshold)
-      values (${row.id}, ${row.planId}, ${row.featureName}, ${row.environment}, ${row.metricId}, ${sql.jsonb(row.metric as never)}, ${row.operator}, ${row.threshold})
+    const comparison = row.comparison === null ? null : sql.jsonb(row.comparison);
+    // A changed safeguard starts afresh: a guardrail's comparison begins again at its next look.
+    await db.query(sql.unsafe`insert into admin.safeguards (id, plan_id, feature_name, environment, metric_id, metric, operator, threshold, comparison)
+      values (${row.id}, ${row.planId}, ${row.featureName}, ${row.environment}, ${row.metricId}, ${sql.jsonb(row.metric as never)}, ${row.operator}, ${row.threshold}, ${comparison})
       on conflict (id) do update set metric = excluded.metric, operator = excluded.operator, threshold = excluded.threshold,
+        comparison = excluded.comparison, comparison_baseline = null, last_comparison = null,
         triggered_at = null, triggered_value = null, last_error = null`);
   },
   async deleteSafeguard(db: WriteTx, id: string) {
@@ -253,6 +299,16 @@ export const releasePlanStore = {
     await db.query(sql.unsafe`update admin.safeguards set evaluated_at = now(), last_error = ${reading.error}
       ${reading.triggeredValue === undefined ? sql.fragment`` : sql.fragment`, triggered_at = now(), triggered_value = ${reading.triggeredValue}`}
       where id = ${id}`);
+  },
+  /** A guardrail's look: its baseline (set at the first look of a milestone) and what it saw. */
+  async recordComparison(
+    db: WriteTx,
+    id: string,
+    look: { baseline: ComparisonBaseline | null; reading: ComparisonReading | null },
+  ) {
+    const baseline = look.baseline === null ? null : sql.jsonb(look.baseline);
+    await db.query(sql.unsafe`update admin.safeguards set comparison_baseline = ${baseline},
+      last_comparison = ${look.reading === null ? null : sql.jsonb(look.reading)} where id = ${id}`);
   },
   async clearTriggers(db: WriteTx, planId: string) {
     await db.query(

@@ -10,7 +10,10 @@ export const milestoneView = (row: PlanMilestoneRow) => ({
   sortOrder: row.sortOrder,
   releasePlanDefinitionId: row.planId,
   startedAt: row.startedAt,
-  transitionCondition: row.intervalMinutes === null ? null : { intervalMinutes: row.intervalMinutes },
+  transitionCondition:
+    row.intervalMinutes === null
+      ? null
+      : { intervalMinutes: row.intervalMinutes, ...(row.waitForGuardrails ? { waitForGuardrails: true } : {}) },
   progressionExecutedAt: row.progressionExecutedAt,
   pausedAt: row.pausedAt,
   strategies: row.strategies.map((strategy) => milestoneStrategyView(row.id, strategy)),
@@ -25,6 +28,8 @@ export function safeguardView(row: SafeguardRow): Safeguard {
     triggeredValue: row.triggeredValue,
     evaluatedAt: row.evaluatedAt,
     lastError: row.lastError,
+    comparison: row.comparison,
+    lastComparison: row.lastComparison,
   };
   return row.planId
     ? { ...common, action: { type: 'pauseReleasePlanProgressions', id: row.planId } }
