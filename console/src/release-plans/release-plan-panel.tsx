@@ -23,6 +23,7 @@ import { Guarded } from '../ui/guarded.tsx';
 import { planTimeline, type MilestoneStatus } from './plan-timeline.ts';
 import { useReleasePlanChanges } from './release-plan-queries.ts';
 import { SafeguardModal } from './safeguard-form.tsx';
+import { DecisionBadge, GuardrailReading } from './guardrail-reading.tsx';
 
 type Plan = NonNullable<FeatureEnvironment['releasePlans']>[number];
 type AnySafeguard = Plan['safeguards'][number] | NonNullable<FeatureEnvironment['safeguards']>[number];
@@ -98,22 +99,35 @@ function SafeguardSummary({
 }) {
   const metric = safeguard.impactMetric;
   const label = metric.metricName.replace(/^unleash_(counter|gauge|histogram)_/, '');
+  const comparison = safeguard.comparison ?? null;
   return (
     <Stack gap={4}>
       <Group justify="space-between">
-        <Text size="sm">
-          <b>Safeguard</b>: {label} ({metric.aggregationMode}, {metric.timeRange}){' '}
-          {safeguard.triggerCondition.operator === '>' ? 'above' : 'below'} {safeguard.triggerCondition.threshold}
-          {safeguard.triggeredAt ? (
-            <Badge ml="xs" color="red" variant="light">
-              tripped at {time(safeguard.triggeredAt)}, read {safeguard.triggeredValue}
-            </Badge>
-          ) : (
-            <Badge ml="xs" color="green" variant="light">
-              holding
-            </Badge>
-          )}
-        </Text>
+        {comparison ? (
+          <Text size="sm">
+            <b>Guardrail</b>: {label}, harm if it goes {comparison.harm === 'increase' ? 'up' : 'down'} with the change
+            <DecisionBadge decision={safeguard.lastComparison?.decision ?? null} />
+            {safeguard.triggeredAt ? (
+              <Badge ml="xs" color="red" variant="light">
+                acted at {time(safeguard.triggeredAt)}
+              </Badge>
+            ) : null}
+          </Text>
+        ) : (
+          <Text size="sm">
+            <b>Safeguard</b>: {label} ({metric.aggregationMode}, {metric.timeRange}){' '}
+            {safeguard.triggerCondition.operator === '>' ? 'above' : 'below'} {safeguard.triggerCondition.threshold}
+            {safeguard.triggeredAt ? (
+              <Badge ml="xs" color="red" variant="light">
+                tripped at {time(safeguard.triggeredAt)}, read {safeguard.triggeredValue}
+              </Badge>
+            ) : (
+              <Badge ml="xs" color="green" variant="light">
+                holding
+              </Badge>
+            )}
+          </Text>
+        )}
         <Group gap={4}>
           <Button size="compact-sm" variant="subtle" onClick={onEdit} disabled={disabled}>
             Change safeguard
@@ -133,9 +147,10 @@ function SafeguardSummary({
           Last reading skipped: {safeguard.lastError}
         </Text>
       ) : null}
+      {comparison ? <GuardrailReading metric={label} reading={safeguard.lastComparison ?? null} /> : null}
       <ImpactChartView
-        title={`${label}, with the safeguard's threshold`}
-        threshold={safeguard.triggerCondition.threshold}
+        title={comparison ? `${label}, everyone` : `${label}, with the safeguard's threshold`}
+        {...(comparison ? {} : { threshold: safeguard.triggerCondition.threshold })}
         selection={{
           metricName: metric.metricName,
           source: metric.source ?? 'internal',
@@ -267,7 +282,7 @@ export function ReleasePlanPanel({
         {safeguardFor === 'flag' ? (
           <SafeguardModal
             title={`Safeguard for ${flag} in ${environment}`}
-            effect="When the metric crosses the threshold, the flag is turned off in this environment."
+            effect="the flag is turned off in this environment."
             existing={flagSafeguard ?? null}
             pending={changes.setFlagSafeguard.isPending}
             error={changes.setFlagSafeguard.error}
@@ -421,7 +436,7 @@ export function ReleasePlanPanel({
         {safeguardFor === 'plan' ? (
           <SafeguardModal
             title={`Safeguard for the release plan in ${environment}`}
-            effect="When the metric crosses the threshold, the plan stops moving on; the active milestone keeps serving until someone resumes it."
+            effect="the plan stops moving on; the active milestone keeps serving until someone resumes it."
             existing={planSafeguard ?? null}
             pending={changes.setPlanSafeguard.isPending}
             error={changes.setPlanSafeguard.error}

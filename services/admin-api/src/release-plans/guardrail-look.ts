@@ -154,10 +154,11 @@ export async function lookAtGuardrail(
   const now = context.now.toISOString();
   const share = treatmentShareOf(context.strategies);
   if (!context.enabled) {
-    return {
-      baseline: null,
-      reading: plainReading(now, share, 'waiting', 'The flag is off here: nothing to compare.'),
-    };
+    // The reading that turned it off stays what the guardrail shows; the comparison starts afresh when it is on.
+    const last = safeguard.lastComparison;
+    const acted = last?.decision === 'harm' || last?.decision === 'sample-ratio-mismatch';
+    const reading = acted ? last : plainReading(now, share, 'waiting', 'The flag is off here: nothing to compare.');
+    return { baseline: null, reading };
   }
   const held = safeguard.comparisonBaseline;
   const current = held !== null && held.milestoneId === context.milestoneId && held.share === share ? held : null;
@@ -196,7 +197,8 @@ export async function lookAtGuardrail(
     treatment: answer.exposures.yes - current.exposures.yes,
     control: answer.exposures.no - current.exposures.no,
   };
-  const metric = safeguard.metric.metricName;
+  // Named as the application named it, without the prefix the intake stores it under.
+  const metric = safeguard.metric.metricName.replace(/^unleash_(counter|histogram|gauge)_/, '');
   if (answer.type === null || answer.type === 'gauge' || answer.series === 0) {
     const summary =
       answer.type === 'gauge'
