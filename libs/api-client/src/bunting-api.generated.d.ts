@@ -3528,6 +3528,70 @@ export interface paths {
         patch: operations["patchApiAdminProjectsByProjectIdFeaturesByFeatureNameEnvironmentsByEnvironmentVariants"];
         trace?: never;
     };
+    "/api/admin/projects/{projectId}/features/{featureName}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A flag's experiments, newest first
+         * @description A flag's experiments, newest first. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameExperiments"];
+        put?: never;
+        /**
+         * Start an experiment on a flag's variants in one environment
+         * @description Start an experiment on a flag's variants in one environment. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameExperiments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/experiments/{experimentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An experiment's results: each variant against the control, the split check, over time
+         * @description An experiment's results: each variant against the control, the split check, over time. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it.
+         */
+        get: operations["getApiAdminProjectsByProjectIdFeaturesByFeatureNameExperimentsByExperimentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/projects/{projectId}/features/{featureName}/experiments/{experimentId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an experiment, recording the decision and the variant kept
+         * @description Stop an experiment, recording the decision and the variant kept. Takes an admin API token, a personal access token or a session cookie; a caller without the permission it needs gets 403 naming it. A change is written with its events in one transaction (the event log shows it); where a project environment requires change requests, a change to what SDKs are served there is refused with 403 and is proposed as a change request instead.
+         */
+        post: operations["postApiAdminProjectsByProjectIdFeaturesByFeatureNameExperimentsByExperimentIdStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/projects/{projectId}/features/{featureName}/favorites": {
         parameters: {
             query?: never;
@@ -8709,6 +8773,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;
@@ -9101,6 +9166,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;
@@ -13604,6 +13670,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;
@@ -14473,6 +14540,7 @@ export interface operations {
                                     startedAt: string | null;
                                     transitionCondition: {
                                         intervalMinutes: number;
+                                        waitForGuardrails?: boolean;
                                     } | null;
                                     progressionExecutedAt: string | null;
                                     pausedAt: string | null;
@@ -21942,6 +22010,7 @@ export interface operations {
                         targetMilestone: string;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         };
                         sourceMilestone: string;
                     };
@@ -25201,6 +25270,7 @@ export interface operations {
                         targetMilestone: string;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         };
                         sourceMilestone: string;
                     };
@@ -25527,6 +25597,7 @@ export interface operations {
                         targetMilestone: string;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         };
                         sourceMilestone: string;
                     };
@@ -26316,6 +26387,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;
@@ -27212,6 +27284,7 @@ export interface operations {
                                     startedAt: string | null;
                                     transitionCondition: {
                                         intervalMinutes: number;
+                                        waitForGuardrails?: boolean;
                                     } | null;
                                     progressionExecutedAt: string | null;
                                     pausedAt: string | null;
@@ -27615,6 +27688,7 @@ export interface operations {
                                     startedAt: string | null;
                                     transitionCondition: {
                                         intervalMinutes: number;
+                                        waitForGuardrails?: boolean;
                                     } | null;
                                     progressionExecutedAt: string | null;
                                     pausedAt: string | null;
@@ -28090,6 +28164,7 @@ export interface operations {
                                     startedAt: string | null;
                                     transitionCondition: {
                                         intervalMinutes: number;
+                                        waitForGuardrails?: boolean;
                                     } | null;
                                     progressionExecutedAt: string | null;
                                     pausedAt: string | null;
@@ -28657,6 +28732,7 @@ export interface operations {
                                 startedAt: string | null;
                                 transitionCondition: {
                                     intervalMinutes: number;
+                                    waitForGuardrails?: boolean;
                                 } | null;
                                 progressionExecutedAt: string | null;
                                 pausedAt: string | null;
@@ -29129,6 +29205,7 @@ export interface operations {
                     targetMilestone: string;
                     transitionCondition: {
                         intervalMinutes: number;
+                        waitForGuardrails?: boolean;
                     };
                 };
             };
@@ -29313,6 +29390,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -29517,6 +29595,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -29782,6 +29861,7 @@ export interface operations {
                         startedAt: string | null;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         progressionExecutedAt: string | null;
                         pausedAt: string | null;
@@ -30230,6 +30310,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -30434,6 +30515,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -30699,6 +30781,7 @@ export interface operations {
                         startedAt: string | null;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         progressionExecutedAt: string | null;
                         pausedAt: string | null;
@@ -32571,6 +32654,541 @@ export interface operations {
             };
         };
     };
+    getApiAdminProjectsByProjectIdFeaturesByFeatureNameExperiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiments: {
+                            id: string;
+                            project: string;
+                            featureName: string;
+                            environment: string;
+                            name: string;
+                            hypothesis: string | null;
+                            controlVariant: string;
+                            metrics: {
+                                metricName: string;
+                                /** @enum {string} */
+                                role: "primary" | "secondary" | "guardrail";
+                                /** @enum {string} */
+                                better: "increase" | "decrease";
+                            }[];
+                            /** @enum {string} */
+                            method: "sequential" | "fixed-horizon";
+                            alpha: number;
+                            /** @enum {string} */
+                            correction: "holm" | "benjamini-hochberg";
+                            minimumSample: number;
+                            /** @enum {string} */
+                            status: "running" | "stopped";
+                            startedAt: string;
+                            stoppedAt: string | null;
+                            decision: {
+                                /** @enum {string} */
+                                outcome: "kept" | "discarded";
+                                keptVariant: string | null;
+                                reason: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameExperiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    environment: string;
+                    hypothesis?: string;
+                    controlVariant: string;
+                    metrics: {
+                        metricName: string;
+                        /** @enum {string} */
+                        role: "primary" | "secondary" | "guardrail";
+                        /** @enum {string} */
+                        better: "increase" | "decrease";
+                    }[];
+                    /**
+                     * @default sequential
+                     * @enum {string}
+                     */
+                    method?: "sequential" | "fixed-horizon";
+                    /** @default 0.05 */
+                    alpha?: number;
+                    /**
+                     * @default holm
+                     * @enum {string}
+                     */
+                    correction?: "holm" | "benjamini-hochberg";
+                    /** @default 1000 */
+                    minimumSample?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Where what was made is found */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        project: string;
+                        featureName: string;
+                        environment: string;
+                        name: string;
+                        hypothesis: string | null;
+                        controlVariant: string;
+                        metrics: {
+                            metricName: string;
+                            /** @enum {string} */
+                            role: "primary" | "secondary" | "guardrail";
+                            /** @enum {string} */
+                            better: "increase" | "decrease";
+                        }[];
+                        /** @enum {string} */
+                        method: "sequential" | "fixed-horizon";
+                        alpha: number;
+                        /** @enum {string} */
+                        correction: "holm" | "benjamini-hochberg";
+                        minimumSample: number;
+                        /** @enum {string} */
+                        status: "running" | "stopped";
+                        startedAt: string;
+                        stoppedAt: string | null;
+                        decision: {
+                            /** @enum {string} */
+                            outcome: "kept" | "discarded";
+                            keptVariant: string | null;
+                            reason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminProjectsByProjectIdFeaturesByFeatureNameExperimentsByExperimentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                experimentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: {
+                            id: string;
+                            project: string;
+                            featureName: string;
+                            environment: string;
+                            name: string;
+                            hypothesis: string | null;
+                            controlVariant: string;
+                            metrics: {
+                                metricName: string;
+                                /** @enum {string} */
+                                role: "primary" | "secondary" | "guardrail";
+                                /** @enum {string} */
+                                better: "increase" | "decrease";
+                            }[];
+                            /** @enum {string} */
+                            method: "sequential" | "fixed-horizon";
+                            alpha: number;
+                            /** @enum {string} */
+                            correction: "holm" | "benjamini-hochberg";
+                            minimumSample: number;
+                            /** @enum {string} */
+                            status: "running" | "stopped";
+                            startedAt: string;
+                            stoppedAt: string | null;
+                            decision: {
+                                /** @enum {string} */
+                                outcome: "kept" | "discarded";
+                                keptVariant: string | null;
+                                reason: string | null;
+                            } | null;
+                        };
+                        asOf: string;
+                        sampleRatio: {
+                            pValue: number;
+                            mismatch: boolean;
+                            exposures: {
+                                [key: string]: number;
+                            };
+                            expectedShares: {
+                                [key: string]: number;
+                            };
+                        } | null;
+                        minimumSampleReached: boolean;
+                        metrics: {
+                            metricName: string;
+                            /** @enum {string} */
+                            role: "primary" | "secondary" | "guardrail";
+                            /** @enum {string} */
+                            better: "increase" | "decrease";
+                            type: ("counter" | "gauge" | "histogram") | null;
+                            arms: {
+                                variant: string;
+                                exposures: number;
+                                units: number;
+                                mean: number;
+                            }[];
+                            comparisons: {
+                                variant: string;
+                                /** @enum {string} */
+                                differenceType: "relative" | "absolute";
+                                effect: number;
+                                interval: {
+                                    lower: number | null;
+                                    upper: number | null;
+                                };
+                                pValue: number;
+                                adjustedPValue: number;
+                                /** @enum {string} */
+                                verdict: "better" | "worse" | "inconclusive";
+                                chanceToWin: number;
+                                risk: {
+                                    control: number;
+                                    variant: number;
+                                };
+                                summary: string;
+                            }[];
+                            overTime: {
+                                at: string;
+                                variant: string;
+                                effect: number;
+                                lower: number | null;
+                                upper: number | null;
+                            }[];
+                            note: string | null;
+                        }[];
+                        summary: string;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminProjectsByProjectIdFeaturesByFeatureNameExperimentsByExperimentIdStop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                featureName: string;
+                experimentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "kept" | "discarded";
+                    /** @default null */
+                    keptVariant?: string | null;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        project: string;
+                        featureName: string;
+                        environment: string;
+                        name: string;
+                        hypothesis: string | null;
+                        controlVariant: string;
+                        metrics: {
+                            metricName: string;
+                            /** @enum {string} */
+                            role: "primary" | "secondary" | "guardrail";
+                            /** @enum {string} */
+                            better: "increase" | "decrease";
+                        }[];
+                        /** @enum {string} */
+                        method: "sequential" | "fixed-horizon";
+                        alpha: number;
+                        /** @enum {string} */
+                        correction: "holm" | "benjamini-hochberg";
+                        minimumSample: number;
+                        /** @enum {string} */
+                        status: "running" | "stopped";
+                        startedAt: string;
+                        stoppedAt: string | null;
+                        decision: {
+                            /** @enum {string} */
+                            outcome: "kept" | "discarded";
+                            keptVariant: string | null;
+                            reason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description ValidationError: the request does not match the schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AuthenticationRequired: no or an unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NoAccessError: the credential lacks the permission named in the message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NotFoundError: the resource does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ServiceUnavailableError: a dependency is down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other refusal, in the same shape: 409 a conflict, 413 too large, 415 not JSON, 429 too many requests... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiAdminProjectsByProjectIdFeaturesByFeatureNameFavorites: {
         parameters: {
             query?: never;
@@ -34262,6 +34880,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;
@@ -34989,6 +35608,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -35168,6 +35788,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -35300,6 +35921,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -36755,6 +37377,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -36932,6 +37555,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -37063,6 +37687,7 @@ export interface operations {
                             startedAt: string | null;
                             transitionCondition: {
                                 intervalMinutes: number;
+                                waitForGuardrails?: boolean;
                             } | null;
                             progressionExecutedAt: string | null;
                             pausedAt: string | null;
@@ -37424,6 +38049,7 @@ export interface operations {
                         startedAt: string | null;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         progressionExecutedAt: string | null;
                         pausedAt: string | null;
@@ -37589,6 +38215,7 @@ export interface operations {
                         startedAt: string | null;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         progressionExecutedAt: string | null;
                         pausedAt: string | null;
@@ -37821,6 +38448,7 @@ export interface operations {
                         startedAt: string | null;
                         transitionCondition: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         progressionExecutedAt: string | null;
                         pausedAt: string | null;
@@ -39518,6 +40146,7 @@ export interface operations {
                                         startedAt: string | null;
                                         transitionCondition: {
                                             intervalMinutes: number;
+                                            waitForGuardrails?: boolean;
                                         } | null;
                                         progressionExecutedAt: string | null;
                                         pausedAt: string | null;

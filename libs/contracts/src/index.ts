@@ -39,6 +39,7 @@ export * from './admin-ui.ts';
 export * from './ofrep.ts';
 export * from './impact-metrics.ts';
 export * from './release-plans.ts';
+export * from './experiments.ts';
 export { registerExamples } from './examples.ts';
 export * from './mcp.ts';
 export * from './scim.ts';

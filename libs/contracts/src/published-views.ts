@@ -168,6 +168,34 @@ export const ImpactArmsView = view({
   gzip: false,
 });
 
+/**
+ * An experiment's raw figures per hour since it started: for each hour, the flag's SDK exposures per variant and the
+ * metric's series labelled with the flag, summed per label value (the variant's name). Increments, not running
+ * totals: the asker adds them up, so it can read the comparison at every hour as well as now.
+ */
+export const ImpactVariantsView = view({
+  name: 'impact-variants',
+  service: 'insights',
+  request: z.object({
+    metricName: z.string().min(1).max(300),
+    featureName: z.string().min(1).max(255),
+    environment: z.string().min(1).max(100),
+    since: z.string().datetime(),
+  }),
+  answer: z.object({
+    type: z.enum(['counter', 'gauge', 'histogram']).nullable(),
+    hours: z.array(
+      z.object({
+        at: z.string(),
+        exposures: z.record(z.string(), z.number()),
+        arms: z.record(z.string(), ImpactArmTotals),
+      }),
+    ),
+  }),
+  timeoutMs: 10_000,
+  gzip: true,
+});
+
 /** A project's latest events, newest first, as its dashboard lists them (event-log keeps the log). */
 export const ProjectEventsView = view({
   name: 'project-events',

@@ -21,6 +21,7 @@ import { createSessionStore } from './sessions/user-sessions.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { bannerRoutes } from './banners/banner-routes.ts';
 import { featureLinkRoutes } from './feature-links/feature-link-routes.ts';
+import { experimentRoutes } from './experiments/experiment-routes.ts';
 import { projectOverviewRoutes } from './project-overview/project-overview-routes.ts';
 import { userAccessRoutes } from './groups/user-access-routes.ts';
 import { changeRequestRoutes } from './change-requests/change-request-routes.ts';
@@ -344,6 +345,7 @@ export function adminApi(
         feedbackRoutes,
         releaseTemplateRoutes,
         releasePlanRoutes,
+        experimentRoutes,
         mcpRoutes,
         oauthRoutes,
         agentTokenRoutes,

@@ -1,7 +1,7 @@
 import { sanitiseImpactName, type ImpactArmsView, type ImpactLabelSelectors } from '@bunting/contracts';
 import type { Queryable } from '@bunting/platform';
 import type { z } from 'zod';
-import { metricExposures } from '../sdk-metrics/metric-exposures.ts';
+import { metricReadModel } from '../sdk-metrics/metric-read-model.ts';
 import { matchesSelectors, metricNamed } from './impact-query.ts';
 import { impactStore, type ImpactResolution } from './impact-store.ts';
 
@@ -17,7 +17,7 @@ const EMPTY: Totals = { total: 0, observations: null, squares: null };
  * The finest resolution still kept from `since` on. Each coarser one sums whole finer ones from the hour, so totals
  * from the hour are the same at every resolution and a baseline taken at one holds at the next.
  */
-function resolutionFrom(since: number, now: number): ImpactResolution {
+export function resolutionFrom(since: number, now: number): ImpactResolution {
   if (since > now - 47 * HOUR) return 60;
   if (since > now - 7.5 * 24 * HOUR) return 900;
   return 3600;
@@ -93,7 +93,7 @@ export async function impactArms(
 ): Promise<Answer> {
   const sinceMs = Date.parse(query.since);
   const fromHour = new Date(Math.floor(sinceMs / HOUR) * HOUR).toISOString();
-  const exposures = await metricExposures(db, query.featureName, query.environment, query.since);
+  const exposures = await metricReadModel.exposuresSince(db, query.featureName, query.environment, query.since);
   const metric = await metricNamed(db, query.metricName);
   if (!metric) return { type: null, series: 0, on: EMPTY, off: EMPTY, exposures };
   if (metric.type === 'gauge') return { type: 'gauge', series: 0, on: EMPTY, off: EMPTY, exposures };

@@ -25,6 +25,8 @@ const FeatureMetricRow = z.object({
   no: z.number(),
   variants: z.record(z.string(), z.number()),
 });
+const Exposures = z.object({ yes: z.number(), no: z.number() });
+const VariantExposure = z.object({ at: z.string(), variant: z.string(), count: z.number() });
 const Seen = z.object({ name: z.string(), appName: z.string(), environment: z.string(), seenAt: z.string() });
 const column = <K extends keyof MetricRow>(rows: readonly MetricRow[], key: K) => rows.map((row) => row[key]);
 
@@ -172,5 +174,26 @@ export const metricStore = {
         to_char(max(hour) at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "seenAt"
       from insights.metric_hours where hour >= now() - interval '7 days'
       group by feature_name, app_name, environment order by feature_name, app_name, environment`);
+  },
+
+  /**
+   * A flag's evaluations in an environment (yes: on, no: off) as SDKs reported them, since the UTC day of `since`:
+   * from the day, so hours rolled up into their day's row are still counted.
+   */
+  exposuresSince(db: Queryable, featureName: string, environment: string, since: string) {
+    return db.one(sql.type(Exposures)`
+      select coalesce(sum(yes), 0)::float8 as yes, coalesce(sum(no), 0)::float8 as no from insights.metric_hours
+      where feature_name = ${featureName} and environment = ${environment}
+        and hour >= date_trunc('day', ${since}::timestamptz, 'UTC')`);
+  },
+
+  /** A flag's evaluations per variant and hour in an environment, from the hour of `since`. */
+  variantExposures(db: Queryable, featureName: string, environment: string, since: string) {
+    return db.any(sql.type(VariantExposure)`
+      select to_char(hour at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, variant, sum(count)::float8 as count
+      from insights.metric_variant_hours
+      where feature_name = ${featureName} and environment = ${environment}
+        and hour >= date_trunc('hour', ${since}::timestamptz, 'UTC')
+      group by hour, variant order by hour, variant`);
   },
 };
