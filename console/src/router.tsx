@@ -90,6 +90,10 @@ export const router = createBrowserRouter([
         lazy: page(() => import('./history/flag-history-page.tsx')),
       },
       {
+        path: '/projects/:projectId/features/:featureName/experiments',
+        lazy: page(() => import('./experiments/experiments-page.tsx')),
+      },
+      {
         path: '/projects/:projectId/features/:featureName/metrics',
         lazy: page(() => import('./insights/flag-metrics-page.tsx')),
       },

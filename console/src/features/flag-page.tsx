@@ -58,6 +58,13 @@ export default function FlagPage() {
           <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/metrics`}>
             Metrics
           </Button>
+          <Button
+            component={Link}
+            variant="default"
+            to={`${projectPath}/features/${segment(feature.name)}/experiments`}
+          >
+            Experiments
+          </Button>
           <Button component={Link} variant="default" to={`${projectPath}/features/${segment(feature.name)}/history`}>
             History
           </Button>
