@@ -13,6 +13,8 @@ type ImpactFleetOptions = {
   seconds: number;
   /** Queries of a day's range timed at the end. */
   queries: number;
+  /** An experiment on scale-1's variants reading fleet_errors: its results are timed at the end. */
+  experiment: string;
 };
 
 const COUNTERS = ['fleet_requests', 'fleet_errors', 'fleet_signups', 'fleet_logins', 'fleet_searches'];
@@ -27,6 +29,26 @@ const query = (admin: HttpClient, metricName: string, range: string) =>
   );
 const sumOf = (answer: { body: { series?: { data: [number, string][] }[] } }) =>
   (answer.body.series ?? []).flatMap((series) => series.data).reduce((sum, [, value]) => sum + Number(value), 0);
+
+/** scale-1 runs an experiment on two variants, reading fleet_errors, which the fleet labels with the variant. */
+export async function startFleetExperiment(admin: HttpClient): Promise<string> {
+  const flag = '/api/admin/projects/default/features/scale-1';
+  await admin.put(`${flag}/environments/development/variants`, [
+    { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default' },
+    { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default' },
+  ]);
+  const experiment = await admin.post(`${flag}/experiments`, {
+    name: 'Fleet errors by variant',
+    environment: 'development',
+    controlVariant: 'blue',
+    metrics: [{ metricName: 'fleet_errors', role: 'primary', better: 'decrease' }],
+  });
+  if (experiment.status !== 201) throw new Error(`experiment: ${experiment.status} ${experiment.text}`);
+  return experiment.body.id as string;
+}
+
+/** Which of scale-1's variants an instance's users see (half the fleet each). */
+const variantOf = (index: number) => (index % 2 === 0 ? 'blue' : 'green');
 
 /** What one SDK instance's post holds: 5 counters (one per shard), 2 gauges and a histogram of 20 observations. */
 function impactMetricsOf(index: number) {
@@ -48,7 +70,10 @@ function impactMetricsOf(index: number) {
       samples:
         name === 'fleet_requests'
           ? [{ labels: { shard: String(index % SHARDS) }, value: 1 + ((index + offset) % 9) }]
-          : [{ value: (index + offset) % 4 }],
+          : name === 'fleet_errors'
+            ? // Labelled with the variant of scale-1 the instance's users got, as an experiment reads it.
+              [{ labels: { 'scale-1': variantOf(index) }, value: (index + offset) % 4 }]
+            : [{ value: (index + offset) % 4 }],
     })),
     ...GAUGES.map((name, offset) => ({
       name,
@@ -75,7 +100,8 @@ function impactMetricsOf(index: number) {
  * A fleet of SDK instances each posting 5 counters, 2 gauges and a histogram with its flag counts every
  * `intervalSeconds` (spread over the interval) for `seconds`. Reports posts accepted per second and their p99, the
  * lag until a marker counter shows in the query API while the fleet posts, the rows insights keeps against the bound
- * (series x periods), and the query p99 for a day's range of a metric with 1,000 series after a day of its points.
+ * (series x periods), the query p99 for a day's range of a metric with 1,000 series after a day of its points, and
+ * the time to read an experiment's results from the variant-labelled counter the fleet sent.
  */
 export async function measureImpactFleet(options: ImpactFleetOptions) {
   const client = httpClient(options.url, { authorization: options.clientToken });
@@ -98,7 +124,14 @@ export async function measureImpactFleet(options: ImpactFleetOptions) {
       const reply = await client.post('/api/client/metrics', {
         appName: `impact-app-${app}`,
         instanceId: `impact-${index}`,
-        bucket: { start: now, stop: now, toggles: { 'scale-1': { yes: 1, no: 0 }, 'scale-2': { yes: 0, no: 1 } } },
+        bucket: {
+          start: now,
+          stop: now,
+          toggles: {
+            'scale-1': { yes: 10, no: 0, variants: { [variantOf(index)]: 10 } },
+            'scale-2': { yes: 0, no: 1 },
+          },
+        },
         impactMetrics: impactMetricsOf(index),
       });
       latencies.push(performance.now() - at);
@@ -166,6 +199,26 @@ export async function measureImpactFleet(options: ImpactFleetOptions) {
       if (answer.status !== 200) throw new Error(`day query: ${answer.status} ${answer.text}`);
     }
     const day = summarize(timings);
+    // The experiment's results: insights sums fleet_errors per variant label and hour, admin-api runs the tests.
+    const reads: number[] = [];
+    let exposures = 0;
+    for (let index = 0; index < 50; index += 1) {
+      const at = performance.now();
+      const answer = await options.admin.get(
+        `/api/admin/projects/default/features/scale-1/experiments/${options.experiment}`,
+      );
+      reads.push(performance.now() - at);
+      if (answer.status !== 200) throw new Error(`experiment results: ${answer.status} ${answer.text}`);
+      exposures = (answer.body.metrics[0].arms as { exposures: number }[]).reduce((sum, arm) => sum + arm.exposures, 0);
+    }
+    const results = summarize(reads);
+    const labelled = Number(
+      (
+        await db.query(
+          "select count(*)::int as count from insights.impact_series where metric = 'unleash_counter_fleet_errors'",
+        )
+      ).rows[0].count,
+    );
     return {
       instances: options.apps * options.instancesPerApp,
       posts,
@@ -185,6 +238,10 @@ export async function measureImpactFleet(options: ImpactFleetOptions) {
       'day query p50 ms': round(day.p50),
       'day query p99 ms': round(day.p99),
       'query goal (p99 <100 ms)': day.p99 < 100 ? 'met' : 'not met',
+      'labelled series (fleet_errors)': labelled,
+      'experiment exposures': exposures,
+      'experiment results p50 ms': round(results.p50),
+      'experiment results p99 ms': round(results.p99),
     };
   } finally {
     await db.end();

@@ -1,5 +1,5 @@
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
-import { measureImpactFleet } from './impact-fleet.ts';
+import { measureImpactFleet, startFleetExperiment } from './impact-fleet.ts';
 
 /**
  * `npm run bench:impact`: only the impact-metrics fleet (what `bench:scale` runs after its metrics fleet), on an
@@ -20,6 +20,7 @@ try {
   replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' });
   const admin = httpClient(server.url, { authorization: adminToken });
   for (const name of ['scale-1', 'scale-2']) await admin.post('/api/admin/projects/default/features', { name });
+  const experiment = await startFleetExperiment(admin);
   const apps = Number(process.env.SCALE_APPS ?? 100);
   const seconds = Number(process.env.SCALE_FLEET_SECONDS ?? 60);
   const fleet = await measureImpactFleet({
@@ -32,6 +33,7 @@ try {
     intervalSeconds: 10,
     seconds,
     queries: 200,
+    experiment,
   });
   console.log(
     `\nAn impact-metrics fleet for ${seconds} s: ${apps * 20} SDK instances (${apps} apps) each posting 5 counters, 2 gauges and a histogram every 10 s to the frontend-api replica; then ${200} queries of a day's range of a metric with 1,000 series:`,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { READS, measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
-import { measureImpactFleet } from './impact-fleet.ts';
+import { measureImpactFleet, startFleetExperiment } from './impact-fleet.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
@@ -364,6 +364,7 @@ try {
     intervalSeconds: 10,
     seconds: fleetSeconds,
     queries: 200,
+    experiment: await startFleetExperiment(admin),
   });
   console.log(
     `\nAn impact-metrics fleet for ${fleetSeconds} s: ${apps * 20} SDK instances each posting 5 counters, 2 gauges and a histogram every 10 s; then 200 queries of a day's range of a metric with 1,000 series:`,

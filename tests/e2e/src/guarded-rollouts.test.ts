@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
+import { UnleashClient } from 'unleash-proxy-client';
 import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
- * Guardrails end to end with the real Node SDK: the application evaluates the flag for many users and counts its
+ * Guardrails end to end with the real Node SDK (and the web SDK on the frontend API): the application evaluates the flag for many users and counts its
  * failures with an impact metric that carries the flag (the SDK labels each count with what that user got), and
  * Bunting compares the users who got the change with those who did not. A change that really fails more often
  * pauses its plan (or turns its flag off) with the comparison in the event; one that does not is advanced once the
@@ -12,6 +13,7 @@ import { eventually, startTestStack, type TestStack } from '@bunting/test-stack'
 let stack: TestStack;
 let sdk: Unleash;
 const clientToken = 'default:development.guarded-sdk';
+const frontendToken = 'default:development.guarded-web';
 const flags = '/api/admin/projects/default/features';
 const development = (flag: string) => `${flags}/${flag}/environments/development`;
 const rollout = (percent: number) => ({
@@ -105,6 +107,7 @@ beforeAll(async () => {
   stack = await startTestStack({
     env: {
       INIT_CLIENT_API_TOKENS: clientToken,
+      INIT_FRONTEND_API_TOKENS: frontendToken,
       RELEASE_PLAN_MINUTE_MS: '1000',
       PROGRESSION_SCHEDULER_MS: '100',
       SAFEGUARD_EVALUATION_MS: '400',
@@ -170,7 +173,7 @@ describe('a guarded milestone', () => {
     expect(pausedEvent?.data.pausedBy).toContain('Harm: with the change');
   }, 90_000);
 
-  it('turns a flag off when its own guardrail sees harm, and the SDK stops seeing the change within 30 s', async () => {
+  it('turns a flag off when its own guardrail sees harm, and the Node and web SDKs stop seeing the change within 30 s', async () => {
     await stack.admin.post(flags, { name: 'new-search' });
     expect((await stack.admin.post(`${development('new-search')}/strategies`, rollout(50))).status).toBe(200);
     const guardrail = await stack.admin.put(`${development('new-search')}/safeguards`, {
@@ -180,8 +183,25 @@ describe('a guarded milestone', () => {
     expect(guardrail.status).toBe(200);
     expect(guardrail.body.comparison).toEqual({ harm: 'increase', alpha: 0.05, minimumSample: 1000 });
     await stack.admin.post(`${development('new-search')}/on`);
+    // A browser on the frontend API, for a user who gets the change.
+    const webUsers = Array.from({ length: 100 }, (_, i) => `web-${i}`);
+    await eventually(async () => webUsers.some((userId) => sdk.isEnabled('new-search', { userId })));
+    const treated = webUsers.find((userId) => sdk.isEnabled('new-search', { userId }));
+    const web = new UnleashClient({
+      url: `${stack.url}/api/frontend`,
+      clientKey: frontendToken,
+      appName: 'guarded-web',
+      refreshInterval: 1,
+      metricsInterval: 60,
+      context: { userId: treated! },
+    });
+    web.on('error', () => undefined);
+    await web.start();
+    await eventually(async () => web.isEnabled('new-search'));
     const load = traffic('new-search', { on: 5, off: 1 });
     let decidedAt: number;
+    let nodeLatency = Number.NaN;
+    let webLatency = Number.NaN;
     try {
       await eventually(
         async () => {
@@ -199,12 +219,18 @@ describe('a guarded milestone', () => {
           timeoutMs: 30_000,
         },
       );
+      nodeLatency = Date.now() - decidedAt;
+      await eventually(async () => !web.isEnabled('new-search'), { timeoutMs: 30_000 });
+      webLatency = Date.now() - decidedAt;
     } finally {
       await load.stop();
+      web.stop();
     }
-    const latency = Date.now() - decidedAt;
-    console.info(`the SDK stopped seeing the change ${latency} ms after the flag was turned off`);
-    expect(latency).toBeLessThan(30_000);
+    console.info(
+      `the Node SDK stopped seeing the change ${nodeLatency} ms, the web SDK ${webLatency} ms after the flag was turned off`,
+    );
+    expect(nodeLatency).toBeLessThan(30_000);
+    expect(webLatency).toBeLessThan(30_000);
     const disabled = (await stack.admin.get('/api/admin/events?project=default')).body.events.find(
       (event: Logged) => event.type === 'feature-environment-disabled' && event.featureName === 'new-search',
     );
