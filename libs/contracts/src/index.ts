@@ -40,6 +40,7 @@ export * from './ofrep.ts';
 export * from './impact-metrics.ts';
 export * from './release-plans.ts';
 export * from './experiments.ts';
+export * from './tracking.ts';
 export { registerExamples } from './examples.ts';
 export * from './mcp.ts';
 export * from './scim.ts';

@@ -6,6 +6,7 @@ import { browserRoutesHook } from './frontend/cors.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
 import { ofrepEventStreamRoutes } from './ofrep/ofrep-event-stream.ts';
 import { ofrepRoutes } from './ofrep/ofrep-routes.ts';
+import { trackRoutes } from './tracking/track-routes.ts';
 
 /** Every API an SDK calls, the same on the cluster's edge and the standalone edge; only where `deps` come from differs. */
 export async function mountSdkRoutes(app: HttpServer, deps: FrontendDeps, more?: (server: HttpServer) => void) {
@@ -20,6 +21,7 @@ export async function mountSdkRoutes(app: HttpServer, deps: FrontendDeps, more?:
     deltaRoutes(server, deps);
     ofrepRoutes(server, deps);
     ofrepEventStreamRoutes(server, deps);
+    trackRoutes(server, deps);
     more?.(server);
   });
 }

@@ -1,0 +1,1 @@
+export { BuntingProvider, type BuntingProviderOptions } from './bunting-provider.ts';

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenFeature } from '@openfeature/server-sdk';
+import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
+
+/**
+ * Per-user outcomes through OpenFeature's tracking API: the real OpenFeature server SDK with Bunting's provider
+ * package, built as npm would ship it, evaluates a flag's variants through OFREP and tracks checkouts; Bunting joins
+ * each tracked event with the variant that user got and an experiment reads green selling more than blue.
+ */
+let stack: TestStack;
+const clientToken = 'default:development.openfeature-tracking';
+const flags = '/api/admin/projects/default/features';
+const flag = `${flags}/checkout-colour`;
+const build = fileURLToPath(new URL('../../../openfeature-provider/scripts/build.ts', import.meta.url));
+
+beforeAll(async () => {
+  await promisify(execFile)(process.execPath, [build]);
+  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
+  await stack.admin.post(flags, { name: 'checkout-colour', type: 'experiment' });
+  await stack.admin.put(`${flag}/environments/development/variants`, [
+    { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default' },
+    { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default' },
+  ]);
+  await stack.admin.post(`${flag}/environments/development/on`);
+}, 60_000);
+
+afterAll(async () => {
+  await OpenFeature.close();
+  await stack?.dispose();
+});
+
+describe("Bunting's OpenFeature provider", () => {
+  it('counts evaluations as exposures and tracked checkouts per variant, which an experiment reads', async () => {
+    const started = await stack.admin.post(`${flag}/experiments`, {
+      name: 'Green checkout button',
+      environment: 'development',
+      controlVariant: 'blue',
+      metrics: [{ metricName: 'checkouts', role: 'primary', better: 'increase' }],
+      minimumSample: 500,
+    });
+    expect(started.status).toBe(201);
+    const { BuntingProvider } = await import('@bunting/openfeature-provider');
+    const dropped: string[] = [];
+    await OpenFeature.setProviderAndWait(
+      new BuntingProvider({
+        baseUrl: stack.url,
+        token: clientToken,
+        appName: 'of-shop',
+        flushIntervalMs: 60_000,
+        onDropped: (count, reason) => dropped.push(`${count}: ${reason}`),
+      }),
+    );
+    const client = OpenFeature.getClient();
+    const served = { blue: 0, green: 0 };
+    let tracked = 0;
+    for (let user = 0; user < 3000; user += 1) {
+      const context = { targetingKey: `buyer-${user}` };
+      const details = await client.getBooleanDetails('checkout-colour', false, context);
+      const variant = details.variant as 'blue' | 'green';
+      served[variant] += 1;
+      // Green converts three in ten, blue two in ten; the event names no flags, so the ones evaluated are used.
+      if (served[variant] % 10 < (variant === 'green' ? 3 : 2)) {
+        client.track('checkouts', context, { value: 1 });
+        tracked += 1;
+      }
+    }
+    client.track('not a metric name', { targetingKey: 'x' });
+    await OpenFeature.close();
+    expect(dropped).toEqual(['1: not a metric name is not a metric name']);
+    expect(served.blue + served.green).toBe(3000);
+
+    let results!: {
+      metrics: {
+        arms: { variant: string; exposures: number; mean: number }[];
+        comparisons: { variant: string; verdict: string }[];
+      }[];
+    };
+    await eventually(
+      async () => {
+        results = (await stack.admin.get(`${flag}/experiments/${started.body.id}`)).body;
+        const arms = results.metrics[0]!.arms;
+        const exposures = arms.reduce((sum, arm) => sum + arm.exposures, 0);
+        const checkouts = arms.reduce((sum, arm) => sum + Math.round(arm.mean * arm.exposures), 0);
+        return exposures === 3000 && checkouts === tracked && results.metrics[0]!.comparisons.length === 1;
+      },
+      { timeoutMs: 20_000 },
+    );
+    const [checkouts] = results.metrics;
+    expect(checkouts!.arms.find((arm) => arm.variant === 'blue')).toMatchObject({ exposures: served.blue });
+    expect(checkouts!.arms.find((arm) => arm.variant === 'green')!.mean).toBeCloseTo(0.3, 2);
+    expect(checkouts!.arms.find((arm) => arm.variant === 'blue')!.mean).toBeCloseTo(0.2, 2);
+    expect(checkouts!.comparisons[0]).toMatchObject({ variant: 'green', verdict: 'better' });
+  }, 90_000);
+
+  it('refuses a tracking post it cannot take in the spec shape, and one without an SDK token', async () => {
+    const post = (body: unknown, authorization = clientToken) =>
+      stack.anonymous.post('/api/frontend/track', body, { authorization });
+    const event = { name: 'checkouts', context: { targetingKey: 'u' }, flags: ['checkout-colour'] };
+    for (const body of [
+      {},
+      { events: [] },
+      { events: [{ ...event, name: '1bad' }] },
+      { events: [{ ...event, flags: [] }] },
+      { events: [{ ...event, value: 'a lot' }] },
+      { events: [{ ...event, extra: true }] },
+      { events: Array.from({ length: 501 }, () => event) },
+    ]) {
+      const answer = await post(body);
+      expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(answer.body).toMatchObject({ name: 'ValidationError' });
+    }
+    expect((await post({ events: [event] }, 'nonsense')).status).toBe(401);
+    expect((await post({ events: [event] }, stack.adminToken)).status).toBe(403);
+    // A prototype key in a context (sent as raw JSON: a literal would set the prototype) is refused outright.
+    const raw =
+      '{"events":[{"name":"checkouts","context":{"__proto__":{"polluted":true},"targetingKey":"u"},"flags":["checkout-colour"]}]}';
+    expect((await post(raw)).status).toBe(400);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+});
