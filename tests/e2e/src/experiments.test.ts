@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * An experiment on a flag's variants end to end with the real Node SDK: the application asks for the variant of
@@ -150,6 +150,25 @@ describe('an experiment on variants', () => {
     expect(results.minimumSampleReached).toBe(true);
     expect(results.summary).toBe('green beats the control on the primary metric.');
     expect(checkouts!.overTime.length).toBeGreaterThan(0);
+  });
+
+  it('lets a viewer read the results but neither start nor stop one', async () => {
+    await stack.admin.post('/api/admin/user-admin', {
+      username: 'exp-viewer',
+      password: 'a-long-password',
+      rootRole: 'Viewer',
+    });
+    const viewer = await loginAs(stack.url, 'exp-viewer', 'a-long-password');
+    expect((await viewer.get(`${flag}/experiments/${id}`)).status).toBe(200);
+    const start = await viewer.post(`${flag}/experiments`, {
+      name: 'Mine',
+      environment: 'development',
+      controlVariant: 'blue',
+      metrics: [{ metricName: 'checkouts', role: 'primary', better: 'increase' }],
+    });
+    expect(start.status).toBe(403);
+    expect((await viewer.post(`${flag}/experiments/${id}/stop`, { outcome: 'discarded' })).status).toBe(403);
+    expect((await stack.admin.get(`${flag}/experiments`)).body.experiments[0]).toMatchObject({ status: 'running' });
   });
 
   it('stops with the variant kept, recorded in the event log and the flag lifecycle', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
  * Guardrails end to end with the real Node SDK (and the web SDK on the frontend API): the application evaluates the flag for many users and counts its
@@ -318,7 +318,7 @@ describe('a guarded milestone', () => {
 });
 
 describe('bad guardrails and low-value credentials', () => {
-  it('refuses what is not a guardrail in the spec shape, and an SDK token cannot set one', async () => {
+  it('refuses what is not a guardrail in the spec shape; an SDK token and a viewer cannot set one', async () => {
     await stack.admin.post(flags, { name: 'untouched-guard' });
     const bad = [
       { impactMetric: errorsMetric },
@@ -338,6 +338,17 @@ describe('bad guardrails and low-value credentials', () => {
       { authorization: clientToken },
     );
     expect([401, 403]).toContain(bySdk.status);
+    await stack.admin.post('/api/admin/user-admin', {
+      username: 'guard-viewer',
+      password: 'a-long-password',
+      rootRole: 'Viewer',
+    });
+    const viewer = await loginAs(stack.url, 'guard-viewer', 'a-long-password');
+    const byViewer = await viewer.put(`${development('untouched-guard')}/safeguards`, {
+      impactMetric: errorsMetric,
+      comparison: { harm: 'increase' },
+    });
+    expect(byViewer.status).toBe(403);
     const flag = (await stack.admin.get(`${flags}/untouched-guard`)).body;
     expect(flag.environments.find((one: { name: string }) => one.name === 'development').safeguards).toEqual([]);
   }, 90_000);

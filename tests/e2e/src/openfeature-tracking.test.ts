@@ -113,6 +113,21 @@ describe("Bunting's OpenFeature provider", () => {
       expect(answer.body).toMatchObject({ name: 'ValidationError' });
     }
     expect((await post({ events: [event] }, 'nonsense')).status).toBe(401);
+    // A token of another project cannot label anything with this project's flag: the event counts nowhere.
+    await stack.admin.post('/api/admin/projects', { id: 'other', name: 'other' });
+    const foreign = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'other-sdk',
+      type: 'client',
+      environment: 'development',
+      projects: ['other'],
+    });
+    expect(foreign.status).toBe(201);
+    expect((await post({ events: [{ ...event, name: 'foreign_checkouts' }] }, foreign.body.secret)).status).toBe(202);
+    expect((await post({ events: [{ ...event, name: 'own_checkouts' }] })).status).toBe(202);
+    await eventually(async () =>
+      (await stack.anonymous.get('/internal-backstage/impact/metrics')).text.includes('own_checkouts'),
+    );
+    expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).not.toContain('foreign_checkouts');
     expect((await post({ events: [event] }, stack.adminToken)).status).toBe(403);
     // A prototype key in a context (sent as raw JSON: a literal would set the prototype) is refused outright.
     const raw =
