@@ -169,9 +169,10 @@ export const ImpactArmsView = view({
 });
 
 /**
- * An experiment's raw figures per hour since it started: for each hour, the flag's SDK exposures per variant and the
+ * An experiment's raw figures since the UTC day it started, per step (an hour; a day once it began more than 47 hours
+ * ago, as the SDK metrics' hours are rolled up into days after 48): the flag's SDK exposures per variant and the
  * metric's series labelled with the flag, summed per label value (the variant's name). Increments, not running
- * totals: the asker adds them up, so it can read the comparison at every hour as well as now.
+ * totals: the asker adds them up, so it can read the comparison at every step as well as now.
  */
 export const ImpactVariantsView = view({
   name: 'impact-variants',
@@ -184,7 +185,7 @@ export const ImpactVariantsView = view({
   }),
   answer: z.object({
     type: z.enum(['counter', 'gauge', 'histogram']).nullable(),
-    hours: z.array(
+    steps: z.array(
       z.object({
         at: z.string(),
         exposures: z.record(z.string(), z.number()),

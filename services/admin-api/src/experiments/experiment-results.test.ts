@@ -34,7 +34,7 @@ function answer(exposures: Record<string, number>, counts: Record<string, number
     Object.fromEntries(Object.entries(half(values)).map(([key, value]) => [key, counter(value)]));
   return {
     type: 'counter',
-    hours: ['2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z'].map((at) => ({
+    steps: ['2026-12-01T00:00:00.000Z', '2026-12-01T01:00:00.000Z'].map((at) => ({
       at,
       exposures: half(exposures),
       arms: arms(counts),

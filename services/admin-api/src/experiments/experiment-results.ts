@@ -16,7 +16,7 @@ import type { z } from 'zod';
 export type VariantsAnswer = z.infer<typeof ImpactVariantsView.answer>;
 type MetricResult = ExperimentResults['metrics'][number];
 type Comparison = MetricResult['comparisons'][number];
-type Totals = VariantsAnswer['hours'][number]['arms'][string];
+type Totals = VariantsAnswer['steps'][number]['arms'][string];
 
 const EMPTY: Totals = { total: 0, observations: null, squares: null };
 const add = (a: Totals, b: Totals): Totals => ({
@@ -101,7 +101,7 @@ export function experimentResults(
   asOf: string,
 ): ExperimentResults {
   const exposures: Record<string, number> = {};
-  for (const hour of answers[0]?.hours ?? []) {
+  for (const hour of answers[0]?.steps ?? []) {
     for (const [variant, count] of Object.entries(hour.exposures))
       exposures[variant] = (exposures[variant] ?? 0) + count;
   }
@@ -124,7 +124,7 @@ export function experimentResults(
     const seen: Record<string, number> = {};
     const overTime: MetricResult['overTime'] = [];
     const lowerIsBetter = metric.better === 'decrease';
-    for (const hour of answer.hours) {
+    for (const hour of answer.steps) {
       for (const [variant, totals] of Object.entries(hour.arms))
         running[variant] = add(running[variant] ?? EMPTY, totals);
       for (const [variant, count] of Object.entries(hour.exposures)) seen[variant] = (seen[variant] ?? 0) + count;

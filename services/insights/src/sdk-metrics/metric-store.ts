@@ -187,13 +187,16 @@ export const metricStore = {
         and hour >= date_trunc('day', ${since}::timestamptz, 'UTC')`);
   },
 
-  /** A flag's evaluations per variant and hour in an environment, from the hour of `since`. */
+  /**
+   * A flag's evaluations per variant in an environment from the UTC day of `since`, per hour (hours older than the
+   * hourly window are in their day's row, at midnight).
+   */
   variantExposures(db: Queryable, featureName: string, environment: string, since: string) {
     return db.any(sql.type(VariantExposure)`
       select to_char(hour at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, variant, sum(count)::float8 as count
       from insights.metric_variant_hours
       where feature_name = ${featureName} and environment = ${environment}
-        and hour >= date_trunc('hour', ${since}::timestamptz, 'UTC')
+        and hour >= date_trunc('day', ${since}::timestamptz, 'UTC')
       group by hour, variant order by hour, variant`);
   },
 };
