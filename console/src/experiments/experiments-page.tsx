@@ -1,23 +1,11 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { useFlag } from '../feature-state/flag-queries.ts';
 import { useImpactMetadata } from '../impact-metrics/impact-queries.ts';
-import { flagPage, projectPage } from '../ui/addresses.ts';
 import { FormModal } from '../ui/form-modal.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
+import { FlagBreadcrumbs } from '../ui/flag-breadcrumbs.tsx';
 import {
   useExperiments,
   useStartExperiment,
@@ -203,19 +191,7 @@ export default function ExperimentsPage() {
   const running = experiments.data?.experiments.some((experiment) => experiment.status === 'running') ?? false;
   return (
     <Stack>
-      <Text size="sm" c="dimmed">
-        <Anchor component={Link} to="/projects">
-          Projects
-        </Anchor>{' '}
-        /{' '}
-        <Anchor component={Link} to={projectPage(projectId)}>
-          {projectId}
-        </Anchor>
-        {' / '}
-        <Anchor component={Link} to={flagPage(projectId, featureName)}>
-          {featureName}
-        </Anchor>
-      </Text>
+      <FlagBreadcrumbs projectId={projectId} featureName={featureName} />
       <Group justify="space-between">
         <Title order={1}>Experiments on {featureName}</Title>
         <Button onClick={() => setStarting(true)} disabled={running}>

@@ -1,9 +1,9 @@
-import { Anchor, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { NativeSelect, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { flagPage, projectPage } from '../ui/addresses.ts';
+import { useParams } from 'react-router';
 import { useFlagMetrics } from './insight-queries.ts';
 import { Failed, Loading } from '../ui/states.tsx';
+import { FlagBreadcrumbs } from '../ui/flag-breadcrumbs.tsx';
 import { Chart } from '../ui/chart.tsx';
 import { HOURS, exposuresByHour, lastHours } from './flag-metrics-data.ts';
 
@@ -16,19 +16,7 @@ export default function FlagMetricsPage() {
   const environment = chosen ?? environments[0] ?? '';
   return (
     <Stack>
-      <Text size="sm" c="dimmed">
-        <Anchor component={Link} to="/projects">
-          Projects
-        </Anchor>{' '}
-        /{' '}
-        <Anchor component={Link} to={projectPage(projectId)}>
-          {projectId}
-        </Anchor>
-        {' / '}
-        <Anchor component={Link} to={flagPage(projectId, featureName)}>
-          {featureName}
-        </Anchor>
-      </Text>
+      <FlagBreadcrumbs projectId={projectId} featureName={featureName} />
       <Title order={1}>Metrics of {featureName}</Title>
       {metrics.isPending ? (
         <Loading label="Loading metrics" />

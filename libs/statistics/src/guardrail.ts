@@ -1,5 +1,6 @@
 import type { MeanArm, ProportionArm } from './arms.ts';
-import { estimateEffect, type DifferenceType } from './effect.ts';
+import type { DifferenceType } from './effect.ts';
+import { liftOrDifference } from './metric-arms.ts';
 import { sequentialHarmTest, type FrequentistResult, type HarmDirection } from './frequentist.ts';
 import { checkSampleRatio, SRM_THRESHOLD, type SampleRatioCheck } from './srm.ts';
 
@@ -61,12 +62,7 @@ export function judgeGuardrail(input: GuardrailInput, settings: GuardrailSetting
   if (control.n < GUARDRAIL_FLOOR || treatment.n < GUARDRAIL_FLOOR) {
     return { decision: 'waiting', reason: 'too-few-units' };
   }
-  let differenceType: DifferenceType = 'relative';
-  let effect = estimateEffect(control, treatment, differenceType);
-  if (effect.error === 'ZERO_NEGATIVE_BASELINE_VARIATION' || effect.control.mean === 0) {
-    differenceType = 'absolute';
-    effect = estimateEffect(control, treatment, differenceType);
-  }
+  const { differenceType, effect } = liftOrDifference(control, treatment);
   const result = sequentialHarmTest(effect, settings.harm, settings.alpha, settings.tuning);
   const harmed = result.error === undefined && result.pValue < settings.alpha;
   if (harmed) return { decision: 'harm', differenceType, result, sampleRatio };

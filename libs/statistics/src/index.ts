@@ -6,3 +6,4 @@ export * from './srm.ts';
 export * from './multiple-comparisons.ts';
 export { normalQuantile, normalCdf, studentQuantile } from './distributions.ts';
 export * from './guardrail.ts';
+export * from './metric-arms.ts';

@@ -3,7 +3,8 @@ import {
   adjustPValues,
   bayesianTest,
   checkSampleRatio,
-  estimateEffect,
+  armFromTotals,
+  liftOrDifference,
   GUARDRAIL_FLOOR,
   sequentialTwoSidedTest,
   twoSidedTest,
@@ -25,16 +26,6 @@ const add = (a: Totals, b: Totals): Totals => ({
   squares: b.squares === null ? a.squares : (a.squares ?? 0) + b.squares,
 });
 
-/** A variant's figures as the statistics take them: a count per exposure, or a measurement's mean. */
-function armOf(type: 'counter' | 'histogram', totals: Totals, exposures: number): ProportionArm | MeanArm {
-  if (type === 'histogram') {
-    return { type: 'mean', n: totals.observations ?? 0, sum: totals.total, sumSquares: totals.squares ?? 0 };
-  }
-  const sum = Math.max(0, totals.total);
-  if (sum <= exposures) return { type: 'proportion', n: exposures, sum };
-  return { type: 'mean', n: exposures, sum, sumSquares: sum + (sum * sum) / exposures };
-}
-
 type Readings = { variant: string; reading: Reading | null }[];
 type Reading = {
   differenceType: DifferenceType;
@@ -53,12 +44,7 @@ function compare(
   lowerIsBetter: boolean,
 ): Reading | null {
   if (control.n < GUARDRAIL_FLOOR || variant.n < GUARDRAIL_FLOOR) return null;
-  let differenceType: DifferenceType = 'relative';
-  let effect = estimateEffect(control, variant, differenceType);
-  if (effect.error === 'ZERO_NEGATIVE_BASELINE_VARIATION' || effect.control.mean === 0) {
-    differenceType = 'absolute';
-    effect = estimateEffect(control, variant, differenceType);
-  }
+  const { differenceType, effect } = liftOrDifference(control, variant);
   if (effect.error) return null;
   const test =
     experiment.method === 'sequential'
@@ -128,11 +114,15 @@ export function experimentResults(
       for (const [variant, totals] of Object.entries(hour.arms))
         running[variant] = add(running[variant] ?? EMPTY, totals);
       for (const [variant, count] of Object.entries(hour.exposures)) seen[variant] = (seen[variant] ?? 0) + count;
-      const control = armOf(type, running[experiment.controlVariant] ?? EMPTY, seen[experiment.controlVariant] ?? 0);
+      const control = armFromTotals(
+        type,
+        running[experiment.controlVariant] ?? EMPTY,
+        seen[experiment.controlVariant] ?? 0,
+      );
       for (const variant of others) {
         const reading = compare(
           control,
-          armOf(type, running[variant] ?? EMPTY, seen[variant] ?? 0),
+          armFromTotals(type, running[variant] ?? EMPTY, seen[variant] ?? 0),
           experiment,
           lowerIsBetter,
         );
@@ -147,7 +137,7 @@ export function experimentResults(
         }
       }
     }
-    const armFor = (variant: string) => armOf(type, running[variant] ?? EMPTY, seen[variant] ?? 0);
+    const armFor = (variant: string) => armFromTotals(type, running[variant] ?? EMPTY, seen[variant] ?? 0);
     const arms = variants.map((variant) => {
       const arm = armFor(variant);
       return { variant, exposures: seen[variant] ?? 0, units: arm.n, mean: arm.n > 0 ? arm.sum / arm.n : 0 };

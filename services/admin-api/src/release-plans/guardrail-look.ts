@@ -1,5 +1,6 @@
 import type { ComparisonReading, ImpactArmsView, SafeguardComparison } from '@bunting/contracts';
 import {
+  armFromTotals,
   judgeGuardrail,
   type GuardrailVerdict,
   type MeanArm,
@@ -41,20 +42,6 @@ const minus = (now: ArmsAnswer['on'], before: ArmsAnswer['on']) => ({
   observations: now.observations === null ? null : now.observations - (before.observations ?? 0),
   squares: now.squares === null ? null : now.squares - (before.squares ?? 0),
 });
-
-/**
- * One side as the statistics take it. A counter is read per exposure: at most one event per evaluation is a rate
- * (a proportion); more is a count, its variance taken as Poisson's. A histogram's unit is an observation.
- */
-function sideOf(type: 'counter' | 'histogram', totals: ArmsAnswer['on'], exposures: number): ProportionArm | MeanArm {
-  if (type === 'histogram') {
-    return { type: 'mean', n: totals.observations ?? 0, sum: totals.total, sumSquares: totals.squares ?? 0 };
-  }
-  const n = Math.max(0, exposures);
-  const sum = Math.max(0, totals.total);
-  if (sum <= n) return { type: 'proportion', n, sum };
-  return { type: 'mean', n, sum, sumSquares: sum + (sum * sum) / n };
-}
 
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 const percent = (value: number) => `${Number((value * 100).toPrecision(3))} %`;
@@ -208,8 +195,8 @@ export async function lookAtGuardrail(
     const decision = answer.type === 'gauge' ? 'unsupported' : 'waiting';
     return { baseline: current, reading: plainReading(since, share, decision, summary, exposures) };
   }
-  const control = sideOf(answer.type, minus(answer.off, current.off), exposures.control);
-  const treatment = sideOf(answer.type, minus(answer.on, current.on), exposures.treatment);
+  const control = armFromTotals(answer.type, minus(answer.off, current.off), exposures.control);
+  const treatment = armFromTotals(answer.type, minus(answer.on, current.on), exposures.treatment);
   const settings = {
     harm: safeguard.comparison.harm,
     alpha: safeguard.comparison.alpha,
