@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 
 /**
  * Guardrails end to end with the real Node SDK (and the web SDK on the frontend API): the application evaluates the flag for many users and counts its
@@ -352,4 +352,49 @@ describe('bad guardrails and low-value credentials', () => {
     const flag = (await stack.admin.get(`${flags}/untouched-guard`)).body;
     expect(flag.environments.find((one: { name: string }) => one.name === 'development').safeguards).toEqual([]);
   }, 90_000);
+});
+
+describe('guardrails under change requests', () => {
+  const production = (flag: string) => `${flags}/${flag}/environments/production`;
+  let editor: HttpClient;
+  let reviewer: HttpClient;
+
+  beforeAll(async () => {
+    await stack.admin.put('/api/admin/projects/default/environments/production/change-requests/config', {
+      changeRequestsEnabled: true,
+      requiredApprovals: 1,
+    });
+    for (const username of ['guard-editor', 'guard-reviewer'])
+      await stack.admin.post('/api/admin/user-admin', { username, password: 'a-long-password', rootRole: 'Editor' });
+    [editor, reviewer] = await Promise.all([
+      loginAs(stack.url, 'guard-editor', 'a-long-password'),
+      loginAs(stack.url, 'guard-reviewer', 'a-long-password'),
+    ]);
+    await stack.admin.post(flags, { name: 'gated-guard' });
+  });
+
+  it('sets a guardrail in a gated environment only through an approved change request', async () => {
+    const guardrail = { impactMetric: errorsMetric, comparison: { harm: 'increase', minimumSample: 200 } };
+    expect((await editor.put(`${production('gated-guard')}/safeguards`, guardrail)).status).toBe(403);
+    const draft = await editor.post('/api/admin/projects/default/environments/production/change-requests', [
+      { feature: 'gated-guard', action: 'changeFeatureEnvSafeguard', payload: { safeguard: guardrail } },
+    ]);
+    expect(draft.status).toBe(200);
+    const state = (client: HttpClient, value: string) =>
+      client.put(`/api/admin/projects/default/change-requests/${draft.body.id}/state`, { state: value });
+    await state(editor, 'In review');
+    const safeguardsNow = async () =>
+      (await stack.admin.get(`${flags}/gated-guard`)).body.environments.find(
+        (one: { name: string }) => one.name === 'production',
+      ).safeguards;
+    expect(await safeguardsNow()).toEqual([]);
+    expect((await state(reviewer, 'Approved')).status).toBe(200);
+    expect((await state(editor, 'Applied')).body.state).toBe('Applied');
+    expect(await safeguardsNow()).toEqual([
+      expect.objectContaining({
+        comparison: { harm: 'increase', alpha: 0.05, minimumSample: 200 },
+        triggerCondition: { operator: '>', threshold: 0 },
+      }),
+    ]);
+  });
 });
