@@ -152,7 +152,7 @@ describe('an experiment on variants', () => {
     expect(checkouts!.overTime.length).toBeGreaterThan(0);
   });
 
-  it('lets a viewer read the results but neither start nor stop one', async () => {
+  it('lets a viewer read the results but neither start nor stop one, and the SCIM token reach none', async () => {
     await stack.admin.post('/api/admin/user-admin', {
       username: 'exp-viewer',
       password: 'a-long-password',
@@ -168,6 +168,12 @@ describe('an experiment on variants', () => {
     });
     expect(start.status).toBe(403);
     expect((await viewer.post(`${flag}/experiments/${id}/stop`, { outcome: 'discarded' })).status).toBe(403);
+    // The SCIM token manages people, nothing else: it reads and changes no experiment.
+    await stack.admin.post('/api/admin/scim-settings', { enabled: true });
+    const scimToken = (await stack.admin.post('/api/admin/scim-settings/generate-new-token')).body.token as string;
+    const scim = stack.anonymous.withHeaders({ authorization: `Bearer ${scimToken}` });
+    expect([401, 403]).toContain((await scim.get(`${flag}/experiments/${id}`)).status);
+    expect([401, 403]).toContain((await scim.post(`${flag}/experiments/${id}/stop`, { outcome: 'discarded' })).status);
     expect((await stack.admin.get(`${flag}/experiments`)).body.experiments[0]).toMatchObject({ status: 'running' });
   });
 

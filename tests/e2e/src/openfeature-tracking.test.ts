@@ -113,6 +113,9 @@ describe("Bunting's OpenFeature provider", () => {
       expect(answer.body).toMatchObject({ name: 'ValidationError' });
     }
     expect((await post({ events: [event] }, 'nonsense')).status).toBe(401);
+    await stack.admin.post('/api/admin/scim-settings', { enabled: true });
+    const scimToken = (await stack.admin.post('/api/admin/scim-settings/generate-new-token')).body.token as string;
+    expect([401, 403]).toContain((await post({ events: [event] }, `Bearer ${scimToken}`)).status);
     // A token of another project cannot label anything with this project's flag: the event counts nowhere.
     await stack.admin.post('/api/admin/projects', { id: 'other', name: 'other' });
     const foreign = await stack.admin.post('/api/admin/api-tokens', {

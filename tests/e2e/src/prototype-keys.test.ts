@@ -358,6 +358,17 @@ describe('the SDK edge, as an SDK token', () => {
         ).status,
       ).toBe(400);
     }
+    // OpenFeature tracking walks an event's context the same way, to evaluate the flags it names.
+    const track = (context: string) =>
+      sdk.call(
+        'POST',
+        '/api/frontend/track',
+        `{"events":[{"name":"proto_events","context":${context},"flags":["${FLAG}"]}]}`,
+      );
+    for (const object of POLLUTING_OBJECTS) {
+      expect(checked('tracking', await track(object)).status).toBe(400);
+    }
+    for (const object of DATA_OBJECTS) expect(checked('tracking with data keys', await track(object)).status).toBe(202);
     for (const object of DATA_OBJECTS) {
       checked(
         'POST /api/frontend with data keys',
