@@ -1,3 +1,4 @@
+import { impactDisplayName } from '@bunting/contracts';
 import { Alert, Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Chart, type ChartData } from '../ui/chart.tsx';
 import { Failed, Loading } from '../ui/states.tsx';
@@ -14,7 +15,6 @@ const signed = (value: number, type: Comparison['differenceType']) => {
 /** A chance as people say it: never a flat 0 % or 100 %, which the data cannot promise. */
 const chance = (value: number) => (value > 0.999 ? '> 99.9 %' : value < 0.001 ? '< 0.1 %' : percent(value));
 const plain = (value: number) => Number(value.toPrecision(3)).toString();
-const named = (metric: string) => metric.replace(/^unleash_(counter|histogram|gauge)_/, '');
 const VERDICT_COLOURS: Record<Comparison['verdict'], string> = { better: 'green', worse: 'red', inconclusive: 'gray' };
 
 /** The effect of each variant over time: its lift and the range the evidence allows, hour by hour. */
@@ -41,7 +41,7 @@ function overTimeChart(metric: MetricResult): ChartData {
 }
 
 function MetricResultView({ metric, control }: { metric: MetricResult; control: string }) {
-  const name = named(metric.metricName);
+  const name = impactDisplayName(metric.metricName);
   const byVariant = new Map(metric.comparisons.map((comparison) => [comparison.variant, comparison]));
   return (
     <Paper withBorder p="md">

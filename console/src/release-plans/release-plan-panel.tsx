@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
-import { Permission, type FeatureEnvironment } from '@bunting/contracts';
+import { impactDisplayName, Permission, type FeatureEnvironment } from '@bunting/contracts';
 import { usePermission } from '../api/session.ts';
 import { ImpactChartView } from '../impact-metrics/impact-chart-view.tsx';
 import { useProjectReleaseTemplates } from '../release-templates/release-template-queries.ts';
@@ -98,7 +98,7 @@ function SafeguardSummary({
   disabled: boolean;
 }) {
   const metric = safeguard.impactMetric;
-  const label = metric.metricName.replace(/^unleash_(counter|gauge|histogram)_/, '');
+  const label = impactDisplayName(metric.metricName);
   const comparison = safeguard.comparison ?? null;
   return (
     <Stack gap={4}>

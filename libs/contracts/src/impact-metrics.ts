@@ -66,6 +66,9 @@ export function parseImpactSeriesName(seriesName: string): { type: ImpactMetricT
   return match ? { type: match[1] as ImpactMetricType, displayName: match[2]! } : null;
 }
 
+/** A metric as the application named it: a stored name without its `unleash_<type>_` prefix; any other as it is. */
+export const impactDisplayName = (name: string) => parseImpactSeriesName(name)?.displayName ?? name;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);

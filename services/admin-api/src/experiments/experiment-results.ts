@@ -1,4 +1,9 @@
-import type { Experiment, ExperimentResults, ImpactVariantsView } from '@bunting/contracts';
+import {
+  impactDisplayName,
+  type Experiment,
+  type ExperimentResults,
+  type ImpactVariantsView,
+} from '@bunting/contracts';
 import {
   adjustPValues,
   bayesianTest,
@@ -174,12 +179,7 @@ export function experimentResults(
       verdict,
       chanceToWin: entry.reading.chanceToWin,
       risk: entry.reading.risk,
-      summary: summaryOf(
-        entry.variant,
-        result.metricName.replace(/^unleash_(counter|histogram)_/, ''),
-        entry.reading,
-        verdict,
-      ),
+      summary: summaryOf(entry.variant, impactDisplayName(result.metricName), entry.reading, verdict),
     });
   });
 

@@ -1,4 +1,9 @@
-import type { ComparisonReading, ImpactArmsView, SafeguardComparison } from '@bunting/contracts';
+import {
+  impactDisplayName,
+  type ComparisonReading,
+  type ImpactArmsView,
+  type SafeguardComparison,
+} from '@bunting/contracts';
 import {
   armFromTotals,
   judgeGuardrail,
@@ -149,43 +154,35 @@ export async function lookAtGuardrail(
   }
   const held = safeguard.comparisonBaseline;
   const current = held !== null && held.milestoneId === context.milestoneId && held.share === share ? held : null;
-  const settling = current === null || !current.settled;
-  const due = current !== null && Date.parse(now) - Date.parse(current.since) >= context.settleMs;
-  const since = settling && (current === null || due) ? now : current.since;
-  const answer = await readArms({
+  const query = {
     metricName: safeguard.metric.metricName,
     featureName: safeguard.featureName,
     environment: safeguard.environment,
     labelSelectors: safeguard.metric.labelSelectors,
-    since,
-  });
-  if (settling) {
-    const settled = current !== null && due;
-    const { on, off, exposures } = answer;
-    const baseline =
-      settled || current === null
-        ? {
-            since,
-            milestoneId: context.milestoneId,
-            share,
-            settled: settled || context.settleMs === 0,
-            on,
-            off,
-            exposures,
-          }
-        : current;
-    const left = Math.ceil((context.settleMs - (Date.parse(now) - Date.parse(baseline.since))) / 1000);
-    const summary = baseline.settled
+  };
+  if (current === null || !current.settled) {
+    // A first baseline is taken at once; the settled one once SDKs have had settleMs to serve the split.
+    const waited = current === null ? 0 : Date.parse(now) - Date.parse(current.since);
+    if (current !== null && waited < context.settleMs) {
+      const left = Math.max(1, Math.ceil((context.settleMs - waited) / 1000));
+      const summary = `Settling: SDKs are picking up the split; counting starts in about ${left} s.`;
+      return { baseline: current, reading: plainReading(current.since, share, 'waiting', summary) };
+    }
+    const { on, off, exposures } = await readArms({ ...query, since: now });
+    const settled = current !== null || context.settleMs === 0;
+    const baseline = { since: now, milestoneId: context.milestoneId, share, settled, on, off, exposures };
+    const summary = settled
       ? 'Counting starts now: SDKs have had time to pick up the split.'
-      : `Settling: SDKs are picking up the split; counting starts in about ${Math.max(1, left)} s.`;
-    return { baseline, reading: plainReading(baseline.since, share, 'waiting', summary) };
+      : `Settling: SDKs are picking up the split; counting starts in about ${Math.ceil(context.settleMs / 1000)} s.`;
+    return { baseline, reading: plainReading(now, share, 'waiting', summary) };
   }
+  const since = current.since;
+  const answer = await readArms({ ...query, since });
   const exposures = {
     treatment: answer.exposures.yes - current.exposures.yes,
     control: answer.exposures.no - current.exposures.no,
   };
-  // Named as the application named it, without the prefix the intake stores it under.
-  const metric = safeguard.metric.metricName.replace(/^unleash_(counter|histogram|gauge)_/, '');
+  const metric = impactDisplayName(safeguard.metric.metricName);
   if (answer.type === null || answer.type === 'gauge' || answer.series === 0) {
     const summary =
       answer.type === 'gauge'
