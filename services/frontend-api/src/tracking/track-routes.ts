@@ -27,7 +27,12 @@ export function trackedImpact(
   projects: readonly string[],
   callerAddress: string,
 ) {
-  const visible = new Map(environment.visibleFeatures(projects).map((feature) => [feature.compiled.name, feature]));
+  // Only the flags the events name are looked up (an environment may hold 10,000): one pass, no map of them all.
+  const named = new Set(events.flatMap((event) => event.flags));
+  const visible = new Map<string, Feature>();
+  for (const feature of environment.visibleFeatures(projects)) {
+    if (named.has(feature.compiled.name)) visible.set(feature.compiled.name, feature);
+  }
   const counters = new Map<string, Map<string, { labels: Record<string, string>; value: number }>>();
   for (const event of events) {
     const raw = ofrepContext({ context: event.context }, callerAddress);
