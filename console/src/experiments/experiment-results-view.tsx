@@ -13,7 +13,7 @@ const signed = (value: number, type: Comparison['differenceType']) => {
   return value > 0 ? `+${shown}` : shown;
 };
 /** A chance as people say it: never a flat 0 % or 100 %, which the data cannot promise. */
-const chance = (value: number) => (value > 0.999 ? '> 99.9 %' : value < 0.001 ? '< 0.1 %' : percent(value));
+const chance = (value: number) => (value > 0.999 ? 'over 99.9 %' : value < 0.001 ? 'under 0.1 %' : percent(value));
 const plain = (value: number) => Number(value.toPrecision(3)).toString();
 const VERDICT_COLOURS: Record<Comparison['verdict'], string> = { better: 'green', worse: 'red', inconclusive: 'gray' };
 

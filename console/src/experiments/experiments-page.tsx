@@ -198,6 +198,11 @@ export default function ExperimentsPage() {
           Start experiment
         </Button>
       </Group>
+      {running ? (
+        <Text size="sm" c="dimmed">
+          One experiment runs on a flag at a time: stop the running one to start another.
+        </Text>
+      ) : null}
       {experiments.isPending ? (
         <Loading label="Loading experiments" />
       ) : experiments.isError ? (

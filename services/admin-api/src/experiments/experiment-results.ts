@@ -67,13 +67,15 @@ function compare(
 }
 
 const percent = (value: number) => `${Number((value * 100).toPrecision(3))} %`;
+/** A chance as people say it: never a flat 0 % or 100 %, which the data cannot promise. */
+const chance = (value: number) => (value > 0.999 ? 'over 99.9 %' : value < 0.001 ? 'under 0.1 %' : percent(value));
 const signedSize = (value: number, type: DifferenceType) =>
   type === 'relative' ? percent(Math.abs(value)) : Number(Math.abs(value).toPrecision(3)).toString();
 
 function summaryOf(variant: string, metric: string, reading: Reading, verdict: Comparison['verdict']): string {
   const way = reading.effect >= 0 ? 'higher' : 'lower';
   const size = signedSize(reading.effect, reading.differenceType);
-  const win = `${percent(reading.chanceToWin)} chance it beats the control`;
+  const win = `${chance(reading.chanceToWin)} chance it beats the control`;
   if (verdict === 'inconclusive') {
     return `${variant}: ${metric} ${size} ${way} so far, which could still be chance (${win}).`;
   }
