@@ -37,6 +37,8 @@ const METRIC_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 /** Bunting takes at most this many flags per event, and at most 500 events per post. */
 const MAX_FLAGS = 10;
 const MAX_BATCH = 500;
+/** Users told of per flag before the provider forgets them. */
+const MAX_REMEMBERED = 50_000;
 
 /** The flags named in an event's details: `flags` as a list or a comma-separated text. */
 function flagsOf(details: TrackingEventDetails): string[] | undefined {
@@ -66,6 +68,8 @@ export class BuntingProvider implements Provider {
   private countedSince = new Date();
   private readonly evaluated = new Set<string>();
   private queue: TrackedEvent[] = [];
+  private exposures: { context: Record<string, unknown>; flags: string[] }[] = [];
+  private readonly exposedTo = new Set<string>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private sending: Promise<void> = Promise.resolve();
 
@@ -88,15 +92,15 @@ export class BuntingProvider implements Provider {
   }
 
   resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext) {
-    return this.counted(flagKey, this.ofrep.resolveBooleanEvaluation(flagKey, defaultValue, context));
+    return this.counted(flagKey, context, this.ofrep.resolveBooleanEvaluation(flagKey, defaultValue, context));
   }
 
   resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext) {
-    return this.counted(flagKey, this.ofrep.resolveStringEvaluation(flagKey, defaultValue, context));
+    return this.counted(flagKey, context, this.ofrep.resolveStringEvaluation(flagKey, defaultValue, context));
   }
 
   resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext) {
-    return this.counted(flagKey, this.ofrep.resolveNumberEvaluation(flagKey, defaultValue, context));
+    return this.counted(flagKey, context, this.ofrep.resolveNumberEvaluation(flagKey, defaultValue, context));
   }
 
   resolveObjectEvaluation<T extends JsonValue>(
@@ -104,17 +108,22 @@ export class BuntingProvider implements Provider {
     defaultValue: T,
     context: EvaluationContext,
   ): Promise<ResolutionDetails<T>> {
-    return this.counted(flagKey, this.ofrep.resolveObjectEvaluation(flagKey, defaultValue, context));
+    return this.counted(flagKey, context, this.ofrep.resolveObjectEvaluation(flagKey, defaultValue, context));
   }
 
   /**
    * Counts an evaluation as an exposure, as Unleash's SDKs do (these are what experiments and guardrails divide by):
    * on with its variant, or off. One that failed (an unknown flag, an error) is not counted.
    */
-  private async counted<T>(flagKey: string, resolving: Promise<ResolutionDetails<T>>): Promise<ResolutionDetails<T>> {
+  private async counted<T>(
+    flagKey: string,
+    context: EvaluationContext,
+    resolving: Promise<ResolutionDetails<T>>,
+  ): Promise<ResolutionDetails<T>> {
     const details = await resolving;
     if (details.errorCode !== undefined) return details;
     this.evaluated.add(flagKey);
+    this.exposed(flagKey, context);
     const counts = this.counts.get(flagKey) ?? { yes: 0, no: 0, variants: {} };
     this.counts.set(flagKey, counts);
     // Bunting answers off as DISABLED (the flag off) or DEFAULT (no strategy matched), a variant as SPLIT.
@@ -125,6 +134,22 @@ export class BuntingProvider implements Provider {
       counts.variants[details.variant] = (counts.variants[details.variant] ?? 0) + 1;
     }
     return details;
+  }
+
+  /**
+   * The first answer of a flag to a user is sent as an exposure, so experiments that count users count this one in
+   * the variant it was given, whether or not it goes on to do anything tracked.
+   */
+  private exposed(flagKey: string, context: EvaluationContext): void {
+    const user = context.targetingKey ?? context.userId ?? context.sessionId;
+    if (typeof user !== 'string' || user.length === 0) return;
+    const key = `${flagKey}\u0000${user}`;
+    if (this.exposedTo.has(key)) return;
+    // Bounded: a long-lived server forgets whom it told, and at worst tells again (Bunting keeps the first day).
+    if (this.exposedTo.size >= MAX_REMEMBERED) this.exposedTo.clear();
+    this.exposedTo.add(key);
+    this.exposures.push({ context: { ...context }, flags: [flagKey] });
+    if (this.exposures.length >= this.options.batchSize) void this.flush();
   }
 
   /** Queues the event; it is sent with the next batch. A name that is no metric name is dropped at once. */
@@ -151,13 +176,14 @@ export class BuntingProvider implements Provider {
   flush(): Promise<void> {
     this.sending = this.sending.then(async () => {
       await this.report();
-      while (this.queue.length > 0) {
+      while (this.queue.length > 0 || this.exposures.length > 0) {
         const events = this.queue.splice(0, MAX_BATCH);
+        const exposures = this.exposures.splice(0, MAX_BATCH);
         try {
           const response = await fetch(`${this.options.baseUrl.replace(/\/$/, '')}/api/frontend/track`, {
             method: 'POST',
             headers: { authorization: this.options.token, 'content-type': 'application/json' },
-            body: JSON.stringify({ appName: this.options.appName, events }),
+            body: JSON.stringify({ appName: this.options.appName, events, exposures }),
           });
           if (response.status !== 202) this.options.onDropped?.(events.length, `answered ${response.status}`);
         } catch (error) {

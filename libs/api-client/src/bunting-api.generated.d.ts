@@ -32707,6 +32707,20 @@ export interface operations {
                                 role: "primary" | "secondary" | "guardrail";
                                 /** @enum {string} */
                                 better: "increase" | "decrease";
+                                /**
+                                 * @default impact
+                                 * @enum {string}
+                                 */
+                                source: "impact" | "tracked";
+                                /**
+                                 * @default sum
+                                 * @enum {string}
+                                 */
+                                aggregation: "sum" | "converted";
+                                /** @default null */
+                                denominator: string | null;
+                                /** @default 7 */
+                                preDays: number;
                             }[];
                             /** @enum {string} */
                             method: "sequential" | "fixed-horizon";
@@ -32807,6 +32821,20 @@ export interface operations {
                         role: "primary" | "secondary" | "guardrail";
                         /** @enum {string} */
                         better: "increase" | "decrease";
+                        /**
+                         * @default impact
+                         * @enum {string}
+                         */
+                        source?: "impact" | "tracked";
+                        /**
+                         * @default sum
+                         * @enum {string}
+                         */
+                        aggregation?: "sum" | "converted";
+                        /** @default null */
+                        denominator?: string | null;
+                        /** @default 7 */
+                        preDays?: number;
                     }[];
                     /**
                      * @default sequential
@@ -32848,6 +32876,20 @@ export interface operations {
                             role: "primary" | "secondary" | "guardrail";
                             /** @enum {string} */
                             better: "increase" | "decrease";
+                            /**
+                             * @default impact
+                             * @enum {string}
+                             */
+                            source: "impact" | "tracked";
+                            /**
+                             * @default sum
+                             * @enum {string}
+                             */
+                            aggregation: "sum" | "converted";
+                            /** @default null */
+                            denominator: string | null;
+                            /** @default 7 */
+                            preDays: number;
                         }[];
                         /** @enum {string} */
                         method: "sequential" | "fixed-horizon";
@@ -32958,6 +33000,20 @@ export interface operations {
                                 role: "primary" | "secondary" | "guardrail";
                                 /** @enum {string} */
                                 better: "increase" | "decrease";
+                                /**
+                                 * @default impact
+                                 * @enum {string}
+                                 */
+                                source: "impact" | "tracked";
+                                /**
+                                 * @default sum
+                                 * @enum {string}
+                                 */
+                                aggregation: "sum" | "converted";
+                                /** @default null */
+                                denominator: string | null;
+                                /** @default 7 */
+                                preDays: number;
                             }[];
                             /** @enum {string} */
                             method: "sequential" | "fixed-horizon";
@@ -32994,13 +33050,33 @@ export interface operations {
                             role: "primary" | "secondary" | "guardrail";
                             /** @enum {string} */
                             better: "increase" | "decrease";
+                            /**
+                             * @default impact
+                             * @enum {string}
+                             */
+                            source: "impact" | "tracked";
+                            /**
+                             * @default sum
+                             * @enum {string}
+                             */
+                            aggregation: "sum" | "converted";
+                            /** @default null */
+                            denominator: string | null;
+                            /** @default 7 */
+                            preDays: number;
                             type: ("counter" | "gauge" | "histogram") | null;
                             arms: {
                                 variant: string;
                                 exposures: number;
                                 units: number;
                                 mean: number;
+                                adjustedMean: number | null;
                             }[];
+                            adjustment: {
+                                varianceReduction: number;
+                                unitsWithHistory: number;
+                                excludedUnits: number;
+                            } | null;
                             comparisons: {
                                 variant: string;
                                 /** @enum {string} */
@@ -33133,6 +33209,20 @@ export interface operations {
                             role: "primary" | "secondary" | "guardrail";
                             /** @enum {string} */
                             better: "increase" | "decrease";
+                            /**
+                             * @default impact
+                             * @enum {string}
+                             */
+                            source: "impact" | "tracked";
+                            /**
+                             * @default sum
+                             * @enum {string}
+                             */
+                            aggregation: "sum" | "converted";
+                            /** @default null */
+                            denominator: string | null;
+                            /** @default 7 */
+                            preDays: number;
                         }[];
                         /** @enum {string} */
                         method: "sequential" | "fixed-horizon";
@@ -48645,13 +48735,21 @@ export interface operations {
             content: {
                 "application/json": {
                     appName?: string;
-                    events: {
+                    /** @default [] */
+                    events?: {
                         name: string;
                         /** @default {} */
                         context?: {
                             [key: string]: unknown;
                         };
                         value?: number;
+                        flags: string[];
+                    }[];
+                    /** @default [] */
+                    exposures?: {
+                        context: {
+                            [key: string]: unknown;
+                        };
                         flags: string[];
                     }[];
                 };

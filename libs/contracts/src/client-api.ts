@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Constraint } from './constraints.ts';
 import { Dependency } from './features.ts';
 import { StrategyVariant, Variant, VariantPayload } from './variants.ts';
+import { TrackedUnits } from './tracking.ts';
 
 /** A strategy as SDKs receive it from /api/client/features. */
 export const ClientStrategy = z.object({
@@ -196,6 +197,7 @@ export const MetricsMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('client-register'), ...MetricsEnvelope, body: ClientRegistration }),
   z.object({ kind: z.literal('frontend-register'), ...MetricsEnvelope, body: FrontendRegistration }),
   z.object({ kind: z.literal('bulk-metrics'), ...MetricsEnvelope, body: BulkMetrics }),
+  z.object({ kind: z.literal('tracked-units'), ...MetricsEnvelope, body: TrackedUnits }),
 ]);
 export type MetricsMessage = z.infer<typeof MetricsMessage>;
 

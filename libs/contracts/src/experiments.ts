@@ -3,15 +3,37 @@ import { z } from 'zod';
 // Experiments on a flag's variants (Bunting's addition): the variants' weights are the split, SDK metrics count each
 // variant's exposures and impact metrics labelled with the flag carry each variant's outcomes.
 
-export const ExperimentMetric = z
+const ExperimentMetricFields = z
   .object({
     metricName: z.string().min(1).max(300),
     /** The primary metric decides; secondary ones inform; guardrails must not get worse. */
     role: z.enum(['primary', 'secondary', 'guardrail']),
     /** Which way is better for the metric: conversions up, errors and latency down. */
     better: z.enum(['increase', 'decrease']),
+    /**
+     * Where the outcomes come from: `impact`, an impact metric labelled with the flag (a unit is an evaluation, or a
+     * histogram's observation); `tracked`, outcomes tracked through OpenFeature (POST /api/frontend/track), where a
+     * unit is a user, adjusted for the same users' values before the experiment began (CUPED).
+     */
+    source: z.enum(['impact', 'tracked']).default('impact'),
+    /** Tracked only: each user's total (`sum`, revenue per user) or whether the user did it at all (`converted`). */
+    aggregation: z.enum(['sum', 'converted']).default('sum'),
+    /** Tracked only: a ratio of two sums over the same users, this tracked metric below the line (revenue per order). */
+    denominator: z.string().min(1).max(200).nullable().default(null),
+    /** Tracked only: days before the start whose values adjust the comparison (CUPED); 0 turns it off. */
+    preDays: z.number().int().min(0).max(30).default(7),
   })
   .strict();
+export const ExperimentMetric = ExperimentMetricFields.refine(
+  (metric) => metric.source === 'tracked' || (metric.denominator === null && metric.aggregation === 'sum'),
+  {
+    message: 'aggregation and denominator apply to tracked metrics only',
+    path: ['source'],
+  },
+).refine((metric) => metric.denominator === null || metric.aggregation === 'sum', {
+  message: 'a ratio divides two sums: use aggregation sum with a denominator',
+  path: ['denominator'],
+});
 export type ExperimentMetric = z.infer<typeof ExperimentMetric>;
 
 /** POST .../features/{featureName}/experiments */
@@ -101,9 +123,25 @@ export const VariantComparison = z.object({
   summary: z.string(),
 });
 
-export const ExperimentMetricResult = ExperimentMetric.extend({
+export const ExperimentMetricResult = ExperimentMetricFields.extend({
   type: z.enum(['counter', 'gauge', 'histogram']).nullable(),
-  arms: z.array(z.object({ variant: z.string(), exposures: z.number(), units: z.number(), mean: z.number() })),
+  /** Mean: each unit's average (a ratio's sums divided); adjustedMean: after CUPED, what the comparison uses. */
+  arms: z.array(
+    z.object({
+      variant: z.string(),
+      exposures: z.number(),
+      units: z.number(),
+      mean: z.number(),
+      adjustedMean: z.number().nullable(),
+    }),
+  ),
+  /**
+   * Tracked metrics: how much CUPED narrowed the interval (0.3: the variance is 30 % lower than without the period
+   * before), the users with values in that period, and users left out for having seen more than one variant.
+   */
+  adjustment: z
+    .object({ varianceReduction: z.number(), unitsWithHistory: z.number(), excludedUnits: z.number() })
+    .nullable(),
   comparisons: z.array(VariantComparison),
   /** The effect and its interval at the end of each hour, for the chart of how the evidence grew. */
   overTime: z.array(z.object({ at: z.string(), variant: z.string(), effect: z.number(), lower: Bound, upper: Bound })),

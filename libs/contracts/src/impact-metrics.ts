@@ -38,6 +38,7 @@ export const IMPACT_DROP_REASONS = [
   'too_many_series',
   'series_labels_over_limit',
   'bucket_mismatch',
+  'too_many_units',
 ] as const;
 export type ImpactDropReason = (typeof IMPACT_DROP_REASONS)[number];
 

@@ -197,6 +197,43 @@ export const ImpactVariantsView = view({
   gzip: true,
 });
 
+/** Per answer (variant), the sums and cross sums over users of their values: post, its denominator, and both before. */
+const UnitMoments = z.object({
+  n: z.number(),
+  /** Σ of y (the metric since the start), d (its denominator), x and dx (the same before the start), in that order. */
+  sums: z.array(z.number()).length(4),
+  /** Σ of each product of the four, row-major (4 x 4, symmetric). */
+  products: z.array(z.array(z.number()).length(4)).length(4),
+  /** Users with any value in the period before. */
+  withHistory: z.number(),
+});
+export type UnitMoments = z.infer<typeof UnitMoments>;
+
+/**
+ * An experiment's figures per user from tracked outcomes, at the end of each UTC day since it began (at most 15 of
+ * them, evenly spread, the last one today): per answer the flag gave, the users seen and their moments. Users who
+ * were given more than one answer are left out and counted.
+ */
+export const TrackedUnitsView = view({
+  name: 'tracked-units',
+  service: 'insights',
+  request: z.object({
+    featureName: z.string().min(1).max(255),
+    environment: z.string().min(1).max(100),
+    metricName: z.string().min(1).max(200),
+    denominator: z.string().min(1).max(200).nullable(),
+    aggregation: z.enum(['sum', 'converted']),
+    preDays: z.number().int().min(0).max(30),
+    since: z.string().datetime(),
+  }),
+  answer: z.object({
+    steps: z.array(z.object({ at: z.string(), arms: z.record(z.string(), UnitMoments) })),
+    excludedUnits: z.number(),
+  }),
+  timeoutMs: 10_000,
+  gzip: true,
+});
+
 /** A project's latest events, newest first, as its dashboard lists them (event-log keeps the log). */
 export const ProjectEventsView = view({
   name: 'project-events',

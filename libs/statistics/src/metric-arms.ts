@@ -1,4 +1,4 @@
-import type { MeanArm, ProportionArm } from './arms.ts';
+import type { Arm, MeanArm, ProportionArm } from './arms.ts';
 import { estimateEffect, type DifferenceType, type Effect } from './effect.ts';
 
 /** What a metric's series add up to for one side: a counter's increase, or a histogram's sum, count and Σx². */
@@ -27,10 +27,7 @@ export function armFromTotals(
 }
 
 /** The lift relative to the control's mean, or the absolute difference while the control is at zero. */
-export function liftOrDifference(
-  control: ProportionArm | MeanArm,
-  treatment: ProportionArm | MeanArm,
-): { differenceType: DifferenceType; effect: Effect } {
+export function liftOrDifference(control: Arm, treatment: Arm): { differenceType: DifferenceType; effect: Effect } {
   const relative = estimateEffect(control, treatment, 'relative');
   if (relative.error !== 'ZERO_NEGATIVE_BASELINE_VARIATION' && relative.control.mean !== 0) {
     return { differenceType: 'relative', effect: relative };

@@ -32,6 +32,10 @@ import { readRetentionPolicy } from './sdk-metrics/metric-retention.ts';
 import { startProcessedMetricsPruner } from './sdk-metrics/processed-metrics.ts';
 import { startSnapshotTimer } from './trends/snapshot-timer.ts';
 import { trendRoutes } from './trends/trend-routes.ts';
+import { readTrackingLimits } from './tracked-units/tracking-limits.ts';
+import { recordTrackedUnits } from './tracked-units/tracked-unit-recording.ts';
+import { startTrackedUnitRetention } from './tracked-units/tracked-unit-retention.ts';
+import { answerTrackedUnits } from './tracked-units/tracked-units-view.ts';
 
 export const INSIGHTS_SCHEMA = 'insights';
 const migrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -49,6 +53,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const { db, messaging, log, verifier } = infrastructure;
     const retention = readRetentionPolicy();
     const impactLimits = readImpactLimits(infrastructure.env);
+    const trackingLimits = readTrackingLimits(infrastructure.env);
     await migrate({
       databaseUrl: infrastructure.config.databaseUrl,
       schema: INSIGHTS_SCHEMA,
@@ -73,7 +78,10 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     const recordImpact = (
       tx: Parameters<typeof recordImpactMetrics>[0],
       messages: Parameters<typeof recordImpactMetrics>[1],
-    ) => recordImpactMetrics(tx, messages, impactLimits, impactDrop);
+    ) =>
+      recordImpactMetrics(tx, messages, impactLimits, impactDrop).then(() =>
+        recordTrackedUnits(tx, messages, trackingLimits.unitsPerDay, impactDrop),
+      );
 
     const events = runDurableConsumer({
       messaging,
@@ -115,6 +123,8 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
     });
     const impactArms = answerImpactArms({ db, messaging });
+    const trackedUnits = answerTrackedUnits({ db, messaging });
+    const trackedRetention = startTrackedUnitRetention(db, trackingLimits, log);
 
     await inScope(app, (server) => {
       server.addHook('onRequest', async (request) => {
@@ -137,7 +147,15 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
     app.addHook('onClose', async () => {
       impactValues.stop();
       impactArms.stop();
-      await Promise.all([snapshots.stop(), events.stop(), metrics.stop(), pruner.stop(), impactRetention.stop()]);
+      trackedUnits.stop();
+      await Promise.all([
+        trackedRetention.stop(),
+        snapshots.stop(),
+        events.stop(),
+        metrics.stop(),
+        pruner.stop(),
+        impactRetention.stop(),
+      ]);
       await relay.stop();
     });
   };

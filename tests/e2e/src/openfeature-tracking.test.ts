@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenFeature } from '@openfeature/server-sdk';
+import { sql } from '@bunting/platform';
 import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
 /**
@@ -31,6 +32,16 @@ afterAll(async () => {
   await OpenFeature.close();
   await stack?.dispose();
 });
+
+/** The per-user experiment, read again once another project's token has tried to join it. */
+let copyExperiment = '';
+const unitsIn = async (path: string) => {
+  const { metrics } = (await stack.admin.get(path)).body as { metrics: { arms: { units: number; mean: number }[] }[] };
+  return {
+    units: metrics[0]!.arms.reduce((sum, arm) => sum + arm.units, 0),
+    means: metrics[0]!.arms.map((a) => a.mean),
+  };
+};
 
 describe("Bunting's OpenFeature provider", () => {
   it('counts evaluations as exposures and tracked checkouts per variant, which an experiment reads', async () => {
@@ -95,6 +106,94 @@ describe("Bunting's OpenFeature provider", () => {
     expect(checkouts!.comparisons[0]).toMatchObject({ variant: 'green', verdict: 'better' });
   }, 90_000);
 
+  it('counts users rather than evaluations for tracked metrics, adjusted for the week before (CUPED)', async () => {
+    const copy = `${flags}/checkout-copy`;
+    await stack.admin.post(flags, { name: 'checkout-copy', type: 'experiment' });
+    await stack.admin.put(`${copy}/environments/development/variants`, [
+      { name: 'plain', weight: 500, weightType: 'variable', stickiness: 'default' },
+      { name: 'bold', weight: 500, weightType: 'variable', stickiness: 'default' },
+    ]);
+    await stack.admin.post(`${copy}/environments/development/on`);
+    const started = await stack.admin.post(`${copy}/experiments`, {
+      name: 'Bold copy',
+      environment: 'development',
+      controlVariant: 'plain',
+      metrics: [
+        { metricName: 'spend', role: 'primary', better: 'increase', source: 'tracked', preDays: 7 },
+        { metricName: 'orders', role: 'secondary', better: 'increase', source: 'tracked', aggregation: 'converted' },
+      ],
+      minimumSample: 100,
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    // What each shopper spent in the week before (the test cannot wait a week: the days are written as insights
+    // keeps them). Shoppers differ a lot; each spends about as before, bold adds 3 to everyone.
+    const before = (user: number) => 20 + (user % 9) * 10;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const users = 400;
+    // One in five is new (no week before) and buys nothing: an exposure only.
+    const buys = (user: number) => user % 5 !== 0;
+    for (let user = 0; user < users; user += 1) {
+      if (!buys(user)) continue;
+      await stack.db
+        .query(sql.unsafe`insert into insights.tracked_totals (environment, metric, unit_key, day, total, events)
+        values ('development', 'spend', ${`shopper-${user}`}, ${yesterday}::date, ${before(user)}, 1)`);
+    }
+    const { BuntingProvider } = await import('@bunting/openfeature-provider');
+    await OpenFeature.setProviderAndWait(
+      new BuntingProvider({ baseUrl: stack.url, token: clientToken, appName: 'of-shop', flushIntervalMs: 60_000 }),
+    );
+    const client = OpenFeature.getClient();
+    const served = { plain: 0, bold: 0 };
+    for (let user = 0; user < users; user += 1) {
+      const context = { targetingKey: `shopper-${user}` };
+      // Three evaluations a shopper: three exposures for the SDK metrics, one user for the experiment.
+      let variant = '';
+      for (let look = 0; look < 3; look += 1) {
+        variant = (await client.getBooleanDetails('checkout-copy', false, context)).variant!;
+      }
+      served[variant as 'plain' | 'bold'] += 1;
+      // The rest spend about what they spent before.
+      if (!buys(user)) continue;
+      const spend = before(user) + (variant === 'bold' ? 3 : 0) + ((user * 7) % 5) - 2;
+      client.track('spend', context, { value: spend, flags: ['checkout-copy'] });
+      client.track('orders', context, { flags: ['checkout-copy'] });
+    }
+    await OpenFeature.close();
+    type Results = {
+      sampleRatio: { exposures: Record<string, number> } | null;
+      metrics: {
+        arms: { variant: string; exposures: number; units: number; mean: number; adjustedMean: number | null }[];
+        comparisons: { variant: string; verdict: string; interval: { lower: number; upper: number } }[];
+        adjustment: { varianceReduction: number; unitsWithHistory: number; excludedUnits: number } | null;
+      }[];
+    };
+    let results!: Results;
+    await eventually(
+      async () => {
+        results = (await stack.admin.get(`${copy}/experiments/${started.body.id}`)).body;
+        const [spend] = results.metrics;
+        const units = spend!.arms.reduce((sum, arm) => sum + arm.units, 0);
+        const exposures = spend!.arms.reduce((sum, arm) => sum + arm.exposures, 0);
+        return units === users && exposures === users * 3;
+      },
+      { timeoutMs: 20_000 },
+    );
+    const [spend, orders] = results.metrics;
+    copyExperiment = `${copy}/experiments/${started.body.id}`;
+    expect(spend!.arms.find((arm) => arm.variant === 'bold')!.units).toBe(served.bold);
+    expect(results.sampleRatio!.exposures).toEqual(served);
+    expect(spend!.adjustment).toMatchObject({ unitsWithHistory: (users * 4) / 5, excludedUnits: 0 });
+    // Spend varies ten times more between shoppers than within one: the week before explains most of it.
+    expect(spend!.adjustment!.varianceReduction).toBeGreaterThan(0.9);
+    expect(spend!.comparisons[0]).toMatchObject({ variant: 'bold', verdict: 'better' });
+    // The lift the adjusted means give is about 3 on a mean near 50 (the plain means differ by chance as well).
+    const [plainArm, boldArm] = ['plain', 'bold'].map((name) => spend!.arms.find((arm) => arm.variant === name)!);
+    expect((boldArm!.adjustedMean! - plainArm!.adjustedMean!) / plainArm!.adjustedMean!).toBeCloseTo(3 / 58, 1);
+    // Four in five ordered, in both variants: no difference to find.
+    expect(orders!.arms.map((arm) => arm.mean)).toEqual([expect.closeTo(0.8, 1), expect.closeTo(0.8, 1)]);
+    expect(orders!.comparisons[0]).toMatchObject({ verdict: 'inconclusive' });
+  }, 90_000);
+
   it('refuses a tracking post it cannot take in the spec shape, and one without an SDK token', async () => {
     const post = (body: unknown, authorization = clientToken) =>
       stack.anonymous.post('/api/frontend/track', body, { authorization });
@@ -107,6 +206,8 @@ describe("Bunting's OpenFeature provider", () => {
       { events: [{ ...event, value: 'a lot' }] },
       { events: [{ ...event, extra: true }] },
       { events: Array.from({ length: 501 }, () => event) },
+      { exposures: [{ context: { targetingKey: 'u' }, flags: [] }] },
+      { exposures: [{ context: { targetingKey: 'u' }, flags: ['checkout-colour'], name: 'x' }] },
     ]) {
       const answer = await post(body);
       expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
@@ -131,6 +232,17 @@ describe("Bunting's OpenFeature provider", () => {
       (await stack.anonymous.get('/internal-backstage/impact/metrics')).text.includes('own_checkouts'),
     );
     expect((await stack.anonymous.get('/internal-backstage/impact/metrics')).text).not.toContain('foreign_checkouts');
+    // Nor put a user into this project's per-user experiment: its exposure and spend count nowhere.
+    expect(copyExperiment).not.toBe('');
+    const intruder = { context: { targetingKey: 'intruder' }, flags: ['checkout-copy'] };
+    expect(
+      (await post({ exposures: [intruder], events: [{ name: 'spend', value: 1e6, ...intruder }] }, foreign.body.secret))
+        .status,
+    ).toBe(202);
+    const marker = { context: { targetingKey: 'marker' }, flags: ['checkout-copy'] };
+    expect((await post({ exposures: [marker] })).status).toBe(202);
+    await eventually(async () => (await unitsIn(copyExperiment)).units === 401);
+    expect((await unitsIn(copyExperiment)).means.every((mean) => mean < 100)).toBe(true);
     expect((await post({ events: [event] }, stack.adminToken)).status).toBe(403);
     // A prototype key in a context (sent as raw JSON: a literal would set the prototype) is refused outright.
     const raw =

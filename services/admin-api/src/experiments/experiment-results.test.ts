@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { holm } from '@bunting/statistics';
 import type { Experiment } from '@bunting/contracts';
-import { experimentResults, type VariantsAnswer } from './experiment-results.ts';
+import { experimentResults, type TrackedAnswer, type VariantsAnswer } from './experiment-results.ts';
 
+const fromImpact = { source: 'impact', aggregation: 'sum', denominator: null, preDays: 7 } as const;
 const experiment: Experiment = {
   id: 'x',
   project: 'default',
@@ -12,8 +13,8 @@ const experiment: Experiment = {
   hypothesis: null,
   controlVariant: 'a',
   metrics: [
-    { metricName: 'sales', role: 'primary', better: 'increase' },
-    { metricName: 'errors', role: 'guardrail', better: 'decrease' },
+    { metricName: 'sales', role: 'primary', better: 'increase', ...fromImpact },
+    { metricName: 'errors', role: 'guardrail', better: 'decrease', ...fromImpact },
   ],
   method: 'fixed-horizon',
   alpha: 0.05,
@@ -76,5 +77,81 @@ describe("an experiment's results", () => {
     );
     expect(skewed.sampleRatio?.mismatch).toBe(true);
     expect(skewed.summary).toMatch(/^Do not read these results/);
+  });
+});
+
+/** Users' values per variant as the tracked view gives them: y since the start, x in the week before. */
+function moments(users: readonly { y: number; x: number }[]): TrackedAnswer['steps'][number]['arms'][string] {
+  const sum = (f: (u: { y: number; x: number }) => number) => users.reduce((t, u) => t + f(u), 0);
+  const v = (u: { y: number; x: number }) => [u.y, 0, u.x, 0];
+  return {
+    n: users.length,
+    sums: [0, 1, 2, 3].map((i) => sum((u) => v(u)[i]!)),
+    products: [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => sum((u) => v(u)[i]! * v(u)[j]!))),
+    withHistory: users.filter((u) => u.x !== 0).length,
+  };
+}
+
+describe('results from tracked outcomes, per user', () => {
+  // Each user spends about what they spent the week before; b adds 1 to everyone. Deterministic, no randomness.
+  const users = (count: number, lift: number) =>
+    Array.from({ length: count }, (_, i) => {
+      const x = 5 + ((i * 37) % 11);
+      return { x, y: x + lift + (((i * 17) % 5) - 2) / 2 };
+    });
+  const tracked: Experiment = {
+    ...experiment,
+    method: 'sequential',
+    metrics: [
+      { metricName: 'revenue', role: 'primary', better: 'increase', ...fromImpact, source: 'tracked', preDays: 7 },
+    ],
+    minimumSample: 100,
+  };
+  const answer: TrackedAnswer = {
+    excludedUnits: 3,
+    steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(users(400, 0)), b: moments(users(400, 1)) } }],
+  };
+  const exposuresOnly: VariantsAnswer = { type: null, steps: [] };
+  const results = experimentResults(tracked, [answer], { a: 1, b: 1 }, '2026-12-02T00:00:00.000Z', exposuresOnly);
+  const [revenue] = results.metrics;
+
+  it('adjusts for the week before and says by how much it narrowed the comparison', () => {
+    expect(revenue!.adjustment!.varianceReduction).toBeGreaterThan(0.8);
+    expect(revenue!.adjustment!.unitsWithHistory).toBe(800);
+    expect(revenue!.adjustment!.excludedUnits).toBe(3);
+    expect(revenue!.comparisons[0]!.verdict).toBe('better');
+    const [a, b] = revenue!.arms;
+    expect(a!.units).toBe(400);
+    expect(b!.mean - a!.mean).toBeCloseTo(1, 1);
+    expect(b!.adjustedMean! - a!.adjustedMean!).toBeCloseTo(1, 1);
+  });
+
+  it('counts users for the split check and the minimum sample', () => {
+    expect(results.sampleRatio?.exposures).toEqual({ a: 400, b: 400 });
+    expect(results.minimumSampleReached).toBe(true);
+    const lopsided: TrackedAnswer = {
+      excludedUnits: 0,
+      steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(users(400, 0)), b: moments(users(300, 1)) } }],
+    };
+    const skewed = experimentResults(tracked, [lopsided], { a: 1, b: 1 }, '2026-12-02T00:00:00.000Z', exposuresOnly);
+    expect(skewed.sampleRatio?.mismatch).toBe(true);
+  });
+
+  it('reads the plain comparison while no user has a period before', () => {
+    const fresh = (count: number, lift: number) => users(count, lift).map((u) => ({ ...u, x: 0 }));
+    const plain: TrackedAnswer = {
+      excludedUnits: 0,
+      steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(fresh(400, 0)), b: moments(fresh(400, 1)) } }],
+    };
+    const [metric] = experimentResults(
+      tracked,
+      [plain],
+      { a: 1, b: 1 },
+      '2026-12-02T00:00:00.000Z',
+      exposuresOnly,
+    ).metrics;
+    expect(metric!.adjustment).toEqual({ varianceReduction: 0, unitsWithHistory: 0, excludedUnits: 0 });
+    expect(metric!.arms.every((arm) => arm.adjustedMean === null)).toBe(true);
+    expect(metric!.comparisons[0]!.pValue).toBeGreaterThan(revenue!.comparisons[0]!.pValue);
   });
 });

@@ -7,6 +7,7 @@ import {
   ImpactVariantsView,
   PathName,
   StopExperiment,
+  TrackedUnitsView,
 } from '@bunting/contracts';
 import { askView, Permission, type HttpServer } from '@bunting/platform';
 import type { AdminDeps } from '../app-deps.ts';
@@ -23,8 +24,10 @@ export function experimentRoutes(
   { db, changes, messaging }: Pick<AdminDeps, 'db' | 'changes' | 'messaging'>,
 ) {
   const base = '/api/admin/projects/:projectId/features/:featureName/experiments';
-  const readVariants = (query: z.infer<typeof ImpactVariantsView.request>) =>
-    askView(messaging, ImpactVariantsView, query);
+  const read = {
+    variants: (query: z.infer<typeof ImpactVariantsView.request>) => askView(messaging, ImpactVariantsView, query),
+    tracked: (query: z.infer<typeof TrackedUnitsView.request>) => askView(messaging, TrackedUnitsView, query),
+  };
 
   app.get(
     base,
@@ -83,7 +86,7 @@ export function experimentRoutes(
       const { projectId, featureName, experimentId } = request.params;
       allowRead(request, { project: projectId });
       const feature = await requireFeature(db, projectId, featureName, { allowArchived: true });
-      return experimentService.results(db, feature, experimentId, readVariants);
+      return experimentService.results(db, feature, experimentId, read);
     },
   );
 

@@ -7,7 +7,7 @@ import type { FeatureRow } from '../feature-state/feature-lookup.ts';
 import { lifecycleService } from '../feature-state/lifecycle.ts';
 import { requireProjectEnvironment } from '../projects/project-read-model.ts';
 import { strategyReadModel } from '../strategies/strategy-read-model.ts';
-import { experimentResults, type VariantsAnswer } from './experiment-results.ts';
+import { experimentResults, type TrackedAnswer, type VariantsAnswer } from './experiment-results.ts';
 import { experimentStore } from './experiment-store.ts';
 
 /** Insights' hourly figures of one metric for the flag's variants. */
@@ -17,6 +17,17 @@ export type ReadVariants = (query: {
   environment: string;
   since: string;
 }) => Promise<VariantsAnswer>;
+
+/** Insights' per-user figures of one tracked metric for the flag's answers, per day. */
+export type ReadTracked = (query: {
+  metricName: string;
+  featureName: string;
+  environment: string;
+  since: string;
+  denominator: string | null;
+  aggregation: 'sum' | 'converted';
+  preDays: number;
+}) => Promise<TrackedAnswer>;
 
 /**
  * The variants' weights where SDKs serve them: an enabled strategy's own variants win (as in evaluation), else the
@@ -92,20 +103,33 @@ export const experimentService = {
     return experiment;
   },
 
-  async results(db: Queryable, feature: FeatureRow, id: string, read: ReadVariants): Promise<ExperimentResults> {
+  async results(
+    db: Queryable,
+    feature: FeatureRow,
+    id: string,
+    read: { variants: ReadVariants; tracked: ReadTracked },
+  ): Promise<ExperimentResults> {
     const experiment = await requireExperiment(db, feature, id);
+    const scope = { featureName: feature.name, environment: experiment.environment, since: experiment.startedAt };
     const answers = await Promise.all(
       experiment.metrics.map((metric) =>
-        read({
-          metricName: metric.metricName,
-          featureName: feature.name,
-          environment: experiment.environment,
-          since: experiment.startedAt,
-        }),
+        metric.source === 'tracked'
+          ? read.tracked({
+              ...scope,
+              metricName: metric.metricName,
+              denominator: metric.denominator,
+              aggregation: metric.aggregation,
+              preDays: metric.preDays,
+            })
+          : read.variants({ ...scope, metricName: metric.metricName }),
       ),
     );
+    // The SDK exposures come with any impact metric's figures; an experiment of tracked metrics asks for them alone.
+    const exposures = experiment.metrics.some((metric) => metric.source === 'impact')
+      ? undefined
+      : await read.variants({ ...scope, metricName: experiment.metrics[0]!.metricName });
     const weights = await weightsOf(db, feature.name, experiment.environment);
-    return experimentResults(experiment, answers, weights, new Date().toISOString());
+    return experimentResults(experiment, answers, weights, new Date().toISOString(), exposures);
   },
 
   async stop(change: Change, feature: FeatureRow, id: string, input: StopExperiment): Promise<Experiment> {

@@ -41,7 +41,10 @@ const minuteOf = (receivedAt: string) =>
   new Date(Math.floor(Date.parse(receivedAt) / MINUTE_MS) * MINUTE_MS).toISOString();
 
 /** What the post's metadata adds to each sample's labels: where it came from, which app, which environment. */
-function addedLabels(message: MetricsMessage, sample: ImpactLabels): ImpactLabels | null {
+function addedLabels(
+  message: Extract<MetricsMessage, { kind: 'client-metrics' | 'bulk-metrics' }>,
+  sample: ImpactLabels,
+): ImpactLabels | null {
   const bulk = message.kind === 'bulk-metrics';
   const claimed = sample.environment ?? (bulk ? undefined : message.body.environment);
   // A token bound to an environment speaks for it alone; an all-environments token's post names its own.

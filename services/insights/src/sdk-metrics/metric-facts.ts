@@ -29,6 +29,8 @@ const fits = (name: string) => name.length > 0 && name.length <= 255;
 /** What one message says, as hourly rows and the apps it shows alive. Names over 255 characters are skipped. */
 export function metricFacts(message: MetricsMessage): MetricFacts {
   if (message.kind === 'bulk-metrics') return bulkFacts(message);
+  // Tracked outcomes say nothing of applications alive: the impact metrics sent beside them do.
+  if (message.kind === 'tracked-units') return { apps: [], rows: [], instances: [] };
   const { appName, instanceId, sdkVersion } = message.body;
   if (appName === undefined || !fits(appName)) return { apps: [], rows: [], instances: [] };
   const frontend = message.kind.startsWith('frontend');

@@ -16,9 +16,10 @@ export type UnknownAmong = (names: readonly string[]) => Promise<ReadonlySet<str
 export type RecordAlongside = (tx: Queryable, messages: readonly MetricsMessage[]) => Promise<void>;
 
 const carriesImpact = (message: MetricsMessage) =>
-  (message.kind === 'client-metrics' || message.kind === 'bulk-metrics') &&
-  Array.isArray(message.body.impactMetrics) &&
-  message.body.impactMetrics.length > 0;
+  message.kind === 'tracked-units' ||
+  ((message.kind === 'client-metrics' || message.kind === 'bulk-metrics') &&
+    Array.isArray(message.body.impactMetrics) &&
+    message.body.impactMetrics.length > 0);
 
 /**
  * Keeps the rows about flags no project has only while the names of such flags stay within bounds (per application

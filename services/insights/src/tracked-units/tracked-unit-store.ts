@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { sql, type Queryable } from '@bunting/platform';
+
+export type UnitTotal = { metric: string; unit: string; total: number; events: number };
+export type UnitAnswer = { feature: string; unit: string; answer: string };
+
+const MomentRow = z.object({
+  at: z.string(),
+  answer: z.string(),
+  n: z.number(),
+  sums: z.array(z.number()),
+  products: z.array(z.number()),
+  withHistory: z.number(),
+});
+
+/** Tracked outcomes per user and day, the answers each user was given, and how full each environment's day is. */
+export const trackedUnitStore = {
+  /** The day's count of (user, metric) rows, locked until the transaction ends so replicas admit one at a time. */
+  async lockDay(tx: Queryable, environment: string, day: string): Promise<number> {
+    await tx.query(sql.unsafe`insert into insights.tracked_unit_days (environment, day, units)
+      values (${environment}, ${day}::date, 0) on conflict do nothing`);
+    return tx.oneFirst(sql.type(z.object({ units: z.number() }))`select units::int8 as units
+      from insights.tracked_unit_days where environment = ${environment} and day = ${day}::date for update`);
+  },
+
+  /** Which of these (metric, user) pairs the day already holds. */
+  async held(tx: Queryable, environment: string, day: string, keys: readonly { metric: string; unit: string }[]) {
+    if (keys.length === 0) return new Set<string>();
+    const rows = await tx.any(sql.type(z.object({ metric: z.string(), unit: z.string() }))`
+      select t.metric, t.unit_key as unit from insights.tracked_totals t
+      join unnest(${sql.array(
+        keys.map((key) => key.metric),
+        'text',
+      )}::text[], ${sql.array(
+        keys.map((key) => key.unit),
+        'text',
+      )}::text[]) as k(metric, unit_key) on t.metric = k.metric and t.unit_key = k.unit_key
+      where t.environment = ${environment} and t.day = ${day}::date`);
+    return new Set(rows.map((row) => `${row.metric}\u0000${row.unit}`));
+  },
+
+  /** Adds to each user's day total (in key order, so concurrent runs lock rows alike) and counts the new rows. */
+  async add(tx: Queryable, environment: string, day: string, totals: readonly UnitTotal[], fresh: number) {
+    if (totals.length === 0) return;
+    const sorted = [...totals].sort((a, b) => a.metric.localeCompare(b.metric) || a.unit.localeCompare(b.unit));
+    await tx.query(sql.unsafe`
+      insert into insights.tracked_totals (environment, metric, day, unit_key, total, events)
+      select ${environment}, t.metric, ${day}::date, t.unit_key, t.total, t.events
+      from unnest(${sql.array(
+        sorted.map((row) => row.metric),
+        'text',
+      )}::text[], ${sql.array(
+        sorted.map((row) => row.unit),
+        'text',
+      )}::text[], ${sql.array(
+        sorted.map((row) => row.total),
+        'float8',
+      )}::float8[], ${sql.array(
+        sorted.map((row) => row.events),
+        'int8',
+      )}::int8[]) as t(metric, unit_key, total, events)
+      on conflict (environment, metric, day, unit_key) do update
+        set total = insights.tracked_totals.total + excluded.total,
+            events = insights.tracked_totals.events + excluded.events`);
+    if (fresh > 0) {
+      await tx.query(sql.unsafe`update insights.tracked_unit_days set units = units + ${fresh}
+        where environment = ${environment} and day = ${day}::date`);
+    }
+  },
+
+  /** Keeps each answer a user was given with the first and last day it was. */
+  async answers(tx: Queryable, environment: string, day: string, answers: readonly UnitAnswer[]) {
+    if (answers.length === 0) return;
+    const sorted = [...answers].sort(
+      (a, b) => a.feature.localeCompare(b.feature) || a.unit.localeCompare(b.unit) || a.answer.localeCompare(b.answer),
+    );
+    await tx.query(sql.unsafe`
+      insert into insights.tracked_answers (environment, feature, unit_key, answer, first_day, last_day)
+      select ${environment}, t.feature, t.unit_key, t.answer, ${day}::date, ${day}::date
+      from unnest(${sql.array(
+        sorted.map((row) => row.feature),
+        'text',
+      )}::text[], ${sql.array(
+        sorted.map((row) => row.unit),
+        'text',
+      )}::text[], ${sql.array(
+        sorted.map((row) => row.answer),
+        'text',
+      )}::text[]) as t(feature, unit_key, answer)
+      on conflict (environment, feature, unit_key, answer) do update
+        set last_day = greatest(insights.tracked_answers.last_day, excluded.last_day),
+            first_day = least(insights.tracked_answers.first_day, excluded.first_day)`);
+  },
+
+  /**
+   * Per step day and answer: the users given exactly that one answer since `from`, counted from the day they were
+   * first seen, with the sums and cross sums of their values: y (the metric from `from` to the step), d (the
+   * denominator's), x and dx (both in the `preDays` before `from`). A converted metric's values are 1 or 0.
+   */
+  async moments(
+    db: Queryable,
+    query: {
+      environment: string;
+      feature: string;
+      metric: string;
+      denominator: string | null;
+      converted: boolean;
+      from: string;
+      preFrom: string;
+      steps: readonly string[];
+    },
+  ) {
+    const rows = await db.any(sql.type(MomentRow)`
+      with units as (
+        select unit_key, min(answer) as answer, greatest(min(first_day), ${query.from}::date) as entry
+        from insights.tracked_answers
+        where environment = ${query.environment} and feature = ${query.feature} and last_day >= ${query.from}::date
+        group by unit_key
+        having count(*) = 1
+      ),
+      per_unit as (
+        select s.at, u.answer, u.unit_key,
+          coalesce(sum(t.total) filter (where t.metric = ${query.metric} and t.day >= ${query.from}::date), 0) as y,
+          coalesce(sum(t.events) filter (where t.metric = ${query.metric} and t.day >= ${query.from}::date), 0) as ye,
+          coalesce(sum(t.total) filter (where t.metric = ${query.denominator} and t.day >= ${query.from}::date), 0) as d,
+          coalesce(sum(t.total) filter (where t.metric = ${query.metric} and t.day < ${query.from}::date), 0) as x,
+          coalesce(sum(t.events) filter (where t.metric = ${query.metric} and t.day < ${query.from}::date), 0) as xe,
+          coalesce(sum(t.total) filter (where t.metric = ${query.denominator} and t.day < ${query.from}::date), 0) as dx,
+          count(t.day) filter (where t.day < ${query.from}::date) as history
+        from unnest(${sql.array(query.steps, 'date')}::date[]) as s(at)
+        join units u on u.entry <= s.at
+        left join insights.tracked_totals t
+          on t.environment = ${query.environment} and t.unit_key = u.unit_key
+          and t.metric in (${query.metric}, coalesce(${query.denominator}, ${query.metric}))
+          and t.day >= ${query.preFrom}::date and t.day <= s.at
+        group by s.at, u.answer, u.unit_key
+      ),
+      vals as (
+        select at, answer, history,
+          case when ${query.converted} then sign(ye)::float8 else y end as y, d,
+          case when ${query.converted} then sign(xe)::float8 else x end as x, dx
+        from per_unit
+      )
+      select to_char(at, 'YYYY-MM-DD') as at, answer, count(*)::int8 as n,
+        array[sum(y), sum(d), sum(x), sum(dx)]::float8[] as sums,
+        array[sum(y*y), sum(y*d), sum(y*x), sum(y*dx),
+              sum(d*y), sum(d*d), sum(d*x), sum(d*dx),
+              sum(x*y), sum(x*d), sum(x*x), sum(x*dx),
+              sum(dx*y), sum(dx*d), sum(dx*x), sum(dx*dx)]::float8[] as products,
+        count(*) filter (where history > 0)::int8 as "withHistory"
+      from vals group by at, answer order by at, answer`);
+    return rows;
+  },
+
+  /** Users given more than one answer since `from`: left out of the comparison. */
+  excluded(db: Queryable, environment: string, feature: string, from: string) {
+    return db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int8 as count from (
+        select unit_key from insights.tracked_answers
+        where environment = ${environment} and feature = ${feature} and last_day >= ${from}::date
+        group by unit_key having count(*) > 1) many`);
+  },
+
+  /** Drops days older than `beforeDay`, and answers last given before it. */
+  async prune(db: Queryable, beforeDay: string) {
+    await db.query(sql.unsafe`delete from insights.tracked_totals where day < ${beforeDay}::date`);
+    await db.query(sql.unsafe`delete from insights.tracked_answers where last_day < ${beforeDay}::date`);
+    await db.query(sql.unsafe`delete from insights.tracked_unit_days where day < ${beforeDay}::date`);
+  },
+};
