@@ -31,7 +31,10 @@ function overTimeChart(metric: MetricResult): ChartData {
     kind: 'line',
     unit: '% vs control',
     yAxisMin: 'auto',
-    categories: hours.map((hour) => hour.slice(5, 16).replace('T', ' ')),
+    // Tracked metrics are read at the end of each day, impact metrics each hour.
+    categories: hours.map((hour) =>
+      metric.source === 'tracked' ? hour.slice(0, 10) : hour.slice(5, 16).replace('T', ' '),
+    ),
     series: variants.flatMap((variant) => [
       { name: `${variant}: difference`, values: line(variant, 'effect') },
       { name: `${variant}: lowest likely`, values: line(variant, 'lower') },
@@ -40,9 +43,46 @@ function overTimeChart(metric: MetricResult): ChartData {
   };
 }
 
+/** What the adjustment for the period before did, in words; nothing for a metric counted per evaluation. */
+function adjustmentNote(metric: MetricResult): string | null {
+  const adjustment = metric.adjustment;
+  if (!adjustment) return null;
+  const users = metric.arms.reduce((sum, arm) => sum + arm.units, 0);
+  const parts: string[] = [];
+  if (metric.preDays === 0 || adjustment.unitsWithHistory === 0) {
+    parts.push(
+      metric.preDays === 0
+        ? 'Not adjusted for what users did before (turned off).'
+        : `Not adjusted yet: none of these users did this in the ${metric.preDays} days before the experiment.`,
+    );
+  } else {
+    // The interval's width goes with the standard error: the square root of the variance kept.
+    const narrower = 1 - Math.sqrt(Math.max(0, 1 - adjustment.varianceReduction));
+    parts.push(
+      `Adjusted for what the same users did in the ${metric.preDays} days before (${adjustment.unitsWithHistory.toLocaleString('en-US')} of ${users.toLocaleString('en-US')} users had done it then): the likely range is ${percent(narrower)} narrower than without it, and a chance difference between the groups' habits is taken out.`,
+    );
+  }
+  if (adjustment.excludedUnits > 0) {
+    parts.push(
+      `${adjustment.excludedUnits.toLocaleString('en-US')} users were shown more than one variant and are left out.`,
+    );
+  }
+  return parts.join(' ');
+}
+
 function MetricResultView({ metric, control }: { metric: MetricResult; control: string }) {
   const name = impactDisplayName(metric.metricName);
   const byVariant = new Map(metric.comparisons.map((comparison) => [comparison.variant, comparison]));
+  const perUser = metric.source === 'tracked';
+  const adjusted = metric.arms.some((arm) => arm.adjustedMean !== null);
+  const measure = perUser
+    ? metric.denominator
+      ? `${name} per ${impactDisplayName(metric.denominator)}`
+      : metric.aggregation === 'converted'
+        ? `Share of users with ${name}`
+        : `Average ${name} per user`
+    : `Average ${name}`;
+  const note = adjustmentNote(metric);
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
@@ -64,8 +104,9 @@ function MetricResultView({ metric, control }: { metric: MetricResult; control: 
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Variant</Table.Th>
-                <Table.Th>Exposures</Table.Th>
-                <Table.Th>Average {name}</Table.Th>
+                <Table.Th>{perUser ? 'Users' : 'Exposures'}</Table.Th>
+                <Table.Th>{measure}</Table.Th>
+                {adjusted ? <Table.Th>Adjusted for before</Table.Th> : null}
                 <Table.Th>Difference from {control}</Table.Th>
                 <Table.Th>Chance to beat {control}</Table.Th>
                 <Table.Th>Verdict</Table.Th>
@@ -80,8 +121,9 @@ function MetricResultView({ metric, control }: { metric: MetricResult; control: 
                       {arm.variant}
                       {arm.variant === control ? ' (control)' : ''}
                     </Table.Td>
-                    <Table.Td>{Math.round(arm.exposures).toLocaleString('en-US')}</Table.Td>
+                    <Table.Td>{Math.round(perUser ? arm.units : arm.exposures).toLocaleString('en-US')}</Table.Td>
                     <Table.Td>{plain(arm.mean)}</Table.Td>
+                    {adjusted ? <Table.Td>{arm.adjustedMean === null ? '–' : plain(arm.adjustedMean)}</Table.Td> : null}
                     <Table.Td>
                       {comparison
                         ? `${signed(comparison.effect, comparison.differenceType)} (likely between ${
@@ -92,7 +134,7 @@ function MetricResultView({ metric, control }: { metric: MetricResult; control: 
                         : '–'}
                     </Table.Td>
                     <Table.Td>{comparison ? chance(comparison.chanceToWin) : '–'}</Table.Td>
-                    <Table.Td>
+                    <Table.Td style={{ minWidth: 110 }}>
                       {comparison ? (
                         <Badge variant="light" color={VERDICT_COLOURS[comparison.verdict]}>
                           {comparison.verdict}
@@ -107,6 +149,11 @@ function MetricResultView({ metric, control }: { metric: MetricResult; control: 
             </Table.Tbody>
           </Table>
         )}
+        {note ? (
+          <Text size="sm" c="dimmed">
+            {note}
+          </Text>
+        ) : null}
         {metric.comparisons.map((comparison) => (
           <Text key={comparison.variant} size="sm">
             {comparison.summary}
@@ -146,7 +193,8 @@ export function ExperimentResultsView({ experiment, projectId }: { experiment: E
           {Object.entries(data.sampleRatio.exposures)
             .map(([variant, count]) => `${variant} ${Math.round(count).toLocaleString('en-US')}`)
             .join(', ')}{' '}
-          exposures against the weights set (
+          {experiment.metrics.find((metric) => metric.role === 'primary')?.source === 'tracked' ? 'users' : 'exposures'}{' '}
+          against the weights set (
           {Object.entries(data.sampleRatio.expectedShares)
             .map(([variant, share]) => `${variant} ${percent(share)}`)
             .join(', ')}

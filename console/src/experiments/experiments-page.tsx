@@ -1,4 +1,16 @@
-import { Badge, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useFlag } from '../feature-state/flag-queries.ts';
@@ -16,6 +28,8 @@ import {
 import { ExperimentResultsView } from './experiment-results-view.tsx';
 
 type Better = 'increase' | 'decrease';
+type Source = 'impact' | 'tracked';
+type Aggregation = 'sum' | 'converted';
 
 function StartExperimentModal({
   projectId,
@@ -40,17 +54,35 @@ function StartExperimentModal({
   const [primary, setPrimary] = useState('');
   const [better, setBetter] = useState<Better>('increase');
   const [guardrail, setGuardrail] = useState('');
+  const [source, setSource] = useState<Source>('impact');
+  const [tracked, setTracked] = useState('');
+  const [aggregation, setAggregation] = useState<Aggregation>('sum');
+  const [denominator, setDenominator] = useState('');
+  const [preDays, setPreDays] = useState<number>(7);
   const metrics = (metadata.data?.metrics ?? []).filter((metric) => metric.type !== 'gauge');
   const chosenControl = control || variants[0] || '';
-  const ready = name.trim() !== '' && environment !== '' && chosenControl !== '' && primary !== '';
+  const primaryName = source === 'tracked' ? tracked.trim() : primary;
+  const ready = name.trim() !== '' && environment !== '' && chosenControl !== '' && primaryName !== '';
+  const primaryMetric =
+    source === 'tracked'
+      ? {
+          metricName: primaryName,
+          role: 'primary' as const,
+          better,
+          source,
+          aggregation,
+          ...(denominator.trim() && aggregation === 'sum' ? { denominator: denominator.trim() } : {}),
+          preDays,
+        }
+      : { metricName: primary, role: 'primary' as const, better };
   const body = (): StartExperimentBody => ({
     name: name.trim(),
     environment,
     controlVariant: chosenControl,
     ...(hypothesis.trim() ? { hypothesis: hypothesis.trim() } : {}),
     metrics: [
-      { metricName: primary, role: 'primary', better },
-      ...(guardrail && guardrail !== primary
+      primaryMetric,
+      ...(guardrail && guardrail !== primaryName
         ? [{ metricName: guardrail, role: 'guardrail' as const, better: 'decrease' as const }]
         : []),
     ],
@@ -67,8 +99,8 @@ function StartExperimentModal({
       error={start.error}
     >
       <Text size="sm" c="dimmed">
-        An experiment compares the flag&apos;s variants: the variants&apos; weights are the split. The application
-        counts its metrics with the flag in their flag context, so each count says which variant the user saw.
+        An experiment compares the flag&apos;s variants: the variants&apos; weights are the split, and every outcome is
+        counted against the variant the user was given.
       </Text>
       {withVariants.length === 0 ? (
         <Text size="sm" c="orange">
@@ -97,16 +129,70 @@ function StartExperimentModal({
           data={variants}
         />
       </Group>
+      <NativeSelect
+        label="Count"
+        description={
+          source === 'tracked'
+            ? "Outcomes your application tracks with OpenFeature's track(); each user counted once."
+            : 'Impact metrics your SDKs count with the flag in their flag context; each evaluation counted.'
+        }
+        value={source}
+        onChange={(event) => setSource(event.currentTarget.value as Source)}
+        data={[
+          { value: 'impact', label: 'Evaluations (impact metrics)' },
+          { value: 'tracked', label: 'Users (tracked with OpenFeature)' },
+        ]}
+      />
+      {source === 'tracked' ? (
+        <>
+          <Group grow align="flex-start">
+            <TextInput
+              label="Tracked event"
+              description="The name your application passes to track(), e.g. purchase"
+              value={tracked}
+              onChange={(event) => setTracked(event.currentTarget.value)}
+            />
+            <NativeSelect
+              label="Per user, measure"
+              value={aggregation}
+              onChange={(event) => setAggregation(event.currentTarget.value as Aggregation)}
+              data={[
+                { value: 'sum', label: 'Total (e.g. revenue)' },
+                { value: 'converted', label: 'Did it at all (conversion)' },
+              ]}
+            />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput
+              label="Divided by (optional)"
+              description="Another tracked event, for a ratio such as revenue per order"
+              value={denominator}
+              disabled={aggregation !== 'sum'}
+              onChange={(event) => setDenominator(event.currentTarget.value)}
+            />
+            <NumberInput
+              label="Days before to learn from"
+              description="What the same users did before makes the result sharper (CUPED); 0 to leave it out"
+              value={preDays}
+              min={0}
+              max={30}
+              onChange={(value) => setPreDays(typeof value === 'number' ? value : 0)}
+            />
+          </Group>
+        </>
+      ) : null}
       <Group grow align="flex-start">
-        <NativeSelect
-          label="Primary metric"
-          value={primary}
-          onChange={(event) => setPrimary(event.currentTarget.value)}
-          data={[
-            { value: '', label: 'Choose a metric' },
-            ...metrics.map((metric) => metric.displayName ?? metric.name),
-          ]}
-        />
+        {source === 'impact' ? (
+          <NativeSelect
+            label="Primary metric"
+            value={primary}
+            onChange={(event) => setPrimary(event.currentTarget.value)}
+            data={[
+              { value: '', label: 'Choose a metric' },
+              ...metrics.map((metric) => metric.displayName ?? metric.name),
+            ]}
+          />
+        ) : null}
         <NativeSelect
           label="Better when it"
           value={better}
