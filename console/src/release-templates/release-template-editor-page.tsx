@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   Button,
+  Checkbox,
   Group,
   Menu,
   NumberInput,
@@ -14,10 +15,17 @@ import {
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { CreateFeatureStrategy, FeatureStrategy, StrategyDefinition } from '@bunting/contracts';
+import {
+  impactDisplayName,
+  type CreateFeatureStrategy,
+  type FeatureStrategy,
+  type StrategyDefinition,
+} from '@bunting/contracts';
 import { fieldError, messageOf } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useContextFields } from '../context-fields/context-field-queries.ts';
+import type { SafeguardBody } from '../release-plans/release-plan-queries.ts';
+import { SafeguardModal } from '../release-plans/safeguard-form.tsx';
 import { useSegments } from '../segments/segment-queries.ts';
 import { draftOf, newStrategyDraft } from '../strategies/strategy-draft.ts';
 import { StrategyForm, strategyLabel } from '../strategies/strategy-editor.tsx';
@@ -34,6 +42,7 @@ import {
   templateProblem,
   type MilestoneDraft,
   type TemplateDraft,
+  type TemplateSafeguardDraft,
 } from './template-draft.ts';
 
 type Editing = { milestone: number; strategy: number | null; name: string } | null;
@@ -191,22 +200,106 @@ function MilestoneCard({
               The last milestone runs until the plan is removed.
             </Text>
           ) : (
-            <NumberInput
-              label="Move on after (minutes)"
-              description="Empty: started by hand"
-              min={1}
-              allowDecimal={false}
-              w={220}
-              value={milestone.interval}
-              onChange={(value) => onChange({ ...milestone, interval: String(value) })}
-              aria-label={`Minutes before milestone ${index + 2} of milestone ${index + 1}`}
-            />
+            <>
+              <NumberInput
+                label="Move on after (minutes)"
+                description="Empty: started by hand"
+                min={1}
+                allowDecimal={false}
+                w={220}
+                value={milestone.interval}
+                onChange={(value) => onChange({ ...milestone, interval: String(value) })}
+                aria-label={`Minutes before milestone ${index + 2} of milestone ${index + 1}`}
+              />
+              <Checkbox
+                label="and only once the guardrails call it safe"
+                disabled={milestone.interval.trim() === ''}
+                checked={milestone.waitForGuardrails}
+                onChange={(event) => onChange({ ...milestone, waitForGuardrails: event.currentTarget.checked })}
+                aria-label={`Milestone ${index + 1} waits for the guardrails`}
+              />
+            </>
           )}
         </Group>
       </Stack>
     </Paper>
   );
 }
+
+/** What a safeguard watches and when it acts, in a line. */
+function safeguardLine(safeguard: TemplateSafeguardDraft): string {
+  const metric = impactDisplayName(safeguard.impactMetric.metricName);
+  if (safeguard.comparison) {
+    const way = safeguard.comparison.harm === 'increase' ? 'higher' : 'lower';
+    return `Guardrail on ${metric}: pauses the plan when it is significantly ${way} for the users who get the change than for those who do not.`;
+  }
+  const trigger = safeguard.triggerCondition!;
+  return `Threshold on ${metric}: pauses the plan when it goes ${trigger.operator === '>' ? 'above' : 'below'} ${trigger.threshold}.`;
+}
+
+/** The safeguards every plan made from the template starts with, each added through the safeguard form. */
+function TemplateSafeguards({
+  safeguards,
+  onChange,
+}: {
+  safeguards: readonly TemplateSafeguardDraft[];
+  onChange: (safeguards: TemplateSafeguardDraft[]) => void;
+}) {
+  const [adding, setAdding] = useState(false);
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Safeguards of every plan
+        </Title>
+        <Text size="sm" c="dimmed">
+          Each plan made from this template starts watching these: a guardrail compares the users who get the change
+          with those who do not; a threshold watches a number.
+        </Text>
+        {safeguards.map((safeguard, index) => (
+          <Group key={index} justify="space-between" wrap="nowrap">
+            <Text size="sm" style={{ flex: 1 }}>
+              {safeguardLine(safeguard)}
+            </Text>
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              style={{ flexShrink: 0 }}
+              color="red"
+              onClick={() => onChange(safeguards.filter((_, at) => at !== index))}
+            >
+              Remove
+            </Button>
+          </Group>
+        ))}
+        <Group>
+          <Button variant="light" onClick={() => setAdding(true)}>
+            Add safeguard
+          </Button>
+        </Group>
+      </Stack>
+      {adding ? (
+        <SafeguardModal
+          title="Add a safeguard to every plan"
+          effect="the plan pauses"
+          existing={null}
+          pending={false}
+          error={null}
+          onSave={(body) => {
+            onChange([...safeguards, { impactMetric: body.impactMetric, ...conditionOf(body) }]);
+            setAdding(false);
+          }}
+          onClose={() => setAdding(false)}
+        />
+      ) : null}
+    </Paper>
+  );
+}
+
+const conditionOf = (body: SafeguardBody) => ({
+  ...(body.triggerCondition ? { triggerCondition: body.triggerCondition } : {}),
+  ...(body.comparison ? { comparison: body.comparison } : {}),
+});
 
 function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: string | undefined }) {
   const navigate = useNavigate();
@@ -288,6 +381,7 @@ function Editor({ initial, templateId }: { initial: TemplateDraft; templateId: s
           Add milestone
         </Button>
       </Group>
+      <TemplateSafeguards safeguards={draft.safeguards} onChange={(safeguards) => setDraft({ ...draft, safeguards })} />
       {problem ? (
         <Text size="sm" c="dimmed">
           {problem}

@@ -12,6 +12,7 @@ const draft = (): TemplateDraft => ({
     },
     { ...newMilestone('Everyone'), interval: '15', strategies: [] },
   ],
+  safeguards: [],
 });
 
 describe('template drafts', () => {
@@ -27,7 +28,29 @@ describe('template drafts', () => {
         },
         { name: 'Everyone', sortOrder: 1, transitionCondition: null, strategies: [] },
       ],
+      safeguards: [],
     });
+  });
+
+  it('carry a wait for the guardrails where an interval is set, and the safeguards every plan starts with', () => {
+    const guardrail = {
+      impactMetric: { metricName: 'errors', timeRange: 'hour', aggregationMode: 'count', labelSelectors: {} },
+      comparison: { harm: 'increase', alpha: 0.05, minimumSample: 500 },
+    } as const;
+    const [first, last] = draft().milestones;
+    const body = templateBody({
+      ...draft(),
+      milestones: [
+        { ...first!, waitForGuardrails: true },
+        { ...last!, waitForGuardrails: true },
+      ],
+      safeguards: [guardrail],
+    });
+    expect(body.milestones!.map((milestone) => milestone.transitionCondition)).toEqual([
+      { intervalMinutes: 30, waitForGuardrails: true },
+      null,
+    ]);
+    expect(body.safeguards).toEqual([guardrail]);
   });
 
   it('say what is missing before they are sent', () => {

@@ -1,26 +1,41 @@
 import type { CreateFeatureStrategy } from '@bunting/contracts';
 import type { ReleaseTemplate, ReleaseTemplateBody } from './release-template-queries.ts';
 
-/** A milestone as the editor holds it: its interval as typed ('' for none). */
+/** A milestone as the editor holds it: its interval as typed ('' for none), and whether it waits for guardrails. */
 export type MilestoneDraft = {
   key: string;
   id?: string;
   name: string;
   interval: string;
+  waitForGuardrails: boolean;
   strategies: (CreateFeatureStrategy & { id?: string })[];
 };
-export type TemplateDraft = { name: string; description: string; milestones: MilestoneDraft[] };
+/** A safeguard every plan made from the template starts with. */
+export type TemplateSafeguardDraft = NonNullable<ReleaseTemplateBody['safeguards']>[number];
+export type TemplateDraft = {
+  name: string;
+  description: string;
+  milestones: MilestoneDraft[];
+  safeguards: TemplateSafeguardDraft[];
+};
 
 let keys = 0;
 const nextKey = () => `milestone-${(keys += 1)}`;
 
-export const newMilestone = (name: string): MilestoneDraft => ({ key: nextKey(), name, interval: '', strategies: [] });
+export const newMilestone = (name: string): MilestoneDraft => ({
+  key: nextKey(),
+  name,
+  interval: '',
+  waitForGuardrails: false,
+  strategies: [],
+});
 
 /** A new template: one milestone, to start from. */
 export const newTemplateDraft = (): TemplateDraft => ({
   name: '',
   description: '',
   milestones: [newMilestone('Milestone 1')],
+  safeguards: [],
 });
 
 export function templateDraftOf(template: ReleaseTemplate): TemplateDraft {
@@ -32,11 +47,13 @@ export function templateDraftOf(template: ReleaseTemplate): TemplateDraft {
       id: milestone.id,
       name: milestone.name,
       interval: milestone.transitionCondition ? String(milestone.transitionCondition.intervalMinutes) : '',
+      waitForGuardrails: milestone.transitionCondition?.waitForGuardrails === true,
       strategies: milestone.strategies.map(
         ({ milestoneId: _milestoneId, strategyName: _strategyName, sortOrder: _sortOrder, ...strategy }) =>
           strategy as CreateFeatureStrategy & { id: string },
       ),
     })),
+    safeguards: template.safeguards,
   };
 }
 
@@ -66,10 +83,14 @@ export function templateBody(draft: TemplateDraft): ReleaseTemplateBody {
       sortOrder: index,
       transitionCondition:
         index < draft.milestones.length - 1 && milestone.interval.trim()
-          ? { intervalMinutes: Number(milestone.interval) }
+          ? {
+              intervalMinutes: Number(milestone.interval),
+              ...(milestone.waitForGuardrails ? { waitForGuardrails: true } : {}),
+            }
           : null,
       strategies: milestone.strategies.map((strategy, order) => ({ ...strategy, sortOrder: order })),
     })),
+    safeguards: draft.safeguards,
   };
 }
 

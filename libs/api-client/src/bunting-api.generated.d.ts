@@ -35756,6 +35756,33 @@ export interface operations {
                                 strategyName: string;
                             }[];
                         }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
+                        }[];
                     }[];
                 };
             };
@@ -35835,6 +35862,7 @@ export interface operations {
                         sortOrder?: number;
                         transitionCondition?: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         strategies?: {
                             name?: string;
@@ -35869,6 +35897,33 @@ export interface operations {
                             id?: string;
                             strategyName?: string;
                         }[];
+                    }[];
+                    safeguards?: {
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                        };
+                        triggerCondition?: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha?: number;
+                            /** @default 1000 */
+                            minimumSample?: number;
+                        };
                     }[];
                 };
             };
@@ -35935,6 +35990,33 @@ export interface operations {
                                 milestoneId: string;
                                 strategyName: string;
                             }[];
+                        }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
                         }[];
                     };
                 };
@@ -36069,6 +36151,33 @@ export interface operations {
                                 strategyName: string;
                             }[];
                         }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
+                        }[];
                     };
                 };
             };
@@ -36149,6 +36258,7 @@ export interface operations {
                         sortOrder?: number;
                         transitionCondition?: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         strategies?: {
                             name?: string;
@@ -36183,6 +36293,33 @@ export interface operations {
                             id?: string;
                             strategyName?: string;
                         }[];
+                    }[];
+                    safeguards?: {
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                        };
+                        triggerCondition?: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha?: number;
+                            /** @default 1000 */
+                            minimumSample?: number;
+                        };
                     }[];
                 };
             };
@@ -37525,6 +37662,33 @@ export interface operations {
                                 strategyName: string;
                             }[];
                         }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
+                        }[];
                     }[];
                 };
             };
@@ -37602,6 +37766,7 @@ export interface operations {
                         sortOrder?: number;
                         transitionCondition?: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         strategies?: {
                             name?: string;
@@ -37636,6 +37801,33 @@ export interface operations {
                             id?: string;
                             strategyName?: string;
                         }[];
+                    }[];
+                    safeguards?: {
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                        };
+                        triggerCondition?: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha?: number;
+                            /** @default 1000 */
+                            minimumSample?: number;
+                        };
                     }[];
                 };
             };
@@ -37702,6 +37894,33 @@ export interface operations {
                                 milestoneId: string;
                                 strategyName: string;
                             }[];
+                        }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
                         }[];
                     };
                 };
@@ -37835,6 +38054,33 @@ export interface operations {
                                 strategyName: string;
                             }[];
                         }[];
+                        safeguards: {
+                            impactMetric: {
+                                metricName: string;
+                                /** @enum {string} */
+                                timeRange: "hour" | "day" | "week" | "month";
+                                /** @enum {string} */
+                                aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                                labelSelectors: {
+                                    [key: string]: string[];
+                                };
+                                /** @enum {string} */
+                                source?: "internal" | "external";
+                            };
+                            triggerCondition?: {
+                                /** @enum {string} */
+                                operator: ">" | "<";
+                                threshold: number;
+                            };
+                            comparison?: {
+                                /** @enum {string} */
+                                harm: "increase" | "decrease";
+                                /** @default 0.05 */
+                                alpha: number;
+                                /** @default 1000 */
+                                minimumSample: number;
+                            };
+                        }[];
                     };
                 };
             };
@@ -37914,6 +38160,7 @@ export interface operations {
                         sortOrder?: number;
                         transitionCondition?: {
                             intervalMinutes: number;
+                            waitForGuardrails?: boolean;
                         } | null;
                         strategies?: {
                             name?: string;
@@ -37948,6 +38195,33 @@ export interface operations {
                             id?: string;
                             strategyName?: string;
                         }[];
+                    }[];
+                    safeguards?: {
+                        impactMetric: {
+                            metricName: string;
+                            /** @enum {string} */
+                            timeRange: "hour" | "day" | "week" | "month";
+                            /** @enum {string} */
+                            aggregationMode: "rps" | "count" | "avg" | "sum" | "p50" | "p95" | "p99";
+                            labelSelectors: {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            source?: "internal" | "external";
+                        };
+                        triggerCondition?: {
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            threshold: number;
+                        };
+                        comparison?: {
+                            /** @enum {string} */
+                            harm: "increase" | "decrease";
+                            /** @default 0.05 */
+                            alpha?: number;
+                            /** @default 1000 */
+                            minimumSample?: number;
+                        };
                     }[];
                 };
             };
@@ -38107,6 +38381,7 @@ export interface operations {
                     sortOrder?: number;
                     transitionCondition?: {
                         intervalMinutes: number;
+                        waitForGuardrails?: boolean;
                     } | null;
                     strategies?: {
                         name?: string;
@@ -38273,6 +38548,7 @@ export interface operations {
                     sortOrder?: number;
                     transitionCondition?: {
                         intervalMinutes: number;
+                        waitForGuardrails?: boolean;
                     } | null;
                     strategies?: {
                         name?: string;

@@ -38,7 +38,7 @@ export const MilestoneInput = z.object({
   id: ReleaseId.optional(),
   name: z.string().min(1).max(255),
   sortOrder: z.number().int().min(0).max(10_000).optional(),
-  transitionCondition: TransitionCondition.nullable().optional(),
+  transitionCondition: PlanTransitionCondition.nullable().optional(),
   strategies: z.array(MilestoneStrategyInput).max(30).optional(),
 });
 export type MilestoneInput = z.infer<typeof MilestoneInput>;
@@ -48,6 +48,13 @@ export const ReleaseTemplateInput = z.object({
   name: z.string().min(1).max(255),
   description: z.string().max(1000).nullable().optional(),
   milestones: z.array(MilestoneInput).max(30).optional(),
+  /**
+   * Bunting's addition: safeguards every plan made from the template starts with (thresholds or guardrail
+   * comparisons). Left out, a PUT keeps the template's own (Unleash's UI does not know them).
+   */
+  get safeguards() {
+    return z.array(TemplateSafeguard).max(10).optional();
+  },
 });
 export type ReleaseTemplateInput = z.infer<typeof ReleaseTemplateInput>;
 
@@ -83,6 +90,10 @@ export const ReleaseTemplate = z.object({
   createdAt: z.string(),
   archivedAt: z.string().nullable(),
   milestones: z.array(Milestone),
+  /** What every plan made from the template starts watching (Bunting's addition). */
+  get safeguards() {
+    return z.array(TemplateSafeguard);
+  },
 });
 export type ReleaseTemplate = z.infer<typeof ReleaseTemplate>;
 
@@ -114,6 +125,23 @@ export const SafeguardComparison = z
   .strict();
 export type SafeguardComparison = z.infer<typeof SafeguardComparison>;
 
+const needsCondition = {
+  message:
+    'A safeguard needs a triggerCondition, or a comparison of the users who get the change with those who do not',
+  path: ['triggerCondition'],
+};
+
+/** A template's safeguard: what each plan made from it gets. */
+export const TemplateSafeguard = z
+  .object({
+    impactMetric: SafeguardMetricInput,
+    triggerCondition: SafeguardTrigger.optional(),
+    comparison: SafeguardComparison.optional(),
+  })
+  .strict()
+  .refine((input) => input.triggerCondition !== undefined || input.comparison !== undefined, needsCondition);
+export type TemplateSafeguard = z.infer<typeof TemplateSafeguard>;
+
 /** PUT .../release-plans/{planId}/safeguards and .../environments/{environment}/safeguards */
 export const SafeguardInput = z
   .object({
@@ -124,11 +152,7 @@ export const SafeguardInput = z
     triggerCondition: SafeguardTrigger.optional(),
     comparison: SafeguardComparison.optional(),
   })
-  .refine((input) => input.triggerCondition !== undefined || input.comparison !== undefined, {
-    message:
-      'A safeguard needs a triggerCondition, or a comparison of the users who get the change with those who do not',
-    path: ['triggerCondition'],
-  });
+  .refine((input) => input.triggerCondition !== undefined || input.comparison !== undefined, needsCondition);
 export type SafeguardInput = z.infer<typeof SafeguardInput>;
 
 /** One side of a guardrail's comparison since it began: exposures from SDK metrics, units and mean of the metric. */

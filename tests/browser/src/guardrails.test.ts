@@ -111,4 +111,36 @@ describe('a guardrail in the console', () => {
     await screenshot(page, 'guardrail-harm');
     await expectAccessible('a guardrail that found harm');
   });
+
+  it('is carried by a release template, with a milestone that waits for it', async () => {
+    await page.goto('/admin/release-templates/new');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Guarded payments');
+    await page.getByRole('textbox', { name: 'Name of milestone 1' }).fill('Half');
+    await page.getByRole('button', { name: 'Add milestone' }).click();
+    await page.getByRole('textbox', { name: 'Name of milestone 2' }).fill('Everyone');
+    const waits = page.getByRole('checkbox', { name: 'Milestone 1 waits for the guardrails' });
+    expect(await waits.isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Minutes before milestone 2 of milestone 1' }).fill('60');
+    await waits.check();
+    await page.getByRole('button', { name: 'Add safeguard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a safeguard to every plan' });
+    await dialog.getByRole('combobox', { name: 'Metric' }).click();
+    await page.getByRole('option', { name: 'payment_errors (counter)' }).click();
+    await dialog.getByText('Compare with users without the change').click();
+    await dialog.getByRole('combobox', { name: 'Harm is when the metric' }).selectOption('increase');
+    await dialog.getByRole('button', { name: 'Save safeguard' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(/^Guardrail on payment_errors: pauses the plan when it is significantly higher/).waitFor();
+    await screenshot(page, 'template-guardrails');
+    await expectAccessible('a template with a guardrail');
+    await page.getByRole('button', { name: 'Save release template' }).click();
+    await page.getByRole('table', { name: 'Release templates' }).getByText('Guarded payments').waitFor();
+    const template = (await stack.admin.get('/api/admin/release-plan-templates')).body.find(
+      (one: { name: string }) => one.name === 'Guarded payments',
+    );
+    expect(template.milestones[0].transitionCondition).toEqual({ intervalMinutes: 60, waitForGuardrails: true });
+    expect(template.safeguards).toEqual([
+      expect.objectContaining({ comparison: expect.objectContaining({ harm: 'increase' }) }),
+    ]);
+  });
 });

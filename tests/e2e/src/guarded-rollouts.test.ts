@@ -240,13 +240,48 @@ describe('a guarded milestone', () => {
     });
   }, 90_000);
 
-  it('moves on only once the minimum sample shows no harm, never on the interval alone', async () => {
-    const plan = await planWithTwoMilestones('safe-checkout', { intervalMinutes: 1, waitForGuardrails: true });
-    const guardrail = await stack.admin.put(`${development('safe-checkout')}/release-plans/${plan.planId}/safeguards`, {
-      impactMetric: errorsMetric,
-      comparison: { harm: 'increase', minimumSample: 300 },
+  it('moves on only once the minimum sample shows no harm, never on the interval alone (all from a template)', async () => {
+    // The template carries the guardrail and the progression that waits for it: every plan made from it starts so.
+    await stack.admin.post(flags, { name: 'safe-checkout' });
+    const guardrail = { impactMetric: errorsMetric, comparison: { harm: 'increase', minimumSample: 300 } };
+    const body = {
+      name: 'Guarded by evidence',
+      milestones: [
+        {
+          name: 'Half',
+          sortOrder: 0,
+          strategies: [rollout(50)],
+          transitionCondition: { intervalMinutes: 1, waitForGuardrails: true },
+        },
+        { name: 'Everyone', sortOrder: 1, strategies: [rollout(100)] },
+      ],
+    };
+    const template = await stack.admin.post('/api/admin/release-plan-templates', { ...body, safeguards: [guardrail] });
+    expect(template.status, JSON.stringify(template.body)).toBe(200);
+    expect(template.body.milestones[0].transitionCondition).toEqual({ intervalMinutes: 1, waitForGuardrails: true });
+    expect(template.body.safeguards).toEqual([{ ...guardrail, comparison: { ...guardrail.comparison, alpha: 0.05 } }]);
+    // Unleash's UI saves a template without knowing safeguards: they stay.
+    const saved = await stack.admin.put(`/api/admin/release-plan-templates/${template.body.id}`, body);
+    expect(saved.status).toBe(200);
+    expect(
+      (await stack.admin.get(`/api/admin/release-plan-templates/${template.body.id}`)).body.safeguards,
+    ).toHaveLength(1);
+    const made = await stack.admin.post(`${development('safe-checkout')}/release-plans`, {
+      templateId: template.body.id,
     });
-    expect(guardrail.status).toBe(200);
+    expect(made.status).toBe(200);
+    expect(made.body.milestones[0].transitionCondition).toEqual({ intervalMinutes: 1, waitForGuardrails: true });
+    expect(made.body.safeguards).toEqual([
+      expect.objectContaining({ comparison: expect.objectContaining({ harm: 'increase', minimumSample: 300 }) }),
+    ]);
+    // The event log (its own service) has the safeguard's event as one set by hand would write.
+    await eventually(
+      async () =>
+        (await eventsNamed('release-plan-safeguard-changed')).filter((event) => event.featureName === 'safe-checkout')
+          .length === 1,
+    );
+    const [half, everyone] = made.body.milestones as { id: string }[];
+    const plan = { half: half!.id, everyone: everyone!.id };
     await stack.admin.post(`${development('safe-checkout')}/on`);
     // The interval (a second) passes with no traffic: with no evidence the milestone stays.
     await eventually(async () => (await planOf('safe-checkout')).safeguards[0]?.lastComparison != null, {
@@ -351,6 +386,23 @@ describe('bad guardrails and low-value credentials', () => {
     expect(byViewer.status).toBe(403);
     const flag = (await stack.admin.get(`${flags}/untouched-guard`)).body;
     expect(flag.environments.find((one: { name: string }) => one.name === 'development').safeguards).toEqual([]);
+
+    // The same refusals for a template's guardrails; a viewer cannot make a template that carries one.
+    const templates = '/api/admin/release-plan-templates';
+    const before = (await stack.admin.get(templates)).body.length;
+    for (const safeguard of bad) {
+      const answer = await stack.admin.post(templates, { name: 'Bad guard', safeguards: [safeguard] });
+      expect(answer.status, JSON.stringify(safeguard)).toBe(400);
+      expect(answer.body).toMatchObject({ name: 'ValidationError' });
+    }
+    const waits = { name: 'Bad wait', milestones: [{ name: 'A', transitionCondition: { waitForGuardrails: 'yes' } }] };
+    expect((await stack.admin.post(templates, waits)).status).toBe(400);
+    const guarded = {
+      name: 'Viewer guard',
+      safeguards: [{ impactMetric: errorsMetric, comparison: { harm: 'increase' } }],
+    };
+    expect((await viewer.post(templates, guarded)).status).toBe(403);
+    expect((await stack.admin.get(templates)).body.length).toBe(before);
   }, 90_000);
 });
 

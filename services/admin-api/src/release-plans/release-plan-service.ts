@@ -3,6 +3,7 @@ import type {
   ReleasePlan,
   Safeguard,
   SafeguardInput,
+  TemplateSafeguard,
   StoredMilestoneStrategy,
 } from '@bunting/contracts';
 import { ConflictError, NotFoundError, ValidationError, ulid, type Queryable } from '@bunting/platform';
@@ -157,10 +158,26 @@ export const releasePlanService = {
     }
     for (const [index, milestone] of template.milestones.entries()) {
       if (milestone.intervalMinutes !== null && index + 1 < ids.length)
-        await releasePlanStore.upsertProgression(change.tx, ids[index]!, ids[index + 1]!, milestone.intervalMinutes);
+        await releasePlanStore.upsertProgression(
+          change.tx,
+          ids[index]!,
+          ids[index + 1]!,
+          milestone.intervalMinutes,
+          milestone.waitForGuardrails,
+        );
     }
     const plan = (await releasePlanStore.plan(change.tx, planId))!;
     change.emit({ type: 'feature-metadata-updated', ...eventScope(plan), data: about(plan, 'release-plan-added') });
+    // The template's safeguards, each a new one of this plan, with its own event as one set by hand would have.
+    for (const safeguard of template.safeguards) {
+      await saveSafeguard(
+        change,
+        { ...eventScope(plan), planId },
+        [],
+        safeguard,
+        about(plan, 'release-plan-safeguard-changed'),
+      );
+    }
     if ((await environmentState.get(change.tx, feature.name, path.environment))?.enabled) {
       await start(change, feature, plan, (await milestonesOf(change.tx, planId))[0]!, 'manual');
     }
@@ -504,9 +521,8 @@ export const releasePlanService = {
   },
 };
 
-/** Writes a safeguard (the one named, else the first existing, else a new one) with its event. */
 /** A threshold's condition as given; a comparison's, when left out, is its lift beyond zero on the side of harm. */
-function conditionOf(input: SafeguardInput) {
+function conditionOf(input: SafeguardInput | TemplateSafeguard) {
   const comparison = input.comparison ?? null;
   const trigger = input.triggerCondition ?? {
     operator: comparison?.harm === 'decrease' ? ('<' as const) : ('>' as const),
@@ -515,15 +531,17 @@ function conditionOf(input: SafeguardInput) {
   return { operator: trigger.operator, threshold: trigger.threshold, comparison };
 }
 
+/** Writes a safeguard (the one named, else the first existing, else a new one) with its event. */
 async function saveSafeguard(
   change: Change,
   owner: { project: string; featureName: string; environment: string; planId: string | null },
   existing: readonly SafeguardRow[],
-  input: SafeguardInput,
+  input: SafeguardInput | TemplateSafeguard,
   data: Record<string, unknown>,
 ): Promise<Safeguard> {
-  const before = input.id ? existing.find((safeguard) => safeguard.id === input.id) : existing[0];
-  if (input.id && !before) throw new NotFoundError(`Could not find safeguard ${input.id}`);
+  const named = 'id' in input ? input.id : undefined;
+  const before = named ? existing.find((safeguard) => safeguard.id === named) : existing[0];
+  if (named && !before) throw new NotFoundError(`Could not find safeguard ${named}`);
   const id = before?.id ?? ulid();
   await releasePlanStore.saveSafeguard(change.tx, {
     id,

@@ -11,7 +11,10 @@ export const templateMilestoneView = (row: TemplateMilestoneRow) => ({
   sortOrder: row.sortOrder,
   releasePlanDefinitionId: row.templateId,
   startedAt: null,
-  transitionCondition: row.intervalMinutes === null ? null : { intervalMinutes: row.intervalMinutes },
+  transitionCondition:
+    row.intervalMinutes === null
+      ? null
+      : { intervalMinutes: row.intervalMinutes, ...(row.waitForGuardrails ? { waitForGuardrails: true } : {}) },
   progressionExecutedAt: null,
   pausedAt: null,
   strategies: row.strategies.map((strategy) => milestoneStrategyView(row.id, strategy)),
@@ -57,6 +60,7 @@ async function milestoneRows(
       name: input.name,
       sortOrder: position,
       intervalMinutes: position === ordered.length - 1 ? null : (input.transitionCondition?.intervalMinutes ?? null),
+      waitForGuardrails: position < ordered.length - 1 && input.transitionCondition?.waitForGuardrails === true,
       strategies: await storedStrategies(db, input.strategies ?? [], keepStrategyIds),
     });
   }
@@ -68,6 +72,7 @@ const settingEvent = (template: ReleaseTemplate) => ({
   name: template.name,
   project: template.project,
   milestones: template.milestones,
+  safeguards: template.safeguards,
 });
 
 /** Release templates: named milestones whose strategies plans copy. Changes are settings events named as Unleash names them. */
@@ -90,6 +95,7 @@ export const releaseTemplateService = {
       description: input.description ?? null,
       project,
       createdByUserId,
+      safeguards: input.safeguards ?? [],
     });
     await releaseTemplateStore.replaceMilestones(
       change.tx,
@@ -112,7 +118,11 @@ export const releaseTemplateService = {
     if (await releaseTemplateStore.nameTaken(change.tx, row.project, input.name, id))
       throw new NameExistsError(`There is already a release template called "${input.name}"`);
     const before = await releaseTemplateService.get(change.tx, id);
-    await releaseTemplateStore.update(change.tx, id, { name: input.name, description: input.description ?? null });
+    await releaseTemplateStore.update(change.tx, id, {
+      name: input.name,
+      description: input.description ?? null,
+      safeguards: input.safeguards ?? row.safeguards,
+    });
     const known = await releaseTemplateStore.milestonesOf(change.tx, [id]);
     await releaseTemplateStore.replaceMilestones(
       change.tx,

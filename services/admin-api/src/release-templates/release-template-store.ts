@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WriteTx } from '../events/write-tx.ts';
-import { StoredMilestoneStrategy } from '@bunting/contracts';
+import { StoredMilestoneStrategy, TemplateSafeguard } from '@bunting/contracts';
 import { sql, type Queryable } from '@bunting/platform';
 
 export const TemplateRow = z.object({
@@ -11,6 +11,7 @@ export const TemplateRow = z.object({
   createdByUserId: z.number(),
   createdAt: z.string(),
   archivedAt: z.string().nullable(),
+  safeguards: z.array(TemplateSafeguard),
 });
 export type TemplateRow = z.infer<typeof TemplateRow>;
 
@@ -20,14 +21,15 @@ export const TemplateMilestoneRow = z.object({
   name: z.string(),
   sortOrder: z.number(),
   intervalMinutes: z.number().nullable(),
+  waitForGuardrails: z.boolean(),
   strategies: z.array(StoredMilestoneStrategy),
 });
 export type TemplateMilestoneRow = z.infer<typeof TemplateMilestoneRow>;
 
 const templateColumns = sql.fragment`id, name, description, project, created_by_user_id as "createdByUserId",
   to_char(created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
-  to_char(archived_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "archivedAt"`;
-const milestoneColumns = sql.fragment`id, template_id as "templateId", name, sort_order as "sortOrder", interval_minutes as "intervalMinutes", strategies`;
+  to_char(archived_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "archivedAt", safeguards`;
+const milestoneColumns = sql.fragment`id, template_id as "templateId", name, sort_order as "sortOrder", interval_minutes as "intervalMinutes", wait_for_guardrails as "waitForGuardrails", strategies`;
 
 /** Release templates and their milestones. */
 export const releaseTemplateStore = {
@@ -57,13 +59,16 @@ export const releaseTemplateStore = {
       where coalesce(project, '') = ${project ?? ''} and lower(name) = lower(${name}) and archived_at is null and id <> ${except ?? ''}`);
   },
   async insert(db: WriteTx, row: Omit<TemplateRow, 'createdAt' | 'archivedAt'>) {
-    await db.query(sql.unsafe`insert into admin.release_templates (id, name, description, project, created_by_user_id)
-      values (${row.id}, ${row.name}, ${row.description}, ${row.project}, ${row.createdByUserId})`);
+    await db.query(sql.unsafe`insert into admin.release_templates (id, name, description, project, created_by_user_id, safeguards)
+      values (${row.id}, ${row.name}, ${row.description}, ${row.project}, ${row.createdByUserId}, ${sql.jsonb(row.safeguards as never)})`);
   },
-  async update(db: WriteTx, id: string, fields: { name: string; description: string | null }) {
-    await db.query(
-      sql.unsafe`update admin.release_templates set name = ${fields.name}, description = ${fields.description} where id = ${id}`,
-    );
+  async update(
+    db: WriteTx,
+    id: string,
+    fields: { name: string; description: string | null; safeguards: readonly TemplateSafeguard[] },
+  ) {
+    await db.query(sql.unsafe`update admin.release_templates set name = ${fields.name}, description = ${fields.description},
+      safeguards = ${sql.jsonb(fields.safeguards as never)} where id = ${id}`);
   },
   async archive(db: WriteTx, id: string) {
     await db.query(
@@ -86,12 +91,13 @@ export const releaseTemplateStore = {
     for (const milestone of milestones) await releaseTemplateStore.insertMilestone(db, { ...milestone, templateId });
   },
   async insertMilestone(db: WriteTx, milestone: TemplateMilestoneRow) {
-    await db.query(sql.unsafe`insert into admin.release_template_milestones (id, template_id, name, sort_order, interval_minutes, strategies)
-      values (${milestone.id}, ${milestone.templateId}, ${milestone.name}, ${milestone.sortOrder}, ${milestone.intervalMinutes}, ${sql.jsonb(milestone.strategies as never)})`);
+    await db.query(sql.unsafe`insert into admin.release_template_milestones (id, template_id, name, sort_order, interval_minutes, wait_for_guardrails, strategies)
+      values (${milestone.id}, ${milestone.templateId}, ${milestone.name}, ${milestone.sortOrder}, ${milestone.intervalMinutes}, ${milestone.waitForGuardrails}, ${sql.jsonb(milestone.strategies as never)})`);
   },
   async updateMilestone(db: WriteTx, milestone: TemplateMilestoneRow) {
     await db.query(sql.unsafe`update admin.release_template_milestones set name = ${milestone.name}, sort_order = ${milestone.sortOrder},
-      interval_minutes = ${milestone.intervalMinutes}, strategies = ${sql.jsonb(milestone.strategies as never)} where id = ${milestone.id}`);
+      interval_minutes = ${milestone.intervalMinutes}, wait_for_guardrails = ${milestone.waitForGuardrails},
+      strategies = ${sql.jsonb(milestone.strategies as never)} where id = ${milestone.id}`);
   },
   async deleteMilestone(db: WriteTx, id: string) {
     await db.query(sql.unsafe`delete from admin.release_template_milestones where id = ${id}`);
