@@ -94,6 +94,7 @@ import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { releasePlanReactions } from './release-plans/release-plan-reactions.ts';
 import { releasePlanRoutes } from './release-plans/release-plan-routes.ts';
 import { startProgressionScheduler } from './release-plans/progression-scheduler.ts';
+import { proposeGuardedAdvance } from './change-requests/guardrail-proposals.ts';
 import { emailOutbox } from './email/email-outbox.ts';
 import { manifestRoutes } from './openfeature-manifest/manifest-routes.ts';
 import { scimRoutes, scimSettingsRoutes } from './scim/scim-routes.ts';
@@ -202,7 +203,7 @@ export function adminApi(
       config.changeRequestSchedulerMs,
     );
     const progressions = startProgressionScheduler(
-      { db, changes, log, metrics: infrastructure.metrics },
+      { db, changes, log, metrics: infrastructure.metrics, proposeAdvance: proposeGuardedAdvance },
       { intervalMs: config.progressionSchedulerMs, minuteMs: config.progressionMinuteMs },
     );
     const safeguards = startSafeguardWatch(

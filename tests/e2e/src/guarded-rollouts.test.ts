@@ -449,4 +449,78 @@ describe('guardrails under change requests', () => {
       }),
     ]);
   });
+  it('proposes moving on as a change request where the environment requires them; people approve it', async () => {
+    // Set up before development requires change requests; the SDK's traffic is development's.
+    await stack.admin.post(flags, { name: 'gated-advance' });
+    const template = await stack.admin.post('/api/admin/release-plan-templates', {
+      name: 'Guarded, reviewed',
+      milestones: [
+        {
+          name: 'Some',
+          strategies: [rollout(50)],
+          transitionCondition: { intervalMinutes: 1, waitForGuardrails: true },
+        },
+        { name: 'All', strategies: [rollout(100)] },
+      ],
+      safeguards: [{ impactMetric: errorsMetric, comparison: { harm: 'increase', minimumSample: 300 } }],
+    });
+    const plan = await stack.admin.post(`${development('gated-advance')}/release-plans`, {
+      templateId: template.body.id,
+    });
+    const [some, all] = plan.body.milestones as { id: string }[];
+    await stack.admin.post(`${development('gated-advance')}/on`);
+    const config = '/api/admin/projects/default/environments/development/change-requests/config';
+    await stack.admin.put(config, { changeRequestsEnabled: true, requiredApprovals: 1 });
+    type Request = {
+      id: number;
+      title: string;
+      state: string;
+      createdBy: { username?: string };
+      comments: { text: string }[];
+      features: { name: string; changes: { action: string; payload: { milestoneId: string } }[] }[];
+    };
+    let proposal: Request | undefined;
+    const load = traffic('gated-advance', { on: 1, off: 1 });
+    try {
+      await eventually(
+        async () => {
+          const open = (await stack.admin.get('/api/admin/projects/default/change-requests')).body as Request[];
+          proposal = open.find((request) => request.title.startsWith('Guardrails call Some safe'));
+          return proposal !== undefined;
+        },
+        { timeoutMs: 40_000 },
+      );
+    } finally {
+      await load.stop();
+      await stack.admin.put(config, { changeRequestsEnabled: false });
+    }
+    const detail = (await stack.admin.get(`/api/admin/projects/default/change-requests/${proposal!.id}`))
+      .body as Request;
+    expect(detail).toMatchObject({ title: 'Guardrails call Some safe: start All', state: 'In review' });
+    expect(detail.features).toEqual([
+      expect.objectContaining({
+        name: 'gated-advance',
+        changes: [
+          expect.objectContaining({
+            action: 'startMilestone',
+            payload: expect.objectContaining({ milestoneId: all!.id }),
+          }),
+        ],
+      }),
+    ]);
+    expect(detail.comments.map((comment) => comment.text).join(' ')).toMatch(/found no harm/);
+    // Nothing moved on by itself, and it is proposed once.
+    expect((await planOf('gated-advance')).activeMilestoneId).toBe(some!.id);
+    const state = (client: HttpClient, value: string) =>
+      client.put(`/api/admin/projects/default/change-requests/${proposal!.id}/state`, { state: value });
+    expect((await state(reviewer, 'Approved')).status).toBe(200);
+    expect((await state(reviewer, 'Applied')).body.state).toBe('Applied');
+    expect((await planOf('gated-advance')).activeMilestoneId).toBe(all!.id);
+    const proposals = (
+      (await stack.admin.get('/api/admin/search/change-requests?limit=100')).body.changeRequests as {
+        title?: string;
+      }[]
+    ).filter((request) => request.title?.startsWith('Guardrails call Some safe'));
+    expect(proposals).toHaveLength(1);
+  }, 90_000);
 });

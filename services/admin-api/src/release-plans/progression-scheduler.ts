@@ -1,7 +1,7 @@
 import { SYSTEM_ACTOR } from '@bunting/contracts';
 import { repeatEvery, type DatabasePool, type Logger, type Metrics } from '@bunting/platform';
 import type { Changes } from '../events/changes.ts';
-import { releasePlanService } from './release-plan-service.ts';
+import { releasePlanService, type ProposeAdvance } from './release-plan-service.ts';
 import { releasePlanStore } from './release-plan-store.ts';
 
 const BATCH = 20;
@@ -13,7 +13,7 @@ const BATCH = 20;
  * death and its restart) runs on the first tick after.
  */
 export function startProgressionScheduler(
-  deps: { db: DatabasePool; changes: Changes; log: Logger; metrics?: Metrics },
+  deps: { db: DatabasePool; changes: Changes; log: Logger; metrics?: Metrics; proposeAdvance?: ProposeAdvance },
   options: { intervalMs: number; minuteMs: number },
 ) {
   const ran = deps.metrics?.counter(
@@ -27,7 +27,7 @@ export function startProgressionScheduler(
         if (stopping.aborted) return;
         // Approved when the progression was set; the unit of work is told so for the plan's environment.
         const started = await deps.changes.run({ system: SYSTEM_ACTOR }, (change) =>
-          releasePlanService.runProgression(change, due.sourceMilestone, options.minuteMs),
+          releasePlanService.runProgression(change, due.sourceMilestone, options.minuteMs, deps.proposeAdvance),
         );
         if (started) ran?.inc();
       }

@@ -286,15 +286,41 @@ export const releasePlanService = {
       });
   },
 
-  /** Runs a due progression (the scheduler holds its row): the target milestone starts, approved when the progression was set. */
-  async runProgression(change: Change, sourceMilestoneId: string, minuteMs: number): Promise<boolean> {
+  /**
+   * Runs a due progression (the scheduler holds its row): the target milestone starts, approved when the progression
+   * was set. One that waited for the guardrails' evidence is, where the environment requires change requests, proposed
+   * instead: people approve moving on (stopping on harm never waits for them).
+   */
+  async runProgression(
+    change: Change,
+    sourceMilestoneId: string,
+    minuteMs: number,
+    proposeAdvance?: ProposeAdvance,
+  ): Promise<boolean> {
     const due = await releasePlanStore.lockDue(change.tx, sourceMilestoneId, minuteMs);
     if (!due) return false;
     const plan = (await releasePlanStore.plan(change.tx, due.planId, { forUpdate: true }))!;
     const target = await releasePlanStore.targetOf(change.tx, sourceMilestoneId);
-    const milestone = target ? (await milestonesOf(change.tx, plan.id)).find((one) => one.id === target) : undefined;
+    const milestones = await milestonesOf(change.tx, plan.id);
+    const milestone = target ? milestones.find((one) => one.id === target) : undefined;
     await releasePlanStore.markExecuted(change.tx, sourceMilestoneId);
     if (!milestone) return false;
+    if (due.waitForGuardrails && proposeAdvance) {
+      const source = milestones.find((one) => one.id === sourceMilestoneId);
+      const readings = (await releasePlanStore.safeguardsOf(change.tx, [plan.featureName]))
+        .filter((safeguard) => safeguard.planId === plan.id && safeguard.lastComparison !== null)
+        .map((safeguard) => `${safeguard.metric.metricName}: ${safeguard.lastComparison!.summary}`);
+      const proposed = await proposeAdvance(change, {
+        project: plan.project,
+        environment: plan.environment,
+        featureName: plan.featureName,
+        planId: plan.id,
+        milestoneId: milestone.id,
+        title: `Guardrails call ${source?.name ?? 'the milestone'} safe: start ${milestone.name}`,
+        evidence: `The guardrails of release plan ${plan.name} found no harm with the minimum sample in: ${readings.join(' ')}`,
+      });
+      if (proposed !== null) return true;
+    }
     const feature = await requireFeature(change.tx, plan.project, plan.featureName, { forWrite: true });
     change.approve([{ project: plan.project, environment: plan.environment }]);
     await start(change, feature, plan, milestone, 'progression');
@@ -520,6 +546,23 @@ export const releasePlanService = {
       await releasePlanStore.deletePlan(change.tx, plan.id);
   },
 };
+
+/**
+ * Proposes starting a milestone as a change request where the plan's environment requires them, with the evidence
+ * that called for it; the request's id, or null where the environment does not require them.
+ */
+export type ProposeAdvance = (
+  change: Change,
+  proposal: {
+    project: string;
+    environment: string;
+    featureName: string;
+    planId: string;
+    milestoneId: string;
+    title: string;
+    evidence: string;
+  },
+) => Promise<number | null>;
 
 /** A threshold's condition as given; a comparison's, when left out, is its lift beyond zero on the side of harm. */
 function conditionOf(input: SafeguardInput | TemplateSafeguard) {

@@ -81,7 +81,11 @@ export const SafeguardRow = z.object({
 export type SafeguardRow = z.infer<typeof SafeguardRow>;
 
 /** A progression that is due: its source is its plan's active milestone and has run its interval. */
-export const DueProgression = z.object({ sourceMilestone: z.string(), planId: z.string() });
+export const DueProgression = z.object({
+  sourceMilestone: z.string(),
+  planId: z.string(),
+  waitForGuardrails: z.boolean(),
+});
 
 const planColumns = sql.fragment`p.id, p.template_id as "templateId", p.name, p.description, p.feature_name as "featureName",
   p.environment, f.project_id as project, p.created_by_user_id as "createdByUserId", ${time('p.created_at')} as "createdAt",
@@ -214,7 +218,7 @@ export const releasePlanStore = {
   /** Progressions whose source is its plan's active milestone, started at least its interval ago, in an enabled flag environment. */
   due(db: Queryable, limit: number, minuteMs: number) {
     return db.any(sql.type(DueProgression)`
-      select g.source_milestone as "sourceMilestone", m.plan_id as "planId"
+      select g.source_milestone as "sourceMilestone", m.plan_id as "planId", g.wait_for_guardrails as "waitForGuardrails"
       from admin.milestone_progressions g
       join admin.release_plan_milestones m on m.id = g.source_milestone
       join admin.release_plans p on p.id = m.plan_id and p.active_milestone_id = m.id
@@ -227,7 +231,7 @@ export const releasePlanStore = {
   /** The progression locked for running it, still due; null when another replica holds it or has run it. */
   lockDue(db: Queryable, source: string, minuteMs: number) {
     return db.maybeOne(sql.type(DueProgression)`
-      select g.source_milestone as "sourceMilestone", m.plan_id as "planId"
+      select g.source_milestone as "sourceMilestone", m.plan_id as "planId", g.wait_for_guardrails as "waitForGuardrails"
       from admin.milestone_progressions g
       join admin.release_plan_milestones m on m.id = g.source_milestone
       join admin.release_plans p on p.id = m.plan_id and p.active_milestone_id = m.id
