@@ -154,6 +154,8 @@ export const ImpactArmsView = view({
     environment: z.string().min(1).max(100),
     labelSelectors: ImpactLabelSelectors,
     since: z.string().datetime(),
+    /** Where the metric is read: Bunting's own series (default) or the external Prometheus-compatible source. */
+    source: ImpactSource.optional(),
   }),
   answer: z.object({
     type: z.enum(['counter', 'gauge', 'histogram']).nullable(),

@@ -122,7 +122,11 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       messaging,
       externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
     });
-    const impactArms = answerImpactArms({ db, messaging });
+    const impactArms = answerImpactArms({
+      db,
+      messaging,
+      externalUrlFromEnv: infrastructure.env.EXTERNAL_PROMETHEUS_IMPACT_METRICS_API,
+    });
     const trackedUnits = answerTrackedUnits({ db, messaging });
     const trackedRetention = startTrackedUnitRetention(db, trackingLimits, log);
 

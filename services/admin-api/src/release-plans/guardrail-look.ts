@@ -20,6 +20,12 @@ export type ArmsQuery = z.infer<typeof ImpactArmsView.request>;
 /** Insights' figures for a guardrail: the metric's sides and the flag's exposures, cumulative since a time. */
 export type ReadArms = (query: ArmsQuery) => Promise<ArmsAnswer>;
 
+/** An answer the source could not give (the external source down) fails the look: it is recorded, nothing decided. */
+function readable(answer: ArmsAnswer): ArmsAnswer {
+  if (answer.error !== undefined) throw new Error(answer.error);
+  return answer;
+}
+
 /** The strategies of the flag environment that decide who gets the change, as the split is read from them. */
 export type SplitStrategy = {
   name: string;
@@ -159,6 +165,7 @@ export async function lookAtGuardrail(
     featureName: safeguard.featureName,
     environment: safeguard.environment,
     labelSelectors: safeguard.metric.labelSelectors,
+    source: safeguard.metric.source ?? 'internal',
   };
   if (current === null || !current.settled) {
     // A first baseline is taken at once; the settled one once SDKs have had settleMs to serve the split.
@@ -168,7 +175,7 @@ export async function lookAtGuardrail(
       const summary = `Settling: SDKs are picking up the split; counting starts in about ${left} s.`;
       return { baseline: current, reading: plainReading(current.since, share, 'waiting', summary) };
     }
-    const { on, off, exposures } = await readArms({ ...query, since: now });
+    const { on, off, exposures } = readable(await readArms({ ...query, since: now }));
     const settled = current !== null || context.settleMs === 0;
     const baseline = { since: now, milestoneId: context.milestoneId, share, settled, on, off, exposures };
     const summary = settled
@@ -177,7 +184,7 @@ export async function lookAtGuardrail(
     return { baseline, reading: plainReading(now, share, 'waiting', summary) };
   }
   const since = current.since;
-  const answer = await readArms({ ...query, since });
+  const answer = readable(await readArms({ ...query, since }));
   const exposures = {
     treatment: answer.exposures.yes - current.exposures.yes,
     control: answer.exposures.no - current.exposures.no,

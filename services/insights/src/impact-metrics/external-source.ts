@@ -73,7 +73,7 @@ async function ask(
 }
 
 /** A label value inside a PromQL regex in double quotes. */
-const quoted = (value: string) =>
+export const quoted = (value: string) =>
   value
     .replace(/[\\.*+?^${}()|[\]]/g, '\\$&')
     .replace(/\\/g, '\\\\')
@@ -185,6 +185,17 @@ export function externalSource(source: ExternalImpactSource, timeoutMs = EXTERNA
       );
       const value = data.success ? Number(data.data.result[0]?.value[1]) : Number.NaN;
       return Number.isFinite(value) ? value : null;
+    },
+
+    /** An instant query's series with their values (a guardrail's sides), at `now`. */
+    async vector(promql: string, now = Date.now()): Promise<{ labels: Record<string, string>; value: number }[]> {
+      const data = Vector.safeParse(
+        await ask(need(), '/api/v1/query', { query: promql, time: String(now / 1000) }, timeoutMs),
+      );
+      if (!data.success) return [];
+      return data.data.result
+        .map((result) => ({ labels: result.metric, value: Number(result.value[1]) }))
+        .filter((one) => Number.isFinite(one.value));
     },
 
     /** The query as one line over the range, in the answer's shape (points at the steps' starts). */
