@@ -8,9 +8,9 @@ const MomentRow = z.object({
   at: z.string(),
   answer: z.string(),
   n: z.number(),
-  sums: z.array(z.number()),
-  products: z.array(z.number()),
   withHistory: z.number(),
+  /** Σ of y, d, x, dx and of their products (yy, yd, yx, ydx, dd, dx, ddx, xx, xdx, dxdx). */
+  sums: z.array(z.number()),
 });
 
 /** Tracked outcomes per user and day, the answers each user was given, and how full each environment's day is. */
@@ -110,7 +110,13 @@ export const trackedUnitStore = {
       steps: readonly string[];
     },
   ) {
-    const rows = await db.any(sql.type(MomentRow)`
+    const metrics = sql.fragment`t.metric in (${query.metric}, coalesce(${query.denominator}, ${query.metric}))`;
+    const num = sql.fragment`t.metric = ${query.metric}`;
+    const den = sql.fragment`t.metric = ${query.denominator}`;
+    // One pass over the users' rows: each user's running totals change only on the days they tracked something, so
+    // a user is a few segments [start, stop) of constant values; segments alike are summed once, then each step day
+    // adds up the segments that cover it. (A join per step day read every row once per day: 10 s at 100,000 users.)
+    return db.any(sql.type(MomentRow)`
       with units as (
         select unit_key, min(answer) as answer, greatest(min(first_day), ${query.from}::date) as entry
         from insights.tracked_answers
@@ -118,38 +124,56 @@ export const trackedUnitStore = {
         group by unit_key
         having count(*) = 1
       ),
-      per_unit as (
-        select s.at, u.answer, u.unit_key,
-          coalesce(sum(t.total) filter (where t.metric = ${query.metric} and t.day >= ${query.from}::date), 0) as y,
-          coalesce(sum(t.events) filter (where t.metric = ${query.metric} and t.day >= ${query.from}::date), 0) as ye,
-          coalesce(sum(t.total) filter (where t.metric = ${query.denominator} and t.day >= ${query.from}::date), 0) as d,
-          coalesce(sum(t.total) filter (where t.metric = ${query.metric} and t.day < ${query.from}::date), 0) as x,
-          coalesce(sum(t.events) filter (where t.metric = ${query.metric} and t.day < ${query.from}::date), 0) as xe,
-          coalesce(sum(t.total) filter (where t.metric = ${query.denominator} and t.day < ${query.from}::date), 0) as dx,
-          count(t.day) filter (where t.day < ${query.from}::date) as history
-        from unnest(${sql.array(query.steps, 'date')}::date[]) as s(at)
-        join units u on u.entry <= s.at
-        left join insights.tracked_totals t
-          on t.environment = ${query.environment} and t.unit_key = u.unit_key
-          and t.metric in (${query.metric}, coalesce(${query.denominator}, ${query.metric}))
-          and t.day >= ${query.preFrom}::date and t.day <= s.at
-        group by s.at, u.answer, u.unit_key
+      pre as (
+        select t.unit_key,
+          coalesce(sum(t.total) filter (where ${num}), 0) as x,
+          coalesce(sum(t.events) filter (where ${num}), 0) as xe,
+          coalesce(sum(t.total) filter (where ${den}), 0) as dx
+        from insights.tracked_totals t join units u using (unit_key)
+        where t.environment = ${query.environment} and ${metrics}
+          and t.day >= ${query.preFrom}::date and t.day < ${query.from}::date
+        group by t.unit_key
+      ),
+      changes as (
+        select unit_key, answer, entry as start, 0::float8 as y, 0::int8 as ye, 0::float8 as d from units
+        union all
+        select t.unit_key, u.answer, greatest(t.day, u.entry),
+          coalesce(sum(t.total) filter (where ${num}), 0),
+          coalesce(sum(t.events) filter (where ${num}), 0),
+          coalesce(sum(t.total) filter (where ${den}), 0)
+        from insights.tracked_totals t join units u using (unit_key)
+        where t.environment = ${query.environment} and ${metrics} and t.day >= ${query.from}::date
+        group by t.unit_key, u.answer, t.day, u.entry
+      ),
+      running as (
+        select unit_key, answer, start,
+          sum(y) over w as y, sum(ye) over w as ye, sum(d) over w as d,
+          coalesce(lead(start) over (partition by unit_key order by start, ye), 'infinity'::date) as stop
+        from changes
+        window w as (partition by unit_key order by start, ye rows unbounded preceding)
       ),
       vals as (
-        select at, answer, history,
-          case when ${query.converted} then sign(ye)::float8 else y end as y, d,
-          case when ${query.converted} then sign(xe)::float8 else x end as x, dx
-        from per_unit
+        select r.answer, r.start, r.stop,
+          case when ${query.converted} then sign(r.ye)::float8 else r.y end as y, r.d,
+          case when ${query.converted} then sign(coalesce(p.xe, 0))::float8 else coalesce(p.x, 0) end as x,
+          coalesce(p.dx, 0) as dx,
+          p.unit_key is not null as history
+        from running r left join pre p using (unit_key)
+        where r.stop > r.start
+      ),
+      segments as (
+        select answer, start, stop, count(*) as n, count(*) filter (where history) as h,
+          sum(y) as y, sum(d) as d, sum(x) as x, sum(dx) as dx,
+          sum(y*y) as yy, sum(y*d) as yd, sum(y*x) as yx, sum(y*dx) as ydx, sum(d*d) as dd, sum(d*x) as ddx_,
+          sum(d*dx) as ddx, sum(x*x) as xx, sum(x*dx) as xdx, sum(dx*dx) as dxdx
+        from vals group by answer, start, stop
       )
-      select to_char(at, 'YYYY-MM-DD') as at, answer, count(*)::int8 as n,
-        array[sum(y), sum(d), sum(x), sum(dx)]::float8[] as sums,
-        array[sum(y*y), sum(y*d), sum(y*x), sum(y*dx),
-              sum(d*y), sum(d*d), sum(d*x), sum(d*dx),
-              sum(x*y), sum(x*d), sum(x*x), sum(x*dx),
-              sum(dx*y), sum(dx*d), sum(dx*x), sum(dx*dx)]::float8[] as products,
-        count(*) filter (where history > 0)::int8 as "withHistory"
-      from vals group by at, answer order by at, answer`);
-    return rows;
+      select to_char(s.at, 'YYYY-MM-DD') as at, g.answer, sum(g.n)::int8 as n, sum(g.h)::int8 as "withHistory",
+        array[sum(g.y), sum(g.d), sum(g.x), sum(g.dx), sum(g.yy), sum(g.yd), sum(g.yx), sum(g.ydx), sum(g.dd),
+          sum(g.ddx_), sum(g.ddx), sum(g.xx), sum(g.xdx), sum(g.dxdx)]::float8[] as sums
+      from unnest(${sql.array(query.steps, 'date')}::date[]) as s(at)
+      join segments g on g.start <= s.at and s.at < g.stop
+      group by s.at, g.answer order by s.at, g.answer`);
   },
 
   /** Users given more than one answer since `from`: left out of the comparison. */

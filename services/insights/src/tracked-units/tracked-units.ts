@@ -45,11 +45,16 @@ export async function trackedUnits(db: Queryable, query: Query, now = Date.now()
     at: `${at}T23:59:59.999Z`,
     arms: Object.fromEntries(
       ofDay.map((row) => {
-        const p = row.products;
+        const [y, d, x, dx, yy, yd, yx, ydx, dd, dX, ddx, xx, xdx, dxdx] = row.sums as number[];
         const moments = {
           n: row.n,
-          sums: row.sums,
-          products: [p.slice(0, 4), p.slice(4, 8), p.slice(8, 12), p.slice(12, 16)],
+          sums: [y!, d!, x!, dx!],
+          products: [
+            [yy!, yd!, yx!, ydx!],
+            [yd!, dd!, dX!, ddx!],
+            [yx!, dX!, xx!, xdx!],
+            [ydx!, ddx!, xdx!, dxdx!],
+          ],
           withHistory: row.withHistory,
         };
         return [row.answer, moments];
