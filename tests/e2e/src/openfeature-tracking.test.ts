@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenFeature } from '@openfeature/server-sdk';
+import { OpenFeature as WebFeatures } from '@openfeature/web-sdk';
 import { sql } from '@bunting/platform';
 import { eventually, startTestStack, type TestStack } from '@bunting/test-stack';
 
@@ -13,13 +14,16 @@ import { eventually, startTestStack, type TestStack } from '@bunting/test-stack'
  */
 let stack: TestStack;
 const clientToken = 'default:development.openfeature-tracking';
+const frontendToken = 'default:development.openfeature-tracking-web';
 const flags = '/api/admin/projects/default/features';
 const flag = `${flags}/checkout-colour`;
 const build = fileURLToPath(new URL('../../../openfeature-provider/scripts/build.ts', import.meta.url));
 
 beforeAll(async () => {
   await promisify(execFile)(process.execPath, [build]);
-  stack = await startTestStack({ env: { INIT_CLIENT_API_TOKENS: clientToken } });
+  stack = await startTestStack({
+    env: { INIT_CLIENT_API_TOKENS: clientToken, INIT_FRONTEND_API_TOKENS: frontendToken },
+  });
   await stack.admin.post(flags, { name: 'checkout-colour', type: 'experiment' });
   await stack.admin.put(`${flag}/environments/development/variants`, [
     { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default' },
@@ -30,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await OpenFeature.close();
+  await WebFeatures.close();
   await stack?.dispose();
 });
 
@@ -192,6 +197,73 @@ describe("Bunting's OpenFeature provider", () => {
     // Four in five ordered, in both variants: no difference to find.
     expect(orders!.arms.map((arm) => arm.mean)).toEqual([expect.closeTo(0.8, 1), expect.closeTo(0.8, 1)]);
     expect(orders!.comparisons[0]).toMatchObject({ verdict: 'inconclusive' });
+  }, 90_000);
+
+  it("counts a web application's users with the web provider (the real OpenFeature web SDK)", async () => {
+    const signup = `${flags}/signup-copy`;
+    await stack.admin.post(flags, { name: 'signup-copy', type: 'experiment' });
+    await stack.admin.put(`${signup}/environments/development/variants`, [
+      { name: 'short', weight: 500, weightType: 'variable', stickiness: 'default' },
+      { name: 'long', weight: 500, weightType: 'variable', stickiness: 'default' },
+    ]);
+    await stack.admin.post(`${signup}/environments/development/on`);
+    const started = await stack.admin.post(`${signup}/experiments`, {
+      name: 'Long copy',
+      environment: 'development',
+      controlVariant: 'short',
+      metrics: [
+        { metricName: 'signups', role: 'primary', better: 'increase', source: 'tracked', aggregation: 'converted' },
+      ],
+      // Read once, at the planned sample: 400 visitors are too few for the sequential test's wider range.
+      method: 'fixed-horizon',
+      minimumSample: 100,
+    });
+    expect(started.status).toBe(201);
+    const { BuntingWebProvider } = await import('@bunting/openfeature-provider/web');
+    // A browser holds one user at a time: each visitor is a context change, then an evaluation, maybe a signup.
+    await WebFeatures.setContext({ targetingKey: 'visitor-0' });
+    await WebFeatures.setProviderAndWait(
+      new BuntingWebProvider({
+        baseUrl: stack.url,
+        token: frontendToken,
+        appName: 'signup-site',
+        flushIntervalMs: 60_000,
+      }),
+    );
+    const web = WebFeatures.getClient();
+    const served = { short: 0, long: 0 };
+    const visitors = 400;
+    for (let visitor = 0; visitor < visitors; visitor += 1) {
+      await WebFeatures.setContext({ targetingKey: `visitor-${visitor}` });
+      const variant = web.getBooleanDetails('signup-copy', false).variant as 'short' | 'long';
+      served[variant] += 1;
+      // Long copy signs up five in ten, short two in ten.
+      if (served[variant] % 10 < (variant === 'long' ? 5 : 2)) web.track('signups');
+    }
+    await WebFeatures.close();
+    type Results = {
+      metrics: {
+        arms: { variant: string; exposures: number; units: number; mean: number }[];
+        comparisons: { variant: string; verdict: string }[];
+      }[];
+    };
+    let results!: Results;
+    await eventually(
+      async () => {
+        results = (await stack.admin.get(`${signup}/experiments/${started.body.id}`)).body;
+        const arms = results.metrics[0]!.arms;
+        return (
+          arms.reduce((sum, arm) => sum + arm.units, 0) === visitors &&
+          arms.reduce((sum, arm) => sum + arm.exposures, 0) === visitors
+        );
+      },
+      { timeoutMs: 20_000 },
+    );
+    const [signups] = results.metrics;
+    expect(signups!.arms.find((arm) => arm.variant === 'long')).toMatchObject({ units: served.long });
+    expect(signups!.arms.find((arm) => arm.variant === 'long')!.mean).toBeCloseTo(0.5, 1);
+    expect(signups!.arms.find((arm) => arm.variant === 'short')!.mean).toBeCloseTo(0.2, 1);
+    expect(signups!.comparisons[0]).toMatchObject({ variant: 'long', verdict: 'better' });
   }, 90_000);
 
   it('refuses a tracking post it cannot take in the spec shape, and one without an SDK token', async () => {

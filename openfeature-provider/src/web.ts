@@ -1,0 +1,1 @@
+export { BuntingWebProvider, type BuntingWebProviderOptions } from './bunting-web-provider.ts';
