@@ -187,6 +187,12 @@ export function ExperimentResultsView({ experiment, projectId }: { experiment: E
       <Alert color={data.sampleRatio?.mismatch ? 'red' : 'blue'} title="What the results say now" role="status">
         {data.summary}
       </Alert>
+      {Date.now() - Date.parse(data.asOf) > 60_000 ? (
+        <Text size="xs" c="dimmed">
+          Figures as of {new Date(data.asOf).toLocaleTimeString()}: a large experiment&apos;s per-user figures are read
+          again in the background.
+        </Text>
+      ) : null}
       {data.sampleRatio ? (
         <Text size="xs" c="dimmed">
           Split check:{' '}

@@ -231,6 +231,8 @@ export const TrackedUnitsView = view({
   answer: z.object({
     steps: z.array(z.object({ at: z.string(), arms: z.record(z.string(), UnitMoments) })),
     excludedUnits: z.number(),
+    /** When these figures were read: a large experiment's are answered from the last reading while a new one runs. */
+    computedAt: z.string(),
   }),
   timeoutMs: 10_000,
   gzip: true,

@@ -109,6 +109,7 @@ describe('results from tracked outcomes, per user', () => {
   };
   const answer: TrackedAnswer = {
     excludedUnits: 3,
+    computedAt: '2026-12-02T00:00:00.000Z',
     steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(users(400, 0)), b: moments(users(400, 1)) } }],
   };
   const exposuresOnly: VariantsAnswer = { type: null, steps: [] };
@@ -131,6 +132,7 @@ describe('results from tracked outcomes, per user', () => {
     expect(results.minimumSampleReached).toBe(true);
     const lopsided: TrackedAnswer = {
       excludedUnits: 0,
+      computedAt: '2026-12-02T00:00:00.000Z',
       steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(users(400, 0)), b: moments(users(300, 1)) } }],
     };
     const skewed = experimentResults(tracked, [lopsided], { a: 1, b: 1 }, '2026-12-02T00:00:00.000Z', exposuresOnly);
@@ -141,6 +143,7 @@ describe('results from tracked outcomes, per user', () => {
     const fresh = (count: number, lift: number) => users(count, lift).map((u) => ({ ...u, x: 0 }));
     const plain: TrackedAnswer = {
       excludedUnits: 0,
+      computedAt: '2026-12-02T00:00:00.000Z',
       steps: [{ at: '2026-12-01T23:59:59.999Z', arms: { a: moments(fresh(400, 0)), b: moments(fresh(400, 1)) } }],
     };
     const [metric] = experimentResults(

@@ -129,7 +129,11 @@ export const experimentService = {
       ? undefined
       : await read.variants({ ...scope, metricName: experiment.metrics[0]!.metricName });
     const weights = await weightsOf(db, feature.name, experiment.environment);
-    return experimentResults(experiment, answers, weights, new Date().toISOString(), exposures);
+    // As of the oldest figures: a large experiment's tracked sums may come from a reading a little while ago.
+    const asOf = answers
+      .flatMap((answer) => ('computedAt' in answer ? [answer.computedAt] : []))
+      .reduce((oldest, at) => (at < oldest ? at : oldest), new Date().toISOString());
+    return experimentResults(experiment, answers, weights, asOf, exposures);
   },
 
   async stop(change: Change, feature: FeatureRow, id: string, input: StopExperiment): Promise<Experiment> {

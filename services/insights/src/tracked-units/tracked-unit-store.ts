@@ -116,7 +116,10 @@ export const trackedUnitStore = {
     // One pass over the users' rows: each user's running totals change only on the days they tracked something, so
     // a user is a few segments [start, stop) of constant values; segments alike are summed once, then each step day
     // adds up the segments that cover it. (A join per step day read every row once per day: 10 s at 100,000 users.)
-    return db.any(sql.type(MomentRow)`
+    // A large experiment's reading may take longer than a request's 30 s; it runs in the background (see the view).
+    return db.transaction(async (tx) => {
+      await tx.query(sql.unsafe`set local statement_timeout = '180s'`);
+      return tx.any(sql.type(MomentRow)`
       with units as (
         select unit_key, min(answer) as answer, greatest(min(first_day), ${query.from}::date) as entry
         from insights.tracked_answers
@@ -174,6 +177,7 @@ export const trackedUnitStore = {
       from unnest(${sql.array(query.steps, 'date')}::date[]) as s(at)
       join segments g on g.start <= s.at and s.at < g.stop
       group by s.at, g.answer order by s.at, g.answer`);
+    });
   },
 
   /** Users given more than one answer since `from`: left out of the comparison. */

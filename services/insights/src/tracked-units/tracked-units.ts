@@ -61,5 +61,5 @@ export async function trackedUnits(db: Queryable, query: Query, now = Date.now()
       }),
     ),
   }));
-  return { steps: steps, excludedUnits };
+  return { steps, excludedUnits, computedAt: new Date(now).toISOString() };
 }
