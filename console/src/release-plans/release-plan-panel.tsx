@@ -22,7 +22,7 @@ import { DeleteButton } from '../ui/delete-button.tsx';
 import { Guarded } from '../ui/guarded.tsx';
 import { planTimeline, type MilestoneStatus } from './plan-timeline.ts';
 import { useReleasePlanChanges } from './release-plan-queries.ts';
-import { SafeguardModal } from './safeguard-form.tsx';
+import { SafeguardModal } from '../safeguards/safeguard-form.tsx';
 import { DecisionBadge, GuardrailReading } from './guardrail-reading.tsx';
 
 type Plan = NonNullable<FeatureEnvironment['releasePlans']>[number];

@@ -1,12 +1,7 @@
-import type { BodyOf } from '../api/endpoint.ts';
 import { answer, api } from '../api/http.ts';
 import { useChangeRequestDrafts } from '../change-requests/change-request-queries.ts';
 import { useFlagChange } from '../feature-state/flag-queries.ts';
-
-export type SafeguardBody = BodyOf<
-  '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}/safeguards',
-  'put'
->;
+import type { SafeguardBody } from '../safeguards/safeguard-body.ts';
 
 const base = '/api/admin/projects/{projectId}/features/{featureName}/environments/{environment}' as const;
 

@@ -24,8 +24,8 @@ import {
 import { fieldError, messageOf } from '../api/http.ts';
 import { usePermission } from '../api/session.ts';
 import { useContextFields } from '../context-fields/context-field-queries.ts';
-import type { SafeguardBody } from '../release-plans/release-plan-queries.ts';
-import { SafeguardModal } from '../release-plans/safeguard-form.tsx';
+import type { SafeguardBody } from '../safeguards/safeguard-body.ts';
+import { SafeguardModal } from '../safeguards/safeguard-form.tsx';
 import { useSegments } from '../segments/segment-queries.ts';
 import { draftOf, newStrategyDraft } from '../strategies/strategy-draft.ts';
 import { StrategyForm, strategyLabel } from '../strategies/strategy-editor.tsx';

@@ -4,7 +4,7 @@ import { FormModal } from '../ui/form-modal.tsx';
 import { ImpactChartView } from '../impact-metrics/impact-chart-view.tsx';
 import { ImpactControls, queryOf, type ImpactSelection } from '../impact-metrics/impact-controls.tsx';
 import { useImpactData, useImpactMetadata } from '../impact-metrics/impact-queries.ts';
-import type { SafeguardBody } from './release-plan-queries.ts';
+import type { SafeguardBody } from './safeguard-body.ts';
 
 type Existing = {
   impactMetric: {
