@@ -80,7 +80,7 @@ export function insights(infrastructure: ServiceInfrastructure<'db' | 'messaging
       messages: Parameters<typeof recordImpactMetrics>[1],
     ) =>
       recordImpactMetrics(tx, messages, impactLimits, impactDrop).then(() =>
-        recordTrackedUnits(tx, messages, trackingLimits.unitsPerDay, impactDrop),
+        recordTrackedUnits(tx, messages, trackingLimits, impactDrop),
       );
 
     const events = runDurableConsumer({

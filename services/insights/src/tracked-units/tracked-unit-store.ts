@@ -68,6 +68,29 @@ export const trackedUnitStore = {
     }
   },
 
+  /** The users a flag has answered in the environment, locked until the transaction ends. */
+  async lockFlag(tx: Queryable, environment: string, feature: string): Promise<number> {
+    await tx.query(sql.unsafe`insert into insights.tracked_flag_units (environment, feature, units)
+      values (${environment}, ${feature}, 0) on conflict do nothing`);
+    return tx.oneFirst(sql.type(z.object({ units: z.number() }))`select units::int8 as units
+      from insights.tracked_flag_units where environment = ${environment} and feature = ${feature} for update`);
+  },
+
+  /** Which of these users the flag has already answered in the environment (any answer). */
+  async answered(tx: Queryable, environment: string, feature: string, units: readonly string[]) {
+    if (units.length === 0) return new Set<string>();
+    const rows = await tx.any(sql.type(z.object({ unit: z.string() }))`
+      select distinct unit_key as unit from insights.tracked_answers
+      where environment = ${environment} and feature = ${feature} and unit_key = any(${sql.array([...units], 'text')})`);
+    return new Set(rows.map((row) => row.unit));
+  },
+
+  async countFlagUnits(tx: Queryable, environment: string, feature: string, fresh: number) {
+    if (fresh === 0) return;
+    await tx.query(sql.unsafe`update insights.tracked_flag_units set units = units + ${fresh}
+      where environment = ${environment} and feature = ${feature}`);
+  },
+
   /** Keeps each answer a user was given with the first and last day it was. */
   async answers(tx: Queryable, environment: string, day: string, answers: readonly UnitAnswer[]) {
     if (answers.length === 0) return;
@@ -192,7 +215,13 @@ export const trackedUnitStore = {
   /** Drops days older than `beforeDay`, and answers last given before it. */
   async prune(db: Queryable, beforeDay: string) {
     await db.query(sql.unsafe`delete from insights.tracked_totals where day < ${beforeDay}::date`);
-    await db.query(sql.unsafe`delete from insights.tracked_answers where last_day < ${beforeDay}::date`);
+    const gone = await db.query(sql.unsafe`delete from insights.tracked_answers where last_day < ${beforeDay}::date`);
     await db.query(sql.unsafe`delete from insights.tracked_unit_days where day < ${beforeDay}::date`);
+    // Users no flag answers any more leave their flags' counts (only when some went: it counts every answer).
+    if (gone.rowCount > 0) {
+      await db.query(sql.unsafe`update insights.tracked_flag_units f set units = coalesce((
+        select count(distinct a.unit_key) from insights.tracked_answers a
+        where a.environment = f.environment and a.feature = f.feature), 0)`);
+    }
   },
 };

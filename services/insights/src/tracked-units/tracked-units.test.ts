@@ -19,9 +19,9 @@ const message = (environment: string, receivedAt: string, units: TrackedUnit[]):
   body: { appName: 'shop', units },
 });
 const drops: { reason: ImpactDropReason; count: number; environment: string }[] = [];
-const record = (messages: MetricsMessage[], maxPerDay = 1_000_000) =>
+const record = (messages: MetricsMessage[], unitsPerDay = 1_000_000, unitsPerFlag = 1_000_000) =>
   stack.db.transaction((tx) =>
-    recordTrackedUnits(tx, messages, maxPerDay, (reason, count = 1, environment = 'unknown') => {
+    recordTrackedUnits(tx, messages, { unitsPerDay, unitsPerFlag }, (reason, count = 1, environment = 'unknown') => {
       drops.push({ reason, count, environment });
     }),
   );
@@ -145,6 +145,42 @@ describe('tracked outcomes per user', () => {
       Date.parse(day),
     );
     expect(answer.steps[0]!.arms.blue).toMatchObject({ n: 2, sums: [3, 0, 0, 0] });
+  });
+
+  it("keeps a flag's answers within its users (an experiment's), counting the newcomers it drops", async () => {
+    drops.length = 0;
+    const day = '2026-11-26T10:00:00Z';
+    const answered = (unit: string, variant: string): TrackedUnit => ({
+      unit,
+      metric: EXPOSURE,
+      value: 0,
+      events: 1,
+      answers: { signup: variant },
+    });
+    await record([message('qa', day, [answered('a', 'blue'), answered('b', 'green')])], 1_000_000, 2);
+    // a and b again (one of them now answered otherwise), c new: c is beyond the flag's two users.
+    await record(
+      [message('qa', day, [answered('a', 'blue'), answered('b', 'blue'), answered('c', 'blue')])],
+      1_000_000,
+      2,
+    );
+    expect(drops).toEqual([{ reason: 'too_many_units', count: 1, environment: 'qa' }]);
+    const answer = await trackedUnits(
+      stack.db,
+      {
+        featureName: 'signup',
+        environment: 'qa',
+        metricName: 'revenue',
+        denominator: null,
+        aggregation: 'sum',
+        preDays: 0,
+        since: day,
+      },
+      Date.parse(day),
+    );
+    // a in blue; b answered two ways is left out; c never joined.
+    expect(answer.steps[0]!.arms).toEqual({ blue: expect.objectContaining({ n: 1 }) });
+    expect(answer.excludedUnits).toBe(1);
   });
 
   it('reads at most 15 days, evenly spread, ending today', () => {
