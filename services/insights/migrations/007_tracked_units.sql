@@ -24,15 +24,6 @@ create table tracked_answers (
 );
 create index tracked_answers_age on tracked_answers (last_day);
 
--- How many users each flag has answered in an environment (an experiment's users), bounded by
--- TRACKED_UNITS_MAX_PER_FLAG; checked against this count, not a count(*).
-create table tracked_flag_units (
-  environment text not null,
-  feature text not null,
-  units int8 not null,
-  primary key (environment, feature)
-);
-
 -- How many (user, metric) rows each environment's day holds: the bound is checked against it, not a count(*).
 create table tracked_unit_days (
   environment text not null,
