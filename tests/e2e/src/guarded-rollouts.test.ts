@@ -78,6 +78,12 @@ const planOf = async (flag: string) =>
   };
 const eventsNamed = async (name: string) =>
   (await stack.admin.get(`/api/admin/search/events?type=IS:${name}&limit=100`)).body.events as Logged[];
+/** The event log is its own consumer of the outbox: wait until the events a change wrote have reached it. */
+const loggedEvents = (name: string, matches: (event: Logged) => boolean) =>
+  eventually(async () => {
+    const found = (await eventsNamed(name)).filter(matches);
+    return found.length > 0 && found;
+  });
 
 async function planWithTwoMilestones(
   flag: string,
@@ -162,12 +168,13 @@ describe('a guarded milestone', () => {
     expect(reading.pValue).toBeLessThan(0.05);
     expect(reading.treatment.mean).toBeGreaterThan(reading.control.mean);
     expect(reading.summary).toMatch(/^Harm: with the change, payment_errors is \d+(\.\d+)? % higher/);
-    const triggered = (await eventsNamed('safeguard-triggered')).find((event) => event.featureName === 'new-checkout');
+    const [triggered] = await loggedEvents('safeguard-triggered', (event) => event.featureName === 'new-checkout');
     expect(triggered?.data).toMatchObject({
       unleashEventType: 'safeguard-triggered',
       comparison: { metric: 'payment_errors', decision: 'harm', pValue: reading.pValue },
     });
-    const pausedEvent = (await eventsNamed('release-plan-progressions-paused')).find(
+    const [pausedEvent] = await loggedEvents(
+      'release-plan-progressions-paused',
       (event) => event.featureName === 'new-checkout',
     );
     expect(pausedEvent?.data.pausedBy).toContain('Harm: with the change');
@@ -231,10 +238,11 @@ describe('a guarded milestone', () => {
     );
     expect(nodeLatency).toBeLessThan(30_000);
     expect(webLatency).toBeLessThan(30_000);
-    const disabled = (await stack.admin.get('/api/admin/events?project=default')).body.events.find(
-      (event: Logged) => event.type === 'feature-environment-disabled' && event.featureName === 'new-search',
+    const [disabled] = await loggedEvents(
+      'feature-environment-disabled',
+      (event) => event.featureName === 'new-search',
     );
-    expect(disabled.data).toMatchObject({
+    expect(disabled?.data).toMatchObject({
       unleashEventType: 'safeguard-triggered',
       comparison: { metric: 'payment_errors', decision: 'harm' },
     });
@@ -298,7 +306,8 @@ describe('a guarded milestone', () => {
     } finally {
       await load.stop();
     }
-    const started = (await eventsNamed('release-plan-milestone-started')).filter(
+    const started = await loggedEvents(
+      'release-plan-milestone-started',
       (event) =>
         event.type === 'feature-metadata-updated' &&
         event.featureName === 'safe-checkout' &&

@@ -116,9 +116,13 @@ describe('a guardrail on the external source', () => {
     const reading = (await safeguard()).lastComparison!;
     expect(reading.decision).toBe('harm');
     expect(reading.treatment.units).toBeGreaterThanOrEqual(200);
-    const [disabled] = (
-      await stack.admin.get('/api/admin/search/events?type=IS:feature-environment-disabled&limit=10')
-    ).body.events.filter((event: { featureName: string }) => event.featureName === 'new-payments');
-    expect(disabled).toBeDefined();
+    // The event log consumes the outbox on its own: the event arrives there soon after the flag is off.
+    const disabled = await eventually(async () =>
+      (
+        (await stack.admin.get('/api/admin/search/events?type=IS:feature-environment-disabled&limit=10')).body
+          .events as { featureName: string }[]
+      ).find((event) => event.featureName === 'new-payments'),
+    );
+    expect(disabled.featureName).toBe('new-payments');
   }, 90_000);
 });
