@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
@@ -111,6 +113,32 @@ describe('GET /api/client/features', () => {
     });
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect(changed.body.features.find((f: { name: string }) => f.name === 'plain').enabled).toBe(true);
+  });
+
+  it('sends the body gzipped to SDKs that take gzip and plain to those that do not, the same flags either way', async () => {
+    // Raw bytes, as an SDK's HTTP stack receives them (fetch would decode them out of sight).
+    const raw = (encoding?: string) =>
+      new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = { authorization: clientToken };
+        if (encoding) headers['accept-encoding'] = encoding;
+        request(`${stack.url}/api/client/features`, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, bytes: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const plain = await raw();
+    const gzipped = await raw('gzip, deflate, br');
+    const refused = await raw('gzip;q=0, identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    for (const answer of [plain, gzipped]) expect(answer.headers.vary).toBe('accept-encoding');
+    expect(gzipped.headers.etag).toBe(plain.headers.etag);
+    expect(JSON.parse(gunzipSync(gzipped.bytes).toString('utf8'))).toEqual(JSON.parse(plain.bytes.toString('utf8')));
+    expect(refused.bytes.equals(plain.bytes)).toBe(true);
   });
 
   it('answers a single feature and 404 for an unknown one', async () => {

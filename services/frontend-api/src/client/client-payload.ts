@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { ClientFeature, ClientSegment, ClientStrategy } from '@bunting/contracts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 
@@ -30,11 +31,28 @@ function clientStrategy(
   return { ...rest, constraints: [...(strategy.constraints ?? []), ...inlined] };
 }
 
-/** The /api/client/features body for a query, built once per revision and query and then reused. */
-export function clientBody(environment: CompiledEnvironment, query: ClientQuery, etag: string): Buffer {
+/**
+ * The /api/client/features body for a query, built once per revision, query and encoding and then reused. SDKs that
+ * take gzip (Node's, and any on fetch) get it gzipped, and only that is held: at 10,000 flags 0.3 MB instead of 3.6.
+ */
+export function clientBody(
+  environment: CompiledEnvironment,
+  query: ClientQuery,
+  etag: string,
+  encoding: 'gzip' | 'identity',
+): Buffer {
   const key = queryKey(query);
-  const cached = environment.clientBodies.get(key);
+  const held = environment.clientBodies.get(key) ?? environment.clientBodies.set(key, {}).get(key)!;
+  const cached = held[encoding];
   if (cached !== undefined) return cached;
+  const text = clientJson(environment, query, etag, key);
+  // Level 1: 7 ms for 3.6 MB here, within a few per cent of level 6's size.
+  const body = encoding === 'gzip' ? gzipSync(text, { level: 1 }) : Buffer.from(text);
+  held[encoding] = body;
+  return body;
+}
+
+function clientJson(environment: CompiledEnvironment, query: ClientQuery, etag: string, key: string): string {
   const features = selectFeatures(environment, query);
   const segmentsById = new Map(environment.snapshot.segments.map((segment) => [segment.id, segment]));
   const payload: Record<string, unknown> = {
@@ -55,9 +73,7 @@ export function clientBody(environment: CompiledEnvironment, query: ClientQuery,
     ...(query.tags && query.tags.length > 0 ? { tag: [...query.tags] } : {}),
   };
   payload.meta = { revisionId: environment.revision, etag, queryHash: shortHash(key) };
-  const body = Buffer.from(JSON.stringify(payload));
-  environment.clientBodies.set(key, body);
-  return body;
+  return JSON.stringify(payload);
 }
 
 export function selectFeatures(environment: CompiledEnvironment, query: ClientQuery): ClientFeature[] {

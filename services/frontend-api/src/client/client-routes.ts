@@ -15,6 +15,7 @@ import { edgeAccess, type EdgeAccess } from '../access.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
+import { acceptsGzip } from './gzip-accepted.ts';
 import { clientBody, clientEtag, clientFeature, selectFeatures, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, inlinesSegments, narrowProjects, tagsOf } from './client-query.ts';
 
@@ -59,9 +60,14 @@ export function clientRoutes(
       tags: tagsOf(request.query.tag),
     };
     const etag = clientEtag(environment, query);
-    reply.header('etag', etag).header('cache-control', 'no-cache');
+    reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
-    return sendAtTurnEnd(reply.type('application/json; charset=utf-8'), clientBody(environment, query, etag));
+    const gzip = acceptsGzip(request.headers['accept-encoding']);
+    if (gzip) reply.header('content-encoding', 'gzip');
+    return sendAtTurnEnd(
+      reply.type('application/json; charset=utf-8'),
+      clientBody(environment, query, etag, gzip ? 'gzip' : 'identity'),
+    );
   }
 
   app.get(

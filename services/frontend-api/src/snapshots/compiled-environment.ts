@@ -24,8 +24,8 @@ export type CompiledEnvironment = {
   visibleFeatures: (projects: readonly string[]) => readonly FrontendFeature[];
   /** What answering all of a list of features at once takes (from visibleFeatures), made on first use. */
   answering: (features: readonly FrontendFeature[]) => Answering;
-  /** Cached client payload bodies, keyed by the query they answer. */
-  clientBodies: Map<string, Buffer>;
+  /** Cached client payload bodies, keyed by the query they answer, each in the encodings asked for. */
+  clientBodies: Map<string, { gzip?: Buffer; identity?: Buffer }>;
   /** The project of a flag in the environment, for checking what an SDK reports metrics about. */
   projectOf: (name: string) => string | undefined;
 };
