@@ -7,6 +7,8 @@ export type LoadResult = {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** 2xx answers: where 304s are wanted, these are the misses. */
+  answered2xx?: number;
   bytesPerResponse: number;
 };
 
@@ -50,6 +52,7 @@ export async function load(options: {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    answered2xx: result['2xx'],
     bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
 }

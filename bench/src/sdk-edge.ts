@@ -40,6 +40,12 @@ export async function configureFlags(admin: HttpClient) {
   }
 }
 
+/** The anonymous part of a process's RSS: what is its own, without the pages of files (the Node binary) it shares. */
+export function anonymousRssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
 export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
@@ -79,6 +85,7 @@ export function medianResult(results: readonly LoadResult[]): LoadResult {
     p99Ms: median(results.map((result) => result.p99Ms)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    answered2xx: results.reduce((sum, result) => sum + (result.answered2xx ?? 0), 0),
     bytesPerResponse: median(results.map((result) => result.bytesPerResponse)),
   };
 }

@@ -11,7 +11,7 @@ import {
   type ServiceProcess,
 } from '@bunting/test-stack';
 import { load, type LoadResult } from './load.ts';
-import { betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
+import { anonymousRssOf, betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
 import { importScaleFlags, scaleExport } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
 
@@ -42,7 +42,14 @@ const isolation = await isolate();
 const persistDir = mkdtempSync(join(tmpdir(), 'bunting-edge-bench-'));
 const variantDir = mkdtempSync(join(tmpdir(), 'bunting-edge-bench-'));
 const processes: ServiceProcess[] = [];
+/** As deploy/ starts the SDK edge: its memory settings given, so it does not start itself again to take them. */
+const deployedEdge = {
+  NODE_OPTIONS: '--max-semi-space-size=8',
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '262144',
+};
 const edgeEnv = (upstream: string, extra: Record<string, string> = {}) => ({
+  ...deployedEdge,
   UPSTREAM_URL: upstream,
   EDGE_TOKENS: clientTokens.join(','),
   EDGE_PERSIST_DIR: persistDir,
@@ -84,15 +91,21 @@ async function emptyEdgeMiB(nodeOptions: string[] = []): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bunting-edge-empty-'));
   const empty = await startServiceProcess(
     'edge',
-    { ...edgeEnv(`http://127.0.0.1:${await freePort()}`), EDGE_PERSIST_DIR: dir },
+    {
+      ...edgeEnv(`http://127.0.0.1:${await freePort()}`),
+      EDGE_PERSIST_DIR: dir,
+      ...(nodeOptions.length > 0 ? { NODE_OPTIONS: '' } : {}),
+    },
     { waitFor: 'alive', built, nodeOptions },
   );
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const mib = round(rssOf(empty.pid) / 1048576);
+  emptyAnonymous.push(round(anonymousRssOf(empty.pid) / 1048576));
   await empty.stop();
   rmSync(dir, { recursive: true, force: true });
   return mib;
 }
+const emptyAnonymous: number[] = [];
 
 try {
   if (built) buildEdge();
@@ -109,13 +122,17 @@ try {
   const admin = httpClient(server.url, { authorization: adminToken });
   console.log(`importing ${flags} flags into ${environments.length} environments...`);
   await configure(admin);
-  const replica = await startServiceProcess('frontend-api', { ...isolation.env, LOG_LEVEL: 'error' }, { built });
+  const replica = await startServiceProcess(
+    'frontend-api',
+    { ...isolation.env, ...deployedEdge, LOG_LEVEL: 'error' },
+    { built },
+  );
   processes.push(replica);
   const first = await timedStart(edgeEnv(server.url));
   const edge = first.process;
   const variantName = variant ? `standalone edge ${variant.join(' ')}` : undefined;
   const variantEdge = variant
-    ? (await timedStart(edgeEnv(server.url, { EDGE_PERSIST_DIR: variantDir }), variant)).process
+    ? (await timedStart(edgeEnv(server.url, { EDGE_PERSIST_DIR: variantDir, NODE_OPTIONS: '' }), variant)).process
     : undefined;
   const edges: [string, ServiceProcess][] = [['standalone edge', edge]];
   if (variantEdge) edges.push([variantName!, variantEdge]);
@@ -145,8 +162,13 @@ try {
     authorization: frontendToken,
     'content-type': 'application/json',
   }).post('/ofrep/v1/evaluate/flags', contexts[1]);
+  const singleSample = await httpClient(edge.url, {
+    authorization: frontendToken,
+    'content-type': 'application/json',
+  }).post('/ofrep/v1/evaluate/flags/scale-0', contexts[1]);
   const frontendCeiling = await startCeiling(sample.text);
   const ofrepCeiling = await startCeiling(ofrepSample.text);
+  const singleCeiling = await startCeiling(singleSample.text);
   const runs: Record<string, LoadResult[]> = {};
   const shares: Record<string, number[]> = {};
   const keep = (name: string, result: LoadResult, ceiling?: LoadResult) => {
@@ -179,10 +201,42 @@ try {
       keep('ceiling (OFREP answer)', ofrepCeilingResult);
       for (const [name, process] of servers)
         keep(`OFREP bulk, ${name}`, await ofrepLoad(process.url), ofrepCeilingResult);
+      // One flag for a user: a small answer, where the route's own cost shows.
+      const singleCeilingResult = betterCeiling(
+        await ofrepLoad(singleCeiling.url, '/ceiling'),
+        await ofrepLoad(singleCeiling.url, '/ceiling-buffer'),
+      );
+      keep('ceiling (OFREP one-flag answer)', singleCeilingResult);
+      for (const [name, process] of servers)
+        keep(
+          `OFREP one flag, ${name}`,
+          await ofrepLoad(process.url, '/ofrep/v1/evaluate/flags/scale-0'),
+          singleCeilingResult,
+        );
+      // A poll that changes nothing: one user, its ETag sent back, every answer a 304.
+      for (const [name, process] of servers) {
+        // Each process numbers its revisions its own way: its own ETag.
+        const etag = (
+          await httpClient(process.url, { ...postHeaders }).post('/ofrep/v1/evaluate/flags', contexts[1])
+        ).headers.get('etag')!;
+        keep(
+          `OFREP bulk 304, ${name}`,
+          await load({
+            url: process.url,
+            paths: ['/ofrep/v1/evaluate/flags'],
+            method: 'POST',
+            bodies: [contexts[1]!],
+            headers: { ...postHeaders, 'if-none-match': etag },
+            seconds,
+            connections: 50,
+          }),
+        );
+      }
     }
   } finally {
     frontendCeiling.stop();
     ofrepCeiling.stop();
+    singleCeiling.stop();
   }
   console.log(
     `\nStandalone edge beside the cluster's SDK edge: ${flags} flags (50 % rollouts), 50 connections, median of ${rounds} interleaved rounds of ${seconds} s; /api/frontend answer ${Buffer.byteLength(sample.text)} B, OFREP ${Buffer.byteLength(ofrepSample.text)} B`,
@@ -197,7 +251,8 @@ try {
             'req/s': result.requestsPerSecond,
             'p99 ms': result.p99Ms,
             'share of ceiling': shares[name] ? round(median(shares[name]), 2) : '',
-            errors: result.errors + result.non2xx,
+            // A 304 is what the poll asks for: a 200 there is the miss.
+            errors: result.errors + (name.includes('304') ? (result.answered2xx ?? 0) : result.non2xx),
           },
         ];
       }),
@@ -316,6 +371,11 @@ try {
       goal: 'under 90',
       verdict: verdict((emptyMemory['standalone edge'] ?? Infinity) < 90),
     },
+    'edge with no flags, less file pages (the Node binary, shared), MiB': {
+      measured: emptyAnonymous[0],
+      goal: 'report',
+      verdict: 'report',
+    },
     'start to ready from persisted state, upstream down, ms': {
       measured: starts.offline,
       goal: 'under 500',
@@ -335,6 +395,11 @@ try {
         (share('/api/frontend, standalone edge') ?? 0) >= 0.75 &&
           (share('/api/frontend, frontend-api replica') ?? 0) >= 0.75,
       ),
+    },
+    'OFREP one flag, share of its ceiling (edge / replica)': {
+      measured: `${share('OFREP one flag, standalone edge')} / ${share('OFREP one flag, frontend-api replica')}`,
+      goal: "beside /api/frontend's",
+      verdict: 'report',
     },
     '/api/frontend p99 against the ceiling (edge)': {
       measured: `${frontendP99Ratio}x`,

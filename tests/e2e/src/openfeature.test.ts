@@ -302,3 +302,46 @@ describe('OFREP errors', () => {
     ).toBe(200);
   });
 });
+
+describe('OFREP revalidation without evaluating', () => {
+  // Runs last: its dated flag makes every later bulk answer of the environment one the clock decides.
+  it('answers a poll from the context alone, until a flag reads the clock: then the answers decide the ETag', async () => {
+    const context = { context: { targetingKey: 'poller' } };
+    const first = await frontend.post('/ofrep/v1/evaluate/flags', context);
+    const decided = await frontend.post('/ofrep/v1/evaluate/flags', context, {
+      'if-none-match': first.headers.get('etag')!,
+    });
+    expect(decided.status).toBe(304);
+    expect(decided.headers.get('etag')).toBe(first.headers.get('etag'));
+    // A launch scheduled two seconds ahead changes its answer with no new revision: a 304 on the old copy would
+    // hide it for good.
+    const launch = new Date(Date.now() + 2_000).toISOString();
+    await flag('scheduled-launch', {
+      name: 'default',
+      constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: launch }],
+    });
+    const before = await eventually(async () => {
+      const reply = await frontend.post('/ofrep/v1/evaluate/flags', context);
+      const scheduled = (reply.body.flags as { key: string; value: boolean; reason: string }[]).find(
+        (result) => result.key === 'scheduled-launch',
+      );
+      // On (not DISABLED) and not yet launched.
+      return scheduled && scheduled.reason !== 'DISABLED' && !scheduled.value && reply;
+    });
+    expect(Date.now()).toBeLessThan(Date.parse(launch));
+    const launched = await eventually(
+      async () => {
+        const reply = await frontend.post('/ofrep/v1/evaluate/flags', context, {
+          'if-none-match': before.headers.get('etag')!,
+        });
+        const scheduled =
+          reply.status === 200 &&
+          (reply.body.flags as { key: string; value: boolean }[]).find((result) => result.key === 'scheduled-launch');
+        return scheduled && scheduled.value && scheduled;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(launched).toMatchObject({ key: 'scheduled-launch', value: true });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(launch));
+  });
+});

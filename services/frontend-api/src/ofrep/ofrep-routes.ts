@@ -8,10 +8,11 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, secretOf, type EdgeAccess, type TokenKind } from '../access.ts';
 import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-stream.ts';
 import { preflight } from '../frontend/cors.ts';
-import type { Answering, CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import type { Answering, CompiledEnvironment, FrontendFeature } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { ofrepResult } from './ofrep-evaluation.ts';
 import { OfrepTable } from './ofrep-table.ts';
+import { contextDecides, decidedFor, flagsFingerprint } from './context-decides.ts';
 import { joinAnswer } from '../frontend/answer-memory.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
@@ -70,6 +71,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     context: PreparedContext;
     targetingKey: boolean;
     contextKey: string;
+    ids: { userId?: unknown; sessionId?: unknown; currentTime?: unknown };
   }> {
     const access = await edgeAccess(tokens, request, SDK_TOKENS);
     const environment = (await atLeast(access.environment, announced)) ?? (await snapshots.ensure(access.environment));
@@ -79,7 +81,8 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     counts.ofrep += 1;
     const contextKey = JSON.stringify(raw);
     delete raw.targetingKey;
-    return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey };
+    const ids = { userId: raw.userId, sessionId: raw.sessionId, currentTime: raw.currentTime };
+    return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey, ids };
   }
 
   app.post(
@@ -121,22 +124,35 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     (request, reply: FastifyReply) =>
       settledAfterSend(
         scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(
-          ({ access, environment, context, targetingKey, contextKey }) => {
+          ({ access, environment, context, targetingKey, contextKey, ids }) => {
             const features = environment.visibleFeatures(access.projects);
+            const answering = environment.answering(features);
+            const known = knownAnswers(answering, features, environment);
+            // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
+            // nothing is a 304 for the cost of a hash.
+            const decided = decidedFor(known, ids);
+            const tagged = (hash: ReturnType<typeof createHash>) =>
+              `"${hash
+                .update(`:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
+                .digest('base64url')
+                .slice(0, 16)}"`;
+            let etag = decided ? tagged(createHash('sha1').update(known.fingerprint)) : '';
+            if (decided && request.headers['if-none-match'] === etag) {
+              reply.header('etag', etag).header('cache-control', 'no-cache');
+              return sendAtTurnEnd(reply.code(304));
+            }
             if (slots.length < features.length) {
               slots = new Int32Array(features.length * 2);
               picked = new Int32Array(features.length * 2);
             }
-            const answering = environment.answering(features);
             let table = tables.get(answering);
             if (!table) tables.set(answering, (table = new OfrepTable(features)));
             answering.lane.slotsOf(context, slots);
             table.gather(slots, features.length, targetingKey, picked);
-            const etag = `"${createHash('sha1')
-              .update(`${environment.revision}:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
-              .update(picked.subarray(0, features.length))
-              .digest('base64url')
-              .slice(0, 16)}"`;
+            if (!decided)
+              etag = tagged(
+                createHash('sha1').update(`${environment.revision}`).update(picked.subarray(0, features.length)),
+              );
             reply.header('etag', etag).header('cache-control', 'no-cache');
             if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
             const secret = access.kind === 'frontend' ? secretOf(request) : null;
@@ -165,3 +181,16 @@ let slots = new Int32Array(1024);
 let picked = new Int32Array(1024);
 /** Each flag list's OFREP answers, kept as long as the list's answering is (a snapshot's lifetime). */
 const tables = new WeakMap<Answering, OfrepTable>();
+/** Whether each flag list's answers follow from the context alone, and what they are made from. */
+const knownByAnswering = new WeakMap<Answering, { random: boolean; timed: boolean; fingerprint: Buffer }>();
+
+function knownAnswers(answering: Answering, features: readonly FrontendFeature[], environment: CompiledEnvironment) {
+  let known = knownByAnswering.get(answering);
+  if (!known) {
+    const compiled = features.map((feature) => feature.compiled);
+    const segments = environment.snapshot.segments;
+    known = { ...contextDecides(compiled, segments), fingerprint: flagsFingerprint(compiled, segments) };
+    knownByAnswering.set(answering, known);
+  }
+  return known;
+}
