@@ -6,11 +6,14 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   let star = false;
   for (const part of value.split(',')) {
-    const [name = '', ...parameters] = part.trim().toLowerCase().split(';');
-    const quality = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
+    const [named = '', ...parameters] = part
+      .toLowerCase()
+      .split(';')
+      .map((piece) => piece.trim());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
     const refused = quality !== undefined && Number(quality.slice(2)) === 0;
-    if (name.trim() === 'gzip' || name.trim() === 'x-gzip') return !refused;
-    if (name.trim() === '*') star = !refused;
+    if (named === 'gzip' || named === 'x-gzip') return !refused;
+    if (named === '*') star = !refused;
   }
   return star;
 }

@@ -4,10 +4,11 @@ import type { ClientFeature, ClientSegment } from '@bunting/contracts';
 const TIMED = new Set(['DATE_AFTER', 'DATE_BEFORE']);
 
 /**
- * Whether a list of flags answers a context the same way every time within one revision, so that a poll's ETag can
- * be taken from the revision and the context alone and a 304 costs no evaluation. Not when a flag draws at random
- * (gradualRolloutRandom, `random` stickiness), asks the host's name, or reads the clock (date constraints, its own or a segment's); the
- * caller also needs an id in the context, since default stickiness without userId or sessionId draws at random.
+ * Whether a list of flags answers a context the same way every time it is asked, so that a poll's ETag can be taken
+ * from the flags' fingerprint and the context alone and a 304 costs no evaluation. `random` says it does not: a flag
+ * draws at random (gradualRolloutRandom, `random` stickiness) or asks the answering host's name. `timed`: a flag or
+ * segment reads the clock (date constraints). The caller also needs an id in the context, since default stickiness
+ * without userId or sessionId draws at random.
  */
 export function contextDecides(features: readonly { source: ClientFeature }[], segments: readonly ClientSegment[]) {
   let timed = segments.some((segment) => segment.constraints.some((constraint) => TIMED.has(constraint.operator)));
