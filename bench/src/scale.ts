@@ -1,10 +1,10 @@
-import { request, type ClientRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { READS, measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
 import { measureImpactFleet, startFleetExperiment } from './impact-fleet.ts';
 import { measureMetricsFleet } from './metrics-fleet.ts';
+import { measureStreams } from './open-streams.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
 import { round, summarize } from './stats.ts';
@@ -77,86 +77,22 @@ async function propagation(admin: HttpClient, url: string, changes: number) {
   return { p50Ms: round(summary.p50), p99Ms: round(summary.p99) };
 }
 
-type Stream = { request: ClientRequest; connected: Promise<void>; updatedAt?: number };
-
-function openStream(url: string, onUpdate: (stream: Stream) => void): Stream {
-  let connected!: () => void;
-  const stream: Stream = {
-    request: undefined as unknown as ClientRequest,
-    connected: new Promise((resolve) => {
-      connected = resolve;
-    }),
-  };
-  stream.request = request(
-    `${url}/api/client/streaming`,
-    { agent: false, headers: { authorization: clientToken, accept: 'text/event-stream' } },
-    (response) => {
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        if (chunk.includes('unleash-connected')) connected();
-        if (chunk.includes('unleash-updated') && stream.updatedAt === undefined) {
-          stream.updatedAt = performance.now();
-          onUpdate(stream);
-        }
-      });
-      response.on('error', () => undefined);
-    },
-  );
-  stream.request.on('error', () => undefined);
-  stream.request.end();
-  return stream;
-}
-
-async function streamsOpenOn(url: string): Promise<number> {
-  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  return Number(/^bunting_sdk_streams_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
-
-/** N streams on the replica: memory each, and how long one toggle takes to reach every one of them. */
-async function measureStreams(admin: HttpClient, replica: { url: string; pid: number }, count: number, toggle: number) {
-  const before = rssMiB(replica.pid);
-  let heard = 0;
-  let allHeard!: () => void;
-  const everyone = new Promise<void>((resolve) => {
-    allHeard = resolve;
-  });
-  const streams: Stream[] = [];
-  for (let index = 0; index < count; index += 1) {
-    streams.push(
-      openStream(replica.url, () => {
-        heard += 1;
-        if (heard === count) allHeard();
-      }),
-    );
-    // Opened in waves so the replica's accept queue is not what is measured.
-    if (index % 500 === 499) await Promise.all(streams.slice(-500).map((stream) => stream.connected));
-  }
-  await Promise.all(streams.map((stream) => stream.connected));
-  const held = rssMiB(replica.pid);
-  const start = performance.now();
-  await admin.post(
-    `/api/admin/projects/default/features/scale-1/environments/development/${toggle % 2 === 0 ? 'off' : 'on'}`,
-  );
-  const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000));
-  await Promise.race([everyone, timeout]);
-  const delays = streams.filter((stream) => stream.updatedAt !== undefined).map((stream) => stream.updatedAt! - start);
-  const summary = summarize(delays);
-  for (const stream of streams) stream.request.destroy();
-  // Streams whose clients went away are released: wait for the replica to count none.
-  const released = performance.now();
-  while ((await streamsOpenOn(replica.url)) > 0 && performance.now() - released < 20_000)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  return {
-    streams: count,
-    heard: delays.length,
-    'KiB per stream': round(((held - before) * 1024) / count, 1),
-    'p50 ms': round(summary.p50),
-    'p99 ms': round(summary.p99),
-    'max ms': round(summary.max),
-    'open after clients left': await streamsOpenOn(replica.url),
-    'goal (<20 KiB, p99 <500 ms)': goal(
-      ((held - before) * 1024) / count < 20 && summary.p99 < 500 && delays.length === count,
+/** N streams on the replica, one toggle of scale-1: a row of bench:scale's stream table. */
+async function streamRow(admin: HttpClient, replica: { url: string; pid: number }, count: number, toggle: number) {
+  const measured = await measureStreams(replica, clientToken, count, () =>
+    admin.post(
+      `/api/admin/projects/default/features/scale-1/environments/development/${toggle % 2 === 0 ? 'off' : 'on'}`,
     ),
+  );
+  return {
+    streams: measured.streams,
+    heard: measured.heard,
+    'KiB per stream': measured.kibPerStream,
+    'p50 ms': measured.p50Ms,
+    'p99 ms': measured.p99Ms,
+    'max ms': measured.maxMs,
+    'open after clients left': measured.openAfterClientsLeft,
+    'goal (<20 KiB, p99 <500 ms)': goal(measured.kibPerStream < 20 && measured.p99Ms < 500 && measured.heard === count),
   };
 }
 
@@ -325,7 +261,7 @@ try {
     if (flags === FLAG_STEPS[0]) {
       const streamRows: Record<string, unknown>[] = [];
       for (const [index, count] of STREAM_STEPS.entries())
-        streamRows.push(await measureStreams(admin, replica, count, index));
+        streamRows.push(await streamRow(admin, replica, count, index));
       console.log(
         `\nOpen SDK streams on one frontend-api replica (${flags} flags; one toggle, timed from the admin request; clients on the same machine):`,
       );

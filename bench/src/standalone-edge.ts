@@ -11,6 +11,7 @@ import {
   type ServiceProcess,
 } from '@bunting/test-stack';
 import { load, type LoadResult } from './load.ts';
+import { measureStreams } from './open-streams.ts';
 import { anonymousRssOf, betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
 import { importScaleFlags, scaleExport } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
@@ -23,7 +24,10 @@ import { round, summarize } from './stats.ts';
  *   rounds (this VM's speed drifts: only figures of one round compare);
  * - the edge's memory holding every environment, and the replica's;
  * - the edge's start to ready with its persisted state (upstream reachable, and upstream down);
- * - propagation from an admin change to an SDK's answer through an edge 80 ms (each way) from its upstream.
+ * - propagation from an admin change to an SDK's answer through an edge 80 ms (each way) from its upstream;
+ * - EDGE_BENCH_STREAMS (default 10,000) SDK streams on the replica and on the edge, told of one change. They use a
+ *   token of a project of one flag: a stream starts with the token's whole hydration, which at 10,000 flags would be
+ *   all the clients measured.
  * The edge and the replica run as deployed, built (`npm run build:edge`); `EDGE_BENCH_SOURCE=1` runs them from the
  * sources instead.
  * `EDGE_BENCH_VARIANT="<node options>"` adds a second standalone edge started with those Node options (for example
@@ -32,6 +36,7 @@ import { round, summarize } from './stats.ts';
 const flags = Number(process.env.EDGE_BENCH_FLAGS ?? 10_000);
 const seconds = Math.max(3, Number(process.env.BENCH_SECONDS ?? 10) / 2);
 const rounds = Number(process.env.EDGE_BENCH_ROUNDS ?? 3);
+const streamCount = Number(process.env.EDGE_BENCH_STREAMS ?? 10_000);
 const built = process.env.EDGE_BENCH_SOURCE !== '1';
 const variant = process.env.EDGE_BENCH_VARIANT?.split(' ').filter(Boolean);
 const environments = ['development', 'production', 'staging'];
@@ -213,6 +218,21 @@ try {
           await ofrepLoad(process.url, '/ofrep/v1/evaluate/flags/scale-0'),
           singleCeilingResult,
         );
+      // A server SDK's poll between changes: its ETag sent back, every answer a 304 (what most of a fleet's polls are).
+      for (const [name, process] of servers) {
+        const clientHeaders = { authorization: clientTokens[0]!, 'accept-encoding': 'gzip' };
+        const etag = (await httpClient(process.url, clientHeaders).get('/api/client/features')).headers.get('etag')!;
+        keep(
+          `/api/client/features 304, ${name}`,
+          await load({
+            url: process.url,
+            paths: ['/api/client/features'],
+            headers: { ...clientHeaders, 'if-none-match': etag },
+            seconds,
+            connections: 50,
+          }),
+        );
+      }
       // A poll that changes nothing: one user, its ETag sent back, every answer a 304.
       for (const [name, process] of servers) {
         // Each process numbers its revisions its own way: its own ETag.
@@ -273,6 +293,37 @@ try {
     ),
   );
   await variantEdge?.stop();
+
+  // Open SDK streams told of a change, on the replica and on the edge (which learns the project's token upstream).
+  await admin.post('/api/admin/projects', { id: 'streams', name: 'streams' });
+  await admin.post('/api/admin/projects/streams/features', { name: 'stream-0' });
+  await admin.post('/api/admin/projects/streams/features/stream-0/environments/development/strategies', {
+    name: 'default',
+  });
+  const streamToken = (
+    await admin.post('/api/admin/api-tokens', {
+      tokenName: 'edge-bench-streams',
+      type: 'client',
+      environment: 'development',
+      projects: ['streams'],
+    })
+  ).body.secret as string;
+  let streamToggles = 0;
+  const toggleStreamFlag = () =>
+    admin.post(
+      `/api/admin/projects/streams/features/stream-0/environments/development/${streamToggles++ % 2 === 0 ? 'on' : 'off'}`,
+    );
+  const streamRows: Record<string, Awaited<ReturnType<typeof measureStreams>>> = {};
+  for (const [name, process] of [['frontend-api replica', replica] as const, ['standalone edge', edge] as const]) {
+    const answer = await httpClient(process.url, { authorization: streamToken }).get('/api/client/features');
+    if (answer.body.features?.length !== 1)
+      throw new Error(`streams token on ${name}: ${answer.status} ${answer.text}`);
+    streamRows[name] = await measureStreams(process, streamToken, streamCount, toggleStreamFlag);
+  }
+  console.log(
+    `\n${streamCount} open SDK streams (a project of one flag) told of one toggle, timed from the admin request; clients in the bench's process:`,
+  );
+  console.table(streamRows);
 
   // Starts from persisted state: upstream reachable, then upstream unreachable (a port nothing listens on).
   await edge.stop();
@@ -401,13 +452,17 @@ try {
       goal: "beside /api/frontend's",
       verdict: 'report',
     },
+    [`${streamCount} open streams told of a change, p99 ms (edge / replica)`]: {
+      measured: `${streamRows['standalone edge']?.p99Ms} / ${streamRows['frontend-api replica']?.p99Ms}`,
+      goal: 'under 300',
+      verdict: verdict(Object.values(streamRows).every((row) => row.p99Ms < 300 && row.heard === row.streams)),
+    },
     '/api/frontend p99 against the ceiling (edge)': {
       measured: `${frontendP99Ratio}x`,
       goal: 'within 1.5x',
       verdict: verdict(frontendP99Ratio <= 1.5),
     },
   });
-  console.log('10,000 open streams told of a change (p99 under 300 ms): npm run bench:scale measures it.');
 } finally {
   for (const process of processes.reverse()) await process.stop().catch(() => undefined);
   await isolation.cleanup();
