@@ -219,8 +219,8 @@ try {
           singleCeilingResult,
         );
       // A server SDK's poll between changes: its ETag sent back, every answer a 304 (what most of a fleet's polls are).
+      const clientHeaders = { authorization: clientTokens[0]!, 'accept-encoding': 'gzip' };
       for (const [name, process] of servers) {
-        const clientHeaders = { authorization: clientTokens[0]!, 'accept-encoding': 'gzip' };
         const etag = (await httpClient(process.url, clientHeaders).get('/api/client/features')).headers.get('etag')!;
         keep(
           `/api/client/features 304, ${name}`,

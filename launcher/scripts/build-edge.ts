@@ -4,9 +4,9 @@
 // no flags (bench/README.md, "The lean edge"). Packages only the cluster's other services use stay outside the
 // bundle, loaded from node_modules when a process mounts them.
 import { rm } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
-import { isBuiltin } from 'node:module';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = fileURLToPath(new URL('../dist', import.meta.url));
@@ -36,8 +36,7 @@ const bundled = (id: string, importer: string | undefined) =>
   id.startsWith('@bunting/') ||
   id.startsWith('.') ||
   id.startsWith('/') ||
-  (!id.startsWith('node:') && STARTUP_PACKAGES.includes(packageOf(id))) ||
-  (importer !== undefined && importer.includes('/node_modules/') && !id.startsWith('node:') && !isBuiltin(id));
+  (!isBuiltin(id) && (STARTUP_PACKAGES.includes(packageOf(id)) || Boolean(importer?.includes('/node_modules/'))));
 
 const started = performance.now();
 await rm(out, { recursive: true, force: true });
