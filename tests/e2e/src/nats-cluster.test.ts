@@ -10,12 +10,18 @@ import { eventually, httpClient, startPrivateNatsCluster, startTestStack, type T
 let cluster: Awaited<ReturnType<typeof startPrivateNatsCluster>>;
 let stack: TestStack;
 const frontendToken = 'default:development.cluster-frontend';
+/** A token for an environment no request asks for before the quorum goes. */
+const productionToken = 'default:production.cluster-frontend';
 const flagPath = (name: string) => `/api/admin/projects/default/features/${name}`;
 
 beforeAll(async () => {
   cluster = await startPrivateNatsCluster(3);
   stack = await startTestStack({
-    env: { NATS_URL: cluster.url, NATS_STREAM_REPLICAS: '3', INIT_FRONTEND_API_TOKENS: frontendToken },
+    env: {
+      NATS_URL: cluster.url,
+      NATS_STREAM_REPLICAS: '3',
+      INIT_FRONTEND_API_TOKENS: `${frontendToken},${productionToken}`,
+    },
   });
 }, 90_000);
 afterAll(async () => {
@@ -223,6 +229,8 @@ describe('a three-node NATS cluster with replicated streams', () => {
   it('without a quorum keeps writes in the outbox and the SDK edge answering, then delivers each once', async () => {
     await stack.admin.post('/api/admin/projects/default/features', { name: 'no-quorum' });
     await eventually(async () => (await eventsOf('no-quorum')).length === 1, { timeoutMs: 30_000 });
+    // The edge holds the environment before the quorum goes (run alone, this test is the first to ask for it).
+    await eventually(async () => (await frontend().get('/api/frontend')).status === 200, { timeoutMs: 10_000 });
     const [first, second] = cluster.nodes;
     await first!.kill();
     await second!.kill();
@@ -235,18 +243,29 @@ describe('a three-node NATS cluster with replicated streams', () => {
     expect(await pendingOutbox()).toBeGreaterThan(0);
     expect((await eventsOf('no-quorum')).length).toBe(1);
     expect((await frontend().get('/api/frontend')).status).toBe(200);
+    // An environment the edge never held cannot be read from a stream without a quorum: a 503 to retry, said once the
+    // stream does not answer, not after waiting on for a hydration that cannot come.
+    const askedAt = Date.now();
+    const unheld = await httpClient(stack.url, { authorization: productionToken }).get('/api/frontend');
+    console.log(`no quorum: an environment never held answered ${unheld.status} in ${Date.now() - askedAt} ms`);
+    expect(unheld.status).toBe(503);
+    expect(unheld.headers.get('retry-after')).toBeTruthy();
 
     await first!.start();
     await second!.start();
-    // Once the event stream has a leader again, every write held meanwhile is published and in the log within 10 s.
+    // Once the event stream has a leader again, every write held meanwhile is published and in the log. Alone it takes
+    // about a second; under a full suite on 2 cores the readers' reopening can take several (10 s was once too few), so
+    // the time is printed, and the bound only says that nothing stays held.
     await eventually(async () => Boolean((await streamInfo()).cluster?.leader), { timeoutMs: 60_000, intervalMs: 100 });
     const led = Date.now();
     const types = await eventually(
       async () => {
         const found = (await eventsOf('no-quorum')).filter((event) => event.type.startsWith('feature-environment-'));
-        return found.length >= 10 && found;
+        if (found.length < 10)
+          throw new Error(`${found.length} of 10 held writes in the event log, ${await pendingOutbox()} rows pending`);
+        return found;
       },
-      { timeoutMs: 10_000, intervalMs: 100 },
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
     console.log(
       `quorum back: the held writes were in the event log ${Date.now() - led} ms after the stream had a leader`,
@@ -260,5 +279,5 @@ describe('a three-node NATS cluster with replicated streams', () => {
     expect(exposition).toContain('# TYPE bunting_stream_reader_restarts_total counter');
     expect(exposition).toMatch(/^bunting_stream_reader_quiet_seconds\{reader="store:[^"]+"\} /m);
     expect(exposition).toMatch(/^bunting_outbox_pending_rows\{schema="admin"\} 0$/m);
-  }, 150_000);
+  }, 180_000);
 });

@@ -14,8 +14,11 @@ import {
 const AnyDelta = z.object({ revision: z.number(), hydration: z.boolean().optional() }).loose();
 
 export type FeedReader = {
-  /** Resolves once this reader has handled what the feed held when asked (at most `ms` later). */
-  caughtUp: (ms: number) => Promise<void>;
+  /**
+   * Resolves once this reader has handled what the feed held when asked (at most `ms` later): false when the stream
+   * could not be asked (JetStream without a quorum), so a caller need not wait on for what cannot come.
+   */
+  caughtUp: (ms: number) => Promise<boolean>;
   stop: () => Promise<void>;
 };
 
@@ -127,10 +130,12 @@ export function readFeed<Delta extends { revision: number; hydration?: boolean }
   return {
     async caughtUp(ms) {
       const deadline = Date.now() + ms;
-      const lastDelta = await last(subjects.delta).catch(() => null);
+      const lastDelta = await last(subjects.delta).catch(() => undefined);
+      if (lastDelta === undefined) return false;
       const target = lastDelta?.seq ?? 0;
       while (handledSeq < target && Date.now() < deadline && !stopped)
         await new Promise((resolve) => setTimeout(resolve, 10));
+      return true;
     },
     async stop() {
       stopped = true;

@@ -76,11 +76,13 @@ export function followEnvironments(deps: {
   }
 
   return {
-    /** Starts following an environment (once), and resolves once it read what the feed held then (at most `ms`). */
+    /**
+     * Starts following an environment (once), and resolves once it read what the feed held then (at most `ms`):
+     * false when the feed's stream cannot be asked now.
+     */
     async request(environment: string, ms: number): Promise<boolean> {
       follow(environment);
-      await readers.get(environment)!.caughtUp(ms);
-      return true;
+      return readers.get(environment)!.caughtUp(ms);
     },
     async stop() {
       await Promise.all([...readers.values()].map((reader) => reader.stop()));

@@ -84,15 +84,16 @@ export function createTokenFeed(deps: { messaging: Messaging; log: Logger; metri
         pending = reader
           .caughtUp(CATCH_UP_MS)
           .then(
-            async () => {
+            async (asked) => {
               bySecret.delete(secret);
-              if (!find(secret)) {
+              if (!find(secret) && asked) {
                 // The admin call that made it may have returned a moment before the feed carried it.
                 await nextRevision(NEXT_REVISION_MS);
                 bySecret.delete(secret);
               }
               const token = find(secret) ?? null;
-              if (!token) {
+              // Unknown is remembered only when the feed could be asked: a stream without a quorum proves nothing.
+              if (!token && asked) {
                 if (unknownUntil.size > 10_000) unknownUntil.delete(unknownUntil.keys().next().value!);
                 unknownUntil.set(hash, Date.now() + UNKNOWN_FOR_MS);
               }
