@@ -9,7 +9,10 @@ export function createEdgeCounts(): EdgeCounts {
   return { frontend: 0, client: 0, delta: 0, ofrep: 0, streamsOpen: () => 0 };
 }
 
-/** What the SDK edge reports: snapshots held (revision, age, compile time) and installed, open streams, answers served. */
+/**
+ * What the SDK edge reports: snapshots held (revision, age, compile time, time to tell the open streams) and
+ * installed, open streams, answers served.
+ */
 export function registerEdgeMetrics(
   metrics: Metrics,
   snapshots: Pick<SnapshotStore, 'held' | 'installs'>,
@@ -36,6 +39,15 @@ export function registerEdgeMetrics(
       .sampledGauge('bunting_snapshot_compile_seconds', 'Time the served snapshot took to compile', ['environment'])
       .addSource(() =>
         held().map((entry) => ({ labels: { environment: entry.environment }, value: entry.compileMs / 1000 })),
+      ),
+    metrics
+      .sampledGauge(
+        'bunting_snapshot_notify_seconds',
+        'Time from compiling the served snapshot until every open stream was written its change',
+        ['environment'],
+      )
+      .addSource(() =>
+        held().map((entry) => ({ labels: { environment: entry.environment }, value: entry.notifyMs / 1000 })),
       ),
     metrics
       .sampledGauge('bunting_sdk_streams_open', 'SDK streams (/api/client/streaming) open on this replica', [])

@@ -159,6 +159,10 @@ describe('GET /api/client/streaming', () => {
         feature: expect.objectContaining({ name: 'plain', enabled: false }),
       }),
     ]);
+    // The edge says how long telling its open streams took, once it has told them.
+    const exposition = (await stack.anonymous.get('/internal-backstage/prometheus')).text;
+    const notify = /^bunting_snapshot_notify_seconds\{environment="development"\} (\S+)$/m.exec(exposition);
+    expect(Number(notify?.[1])).toBeGreaterThan(0);
     await resumedReader.cancel();
     expect((await stack.anonymous.get('/api/client/streaming')).status).toBe(401);
   });

@@ -20,7 +20,10 @@ const MOST_KEPT = 256;
  * Only the newest revision of each environment is kept.
  */
 export function createStreamUpdates(changesSince: (environment: string, revision: number) => ChangesSince | null) {
-  const latest = new Map<string, { revision: number; messages: Map<string, string | Buffer | null> }>();
+  const latest = new Map<string, { revision: number; messages: Map<string, Buffer | null> }>();
+  // A stream keeps its query for its life: its key is made once, not once per change and stream.
+  const keys = new WeakMap<ClientQuery, string>();
+  const keyOf = (query: ClientQuery) => keys.get(query) ?? keys.set(query, queryKey(query)).get(query)!;
   function messagesOf(next: CompiledEnvironment) {
     let entry = latest.get(next.environment);
     if (entry?.revision !== next.revision) {
@@ -29,27 +32,26 @@ export function createStreamUpdates(changesSince: (environment: string, revision
     }
     return entry.messages;
   }
-  function kept<T extends string | Buffer | null>(
-    messages: Map<string, string | Buffer | null>,
-    key: string,
-    make: () => T,
-  ): T {
+  function kept<T extends Buffer | null>(messages: Map<string, Buffer | null>, key: string, make: () => T): T {
     if (messages.has(key)) return messages.get(key) as T;
     const message = make();
     if (messages.size < MOST_KEPT) messages.set(key, message);
     return message;
   }
   return {
-    /** The message for a stream that holds `sent`, or null when nothing it sees changed. */
-    messageFor(next: CompiledEnvironment, query: ClientQuery, sent: number): string | null {
-      return kept(messagesOf(next), `${queryKey(query)}\u0000${sent}`, () => {
+    /**
+     * The message for a stream that holds `sent`, or null when nothing it sees changed: bytes, so writing it to
+     * thousands of streams encodes it once.
+     */
+    messageFor(next: CompiledEnvironment, query: ClientQuery, sent: number): Buffer | null {
+      return kept(messagesOf(next), `${keyOf(query)}\u0000${sent}`, () => {
         const events = deltaEvents(next, query, changesSince(next.environment, sent));
-        return events.length > 0 ? sseMessage('unleash-updated', next.revision, events) : null;
+        return events.length > 0 ? Buffer.from(sseMessage('unleash-updated', next.revision, events)) : null;
       });
     },
     /** The unleash-connected message with every flag the query sees, for a stream opening at `environment`'s revision. */
     hydrationFor(environment: CompiledEnvironment, query: ClientQuery): Buffer {
-      return kept(messagesOf(environment), `${queryKey(query)}\u0000hydration`, () =>
+      return kept(messagesOf(environment), `${keyOf(query)}\u0000hydration`, () =>
         Buffer.from(sseMessage('unleash-connected', environment.revision, deltaEvents(environment, query, null))),
       );
     },

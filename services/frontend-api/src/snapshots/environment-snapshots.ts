@@ -51,7 +51,7 @@ type Deps = {
  * and streaming SDKs need and listeners told of each install. A burst of sets for one environment compiles once.
  */
 export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
-  const states = new Map<string, CompiledEnvironment & { installedAt: number; compileMs: number }>();
+  const states = new Map<string, CompiledEnvironment & { installedAt: number; compileMs: number; notifyMs: number }>();
   const sources = new Map<string, Map<string, { set: FeatureSet; updatedAt: number }>>();
   const pending = new Map<string, { revision?: number; how: InstallKind; changed?: Set<string> }>();
   const history = createRevisionHistory();
@@ -69,7 +69,8 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
     const existing = states.get(environment);
     const started = performance.now();
     const built = compileEnvironment(snapshot, revision, deps.hostname, existing, shared);
-    const compiled = Object.assign(built, { installedAt: Date.now(), compileMs: performance.now() - started });
+    const compiledAt = performance.now();
+    const compiled = Object.assign(built, { installedAt: Date.now(), compileMs: compiledAt - started, notifyMs: 0 });
     states.set(environment, compiled);
     if (change) history.record(environment, change);
     const counts =
@@ -86,6 +87,7 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
           deps.log.warn({ err: error, environment }, 'a snapshot listener failed');
         }
       }
+      compiled.notifyMs = performance.now() - compiledAt;
     });
   }
 
@@ -187,16 +189,23 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
       return () => set.delete(listener);
     },
     held: () => [
-      ...[...states.values()].map(({ environment, revision, installedAt, compileMs }) => ({
+      ...[...states.values()].map(({ environment, revision, installedAt, compileMs, notifyMs }) => ({
         environment,
         revision,
         installedAt,
         compileMs,
+        notifyMs,
       })),
       // Kept from before a restart and not asked for yet: served on first use.
       ...[...restored.values()]
         .filter((kept) => !states.has(kept.environment))
-        .map(({ environment, revision }) => ({ environment, revision, installedAt: Date.now(), compileMs: 0 })),
+        .map(({ environment, revision }) => ({
+          environment,
+          revision,
+          installedAt: Date.now(),
+          compileMs: 0,
+          notifyMs: 0,
+        })),
     ],
     installs: () =>
       [...installCounts].flatMap(([environment, counts]) =>

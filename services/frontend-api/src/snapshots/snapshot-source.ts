@@ -12,7 +12,11 @@ export type SnapshotStore = {
   /** Calls `listener` with each newer revision of an environment this edge installs. */
   subscribe: (environment: string, listener: (compiled: CompiledEnvironment) => void) => () => void;
   /** The environments this edge serves, with their revision, when each was installed and how long it took to compile. */
-  held: () => { environment: string; revision: number; installedAt: number; compileMs: number }[];
+  /**
+   * Each environment served: its revision, when it was installed, how long it took to compile and then to hand to
+   * every listener (each open stream written its change); 0 until that is done.
+   */
+  held: () => { environment: string; revision: number; installedAt: number; compileMs: number; notifyMs: number }[];
   /** Revisions installed since start, by environment and how each came. */
   installs: () => { environment: string; how: InstallKind; count: number }[];
 };
