@@ -51,6 +51,8 @@ const EXAMPLES: [z.ZodType, unknown][] = [
 ];
 
 export function registerExamples(): void {
-  for (const [schema, example] of EXAMPLES)
-    z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), examples: [example] });
+  // Not written as z.globalRegistry.add(...): the edge's build takes calls on `z` for pure schema-building and would
+  // drop one whose result is unused (launcher/scripts/build-edge.ts).
+  const registry = z.globalRegistry;
+  for (const [schema, example] of EXAMPLES) registry.add(schema, { ...registry.get(schema), examples: [example] });
 }
