@@ -370,6 +370,12 @@ describe('the edge against an upstream that misbehaves', () => {
           .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
       // "default:development..." is read as the default project; the upstream says the token sees every project.
       await eventually(async () => (await feeds()) === 1, { intervalMs: 50 });
+      // An SDK asking meanwhile for flags the edge never had gets a 503 to retry, at once: nothing can come.
+      const asked = Date.now();
+      const away = await httpClient(edge.url, { authorization: good }).get('/api/client/features');
+      expect(away.status).toBe(503);
+      expect(away.headers.get('retry-after')).toBeTruthy();
+      expect(Date.now() - asked).toBeLessThan(5000);
       proxy.retarget(Number(new URL(upstreamUrl).port));
       await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, {
         timeoutMs: 5000,

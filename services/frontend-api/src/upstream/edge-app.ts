@@ -41,8 +41,10 @@ export function edgeApi(
     const snapshots = createEnvironmentSnapshots({
       hostname: frontend.hostname,
       log,
-      // An environment comes from the scopes followed in it: a request waits for it only while one is.
-      request: (environment) => [...following.values()].some((entry) => entry.environment === environment),
+      // An environment comes from the scopes followed in it: a request waits for it only while one is, and while the
+      // upstream can be reached (away, a 503 to retry at once, not one after EDGE_REQUEST_TIMEOUT_MS).
+      request: (environment) =>
+        !upstream.unreachable() && [...following.values()].some((entry) => entry.environment === environment),
       waitMs: config.requestTimeoutMs,
       onInstall: (revision, snapshot) => persistence?.saveEnvironment(revision, snapshot),
     });

@@ -33,6 +33,8 @@ export type Upstream = {
   lastAnswerAt: () => number;
   /** Notes that the upstream spoke (a message on an open stream). */
   touch: () => void;
+  /** Whether the last try to reach the upstream found nothing there, and nothing answered since. */
+  unreachable: () => boolean;
 };
 
 /** How the edge names itself to the upstream, so its requests are told from an SDK's. */
@@ -46,6 +48,15 @@ export function createUpstream(
   config: Pick<EdgeConfig, 'upstreamUrl' | 'maxUpstreamBytes' | 'requestTimeoutMs'>,
 ): Upstream {
   let lastAnswerAt = 0;
+  let unreachable = false;
+  const answered = () => {
+    lastAnswerAt = Date.now();
+    unreachable = false;
+  };
+  const notReached = (error: unknown) => {
+    unreachable = true;
+    return new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
+  };
   const url = (path: string) => new URL(path.replace(/^\//, ''), config.upstreamUrl);
 
   async function readLimited(response: Response): Promise<string> {
@@ -99,11 +110,11 @@ export function createUpstream(
           signal,
         });
       } catch (error) {
-        throw new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
+        throw notReached(error);
       }
       try {
         const text = await readLimited(response);
-        lastAnswerAt = Date.now();
+        answered();
         return { status: response.status, headers: response.headers, text };
       } catch (error) {
         if (error instanceof UpstreamError) throw error;
@@ -120,16 +131,15 @@ export function createUpstream(
           headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' },
           signal: AbortSignal.any([options.signal, head.signal]),
         });
-        lastAnswerAt = Date.now();
+        answered();
         return response;
       } catch (error) {
-        throw new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
+        throw notReached(error);
       } finally {
         clearTimeout(timer);
       }
     },
-    touch() {
-      lastAnswerAt = Date.now();
-    },
+    touch: answered,
+    unreachable: () => unreachable,
   };
 }
