@@ -24,8 +24,8 @@ export type ServiceProcess = {
  * 'serving', until its services answer (ready or not); with 'alive', until anything answers (it may still be waiting
  * for its dependencies). `root` runs it from another checkout of the project (a benchmark comparing two revisions);
  * `built` runs the built SDK edge (launcher/dist, made by buildEdge: the edge or frontend-api target) instead
- * of the sources; `nodeOptions` are
- * passed to Node.
+ * of the sources; `nodeOptions` are passed to Node; `pollMs` is how often /ready is asked (100 ms; a benchmark
+ * timing the start asks more often).
  */
 export async function startServiceProcess(
   target: string,
@@ -36,6 +36,7 @@ export async function startServiceProcess(
     root?: string;
     built?: boolean;
     nodeOptions?: string[];
+    pollMs?: number;
   } = {},
 ): Promise<ServiceProcess> {
   const waitFor = options.waitFor ?? 'ready';
@@ -64,7 +65,7 @@ export async function startServiceProcess(
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
   }
   return {
     target,
