@@ -3,17 +3,17 @@ import { httpClient } from '@bunting/test-stack';
 import { rssOf } from './sdk-edge.ts';
 import { round, summarize } from './stats.ts';
 
-async function streamsOpenOn(url: string): Promise<number> {
+/** One sample of the process's Prometheus exposition (the whole series name with its labels), NaN if absent. */
+async function sampleOn(url: string, series: string): Promise<number> {
   const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  return Number(/^bunting_sdk_streams_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+  return Number(line?.slice(series.length + 1) ?? Number.NaN);
 }
 
+const streamsOpenOn = (url: string) => sampleOn(url, 'bunting_sdk_streams_open');
 /** The edge's own part: from compiling the change until it had written it to every open stream, in ms. */
-async function notifyMsOn(url: string, environment: string): Promise<number> {
-  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  const line = new RegExp(`^bunting_snapshot_notify_seconds\\{environment="${environment}"\\} (\\S+)`, 'm');
-  return Number(line.exec(text)?.[1] ?? Number.NaN) * 1000;
-}
+const notifyMsOn = async (url: string, environment: string) =>
+  (await sampleOn(url, `bunting_snapshot_notify_seconds{environment="${environment}"}`)) * 1000;
 
 /** How many worker threads hold the clients (BENCH_STREAM_WORKERS, default 2: one a core here). */
 const workers = Math.max(1, Number(process.env.BENCH_STREAM_WORKERS ?? 2));

@@ -11,7 +11,6 @@ export type SnapshotStore = {
   changesSince: (environment: string, revision: number) => ChangesSince | null;
   /** Calls `listener` with each newer revision of an environment this edge installs. */
   subscribe: (environment: string, listener: (compiled: CompiledEnvironment) => void) => () => void;
-  /** The environments this edge serves, with their revision, when each was installed and how long it took to compile. */
   /**
    * Each environment served: its revision, when it was installed, how long it took to compile and then to hand to
    * every listener (each open stream written its change); 0 until that is done.
