@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ClientFeatures, DeltaAnswer } from '@bunting/contracts';
 import type { Logger } from '@bunting/platform';
 import type { EdgeConfig } from './edge-config.ts';
@@ -65,6 +66,8 @@ export function createFeed(deps: FeedDeps): Feed {
     markLoaded = resolve;
   });
   let featuresEtag: string | undefined;
+  /** The digest of the features answer last taken: an upstream that ignores If-None-Match costs a hash, not a parse. */
+  let featuresDigest: string | undefined;
   let deltaEtag: string | undefined;
   let lastEventId: string | undefined;
   let failures = 0;
@@ -74,6 +77,8 @@ export function createFeed(deps: FeedDeps): Feed {
 
   const take = (next: FeatureSet) => {
     set = next;
+    // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now.
+    featuresDigest = undefined;
     markLoaded();
     deps.onSet(next);
   };
@@ -97,6 +102,8 @@ export function createFeed(deps: FeedDeps): Feed {
     });
     checkStatus(answer.status, 'the client features');
     if (answer.status === 304) return;
+    const digest = createHash('sha256').update(answer.text).digest('base64');
+    if (set && digest === featuresDigest) return;
     const payload = ClientFeatures.safeParse(parseJson(answer.text, 'features answer'));
     if (!payload.success)
       throw new UpstreamError(
@@ -104,6 +111,7 @@ export function createFeed(deps: FeedDeps): Feed {
       );
     featuresEtag = answer.headers.get('etag') ?? undefined;
     take(featureSetOf(payload.data));
+    featuresDigest = digest;
   }
 
   async function pollDelta() {
