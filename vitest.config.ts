@@ -15,9 +15,12 @@ export default defineConfig({
     globalSetup: ['tests/browser/src/build-console.setup.ts', 'tests/stack/src/build-edge.setup.ts'],
     // Prototypes frozen in every worker, as the launcher freezes them in every Bunting process.
     setupFiles: ['tests/stack/src/harden.setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Two files at a time: most of a test's time is spent waiting on servers, so two on two cores take about 23
+    // minutes where one took 31. A test's own time may then double, hence the bound of a minute.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     pool: 'forks',
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });

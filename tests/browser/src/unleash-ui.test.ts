@@ -245,5 +245,5 @@ describe("Unleash's web UI against Bunting", () => {
       }
     }
     expect(failed).toEqual({});
-  }, 120_000);
+  }, 240_000);
 });

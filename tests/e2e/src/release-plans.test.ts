@@ -193,12 +193,16 @@ describe('a release plan on the real SDK', () => {
       impactMetric: { id: expect.any(String), source: 'internal' },
     });
     sdk.impactMetrics.incrementCounter('checkout_errors', 12);
-    // Milestone 2 had no progression yet: set one now, for 1 minute; the safeguard must hold it.
+    // Milestone 2 had no progression yet: set one now, due 8 "minutes" (seconds here) from now, which leaves the SDK
+    // time to send its counter under load; the safeguard must hold it past that.
+    const startedAt = Date.parse((await planOf('checkout')).milestones[1].startedAt);
+    const intervalMinutes = Math.ceil((Date.now() - startedAt) / 1000) + 8;
+    const dueAt = startedAt + intervalMinutes * 1000;
     expect(
       (
         await stack.admin.put(`${development('checkout')}/progressions/${plan.milestones[1]!.id}`, {
           targetMilestone: plan.milestones[2]!.id,
-          transitionCondition: { intervalMinutes: 1 },
+          transitionCondition: { intervalMinutes },
         })
       ).status,
     ).toBe(200);
@@ -206,14 +210,13 @@ describe('a release plan on the real SDK', () => {
     const paused = await planOf('checkout');
     expect(paused.safeguards[0]).toMatchObject({ triggeredAt: expect.any(String), triggeredValue: expect.any(Number) });
     expect(paused.safeguards[0].triggeredValue).toBeGreaterThan(5);
-    // Past the interval, milestone 2 still serves (the scheduler looks every 100 ms; a few seconds pass here).
-    const startedAt = Date.parse(paused.milestones[1].startedAt);
+    // Past the interval, milestone 2 still serves (the scheduler looks every 100 ms).
     await eventually(
       async () => {
         expect((await planOf('checkout')).activeMilestoneId).toBe(plan.milestones[1]!.id);
-        return Date.now() > startedAt + 3_000;
+        return Date.now() > dueAt + 1_000;
       },
-      { timeoutMs: 10_000 },
+      { timeoutMs: 15_000 },
     );
     const triggered = await eventsNamed('safeguard-triggered');
     expect(
