@@ -19,6 +19,7 @@ import { frontendContext } from './frontend-context.ts';
 import { preflight } from './cors.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 import { joinAnswer } from './answer-memory.ts';
+import { decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
@@ -99,11 +100,25 @@ export function frontendRoutes(
       if (!feature || !result?.enabled) throw new NotFoundError(`Flag ${only} is not enabled for this context`);
       return sendAtTurnEnd(reply, feature.toggle(result));
     }
+    const answering = environment.answering(features);
+    // A browser polls with the ETag of its last answer: where the context alone decides every flag, the same
+    // context at the same flags is a 304 without evaluating (10,000 flags cost about 0.5 ms of CPU an answer).
+    const etag = decidedEtag(
+      knownAnswers(answering, features, environment),
+      includeOff ? 'frontend-all' : 'frontend',
+      access,
+      raw,
+      JSON.stringify(raw),
+    );
+    if (etag !== null) {
+      reply.header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
+    }
     if (slots.length < features.length) {
       slots = new Int32Array(features.length * 2);
       picked = new Int32Array(features.length * 2);
     }
-    const { lane, toggles } = environment.answering(features);
+    const { lane, toggles } = answering;
     lane.slotsOf(context, slots);
     const count = includeOff
       ? toggles.gatherAll(slots, features.length, picked)

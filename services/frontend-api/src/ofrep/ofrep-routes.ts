@@ -8,11 +8,11 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, secretOf, type EdgeAccess, type TokenKind } from '../access.ts';
 import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-stream.ts';
 import { preflight } from '../frontend/cors.ts';
-import type { Answering, CompiledEnvironment, FrontendFeature } from '../snapshots/compiled-environment.ts';
+import type { Answering, CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { ofrepResult } from './ofrep-evaluation.ts';
 import { OfrepTable } from './ofrep-table.ts';
-import { contextDecides, decidedFor, flagsFingerprint } from './context-decides.ts';
+import { answerEtag, decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
 import { joinAnswer } from '../frontend/answer-memory.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
@@ -130,14 +130,8 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
             const known = knownAnswers(answering, features, environment);
             // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
             // nothing is a 304 for the cost of a hash.
-            const decided = decidedFor(known, ids);
-            const tagged = (hash: ReturnType<typeof createHash>) =>
-              `"${hash
-                .update(`:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
-                .digest('base64url')
-                .slice(0, 16)}"`;
-            let etag = decided ? tagged(createHash('sha1').update(known.fingerprint)) : '';
-            if (decided && request.headers['if-none-match'] === etag) {
+            let etag = decidedEtag(known, '', access, ids, contextKey);
+            if (etag !== null && request.headers['if-none-match'] === etag) {
               reply.header('etag', etag).header('cache-control', 'no-cache');
               return sendAtTurnEnd(reply.code(304));
             }
@@ -149,10 +143,11 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
             if (!table) tables.set(answering, (table = new OfrepTable(features)));
             answering.lane.slotsOf(context, slots);
             table.gather(slots, features.length, targetingKey, picked);
-            if (!decided)
-              etag = tagged(
-                createHash('sha1').update(`${environment.revision}`).update(picked.subarray(0, features.length)),
-              );
+            etag ??= answerEtag(
+              createHash('sha1').update(`${environment.revision}`).update(picked.subarray(0, features.length)),
+              access,
+              contextKey,
+            );
             reply.header('etag', etag).header('cache-control', 'no-cache');
             if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
             const secret = access.kind === 'frontend' ? secretOf(request) : null;
@@ -181,16 +176,3 @@ let slots = new Int32Array(1024);
 let picked = new Int32Array(1024);
 /** Each flag list's OFREP answers, kept as long as the list's answering is (a snapshot's lifetime). */
 const tables = new WeakMap<Answering, OfrepTable>();
-/** Whether each flag list's answers follow from the context alone, and what they are made from. */
-const knownByAnswering = new WeakMap<Answering, { random: boolean; timed: boolean; fingerprint: Buffer }>();
-
-function knownAnswers(answering: Answering, features: readonly FrontendFeature[], environment: CompiledEnvironment) {
-  let known = knownByAnswering.get(answering);
-  if (!known) {
-    const compiled = features.map((feature) => feature.compiled);
-    const segments = environment.snapshot.segments;
-    known = { ...contextDecides(compiled, segments), fingerprint: flagsFingerprint(compiled, segments) };
-    knownByAnswering.set(answering, known);
-  }
-  return known;
-}
