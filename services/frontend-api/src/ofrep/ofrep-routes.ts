@@ -13,6 +13,7 @@ import { ofrepContext, ofrepError } from './ofrep-context.ts';
 import { ofrepResult } from './ofrep-evaluation.ts';
 import { OfrepTable } from './ofrep-table.ts';
 import { answerEtag, decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
+import { decidedFor } from '../snapshots/context-decides.ts';
 import { joinAnswer } from '../frontend/answer-memory.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
 
@@ -130,7 +131,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
             const known = knownAnswers(answering, features, environment);
             // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
             // nothing is a 304 for the cost of a hash.
-            let etag = decidedEtag(known, '', access, ids, contextKey);
+            let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey) : null;
             if (etag !== null && request.headers['if-none-match'] === etag) {
               reply.header('etag', etag).header('cache-control', 'no-cache');
               return sendAtTurnEnd(reply.code(304));
