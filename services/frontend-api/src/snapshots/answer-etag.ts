@@ -6,8 +6,7 @@ import { contextDecides, flagsFingerprint } from './context-decides.ts';
 export type KnownAnswers = {
   random: boolean;
   timed: boolean;
-  fingerprint: Buffer;
-  /** The fingerprint as text, for ETags taken from it. */
+  /** The flags' fingerprint (flagsFingerprint) as text, for ETags taken from it. */
   tag: string;
 };
 
@@ -24,19 +23,19 @@ export function knownAnswers(
   if (!known) {
     const compiled = features.map((feature) => feature.compiled);
     const segments = environment.snapshot.segments;
-    const fingerprint = flagsFingerprint(compiled, segments);
-    known = { ...contextDecides(compiled, segments), fingerprint, tag: fingerprint.toString('base64url') };
+    const tag = flagsFingerprint(compiled, segments).toString('base64url');
+    known = { ...contextDecides(compiled, segments), tag };
     knownByAnswering.set(answering, known);
   }
   return known;
 }
 
 /**
- * An ETag from `hash` (what the answer is made of) and who asks: the token's projects and name and the whole context,
- * so an answer for one user or token is never a 304 for another.
+ * An ETag from `madeOf` (a hash of what the answer is made of) and who asks: the token's projects and name and the
+ * whole context, so an answer for one user or token is never a 304 for another.
  */
-export function answerEtag(hash: Hash, access: EdgeAccess, contextKey: string): string {
-  const digest = hash
+export function answerEtag(madeOf: Hash, access: EdgeAccess, contextKey: string): string {
+  const digest = madeOf
     .update(`:${access.projects.join(',')}:${access.tokenName}:${contextKey}:`)
     .digest('base64url')
     .slice(0, 16);
