@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer } from '@bunting/contracts';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
@@ -144,8 +144,9 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
             if (!table) tables.set(answering, (table = new OfrepTable(features)));
             answering.lane.slotsOf(context, slots);
             table.gather(slots, features.length, targetingKey, picked);
+            // Otherwise from the answers themselves: each flag's entry in the table, at this revision.
             etag ??= answerEtag(
-              createHash('sha1').update(`${environment.revision}`).update(picked.subarray(0, features.length)),
+              `${environment.revision}:${hash('sha1', picked.subarray(0, features.length), 'base64url')}`,
               access,
               contextKey,
             );
