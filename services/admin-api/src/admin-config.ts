@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { readBoolean, readInteger, readList, type Env } from '@bunting/platform';
 import { readEmailSettings, type EmailSettings } from './email/email-settings.ts';
+import { readPasswordHashing, type PasswordHashing } from './users/passwords.ts';
 
 export type AdminConfig = {
   initAdminTokens: string[];
@@ -63,6 +64,8 @@ export type AdminConfig = {
   feedHydrationCheckMs: number;
   /** The SMTP server mail goes through (EMAIL_HOST and the rest), or null: links are then shown to copy. */
   email: EmailSettings | null;
+  /** Argon2id's cost for new password hashes (PASSWORD_HASHING). */
+  passwordHashing: PasswordHashing;
 };
 
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../console/dist', import.meta.url));
@@ -99,6 +102,7 @@ export function readAdminConfig(env: Env = process.env): AdminConfig {
     slackApiUrl: env.SLACK_API_URL ?? 'https://slack.com/api',
     mcpApiUrl: env.MCP_API_URL ?? env.UNLEASH_URL ?? env.BUNTING_URL ?? null,
     email: readEmailSettings(env),
+    passwordHashing: readPasswordHashing(env.PASSWORD_HASHING),
     feedHydrationCheckMs: Math.max(100, readInteger(env.FEED_HYDRATION_CHECK_MS, 60_000, 'FEED_HYDRATION_CHECK_MS')),
     allowedHosts: readList(env.ALLOWED_HOSTS).map((host) => host.toLowerCase()),
     mcpAllowedOrigins: readList(env.MCP_ALLOWED_ORIGINS).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),

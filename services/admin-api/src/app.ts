@@ -171,7 +171,7 @@ export function adminApi(
       client: config.initClientTokens,
       frontend: config.initFrontendTokens,
     });
-    await ensureDefaultAdmin(changes, config.defaultAdmin);
+    await ensureDefaultAdmin(changes, config.defaultAdmin, config.passwordHashing);
     const webhookOutcomes = infrastructure.metrics.counter(
       'bunting_webhook_deliveries_total',
       'Webhook (addon) deliveries, by outcome (success, failed, timeout)',

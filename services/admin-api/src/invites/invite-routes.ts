@@ -17,7 +17,7 @@ const TokenParams = z.object({ token: z.string().min(1).max(200) });
 
 /** Invite links (admin side) and the public signup they allow. */
 export function inviteRoutes(app: HttpServer, { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>) {
-  const invites = createInviteService(config.baseUrl);
+  const invites = createInviteService(config.baseUrl, config.passwordHashing);
 
   app.get(
     '/api/admin/invite-link/tokens',
@@ -75,7 +75,7 @@ export function publicInviteRoutes(
   app: HttpServer,
   { db, changes, config }: Pick<AdminDeps, 'db' | 'changes' | 'config'>,
 ) {
-  const invites = createInviteService(config.baseUrl);
+  const invites = createInviteService(config.baseUrl, config.passwordHashing);
   app.get(
     '/invite/:token/validate',
     {

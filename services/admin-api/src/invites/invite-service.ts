@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR, type CreateInvitedUser } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type Queryable } from '@bunting/platform';
 import type { Change, Changes } from '../events/changes.ts';
+import type { PasswordHashing } from '../users/passwords.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
 import { userReadModel, userView } from '../users/user-read-model.ts';
 import { userService } from '../users/user-service.ts';
 import { inviteStore, type TokenRow } from './invite-store.ts';
 
-export function createInviteService(baseUrl: string) {
+export function createInviteService(baseUrl: string, hashing: PasswordHashing) {
   const url = (secret: string) => `${baseUrl.replace(/\/$/, '')}/new-user?invite=${secret}`;
 
   async function view(db: Queryable, row: TokenRow) {
@@ -90,7 +91,7 @@ export function createInviteService(baseUrl: string) {
     async signup(changes: Changes, secret: string, input: CreateInvitedUser) {
       return changes.run({ system: SYSTEM_ACTOR }, async (change) => {
         const token = await requireUsable(change.tx, secret);
-        const user = await userService.create(change, { ...input, rootRole: token.roleId });
+        const user = await userService.create(change, { ...input, rootRole: token.roleId }, { hashing });
         await inviteStore.addUser(change.tx, secret, user.id);
         change.emit({ type: 'public-signup-token-user-added', data: { secret, userId: user.id } });
         return userView(user);

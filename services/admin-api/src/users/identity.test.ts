@@ -380,3 +380,34 @@ describe('roles, groups and project access', () => {
     expect(types).toEqual(['project-created', 'project-access-added', 'project-access-updated', 'feature-created']);
   });
 });
+
+describe('password hashing', () => {
+  it('stores new passwords at the cost PASSWORD_HASHING sets, and at argon2 defaults when it is unset', async () => {
+    const { sql } = await import('@bunting/platform');
+    const hashes = async (target: TestStack) =>
+      (
+        await target.db.query(
+          sql.unsafe`select password_hash as hash from admin.users where password_hash is not null order by id`,
+        )
+      ).rows.map((row) => String((row as { hash: string }).hash));
+    // This file's stack runs at the cost the test isolation sets.
+    await stack.admin.post('/api/admin/user-admin', { username: 'hashed', rootRole: 3, password: 'hashed-password-1' });
+    const made = await hashes(stack);
+    expect(made.length).toBeGreaterThanOrEqual(2);
+    for (const hash of made) expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(
+      (await httpClient(stack.url).post('/auth/simple/login', { username: 'hashed', password: 'hashed-password-1' }))
+        .status,
+    ).toBe(200);
+
+    const unset = await startTestStack({ env: { PASSWORD_HASHING: '' } });
+    try {
+      expect(await hashes(unset)).toEqual([expect.stringMatching(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/)]);
+      expect(
+        (await loginAs(unset.url, 'admin', 'unleash4all').then((session) => session.get('/api/admin/user'))).status,
+      ).toBe(200);
+    } finally {
+      await unset.dispose();
+    }
+  });
+});

@@ -28,7 +28,7 @@ import { splashSeen } from '../splash/splash-read-model.ts';
 /** The caller's own account: who they are, their root role and projects, their password. */
 export function profileRoutes(
   app: HttpServer,
-  { db, changes, sessions }: Pick<AdminDeps, 'db' | 'changes' | 'sessions'>,
+  { db, changes, sessions, config }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'config'>,
 ) {
   app.get(
     '/api/admin/user',
@@ -120,7 +120,7 @@ export function profileRoutes(
       }
       // Every other session of the user ends; this one goes on.
       await changes.run(principal, async (change) => {
-        await userService.setPassword(change, user.id, request.body.password);
+        await userService.setPassword(change, user.id, request.body.password, config.passwordHashing);
         await sessions.endAllOf(user.id, credentialOf(request).session);
       });
       return reply.code(200).send();

@@ -40,7 +40,8 @@ export function userRoutes(
     namespace,
     inviteLink,
     welcome,
-  }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'inviteLink' | 'welcome'>,
+    config,
+  }: Pick<AdminDeps, 'db' | 'changes' | 'sessions' | 'redis' | 'namespace' | 'inviteLink' | 'welcome' | 'config'>,
 ) {
   // Every user and every root role.
   app.get(
@@ -75,7 +76,7 @@ export function userRoutes(
       // As in Unleash the answer carries a one-time link to choose a password, for the admin to pass on; with
       // sendEmail a welcome mail carries it too (queued with the account: emailSent says true once it has gone out).
       const { user: created, link } = await changes.run(principal, async (change) => {
-        const user = await userService.create(change, request.body);
+        const user = await userService.create(change, request.body, { hashing: config.passwordHashing });
         const link = await inviteLink(change, user.id);
         if (request.body.sendEmail) await welcome(change, user, link);
         return { user, link };
@@ -216,7 +217,7 @@ export function userRoutes(
       await refuseManaged(db, request.params.id, 'they sign in through the provider; set passwords');
       // Every session of the user ends with the old password.
       await changes.run(principal, async (change) => {
-        await userService.setPassword(change, request.params.id, request.body.password);
+        await userService.setPassword(change, request.params.id, request.body.password, config.passwordHashing);
         await sessions.endAllOf(request.params.id);
       });
       // A new password set by an admin is meant to be used now: a lock from failed sign-ins goes with the old one.

@@ -3,7 +3,7 @@ import { recordKeeping } from '../events/write-tx.ts';
 import { NameExistsError, type DatabasePool, type Queryable } from '@bunting/platform';
 import type { Change } from '../events/changes.ts';
 import { roleReadModel } from '../roles/role-read-model.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, type PasswordHashing } from './passwords.ts';
 import { userEventState, userStore, userView, type UserRow } from './user-store.ts';
 import { requireUser } from './user-read-model.ts';
 
@@ -20,6 +20,12 @@ async function checkUnique(
   }
 }
 
+/** A password is hashed at the installation's cost (PASSWORD_HASHING); a caller that sends one says what it is. */
+function hashingFor(hashing: PasswordHashing | undefined): PasswordHashing {
+  if (!hashing) throw new Error('a user created with a password needs the password hashing setting');
+  return hashing;
+}
+
 export const userService = {
   async list(db: Queryable) {
     const [users, rootRoles] = await Promise.all([userStore.list(db, false), roleReadModel.rootRoles(db)]);
@@ -29,7 +35,7 @@ export const userService = {
   async create(
     change: Change,
     input: CreateUser & { isService?: boolean },
-    options: { emit?: boolean } = {},
+    options: { emit?: boolean; hashing?: PasswordHashing } = {},
   ): Promise<UserRow> {
     const { tx, emit } = change;
     const role = await roleReadModel.requireRootRole(tx, input.rootRole);
@@ -38,7 +44,7 @@ export const userService = {
       name: input.name ?? null,
       username: input.username ?? null,
       email: input.email ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash: input.password ? await hashPassword(input.password, hashingFor(options.hashing)) : null,
       rootRole: role.id,
       isService: input.isService ?? false,
     });
@@ -117,9 +123,9 @@ export const userService = {
     return recordKeeping(db, (tx) => userStore.recordFailedLogin(tx, id));
   },
 
-  async setPassword(change: Change, id: number, password: string) {
+  async setPassword(change: Change, id: number, password: string, hashing: PasswordHashing) {
     const user = await requireUser(change.tx, id);
-    await userStore.setPassword(change.tx, id, await hashPassword(password));
+    await userStore.setPassword(change.tx, id, await hashPassword(password, hashing));
     change.emit({ type: 'user-updated', data: { id: user.id, passwordChanged: true }, preData: null });
   },
 

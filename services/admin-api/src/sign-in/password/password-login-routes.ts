@@ -31,7 +31,7 @@ export function passwordLoginRoutes(app: HttpServer, { db, sessions, config, red
       // A deactivated account answers as a wrong password would, so the answer tells nothing more.
       const valid = user
         ? (await passwordMatches(user.passwordHash, password)) && user.active
-        : (await spendPasswordCheck(password), false);
+        : (await spendPasswordCheck(password, config.passwordHashing), false);
       if (!user || !valid) {
         await loginGuard.failed(who, request.ip);
         if (user) await userService.recordFailedLogin(db, user.id);

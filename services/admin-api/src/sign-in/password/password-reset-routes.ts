@@ -82,7 +82,9 @@ export function passwordResetRoutes(
     async (request, reply) => {
       // Whoever held a session of the user (perhaps why the password is being reset) loses it.
       await changes.run({ system: SYSTEM_ACTOR }, async (change) =>
-        sessions.endAllOf(await resetPassword(change, request.body.token, request.body.password)),
+        sessions.endAllOf(
+          await resetPassword(change, request.body.token, request.body.password, config.passwordHashing),
+        ),
       );
       return reply.code(200).send();
     },

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthenticationRequired, NotFoundError, type Queryable } from '@bunting/platform';
 import type { Change } from '../../events/changes.ts';
+import type { PasswordHashing } from '../../users/passwords.ts';
 import { userReadModel, type UserRow } from '../../users/user-read-model.ts';
 import { userService } from '../../users/user-service.ts';
 import { resetTokenStore } from './reset-token-store.ts';
@@ -50,9 +51,14 @@ export async function userOfResetToken(
 }
 
 /** Sets the password through a token, which is then used up; returns whose it was. */
-export async function resetPassword(change: Change, token: string, password: string): Promise<number> {
+export async function resetPassword(
+  change: Change,
+  token: string,
+  password: string,
+  hashing: PasswordHashing,
+): Promise<number> {
   const user = await userOfResetToken(change.tx, token, { forUse: true });
-  await userService.setPassword(change, user.id, password);
+  await userService.setPassword(change, user.id, password, hashing);
   await resetTokenStore.use(change.tx, hashOf(token));
   return user.id;
 }
