@@ -26,12 +26,18 @@ export function startSnapshotTimer({
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let inFlight: Promise<void> | undefined;
+  // Retention is hourly even while the snapshot retries every 30 s (admin-api not answering): it has nothing new to
+  // do sooner, and a run every 30 s raced anything that wrote old rows meanwhile.
+  let retainedAt = Number.NEGATIVE_INFINITY;
   const take = async (): Promise<number> => {
-    try {
-      const kept = await applyRetention(db, retention);
-      if (kept.rolledUp + kept.dropped + kept.instancesDropped > 0) log.info(kept, 'metrics retention applied');
-    } catch (error) {
-      log.warn({ err: error }, 'could not apply the metrics retention; trying again in an hour');
+    if (performance.now() - retainedAt >= HOUR_MS) {
+      retainedAt = performance.now();
+      try {
+        const kept = await applyRetention(db, retention);
+        if (kept.rolledUp + kept.dropped + kept.instancesDropped > 0) log.info(kept, 'metrics retention applied');
+      } catch (error) {
+        log.warn({ err: error }, 'could not apply the metrics retention; trying again in an hour');
+      }
     }
     try {
       await recordSnapshot(db, await admin.inventory());
