@@ -23,16 +23,20 @@ export function run(
   });
 }
 
-/** A command run without blocking: the load generators go on meanwhile. Its output is shown line by line. */
+/**
+ * A command run without blocking: the load generators go on meanwhile. Its output is shown line by line, unless
+ * quiet.
+ */
 export function runAsync(
   command: string,
   args: string[],
-  options: { cwd?: string; prefix?: string } = {},
+  options: { cwd?: string; prefix?: string; quiet?: boolean } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => {
+      if (options.quiet) return;
       for (const line of chunk.toString().split('\n').filter(Boolean)) say(`${options.prefix ?? ''}${line}`);
     });
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, say } from './harness.ts';
+import { run, runAsync, say } from './harness.ts';
 
 /** A clean copy of `commit` (what is committed, nothing installed or built), in a new temporary folder. */
 export function cleanCopy(commit: string): string {
@@ -26,10 +26,14 @@ export function beforeLastMigration(): string | undefined {
   }
 }
 
-/** Builds `tag` from a clean copy, as a user does; answers the seconds it took and the image's size in MB. */
-export function buildImage(folder: string, tag: string): { seconds: number; megabytes: number } {
+/**
+ * Builds `tag` from a clean copy, as a user does; answers the seconds it took and the image's size in MB. It does not
+ * block, so the two images the test needs build at once: most of a build waits on the registry and on single-threaded
+ * steps, and on two cores the pair takes little more than the longer one.
+ */
+export async function buildImage(folder: string, tag: string): Promise<{ seconds: number; megabytes: number }> {
   const begin = Date.now();
-  run('docker', ['build', '--network', 'host', '-q', '-f', 'deploy/Dockerfile', '-t', tag, '.'], {
+  await runAsync('docker', ['build', '--network', 'host', '-q', '-f', 'deploy/Dockerfile', '-t', tag, '.'], {
     cwd: folder,
     quiet: true,
   });
@@ -39,11 +43,11 @@ export function buildImage(folder: string, tag: string): { seconds: number; mega
 
 /**
  * The earlier version as its users built it: its code with its own Dockerfile (this commit's may build what the
- * earlier code does not have, such as the built edge).
+ * earlier code does not have, such as the built edge). Answers the folder of its clean copy once built.
  */
-export function buildPrevious(commit: string, tag: string) {
+export async function buildPrevious(commit: string, tag: string): Promise<string> {
   const folder = cleanCopy(commit);
-  const built = buildImage(folder, tag);
+  const built = await buildImage(folder, tag);
   say(`previous version (${commit.slice(0, 7)}) built in ${built.seconds} s, ${built.megabytes} MB`);
   return folder;
 }
