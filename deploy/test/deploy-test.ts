@@ -179,12 +179,16 @@ async function edgeInSecondRegion() {
   say(`a change made through the ingress reached the edge in ${tookMs} ms`);
   const away = Date.now();
   compose('stop', 'ingress');
+  const ingressStopped = Date.now();
   compose('stop', 'edge');
   const stopped = Date.now();
+  const [edgeContainer] = compose.containers('edge');
+  const exitCode = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', edgeContainer!], { quiet: true }).trim();
+  check(exitCode === '0', `the edge, stopped with its upstream away, exited with ${exitCode} (137: Docker killed it)`);
   compose('start', 'edge');
   await until('the edge ready again with its upstream stopped', ready, 60_000);
   say(
-    `with its upstream away the edge stopped in ${((stopped - away) / 1000).toFixed(1)} s (ingress first) and was ready ${((Date.now() - stopped) / 1000).toFixed(1)} s after start`,
+    `the ingress stopped in ${((ingressStopped - away) / 1000).toFixed(1)} s; with its upstream away the edge stopped in ${((stopped - ingressStopped) / 1000).toFixed(1)} s and was ready ${((Date.now() - stopped) / 1000).toFixed(1)} s after start`,
   );
   check((await served()) === true, 'restarted with its upstream away, the edge does not serve its kept flags');
   compose('start', 'ingress');

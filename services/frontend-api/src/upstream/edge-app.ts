@@ -16,6 +16,8 @@ import { createUpstream } from './upstream-http.ts';
 
 /** A scope followed upstream: an environment and a token's projects; several tokens of the same scope share it. */
 type Following = { environment: string; feed: Feed; secret: string; secrets: Set<string>; set?: FeatureSet };
+/** How long a stopping edge waits for its last metrics post before giving up on the upstream. */
+const FINAL_FLUSH_MS = 2_000;
 const scopeKey = (token: KnownToken) => `${token.environment}\u0000${[...token.projects].sort().join(',')}`;
 
 /**
@@ -177,8 +179,14 @@ export function edgeApi(
       modes();
       tokens.stop();
       for (const entry of following.values()) entry.feed.stop();
-      await begun.catch(() => undefined);
+      // The metrics held get a moment to go up; then whatever still waits on the upstream is given up. An upstream
+      // that does not answer (a name no resolver answers, a network that drops packets) kept the stop waiting for
+      // EDGE_REQUEST_TIMEOUT_MS, past the 10 s Docker gives a container before it kills it.
+      const giveUp = setTimeout(upstream.abandon, FINAL_FLUSH_MS);
       await forwarder.stop();
+      clearTimeout(giveUp);
+      upstream.abandon();
+      await begun.catch(() => undefined);
       await persistence?.close();
     });
   };

@@ -39,6 +39,7 @@ function fakeUpstream(onPoll: (count: number) => void): Upstream {
     lastAnswerAt: () => Date.now(),
     touch: () => undefined,
     unreachable: () => false,
+    abandon: () => undefined,
   };
 }
 

@@ -35,6 +35,8 @@ export type Upstream = {
   touch: () => void;
   /** Whether the last try to reach the upstream found nothing there, and nothing answered since. */
   unreachable: () => boolean;
+  /** Gives up every request under way and any made later: the edge is stopping. */
+  abandon: () => void;
 };
 
 /** How the edge names itself to the upstream, so its requests are told from an SDK's. */
@@ -58,6 +60,7 @@ export function createUpstream(
     return new UpstreamError(`the upstream cannot be reached: ${(error as Error).message}`);
   };
   const url = (path: string) => new URL(path.replace(/^\//, ''), config.upstreamUrl);
+  const stopping = new AbortController();
 
   async function readLimited(response: Response): Promise<string> {
     const declared = Number(response.headers.get('content-length'));
@@ -100,7 +103,7 @@ export function createUpstream(
     readLimited,
     lastAnswerAt: () => lastAnswerAt,
     async request(method, path, options) {
-      const signal = AbortSignal.timeout(config.requestTimeoutMs);
+      const signal = AbortSignal.any([AbortSignal.timeout(config.requestTimeoutMs), stopping.signal]);
       let response: Response;
       try {
         response = await fetch(url(path), {
@@ -129,7 +132,7 @@ export function createUpstream(
       try {
         const response = await fetch(url(path), {
           headers: { ...headersFor(options.token, options.headers, false), accept: 'text/event-stream' },
-          signal: AbortSignal.any([options.signal, head.signal]),
+          signal: AbortSignal.any([options.signal, head.signal, stopping.signal]),
         });
         answered();
         return response;
@@ -141,5 +144,6 @@ export function createUpstream(
     },
     touch: answered,
     unreachable: () => unreachable,
+    abandon: () => stopping.abort(new Error('the edge is stopping')),
   };
 }
