@@ -101,13 +101,15 @@ export async function startPrivateRedisSentinel() {
   const redis = (port: number, extra: string[] = []) => {
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
+      // In its own folder: a replica stores the copy it syncs as dump.rdb in its working directory.
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra],
       { stdio: 'ignore' },
     );
     children.push(child);
     return child;
   };
-  const master = redis(masterPort);
+  // The master sends a replica its copy at once, not after waiting 5 s for more replicas (Redis's default).
+  const master = redis(masterPort, ['--repl-diskless-sync-delay', '0']);
   await waitForPort(masterPort, true);
   redis(replicaPort, ['--replicaof', '127.0.0.1', String(masterPort)]);
   await waitForPort(replicaPort, true);

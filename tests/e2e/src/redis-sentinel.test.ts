@@ -68,6 +68,9 @@ describe('Redis through Sentinel', () => {
     await eventually(() => sdkSees('before-failover'));
     expect(await signIn()).toBe(200);
     const before = await eventually(async () => (await storedSessions(sentinel.masterPort)) || false);
+    // Replication is asynchronous: the master dies once the replica holds what it had (on a fast run the replica was
+    // still waiting for its first copy, and the sessions counted below were not there).
+    await eventually(async () => (await storedSessions(sentinel.replicaPort)) >= before);
 
     await sentinel.killMaster();
     // The edge answers from memory while the sentinel notices and promotes the replica.
