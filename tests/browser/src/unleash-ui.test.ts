@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 import { launchBrowser, openPage, screenshot } from './browser.ts';
@@ -13,6 +13,8 @@ let ui: Awaited<ReturnType<typeof startUnleashUi>>;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
+/** Requests under way in the page, and since when their number last changed. */
+const requests = { open: 0, quietSince: 0 };
 let signedIn = false;
 const frontendToken = 'default:development.unleash-ui-frontend';
 
@@ -52,6 +54,17 @@ beforeAll(async () => {
     if (message.text() === 'cause: Missing required query param: environmentId') return;
     problems.push(`console: ${message.text()}`);
   });
+  const opened = () => {
+    requests.open += 1;
+    requests.quietSince = Date.now();
+  };
+  const closed = () => {
+    requests.open -= 1;
+    requests.quietSince = Date.now();
+  };
+  page.on('request', opened);
+  page.on('requestfinished', closed);
+  page.on('requestfailed', closed);
   page.on('response', (response) => {
     const status = response.status();
     // Before signing in the UI asks who is signed in and learns from the 401 how to sign in, as on Unleash.
@@ -60,11 +73,32 @@ beforeAll(async () => {
   });
 }, 60_000);
 
+// What the page showed when a step failed: the error alone seldom tells why a control was not there.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && page) await screenshot(page, `unleash-ui-failed-${task.name.slice(0, 40)}`);
+});
+
 afterAll(async () => {
   await browser?.close();
   await ui?.close();
   await stack?.dispose();
 });
+
+/**
+ * Opens `path` inside the UI already loaded, as its own links do (the router follows the address), and waits until
+ * no request has been under way for 300 ms. Loading the whole UI again for each page took about 2 s a page.
+ */
+async function openInPlace(path: string) {
+  requests.quietSince = Date.now();
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await eventually(async () => requests.open === 0 && Date.now() - requests.quietSince >= 300, {
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
+}
 
 /** The page as a user sees it: no error screen, nothing wrong in the console so far. */
 async function expectHealthy(name: string) {
@@ -129,7 +163,16 @@ describe("Unleash's web UI against Bunting", () => {
   it('adds a gradual rollout with a constraint through its strategy form', async () => {
     // Switching it on gave development the project's default strategy, so its panel is folded: open it.
     await page.getByText('development', { exact: true }).click();
+    // The panel unfolds, moving the buttons below it; a click while it moves can land on something else (about one
+    // run in ten opened no strategy menu). Its strategy shown, the click waits for the unfolding to end.
+    await page.getByText('Gradual rollout', { exact: true }).first().waitFor();
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+    );
     await page.getByRole('button', { name: 'Add strategy' }).first().click();
+    await page.getByRole('dialog').getByText('Add strategy', { exact: true }).waitFor();
     expect(new URL(page.url()).searchParams.get('environmentId') ?? 'the strategy menu').toBe('the strategy menu');
     // Each card's Configure button shows on hover; the nearest ancestor of the title holding a button is the card.
     const card = page
@@ -235,8 +278,7 @@ describe("Unleash's web UI against Bunting", () => {
     ];
     const failed: Record<string, string[]> = {};
     for (const path of pages) {
-      await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      await openInPlace(path);
       const errorScreen = await page.getByText(/Something went wrong|Ooops|Cannot read properties/i).count();
       const seen = [...(errorScreen ? ['error screen'] : []), ...problems.splice(0)];
       if (seen.length > 0) {
