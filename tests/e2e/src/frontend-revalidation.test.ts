@@ -113,7 +113,7 @@ describe('/api/frontend revalidation', () => {
     ).toBe(401);
   });
 
-  it('sends no ETag where the context does not decide the answer: no id, a draw at random, a date without the time', async () => {
+  it('sends no ETag where the context does not decide the answer: no id, a draw at random', async () => {
     const anonymous = await frontend.get('/api/frontend?properties[plan]=pro');
     expect(anonymous.status).toBe(200);
     expect(anonymous.headers.get('etag')).toBeNull();
@@ -123,20 +123,45 @@ describe('/api/frontend revalidation', () => {
       parameters: { rollout: '50', stickiness: 'random', groupId: 'drawn' },
     });
     await eventually(async () => (await frontend.get('/api/frontend?userId=etag-3')).headers.get('etag') === null);
-
     await stack.admin.delete(`${base}/drawn`);
     await eventually(async () => (await frontend.get('/api/frontend?userId=etag-3')).headers.get('etag') !== null);
+  });
+
+  it('answers 304 for a flag with a date until the date passes, then the flag in full', async () => {
+    // A few seconds ahead: the poll before it is a 304, the one after it the new answer, with no time in the context.
+    const startsAt = new Date(Date.now() + 6_000).toISOString();
     await flag('default', 'dated', {
       name: 'default',
-      constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: '2020-01-01T00:00:00Z' }],
+      constraints: [{ contextName: 'currentTime', operator: 'DATE_AFTER', value: startsAt }],
     });
-    await eventually(async () => {
-      const reply = await frontend.get('/api/frontend?userId=etag-3');
-      return reply.headers.get('etag') === null && reply.text.includes('"dated"');
-    });
-    // With the time in the context, the context decides again.
-    const timed = await frontend.get('/api/frontend?userId=etag-3&currentTime=2030-01-01T00:00:00Z');
+    // The edge has the flag once a context dated after the start gets it.
+    await eventually(async () =>
+      (await frontend.get('/api/frontend?userId=etag-4&currentTime=2100-01-01T00:00:00Z')).text.includes('"dated"'),
+    );
+    const waiting = await frontend.get('/api/frontend?userId=etag-4');
+    expect(waiting.text).not.toContain('"dated"');
+    const before = waiting.headers.get('etag')!;
+    expect(before).not.toBeNull();
+    const again = await frontend.get('/api/frontend?userId=etag-4', { 'if-none-match': before });
+    expect(again.status).toBe(304);
+
+    const started = await eventually(
+      async () => {
+        const reply = await frontend.get('/api/frontend?userId=etag-4', { 'if-none-match': before });
+        return reply.status === 200 && reply;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    expect(Date.now()).toBeGreaterThan(Date.parse(startsAt));
+    expect(started.body.toggles.map((toggle: { name: string }) => toggle.name)).toContain('dated');
+    const after = started.headers.get('etag');
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    expect((await frontend.get('/api/frontend?userId=etag-4', { 'if-none-match': after! })).status).toBe(304);
+
+    // With the time in the context, the context decides as before.
+    const timed = await frontend.get('/api/frontend?userId=etag-4&currentTime=2020-01-01T00:00:00Z');
     expect(timed.headers.get('etag')).not.toBeNull();
-    expect(timed.body.toggles.map((toggle: { name: string }) => toggle.name)).toContain('dated');
+    expect(timed.body.toggles.map((toggle: { name: string }) => toggle.name)).not.toContain('dated');
   });
 });

@@ -305,7 +305,7 @@ describe('OFREP errors', () => {
 
 describe('OFREP revalidation without evaluating', () => {
   // Runs last: its dated flag makes every later bulk answer of the environment one the clock decides.
-  it('answers a poll from the context alone, until a flag reads the clock: then the answers decide the ETag', async () => {
+  it('answers a poll from the context alone, and a flag launched at a date in full once the date passes', async () => {
     const context = { context: { targetingKey: 'poller' } };
     const first = await frontend.post('/ofrep/v1/evaluate/flags', context);
     const decided = await frontend.post('/ofrep/v1/evaluate/flags', context, {

@@ -106,7 +106,7 @@ export function frontendRoutes(
     // context at the same flags is a 304 without evaluating (10,000 flags cost about 0.5 ms of CPU an answer).
     const known = knownAnswers(answering, features, environment);
     if (decidedFor(known, raw)) {
-      const etag = decidedEtag(known, includeOff ? 'frontend-all' : 'frontend', access, JSON.stringify(raw));
+      const etag = decidedEtag(known, includeOff ? 'frontend-all' : 'frontend', access, JSON.stringify(raw), raw);
       reply.header('etag', etag);
       if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
     }

@@ -131,7 +131,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
             const known = knownAnswers(answering, features, environment);
             // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
             // nothing is a 304 for the cost of a hash.
-            let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey) : null;
+            let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey, ids) : null;
             if (etag !== null && request.headers['if-none-match'] === etag) {
               reply.header('etag', etag).header('cache-control', 'no-cache');
               return sendAtTurnEnd(reply.code(304));

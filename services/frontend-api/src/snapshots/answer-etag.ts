@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
 import type { EdgeAccess } from '../access.ts';
 import type { Answering, CompiledEnvironment, FrontendFeature } from './compiled-environment.ts';
-import { contextDecides, flagsFingerprint } from './context-decides.ts';
+import { clockEpoch, contextDecides, flagsFingerprint } from './context-decides.ts';
 
 export type KnownAnswers = {
   random: boolean;
-  timed: boolean;
+  /** The dates the flags compare the clock with, in order (contextDecides). */
+  instants: readonly number[];
   /** The flags' fingerprint (flagsFingerprint) as text, for ETags taken from it. */
   tag: string;
 };
@@ -41,9 +42,16 @@ export function answerEtag(madeOf: string, access: EdgeAccess, contextKey: strin
 }
 
 /**
- * The ETag of an answer the context decides (decidedFor said so), taken before evaluating: from the flags' fingerprint
- * and the route (`kind`), so a poll that changes nothing is a 304 without evaluating.
+ * The ETag of an answer the context decides (decidedFor said so), taken before evaluating: from the flags' fingerprint,
+ * the route (`kind`) and, where flags compare dates with the clock, which of those dates have passed. A poll that
+ * changes nothing is a 304 without evaluating; one after a flag's date is a new answer.
  */
-export function decidedEtag(known: KnownAnswers, kind: string, access: EdgeAccess, contextKey: string): string {
-  return answerEtag(`${known.tag}:${kind}`, access, contextKey);
+export function decidedEtag(
+  known: KnownAnswers,
+  kind: string,
+  access: EdgeAccess,
+  contextKey: string,
+  context: { currentTime?: unknown },
+): string {
+  return answerEtag(`${known.tag}:${kind}:${clockEpoch(known, context)}`, access, contextKey);
 }

@@ -6,12 +6,22 @@ const TIMED = new Set(['DATE_AFTER', 'DATE_BEFORE']);
 /**
  * Whether a list of flags answers a context the same way every time it is asked, so that a poll's ETag can be taken
  * from the flags' fingerprint and the context alone and a 304 costs no evaluation. `random` says it does not: a flag
- * draws at random (gradualRolloutRandom, `random` stickiness) or asks the answering host's name. `timed`: a flag or
- * segment reads the clock (date constraints). The caller also needs an id in the context, since default stickiness
- * without userId or sessionId draws at random.
+ * draws at random (gradualRolloutRandom, `random` stickiness) or asks the answering host's name. `instants`: the
+ * dates the flags' and segments' date constraints compare the clock with, in order; between two of them the answers
+ * stay the same (clockEpoch). The caller also needs an id in the context, since default stickiness without userId or
+ * sessionId draws at random.
  */
 export function contextDecides(features: readonly { source: ClientFeature }[], segments: readonly ClientSegment[]) {
-  let timed = segments.some((segment) => segment.constraints.some((constraint) => TIMED.has(constraint.operator)));
+  const instants = new Set<number>();
+  const readDates = (constraints: readonly { operator: string; value?: string }[] | undefined) => {
+    for (const constraint of constraints ?? []) {
+      if (!TIMED.has(constraint.operator)) continue;
+      // As the evaluator reads it: a date that does not parse never matches, whatever the time.
+      const instant = new Date(constraint.value ?? '').getTime();
+      if (!Number.isNaN(instant)) instants.add(instant);
+    }
+  };
+  for (const segment of segments) readDates(segment.constraints);
   let random = false;
   for (const { source } of features) {
     if (source.variants?.some((variant) => variant.stickiness === 'random')) random = true;
@@ -20,20 +30,34 @@ export function contextDecides(features: readonly { source: ClientFeature }[], s
       // The answering host's name: edges behind one address may answer differently.
       if (strategy.name === 'applicationHostname') random = true;
       if (strategy.variants?.some((variant) => variant.stickiness === 'random')) random = true;
-      if (strategy.constraints?.some((constraint) => TIMED.has(constraint.operator))) timed = true;
+      readDates(strategy.constraints);
     }
   }
-  return { random, timed };
+  return { random, instants: [...instants].sort((a, b) => a - b) };
 }
 
-/** The same for one request: by the flags' answers alone, or with its context's id and, for dated flags, its time. */
-export function decidedFor(
-  flags: { random: boolean; timed: boolean },
-  context: { userId?: unknown; sessionId?: unknown; currentTime?: unknown },
-): boolean {
+/** The same for one request: by the flags' answers alone, and with its context's id. */
+export function decidedFor(flags: { random: boolean }, context: { userId?: unknown; sessionId?: unknown }): boolean {
   if (flags.random) return false;
-  if (context.userId === undefined && context.sessionId === undefined) return false;
-  return !flags.timed || context.currentTime !== undefined;
+  return context.userId !== undefined || context.sessionId !== undefined;
+}
+
+/**
+ * Which of the flags' dates a request's time has passed, as text: a date constraint compares the time with one date
+ * (after: later than it; before: earlier), so answers change only when this does. Empty when no flag reads the clock;
+ * a context with its own currentTime is in the ETag already, and the evaluator reads the clock only without one.
+ */
+export function clockEpoch(
+  flags: { instants: readonly number[] },
+  context: { currentTime?: unknown },
+  now = Date.now(),
+): string {
+  if (flags.instants.length === 0 || context.currentTime) return '';
+  let earlier = 0;
+  while (earlier < flags.instants.length && flags.instants[earlier]! < now) earlier += 1;
+  let upTo = earlier;
+  while (upTo < flags.instants.length && flags.instants[upTo]! <= now) upTo += 1;
+  return `${earlier}.${upTo}`;
 }
 
 const digests = new WeakMap<object, Buffer>();
