@@ -20,9 +20,8 @@ export BUNTING_IMAGE=$image
 say() { echo "[rolling-upgrade] $*"; }
 # Ready: the container's own /ready answers, asked inside it every second. Docker's health status would say the same
 # only at the compose file's next check (every 10 s), which made each service's upgrade wait up to 10 s for nothing.
-ready() {
-  docker exec "$1" node -e "fetch('http://127.0.0.1:4242/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" >/dev/null 2>&1
-}
+probe="fetch('http://127.0.0.1:4242/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+ready() { docker exec "$1" node -e "$probe" >/dev/null 2>&1; }
 wait_ready() {
   local deadline=$((SECONDS + 180)) container
   for container in "$@"; do
@@ -53,7 +52,7 @@ for service in "${services[@]}"; do
   stand_in="${project}_${service}_upgrading"
   say "$service: starting a stand-in on $image"
   docker run -d --name "$stand_in" --network "$network" --network-alias "$service" --env-file "$container_env" \
-    --health-cmd "node -e \"fetch('http://127.0.0.1:4242/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))\"" \
+    --health-cmd "node -e \"$probe\"" \
     --health-interval 2s --health-timeout 3s --health-retries 3 --health-start-period 60s "$image" >/dev/null
   wait_ready "$stand_in"
   say "$service: stand-in ready; recreating ${#old[@]} container(s) on $image"

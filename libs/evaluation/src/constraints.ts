@@ -66,9 +66,18 @@ function compileNumber(constraint: Constraint): Check {
   };
 }
 
+/**
+ * The instant a DATE_AFTER or DATE_BEFORE constraint compares the time with; undefined where its value is no date (it
+ * then never matches, whatever the time). Callers that reason about when answers change read dates the same way.
+ */
+export function constraintInstant(constraint: Pick<Constraint, 'value'>): number | undefined {
+  const instant = new Date(constraint.value ?? '').getTime();
+  return Number.isNaN(instant) ? undefined : instant;
+}
+
 function compileDate(constraint: Constraint): Check {
-  const target = new Date(constraint.value ?? '').getTime();
-  if (Number.isNaN(target)) return never;
+  const target = constraintInstant(constraint);
+  if (target === undefined) return never;
   const after = constraint.operator === 'DATE_AFTER';
   // The SDK compares against currentTime whatever the constraint's field name.
   return (context) => {

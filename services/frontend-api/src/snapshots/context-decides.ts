@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClientFeature, ClientSegment } from '@bunting/contracts';
+import { constraintInstant } from '@bunting/evaluation';
 
 const TIMED = new Set(['DATE_AFTER', 'DATE_BEFORE']);
 
@@ -16,9 +17,8 @@ export function contextDecides(features: readonly { source: ClientFeature }[], s
   const readDates = (constraints: readonly { operator: string; value?: string }[] | undefined) => {
     for (const constraint of constraints ?? []) {
       if (!TIMED.has(constraint.operator)) continue;
-      // As the evaluator reads it: a date that does not parse never matches, whatever the time.
-      const instant = new Date(constraint.value ?? '').getTime();
-      if (!Number.isNaN(instant)) instants.add(instant);
+      const instant = constraintInstant(constraint);
+      if (instant !== undefined) instants.add(instant);
     }
   };
   for (const segment of segments) readDates(segment.constraints);
@@ -53,11 +53,20 @@ export function clockEpoch(
   now = Date.now(),
 ): string {
   if (flags.instants.length === 0 || context.currentTime) return '';
-  let earlier = 0;
-  while (earlier < flags.instants.length && flags.instants[earlier]! < now) earlier += 1;
-  let upTo = earlier;
-  while (upTo < flags.instants.length && flags.instants[upTo]! <= now) upTo += 1;
-  return `${earlier}.${upTo}`;
+  return `${countBefore(flags.instants, now, false)}.${countBefore(flags.instants, now, true)}`;
+}
+
+/** How many of the sorted `instants` are before `now` (or at it, when `inclusive`): a binary search per poll. */
+function countBefore(instants: readonly number[], now: number, inclusive: boolean): number {
+  let low = 0;
+  let high = instants.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const instant = instants[middle]!;
+    if (instant < now || (inclusive && instant === now)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 const digests = new WeakMap<object, Buffer>();
