@@ -76,6 +76,8 @@ export async function measureStreams(
   }
   const held = rssOf(target.pid) / 1048576;
   const start = performance.timeOrigin + performance.now();
+  // The process dates its install by the system clock, which drifts from the monotonic one the clients use.
+  const startedAt = Date.now();
   await change();
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -83,6 +85,10 @@ export async function measureStreams(
     new Promise<void>((resolve) => (timer = setTimeout(resolve, 30_000))),
   ]);
   clearTimeout(timer);
+  // The snapshot's age, read now, dates its install: the time the change took to reach the process.
+  const askedAt = Date.now();
+  const ageMs = (await sampleOn(target.url, `bunting_snapshot_age_seconds{environment="${environment}"}`)) * 1000;
+  const installedMs = askedAt - ageMs - startedAt;
   const delays = (await Promise.all(clients.map(collect))).flat().map((at) => at - start);
   const summary = summarize(delays);
   const edgeWritesMs = await notifyMsOn(target.url, environment);
@@ -99,6 +105,7 @@ export async function measureStreams(
     p50Ms: round(summary.p50),
     p99Ms: round(summary.p99),
     maxMs: round(summary.max),
+    installedMs: round(installedMs),
     edgeWritesMs: round(edgeWritesMs),
     openAfterClientsLeft: await streamsOpenOn(target.url),
   };

@@ -9,6 +9,7 @@ import { deltaEvents } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
 import { FeaturesQuery, narrowProjects, tagsOf } from './client-query.ts';
 import { createStreamUpdates, sseMessage } from './stream-updates.ts';
+import { beginStream, writeToStream } from '../stream-writes.ts';
 import { openStreams } from '../open-streams.ts';
 
 /** The revision an SDK says it holds, if its ETag was made for the same query; null otherwise. */
@@ -90,7 +91,8 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         'x-accel-buffering': 'no',
       });
       let sent = environment.revision;
-      raw.write(
+      beginStream(
+        raw,
         resumed === null
           ? updates.hydrationFor(environment, query)
           : sseMessage('unleash-connected', sent, deltaEvents(environment, query, resumed)),
@@ -102,7 +104,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         if (!stillValid(tokens, request)) return close();
         const message = updates.messageFor(next, query, sent);
         sent = next.revision;
-        if (message !== null) raw.write(message);
+        if (message !== null) writeToStream(raw, message);
       };
       const unsubscribe = snapshots.subscribe(environment.environment, onRevision);
       const close = () => {

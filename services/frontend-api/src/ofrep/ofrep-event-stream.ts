@@ -7,6 +7,7 @@ import { edgeAccess, stillValid, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import type { ChangesSince } from '../snapshots/revision-changes.ts';
 import { openStreams } from '../open-streams.ts';
+import { beginStream, writeToStream } from '../stream-writes.ts';
 
 /** How long a browser may be away before its provider closes the stream (and fetches afresh when it is back). */
 export const INACTIVITY_DELAY_SEC = 120;
@@ -23,13 +24,21 @@ export function revisionOf(sseEtag: string | undefined): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function refetchEvent(environment: CompiledEnvironment): string {
-  const data = {
-    type: 'refetchEvaluation',
-    etag: revisionTag(environment.revision),
-    lastModified: Math.floor(Date.now() / 1000),
-  };
-  return `id: ${environment.revision}\nevent: message\ndata: ${JSON.stringify(data)}\n\n`;
+// One event per revision, encoded once for every stream told of it.
+const refetchEvents = new WeakMap<CompiledEnvironment, Buffer>();
+
+function refetchEvent(environment: CompiledEnvironment): Buffer {
+  let event = refetchEvents.get(environment);
+  if (event === undefined) {
+    const data = {
+      type: 'refetchEvaluation',
+      etag: revisionTag(environment.revision),
+      lastModified: Math.floor(Date.now() / 1000),
+    };
+    event = Buffer.from(`id: ${environment.revision}\nevent: message\ndata: ${JSON.stringify(data)}\n\n`);
+    refetchEvents.set(environment, event);
+  }
+  return event;
 }
 
 /** Whether changes touch what a token sees: a flag of its projects, or any segment (segments reach every project). */
@@ -82,7 +91,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      raw.write(`retry: 2000\n\n`);
+      beginStream(raw, `retry: 2000\n\n`);
       let sent = environment.revision;
       const lastEventId = Number(request.headers['last-event-id']);
       if (
@@ -90,7 +99,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
         lastEventId < sent &&
         touches(snapshots.changesSince(environment.environment, lastEventId), access.projects)
       ) {
-        raw.write(refetchEvent(environment));
+        writeToStream(raw, refetchEvent(environment));
       }
       const close = () => {
         unsubscribe();
@@ -102,7 +111,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
         if (!stillValid(tokens, request)) return close();
         const changes = snapshots.changesSince(next.environment, sent);
         sent = next.revision;
-        if (touches(changes, access.projects)) raw.write(refetchEvent(next));
+        if (touches(changes, access.projects)) writeToStream(raw, refetchEvent(next));
       });
       open.add(close, raw);
       raw.on('close', close);
