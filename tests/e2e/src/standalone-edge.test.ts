@@ -141,9 +141,18 @@ describe('the edge in front of a Bunting cluster in another region', () => {
   });
 
   it('passes a change made upstream to both SDKs, and reports how long it took', async () => {
+    // A streamed change names its flag: the edge installs it as a delta, without comparing every flag it holds.
+    const deltaInstalls = async () =>
+      Number(
+        (await metric(edge.url, 'bunting_snapshot_installs_total{environment="development",how="delta"}')).split(
+          ' ',
+        )[1] ?? 0,
+      );
+    const deltasBefore = await deltaInstalls();
     const changedAt = Date.now();
     await upstream.admin.post(`${base}/edge-later/environments/development/on`);
     await eventually(async () => node.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
+    expect(await deltaInstalls()).toBeGreaterThan(deltasBefore);
     const nodeMs = Date.now() - changedAt;
     await eventually(async () => browser.isEnabled('edge-later'), { timeoutMs: 10_000, intervalMs: 5 });
     console.log(

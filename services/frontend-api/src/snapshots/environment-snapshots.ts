@@ -45,6 +45,21 @@ type Deps = {
 };
 
 /**
+ * The flags `source` holds that another source of the environment holds too. A source's new set becomes the last
+ * updated, so each of these is now taken from it (mergeSets) and may change though its delta did not name it.
+ */
+function sharedNames(bySource: Map<string, { set: FeatureSet }>, source: string): string[] {
+  const own = bySource.get(source)!.set.features;
+  const names: string[] = [];
+  for (const [other, { set }] of bySource) {
+    if (other === source) continue;
+    const [fewer, more] = own.size <= set.features.size ? [own, set.features] : [set.features, own];
+    for (const name of fewer.keys()) if (more.has(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
  * The SDK edge's snapshots, whoever feeds them: each environment is the union of the sets of its sources (the
  * cluster's feed is one source; a standalone edge's are the scopes it follows upstream), compiled once per change
  * with what the revision before compiled for the flags that stayed the same object, with the revision history delta
@@ -60,6 +75,8 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
   const waiting = new Map<string, Set<() => void>>();
   const restored = new Map<string, KeptEnvironment>();
   const reading = new Map<string, Promise<void>>();
+  /** Environments a source left since their last install, which a delta's names would not cover. */
+  const dropped = new Set<string>();
   let clock = 0;
   // Equal flags of several environments are compiled once (shared-features.ts).
   const shared = createSharedFeatures();
@@ -120,11 +137,18 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
       bySource.set(source, { set, updatedAt: (clock += 1) });
       const held = pending.get(environment);
       // Several sets before the next turn: the last revision, and a delta only if every one was a delta naming its flags.
-      const delta = options.how === 'delta' && options.changed !== undefined && (!held || held.changed !== undefined);
+      const delta =
+        options.how === 'delta' &&
+        options.changed !== undefined &&
+        !dropped.has(environment) &&
+        (!held || held.changed !== undefined);
+      if (!delta) dropped.delete(environment);
       pending.set(environment, {
         ...(options.revision !== undefined ? { revision: options.revision } : {}),
         how: delta ? 'delta' : options.how === 'kept' ? 'kept' : 'whole',
-        ...(delta ? { changed: new Set([...(held?.changed ?? []), ...options.changed!]) } : {}),
+        ...(delta
+          ? { changed: new Set([...(held?.changed ?? []), ...options.changed!, ...sharedNames(bySource, source)]) }
+          : {}),
       });
       if (held) return;
       setImmediate(() => installMerged(environment));
@@ -134,6 +158,8 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
     },
     drop(environment, source) {
       sources.get(environment)?.delete(source);
+      // The flags only it held leave without being named: the next install compares every flag.
+      dropped.add(environment);
     },
     current: (environment) => states.get(environment),
     async ensure(environment) {

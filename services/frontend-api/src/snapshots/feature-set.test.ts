@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets } from './feature-set.ts';
+import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets, withChanged } from './feature-set.ts';
 
 const flag = (name: string, enabled = true, project?: string) => ({
   name,
@@ -47,6 +47,24 @@ describe("a scope's feature set", () => {
     expect(after.features.get('same')).toBe(before.features.get('same'));
     expect(after.features.get('changed')).not.toBe(before.features.get('changed'));
     expect(after.features.get('changed')?.enabled).toBe(false);
+  });
+
+  it('takes only the flags a delta named, keeping every other object and equal segments as they were', () => {
+    const before = featureSetOf({
+      features: [flag('same'), flag('changed'), flag('removed')],
+      segments: [{ id: 1, constraints: [] }],
+    });
+    const next = featureSetOf({
+      features: [flag('same', false), flag('changed', false), flag('added')],
+      segments: [{ id: 1, constraints: [] }],
+    });
+    const after = withChanged(before, next, ['changed', 'removed', 'added']);
+    expect([...after.features.keys()]).toEqual(['same', 'changed', 'added']);
+    // Not named, so not taken, even where the new set differs: the delta said it did not change.
+    expect(after.features.get('same')).toBe(before.features.get('same'));
+    expect(after.features.get('changed')?.enabled).toBe(false);
+    expect(after.segments.get(1)).toBe(before.segments.get(1));
+    expect([...before.features.keys()]).toEqual(['same', 'changed', 'removed']);
   });
 
   it('merges the scopes of an environment, the set updated last winning a flag both hold', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ClientFeatures, DeltaAnswer } from '@bunting/contracts';
+import { ClientFeatures, DeltaAnswer, type DeltaEvent } from '@bunting/contracts';
 import type { Logger } from '@bunting/platform';
 import type { EdgeConfig } from './edge-config.ts';
 import { applyDelta, createSseParser, featureSetOf, type FeatureSet } from '../snapshots/feature-set.ts';
@@ -29,8 +29,11 @@ type FeedDeps = {
   token: string;
   log: Logger;
   config: Pick<EdgeConfig, 'pollMs' | 'probeMs'>;
-  /** A set newer than the one before: the whole scope as the upstream now has it. */
-  onSet: (set: FeatureSet) => void;
+  /**
+   * A set newer than the one before: the whole scope as the upstream now has it, and the flags it changed when a delta
+   * named them (absent after a whole answer or a hydration).
+   */
+  onSet: (set: FeatureSet, changed?: readonly string[]) => void;
   onRefused: () => void;
 };
 
@@ -47,6 +50,17 @@ function checkStatus(status: number, what: string) {
   if (status === 404 || status === 405 || status === 501)
     throw new Unsupported(`the upstream does not offer ${what} (${status})`);
   if (status >= 300 && status !== 304) throw new UpstreamError(`the upstream answered ${status} to ${what}`, status);
+}
+
+/** The flags a delta's events change, or undefined when it holds a hydration (which may change any flag). */
+function changedNames(events: readonly DeltaEvent[]): string[] | undefined {
+  const names: string[] = [];
+  for (const event of events) {
+    if (event.type === 'hydration') return undefined;
+    if (event.type === 'feature-updated') names.push(event.feature.name);
+    else if (event.type === 'feature-removed') names.push(event.featureName);
+  }
+  return names;
 }
 
 /**
@@ -75,12 +89,12 @@ export function createFeed(deps: FeedDeps): Feed {
   let badStreams = 0;
   let failingSince: number | undefined;
 
-  const take = (next: FeatureSet) => {
+  const take = (next: FeatureSet, changed?: readonly string[]) => {
     set = next;
     // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now.
     featuresDigest = undefined;
     markLoaded();
-    deps.onSet(next);
+    deps.onSet(next, changed);
   };
 
   // The listener goes with the pause: a feed pauses every poll for as long as the edge runs.
@@ -137,9 +151,10 @@ export function createFeed(deps: FeedDeps): Feed {
     const delta = DeltaAnswer.safeParse(parseJson(text, what));
     if (!delta.success) throw new UpstreamError(`the upstream's ${what} is not Unleash's shape`);
     // A stream resumed with Last-Event-ID opens with the changes since (none, often), not a hydration.
-    const next = applyDelta(set, delta.data.events);
+    const held = set;
+    const next = applyDelta(held, delta.data.events);
     if (!next) return false;
-    if (delta.data.events.length > 0) take(next);
+    if (delta.data.events.length > 0) take(next, held ? changedNames(delta.data.events) : undefined);
     return true;
   }
 
