@@ -1,7 +1,7 @@
 import { FeedDelta, FeedHydrationBody, type FeedEvent } from '@bunting/contracts';
 import type { Logger, Messaging, Metrics } from '@bunting/platform';
 import type { EnvironmentSnapshots } from '../snapshots/environment-snapshots.ts';
-import { applyDelta, featureSetOf, keepUnchanged, type FeatureSet } from '../snapshots/feature-set.ts';
+import { applyDelta, featureSetOf, flagNamesOf, keepUnchanged, type FeatureSet } from '../snapshots/feature-set.ts';
 import { readFeed, type FeedReader } from './feed-reader.ts';
 
 /** The one source of a cluster edge's environments: admin-api's configuration feed. */
@@ -17,15 +17,8 @@ function inNameOrder(set: FeatureSet): FeatureSet {
 
 /** The names a delta changes, and whether it brings a flag the set did not hold. */
 function namesOf(set: FeatureSet, events: readonly FeedEvent[]) {
-  const names = events.flatMap((event) =>
-    event.type === 'feature-updated'
-      ? [event.feature.name]
-      : event.type === 'feature-removed'
-        ? [event.featureName]
-        : [],
-  );
   return {
-    names,
+    names: flagNamesOf(events),
     added: events.some((event) => event.type === 'feature-updated' && !set.features.has(event.feature.name)),
   };
 }

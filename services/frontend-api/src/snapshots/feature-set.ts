@@ -1,4 +1,11 @@
-import type { ClientFeature, ClientFeatures, ClientSegment, DeltaEvent, EnvironmentSnapshot } from '@bunting/contracts';
+import type {
+  ClientFeature,
+  ClientFeatures,
+  ClientSegment,
+  DeltaEvent,
+  EnvironmentSnapshot,
+  FeedEvent,
+} from '@bunting/contracts';
 
 type SnapshotFeature = EnvironmentSnapshot['features'][number];
 
@@ -104,7 +111,27 @@ export function withChanged(
     if (feature === undefined) features.delete(name);
     else features.set(name, feature);
   }
-  return { features, segments: keepUnchanged(previous, { features: new Map(), segments: next.segments }).segments };
+  return { features, segments: keptSegments(previous, next) };
+}
+
+/** The flags delta events change (updated or removed), in order: of a stream's delta or of the cluster's feed. */
+export function flagNamesOf(events: readonly (DeltaEvent | FeedEvent)[]): string[] {
+  const names: string[] = [];
+  for (const event of events) {
+    if (event.type === 'feature-updated') names.push(event.feature.name);
+    else if (event.type === 'feature-removed') names.push(event.featureName);
+  }
+  return names;
+}
+
+/** `next`'s segments, each as `previous` held it where it is the same. */
+function keptSegments(previous: FeatureSet, next: FeatureSet): Map<number, ClientSegment> {
+  const segments = new Map<number, ClientSegment>();
+  for (const [id, segment] of next.segments) {
+    const held = previous.segments.get(id);
+    segments.set(id, held && JSON.stringify(held) === JSON.stringify(segment) ? held : segment);
+  }
+  return segments;
 }
 
 /**
@@ -118,10 +145,5 @@ export function keepUnchanged(previous: FeatureSet | undefined, next: FeatureSet
     const held = previous.features.get(name);
     features.set(name, held && JSON.stringify(held) === JSON.stringify(feature) ? held : feature);
   }
-  const segments = new Map<number, ClientSegment>();
-  for (const [id, segment] of next.segments) {
-    const held = previous.segments.get(id);
-    segments.set(id, held && JSON.stringify(held) === JSON.stringify(segment) ? held : segment);
-  }
-  return { features, segments };
+  return { features, segments: keptSegments(previous, next) };
 }

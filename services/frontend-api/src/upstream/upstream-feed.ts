@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ClientFeatures, DeltaAnswer, type DeltaEvent } from '@bunting/contracts';
+import { ClientFeatures, DeltaAnswer } from '@bunting/contracts';
 import type { Logger } from '@bunting/platform';
 import type { EdgeConfig } from './edge-config.ts';
-import { applyDelta, createSseParser, featureSetOf, type FeatureSet } from '../snapshots/feature-set.ts';
+import { applyDelta, createSseParser, featureSetOf, flagNamesOf, type FeatureSet } from '../snapshots/feature-set.ts';
 import { UpstreamError, type Upstream } from './upstream-http.ts';
 
 /** How a feed follows its upstream, best first. */
@@ -50,17 +50,6 @@ function checkStatus(status: number, what: string) {
   if (status === 404 || status === 405 || status === 501)
     throw new Unsupported(`the upstream does not offer ${what} (${status})`);
   if (status >= 300 && status !== 304) throw new UpstreamError(`the upstream answered ${status} to ${what}`, status);
-}
-
-/** The flags a delta's events change, or undefined when it holds a hydration (which may change any flag). */
-function changedNames(events: readonly DeltaEvent[]): string[] | undefined {
-  const names: string[] = [];
-  for (const event of events) {
-    if (event.type === 'hydration') return undefined;
-    if (event.type === 'feature-updated') names.push(event.feature.name);
-    else if (event.type === 'feature-removed') names.push(event.featureName);
-  }
-  return names;
 }
 
 /**
@@ -154,7 +143,14 @@ export function createFeed(deps: FeedDeps): Feed {
     const held = set;
     const next = applyDelta(held, delta.data.events);
     if (!next) return false;
-    if (delta.data.events.length > 0) take(next, held ? changedNames(delta.data.events) : undefined);
+    if (delta.data.events.length > 0)
+      take(
+        next,
+        // A hydration may change any flag: the set is then taken whole.
+        held && !delta.data.events.some((event) => event.type === 'hydration')
+          ? flagNamesOf(delta.data.events)
+          : undefined,
+      );
     return true;
   }
 
