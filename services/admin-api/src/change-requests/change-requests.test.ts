@@ -671,10 +671,12 @@ describe('scheduled change requests', () => {
   it('fail, with the reason, when their changes conflict at that time', async () => {
     const strategy = (await environmentOf('banner')).strategies[0];
     const id = await approvedRequest({ feature: 'banner', action: 'deleteStrategy', payload: { id: strategy.id } });
-    await setState(approver, id, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 1000).toISOString() });
+    // Scheduled well ahead, so the conflicting change surely comes first however slow the machine; then moved near.
+    await setState(approver, id, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
     expect((await adminUser.delete(`${flag('banner')}/environments/production/strategies/${strategy.id}`)).status).toBe(
       200,
     );
+    await setState(approver, id, { state: 'Scheduled', scheduledAt: new Date(Date.now() + 500).toISOString() });
     const failed = await eventually(
       async () => {
         const { body } = await author.get(`${project}/change-requests/${id}`);
