@@ -184,6 +184,12 @@ const MetricsEnvelope = {
   /** The environment of the token the SDK sent it with ("*" for admin tokens). */
   environment: z.string(),
   tokenName: z.string(),
+  /**
+   * The projects of that token ("*" for all). Counts are kept only for flags of these projects: the edge admits a
+   * few names it does not hold, and one of them may be another project's flag it has not heard of yet. Absent on
+   * messages sent before it was carried, which are taken as the edge checked them.
+   */
+  projects: z.array(z.string()).optional(),
 };
 
 /**
@@ -208,6 +214,11 @@ export type MetricsMessage = z.infer<typeof MetricsMessage>;
 export function metricsEnvironment(message: MetricsMessage, entryEnvironment: string | undefined): string | undefined {
   const environment = entryEnvironment ?? message.environment;
   return message.environment === '*' || environment === message.environment ? environment : undefined;
+}
+
+/** The projects a metrics message may count for, or undefined when it may count for every project. */
+export function metricsProjects(message: Pick<MetricsMessage, 'projects'>): ReadonlySet<string> | undefined {
+  return message.projects === undefined || message.projects.includes('*') ? undefined : new Set(message.projects);
 }
 
 /** Origins the frontend API allows by CORS, as an admin set them (null: not set, the deployment's default applies). */

@@ -16,6 +16,14 @@ export const lastSeenStore = {
       ).rowCount > 0
     );
   },
+  /** The names among these that are flags of the given projects. */
+  async ofProjects(db: Queryable, names: readonly string[], projects: ReadonlySet<string>): Promise<Set<string>> {
+    return new Set(
+      await db.anyFirst(sql.type(z.object({ name: z.string() }))`
+        select name from admin.features
+        where name = any(${sql.array([...names], 'text')}) and project_id = any(${sql.array([...projects], 'text')})`),
+    );
+  },
   /** Adds yes/no counts to the hour `at` falls in; unknown flags are skipped. */
   addExposures(db: WriteTx, environment: string, at: string, counts: ReadonlyMap<string, { yes: number; no: number }>) {
     const names = [...counts.keys()];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
 import { MetricsMessage } from '@bunting/contracts';
-import { seenFlags } from './last-seen.ts';
+import { recordLastSeen, seenFlags } from './last-seen.ts';
 
 const message = (kind: MetricsMessage['kind'], body: Record<string, unknown>, environment = 'development') =>
   MetricsMessage.parse({ kind, receivedAt: '2026-01-01T00:00:00.000Z', environment, tokenName: 't', body });
@@ -114,5 +114,39 @@ describe('lastSeenAt from SDK metrics', () => {
     );
     // The development token cannot speak for production.
     expect(quiet.environments.find((e: { name: string }) => e.name === 'production').lastSeenAt).toBeNull();
+  });
+
+  it('never marks or counts a flag of a project the token does not have, though the edge let the name through', async () => {
+    // What an edge sends when a new flag of another project has not reached it yet: the name looked like no flag's.
+    await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
+    await stack.admin.post('/api/admin/projects/elsewhere/features', { name: 'not-yours' });
+    await stack.admin.post(base, { name: 'yours' });
+    const scoped = (projects: string[] | undefined, sequence: number) =>
+      recordLastSeen(
+        stack.db,
+        MetricsMessage.parse({
+          kind: 'client-metrics',
+          receivedAt: new Date().toISOString(),
+          environment: 'development',
+          tokenName: 'scoped',
+          ...(projects ? { projects } : {}),
+          body: {
+            appName: 'a',
+            bucket: { start: 0, stop: 0, toggles: { 'not-yours': { yes: 5 }, yours: { yes: 1 } } },
+          },
+        }),
+        sequence,
+      );
+    const development = async (project: string, name: string) =>
+      (await stack.admin.get(`/api/admin/projects/${project}/features/${name}`)).body.environments.find(
+        (e: { name: string }) => e.name === 'development',
+      );
+    await scoped(['default'], 9_100_001);
+    expect(await development('default', 'yours')).toMatchObject({ yes: 1 });
+    expect(await development('elsewhere', 'not-yours')).toMatchObject({ yes: 0, lastSeenAt: null });
+    // A token of every project, or a message from before the projects were carried, counts for it.
+    await scoped(['*'], 9_100_002);
+    await scoped(undefined, 9_100_003);
+    expect(await development('elsewhere', 'not-yours')).toMatchObject({ yes: 10 });
   });
 });

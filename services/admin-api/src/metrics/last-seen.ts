@@ -1,6 +1,6 @@
-import { metricsEnvironment, type MetricsMessage } from '@bunting/contracts';
+import { metricsEnvironment, metricsProjects, type MetricsMessage } from '@bunting/contracts';
 import { recordKeeping } from '../events/write-tx.ts';
-import type { DatabasePool } from '@bunting/platform';
+import type { DatabasePool, Queryable } from '@bunting/platform';
 import { environmentState } from '../feature-state/environment-state.ts';
 import { lastSeenStore } from './last-seen-store.ts';
 
@@ -38,17 +38,36 @@ export function exposures(message: MetricsMessage): Map<string, Map<string, Expo
   return counted;
 }
 
+/** The counts left once flags outside the token's projects are taken out (the edge may not have known whose they were). */
+async function withinProjects(
+  db: Queryable,
+  counted: Map<string, Map<string, Exposure>>,
+  projects: ReadonlySet<string> | undefined,
+): Promise<Map<string, Map<string, Exposure>>> {
+  if (projects === undefined) return counted;
+  const names = new Set([...counted.values()].flatMap((flags) => [...flags.keys()]));
+  const allowed = await lastSeenStore.ofProjects(db, [...names], projects);
+  return new Map(
+    [...counted].map(([environment, flags]) => [
+      environment,
+      new Map([...flags].filter(([name]) => allowed.has(name))),
+    ]),
+  );
+}
+
 /**
  * Marks the flags an SDK reported as seen in their environment at the time the metrics arrived (the later of the
  * stored and the new time wins) and adds their yes/no counts to the hour they arrived in. Sums would double on a
- * redelivery, so the message's stream sequence is recorded in the same transaction. Unknown flags are skipped.
+ * redelivery, so the message's stream sequence is recorded in the same transaction. Unknown flags are skipped, and
+ * so are flags of projects the token does not have.
  */
 export async function recordLastSeen(db: DatabasePool, message: MetricsMessage, streamSequence: number): Promise<void> {
   const counted = exposures(message);
   if (counted.size === 0) return;
   await recordKeeping(db, async (tx) => {
     if (!(await lastSeenStore.claimMessage(tx, streamSequence))) return;
-    for (const [environment, flags] of counted) {
+    for (const [environment, flags] of await withinProjects(tx, counted, metricsProjects(message))) {
+      if (flags.size === 0) continue;
       await environmentState.markSeen(tx, environment, [...flags.keys()], message.receivedAt);
       await lastSeenStore.addExposures(tx, environment, message.receivedAt, flags);
     }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { z } from 'zod';
 import {
   ClientFeature,
@@ -99,8 +100,7 @@ export function clientRoutes(
       const access = await edgeAccess(tokens, request, 'client');
       await deps.sendMetrics({
         kind: 'client-register',
-        environment: access.environment,
-        tokenName: access.tokenName,
+        ...metricsEnvelope(access),
         body: request.body,
       });
       return reply.code(202).send();
@@ -129,8 +129,7 @@ export function clientRoutes(
       };
       await deps.sendMetrics({
         kind: 'client-metrics',
-        environment: access.environment,
-        tokenName: access.tokenName,
+        ...metricsEnvelope(access),
         body: visibleBucket(body, access, environment),
       });
       return reply.code(202).send();
@@ -154,8 +153,7 @@ export function clientRoutes(
       const body = { ...rest, ...(admitted ? { impactMetrics: admitted } : {}) };
       await deps.sendMetrics({
         kind: 'bulk-metrics',
-        environment: access.environment,
-        tokenName: access.tokenName,
+        ...metricsEnvelope(access),
         body: visibleBulk(body, access, environment),
       });
       return reply.code(202).send();

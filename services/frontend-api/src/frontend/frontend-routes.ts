@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { z } from 'zod';
 import {
   FrontendAllAnswer,
@@ -203,8 +204,7 @@ export function frontendRoutes(
       const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
       await deps.sendMetrics({
         kind: 'frontend-metrics',
-        environment: access.environment,
-        tokenName: access.tokenName,
+        ...metricsEnvelope(access),
         body: visibleBucket(request.body, access, environment),
       });
       return reply.code(200).send();
@@ -220,8 +220,7 @@ export function frontendRoutes(
       const access = await edgeAccess(tokens, request, 'frontend');
       await deps.sendMetrics({
         kind: 'frontend-register',
-        environment: access.environment,
-        tokenName: access.tokenName,
+        ...metricsEnvelope(access),
         body: request.body,
       });
       return reply.code(200).send();

@@ -1,5 +1,6 @@
 import type { MetricsMessage } from '@bunting/contracts';
 import { DomainError, type Messaging } from '@bunting/platform';
+import type { EdgeAccess } from '../access.ts';
 
 /** A metrics message before the edge stamps when it arrived. */
 export type UnstampedMetrics = MetricsMessage extends infer Message
@@ -12,6 +13,13 @@ function subjectKind(kind: MetricsMessage['kind']): 'client' | 'register' | 'fro
   if (kind.startsWith('frontend-')) return 'frontend';
   return kind === 'client-register' ? 'register' : 'client';
 }
+
+/** Who sent a metrics message: the token's environment, name and projects (what its counts may be kept for). */
+export const metricsEnvelope = (access: EdgeAccess) => ({
+  environment: access.environment,
+  tokenName: access.tokenName,
+  projects: access.projects,
+});
 
 /** Takes an SDK's metrics or registration; an accepted one is kept (a refusal is a 503 the SDK retries). */
 export type SendMetrics = (message: UnstampedMetrics) => Promise<void>;

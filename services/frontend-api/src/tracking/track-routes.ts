@@ -1,4 +1,5 @@
 import { EXPOSURE, NoContent, TrackPost, type EvaluationContext, type TrackedUnit } from '@bunting/contracts';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { evaluateFeature, PreparedContext } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
@@ -116,16 +117,14 @@ export function trackRoutes(
       if (units.length > 0) {
         await deps.sendMetrics({
           kind: 'tracked-units',
-          environment: access.environment,
-          tokenName: access.tokenName,
+          ...metricsEnvelope(access),
           body: { appName, units },
         });
       }
       if (admitted) {
         await deps.sendMetrics({
           kind: 'client-metrics',
-          environment: access.environment,
-          tokenName: access.tokenName,
+          ...metricsEnvelope(access),
           body: {
             appName,
             bucket: { start: now, stop: now, toggles: {} },

@@ -1,4 +1,4 @@
-import type { MetricsMessage } from '@bunting/contracts';
+import { metricsProjects, type MetricsMessage } from '@bunting/contracts';
 import type { DatabasePool, Queryable } from '@bunting/platform';
 import type { AnnounceApplications } from '../applications/application-events.ts';
 import { recordSightings } from '../applications/application-sightings.ts';
@@ -46,6 +46,27 @@ async function withinUnknownBounds(
     kept.push(row);
   }
   return kept;
+}
+
+/**
+ * The rows a message may count, by its token's projects: a flag insights knows to be another project's is left out
+ * (the edge admits a few names it does not hold, and one may be a flag it has not heard of yet).
+ */
+async function withinProjects(
+  tx: Queryable,
+  recorded: readonly { message: MetricsMessage; facts: { rows: MetricRow[] } }[],
+): Promise<MetricRow[][]> {
+  const scoped = recorded.filter(({ message }) => metricsProjects(message) !== undefined);
+  const names = new Set(scoped.flatMap(({ facts }) => facts.rows.map((row) => row.feature)));
+  const projectOf = await metricStore.projectsOf(tx, [...names]);
+  return recorded.map(({ message, facts }) => {
+    const projects = metricsProjects(message);
+    if (projects === undefined) return facts.rows;
+    return facts.rows.filter((row) => {
+      const project = projectOf.get(row.feature);
+      return project === undefined || projects.has(project);
+    });
+  });
 }
 
 /**
@@ -112,11 +133,11 @@ export async function recordMetricsRun(
       if (facts.registration) registrations.push(facts.registration);
     }
     await recordSightings(tx, { lastSeen, instances: [...instances.values()], registrations }, announce);
-    for (const { facts } of recorded) {
+    for (const allowed of await withinProjects(tx, recorded)) {
       const kept =
-        unknown.size === 0 || !facts.rows.some((row) => unknown.has(row.feature))
-          ? facts.rows
-          : await withinUnknownBounds(tx, facts.rows, unknown);
+        unknown.size === 0 || !allowed.some((row) => unknown.has(row.feature))
+          ? allowed
+          : await withinUnknownBounds(tx, allowed, unknown);
       rows.push(...kept);
     }
     await metricStore.addHours(tx, rows);

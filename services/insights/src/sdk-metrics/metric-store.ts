@@ -51,6 +51,15 @@ export const metricStore = {
     ).rowCount;
   },
 
+  /** The projects of those of these flags insights has heard of (from events and admin-api's inventory). */
+  async projectsOf(tx: Queryable, names: readonly string[]): Promise<Map<string, string>> {
+    if (names.length === 0) return new Map();
+    const rows = await tx.any(sql.type(z.object({ name: z.string(), project: z.string() }))`
+      select feature_name as name, project from insights.feature_projects
+      where feature_name = any(${sql.array([...names], 'text')})`);
+    return new Map(rows.map((row) => [row.name, row.project]));
+  },
+
   /** Serialises admitting unknown names, so two runs cannot both take the last place. */
   async lockUnknownFlags(tx: Queryable) {
     await tx.query(sql.unsafe`select pg_advisory_xact_lock(hashtext('insights.unknown_flags'))`);
