@@ -181,31 +181,40 @@ function concrete(path: string): string {
  * in Unleash, where neither needs a change request.
  */
 async function production() {
-  const exported = (await stack.admin.post('/api/admin/features-batch/export', { project, environment: 'production' }))
-    .body;
   const ours = (entry: { name?: string; featureName?: string; feature?: string }) =>
     FLAGS.includes(entry.featureName ?? entry.feature ?? entry.name ?? '');
-  const environments = (await stack.admin.get(base)).body.environments.filter(
+  // All read at once: this runs after every one of some hundreds of operations, and the reads do not depend on each other.
+  const [exported, projectView, globalProduction, segment, planList, flags] = await Promise.all([
+    stack.admin.post('/api/admin/features-batch/export', { project, environment: 'production' }).then((r) => r.body),
+    stack.admin.get(base).then((r) => r.body),
+    stack.admin.get('/api/admin/environments/production').then((r) => r.body),
+    stack.admin.get(`/api/admin/segments/${fixture.segmentId}`).then((r) => r.body),
+    stack.admin.get(`${base}/features/served/environments/production/release-plans`).then((r) => r.body),
+    // The flags' own fields SDKs are given (type, impression data, staleness), and whether the archived one is back.
+    Promise.all(
+      [...FLAGS, 'retired'].map(async (name) => {
+        const flag = (await stack.admin.get(`${base}/features/${name}`)).body as {
+          type?: string;
+          impressionData?: boolean;
+          stale?: boolean;
+          archived?: boolean;
+        };
+        return {
+          name,
+          type: flag.type,
+          impressionData: flag.impressionData,
+          stale: flag.stale,
+          archived: flag.archived,
+        };
+      }),
+    ),
+  ]);
+  const environments = projectView.environments.filter(
     (entry: { environment: string }) => entry.environment === 'production',
   );
-  const globalProduction = (await stack.admin.get('/api/admin/environments/production')).body;
-  const segment = (await stack.admin.get(`/api/admin/segments/${fixture.segmentId}`)).body;
   // A safeguard's readings (when it last read its metric) move on their own; what it watches and does does not.
-  const plans = JSON.parse(
-    JSON.stringify((await stack.admin.get(`${base}/features/served/environments/production/release-plans`)).body),
-    (key, value: unknown) => (key === 'evaluatedAt' || key === 'lastError' ? undefined : value),
-  );
-  // The flags' own fields SDKs are given (type, impression data, staleness), and whether the archived one is back.
-  const flags = await Promise.all(
-    [...FLAGS, 'retired'].map(async (name) => {
-      const flag = (await stack.admin.get(`${base}/features/${name}`)).body as {
-        type?: string;
-        impressionData?: boolean;
-        stale?: boolean;
-        archived?: boolean;
-      };
-      return { name, type: flag.type, impressionData: flag.impressionData, stale: flag.stale, archived: flag.archived };
-    }),
+  const plans = JSON.parse(JSON.stringify(planList), (key, value: unknown) =>
+    key === 'evaluatedAt' || key === 'lastError' ? undefined : value,
   );
   return JSON.stringify({
     flags,
