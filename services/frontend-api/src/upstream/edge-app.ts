@@ -121,7 +121,14 @@ export function edgeApi(
       const candidates = tokens.known().filter((token) => token.type === 'client' && token.environment === environment);
       return candidates.find((token) => token.projects.includes('*')) ?? candidates[0];
     };
-    const forwarder = createMetricsForwarder({ upstream, log, metrics: infrastructure.metrics, config, tokenFor });
+    const forwarder = createMetricsForwarder({
+      upstream,
+      log,
+      metrics: infrastructure.metrics,
+      config,
+      tokenFor,
+      projectOf: (environment, name) => snapshots.current(environment)?.projectOf(name),
+    });
     forwarder.start();
 
     infrastructure.readiness.add({

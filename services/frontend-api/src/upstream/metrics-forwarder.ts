@@ -1,4 +1,4 @@
-import type { BulkMetrics, ClientMetrics } from '@bunting/contracts';
+import { metricsProjects, type BulkMetrics, type ClientMetrics } from '@bunting/contracts';
 import type { Logger, Metrics } from '@bunting/platform';
 import type { SendMetrics, UnstampedMetrics } from '../metrics/metrics-publisher.ts';
 import type { EdgeConfig } from './edge-config.ts';
@@ -54,10 +54,18 @@ export function createMetricsForwarder(deps: {
   metrics: Metrics;
   config: Pick<EdgeConfig, 'metricsIntervalMs' | 'metricsLimit'>;
   tokenFor: (environment: string) => KnownToken | undefined;
+  /** The project of a flag the edge holds in an environment (undefined: it holds no such flag). */
+  projectOf: (environment: string, name: string) => string | undefined;
 }) {
   const { upstream, log, config } = deps;
   const counts = new Map<string, Entry>();
   const applications = new Map<string, Application>();
+  /**
+   * The projects of the token that sent each count the edge could not place when it came: a name it held no flag of.
+   * Upstream sees one token of the edge's for all of them, so whether the name was another project's flag after all
+   * is asked here, when the count leaves (by then the edge has usually heard of a flag created moments before).
+   */
+  const unplaced = new Map<string, ReadonlySet<string>>();
   const impact = new Map<string, unknown[]>();
   let impactHeld = 0;
   const dropped = deps.metrics.counter(
@@ -87,8 +95,10 @@ export function createMetricsForwarder(deps: {
   function dropOldest(most: number) {
     while (held() > most && held() > 0) {
       const oldest = counts.keys().next();
-      if (!oldest.done) counts.delete(oldest.value);
-      else {
+      if (!oldest.done) {
+        counts.delete(oldest.value);
+        unplaced.delete(oldest.value);
+      } else {
         const application = applications.keys().next();
         if (!application.done) applications.delete(application.value);
         else {
@@ -109,8 +119,12 @@ export function createMetricsForwarder(deps: {
   const applicationKey = (application: Application) =>
     `${application.environment}\u0000${application.appName}\u0000${application.instanceId ?? ''}`;
 
-  function addEntry(entry: Entry) {
-    const key = countKey(entry);
+  function addEntry(entry: Entry, projects?: ReadonlySet<string>) {
+    let key = countKey(entry);
+    if (projects && deps.projectOf(entry.environment!, entry.featureName) === undefined) {
+      key += `\u0000${[...projects].sort().join(',')}`;
+      unplaced.set(key, projects);
+    }
     const waiting = counts.get(key);
     if (waiting) {
       addCounts(waiting, entry);
@@ -137,27 +151,31 @@ export function createMetricsForwarder(deps: {
     }
   }
 
-  function addBucket(environment: string, body: ClientMetrics) {
+  function addBucket(environment: string, body: ClientMetrics, projects: ReadonlySet<string> | undefined) {
     for (const [featureName, toggle] of Object.entries(body.bucket.toggles)) {
-      addEntry({
-        featureName,
-        appName: body.appName,
-        environment,
-        timestamp: body.bucket.start,
-        yes: toggle.yes ?? 0,
-        no: toggle.no ?? 0,
-        ...(toggle.variants ? { variants: toggle.variants } : {}),
-      });
+      addEntry(
+        {
+          featureName,
+          appName: body.appName,
+          environment,
+          timestamp: body.bucket.start,
+          yes: toggle.yes ?? 0,
+          no: toggle.no ?? 0,
+          ...(toggle.variants ? { variants: toggle.variants } : {}),
+        },
+        projects,
+      );
     }
     if (body.impactMetrics !== undefined) addImpact(environment, body.impactMetrics);
   }
 
   const take: SendMetrics = async (message: UnstampedMetrics) => {
     const { environment } = message;
+    const projects = metricsProjects(message);
     switch (message.kind) {
       case 'client-metrics':
       case 'frontend-metrics':
-        addBucket(environment, message.body);
+        addBucket(environment, message.body, projects);
         break;
       case 'client-register':
       case 'frontend-register':
@@ -166,7 +184,7 @@ export function createMetricsForwarder(deps: {
       case 'bulk-metrics':
         // An edge chained behind this one: its entries keep their environment when it is the token's.
         for (const entry of message.body.metrics ?? [])
-          if ((entry.environment ?? environment) === environment) addEntry({ ...entry, environment });
+          if ((entry.environment ?? environment) === environment) addEntry({ ...entry, environment }, projects);
         for (const application of message.body.applications ?? []) addApplication({ ...application, environment });
         if (message.body.impactMetrics !== undefined) addImpact(environment, message.body.impactMetrics);
         break;
@@ -179,7 +197,16 @@ export function createMetricsForwarder(deps: {
     const batchOf = (environment: string) =>
       batches.get(environment) ??
       batches.set(environment, { environment, metrics: [], applications: [], impactMetrics: [] }).get(environment)!;
-    for (const entry of counts.values()) batchOf(entry.environment!).metrics.push(entry);
+    for (const [key, entry] of counts) {
+      const projects = unplaced.get(key);
+      const project = projects && deps.projectOf(entry.environment!, entry.featureName);
+      if (project !== undefined && !projects!.has(project)) {
+        dropped.inc({ reason: 'other_project' });
+        continue;
+      }
+      batchOf(entry.environment!).metrics.push(entry);
+    }
+    unplaced.clear();
     for (const application of applications.values()) batchOf(application.environment!).applications.push(application);
     for (const [environment, list] of impact) batchOf(environment).impactMetrics.push(...list);
     counts.clear();
