@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { DeltaAnswer, NoContent, textAnswer } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess, stillValid } from '../access.ts';
+import { edgeAccess, secretOf, stillValid } from '../access.ts';
 import { shortHash, type CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { deltaEvents } from './client-delta.ts';
 import { queryKey, type ClientQuery } from './client-payload.ts';
@@ -82,6 +82,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         ? snapshots.changesSince(environment.environment, lastEventId)
         : null;
 
+      const secret = secretOf(request);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -101,7 +102,7 @@ export function deltaRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       const onRevision = (next: CompiledEnvironment) => {
         if (next.revision <= sent || raw.destroyed) return;
         // A token revoked since the stream opened gets no more changes: its stream ends instead.
-        if (!stillValid(tokens, request)) return close();
+        if (!stillValid(tokens, secret)) return close();
         const message = updates.messageFor(next, query, sent);
         sent = next.revision;
         if (message !== null) writeToStream(raw, message);

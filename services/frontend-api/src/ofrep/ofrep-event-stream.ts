@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { textAnswer } from '@bunting/contracts';
 import type { HttpServer } from '@bunting/platform';
 import type { FrontendDeps } from '../frontend-deps.ts';
-import { edgeAccess, stillValid, type EdgeAccess } from '../access.ts';
+import { edgeAccess, secretOf, stillValid, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import type { ChangesSince } from '../snapshots/revision-changes.ts';
 import { openStreams } from '../open-streams.ts';
@@ -76,6 +76,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
       if (request.query.token && !request.headers.authorization) request.headers.authorization = request.query.token;
       const access: EdgeAccess = await edgeAccess(tokens, request, ['frontend', 'client']);
       const environment = snapshots.current(access.environment) ?? (await snapshots.ensure(access.environment));
+      const secret = secretOf(request);
       reply.hijack();
       const raw = reply.raw;
       // The CORS headers the browser hooks set are kept: the stream is written past Fastify.
@@ -108,7 +109,7 @@ export function ofrepEventStreamRoutes(app: HttpServer, deps: Pick<FrontendDeps,
       };
       const unsubscribe = snapshots.subscribe(environment.environment, (next) => {
         if (next.revision <= sent || raw.destroyed) return;
-        if (!stillValid(tokens, request)) return close();
+        if (!stillValid(tokens, secret)) return close();
         const changes = snapshots.changesSince(next.environment, sent);
         sent = next.revision;
         if (touches(changes, access.projects)) writeToStream(raw, refetchEvent(next));
