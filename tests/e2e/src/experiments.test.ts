@@ -127,9 +127,13 @@ describe('an experiment on variants', () => {
     await eventually(
       async () => {
         results = (await stack.admin.get(`${flag}/experiments/${id}`)).body;
-        const arms = results.metrics[0]?.arms ?? [];
+        // Both metrics read from every user: the guardrail's comparison too, not only the primary's.
         return (
-          arms.reduce((sum, arm) => sum + arm.exposures, 0) >= 4000 && results.metrics[0]!.comparisons.length === 1
+          results.metrics.length === 2 &&
+          results.metrics.every(
+            (metric) =>
+              metric.arms.reduce((sum, arm) => sum + arm.exposures, 0) >= 4000 && metric.comparisons.length === 1,
+          )
         );
       },
       { timeoutMs: 20_000 },

@@ -688,13 +688,18 @@ describe('scheduled change requests', () => {
       state: 'Scheduled',
       schedule: { status: 'failed', reason: expect.stringContaining('already been deleted') },
     });
-    const { body } = await stack.admin.get('/api/admin/events?project=shop');
-    expect(
-      body.events.filter(
-        (event: { type: string; data: { changeRequestId?: number } | null }) =>
-          event.type === 'change-request-scheduled-application-failure' && event.data?.changeRequestId === id,
-      ),
-    ).toHaveLength(1);
+    // The event log takes its events from the stream: the failure is there once the log has caught up.
+    const failures = async () =>
+      (
+        (await stack.admin.get('/api/admin/events?project=shop')).body.events as {
+          type: string;
+          data: { changeRequestId?: number } | null;
+        }[]
+      ).filter(
+        (event) => event.type === 'change-request-scheduled-application-failure' && event.data?.changeRequestId === id,
+      );
+    await eventually(async () => (await failures()).length > 0);
+    expect(await failures()).toHaveLength(1);
   });
 
   it('are suspended when the person who scheduled them is deleted', async () => {
