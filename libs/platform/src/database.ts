@@ -40,6 +40,18 @@ export async function connectDatabase(url: string, options: DatabaseOptions = {}
   });
 }
 
+/**
+ * Reads that are only right together (counts and what they are divided by) in one snapshot of the database: a run of
+ * metrics recorded between two of them would be in one and not the other, and a comparison made of both would show an
+ * effect that is not there.
+ */
+export function inOneSnapshot<T>(db: DatabasePool, read: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(sql.unsafe`set transaction isolation level repeatable read, read only`);
+    return read(tx);
+  });
+}
+
 /** A fresh machine has no "bunting" database yet; create it from the maintenance database. */
 export async function ensureDatabaseExists(url: string): Promise<void> {
   const target = new URL(url);

@@ -1,5 +1,5 @@
 import { ImpactArmsView, ImpactVariantsView } from '@bunting/contracts';
-import { answerView, DomainError, type DatabasePool, type Messaging } from '@bunting/platform';
+import { answerView, DomainError, inOneSnapshot, type DatabasePool, type Messaging } from '@bunting/platform';
 import { metricReadModel } from '../sdk-metrics/metric-read-model.ts';
 import { externalArms } from './external-arms.ts';
 import { externalSource } from './external-source.ts';
@@ -20,7 +20,7 @@ export function answerImpactArms(deps: {
   externalUrlFromEnv: string | undefined;
 }) {
   const arms = answerView(deps.messaging, ImpactArmsView, async (query) => {
-    if (query.source !== 'external') return impactArms(deps.db, query);
+    if (query.source !== 'external') return inOneSnapshot(deps.db, (tx) => impactArms(tx, query));
     const exposures = await metricReadModel.exposuresSince(deps.db, query.featureName, query.environment, query.since);
     try {
       const source = externalSource(await loadExternalSource(deps.db, deps.externalUrlFromEnv));
@@ -32,7 +32,9 @@ export function answerImpactArms(deps: {
       throw error;
     }
   });
-  const variants = answerView(deps.messaging, ImpactVariantsView, (query) => impactVariants(deps.db, query));
+  const variants = answerView(deps.messaging, ImpactVariantsView, (query) =>
+    inOneSnapshot(deps.db, (tx) => impactVariants(tx, query)),
+  );
   return {
     stop() {
       arms.stop();

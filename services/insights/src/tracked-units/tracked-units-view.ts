@@ -1,5 +1,5 @@
 import { TrackedUnitsView } from '@bunting/contracts';
-import { answerView, type DatabasePool, type Messaging } from '@bunting/platform';
+import { answerView, inOneSnapshot, type DatabasePool, type Messaging } from '@bunting/platform';
 import type { z } from 'zod';
 import { trackedUnits } from './tracked-units.ts';
 
@@ -19,7 +19,7 @@ const KEPT = 200;
 export function answerTrackedUnits(deps: { db: DatabasePool; messaging: Messaging }) {
   const held = new Map<string, Held>();
   const read = (key: string, entry: Held, query: Parameters<typeof trackedUnits>[1]) => {
-    const reading = trackedUnits(deps.db, query).then(
+    const reading = inOneSnapshot(deps.db, (tx) => trackedUnits(tx, query)).then(
       (answer) => {
         entry.value = answer;
         entry.at = Date.now();

@@ -27,19 +27,18 @@ export async function trackedUnits(db: Queryable, query: Query, now = Date.now()
   const fromMs = Date.parse(query.since);
   const from = dayOf(fromMs);
   const days = stepDays(fromMs, now);
-  const [rows, excludedUnits] = await Promise.all([
-    trackedUnitStore.moments(db, {
-      environment: query.environment,
-      feature: query.featureName,
-      metric: query.metricName,
-      denominator: query.denominator,
-      converted: query.aggregation === 'converted',
-      from,
-      preFrom: dayOf(fromMs - query.preDays * DAY),
-      steps: days,
-    }),
-    trackedUnitStore.excluded(db, query.environment, query.featureName, from),
-  ]);
+  // One after the other: the view reads both in one snapshot, and a transaction runs one query at a time.
+  const rows = await trackedUnitStore.moments(db, {
+    environment: query.environment,
+    feature: query.featureName,
+    metric: query.metricName,
+    denominator: query.denominator,
+    converted: query.aggregation === 'converted',
+    from,
+    preFrom: dayOf(fromMs - query.preDays * DAY),
+    steps: days,
+  });
+  const excludedUnits = await trackedUnitStore.excluded(db, query.environment, query.featureName, from);
   // Object.fromEntries: an answer named __proto__ is an own key like any other.
   const steps = [...Map.groupBy(rows, (row) => row.at)].map(([at, ofDay]) => ({
     at: `${at}T23:59:59.999Z`,
