@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { z } from 'zod';
 import {
   ClientFeature,
@@ -11,6 +10,7 @@ import {
   PathName,
 } from '@bunting/contracts';
 import { NotFoundError, type HttpServer } from '@bunting/platform';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
 import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { z } from 'zod';
 import {
   FrontendAllAnswer,
@@ -11,6 +10,7 @@ import {
   PathName,
 } from '@bunting/contracts';
 import { NotFoundError, ValidationError, type HttpServer } from '@bunting/platform';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';

@@ -1,7 +1,7 @@
 import { EXPOSURE, NoContent, TrackPost, type EvaluationContext, type TrackedUnit } from '@bunting/contracts';
-import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import { evaluateFeature, PreparedContext } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
+import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type TokenKind } from '../access.ts';
 import { ofrepContext } from '../ofrep/ofrep-context.ts';

@@ -197,10 +197,15 @@ export function createMetricsForwarder(deps: {
     const batchOf = (environment: string) =>
       batches.get(environment) ??
       batches.set(environment, { environment, metrics: [], applications: [], impactMetrics: [] }).get(environment)!;
-    for (const [key, entry] of counts) {
+    // A count held apart is another project's when the edge now holds its flag in a project the sender lacks.
+    const otherProjects = (key: string, entry: Entry) => {
       const projects = unplaced.get(key);
-      const project = projects && deps.projectOf(entry.environment!, entry.featureName);
-      if (project !== undefined && !projects!.has(project)) {
+      if (!projects) return false;
+      const project = deps.projectOf(entry.environment!, entry.featureName);
+      return project !== undefined && !projects.has(project);
+    };
+    for (const [key, entry] of counts) {
+      if (otherProjects(key, entry)) {
         dropped.inc({ reason: 'other_project' });
         continue;
       }

@@ -56,17 +56,17 @@ async function withinProjects(
   tx: Queryable,
   recorded: readonly { message: MetricsMessage; facts: { rows: MetricRow[] } }[],
 ): Promise<MetricRow[][]> {
-  const scoped = recorded.filter(({ message }) => metricsProjects(message) !== undefined);
-  const names = new Set(scoped.flatMap(({ facts }) => facts.rows.map((row) => row.feature)));
+  const scoped = recorded.map(({ message, facts }) => ({ projects: metricsProjects(message), rows: facts.rows }));
+  const names = new Set(scoped.flatMap(({ projects, rows }) => (projects ? rows.map((row) => row.feature) : [])));
   const projectOf = await metricStore.projectsOf(tx, [...names]);
-  return recorded.map(({ message, facts }) => {
-    const projects = metricsProjects(message);
-    if (projects === undefined) return facts.rows;
-    return facts.rows.filter((row) => {
-      const project = projectOf.get(row.feature);
-      return project === undefined || projects.has(project);
-    });
-  });
+  return scoped.map(({ projects, rows }) =>
+    projects === undefined
+      ? rows
+      : rows.filter((row) => {
+          const project = projectOf.get(row.feature);
+          return project === undefined || projects.has(project);
+        }),
+  );
 }
 
 /**
