@@ -113,7 +113,8 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
     pending.delete(environment);
     const sets = [...(sources.get(environment)?.values() ?? [])];
     if (sets.length === 0 || !wanted) return;
-    const snapshot = mergeSets(environment, sets);
+    const { snapshot, byName } = mergeSets(environment, sets);
+    namedFlags.set(snapshot, byName);
     const existing = states.get(environment);
     if (wanted.revision !== undefined && existing && wanted.revision <= existing.revision) return;
     const revision = wanted.revision ?? (existing?.revision ?? restored.get(environment)?.revision ?? 0) + 1;
@@ -240,8 +241,19 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
   };
 }
 
+type SnapshotFeature = EnvironmentSnapshot['features'][number];
+/**
+ * Each snapshot's flags by name, as merged: a one-flag delta at 10,000 flags spent half its install building two
+ * such maps again. A snapshot installed without one (kept from before a restart) has its map made when first compared.
+ */
+const namedFlags = new WeakMap<EnvironmentSnapshot, ReadonlyMap<string, SnapshotFeature>>();
+
 /** A snapshot as diffNamed compares it: each flag by name. */
 function sideOf(snapshot: EnvironmentSnapshot) {
-  const byName = new Map(snapshot.features.map((feature) => [feature.name, feature]));
+  let byName = namedFlags.get(snapshot);
+  if (byName === undefined) {
+    byName = new Map(snapshot.features.map((feature) => [feature.name, feature]));
+    namedFlags.set(snapshot, byName);
+  }
   return { snapshot, featureNamed: (name: string) => byName.get(name) };
 }

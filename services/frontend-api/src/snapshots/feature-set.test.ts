@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets, withChanged } from './feature-set.ts';
+import { applyDelta, createSseParser, featureSetOf, keepUnchanged, mergeSets } from './feature-set.ts';
 
 const flag = (name: string, enabled = true, project?: string) => ({
   name,
@@ -49,31 +49,15 @@ describe("a scope's feature set", () => {
     expect(after.features.get('changed')?.enabled).toBe(false);
   });
 
-  it('takes only the flags a delta named, keeping every other object and equal segments as they were', () => {
-    const before = featureSetOf({
-      features: [flag('same'), flag('changed'), flag('removed')],
-      segments: [{ id: 1, constraints: [] }],
-    });
-    const next = featureSetOf({
-      features: [flag('same', false), flag('changed', false), flag('added')],
-      segments: [{ id: 1, constraints: [] }],
-    });
-    const after = withChanged(before, next, ['changed', 'removed', 'added']);
-    expect([...after.features.keys()]).toEqual(['same', 'changed', 'added']);
-    // Not named, so not taken, even where the new set differs: the delta said it did not change.
-    expect(after.features.get('same')).toBe(before.features.get('same'));
-    expect(after.features.get('changed')?.enabled).toBe(false);
-    expect(after.segments.get(1)).toBe(before.segments.get(1));
-    expect([...before.features.keys()]).toEqual(['same', 'changed', 'removed']);
-  });
-
   it('merges the scopes of an environment, the set updated last winning a flag both hold', () => {
     const web = featureSetOf({ features: [flag('shared', false, 'web'), flag('web-only', true, 'web')] });
     const all = featureSetOf({ features: [flag('shared', true, 'web'), flag('api-only', true, 'api')] });
-    const merged = mergeSets('production', [
+    const { snapshot: merged, byName } = mergeSets('production', [
       { set: all, updatedAt: 2 },
       { set: web, updatedAt: 1 },
     ]);
+    expect([...byName.keys()].sort()).toEqual(['api-only', 'shared', 'web-only']);
+    expect(byName.get('shared')).toBe(merged.features.find((feature) => feature.name === 'shared'));
     expect(merged.environment).toBe('production');
     expect(merged.features.map((feature) => feature.name).sort()).toEqual(['api-only', 'shared', 'web-only']);
     expect(merged.features.find((feature) => feature.name === 'shared')?.enabled).toBe(true);

@@ -10,26 +10,36 @@ import type {
 type SnapshotFeature = EnvironmentSnapshot['features'][number];
 
 /** What one upstream scope (an environment and a token's projects) holds: its flags by name, its segments by id. */
-export type FeatureSet = { features: Map<string, SnapshotFeature>; segments: Map<number, ClientSegment> };
+export type FeatureSet = {
+  readonly features: ReadonlyMap<string, SnapshotFeature>;
+  readonly segments: ReadonlyMap<number, ClientSegment>;
+};
 
 /** A flag as the snapshot keeps it: every flag has a project (servers before Unleash 4 sent none: "default"). */
 function asSnapshotFeature(feature: ClientFeature): SnapshotFeature {
   return { ...feature, project: feature.project ?? 'default' };
 }
 
-export function featureSetOf(payload: Pick<ClientFeatures, 'features' | 'segments'>): FeatureSet {
+/** A set while it is being made: once handed on, nothing changes it (the snapshots keep its map of flags). */
+type SetInTheMaking = { features: Map<string, SnapshotFeature>; segments: Map<number, ClientSegment> };
+
+function newSet(payload: Pick<ClientFeatures, 'features' | 'segments'>): SetInTheMaking {
   return {
     features: new Map(payload.features.map((feature) => [feature.name, asSnapshotFeature(feature)])),
     segments: new Map((payload.segments ?? []).map((segment) => [segment.id, segment])),
   };
 }
 
+export function featureSetOf(payload: Pick<ClientFeatures, 'features' | 'segments'>): FeatureSet {
+  return newSet(payload);
+}
+
 /** Delta events applied in order to a copy of `set` (a hydration starts it anew); `set` itself is left as it was. */
 export function applyDelta(set: FeatureSet | undefined, events: readonly DeltaEvent[]): FeatureSet | undefined {
-  let next = set && { features: new Map(set.features), segments: new Map(set.segments) };
+  let next: SetInTheMaking | undefined = set && { features: new Map(set.features), segments: new Map(set.segments) };
   for (const event of events) {
     if (event.type === 'hydration') {
-      next = featureSetOf(event);
+      next = newSet(event);
       continue;
     }
     // Changes before any hydration cannot be applied to anything: the caller asks for everything again.
@@ -44,19 +54,30 @@ export function applyDelta(set: FeatureSet | undefined, events: readonly DeltaEv
 
 /**
  * One environment's snapshot from the sets of every scope followed in it: a flag is taken from the set updated last
- * that holds it (sets of overlapping scopes agree once both are current), and so is a segment.
+ * that holds it (sets of overlapping scopes agree once both are current), and so is a segment. `byName` is the
+ * snapshot's flags by name; with one set it is that set's own map (sets are never changed once made), not a copy.
  */
 export function mergeSets(
   environment: string,
   sets: readonly { set: FeatureSet; updatedAt: number }[],
-): EnvironmentSnapshot {
+): { snapshot: EnvironmentSnapshot; byName: ReadonlyMap<string, SnapshotFeature> } {
+  if (sets.length === 1) {
+    const { features, segments } = sets[0]!.set;
+    return {
+      snapshot: { environment, features: [...features.values()], segments: [...segments.values()] },
+      byName: features,
+    };
+  }
   const features = new Map<string, SnapshotFeature>();
   const segments = new Map<number, ClientSegment>();
   for (const { set } of [...sets].sort((a, b) => a.updatedAt - b.updatedAt)) {
     for (const [name, feature] of set.features) features.set(name, feature);
     for (const [id, segment] of set.segments) segments.set(id, segment);
   }
-  return { environment, features: [...features.values()], segments: [...segments.values()] };
+  return {
+    snapshot: { environment, features: [...features.values()], segments: [...segments.values()] },
+    byName: features,
+  };
 }
 
 /** One server-sent event as the upstream's stream sends it. */
@@ -92,26 +113,6 @@ export function createSseParser() {
     }
     return events;
   };
-}
-
-/**
- * What keepUnchanged gives when only the flags named in `changed` can differ between `previous` and `next`: the
- * named ones taken from `next` (or left out where it lacks them), every other flag as `previous` held it, without
- * comparing the thousands that a one-flag delta left alone.
- */
-export function withChanged(
-  previous: FeatureSet | undefined,
-  next: FeatureSet,
-  changed: readonly string[],
-): FeatureSet {
-  if (!previous) return next;
-  const features = new Map(previous.features);
-  for (const name of changed) {
-    const feature = next.features.get(name);
-    if (feature === undefined) features.delete(name);
-    else features.set(name, feature);
-  }
-  return { features, segments: keptSegments(previous, next) };
 }
 
 /** The flags delta events change (updated or removed), in order: of a stream's delta or of the cluster's feed. */

@@ -9,7 +9,7 @@ import { filePersistence, redisPersistence, type EdgePersistence, type Persisted
 import { createEnvironmentSnapshots } from '../snapshots/environment-snapshots.ts';
 import { createEdgeTokens, type KnownToken } from './edge-tokens.ts';
 import { edgeValidateRoutes } from './edge-validate-routes.ts';
-import { keepUnchanged, withChanged, type FeatureSet } from '../snapshots/feature-set.ts';
+import { keepUnchanged, type FeatureSet } from '../snapshots/feature-set.ts';
 import { createMetricsForwarder } from './metrics-forwarder.ts';
 import { createFeed, type Feed } from './upstream-feed.ts';
 import { createUpstream } from './upstream-http.ts';
@@ -68,10 +68,12 @@ export function edgeApi(
           log: log.child({ environment: token.environment }),
           config,
           // A delta that names its flags is installed as one: at 10,000 flags, comparing them all on every change
-          // (here and in the snapshots' diff) was most of the time a change took to reach the edge's SDKs.
+          // (here and in the snapshots' diff) was most of the time a change took to reach the edge's SDKs. The feed
+          // applies each delta to the set kept here, so the flags a delta left alone are already the objects compiled.
           onSet: (set, changed) => {
-            entry.set = changed ? withChanged(entry.set, set, changed) : keepUnchanged(entry.set, set);
+            entry.set = changed ? set : keepUnchanged(entry.set, set);
             snapshots.put(token.environment, key, entry.set, changed ? { how: 'delta', changed } : {});
+            return entry.set;
           },
           onRefused: () => tokens.forget(token.secret),
         }),

@@ -31,9 +31,10 @@ type FeedDeps = {
   config: Pick<EdgeConfig, 'pollMs' | 'probeMs'>;
   /**
    * A set newer than the one before: the whole scope as the upstream now has it, and the flags it changed when a delta
-   * named them (absent after a whole answer or a hydration).
+   * named them (absent after a whole answer or a hydration). It may give back the same flags as objects it held
+   * before (keepUnchanged): the feed then holds that set, and applies its next delta to it.
    */
-  onSet: (set: FeatureSet, changed?: readonly string[]) => void;
+  onSet: (set: FeatureSet, changed?: readonly string[]) => FeatureSet | void;
   onRefused: () => void;
 };
 
@@ -83,7 +84,7 @@ export function createFeed(deps: FeedDeps): Feed {
     // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now.
     featuresDigest = undefined;
     markLoaded();
-    deps.onSet(next, changed);
+    set = deps.onSet(next, changed) ?? next;
   };
 
   // The listener goes with the pause: a feed pauses every poll for as long as the edge runs.
