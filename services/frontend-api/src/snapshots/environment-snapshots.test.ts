@@ -78,4 +78,18 @@ describe("an environment's snapshots fed by deltas that name their flags", () =>
     expect(changed(snapshots, start)).toEqual(['x', 'z']);
     expect(enabled(snapshots, 'z')).toBeUndefined();
   });
+
+  it('compares the named flags against a snapshot kept from before a restart', async () => {
+    const snapshots = store();
+    const kept = { environment: 'production', features: [flag('a'), flag('b')], segments: [] };
+    snapshots.restore({ environment: 'production', revision: 7, read: async () => ({ snapshot: kept }) });
+    const restored = installed(snapshots);
+    expect((await snapshots.ensure('production')).revision).toBe(7);
+    expect(await restored).toBe(7);
+    const next = installed(snapshots);
+    snapshots.put('production', 'all', setOf(flag('a'), flag('b', false)), { how: 'delta', changed: ['a', 'b'] });
+    expect(await next).toBe(8);
+    // Named but as it was: not a change.
+    expect(changed(snapshots, 7)).toEqual(['b']);
+  });
 });
