@@ -80,7 +80,6 @@ export function createFeed(deps: FeedDeps): Feed {
   let failingSince: number | undefined;
 
   const take = (next: FeatureSet, changed?: readonly string[]) => {
-    set = next;
     // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now.
     featuresDigest = undefined;
     markLoaded();
