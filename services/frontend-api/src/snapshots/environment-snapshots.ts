@@ -3,7 +3,7 @@ import { DomainError, type Logger } from '@bunting/platform';
 import { compileEnvironment, type CompiledEnvironment } from './compiled-environment.ts';
 import { createRevisionHistory, diffNamed, diffSnapshots, type RevisionChange } from './revision-changes.ts';
 import type { InstallKind, SnapshotStore } from './snapshot-source.ts';
-import { mergeSets, type FeatureSet } from './feature-set.ts';
+import { mergeSets, type FeatureSet, type SnapshotFeature } from './feature-set.ts';
 import { createSharedFeatures } from './shared-features.ts';
 
 /** An environment kept from before a restart: its revision at once, its flags read when first asked for. */
@@ -241,7 +241,6 @@ export function createEnvironmentSnapshots(deps: Deps): EnvironmentSnapshots {
   };
 }
 
-type SnapshotFeature = EnvironmentSnapshot['features'][number];
 /**
  * Each snapshot's flags by name, as merged: a one-flag delta at 10,000 flags spent half its install building two
  * such maps again. A snapshot installed without one (kept from before a restart) has its map made when first compared.

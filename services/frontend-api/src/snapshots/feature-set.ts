@@ -7,7 +7,7 @@ import type {
   FeedEvent,
 } from '@bunting/contracts';
 
-type SnapshotFeature = EnvironmentSnapshot['features'][number];
+export type SnapshotFeature = EnvironmentSnapshot['features'][number];
 
 /** What one upstream scope (an environment and a token's projects) holds: its flags by name, its segments by id. */
 export type FeatureSet = {
@@ -61,18 +61,14 @@ export function mergeSets(
   environment: string,
   sets: readonly { set: FeatureSet; updatedAt: number }[],
 ): { snapshot: EnvironmentSnapshot; byName: ReadonlyMap<string, SnapshotFeature> } {
-  if (sets.length === 1) {
-    const { features, segments } = sets[0]!.set;
-    return {
-      snapshot: { environment, features: [...features.values()], segments: [...segments.values()] },
-      byName: features,
-    };
-  }
-  const features = new Map<string, SnapshotFeature>();
-  const segments = new Map<number, ClientSegment>();
-  for (const { set } of [...sets].sort((a, b) => a.updatedAt - b.updatedAt)) {
-    for (const [name, feature] of set.features) features.set(name, feature);
-    for (const [id, segment] of set.segments) segments.set(id, segment);
+  let { features, segments }: FeatureSet = sets[0]?.set ?? { features: new Map(), segments: new Map() };
+  if (sets.length > 1) {
+    const merged: SetInTheMaking = { features: new Map(), segments: new Map() };
+    for (const { set } of [...sets].sort((a, b) => a.updatedAt - b.updatedAt)) {
+      for (const [name, feature] of set.features) merged.features.set(name, feature);
+      for (const [id, segment] of set.segments) merged.segments.set(id, segment);
+    }
+    ({ features, segments } = merged);
   }
   return {
     snapshot: { environment, features: [...features.values()], segments: [...segments.values()] },

@@ -67,9 +67,9 @@ export function edgeApi(
           token: token.secret,
           log: log.child({ environment: token.environment }),
           config,
-          // A delta that names its flags is installed as one: at 10,000 flags, comparing them all on every change
-          // (here and in the snapshots' diff) was most of the time a change took to reach the edge's SDKs. The feed
-          // applies each delta to the set kept here, so the flags a delta left alone are already the objects compiled.
+          // A delta that names its flags is installed as one: at 10,000 flags, comparing them all on every change was
+          // most of the time a change took to reach the edge's SDKs. The feed applies each delta to the set kept
+          // here, so the flags a delta left alone are already the objects compiled.
           onSet: (set, changed) => {
             entry.set = changed ? set : keepUnchanged(entry.set, set);
             snapshots.put(token.environment, key, entry.set, changed ? { how: 'delta', changed } : {});
