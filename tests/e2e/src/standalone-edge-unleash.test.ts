@@ -1,11 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
 import {
   eventually,
   httpClient,
+  startCountingProxy,
   startTestStack,
   startUnleashPeer,
+  type CountingProxy,
   type HttpClient,
   type TestStack,
   type UnleashPeer,
@@ -23,7 +28,24 @@ const base = '/api/admin/projects/default/features';
 let unleash: UnleashPeer;
 let unleashAdmin: HttpClient;
 let edge: TestStack;
+/** Between the edge and Unleash: what Unleash sends the edge is counted. */
+let proxy: CountingProxy;
+const persistDir = mkdtempSync(join(tmpdir(), 'bunting-edge-unleash-'));
 const stops: (() => void)[] = [];
+const edgeEnv = () => ({
+  UPSTREAM_URL: `http://127.0.0.1:${proxy.port}`,
+  EDGE_TOKENS: backendToken,
+  EDGE_POLL_MS: '300',
+  EDGE_METRICS_INTERVAL_MS: '300',
+  EDGE_TOKEN_REVALIDATE_MS: '500',
+  EDGE_PROBE_MS: '60000',
+  EDGE_PERSIST_DIR: persistDir,
+});
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(name));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
 
 async function flag(name: string, strategy: object, enabled = true) {
   expect((await unleashAdmin.post(base, { name })).status).toBe(201);
@@ -58,24 +80,17 @@ beforeAll(async () => {
     ],
   });
   await flag('switched-later', { name: 'default' }, false);
-  edge = await startTestStack({
-    target: 'edge',
-    env: {
-      UPSTREAM_URL: unleash.url,
-      EDGE_TOKENS: backendToken,
-      EDGE_POLL_MS: '300',
-      EDGE_METRICS_INTERVAL_MS: '300',
-      EDGE_TOKEN_REVALIDATE_MS: '500',
-      EDGE_PROBE_MS: '60000',
-    },
-  });
+  proxy = await startCountingProxy(Number(new URL(unleash.url).port));
+  edge = await startTestStack({ target: 'edge', env: edgeEnv() });
   await eventually(async () => (await fetch(`${edge.url}/ready`)).status === 200, { intervalMs: 50 });
 }, 150_000);
 
 afterAll(async () => {
   for (const stop of stops) stop();
   await edge?.dispose();
+  await proxy?.close();
   await unleash?.stop();
+  rmSync(persistDir, { recursive: true, force: true });
 });
 
 const contexts = Array.from({ length: 30 }, (_, index) => ({
@@ -191,4 +206,45 @@ describe('the edge in front of Unleash 8.2', () => {
       `a token revoked in Unleash: Unleash's frontend API refused it after ${unleashRefusedAt - revokedAt} ms (its /edge/validate still accepts it), the edge ${Date.now() - unleashRefusedAt} ms later (EDGE_TOKEN_REVALIDATE_MS=500)`,
     );
   }, 120_000);
+
+  it('restarted, asks Unleash with the ETag it had: told nothing changed, it keeps the flags it persisted', async () => {
+    // Flags enough that all of them again would be many times a 304 (Unleash takes imports from people only).
+    const atEdge = () => httpClient(edge.url, { authorization: backendToken }).get('/api/client/features');
+    const held = (await atEdge()).body.features.length as number;
+    const users = Array.from({ length: 200 }, (_, index) => `user-${index}`);
+    for (let index = 0; index < 20; index += 1)
+      await flag(`edge-many-${index}`, {
+        name: 'default',
+        constraints: [{ contextName: 'userId', operator: 'IN', values: users }],
+      });
+    await eventually(async () => (await atEdge()).body.features.length === held + 20, {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    const everything = (await atEdge()).text.length;
+
+    await edge.close();
+    proxy.reset();
+    edge = await startTestStack({ target: 'edge', env: edgeEnv() });
+    await eventually(async () => (await metric('bunting_edge_upstream_answers_total{answer="unchanged"}')) > 0, {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    const sent = proxy.traffic().toClient;
+    // Unleash sends its answers gzipped (a few kB here): the count of answers says what came, the bytes are reported.
+    console.log(`edge restarted in front of Unleash (${everything} bytes of flags): ${sent} bytes came from Unleash`);
+    expect(await metric('bunting_edge_upstream_answers_total{answer="everything"}')).toBe(0);
+    expect((await atEdge()).body.features).toHaveLength(held + 20);
+
+    // A change made in Unleash while the edge was down: Unleash answers with every flag, and the edge takes them.
+    await edge.close();
+    await unleashAdmin.post(`${base}/switched-later/environments/development/off`);
+    edge = await startTestStack({ target: 'edge', env: edgeEnv() });
+    await eventually(
+      async () =>
+        (await atEdge()).body.features.find((feature: { name: string }) => feature.name === 'switched-later')
+          ?.enabled === false,
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
+  });
 });

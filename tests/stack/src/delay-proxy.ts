@@ -7,6 +7,8 @@ export type DelayProxy = {
   retarget: (port: number) => void;
   /** Cuts every open connection, as a network that drops. */
   cut: () => void;
+  /** Bytes passed from the upstream to clients so far. */
+  bytesToClients: () => number;
   close: () => Promise<void>;
 };
 
@@ -17,9 +19,11 @@ export type DelayProxy = {
 export async function startDelayProxy(targetPort: number, delayMs: number): Promise<DelayProxy> {
   let port = targetPort;
   const sockets = new Set<Socket>();
-  const pipeDelayed = (from: Socket, to: Socket) => {
+  let toClients = 0;
+  const pipeDelayed = (from: Socket, to: Socket, count = false) => {
     let chain = Promise.resolve();
-    from.on('data', (chunk) => {
+    from.on('data', (chunk: Buffer) => {
+      if (count) toClients += chunk.length;
       const due = Date.now() + delayMs;
       chain = chain.then(
         () =>
@@ -44,7 +48,7 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
     client.on('close', () => sockets.delete(client));
     upstream.on('close', () => sockets.delete(upstream));
     pipeDelayed(client, upstream);
-    pipeDelayed(upstream, client);
+    pipeDelayed(upstream, client, true);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const cut = () => {
@@ -56,6 +60,7 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
       port = next;
     },
     cut,
+    bytesToClients: () => toClients,
     close: () =>
       new Promise<void>((resolve) => {
         cut();

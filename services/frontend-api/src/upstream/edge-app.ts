@@ -5,7 +5,13 @@ import { createEdgeCounts, registerEdgeMetrics } from '../edge-metrics.ts';
 import { impactAdmission } from '../metrics/impact-admission.ts';
 import { mountSdkRoutes } from '../sdk-routes.ts';
 import { readEdgeConfig, type EdgeConfig } from './edge-config.ts';
-import { filePersistence, redisPersistence, type EdgePersistence, type Persisted } from './edge-persistence.ts';
+import {
+  filePersistence,
+  redisPersistence,
+  type EdgePersistence,
+  type Persisted,
+  type RestoredScope,
+} from './edge-persistence.ts';
 import { createEnvironmentSnapshots } from '../snapshots/environment-snapshots.ts';
 import { createEdgeTokens, type KnownToken } from './edge-tokens.ts';
 import { edgeValidateRoutes } from './edge-validate-routes.ts';
@@ -48,8 +54,16 @@ export function edgeApi(
       request: (environment) =>
         !upstream.unreachable() && [...following.values()].some((entry) => entry.environment === environment),
       waitMs: config.requestTimeoutMs,
-      onInstall: (revision, snapshot) => persistence?.saveEnvironment(revision, snapshot),
+      onInstall: (revision, snapshot) => persistence?.saveRevision(snapshot.environment, revision),
     });
+
+    const answers = infrastructure.metrics.counter(
+      'bunting_edge_upstream_answers_total',
+      "Upstream answers a standalone edge's feeds took, by what they held: every flag, the changes since, or nothing new",
+      ['answer'],
+    );
+    /** Scopes followed before a restart, each taken by the first feed of its scope. */
+    const followedBefore = new Map<string, RestoredScope>();
 
     function follow(token: KnownToken) {
       const key = scopeKey(token);
@@ -76,9 +90,13 @@ export function edgeApi(
             return entry.set;
           },
           onRefused: () => tokens.forget(token.secret),
+          resume: followedBefore.get(key),
+          onPosition: (position, set) => persistence?.saveScope(key, token.environment, position, set),
+          onAnswer: (answer) => answers.inc({ answer }),
         }),
       };
       following.set(key, entry);
+      followedBefore.delete(key);
     }
 
     function unfollow(token: KnownToken) {
@@ -90,6 +108,7 @@ export function edgeApi(
       entry.feed.stop();
       following.delete(key);
       snapshots.drop(token.environment, key);
+      persistence?.dropScope(key);
       // Another token of the same scope follows it from now on.
       const next = [...entry.secrets][0];
       if (next !== undefined) {
@@ -109,8 +128,11 @@ export function edgeApi(
       onChange: (known) => persistence?.saveTokens(known),
     });
 
-    const persisted: Persisted = persistence ? await persistence.load() : { tokens: [], environments: [] };
+    const persisted: Persisted = persistence
+      ? await persistence.load()
+      : { tokens: [], environments: [], scopes: new Map() };
     for (const kept of persisted.environments) snapshots.restore(kept);
+    for (const [key, scope] of persisted.scopes) followedBefore.set(key, scope);
     if (persisted.environments.length > 0)
       log.info(
         { environments: persisted.environments.map((kept) => kept.environment) },
@@ -118,6 +140,8 @@ export function edgeApi(
       );
     // Not awaited: with persisted flags the edge serves at once, whether or not the upstream answers.
     const begun = tokens.begin(config.tokens, persisted.tokens);
+    // Once the tokens are known, a scope kept that no token follows has no feed to come: its flags are not held for one.
+    void begun.finally(() => followedBefore.clear()).catch(() => undefined);
 
     const tokenFor = (environment: string) => {
       const candidates = tokens.known().filter((token) => token.type === 'client' && token.environment === environment);

@@ -24,6 +24,11 @@ export type Feed = {
   stop: () => void;
 };
 
+/** Where a feed is in its upstream's changes: what it sends to be told only of newer ones. */
+export type FeedPosition = { lastEventId?: string; deltaEtag?: string; featuresEtag?: string };
+
+type UpstreamAnswerKind = 'everything' | 'changes' | 'unchanged';
+
 type FeedDeps = {
   upstream: Upstream;
   token: string;
@@ -36,6 +41,15 @@ type FeedDeps = {
    */
   onSet: (set: FeatureSet, changed?: readonly string[]) => FeatureSet | void;
   onRefused: () => void;
+  /**
+   * Where the scope's feed was before a restart, with its flags then, read only if the upstream's first answer builds
+   * on them (a stream resumed, a 304): a restarted edge is sent what changed since, not every flag again.
+   */
+  resume?: { position: FeedPosition; read: () => Promise<FeatureSet | undefined> };
+  /** Each answer taken: every flag, the changes since the position sent, or nothing new. */
+  onAnswer?: (answer: UpstreamAnswerKind) => void;
+  /** The set the feed holds now and where it is, after each answer that changed the set (for `resume`). */
+  onPosition?: (position: FeedPosition, set: FeatureSet) => void;
 };
 
 function parseJson(text: string, what: string): unknown {
@@ -69,22 +83,52 @@ export function createFeed(deps: FeedDeps): Feed {
   const loaded = new Promise<void>((resolve) => {
     markLoaded = resolve;
   });
-  let featuresEtag: string | undefined;
+  let { featuresEtag, deltaEtag, lastEventId } = deps.resume?.position ?? {};
+  /** The flags of before a restart, until the upstream's first answer: read if it builds on them, else dropped. */
+  let resumable = deps.resume?.read;
   /** The digest of the features answer last taken: an upstream that ignores If-None-Match costs a hash, not a parse. */
   let featuresDigest: string | undefined;
-  let deltaEtag: string | undefined;
-  let lastEventId: string | undefined;
   let failures = 0;
   /** Streams in a row that answered but broke: past a few, the upstream is polled until the next probe. */
   let badStreams = 0;
   let failingSince: number | undefined;
 
+  /** Whether the set held was read from before a restart and not yet handed on. */
+  let resumed = false;
+  let unsaved = false;
   const take = (next: FeatureSet, changed?: readonly string[]) => {
-    // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now.
+    // Taken from another answer (a delta, a stream): a features answer like the last one polled may differ now, and
+    // so may the positions of the other ways (the caller notes its own after this).
     featuresDigest = undefined;
+    featuresEtag = deltaEtag = lastEventId = undefined;
     markLoaded();
-    set = deps.onSet(next, changed) ?? next;
+    // The set read from before a restart, handed on as it was, is saved already.
+    unsaved = !(resumed && next === set);
+    // Read from before a restart, the set was never handed on: it goes whole, compared with whatever is served.
+    set = deps.onSet(next, resumed ? undefined : changed) ?? next;
+    resumed = false;
   };
+  /** Called once an answer's position is noted. */
+  const noteTaken = () => {
+    if (!unsaved || !set) return;
+    unsaved = false;
+    deps.onPosition?.({ lastEventId, deltaEtag, featuresEtag }, set);
+  };
+  /** Whether the feed holds a set, or one from before a restart it may read: what it asks the upstream depends on it. */
+  const holds = () => set !== undefined || resumable !== undefined;
+  /**
+   * The set an answer builds on: the one held, or the one from before a restart, read now. Undefined when there is
+   * none (or it cannot be read): the positions are then forgotten, so the next question asks for everything.
+   */
+  async function heldSet(): Promise<FeatureSet | undefined> {
+    const read = resumable;
+    resumable = undefined;
+    if (set || !read) return set;
+    set = await read();
+    resumed = set !== undefined;
+    if (!set) featuresEtag = deltaEtag = lastEventId = undefined;
+    return set;
+  }
 
   // The listener goes with the pause: a feed pauses every poll for as long as the edge runs.
   const pause = (ms: number) =>
@@ -101,56 +145,71 @@ export function createFeed(deps: FeedDeps): Feed {
   async function poll() {
     const answer = await upstream.request('GET', 'api/client/features', {
       token,
-      headers: featuresEtag && set ? { 'if-none-match': featuresEtag } : {},
+      headers: featuresEtag && holds() ? { 'if-none-match': featuresEtag } : {},
     });
     checkStatus(answer.status, 'the client features');
-    if (answer.status === 304) return;
+    if (answer.status === 304) return takeUnchanged();
+    resumable = undefined;
     const digest = createHash('sha256').update(answer.text).digest('base64');
-    if (set && digest === featuresDigest) return;
+    if (set && digest === featuresDigest) return deps.onAnswer?.('unchanged');
     const payload = ClientFeatures.safeParse(parseJson(answer.text, 'features answer'));
     if (!payload.success)
       throw new UpstreamError(
         `the upstream's features answer is not Unleash's shape: ${payload.error.issues[0]?.message ?? ''}`,
       );
-    featuresEtag = answer.headers.get('etag') ?? undefined;
     take(featureSetOf(payload.data));
+    featuresEtag = answer.headers.get('etag') ?? undefined;
     featuresDigest = digest;
+    noteTaken();
+    deps.onAnswer?.('everything');
+  }
+
+  /** A 304: the set held is current; one read from before a restart is handed on now. */
+  async function takeUnchanged() {
+    if (resumable === undefined) return deps.onAnswer?.('unchanged');
+    const held = await heldSet();
+    if (!held) throw new UpstreamError('the flags persisted before the restart cannot be read; asking for all of them');
+    // The upstream confirmed the position the set was saved with.
+    const position = { featuresEtag, deltaEtag, lastEventId };
+    if (resumed) take(held);
+    ({ featuresEtag, deltaEtag, lastEventId } = position);
+    deps.onAnswer?.('unchanged');
   }
 
   async function pollDelta() {
     const answer = await upstream.request('GET', 'api/client/delta', {
       token,
-      headers: deltaEtag && set ? { 'if-none-match': deltaEtag } : {},
+      headers: deltaEtag && holds() ? { 'if-none-match': deltaEtag } : {},
     });
     checkStatus(answer.status, 'the delta endpoint');
-    if (answer.status === 304) return;
-    if (!takeDelta(answer.text, 'delta answer')) {
+    if (answer.status === 304) return takeUnchanged();
+    if (!(await takeDelta(answer.text, 'delta answer'))) {
       // Changes to a set not held: ask again for everything.
       deltaEtag = undefined;
       throw new UpstreamError('the upstream sent changes without a hydration');
     }
     deltaEtag = answer.headers.get('etag') ?? undefined;
+    noteTaken();
   }
 
   /**
    * A delta answer (from the delta endpoint or a stream message) applied to the set held and taken when it changed
    * anything; false when its changes need a set that is not held (no hydration yet).
    */
-  function takeDelta(text: string, what: string): boolean {
+  async function takeDelta(text: string, what: string): Promise<boolean> {
     const delta = DeltaAnswer.safeParse(parseJson(text, what));
     if (!delta.success) throw new UpstreamError(`the upstream's ${what} is not Unleash's shape`);
     // A stream resumed with Last-Event-ID opens with the changes since (none, often), not a hydration.
-    const held = set;
-    const next = applyDelta(held, delta.data.events);
+    const { events } = delta.data;
+    const rebuilds = events[0]?.type === 'hydration';
+    if (rebuilds) resumable = undefined;
+    const held = rebuilds ? set : await heldSet();
+    const next = events.length > 0 ? applyDelta(held, events) : held;
     if (!next) return false;
-    if (delta.data.events.length > 0)
-      take(
-        next,
-        // A hydration may change any flag: the set is then taken whole.
-        held && !delta.data.events.some((event) => event.type === 'hydration')
-          ? flagNamesOf(delta.data.events)
-          : undefined,
-      );
+    const everything = events.some((event) => event.type === 'hydration');
+    // A hydration may change any flag: the set is then taken whole.
+    if (events.length > 0 || resumed) take(next, held && !everything ? flagNamesOf(events) : undefined);
+    deps.onAnswer?.(everything ? 'everything' : events.length > 0 ? 'changes' : 'unchanged');
     return true;
   }
 
@@ -158,7 +217,7 @@ export function createFeed(deps: FeedDeps): Feed {
   async function stream() {
     const response = await upstream.open('api/client/streaming', {
       token,
-      headers: lastEventId && set ? { 'last-event-id': lastEventId } : {},
+      headers: lastEventId && holds() ? { 'last-event-id': lastEventId } : {},
       signal: abort.signal,
     });
     if (response.status !== 200) await response.body?.cancel().catch(() => undefined);
@@ -181,11 +240,12 @@ export function createFeed(deps: FeedDeps): Feed {
             throw new Unsupported('the upstream asks SDKs to poll');
           if (event.event !== 'unleash-connected' && event.event !== 'unleash-updated') continue;
           // Anything thrown here is the stream's fault (the catch below makes it a BadStream).
-          if (!takeDelta(event.data, 'stream message')) {
+          if (!(await takeDelta(event.data, 'stream message'))) {
             lastEventId = undefined;
             throw new BadStream('the upstream streamed changes without a hydration');
           }
           if (event.id !== undefined) lastEventId = event.id;
+          noteTaken();
           badStreams = 0;
         }
       }
