@@ -6,6 +6,7 @@ import {
   freePort,
   httpClient,
   isolate,
+  startCountingProxy,
   startDelayProxy,
   startServiceProcess,
   type ServiceProcess,
@@ -96,6 +97,27 @@ async function timedStart(
   const edge = await startServiceProcess('edge', env, { waitFor: 'ready', built, nodeOptions, pollMs: 5 });
   processes.push(edge);
   return { process: edge, ms: round(performance.now() - started) };
+}
+
+/** Waits until every feed an edge follows has taken an answer from its upstream; what they were. */
+async function feedsAnswered(url: string): Promise<{ feeds: number; answers: Record<string, number> }> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const lines = (await (await fetch(`${url}/internal-backstage/prometheus`)).text()).split('\n');
+    const valued = (prefix: string) =>
+      lines.filter((line) => line.startsWith(prefix)).map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    const feeds = valued('bunting_edge_upstream_feeds{').reduce((sum, value) => sum + value, 0);
+    const answers = Object.fromEntries(
+      lines
+        .filter((line) => line.startsWith('bunting_edge_upstream_answers_total{'))
+        .map((line) => [/answer="(\w+)"/.exec(line)?.[1] ?? '', Number(line.slice(line.lastIndexOf(' ') + 1))]),
+    );
+    const answered = Object.values(answers).reduce((sum, value) => sum + value, 0);
+    if (feeds > 0 && answered >= feeds) return { feeds, answers };
+    if (Date.now() > deadline)
+      throw new Error(`the restarted edge's ${feeds} feeds had ${answered} answers after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** RSS of an edge holding no flags: its upstream does not answer and nothing is persisted. */
@@ -378,8 +400,21 @@ try {
 
   // Starts from persisted state: upstream reachable, then upstream unreachable (a port nothing listens on).
   await edge.stop();
-  const warm = await timedStart(edgeEnv(server.url));
+  // Through a proxy that counts what the upstream sends the restarted edge until every feed it follows has answered.
+  const counted = await startCountingProxy(Number(new URL(server.url).port));
+  const warm = await timedStart(edgeEnv(`http://127.0.0.1:${counted.port}`));
+  const resumed = await feedsAnswered(warm.process.url);
+  const restart = { ...resumed, bytes: counted.traffic().toClient };
   await warm.process.stop();
+  await counted.close();
+  const hydrationBytes = (
+    await Promise.all(
+      clientTokens.map(
+        async (token) =>
+          (await httpClient(server.url, { authorization: token }).get('/api/client/features')).text.length,
+      ),
+    )
+  ).reduce((sum, bytes) => sum + bytes, 0);
   // Upstream down: started several times, as one start on this VM can be a tenth off either way.
   const offlineMs: number[] = [];
   let offlineFlags = 0;
@@ -392,6 +427,9 @@ try {
     offlineMs.push(offline.ms);
   }
   const starts = { nothing: first.ms, warm: warm.ms, offline: median(offlineMs) };
+  console.log(
+    `\nA restart with the upstream there: ${restart.bytes} bytes from the upstream until its ${restart.feeds} feeds had answered (answers: ${JSON.stringify(restart.answers)}); the same environments whole are ${hydrationBytes} bytes`,
+  );
   console.log(
     `\nStart to ready (spawn to /ready 200, including Node's own start): nothing persisted ${first.ms} ms; persisted state, upstream reachable ${warm.ms} ms; persisted state, upstream down ${offlineMs.join(', ')} ms (median ${starts.offline}, serving ${offlineFlags} flags)`,
   );
@@ -494,6 +532,11 @@ try {
       measured: `${starts.offline} (${Math.min(...offlineMs)}-${Math.max(...offlineMs)})`,
       goal: 'under 500',
       verdict: verdict(starts.offline < 500),
+    },
+    'a restart with the upstream there: bytes from the upstream (everything, whole, would be)': {
+      measured: `${restart.bytes} (${hydrationBytes})`,
+      goal: 'report',
+      verdict: 'report',
     },
     'OFREP bulk, share of its ceiling (edge / replica)': {
       measured: `${share('OFREP bulk, standalone edge')} / ${share('OFREP bulk, frontend-api replica')}`,
