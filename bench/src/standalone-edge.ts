@@ -186,6 +186,21 @@ try {
       ['frontend-api replica', round(rssOf(replica.pid) / 1048576)],
     ]) as Record<string, number>;
   const memory = memoryOf();
+  /** Each process's V8 heap (total / used) and external memory, from its own metrics. */
+  const memoryParts = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        [...edges, ['frontend-api replica', replica] as const].map(async ([name, process]) => {
+          const text = await (await fetch(`${process.url}/internal-backstage/prometheus`)).text();
+          const mib = (metric: string) =>
+            round(Number(new RegExp(`^${metric} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576);
+          return [
+            name,
+            `${mib('bunting_nodejs_heap_size_total_bytes')} / ${mib('bunting_nodejs_heap_size_used_bytes')}; ${mib('bunting_nodejs_external_memory_bytes')}`,
+          ] as const;
+        }),
+      ),
+    ) as Record<string, string>;
 
   const users = Array.from({ length: 200 }, (_, index) => `/api/frontend?userId=user-${index}&appName=bench`);
   const contexts = Array.from({ length: 200 }, (_, index) =>
@@ -331,9 +346,11 @@ try {
     ),
   );
   const after = memoryOf();
+  const partsAfter = await memoryParts();
   // Answer buffers a burst left are handed back after 10-20 s without large answers (answer-memory.ts).
   await new Promise((resolve) => setTimeout(resolve, 25_000));
   const settled = memoryOf();
+  const partsSettled = await memoryParts();
   console.log(`\nMemory (RSS, MiB), ${built ? 'the built edge' : 'the edge from its sources'}:`);
   console.table(
     Object.fromEntries(
@@ -346,6 +363,13 @@ try {
           '25 s later': settled[name],
         },
       ]),
+    ),
+  );
+  // Where the RSS is, by Node's own count: the V8 heap, what it has in use, and memory outside it (buffers).
+  console.log('V8 heap (total / used) and memory outside it, MiB, after load and 25 s later:');
+  console.table(
+    Object.fromEntries(
+      Object.keys(after).map((name) => [name, { 'after load': partsAfter[name], '25 s later': partsSettled[name] }]),
     ),
   );
   await variantEdge?.stop();
