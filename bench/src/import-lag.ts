@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
+import { httpClient, isolate, rolloutExport, startServiceProcess } from '@bunting/test-stack';
 import { round } from './stats.ts';
 
 /**
@@ -21,17 +21,7 @@ const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.p
 try {
   await admin.post('/api/admin/projects', { id: 'imports', name: 'imports' });
   const names = Array.from({ length: count }, (_, index) => `imported-${index}`);
-  const data = {
-    features: names.map((name) => ({ name, type: 'release', project: 'imports' })),
-    tagTypes: [],
-    featureStrategies: names.map((name) => ({
-      name: 'flexibleRollout',
-      featureName: name,
-      parameters: { rollout: '50', stickiness: 'default', groupId: name },
-      constraints: [],
-    })),
-    featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-  };
+  const data = rolloutExport(names, 'imports');
   const rssBefore = rssMiB();
   const started = performance.now();
   const imported = await admin.post('/api/admin/features-batch/import', {

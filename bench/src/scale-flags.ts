@@ -1,19 +1,4 @@
-import type { HttpClient } from '@bunting/test-stack';
-
-/** bench:scale's flags in an export: each a gradual rollout to half the users, on in development. */
-export function scaleExport(names: string[], project: string) {
-  return {
-    features: names.map((name) => ({ name, type: 'release', project })),
-    tagTypes: [],
-    featureStrategies: names.map((name) => ({
-      name: 'flexibleRollout',
-      featureName: name,
-      parameters: { rollout: '50', stickiness: 'default', groupId: name },
-      constraints: [],
-    })),
-    featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-  };
-}
+import { rolloutExport, type HttpClient } from '@bunting/test-stack';
 
 /** Imports the flags scale-`from` up to (not including) scale-`to` into the default project, 2,000 at a time. */
 export async function importScaleFlags(
@@ -27,7 +12,7 @@ export async function importScaleFlags(
     const reply = await admin.post('/api/admin/features-batch/import', {
       project: 'default',
       environment,
-      data: scaleExport(names, 'default'),
+      data: rolloutExport(names, 'default'),
     });
     if (reply.status !== 200) throw new Error(`import: ${reply.status} ${reply.text}`);
   }

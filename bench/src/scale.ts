@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
+import { httpClient, isolate, rolloutExport, startServiceProcess, type HttpClient } from '@bunting/test-stack';
 import { READS, measureEventSearch } from './event-search.ts';
 import { load, type LoadResult } from './load.ts';
 import { measureImpactFleet, startFleetExperiment } from './impact-fleet.ts';
@@ -8,7 +8,7 @@ import { measureStreams } from './open-streams.ts';
 import { betterCeiling, measureOfrep, startCeiling } from './sdk-edge.ts';
 import { quiet } from './quiet.ts';
 import { round, summarize } from './stats.ts';
-import { importScaleFlags, scale0Answers, scaleExport, userInsideScale0 } from './scale-flags.ts';
+import { importScaleFlags, scale0Answers, userInsideScale0 } from './scale-flags.ts';
 
 /**
  * `npm run bench:scale`: how the SDK edge's costs grow with the work. Flags per environment (200, 2,000,
@@ -314,7 +314,7 @@ try {
   const imported = await admin.post('/api/admin/features-batch/import', {
     project: 'imports',
     environment: 'development',
-    data: scaleExport(names, 'imports'),
+    data: rolloutExport(names, 'imports'),
   });
   const answered = performance.now();
   console.log(

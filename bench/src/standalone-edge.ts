@@ -6,6 +6,7 @@ import {
   freePort,
   httpClient,
   isolate,
+  rolloutExport,
   startCountingProxy,
   startDelayProxy,
   startServiceProcess,
@@ -14,7 +15,7 @@ import {
 import { load, type LoadResult } from './load.ts';
 import { measureStreams } from './open-streams.ts';
 import { anonymousRssOf, betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
-import { importScaleFlags, scaleExport } from './scale-flags.ts';
+import { importScaleFlags } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -80,7 +81,7 @@ async function configure(admin: ReturnType<typeof httpClient>) {
       const reply = await admin.post('/api/admin/features-batch/import', {
         project: 'default',
         environment,
-        data: scaleExport(names, 'default'),
+        data: rolloutExport(names, 'default'),
       });
       if (reply.status !== 200) throw new Error(`import into ${environment}: ${reply.status} ${reply.text}`);
     }

@@ -8,6 +8,7 @@ import { startStack, type Stack } from '@bunting/launcher';
 import {
   eventually,
   httpClient,
+  rolloutExport,
   startServiceProcess,
   startDelayProxy,
   startTestStack,
@@ -343,17 +344,7 @@ describe('the edge in front of a Bunting cluster in another region', () => {
     const imported = await upstreamAdmin().post('/api/admin/features-batch/import', {
       project: 'default',
       environment: 'development',
-      data: {
-        features: names.map((name) => ({ name, type: 'release', project: 'default' })),
-        tagTypes: [],
-        featureStrategies: names.map((name) => ({
-          name: 'flexibleRollout',
-          featureName: name,
-          parameters: { rollout: '50', stickiness: 'default', groupId: name },
-          constraints: [],
-        })),
-        featureEnvironments: names.map((name) => ({ name, featureName: name, enabled: true })),
-      },
+      data: rolloutExport(names, 'default'),
     });
     expect(imported.status).toBe(200);
     await eventually(async () => (await clientFeatures()).length === held + 300, { timeoutMs: 10_000, intervalMs: 50 });

@@ -7,3 +7,4 @@ export * from './delay-proxy.ts';
 export * from './unleash-peer.ts';
 export * from './counting-proxy.ts';
 export * from './rsyslog-peer.ts';
+export * from './flag-exports.ts';
