@@ -2,6 +2,7 @@ import { inScope, type HttpServer } from '@bunting/platform';
 import { clientRoutes } from './client/client-routes.ts';
 import { deltaRoutes } from './client/delta-routes.ts';
 import type { FrontendDeps } from './frontend-deps.ts';
+import { collectWhenIdle } from './idle-collection.ts';
 import { browserRoutesHook } from './frontend/cors.ts';
 import { frontendRoutes } from './frontend/frontend-routes.ts';
 import { ofrepEventStreamRoutes } from './ofrep/ofrep-event-stream.ts';
@@ -24,4 +25,6 @@ export async function mountSdkRoutes(app: HttpServer, deps: FrontendDeps, more?:
     trackRoutes(server, deps);
     more?.(server);
   });
+  const stopCollecting = collectWhenIdle();
+  app.addHook('onClose', async () => stopCollecting());
 }
