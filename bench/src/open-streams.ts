@@ -1,13 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { httpClient } from '@bunting/test-stack';
+import { metricSamples } from '@bunting/test-stack';
 import { rssOf } from './sdk-edge.ts';
 import { round, summarize } from './stats.ts';
 
 /** One sample of the process's Prometheus exposition (the whole series name with its labels), NaN if absent. */
 async function sampleOn(url: string, series: string): Promise<number> {
-  const text = (await httpClient(url).get('/internal-backstage/prometheus')).text;
-  const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
-  return Number(line?.slice(series.length + 1) ?? Number.NaN);
+  return (await metricSamples(url)).get(series) ?? Number.NaN;
 }
 
 const streamsOpenOn = (url: string) => sampleOn(url, 'bunting_sdk_streams_open');

@@ -6,6 +6,8 @@ import {
   freePort,
   httpClient,
   isolate,
+  metricSamples,
+  metricSum,
   rolloutExport,
   startCountingProxy,
   startDelayProxy,
@@ -104,16 +106,14 @@ async function timedStart(
 async function feedsAnswered(url: string): Promise<{ feeds: number; answers: Record<string, number> }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const lines = (await (await fetch(`${url}/internal-backstage/prometheus`)).text()).split('\n');
-    const valued = (prefix: string) =>
-      lines.filter((line) => line.startsWith(prefix)).map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
-    const feeds = valued('bunting_edge_upstream_feeds{').reduce((sum, value) => sum + value, 0);
+    const samples = await metricSamples(url);
+    const feeds = metricSum(samples, 'bunting_edge_upstream_feeds');
     const answers = Object.fromEntries(
-      lines
-        .filter((line) => line.startsWith('bunting_edge_upstream_answers_total{'))
-        .map((line) => [/answer="(\w+)"/.exec(line)?.[1] ?? '', Number(line.slice(line.lastIndexOf(' ') + 1))]),
+      [...samples]
+        .filter(([series]) => series.startsWith('bunting_edge_upstream_answers_total{'))
+        .map(([series, value]) => [/answer="(\w+)"/.exec(series)?.[1] ?? '', value]),
     );
-    const answered = Object.values(answers).reduce((sum, value) => sum + value, 0);
+    const answered = metricSum(samples, 'bunting_edge_upstream_answers_total');
     if (feeds > 0 && answered >= feeds) return { feeds, answers };
     if (Date.now() > deadline)
       throw new Error(`the restarted edge's ${feeds} feeds had ${answered} answers after 60 s`);
@@ -192,9 +192,8 @@ try {
     Object.fromEntries(
       await Promise.all(
         [...edges, ['frontend-api replica', replica] as const].map(async ([name, process]) => {
-          const text = await (await fetch(`${process.url}/internal-backstage/prometheus`)).text();
-          const mib = (metric: string) =>
-            round(Number(new RegExp(`^${metric} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576);
+          const samples = await metricSamples(process.url);
+          const mib = (metric: string) => round((samples.get(metric) ?? Number.NaN) / 1048576);
           return [
             name,
             `${mib('bunting_nodejs_heap_size_total_bytes')} / ${mib('bunting_nodejs_heap_size_used_bytes')}; ${mib('bunting_nodejs_external_memory_bytes')}`,

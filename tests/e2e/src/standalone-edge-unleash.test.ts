@@ -7,6 +7,7 @@ import { UnleashClient } from 'unleash-proxy-client';
 import {
   eventually,
   httpClient,
+  metricSamples,
   startCountingProxy,
   startTestStack,
   startUnleashPeer,
@@ -41,10 +42,8 @@ const edgeEnv = () => ({
   EDGE_PROBE_MS: '60000',
   EDGE_PERSIST_DIR: persistDir,
 });
-async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${edge.url}/internal-backstage/prometheus`)).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(name));
-  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+async function metric(series: string): Promise<number> {
+  return (await metricSamples(edge.url)).get(series) ?? 0;
 }
 
 async function flag(name: string, strategy: object, enabled = true) {

@@ -8,3 +8,4 @@ export * from './unleash-peer.ts';
 export * from './counting-proxy.ts';
 export * from './rsyslog-peer.ts';
 export * from './flag-exports.ts';
+export * from './metric-samples.ts';
