@@ -1,5 +1,5 @@
 import { Unleash } from 'unleash-client';
-import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
+import { httpClient, isolate, startServiceProcess, stopUnleashSdk } from '@bunting/test-stack';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -105,7 +105,7 @@ try {
   const missing = TRIALS - Math.min(seenOff.polling.size, seenOff.streaming.size);
   if (missing > 0) console.log(`${missing} trials never saw their flag off within two minutes`);
 } finally {
-  for (const client of sdks) client.destroy();
+  for (const client of sdks) stopUnleashSdk(client);
   await server.stop();
   await isolation.cleanup();
 }

@@ -7,7 +7,7 @@ import { initialize } from 'unleash-client';
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { eventually, httpClient, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, loginAs, startTestStack, type TestStack, stopUnleashSdk } from '@bunting/test-stack';
 import { launchBrowser, openPage, screenshot, seriousViolations, signIn } from './browser.ts';
 
 /**
@@ -196,7 +196,7 @@ describe('administration in the console', () => {
       });
       expect(sdk.isEnabled('from-a-token')).toBe(true);
     } finally {
-      sdk.destroy();
+      stopUnleashSdk(sdk);
     }
   });
 

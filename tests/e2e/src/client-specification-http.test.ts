@@ -3,7 +3,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * Unleash's client specification through HTTP: each file's flags and segments made through the admin API (a project
@@ -237,7 +244,7 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(async () => {
-  for (const sdk of sdks) sdk.destroy();
+  for (const sdk of sdks) stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

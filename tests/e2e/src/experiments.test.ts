@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, loginAs, startTestStack, type TestStack, stopUnleashSdk } from '@bunting/test-stack';
 
 /**
  * An experiment on a flag's variants end to end with the real Node SDK: the application asks for the variant of
@@ -62,7 +62,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  sdk?.destroy();
+  stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

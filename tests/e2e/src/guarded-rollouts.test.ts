@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  loginAs,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * Guardrails end to end with the real Node SDK (and the web SDK on the frontend API): the application evaluates the flag for many users and counts its
@@ -134,7 +141,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  sdk?.destroy();
+  stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

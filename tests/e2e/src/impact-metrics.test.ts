@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, httpClient, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  loginAs,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * Impact metrics end to end: the real Node SDK defines a counter, a gauge and a histogram and sends them through
@@ -70,7 +78,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  sdk?.destroy();
+  stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { initialize, type Unleash } from 'unleash-client';
 import { UnleashClient } from 'unleash-proxy-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * The unmodified Unleash SDKs against Bunting: the Node server SDK fed by /api/client/features, and the
@@ -232,7 +239,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  sdk?.destroy();
+  stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  loginAs,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * Releases that progress and stop themselves, end to end with the real Node SDK: a template applied to a flag,
@@ -88,7 +95,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  sdk?.destroy();
+  stopUnleashSdk(sdk);
   await stack?.dispose();
   await new Promise((resolve) => receiver?.close(resolve));
 });

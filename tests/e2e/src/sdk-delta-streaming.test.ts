@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Unleash } from 'unleash-client';
-import { eventually, httpClient, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  startTestStack,
+  type HttpClient,
+  type TestStack,
+  stopUnleashSdk,
+} from '@bunting/test-stack';
 
 /**
  * The delta protocol with the real Node SDK, unmodified: streaming (server-sent events on /api/client/streaming)
@@ -53,7 +60,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const sdk of sdks) sdk.destroy();
+  for (const sdk of sdks) stopUnleashSdk(sdk);
   await stack?.dispose();
 });
 

@@ -15,6 +15,7 @@ import {
   type HttpClient,
   type TestStack,
   type UnleashPeer,
+  stopUnleashSdk,
 } from '@bunting/test-stack';
 
 /**
@@ -135,7 +136,7 @@ describe('the edge in front of Unleash 8.2', () => {
       refreshInterval: 200,
       metricsInterval: 300,
     });
-    stops.push(() => node.destroy());
+    stops.push(() => stopUnleashSdk(node));
     await new Promise<void>((resolve) => node.once('synchronized', () => resolve()));
     const browser = new UnleashClient({
       url: `${edge.url}/api/frontend`,

@@ -9,3 +9,4 @@ export * from './counting-proxy.ts';
 export * from './rsyslog-peer.ts';
 export * from './flag-exports.ts';
 export * from './metric-samples.ts';
+export * from './unleash-sdk.ts';
