@@ -180,8 +180,15 @@ async function edgeInSecondRegion() {
   const away = Date.now();
   compose('stop', 'ingress');
   const ingressStopped = Date.now();
+  const [edgeContainer] = compose.containers('edge');
   compose('stop', 'edge');
   const stopped = Date.now();
+  if (stopped - ingressStopped > 5_000 && edgeContainer) {
+    // Docker kills what has not stopped in 10 s (exit code 137): what the edge was doing shows in its last lines.
+    const exitCode = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', edgeContainer], { quiet: true }).trim();
+    say(`the edge took over 5 s to stop (exit code ${exitCode}); its last lines:`);
+    console.log(compose('logs', '--no-color', '--tail', '12', 'edge'));
+  }
   compose('start', 'edge');
   await until('the edge ready again with its upstream stopped', ready, 60_000);
   say(

@@ -32,13 +32,18 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     stack.infrastructure.log.info({ signal }, 'shutting down');
+    const begun = performance.now();
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     stack
       .close()
       .then(() => stopTelemetry())
       .then(
-        () => process.exit(0),
+        () => {
+          // How long the stop took, for an orchestrator that kills what it waits for too long (Docker: 10 s).
+          stack.infrastructure.log.info({ ms: Math.round(performance.now() - begun) }, 'stopped');
+          process.exit(0);
+        },
         (error) => {
           console.error(error);
           process.exit(1);

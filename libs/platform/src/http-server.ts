@@ -173,9 +173,10 @@ export function createHttpServer(options: {
   // its answers have it too.
   app.addHook('onSend', (request, reply, payload, done) => {
     const url = request.url;
-    // Answers a browser may show say how it may show them; the SDK edge's answers are read by code only (and are
-    // its hot path), so they go without.
-    if (!url.startsWith('/api/frontend') && !url.startsWith('/api/client/')) {
+    // Answers a browser may show say how it may show them; the SDK edge's answers (Unleash's and OFREP's) are read by
+    // code only (and are its hot path), so they go without: four headers were about a tenth of an OFREP bulk answer's
+    // CPU at 200 flags.
+    if (!url.startsWith('/api/frontend') && !url.startsWith('/api/client/') && !url.startsWith('/ofrep/')) {
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'same-origin');
