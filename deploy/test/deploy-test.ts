@@ -177,14 +177,17 @@ async function edgeInSecondRegion() {
   );
   await until('the flag on again at the edge', async () => (await served()) === true, 30_000);
   say(`a change made through the ingress reached the edge in ${tookMs} ms`);
+  const [edgeContainer] = compose.containers('edge');
   const away = Date.now();
   compose('stop', 'ingress');
   const ingressStopped = Date.now();
-  const [edgeContainer] = compose.containers('edge');
   compose('stop', 'edge');
   const stopped = Date.now();
   if (stopped - ingressStopped > 5_000 && edgeContainer) {
-    // Docker kills what has not stopped in 10 s (exit code 137): what the edge was doing shows in its last lines.
+    // Docker kills what has not stopped in 10 s (exit code 137): what the edge was doing shows in its last lines, and
+    // its own stop's time in its `stopped` line. A process exits only once libuv's threads are done, and a name
+    // lookup under way there ends only when the resolver answers: on this host a name Docker's DNS does not know (a
+    // stopped container's) takes 20 s to fail, so a feed's retry after the ingress went holds the edge's exit.
     const exitCode = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', edgeContainer], { quiet: true }).trim();
     say(`the edge took over 5 s to stop (exit code ${exitCode}); its last lines:`);
     console.log(compose('logs', '--no-color', '--tail', '12', 'edge'));
