@@ -8,7 +8,6 @@ import {
   isolate,
   metricSamples,
   metricSum,
-  rolloutExport,
   startCountingProxy,
   startDelayProxy,
   startServiceProcess,
@@ -76,18 +75,7 @@ const edgeEnv = (upstream: string, extra: Record<string, string> = {}) => ({
 async function configure(admin: ReturnType<typeof httpClient>) {
   await admin.post('/api/admin/environments', { name: 'staging', type: 'test' });
   await admin.post('/api/admin/projects/default/environments', { environment: 'staging' });
-  await importScaleFlags(admin, 0, flags);
-  for (const environment of ['production', 'staging']) {
-    for (let start = 0; start < flags; start += 2000) {
-      const names = Array.from({ length: Math.min(2000, flags - start) }, (_, offset) => `scale-${start + offset}`);
-      const reply = await admin.post('/api/admin/features-batch/import', {
-        project: 'default',
-        environment,
-        data: rolloutExport(names, 'default'),
-      });
-      if (reply.status !== 200) throw new Error(`import into ${environment}: ${reply.status} ${reply.text}`);
-    }
-  }
+  for (const environment of environments) await importScaleFlags(admin, 0, flags, environment);
 }
 
 /** Time from spawning an edge until its /ready answers 200. */
