@@ -22,7 +22,6 @@ describe('ofrepContext', () => {
         '10.0.0.1',
       ),
     ).toEqual({
-      targetingKey: 'u1',
       userId: 'u1',
       appName: 'web',
       remoteAddress: '10.0.0.1',

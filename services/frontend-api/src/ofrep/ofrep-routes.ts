@@ -63,25 +63,50 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     });
   }
 
-  async function scope(
-    request: FastifyRequest,
-    announced: number | null = null,
-  ): Promise<{
+  type Scope = {
     access: EdgeAccess & { kind: TokenKind };
     environment: CompiledEnvironment;
     context: PreparedContext;
     targetingKey: boolean;
     contextKey: string;
     ids: { userId?: unknown; sessionId?: unknown; currentTime?: unknown };
-  }> {
-    const access = await edgeAccess(tokens, request, SDK_TOKENS);
-    const environment = (await atLeast(access.environment, announced)) ?? (await snapshots.ensure(access.environment));
+  };
+
+  /**
+   * The token's access, its environment (at least the revision an event announced) and the request's context:
+   * without an await when the token and the environment are at hand (the common case), as /api/frontend answers.
+   */
+  function scope(request: FastifyRequest, announced: number | null = null): Scope | Promise<Scope> {
+    const access = edgeAccess(tokens, request, SDK_TOKENS);
+    if (access instanceof Promise) return access.then((known) => inEnvironment(request, known, announced));
+    return inEnvironment(request, access, announced);
+  }
+
+  function inEnvironment(
+    request: FastifyRequest,
+    access: EdgeAccess & { kind: TokenKind },
+    announced: number | null,
+  ): Scope | Promise<Scope> {
+    const environment = atLeast(access.environment, announced);
+    if (environment instanceof Promise)
+      return environment.then(async (arrived) =>
+        withContext(request, access, arrived ?? (await snapshots.ensure(access.environment))),
+      );
+    if (environment === undefined)
+      return snapshots.ensure(access.environment).then((loaded) => withContext(request, access, loaded));
+    return withContext(request, access, environment);
+  }
+
+  function withContext(
+    request: FastifyRequest,
+    access: EdgeAccess & { kind: TokenKind },
+    environment: CompiledEnvironment,
+  ): Scope {
     const raw = ofrepContext(request.body, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
     const targetingKey = raw.userId !== undefined;
     counts.ofrep += 1;
     const contextKey = JSON.stringify(raw);
-    delete raw.targetingKey;
     const ids = { userId: raw.userId, sessionId: raw.sessionId, currentTime: raw.currentTime };
     return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey, ids };
   }
@@ -122,52 +147,72 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         response: { 200: OfrepBulkAnswer, ...OFREP_ERRORS },
       },
     },
-    (request, reply: FastifyReply) =>
-      settledAfterSend(
-        scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag)).then(
-          ({ access, environment, context, targetingKey, contextKey, ids }) => {
-            const features = environment.visibleFeatures(access.projects);
-            const answering = environment.answering(features);
-            const known = knownAnswers(answering, features, environment);
-            // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
-            // nothing is a 304 for the cost of a hash.
-            let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey, ids) : null;
-            if (etag !== null && request.headers['if-none-match'] === etag) {
-              reply.header('etag', etag).header('cache-control', 'no-cache');
-              return sendAtTurnEnd(reply.code(304));
-            }
-            if (slots.length < features.length) {
-              slots = new Int32Array(features.length * 2);
-              picked = new Int32Array(features.length * 2);
-            }
-            let table = tables.get(answering);
-            if (!table) tables.set(answering, (table = new OfrepTable(features)));
-            answering.lane.slotsOf(context, slots);
-            table.gather(slots, features.length, targetingKey, picked);
-            // Otherwise from the answers themselves: each flag's entry in the table, at this revision.
-            etag ??= answerEtag(
-              `${environment.revision}:${hash('sha1', picked.subarray(0, features.length), 'base64url')}`,
-              access,
-              contextKey,
-            );
-            reply.header('etag', etag).header('cache-control', 'no-cache');
-            if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
-            const secret = access.kind === 'frontend' ? secretOf(request) : null;
-            const close =
-              secret === null
-                ? FLAGS_CLOSE
-                : Buffer.from(
-                    `],"eventStreams":${JSON.stringify([{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }])}}`,
-                  );
-            const length = FLAGS_OPEN.length + close.length + table.gatheredBytes;
-            return sendAtTurnEnd(
-              reply.type('application/json; charset=utf-8'),
-              joinAnswer(FLAGS_OPEN, table.parts, picked, features.length, close, length, reply),
-            );
-          },
-        ),
-      ),
+    (request, reply: FastifyReply) => {
+      const scoped = scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag));
+      if (scoped instanceof Promise) return settledAfterSend(scoped.then((known) => answerBulk(request, reply, known)));
+      return answerBulk(request, reply, scoped);
+    },
   );
+
+  function answerBulk(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { access, environment, context, targetingKey, contextKey, ids }: Scope,
+  ): void {
+    const features = environment.visibleFeatures(access.projects);
+    const answering = environment.answering(features);
+    const known = knownAnswers(answering, features, environment);
+    // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
+    // nothing is a 304 for the cost of a hash.
+    let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey, ids) : null;
+    if (etag !== null && request.headers['if-none-match'] === etag) {
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      return sendAtTurnEnd(reply.code(304));
+    }
+    if (slots.length < features.length) {
+      slots = new Int32Array(features.length * 2);
+      picked = new Int32Array(features.length * 2);
+    }
+    let table = tables.get(answering);
+    if (!table) tables.set(answering, (table = new OfrepTable(features)));
+    answering.lane.slotsOf(context, slots);
+    table.gather(slots, features.length, targetingKey, picked);
+    // Otherwise from the answers themselves: each flag's entry in the table, at this revision.
+    etag ??= answerEtag(
+      `${environment.revision}:${hash('sha1', picked.subarray(0, features.length), 'base64url')}`,
+      access,
+      contextKey,
+    );
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) return sendAtTurnEnd(reply.code(304));
+    const secret = access.kind === 'frontend' ? secretOf(request) : null;
+    const close = secret === null ? FLAGS_CLOSE : closeNamingStream(request, secret);
+    const length = FLAGS_OPEN.length + close.length + table.gatheredBytes;
+    sendAtTurnEnd(
+      reply.type('application/json; charset=utf-8'),
+      joinAnswer(FLAGS_OPEN, table.parts, picked, features.length, close, length, reply),
+    );
+  }
+}
+
+/** How many answers' ends naming an event stream are kept: one per frontend token and address it is reached at. */
+const MOST_STREAM_CLOSES = 256;
+const streamCloses = new Map<string, Buffer>();
+
+/**
+ * The end of a bulk answer to a frontend token, naming its change events' stream; made once per token and address
+ * (every browser with one token asks for the same), and remade for all when more than MOST_STREAM_CLOSES are kept.
+ */
+function closeNamingStream(request: FastifyRequest, secret: string): Buffer {
+  const url = eventStreamUrl(request, secret);
+  let close = streamCloses.get(url);
+  if (close === undefined) {
+    if (streamCloses.size >= MOST_STREAM_CLOSES) streamCloses.clear();
+    const streams = [{ type: 'sse', url, inactivityDelaySec: INACTIVITY_DELAY_SEC }];
+    close = Buffer.from(`],"eventStreams":${JSON.stringify(streams)}}`);
+    streamCloses.set(url, close);
+  }
+  return close;
 }
 
 const FLAGS_OPEN = Buffer.from('{"flags":[');

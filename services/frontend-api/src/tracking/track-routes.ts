@@ -46,7 +46,6 @@ export function trackedOutcomes(
   const answer = (entry: { context: Record<string, unknown>; flags: readonly string[] }) => {
     const raw = ofrepContext({ context: entry.context }, callerAddress);
     if (raw.environment === undefined) raw.environment = environment.environment;
-    delete raw.targetingKey;
     const context = new PreparedContext(raw);
     const labels: Record<string, string> = {};
     for (const flag of entry.flags) {
