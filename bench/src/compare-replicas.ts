@@ -16,7 +16,8 @@ import { importScaleFlags } from './scale-flags.ts';
  * within a minute, so two separate runs do not compare. Prints each round and the median of each target: req/s,
  * p99 and CPU time per request. `PROFILE_LOAD=wrk`, `PROFILE_COUNTRY` and `BENCH_SECONDS` as for bench:profile.
  * `COMPARE_FLAGS=N` loads bench:scale's flags instead (N imported flags, each a 50 % rollout, 200 users).
- * `COMPARE_API=ofrep` drives OFREP's bulk evaluation (POST, autocannon) instead of /api/frontend.
+ * `COMPARE_API=ofrep` drives OFREP's bulk evaluation (POST, autocannon) instead of /api/frontend; `ofrep-flag` its
+ * evaluation of one flag (the first of the flags).
  * `COMPARE_NODE_OPTIONS` starts the working tree's replica with those Node options (with `COMPARE_BASE=HEAD`, this
  * compares the options alone). `COMPARE_RATE=N` with `PROFILE_LOAD=wrk` paces wrk to at most N requests a second.
  */
@@ -25,7 +26,8 @@ const base = process.env.COMPARE_BASE ?? 'HEAD';
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const generator = process.env.PROFILE_LOAD === 'wrk' ? 'wrk' : 'autocannon';
-const ofrep = process.env.COMPARE_API === 'ofrep';
+const ofrepFlag = process.env.COMPARE_API === 'ofrep-flag';
+const ofrep = process.env.COMPARE_API === 'ofrep' || ofrepFlag;
 const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
 // wrk pacing its connections to at most this many requests a second: the tail of a server that keeps up.
 const rate = process.env.COMPARE_RATE === undefined ? undefined : Number(process.env.COMPARE_RATE);
@@ -80,8 +82,11 @@ try {
     });
   });
   const ofrepHeaders = { authorization: frontendToken, 'content-type': 'application/json' };
+  const ofrepPath = ofrepFlag
+    ? `/ofrep/v1/evaluate/flags/${scaleFlags === undefined ? 'bench-flag-0' : 'scale-0'}`
+    : '/ofrep/v1/evaluate/flags';
   const sample = ofrep
-    ? (await httpClient(working.url, ofrepHeaders).post('/ofrep/v1/evaluate/flags', bodies[1])).text
+    ? (await httpClient(working.url, ofrepHeaders).post(ofrepPath, bodies[1])).text
     : (await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text;
   const ceiling = await startCeiling(sample);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
@@ -92,7 +97,7 @@ try {
     ofrep
       ? load({
           url,
-          paths: ['/ofrep/v1/evaluate/flags'],
+          paths: [ofrepPath],
           method: 'POST',
           bodies,
           headers: ofrepHeaders,

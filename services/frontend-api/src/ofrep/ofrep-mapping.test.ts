@@ -170,4 +170,29 @@ describe('OfrepTable', () => {
       }
     }
   });
+
+  it("answers one flag as the one-flag route sends it: the bulk entry with cacheable, or the entry's error", () => {
+    const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
+    const visible = environment.visibleFeatures(['*']);
+    const table = new OfrepTable(visible);
+    const contexts: [Record<string, unknown>, boolean][] = [
+      [{}, false],
+      [{ userId: 'u1' }, true],
+      [{ properties: { plan: 'pro' } }, false],
+    ];
+    expect(table.indexOf('no-such-flag')).toBe(-1);
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (const [raw, targetingKey] of contexts) {
+        for (const feature of visible) {
+          const index = table.indexOf(feature.compiled.name);
+          expect(visible[index]).toBe(feature);
+          const result = evaluateFeature(feature.compiled, new PreparedContext(raw));
+          const expected = ofrepResult(feature.compiled.source, result, targetingKey);
+          const single = table.single(index, result.slot, targetingKey);
+          if ('errorCode' in expected) expect(single).toEqual(expected);
+          else expect(JSON.parse((single as Buffer).toString())).toEqual({ ...expected, cacheable: false });
+        }
+      }
+    }
+  });
 });

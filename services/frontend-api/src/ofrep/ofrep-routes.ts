@@ -8,9 +8,8 @@ import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, secretOf, type EdgeAccess, type TokenKind } from '../access.ts';
 import { eventStreamUrl, INACTIVITY_DELAY_SEC, revisionOf } from './ofrep-event-stream.ts';
 import { preflight } from '../frontend/cors.ts';
-import type { Answering, CompiledEnvironment } from '../snapshots/compiled-environment.ts';
+import type { CompiledEnvironment, FrontendFeature } from '../snapshots/compiled-environment.ts';
 import { ofrepContext, ofrepError } from './ofrep-context.ts';
-import { ofrepResult } from './ofrep-evaluation.ts';
 import { OfrepTable } from './ofrep-table.ts';
 import { answerEtag, decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
 import { decidedFor } from '../snapshots/context-decides.ts';
@@ -120,16 +119,24 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
         response: { 200: OfrepSingleAnswer, ...OFREP_ERRORS },
       },
     },
-    async (request, reply) => {
-      const { key } = request.params;
-      const { access, environment, context, targetingKey } = await scope(request);
-      const feature = environment.visibleFeatures(access.projects).find((candidate) => candidate.compiled.name === key);
-      if (!feature) throw ofrepError(404, 'FLAG_NOT_FOUND', `flag ${key} was not found`, key);
-      const result = ofrepResult(feature.compiled.source, evaluateFeature(feature.compiled, context), targetingKey);
-      if ('errorCode' in result) throw ofrepError(400, result.errorCode, result.errorDetails, key);
-      return reply.header('cache-control', 'no-cache').send({ ...result, cacheable: false });
+    (request, reply) => {
+      const scoped = scope(request);
+      if (scoped instanceof Promise)
+        return settledAfterSend(scoped.then((known) => answerOne(request.params.key, reply, known)));
+      return answerOne(request.params.key, reply, scoped);
     },
   );
+
+  /** One flag's answer, encoded once per answer it can give (OfrepTable), sent with the turn's other answers. */
+  function answerOne(key: string, reply: FastifyReply, { access, environment, context, targetingKey }: Scope): void {
+    const features = environment.visibleFeatures(access.projects);
+    const table = tableOf(features);
+    const index = table.indexOf(key);
+    if (index === -1) throw ofrepError(404, 'FLAG_NOT_FOUND', `flag ${key} was not found`, key);
+    const answer = table.single(index, evaluateFeature(features[index]!.compiled, context).slot, targetingKey);
+    if ('errorCode' in answer) throw ofrepError(400, answer.errorCode, answer.errorDetails, key);
+    sendAtTurnEnd(reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8'), answer);
+  }
 
   // Every flag the token sees, off ones included: the web provider answers only from this list, and a flag
   // missing from it would give the code's default (perhaps `true`) where the flag is off. The ETag is taken over
@@ -173,8 +180,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       slots = new Int32Array(features.length * 2);
       picked = new Int32Array(features.length * 2);
     }
-    let table = tables.get(answering);
-    if (!table) tables.set(answering, (table = new OfrepTable(features)));
+    const table = tableOf(features);
     answering.lane.slotsOf(context, slots);
     table.gather(slots, features.length, targetingKey, picked);
     // Otherwise from the answers themselves: each flag's entry in the table, at this revision.
@@ -221,5 +227,11 @@ const FLAGS_CLOSE = Buffer.from(']}');
 // then its entry in the OFREP table.
 let slots = new Int32Array(1024);
 let picked = new Int32Array(1024);
-/** Each flag list's OFREP answers, kept as long as the list's answering is (a snapshot's lifetime). */
-const tables = new WeakMap<Answering, OfrepTable>();
+/** Each flag list's OFREP answers, kept as long as the list is (a snapshot's lifetime). */
+const tables = new WeakMap<readonly FrontendFeature[], OfrepTable>();
+
+function tableOf(features: readonly FrontendFeature[]): OfrepTable {
+  let table = tables.get(features);
+  if (!table) tables.set(features, (table = new OfrepTable(features)));
+  return table;
+}

@@ -1,6 +1,8 @@
 import type { ClientFeature } from '@bunting/contracts';
 import type { Evaluation } from '@bunting/evaluation';
-import { ofrepResult } from './ofrep-evaluation.ts';
+import { ofrepResult, type OfrepResult } from './ofrep-evaluation.ts';
+
+type OfrepError = Extract<OfrepResult, { errorCode: string }>;
 
 /** What the table needs of a flag (a FrontendFeature). */
 export type OfrepTableFeature = {
@@ -32,6 +34,10 @@ export class OfrepTable {
   private readonly features: readonly OfrepTableFeature[];
   /** The bytes of the last gathering's entries, one more each (for the commas). */
   gatheredBytes = 0;
+  /** Each entry as the answer of the one-flag route (with `cacheable`), or its error, made on first use. */
+  private readonly singles: (Buffer | OfrepError | undefined)[];
+  /** Each flag's index by its key, made on the one-flag route's first use. */
+  private indexes: Map<string, number> | undefined;
 
   constructor(features: readonly OfrepTableFeature[]) {
     this.features = features;
@@ -49,6 +55,33 @@ export class OfrepTable {
     }
     this.parts = new Array<Buffer | undefined>(entries).fill(undefined);
     this.lengths = new Int32Array(entries);
+    this.singles = new Array<Buffer | OfrepError | undefined>(entries).fill(undefined);
+  }
+
+  /** The index of the flag with this key, or -1. */
+  indexOf(key: string): number {
+    let indexes = this.indexes;
+    if (indexes === undefined) {
+      indexes = new Map(this.features.map((feature, index) => [feature.compiled.source.name, index]));
+      this.indexes = indexes;
+    }
+    return indexes.get(key) ?? -1;
+  }
+
+  /**
+   * One flag's answer for its slot (see Evaluation) as the one-flag route sends it, encoded once per answer the flag
+   * can give; or, when the answer is an error (no targeting key, a payload that does not parse), that error.
+   */
+  single(index: number, slot: number, targetingKey: boolean): Buffer | OfrepError {
+    const code = slot >= 0 ? ON + slot : (targetingKey ? this.offWithKey : this.offWithoutKey)[index]!;
+    const entry = this.first[index]! + code;
+    let single = this.singles[entry];
+    if (single === undefined) {
+      const result = this.resultOf(index, code);
+      single = 'errorCode' in result ? result : Buffer.from(JSON.stringify({ ...result, cacheable: false }));
+      this.singles[entry] = single;
+    }
+    return single;
   }
 
   /**
@@ -72,11 +105,15 @@ export class OfrepTable {
   }
 
   private encode(index: number, code: number, entry: number): void {
+    const part = Buffer.from(JSON.stringify(this.resultOf(index, code)));
+    this.parts[entry] = part;
+    this.lengths[entry] = part.length;
+  }
+
+  private resultOf(index: number, code: number): OfrepResult {
     const compiled = this.features[index]!.compiled;
     const result = code >= ON ? compiled.answers[code - ON]! : OFF;
     // The off codes say whether a targeting key was given; the answers that are on do not depend on it.
-    const part = Buffer.from(JSON.stringify(ofrepResult(compiled.source, result, code !== NO_TARGETING_KEY)));
-    this.parts[entry] = part;
-    this.lengths[entry] = part.length;
+    return ofrepResult(compiled.source, result, code !== NO_TARGETING_KEY);
   }
 }
