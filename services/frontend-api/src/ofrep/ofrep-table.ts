@@ -35,7 +35,7 @@ export class OfrepTable {
   /** The bytes of the last gathering's entries, one more each (for the commas). */
   gatheredBytes = 0;
   /** Each entry as the answer of the one-flag route (with `cacheable`), or its error, made on first use. */
-  private readonly singles: (Buffer | OfrepError | undefined)[];
+  private singles: (Buffer | OfrepError | undefined)[] | undefined;
   /** Each flag's index by its key, made on the one-flag route's first use. */
   private indexes: Map<string, number> | undefined;
 
@@ -55,7 +55,6 @@ export class OfrepTable {
     }
     this.parts = new Array<Buffer | undefined>(entries).fill(undefined);
     this.lengths = new Int32Array(entries);
-    this.singles = new Array<Buffer | OfrepError | undefined>(entries).fill(undefined);
   }
 
   /** The index of the flag with this key, or -1. */
@@ -75,11 +74,13 @@ export class OfrepTable {
   single(index: number, slot: number, targetingKey: boolean): Buffer | OfrepError {
     const code = slot >= 0 ? ON + slot : (targetingKey ? this.offWithKey : this.offWithoutKey)[index]!;
     const entry = this.first[index]! + code;
-    let single = this.singles[entry];
+    // Made on the one-flag route's first use: a process serving only bulk answers keeps no second array.
+    const singles = (this.singles ??= new Array<Buffer | OfrepError | undefined>(this.parts.length).fill(undefined));
+    let single = singles[entry];
     if (single === undefined) {
       const result = this.resultOf(index, code);
       single = 'errorCode' in result ? result : Buffer.from(JSON.stringify({ ...result, cacheable: false }));
-      this.singles[entry] = single;
+      singles[entry] = single;
     }
     return single;
   }
