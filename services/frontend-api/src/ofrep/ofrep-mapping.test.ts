@@ -144,16 +144,21 @@ describe('ofrepResult', () => {
 });
 
 describe('OfrepTable', () => {
-  it("gathers each flag's answer as JSON, encoded once per answer, never mixing what the context decides", () => {
+  /** Every flag above in one table, and contexts with and without a targeting key (whether one was given). */
+  const tableOfAll = () => {
     const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
     const visible = environment.visibleFeatures(['*']);
-    const table = new OfrepTable(visible);
-    const contexts: [Record<string, unknown>, boolean][] = [
-      [{}, false],
-      [{ userId: 'u1' }, true],
-      [{ properties: { plan: 'pro' } }, false],
-      [{ properties: { plan: 'free' } }, false],
-    ];
+    return { visible, table: new OfrepTable(visible) };
+  };
+  const contexts: [Record<string, unknown>, boolean][] = [
+    [{}, false],
+    [{ userId: 'u1' }, true],
+    [{ properties: { plan: 'pro' } }, false],
+    [{ properties: { plan: 'free' } }, false],
+  ];
+
+  it("gathers each flag's answer as JSON, encoded once per answer, never mixing what the context decides", () => {
+    const { visible, table } = tableOfAll();
     const slots = new Int32Array(visible.length);
     const picked = new Int32Array(visible.length);
     // Twice over, so the second pass answers from what the first kept.
@@ -172,14 +177,7 @@ describe('OfrepTable', () => {
   });
 
   it("answers one flag as the one-flag route sends it: the bulk entry with cacheable, or the entry's error", () => {
-    const environment = compileEnvironment({ environment: 'development', features, segments: [] } as never, 1, 'host');
-    const visible = environment.visibleFeatures(['*']);
-    const table = new OfrepTable(visible);
-    const contexts: [Record<string, unknown>, boolean][] = [
-      [{}, false],
-      [{ userId: 'u1' }, true],
-      [{ properties: { plan: 'pro' } }, false],
-    ];
+    const { visible, table } = tableOfAll();
     expect(table.indexOf('no-such-flag')).toBe(-1);
     for (let pass = 0; pass < 2; pass += 1) {
       for (const [raw, targetingKey] of contexts) {
