@@ -301,6 +301,39 @@ describe('OFREP errors', () => {
       ).status,
     ).toBe(200);
   });
+
+  it("answers one flag only among the token's projects; a key naming a prototype is a flag not found", async () => {
+    // A flag in another project, on for everyone: the token of project default must not see it.
+    await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
+    const hidden = '/api/admin/projects/elsewhere/features';
+    await stack.admin.post(hidden, { name: 'hidden-flag' });
+    await stack.admin.post(`${hidden}/hidden-flag/environments/development/strategies`, { name: 'default' });
+    await stack.admin.post(`${hidden}/hidden-flag/environments/development/on`);
+    // An all-projects client token, made through the admin API, sees it once the change has arrived.
+    const made = await stack.admin.post('/api/admin/api-tokens', {
+      tokenName: 'ofrep-every-project',
+      type: 'client',
+      environment: 'development',
+      projects: ['*'],
+    });
+    const all = httpClient(stack.url, { authorization: made.body.secret });
+    await eventually(
+      async () => (await all.post('/ofrep/v1/evaluate/flags/hidden-flag', { context: {} })).body.value === true,
+    );
+    for (const token of [clientToken, frontendToken]) {
+      const scoped = httpClient(stack.url, { authorization: token });
+      const refused = await scoped.post('/ofrep/v1/evaluate/flags/hidden-flag', { context: { targetingKey: 'u1' } });
+      expect(refused.status, token).toBe(404);
+      expect(refused.body).toMatchObject({ errorCode: 'FLAG_NOT_FOUND', key: 'hidden-flag' });
+      const bulk = await scoped.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u1' } });
+      expect(bulk.body.flags.map((entry: { key: string }) => entry.key)).not.toContain('hidden-flag');
+      for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        const reply = await scoped.post(`/ofrep/v1/evaluate/flags/${key}`, { context: { targetingKey: 'u1' } });
+        expect(reply.status, `${token} ${key}`).toBe(404);
+        expect(reply.body).toMatchObject({ errorCode: 'FLAG_NOT_FOUND', key });
+      }
+    }
+  });
 });
 
 describe('OFREP revalidation without evaluating', () => {
