@@ -108,3 +108,11 @@ export function settledAfterSend(result: unknown): void | Promise<void> {
   if (result instanceof Promise) return result.then(turnEndSent);
   return undefined;
 }
+
+/**
+ * `answer` called with `value` at once when it is at hand (the common case: an answer without a single await), or
+ * once the promise of it settles; the handler's outcome as settledAfterSend gives it.
+ */
+export function answerWhenReady<T>(value: T | Promise<T>, answer: (ready: T) => unknown): void | Promise<void> {
+  return settledAfterSend(value instanceof Promise ? value.then(answer) : answer(value));
+}

@@ -16,11 +16,11 @@ const clientToken = 'default:development.ofrep-client';
 const frontendToken = 'default:development.ofrep-frontend';
 const base = '/api/admin/projects/default/features';
 
-async function flag(name: string, strategy: object, variants?: object[]) {
-  await stack.admin.post(base, { name });
-  await stack.admin.post(`${base}/${name}/environments/development/strategies`, strategy);
-  if (variants) await stack.admin.put(`${base}/${name}/environments/development/variants`, variants);
-  await stack.admin.post(`${base}/${name}/environments/development/on`);
+async function flag(name: string, strategy: object, variants?: object[], features = base) {
+  await stack.admin.post(features, { name });
+  await stack.admin.post(`${features}/${name}/environments/development/strategies`, strategy);
+  if (variants) await stack.admin.put(`${features}/${name}/environments/development/variants`, variants);
+  await stack.admin.post(`${features}/${name}/environments/development/on`);
 }
 
 const variant = (name: string, type: string, value: string) => ({
@@ -305,10 +305,7 @@ describe('OFREP errors', () => {
   it("answers one flag only among the token's projects; a key naming a prototype is a flag not found", async () => {
     // A flag in another project, on for everyone: the token of project default must not see it.
     await stack.admin.post('/api/admin/projects', { id: 'elsewhere', name: 'Elsewhere' });
-    const hidden = '/api/admin/projects/elsewhere/features';
-    await stack.admin.post(hidden, { name: 'hidden-flag' });
-    await stack.admin.post(`${hidden}/hidden-flag/environments/development/strategies`, { name: 'default' });
-    await stack.admin.post(`${hidden}/hidden-flag/environments/development/on`);
+    await flag('hidden-flag', { name: 'default' }, undefined, '/api/admin/projects/elsewhere/features');
     // An all-projects client token, made through the admin API, sees it once the change has arrived.
     const made = await stack.admin.post('/api/admin/api-tokens', {
       tokenName: 'ofrep-every-project',

@@ -13,7 +13,7 @@ import { NotFoundError, type HttpServer } from '@bunting/platform';
 import { metricsEnvelope } from '../metrics/metrics-publisher.ts';
 import type { FrontendDeps } from '../frontend-deps.ts';
 import { edgeAccess, type EdgeAccess } from '../access.ts';
-import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
+import { answerWhenReady, sendAtTurnEnd } from '../turn-end-replies.ts';
 import type { CompiledEnvironment } from '../snapshots/compiled-environment.ts';
 import { visibleBucket, visibleBulk } from '../metrics/visible-metrics.ts';
 import { acceptsGzip } from './gzip-accepted.ts';
@@ -43,7 +43,7 @@ export function clientRoutes(
         if (environment) return sendFeatures(request, reply, known, environment);
         return snapshots.ensure(known.environment).then((loaded) => sendFeatures(request, reply, known, loaded));
       };
-      return settledAfterSend(access instanceof Promise ? access.then(withAccess) : withAccess(access));
+      return answerWhenReady(access, withAccess);
     },
   );
 

@@ -18,7 +18,7 @@ import { visibleBucket } from '../metrics/visible-metrics.ts';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import { frontendContext } from './frontend-context.ts';
 import { preflight } from './cors.ts';
-import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
+import { answerWhenReady, sendAtTurnEnd } from '../turn-end-replies.ts';
 import { joinAnswer } from './answer-memory.ts';
 import { decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
 import { decidedFor } from '../snapshots/context-decides.ts';
@@ -64,10 +64,9 @@ export function frontendRoutes(
     input: Record<string, unknown>,
     scope: Scope = NO_SCOPE,
   ): void | Promise<void> {
-    const access = edgeAccess(tokens, request, 'frontend');
-    if (access instanceof Promise)
-      return settledAfterSend(access.then((known) => answerFor(request, reply, input, known, scope)));
-    return settledAfterSend(answerFor(request, reply, input, access, scope));
+    return answerWhenReady(edgeAccess(tokens, request, 'frontend'), (access) =>
+      answerFor(request, reply, input, access, scope),
+    );
   }
 
   function answerFor(

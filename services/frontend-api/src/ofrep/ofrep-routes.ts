@@ -14,7 +14,7 @@ import { OfrepTable } from './ofrep-table.ts';
 import { answerEtag, decidedEtag, knownAnswers } from '../snapshots/answer-etag.ts';
 import { decidedFor } from '../snapshots/context-decides.ts';
 import { joinAnswer } from '../frontend/answer-memory.ts';
-import { sendAtTurnEnd, settledAfterSend } from '../turn-end-replies.ts';
+import { answerWhenReady, sendAtTurnEnd } from '../turn-end-replies.ts';
 
 const SDK_TOKENS: readonly TokenKind[] = ['frontend', 'client'];
 const KeyParams = z.object({ key: z.string().min(1).max(255) });
@@ -86,14 +86,11 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
     access: EdgeAccess & { kind: TokenKind },
     announced: number | null,
   ): Scope | Promise<Scope> {
-    const environment = atLeast(access.environment, announced);
-    if (environment instanceof Promise)
-      return environment.then(async (arrived) =>
-        withContext(request, access, arrived ?? (await snapshots.ensure(access.environment))),
-      );
-    if (environment === undefined)
-      return snapshots.ensure(access.environment).then((loaded) => withContext(request, access, loaded));
-    return withContext(request, access, environment);
+    const environment = atLeast(access.environment, announced) ?? snapshots.ensure(access.environment);
+    if (!(environment instanceof Promise)) return withContext(request, access, environment);
+    return environment.then(async (arrived) =>
+      withContext(request, access, arrived ?? (await snapshots.ensure(access.environment))),
+    );
   }
 
   function withContext(
@@ -120,10 +117,7 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       },
     },
     (request, reply) => {
-      const scoped = scope(request);
-      if (scoped instanceof Promise)
-        return settledAfterSend(scoped.then((known) => answerOne(request.params.key, reply, known)));
-      return answerOne(request.params.key, reply, scoped);
+      return answerWhenReady(scope(request), (scoped) => answerOne(request.params.key, reply, scoped));
     },
   );
 
@@ -155,9 +149,8 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
       },
     },
     (request, reply: FastifyReply) => {
-      const scoped = scope(request, revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag));
-      if (scoped instanceof Promise) return settledAfterSend(scoped.then((known) => answerBulk(request, reply, known)));
-      return answerBulk(request, reply, scoped);
+      const announced = revisionOf((request.query as z.infer<typeof BulkQuery>).sseEtag);
+      return answerWhenReady(scope(request, announced), (scoped) => answerBulk(request, reply, scoped));
     },
   );
 
