@@ -81,6 +81,18 @@ const zodCompilers = {
   buildSerializer: () => answerSerializerCompiler,
 } as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
+/**
+ * The service's logger as Fastify's, its children being itself: the per-request child logger Fastify makes is
+ * measurable at the SDK edge's rates (the few request-level log lines name the request id themselves, see
+ * sendError), and a factory of our own that skips it makes Fastify check the logger it returns on every request.
+ */
+function requestLogger(log: Logger): Logger {
+  const shared: Logger = Object.create(log);
+  // pino types a child by its custom levels; this one has none.
+  Object.defineProperty(shared, 'child', { value: () => shared });
+  return shared;
+}
+
 export function createHttpServer(options: {
   log: Logger;
   bodyLimit: number;
@@ -93,7 +105,7 @@ export function createHttpServer(options: {
   const trusted = options.trustProxy ?? [];
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   const app = Fastify({
-    loggerInstance: options.log,
+    loggerInstance: requestLogger(options.log),
     bodyLimit: options.bodyLimit,
     // Forwarded headers count only from the configured proxies (addresses or CIDRs).
     trustProxy: trusted.length > 0 ? [...trusted] : false,
@@ -101,9 +113,6 @@ export function createHttpServer(options: {
     logController: new LogController({ disableRequestLogging: true }),
     // A counter under a per-process prefix: unique for log correlation, and a UUID per request costs more.
     genReqId: () => `${processPrefix}-${(requestCounter += 1).toString(36)}`,
-    // The per-request child logger Fastify makes by default is measurable at the SDK edge's rates; the few
-    // request-level log lines name the request id themselves (see sendError).
-    childLoggerFactory: (logger) => logger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // `//api/admin/tags` is `/api/admin/tags`, for routing and authentication alike, as Unleash strips the extra slashes.
     rewriteUrl: (request) => collapseSlashes(request.url ?? '/'),

@@ -204,6 +204,15 @@ describe('OFREP change events (eventStreams, ADR-0008)', () => {
       (await httpClient(stack.url, { authorization: clientToken }).post('/ofrep/v1/evaluate/flags', { context: {} }))
         .body.eventStreams,
     ).toBeUndefined();
+    // The address is the one the token was reached at, though the answer's end is kept per token.
+    const byName = httpClient(stack.url.replace('127.0.0.1', 'localhost'), { authorization: frontendToken });
+    const elsewhere = await byName.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u7' } });
+    expect(new URL(elsewhere.body.eventStreams[0].url).host).toBe(
+      new URL(stack.url.replace('127.0.0.1', 'localhost')).host,
+    );
+    expect((await frontend.post('/ofrep/v1/evaluate/flags', { context: {} })).body.eventStreams).toEqual(
+      bulk.body.eventStreams,
+    );
 
     const url = new URL(bulk.body.eventStreams[0].url);
     const controller = new AbortController();

@@ -194,23 +194,25 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   }
 }
 
-/** How many answers' ends naming an event stream are kept: one per frontend token and address it is reached at. */
+/** How many answers' ends naming an event stream are kept: one per frontend token. */
 const MOST_STREAM_CLOSES = 256;
-const streamCloses = new Map<string, Buffer>();
+const streamCloses = new Map<string, { protocol: string; host: string; close: Buffer }>();
 
 /**
- * The end of a bulk answer to a frontend token, naming its change events' stream; made once per token and address
- * (every browser with one token asks for the same), and remade for all when more than MOST_STREAM_CLOSES are kept.
+ * The end of a bulk answer to a frontend token, naming its change events' stream; made once per token (every browser
+ * with one token asks for the same) and again when the token is reached at another address, and remade for all when
+ * more than MOST_STREAM_CLOSES are kept. Kept by the secret alone: a key with the address would be a string made per
+ * request.
  */
 function closeNamingStream(request: FastifyRequest, secret: string): Buffer {
-  const url = eventStreamUrl(request, secret);
-  let close = streamCloses.get(url);
-  if (close === undefined) {
-    if (streamCloses.size >= MOST_STREAM_CLOSES) streamCloses.clear();
-    const streams = [{ type: 'sse', url, inactivityDelaySec: INACTIVITY_DELAY_SEC }];
-    close = Buffer.from(`],"eventStreams":${JSON.stringify(streams)}}`);
-    streamCloses.set(url, close);
-  }
+  const protocol = request.protocol;
+  const host = request.host;
+  const kept = streamCloses.get(secret);
+  if (kept !== undefined && kept.host === host && kept.protocol === protocol) return kept.close;
+  if (streamCloses.size >= MOST_STREAM_CLOSES) streamCloses.clear();
+  const streams = [{ type: 'sse', url: eventStreamUrl(request, secret), inactivityDelaySec: INACTIVITY_DELAY_SEC }];
+  const close = Buffer.from(`],"eventStreams":${JSON.stringify(streams)}}`);
+  streamCloses.set(secret, { protocol, host, close });
   return close;
 }
 
