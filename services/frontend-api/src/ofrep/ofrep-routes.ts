@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer } from '@bunting/contracts';
+import { OfrepBulkAnswer, OfrepErrorBody, OfrepSingleAnswer, type EvaluationContext } from '@bunting/contracts';
 import { hash } from 'node:crypto';
 import { PreparedContext, evaluateFeature } from '@bunting/evaluation';
 import type { HttpServer } from '@bunting/platform';
@@ -65,10 +65,10 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   type Scope = {
     access: EdgeAccess & { kind: TokenKind };
     environment: CompiledEnvironment;
+    /** The context as given (what bulk answers' ETags are taken over), and made ready for evaluating. */
+    raw: EvaluationContext;
     context: PreparedContext;
     targetingKey: boolean;
-    contextKey: string;
-    ids: { userId?: unknown; sessionId?: unknown; currentTime?: unknown };
   };
 
   /**
@@ -100,11 +100,8 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   ): Scope {
     const raw = ofrepContext(request.body, request.ip);
     if (raw.environment === undefined) raw.environment = access.environment;
-    const targetingKey = raw.userId !== undefined;
     counts.ofrep += 1;
-    const contextKey = JSON.stringify(raw);
-    const ids = { userId: raw.userId, sessionId: raw.sessionId, currentTime: raw.currentTime };
-    return { access, environment, context: new PreparedContext(raw), targetingKey, contextKey, ids };
+    return { access, environment, raw, context: new PreparedContext(raw), targetingKey: raw.userId !== undefined };
   }
 
   app.post(
@@ -157,14 +154,16 @@ export function ofrepRoutes(app: HttpServer, deps: Pick<FrontendDeps, 'snapshots
   function answerBulk(
     request: FastifyRequest,
     reply: FastifyReply,
-    { access, environment, context, targetingKey, contextKey, ids }: Scope,
+    { access, environment, raw, context, targetingKey }: Scope,
   ): void {
+    // Only bulk answers have ETags: the one-flag route does not make this key.
+    const contextKey = JSON.stringify(raw);
     const features = environment.visibleFeatures(access.projects);
     const answering = environment.answering(features);
     const known = knownAnswers(answering, features, environment);
     // Where the context alone decides every answer, the ETag is taken before evaluating: a poll that changes
     // nothing is a 304 for the cost of a hash.
-    let etag = decidedFor(known, ids) ? decidedEtag(known, 'ofrep', access, contextKey, ids) : null;
+    let etag = decidedFor(known, raw) ? decidedEtag(known, 'ofrep', access, contextKey, raw) : null;
     if (etag !== null && request.headers['if-none-match'] === etag) {
       reply.header('etag', etag).header('cache-control', 'no-cache');
       return sendAtTurnEnd(reply.code(304));
