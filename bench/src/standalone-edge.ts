@@ -406,7 +406,7 @@ try {
     }),
   );
   console.log(
-    `\n${streamCount} open SDK streams (a project of one flag) told of a toggle, timed from the admin request, ${streamRounds} changes on each process in alternating order; clients in 2 worker threads of the bench (installedMs: until the process had compiled the change; edgeWritesMs: the process's own part, from compiling the change to the last stream written, the kernel's writes included):`,
+    `\n${streamCount} open SDK streams (a project of one flag) told of a toggle, timed from the admin request, ${streamRounds} changes on each process in alternating order; clients in 2 worker threads of the bench (installedMs: until the process had compiled the change, give or take installedWithinMs, half the time its metrics took to answer; edgeWritesMs: the process's own part, from compiling the change to the last stream written, the kernel's writes included):`,
   );
   console.table(streamTable);
 
@@ -589,7 +589,9 @@ try {
       verdict: 'report',
     },
     [`  of which the change reaching the process: admin request to compiled, ms (edge / replica)`]: {
-      measured: `${streamRows['standalone edge']?.installedMs} / ${streamRows['frontend-api replica']?.installedMs}`,
+      measured: ['standalone edge', 'frontend-api replica']
+        .map((name) => `${streamRows[name]?.installedMs} ± ${streamRows[name]?.installedWithinMs}`)
+        .join(' / '),
       goal: 'report',
       verdict: 'report',
     },
