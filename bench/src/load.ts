@@ -27,32 +27,53 @@ export async function load(options: {
   rate?: number;
 }): Promise<LoadResult> {
   let next = 0;
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.seconds,
-    headers: options.headers,
-    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
-    requests: [
-      {
-        setupRequest: (request) => {
-          const index = next++;
-          request.path = options.paths[index % options.paths.length]!;
-          if (options.method) request.method = options.method;
-          if (options.bodies) request.body = options.bodies[index % options.bodies.length]!;
-          return request;
+  const finished = Promise.withResolvers<autocannon.Result>();
+  const instance = autocannon(
+    {
+      url: options.url,
+      connections: options.connections,
+      duration: options.seconds,
+      headers: options.headers,
+      ...(options.rate === undefined ? {} : { overallRate: options.rate }),
+      requests: [
+        {
+          setupRequest: (request) => {
+            const index = next++;
+            request.path = options.paths[index % options.paths.length]!;
+            if (options.method) request.method = options.method;
+            if (options.bodies) request.body = options.bodies[index % options.bodies.length]!;
+            return request;
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+    (error, result) => (error ? finished.reject(error) : finished.resolve(result)),
+  );
+  // autocannon's histogram keeps whole milliseconds, where at 3-6 ms a p99 1.5x the bare route's is one step of it:
+  // each answer's own time is kept instead. At an offered rate its histogram stays, as it corrects for coordinated
+  // omission there.
+  const times: number[] = [];
+  if (options.rate === undefined) instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await finished.promise;
+  const latency = times.length > 0 ? percentiles(times) : result.latency;
   return {
     requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p90Ms: result.latency.p90,
-    p99Ms: result.latency.p99,
+    p50Ms: latency.p50,
+    p90Ms: latency.p90,
+    p99Ms: latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     answered2xx: result['2xx'],
     bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
+}
+
+/** The 50th, 90th and 99th percentiles of answer times (ms, to a hundredth), nearest rank. */
+function percentiles(times: number[]): { p50: number; p90: number; p99: number } {
+  const sorted = Float64Array.from(times).sort();
+  const at = (quantile: number) => {
+    const value = sorted[Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)]!;
+    return Math.round(value * 100) / 100;
+  };
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
