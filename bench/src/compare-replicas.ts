@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
 import { configureFlags, p99AgainstCeiling, startCeiling } from './sdk-edge.ts';
 import { load, type LoadResult } from './load.ts';
-import { quiet } from './quiet.ts';
+import { cpuTicks, quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
 import { checkout, removeCheckout } from './checkout.ts';
 import { importScaleFlags } from './scale-flags.ts';
@@ -31,11 +30,6 @@ const ofrep = process.env.COMPARE_API === 'ofrep' || ofrepFlag;
 const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(process.env.COMPARE_FLAGS);
 // wrk pacing its connections to at most this many requests a second: the tail of a server that keeps up.
 const rate = process.env.COMPARE_RATE === undefined ? undefined : Number(process.env.COMPARE_RATE);
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const revision = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
 const baseDirectory = checkout(root, base);
@@ -119,9 +113,11 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     const order = targets.map((_, index) => targets[(index + round) % targets.length]!);
     for (const target of order) {
-      const before = cpuMs(target.pid);
+      const before = cpuTicks(target.pid) * 10;
       const result = await target.run();
-      const cpuUsPerRequest = Math.round(((cpuMs(target.pid) - before) * 1000) / (result.requestsPerSecond * seconds));
+      const cpuUsPerRequest = Math.round(
+        ((cpuTicks(target.pid) * 10 - before) * 1000) / (result.requestsPerSecond * seconds),
+      );
       results.get(target.name)!.push({ ...result, cpuUsPerRequest });
     }
     console.log(

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { round } from './stats.ts';
 
+/** A process's CPU time so far, user and system, in clock ticks (10 ms each). */
 export const cpuTicks = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);

@@ -66,7 +66,7 @@ export async function startCeiling(body: string) {
  * A round's ceiling from the bare route's string and Buffer answers: the more requests and the lower p99 of the two.
  * With big bodies the string's fresh memory for every response makes it the weaker by far.
  */
-export function betterCeiling(asString: LoadResult, asBuffer: LoadResult): LoadResult {
+export function betterCeiling<T extends LoadResult>(asString: T, asBuffer: T): T {
   const faster = asBuffer.requestsPerSecond > asString.requestsPerSecond ? asBuffer : asString;
   return { ...faster, p99Ms: Math.min(asString.p99Ms, asBuffer.p99Ms) };
 }

@@ -15,6 +15,7 @@ import {
 } from '@bunting/test-stack';
 import { load, type LoadResult } from './load.ts';
 import { measureStreams } from './open-streams.ts';
+import { cpuTicks } from './quiet.ts';
 import { anonymousRssOf, betterCeiling, median, medianResult, rssOf, startCeiling } from './sdk-edge.ts';
 import { importScaleFlags } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
@@ -208,8 +209,20 @@ try {
   const singleCeiling = await startCeiling(singleSample.text);
   const runs: Record<string, LoadResult[]> = {};
   const shares: Record<string, number[]> = {};
-  const keep = (name: string, result: LoadResult, ceiling?: LoadResult) => {
+  /** Each run's CPU time a request (user and system, µs) of the process that served it, by row. */
+  const cpu: Record<string, number[]> = {};
+  type Measured = LoadResult & { cpuUs: number };
+  // The share of the bare route's rate moves with the host (the bare route is mostly the kernel's write, which some
+  // hours are far cheaper than others); the CPU a request, beside the bare route's, shows our own part apart.
+  const onCpu = async (pid: number, run: () => Promise<LoadResult>): Promise<Measured> => {
+    const before = cpuTicks(pid);
+    const result = await run();
+    const requests = (result.answered2xx ?? 0) + result.non2xx;
+    return { ...result, cpuUs: requests > 0 ? round(((cpuTicks(pid) - before) * 10_000) / requests, 1) : 0 };
+  };
+  const keep = (name: string, result: Measured, ceiling?: LoadResult) => {
     (runs[name] ??= []).push(result);
+    (cpu[name] ??= []).push(result.cpuUs);
     if (ceiling) (shares[name] ??= []).push(result.requestsPerSecond / ceiling.requestsPerSecond);
   };
   const headers = { authorization: frontendToken };
@@ -217,6 +230,13 @@ try {
   // OFREP's ceiling takes the same POSTs (the bodies parsed) and sends the same answer.
   const ofrepLoad = (url: string, path = '/ofrep/v1/evaluate/flags') =>
     load({ url, paths: [path], method: 'POST', bodies: contexts, headers: postHeaders, seconds, connections: 50 });
+  const ofrepOn = (served: { url: string; pid: number }, path?: string) =>
+    onCpu(served.pid, () => ofrepLoad(served.url, path));
+  /** /api/frontend for the bench's users, or the bare route at `path`. */
+  const frontendOn = (served: { url: string; pid: number }, path?: string) =>
+    onCpu(served.pid, () =>
+      load({ url: served.url, paths: path ? [path] : users, ...(path ? {} : { headers }), seconds, connections: 50 }),
+    );
   const servers: [string, ServiceProcess][] = [['frontend-api replica', replica], ...edges];
   // Each process's first seconds under load are its code being compiled (one run: 410 req/s in the first five seconds,
   // 1,625-1,783 after), so each route runs unmeasured once on every process first.
@@ -230,33 +250,27 @@ try {
       // Which process goes first alternates: what ran just before (the ceiling, another process) weighs on it.
       const order = index % 2 === 0 ? servers : [...servers].reverse();
       const ceiling = betterCeiling(
-        await load({ url: frontendCeiling.url, paths: ['/ceiling'], seconds, connections: 50 }),
-        await load({ url: frontendCeiling.url, paths: ['/ceiling-buffer'], seconds, connections: 50 }),
+        await frontendOn(frontendCeiling, '/ceiling'),
+        await frontendOn(frontendCeiling, '/ceiling-buffer'),
       );
       keep('ceiling (/api/frontend answer)', ceiling);
-      for (const [name, process] of order)
-        keep(
-          `/api/frontend, ${name}`,
-          await load({ url: process.url, paths: users, headers, seconds, connections: 50 }),
-          ceiling,
-        );
+      for (const [name, process] of order) keep(`/api/frontend, ${name}`, await frontendOn(process), ceiling);
       const ofrepCeilingResult = betterCeiling(
-        await ofrepLoad(ofrepCeiling.url, '/ceiling'),
-        await ofrepLoad(ofrepCeiling.url, '/ceiling-buffer'),
+        await ofrepOn(ofrepCeiling, '/ceiling'),
+        await ofrepOn(ofrepCeiling, '/ceiling-buffer'),
       );
       keep('ceiling (OFREP answer)', ofrepCeilingResult);
-      for (const [name, process] of order)
-        keep(`OFREP bulk, ${name}`, await ofrepLoad(process.url), ofrepCeilingResult);
+      for (const [name, process] of order) keep(`OFREP bulk, ${name}`, await ofrepOn(process), ofrepCeilingResult);
       // One flag for a user: a small answer, where the route's own cost shows.
       const singleCeilingResult = betterCeiling(
-        await ofrepLoad(singleCeiling.url, '/ceiling'),
-        await ofrepLoad(singleCeiling.url, '/ceiling-buffer'),
+        await ofrepOn(singleCeiling, '/ceiling'),
+        await ofrepOn(singleCeiling, '/ceiling-buffer'),
       );
       keep('ceiling (OFREP one-flag answer)', singleCeilingResult);
       for (const [name, process] of order)
         keep(
           `OFREP one flag, ${name}`,
-          await ofrepLoad(process.url, '/ofrep/v1/evaluate/flags/scale-0'),
+          await ofrepOn(process, '/ofrep/v1/evaluate/flags/scale-0'),
           singleCeilingResult,
         );
       // A server SDK's poll between changes: its ETag sent back, every answer a 304 (what most of a fleet's polls are).
@@ -265,13 +279,15 @@ try {
         const etag = (await httpClient(process.url, clientHeaders).get('/api/client/features')).headers.get('etag')!;
         keep(
           `/api/client/features 304, ${name}`,
-          await load({
-            url: process.url,
-            paths: ['/api/client/features'],
-            headers: { ...clientHeaders, 'if-none-match': etag },
-            seconds,
-            connections: 50,
-          }),
+          await onCpu(process.pid, () =>
+            load({
+              url: process.url,
+              paths: ['/api/client/features'],
+              headers: { ...clientHeaders, 'if-none-match': etag },
+              seconds,
+              connections: 50,
+            }),
+          ),
         );
       }
       // A browser polling between changes: one user, its ETag sent back, every answer a 304 without evaluating.
@@ -279,13 +295,15 @@ try {
         const etag = (await httpClient(process.url, headers).get(users[1]!)).headers.get('etag')!;
         keep(
           `/api/frontend 304, ${name}`,
-          await load({
-            url: process.url,
-            paths: [users[1]!],
-            headers: { ...headers, 'if-none-match': etag },
-            seconds,
-            connections: 50,
-          }),
+          await onCpu(process.pid, () =>
+            load({
+              url: process.url,
+              paths: [users[1]!],
+              headers: { ...headers, 'if-none-match': etag },
+              seconds,
+              connections: 50,
+            }),
+          ),
         );
       }
       // A poll that changes nothing: one user, its ETag sent back, every answer a 304.
@@ -296,15 +314,17 @@ try {
         ).headers.get('etag')!;
         keep(
           `OFREP bulk 304, ${name}`,
-          await load({
-            url: process.url,
-            paths: ['/ofrep/v1/evaluate/flags'],
-            method: 'POST',
-            bodies: [contexts[1]!],
-            headers: { ...postHeaders, 'if-none-match': etag },
-            seconds,
-            connections: 50,
-          }),
+          await onCpu(process.pid, () =>
+            load({
+              url: process.url,
+              paths: ['/ofrep/v1/evaluate/flags'],
+              method: 'POST',
+              bodies: [contexts[1]!],
+              headers: { ...postHeaders, 'if-none-match': etag },
+              seconds,
+              connections: 50,
+            }),
+          ),
         );
       }
     }
@@ -326,6 +346,7 @@ try {
             'req/s': result.requestsPerSecond,
             'p99 ms': result.p99Ms,
             'share of ceiling': shares[name] ? round(median(shares[name]), 2) : '',
+            'CPU µs/request': cpu[name] ? median(cpu[name]) : '',
             // A 304 is what the poll asks for: a 200 there is the miss.
             errors: result.errors + (name.includes('304') ? (result.answered2xx ?? 0) : result.non2xx),
           },
@@ -511,6 +532,9 @@ try {
     2,
   );
   const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  const cpuOf = (name: string) => (cpu[name] ? median(cpu[name]) : undefined);
+  const cpuBeside = (route: string, ceiling: string) =>
+    `${cpuOf(`${route}, standalone edge`)} / ${cpuOf(`${route}, frontend-api replica`)} / ${cpuOf(ceiling)}`;
   console.log(
     `\nGoals (${flags} flags x ${environments.length} environments; the edge ${built ? 'built' : 'from its sources'}):`,
   );
@@ -557,6 +581,11 @@ try {
         (share('OFREP bulk, standalone edge') ?? 0) >= 0.75 && (share('OFREP bulk, frontend-api replica') ?? 0) >= 0.75,
       ),
     },
+    "  OFREP bulk's CPU a request, µs (edge / replica / the bare route sending its answer)": {
+      measured: cpuBeside('OFREP bulk', 'ceiling (OFREP answer)'),
+      goal: 'report',
+      verdict: 'report',
+    },
     '/api/frontend, share of its ceiling (edge / replica)': {
       measured: `${share('/api/frontend, standalone edge')} / ${share('/api/frontend, frontend-api replica')}`,
       goal: '0.75 or more',
@@ -564,6 +593,11 @@ try {
         (share('/api/frontend, standalone edge') ?? 0) >= 0.75 &&
           (share('/api/frontend, frontend-api replica') ?? 0) >= 0.75,
       ),
+    },
+    "  /api/frontend's CPU a request, µs (edge / replica / the bare route sending its answer)": {
+      measured: cpuBeside('/api/frontend', 'ceiling (/api/frontend answer)'),
+      goal: 'report',
+      verdict: 'report',
     },
     '/api/frontend 304 (a browser polling between changes), req/s (edge / replica)': {
       measured: `${rateOf('/api/frontend 304, standalone edge')} / ${rateOf('/api/frontend 304, frontend-api replica')}`,
