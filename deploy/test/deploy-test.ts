@@ -185,9 +185,10 @@ async function edgeInSecondRegion() {
   const stopped = Date.now();
   if (stopped - ingressStopped > 5_000 && edgeContainer) {
     // Docker kills what has not stopped in 10 s (exit code 137): what the edge was doing shows in its last lines, and
-    // its own stop's time in its `stopped` line. On this host a name Docker's DNS does not know (a stopped
-    // container's) fails only after its tries time out (5 s each), and Node's exit waits for a lookup under way: the
-    // launcher ends such a process by its signal instead (exit code 143), so a slow stop here is something else.
+    // its own stop's time in its `stopped` line. A process exits only once libuv's threads are done, and a name
+    // lookup under way there ends only when the resolver answers: on this host a name Docker's DNS does not know (a
+    // stopped container's) fails only after its tries time out (5 s each; 10 s for Node's one lookup, 20 s for
+    // getent's two), so a feed's retry after the ingress went holds the edge's exit about as long as Docker waits.
     const exitCode = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', edgeContainer], { quiet: true }).trim();
     say(`the edge took over 5 s to stop (exit code ${exitCode}); its last lines:`);
     console.log(compose('logs', '--no-color', '--tail', '12', 'edge'));

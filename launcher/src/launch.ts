@@ -42,7 +42,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         () => {
           // How long the stop took, for an orchestrator that kills what it waits for too long (Docker: 10 s).
           stack.infrastructure.log.info({ ms: Math.round(performance.now() - begun) }, 'stopped');
-          exitStopped(signal);
+          process.exit(0);
         },
         (error) => {
           console.error(error);
@@ -50,16 +50,4 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         },
       );
   });
-}
-
-/**
- * Ends a process whose stop is done. Node's exit waits for its thread pool, where a name lookup under way (an upstream
- * whose resolver does not answer) holds it until glibc gives up (5 s, twice), longer than Docker waits before it kills.
- * Then the process ends by the signal it was stopped with (exit status 128 + its number), which skips that wait.
- */
-function exitStopped(signal: NodeJS.Signals): void {
-  if (!process.getActiveResourcesInfo().includes('GetAddrInfoReqWrap')) process.exit(0);
-  // Without a listener the signal's default action ends the process at once.
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
 }
