@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { round, summarize } from './stats.ts';
 
 export type LoadResult = {
   requestsPerSecond: number;
@@ -55,25 +56,15 @@ export async function load(options: {
   const times: number[] = [];
   if (options.rate === undefined) instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
   const result = await finished.promise;
-  const latency = times.length > 0 ? percentiles(times) : result.latency;
+  const latency = times.length > 0 ? summarize(times) : result.latency;
   return {
     requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: latency.p50,
-    p90Ms: latency.p90,
-    p99Ms: latency.p99,
+    p50Ms: round(latency.p50, 2),
+    p90Ms: round(latency.p90, 2),
+    p99Ms: round(latency.p99, 2),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     answered2xx: result['2xx'],
     bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
   };
-}
-
-/** The 50th, 90th and 99th percentiles of answer times (ms, to a hundredth), nearest rank. */
-function percentiles(times: number[]): { p50: number; p90: number; p99: number } {
-  const sorted = Float64Array.from(times).sort();
-  const at = (quantile: number) => {
-    const value = sorted[Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)]!;
-    return Math.round(value * 100) / 100;
-  };
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
