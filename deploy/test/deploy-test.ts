@@ -187,7 +187,7 @@ async function edgeInSecondRegion() {
     // Docker kills what has not exited in 10 s (exit code 137). A process exits only once libuv's threads are done,
     // and a name lookup under way there ends only when the resolver answers: a stopped container's name, which
     // Docker's DNS passes on to a host resolver that may never answer (this host's), would hold the exit 10 s with
-    // glibc's defaults; the compose file's dns_opt bounds a lookup to 2 s.
+    // glibc's defaults; the compose file's dns_opt bounds a try to 2 s (4.4 s to stop).
     const exitCode = run('docker', ['inspect', '-f', '{{.State.ExitCode}}', edgeContainer], { quiet: true }).trim();
     if (exitCode !== '0' || stopped - ingressStopped > 5_000) {
       say(
