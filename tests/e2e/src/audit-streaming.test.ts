@@ -319,11 +319,18 @@ describe('audit destinations', () => {
       .webhook()
       .filter((record) => record.featureName === 'audit-a-0' && record.type === 'feature-created');
     expect(again[1]!.id).toBe(again[0]!.id);
-    const events = (await stack.admin.get('/api/admin/events?type=addon-config-updated')).body.events as {
-      data: { auditReplayFrom?: string };
-      createdBy: string;
-    }[];
-    expect(events.find((event) => event.data.auditReplayFrom === from)?.createdBy).toBe('admin');
+    // The request's own event reaches the event log through NATS, apart from the deliveries awaited above.
+    const asked = await eventually(
+      async () => {
+        const events = (await stack.admin.get('/api/admin/events?type=addon-config-updated')).body.events as {
+          data: { auditReplayFrom?: string };
+          createdBy: string;
+        }[];
+        return events.find((event) => event.data.auditReplayFrom === from);
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(asked.createdBy).toBe('admin');
   }, 40_000);
 
   it('replay from an event, named by the id receivers got or by its id in the log', async () => {

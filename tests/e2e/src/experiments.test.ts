@@ -194,14 +194,24 @@ describe('an experiment on variants', () => {
       decision: { outcome: 'kept', keptVariant: 'green', reason: 'Sells more, no more errors' },
     });
     expect((await stack.admin.post(`${flag}/experiments/${id}/stop`, { outcome: 'discarded' })).status).toBe(409);
-    const events = (await stack.admin.get('/api/admin/events?project=default')).body.events as {
+    type Logged = {
       type: string;
       featureName: string;
       data: { unleashEventType?: string; status?: string; statusValue?: string } | null;
-    }[];
-    const ours = events.filter((event) => event.featureName === 'checkout-colour');
-    const named = ours.map((event) => event.data?.unleashEventType ?? event.type);
-    expect(named).toEqual(expect.arrayContaining(['experiment-started', 'experiment-stopped', 'feature-completed']));
+    };
+    const named = (ours: Logged[]) => ours.map((event) => event.data?.unleashEventType ?? event.type);
+    // The event log takes the stop's events from the outbox through NATS, a moment after the answer.
+    const ours = await eventually(
+      async () => {
+        const events = (await stack.admin.get('/api/admin/events?project=default')).body.events as Logged[];
+        const found = events.filter((event) => event.featureName === 'checkout-colour');
+        return ['experiment-stopped', 'feature-completed'].every((type) => named(found).includes(type)) && found;
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(named(ours)).toEqual(
+      expect.arrayContaining(['experiment-started', 'experiment-stopped', 'feature-completed']),
+    );
     expect(ours.find((event) => event.type === 'feature-completed')?.data).toEqual({
       status: 'kept',
       statusValue: 'green',

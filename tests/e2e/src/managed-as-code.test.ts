@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
+import { eventually, loginAs, startTestStack, type HttpClient, type TestStack } from '@bunting/test-stack';
 import { bunting, projectDir, SHOP } from './flags-as-code.ts';
 
 /**
@@ -77,8 +77,15 @@ describe('a project managed as code', () => {
     });
     expect(on.status, on.text).toBe(200);
     expect((await viewer.get(setting)).body).toMatchObject({ enabled: true, repository: 'github.com/acme/flags' });
-    const events = (await stack.admin.get('/api/admin/search/events?type=IS:project-updated&project=IS:default')).body
-      .events;
+    // The event log takes events from the outbox through NATS: it holds the setting's event a moment later.
+    const events = await eventually(
+      async () => {
+        const search = '/api/admin/search/events?type=IS:project-updated&project=IS:default';
+        const found = (await stack.admin.get(search)).body.events as unknown[];
+        return found.length > 0 && found;
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(events.length).toBeGreaterThan(0);
 
     const dir = await projectDir(SHOP);
