@@ -216,7 +216,14 @@ describe('audit destinations', () => {
     );
     const text = JSON.stringify(addons);
     for (const secret of [SECRET, HEC_TOKEN, DD_KEY, 'Bearer ocsf-token']) expect(text).not.toContain(secret);
-    const events = (await stack.admin.get('/api/admin/events?type=addon-config-created')).text;
+    // Once the event log holds the five destinations' events (they reach it through NATS, a moment later).
+    const events = await eventually(
+      async () => {
+        const logged = await stack.admin.get('/api/admin/events?type=addon-config-created');
+        return (logged.body.events as unknown[]).length >= Object.keys(ids).length && logged.text;
+      },
+      { timeoutMs: 20_000 },
+    );
     for (const secret of [SECRET, HEC_TOKEN, DD_KEY, 'Bearer ocsf-token']) expect(events).not.toContain(secret);
     // And the webhook receiver got its own configuration event without its secret in it.
     expect(receivers.webhook.received.map((request) => request.body).join('')).not.toContain(SECRET);

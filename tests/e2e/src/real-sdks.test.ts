@@ -226,6 +226,17 @@ beforeAll(async () => {
   frontend = httpClient(stack.url, { authorization: frontendToken });
   await configure(stack.admin);
   await eventually(async () => (await frontend.get('/api/frontend?userId=u1')).body.toggles.length > 5);
+  // The SDK edge follows the changes through NATS: the SDK starts once the last of them is served, so that its first
+  // fetch and the frontend answers compared below are of the same flags (a lagging feed once gave the SDK `child`
+  // without its dependency).
+  const client = httpClient(stack.url, { authorization: clientToken });
+  await eventually(
+    async () =>
+      ((await client.get('/api/client/features')).body.features as { name: string }[]).some(
+        (feature) => feature.name === 'switched-later',
+      ),
+    { timeoutMs: 20_000 },
+  );
   sdk = initialize({
     url: `${stack.url}/api/`,
     appName: 'e2e-node-sdk',
