@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, startTestStack, type TestStack } from '@bunting/test-stack';
+import { eventually, httpClient, startTestStack, untilClientServes, type TestStack } from '@bunting/test-stack';
 import { sql } from '@bunting/platform';
 
 /** What an SDK may report metrics about: its token's projects' flags, and a bounded number of flags nobody has. */
@@ -20,14 +20,7 @@ beforeAll(async () => {
   await stack.admin.post('/api/admin/projects/gamma/features', { name: 'gamma-flag' });
   // Until the SDK edge holds beta-flag, the name is one no project has, which a post may report (a bounded few):
   // the posts below are made once it knows whose flag it is.
-  const everyProject = httpClient(stack.url, { authorization: everyProjectToken });
-  await eventually(
-    async () =>
-      ((await everyProject.get('/api/client/features')).body.features as { name: string }[]).some(
-        (feature) => feature.name === 'beta-flag',
-      ),
-    { timeoutMs: 15_000 },
-  );
+  await untilClientServes(stack.url, everyProjectToken, 'beta-flag', { timeoutMs: 15_000 });
 });
 afterAll(() => stack?.dispose());
 

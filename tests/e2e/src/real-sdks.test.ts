@@ -9,6 +9,7 @@ import {
   type HttpClient,
   type TestStack,
   stopUnleashSdk,
+  untilClientServes,
 } from '@bunting/test-stack';
 
 /**
@@ -229,14 +230,7 @@ beforeAll(async () => {
   // The SDK edge follows the changes through NATS: the SDK starts once the last of them is served, so that its first
   // fetch and the frontend answers compared below are of the same flags (a lagging feed once gave the SDK `child`
   // without its dependency).
-  const client = httpClient(stack.url, { authorization: clientToken });
-  await eventually(
-    async () =>
-      ((await client.get('/api/client/features')).body.features as { name: string }[]).some(
-        (feature) => feature.name === 'switched-later',
-      ),
-    { timeoutMs: 20_000 },
-  );
+  await untilClientServes(stack.url, clientToken, 'switched-later', { timeoutMs: 20_000 });
   sdk = initialize({
     url: `${stack.url}/api/`,
     appName: 'e2e-node-sdk',

@@ -1,6 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, httpClient, loginAs, startTestStack, type TestStack } from '@bunting/test-stack';
+import {
+  eventually,
+  httpClient,
+  loginAs,
+  startTestStack,
+  untilClientServes,
+  type TestStack,
+} from '@bunting/test-stack';
 
 /**
  * Where Bunting answered otherwise than Unleash 8.2 does over HTTP (its own wire tests and a live Unleash compared
@@ -262,12 +269,8 @@ describe('tokens and access', () => {
     expect((await stack.admin.get('/api/client/features')).status).toBe(403);
     await create('prefix-alpha');
     await create('other-beta');
+    await untilClientServes(stack.url, clientToken, 'other-beta');
     const client = httpClient(stack.url, { authorization: clientToken });
-    await eventually(async () =>
-      ((await client.get('/api/client/features')).body.features as { name: string }[]).some(
-        (flag) => flag.name === 'other-beta',
-      ),
-    );
     const names = (
       (await client.get('/api/client/features?namePrefix=prefix-')).body.features as { name: string }[]
     ).map((flag) => flag.name);

@@ -10,3 +10,4 @@ export * from './rsyslog-peer.ts';
 export * from './flag-exports.ts';
 export * from './metric-samples.ts';
 export * from './unleash-sdk.ts';
+export * from './served-flags.ts';
