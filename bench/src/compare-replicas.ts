@@ -79,9 +79,16 @@ try {
   const ofrepPath = ofrepFlag
     ? `/ofrep/v1/evaluate/flags/${scaleFlags === undefined ? 'bench-flag-0' : 'scale-0'}`
     : '/ofrep/v1/evaluate/flags';
-  const sample = ofrep
-    ? (await httpClient(working.url, ofrepHeaders).post(ofrepPath, bodies[1])).text
-    : (await httpClient(working.url, { authorization: frontendToken }).get(users[1]!)).text;
+  const sampleOf = async (url: string) =>
+    ofrep
+      ? (await httpClient(url, ofrepHeaders).post(ofrepPath, bodies[1])).text
+      : (await httpClient(url, { authorization: frontendToken }).get(users[1]!)).text;
+  const sample = await sampleOf(working.url);
+  // Two revisions compare only while they send the same answer (another shape or an error would be cheaper or dearer).
+  const baseSample = await sampleOf(based.url);
+  if (baseSample !== sample) {
+    console.warn(`${revision} answers differently (${baseSample.length} against ${sample.length} bytes)`);
+  }
   const ceiling = await startCeiling(sample);
   const drive = (url: string, paths: string[], headers?: Record<string, string>) =>
     generator === 'wrk'
@@ -124,7 +131,8 @@ try {
       `round ${round + 1}: ${targets
         .map((target) => {
           const last = results.get(target.name)!.at(-1)!;
-          return `${target.name} ${last.requestsPerSecond} req/s p50/90/99 ${last.p50Ms}/${last.p90Ms}/${last.p99Ms} ms ${last.cpuUsPerRequest} µs`;
+          const failed = last.errors + last.non2xx;
+          return `${target.name} ${last.requestsPerSecond} req/s p50/90/99 ${last.p50Ms}/${last.p90Ms}/${last.p99Ms} ms ${last.cpuUsPerRequest} µs${failed > 0 ? ` (${failed} failed)` : ''}`;
         })
         .join(' | ')}`,
     );
