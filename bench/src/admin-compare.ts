@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess, type HttpClient } from '@bunting/test-stack';
-import { checkout, removeCheckout } from './checkout.ts';
+import { checkout, removeCheckout, shortRevision } from './checkout.ts';
 import { importScaleFlags } from './scale-flags.ts';
 import { cpuTicks, quiet } from './quiet.ts';
+import { median } from './sdk-edge.ts';
 import { round, summarize } from './stats.ts';
 
 /**
@@ -44,7 +44,7 @@ async function startTarget(name: string, directory: string | undefined) {
   return { name, server, isolation, admin };
 }
 
-const revision = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+const revision = shortRevision(root, base);
 const baseDirectory = checkout(root, base);
 const targets = [await startTarget('working tree', undefined), await startTarget(revision, baseDirectory)];
 try {
@@ -70,7 +70,6 @@ try {
       if (pass >= 0) cpu.get(target.name)!.push((ticks * 10_000) / (requests * operations.length));
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   const rows: Record<string, Record<string, string | number>> = {};
   for (const target of targets) {
     const row: Record<string, string | number> = {};

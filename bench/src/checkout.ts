@@ -22,6 +22,11 @@ export function checkout(root: string, revision: string): string {
   return directory;
 }
 
+/** A revision's short name, as the benchmarks label the side that runs it. */
+export function shortRevision(root: string, revision: string): string {
+  return execFileSync('git', ['rev-parse', '--short', revision], { cwd: root, encoding: 'utf8' }).trim();
+}
+
 export function removeCheckout(root: string, directory: string): void {
   execFileSync('git', ['worktree', 'remove', '--force', directory], { cwd: root, stdio: 'ignore' });
 }

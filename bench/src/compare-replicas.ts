@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { httpClient, isolate, startServiceProcess } from '@bunting/test-stack';
-import { configureFlags, p99AgainstCeiling, startCeiling } from './sdk-edge.ts';
+import { configureFlags, median, p99AgainstCeiling, startCeiling } from './sdk-edge.ts';
 import { load, type LoadResult } from './load.ts';
 import { cpuTicks, quiet } from './quiet.ts';
 import { wrkLoad } from './wrk.ts';
-import { checkout, removeCheckout } from './checkout.ts';
+import { checkout, removeCheckout, shortRevision } from './checkout.ts';
 import { importScaleFlags } from './scale-flags.ts';
 
 /**
@@ -31,7 +30,7 @@ const scaleFlags = process.env.COMPARE_FLAGS === undefined ? undefined : Number(
 // wrk pacing its connections to at most this many requests a second: the tail of a server that keeps up.
 const rate = process.env.COMPARE_RATE === undefined ? undefined : Number(process.env.COMPARE_RATE);
 
-const revision = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+const revision = shortRevision(root, base);
 const baseDirectory = checkout(root, base);
 const isolation = await isolate();
 const adminToken = '*:*.compare-admin';
@@ -137,7 +136,6 @@ try {
         .join(' | ')}`,
     );
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   console.table(
     Object.fromEntries(
       targets.map((target) => {

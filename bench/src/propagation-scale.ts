@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -9,7 +8,7 @@ import {
   type HttpClient,
   type Traffic,
 } from '@bunting/test-stack';
-import { checkout, removeCheckout } from './checkout.ts';
+import { checkout, removeCheckout, shortRevision } from './checkout.ts';
 import { quiet } from './quiet.ts';
 import { importScaleFlags, scale0Answers, userInsideScale0 } from './scale-flags.ts';
 import { round, summarize } from './stats.ts';
@@ -186,10 +185,7 @@ const base = process.env.COMPARE_BASE;
 const baseDirectory = base === undefined ? undefined : checkout(root, base);
 try {
   const rows: Record<string, string>[] = [];
-  const baseLabel =
-    base === undefined
-      ? ''
-      : execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+  const baseLabel = base === undefined ? '' : shortRevision(root, base);
   for (let index = 0; index < runs; index += 1) {
     if (baseDirectory !== undefined) rows.push(await run(baseLabel, baseDirectory));
     rows.push(await run('working tree', undefined));
