@@ -28,10 +28,10 @@ export function shouldCollect(quietChecks: number, heapSize: number, afterLast: 
 }
 
 /**
- * Once the process has gone quiet after a burst of work, one full collection. V8 collects as memory is asked for: an edge that goes idle after
- * a burst keeps the garbage of it, and the heap pages it grew to, resident for as long as it stays idle. By hand, an
- * edge holding 10,000 flags x 3 environments, 22 s idle after a load of /api/frontend and OFREP: 226 MiB RSS, 144 after
- * one collection (its heap from 129 to 48 MiB). The collection (tens of ms at that size) runs only once the process
+ * Once the process has gone quiet after a burst of work, one full collection. V8 collects as memory is asked for: an
+ * edge that goes idle after a burst keeps the garbage of it, and the heap pages it grew to, resident for as long as it
+ * stays idle. By hand, an edge holding 10,000 flags x 3 environments, 22 s idle after a load of /api/frontend and
+ * OFREP: 226 MiB RSS, 144 after one collection (its heap from 129 to 48 MiB). The collection (tens of ms at that size) runs only once the process
  * has been idle for a minute, once per burst that grew the heap.
  */
 export function collectWhenIdle(): () => void {
